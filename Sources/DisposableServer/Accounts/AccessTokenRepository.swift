@@ -1,0 +1,62 @@
+import Crypto
+import Foundation
+import SQLKit
+
+/// Bearer tokens of users and guests. Only their SHA-256 is stored: a leaked database leaks no session.
+struct AccessTokenRepository: Sendable {
+    let database: any DatabaseEngine
+
+    /// A fresh token: 256 random bits, URL-safe base64.
+    static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Issues a token for a user or a guest and returns it in clear (the only time it exists in clear).
+    func issue(userID: String? = nil, guestID: String? = nil, now: Date, in db: any SQLDatabase) async throws -> String {
+        let token = Self.generate()
+        try await db.raw(
+            """
+            INSERT INTO access_tokens (token_hash, user_id, guest_id, created_at)
+            VALUES (\(bind: Self.hash(token)), \(bind: userID), \(bind: guestID), \(bind: now.millisecondsSince1970))
+            """
+        ).run()
+        return token
+    }
+
+    /// Who holds this token, if anyone.
+    func identity(for token: String) async throws -> Identity? {
+        let hash = Self.hash(token)
+        return try await database.sql { db in
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT t.user_id, t.guest_id,
+                           u.id AS u_id, u.email AS u_email, u.name AS u_name, u.is_admin AS u_is_admin, u.created_at AS u_created_at
+                    FROM access_tokens t LEFT JOIN users u ON u.id = t.user_id
+                    WHERE t.token_hash = \(bind: hash)
+                    """
+                ).first()
+            else { return nil }
+            if try row.decodeNil(column: "user_id") == false {
+                return .user(try UserRepository.user(from: row, prefix: "u_"), tokenHash: hash)
+            }
+            let guestID = try row.decode(column: "guest_id", as: String.self)
+            guard let guest = try await GuestRepository.find(id: guestID, in: db), guest.leftAt == nil else { return nil }
+            return .guest(guest, tokenHash: hash)
+        }
+    }
+
+    func revoke(hash: String) async throws {
+        try await database.sql { db in
+            try await db.raw("DELETE FROM access_tokens WHERE token_hash = \(bind: hash)").run()
+        }
+    }
+}

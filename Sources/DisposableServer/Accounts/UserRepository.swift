@@ -1,0 +1,49 @@
+import Foundation
+import SQLKit
+
+/// Accounts in the database.
+struct UserRepository: Sendable {
+    let database: any DatabaseEngine
+
+    /// A new account; returns nil when the email is already taken.
+    func create(email: String, name: String, passwordHash: String, isAdmin: Bool, now: Date, in db: any SQLDatabase) async throws -> User? {
+        let user = User(id: newID(), email: email, name: name, isAdmin: isAdmin, createdAt: now)
+        let inserted = try await db.raw(
+            """
+            INSERT INTO users (id, email, name, password_hash, is_admin, created_at)
+            VALUES (\(bind: user.id), \(bind: email), \(bind: name), \(bind: passwordHash), \(bind: isAdmin), \(bind: now.millisecondsSince1970))
+            ON CONFLICT (email) DO NOTHING
+            RETURNING id
+            """
+        ).first()
+        return inserted == nil ? nil : user
+    }
+
+    /// The account with this (normalised) email and its password hash.
+    func findWithPassword(email: String) async throws -> (User, passwordHash: String)? {
+        try await database.sql { db in
+            guard let row = try await db.raw("SELECT * FROM users WHERE email = \(bind: email)").first() else { return nil }
+            return (try Self.user(from: row), try row.decode(column: "password_hash", as: String.self))
+        }
+    }
+
+    func adminExists(in db: any SQLDatabase) async throws -> Bool {
+        try await db.raw("SELECT id FROM users WHERE is_admin = \(bind: true) LIMIT 1").first() != nil
+    }
+
+    static func user(from row: any SQLRow, prefix: String = "") throws -> User {
+        User(
+            id: try row.decode(column: prefix + "id", as: String.self),
+            email: try row.decode(column: prefix + "email", as: String.self),
+            name: try row.decode(column: prefix + "name", as: String.self),
+            isAdmin: try row.decode(column: prefix + "is_admin", as: Bool.self),
+            createdAt: Date(millisecondsSince1970: try row.decode(column: prefix + "created_at", as: Int64.self))
+        )
+    }
+}
+
+/// A new opaque id: 128 random bits, lowercase hex.
+func newID() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+}

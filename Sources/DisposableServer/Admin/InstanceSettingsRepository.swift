@@ -1,0 +1,25 @@
+import SQLKit
+
+/// Instance-wide switches the admin can flip at run time (stored, so every instance sees them).
+struct InstanceSettingsRepository: Sendable {
+    let database: any DatabaseEngine
+    let registrationDefault: Bool
+
+    func registrationEnabled() async throws -> Bool {
+        try await database.sql { db in
+            let row = try await db.raw("SELECT value FROM instance_settings WHERE key = 'registration_enabled'").first()
+            return try row.map { try $0.decode(column: "value", as: String.self) == "true" } ?? registrationDefault
+        }
+    }
+
+    func setRegistrationEnabled(_ enabled: Bool) async throws {
+        try await database.sql { db in
+            try await db.raw(
+                """
+                INSERT INTO instance_settings (key, value) VALUES ('registration_enabled', \(bind: enabled ? "true" : "false"))
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """
+            ).run()
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Hummingbird
+import NIOCore
+
+/// Per-request data: who is asking (if anyone) and from where.
+public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+    /// Set by `AuthenticationMiddleware` from a bearer token or the session cookie.
+    var identity: Identity?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The key rate limits count against: the client's IP address.
+    var clientAddress: String { remoteAddress?.ipAddress ?? "local" }
+
+    /// The signed-in user, or 401 / 403 for anyone else.
+    func requireUser() throws -> User {
+        switch identity {
+        case .user(let user, _): return user
+        case .guest: throw Problem(.forbidden, "account-required", title: "Account required",
+                                   detail: "Guests cannot do this. Create an account or sign in first.")
+        case nil: throw Problem.unauthorized
+        }
+    }
+
+    /// Anyone with a valid token, or 401.
+    func requireIdentity() throws -> Identity {
+        guard let identity else { throw Problem.unauthorized }
+        return identity
+    }
+}
+
+/// Who a token belongs to: an account, or a guest of one event.
+enum Identity: Sendable {
+    case user(User, tokenHash: String)
+    case guest(Guest, tokenHash: String)
+
+    var tokenHash: String {
+        switch self {
+        case .user(_, let hash), .guest(_, let hash): hash
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Logging
+
+/// The long-lived parts of an instance, built once and handed to controllers through initialisers.
+public struct AppServices: Sendable {
+    public let configuration: AppConfiguration
+    public let database: any DatabaseEngine
+    public let clock: any AppClock
+    public let logger: Logger
+    let users: UserRepository
+    let tokens: AccessTokenRepository
+    public let events: EventRepository
+    let guests: GuestRepository
+    let settings: InstanceSettingsRepository
+    let blobs: any BlobStore
+    let passwords: PasswordHasher
+
+    public init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger) throws {
+        self.configuration = configuration
+        self.database = database
+        self.clock = clock
+        self.logger = logger
+        users = UserRepository(database: database)
+        tokens = AccessTokenRepository(database: database)
+        events = EventRepository(database: database)
+        guests = GuestRepository(database: database)
+        settings = InstanceSettingsRepository(database: database, registrationDefault: configuration.registrationEnabledByDefault)
+        blobs = try LocalBlobStore(root: configuration.mediaDirectory)
+        passwords = PasswordHasher(cost: configuration.passwordHashCost)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// One ordered schema change. Statements are plain SQL both engines accept, unless `postgres` differs.
+struct Migration: Sendable {
+    let version: Int
+    let name: String
+    let statements: [String]
+    var postgresStatements: [String]? = nil
+
+    func statements(for kind: DatabaseKind) -> [String] {
+        kind == .postgres ? (postgresStatements ?? statements) : statements
+    }
+}
+
+/// The schema, one small step each. Append only: a released step is never edited.
+///
+/// Conventions: ids are opaque TEXT, times are BIGINT milliseconds since 1970, flags are BOOLEAN.
+let migrations: [Migration] = [
+    Migration(
+        version: 1,
+        name: "users",
+        statements: [
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY,
+                email TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                password_hash TEXT NOT NULL,
+                is_admin BOOLEAN NOT NULL,
+                created_at BIGINT NOT NULL
+            )
+            """
+        ]
+    ),
+    Migration(
+        version: 2,
+        name: "instance settings",
+        statements: ["CREATE TABLE instance_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)"]
+    ),
+    Migration(
+        version: 3,
+        name: "events",
+        statements: [
+            """
+            CREATE TABLE events (
+                id TEXT PRIMARY KEY,
+                organizer_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                code TEXT NOT NULL UNIQUE,
+                name TEXT NOT NULL,
+                description TEXT NOT NULL,
+                starts_at BIGINT NOT NULL,
+                ends_at BIGINT NOT NULL,
+                shots_per_guest INTEGER NOT NULL,
+                reveal_mode TEXT NOT NULL,
+                reveal_at BIGINT,
+                allow_library_uploads BOOLEAN NOT NULL,
+                allow_guest_downloads BOOLEAN NOT NULL,
+                password_hash TEXT,
+                max_guests INTEGER,
+                guest_count INTEGER NOT NULL DEFAULT 0,
+                first_photo_at BIGINT,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX events_by_organizer ON events (organizer_id, starts_at)",
+        ]
+    ),
+    Migration(
+        version: 4,
+        name: "guests",
+        statements: [
+            """
+            CREATE TABLE guests (
+                id TEXT PRIMARY KEY,
+                event_id TEXT NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+                user_id TEXT REFERENCES users(id) ON DELETE SET NULL,
+                name TEXT NOT NULL,
+                joined_at BIGINT NOT NULL,
+                left_at BIGINT,
+                shots_used INTEGER NOT NULL DEFAULT 0
+            )
+            """,
+            "CREATE INDEX guests_by_event ON guests (event_id)",
+            "CREATE INDEX guests_by_user ON guests (user_id)",
+        ]
+    ),
+    Migration(
+        version: 5,
+        name: "access tokens",
+        statements: [
+            """
+            CREATE TABLE access_tokens (
+                token_hash TEXT PRIMARY KEY,
+                user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+                guest_id TEXT REFERENCES guests(id) ON DELETE CASCADE,
+                created_at BIGINT NOT NULL,
+                CHECK ((user_id IS NULL) <> (guest_id IS NULL))
+            )
+            """,
+            "CREATE INDEX access_tokens_by_user ON access_tokens (user_id)",
+            "CREATE INDEX access_tokens_by_guest ON access_tokens (guest_id)",
+        ]
+    ),
+]
+
+/// Applies the steps a database has not seen yet, each in its own transaction.
+public func migrateDatabase(_ database: any DatabaseEngine, logger: Logger) async throws {
+    try await database.sql { db in
+        try await db.raw(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
+        ).run()
+    }
+    for migration in migrations {
+        try await database.transaction { db in
+            if database.kind == .postgres {
+                // Several instances may start at once: only one of them migrates, the others wait.
+                try await db.raw("SELECT pg_advisory_xact_lock(74042026)").run()
+            }
+            let applied = try await db.raw("SELECT version FROM schema_migrations WHERE version = \(bind: migration.version)")
+                .first()
+            guard applied == nil else { return }
+            for statement in migration.statements(for: database.kind) {
+                try await db.raw(SQLQueryString(statement)).run()
+            }
+            try await db.raw(
+                """
+                INSERT INTO schema_migrations (version, name, applied_at)
+                VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().millisecondsSince1970))
+                """
+            ).run()
+            logger.info("Applied migration \(migration.version): \(migration.name)")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// When the general gallery opens (GAL-2).
+public enum RevealMode: String, Sendable, Codable, CaseIterable {
+    /// Photos are visible as soon as they are ready.
+    case now
+    /// Photos stay "developing" until the event ends.
+    case atEnd = "at-end"
+    /// Photos stay "developing" until a chosen time.
+    case at
+}
+
+/// Where an event is in its life (EV-3). `expired` events are deleted, so they are never shown.
+public enum EventStatus: String, Sendable, Codable {
+    case scheduled, live, ended
+}
+
+/// A disposable-camera event.
+public struct Event: Sendable, Equatable {
+    public let id: String
+    public let organizerID: String
+    public let code: EventCode
+    public var name: String
+    public var description: String
+    public var startsAt: Date
+    public var endsAt: Date
+    public var shotsPerGuest: Int
+    public var revealMode: RevealMode
+    public var revealAt: Date?
+    public var allowLibraryUploads: Bool
+    public var allowGuestDownloads: Bool
+    public var passwordHash: String?
+    public var maxGuests: Int?
+    public let guestCount: Int
+    /// Set by the first photo; from then on only some settings stay editable (EV-2).
+    public let firstPhotoAt: Date?
+    public let createdAt: Date
+
+    public func status(at now: Date) -> EventStatus {
+        if now < startsAt { return .scheduled }
+        if now < endsAt { return .live }
+        return .ended
+    }
+
+    /// The moment the general gallery opens, whatever the mode.
+    public var revealsAt: Date {
+        switch revealMode {
+        case .now: startsAt
+        case .atEnd: endsAt
+        case .at: revealAt ?? endsAt
+        }
+    }
+
+    /// When the event and all its photos are deleted (RET-1).
+    public func deletesAt(retention: TimeInterval) -> Date { endsAt + retention }
+
+    public var hasPhotos: Bool { firstPhotoAt != nil }
+}

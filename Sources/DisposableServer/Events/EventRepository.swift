@@ -1,0 +1,144 @@
+import Foundation
+import SQLKit
+
+/// Events in the database.
+public struct EventRepository: Sendable {
+    let database: any DatabaseEngine
+
+    /// Stores a new event under a fresh unique code (drawn again in the rare case of a collision).
+    func create(_ makeEvent: @Sendable (EventCode) -> Event) async throws -> Event {
+        for _ in 0..<8 {
+            let event = makeEvent(EventCode.random())
+            let inserted = try await database.sql { db in
+                try await db.raw(
+                    """
+                    INSERT INTO events (id, organizer_id, code, name, description, starts_at, ends_at, shots_per_guest,
+                        reveal_mode, reveal_at, allow_library_uploads, allow_guest_downloads, password_hash, max_guests,
+                        created_at, updated_at)
+                    VALUES (\(bind: event.id), \(bind: event.organizerID), \(bind: event.code.symbols), \(bind: event.name),
+                        \(bind: event.description), \(bind: event.startsAt.millisecondsSince1970), \(bind: event.endsAt.millisecondsSince1970),
+                        \(bind: event.shotsPerGuest), \(bind: event.revealMode.rawValue), \(bind: event.revealAt?.millisecondsSince1970),
+                        \(bind: event.allowLibraryUploads), \(bind: event.allowGuestDownloads), \(bind: event.passwordHash),
+                        \(bind: event.maxGuests), \(bind: event.createdAt.millisecondsSince1970), \(bind: event.createdAt.millisecondsSince1970))
+                    ON CONFLICT (code) DO NOTHING
+                    RETURNING id
+                    """
+                ).first()
+            }
+            if inserted != nil { return event }
+        }
+        throw ConfigurationError("Could not find a free event code after 8 tries.")
+    }
+
+    public func find(id: String) async throws -> Event? {
+        try await database.sql { db in try await Self.find(id: id, in: db) }
+    }
+
+    static func find(id: String, in db: any SQLDatabase) async throws -> Event? {
+        try await db.raw("SELECT * FROM events WHERE id = \(bind: id)").first().map(Self.event(from:))
+    }
+
+    func find(code: EventCode) async throws -> Event? {
+        try await database.sql { db in
+            try await db.raw("SELECT * FROM events WHERE code = \(bind: code.symbols)").first().map(Self.event(from:))
+        }
+    }
+
+    /// The events a user organizes or joined as a guest (EV-4), newest first.
+    func list(forUser userID: String) async throws -> [Event] {
+        try await database.sql { db in
+            try await db.raw(
+                """
+                SELECT * FROM events
+                WHERE organizer_id = \(bind: userID)
+                   OR id IN (SELECT event_id FROM guests WHERE user_id = \(bind: userID) AND left_at IS NULL)
+                ORDER BY starts_at DESC, id
+                """
+            ).all().map(Self.event(from:))
+        }
+    }
+
+    /// Saves the editable settings of an event (EV-2 is checked by the caller).
+    func update(_ event: Event, now: Date) async throws {
+        try await database.sql { db in
+            try await db.raw(
+                """
+                UPDATE events SET name = \(bind: event.name), description = \(bind: event.description),
+                    starts_at = \(bind: event.startsAt.millisecondsSince1970), ends_at = \(bind: event.endsAt.millisecondsSince1970),
+                    shots_per_guest = \(bind: event.shotsPerGuest), reveal_mode = \(bind: event.revealMode.rawValue),
+                    reveal_at = \(bind: event.revealAt?.millisecondsSince1970),
+                    allow_library_uploads = \(bind: event.allowLibraryUploads), allow_guest_downloads = \(bind: event.allowGuestDownloads),
+                    password_hash = \(bind: event.passwordHash), max_guests = \(bind: event.maxGuests),
+                    updated_at = \(bind: now.millisecondsSince1970)
+                WHERE id = \(bind: event.id)
+                """
+            ).run()
+        }
+    }
+
+    /// Ends a live or scheduled event now; an event that already ended keeps its end time.
+    func end(id: String, now: Date) async throws {
+        try await database.sql { db in
+            try await db.raw(
+                """
+                UPDATE events SET ends_at = \(bind: now.millisecondsSince1970), updated_at = \(bind: now.millisecondsSince1970)
+                WHERE id = \(bind: id) AND ends_at > \(bind: now.millisecondsSince1970)
+                """
+            ).run()
+        }
+    }
+
+    func delete(id: String) async throws {
+        try await database.sql { db in
+            try await db.raw("DELETE FROM events WHERE id = \(bind: id)").run()
+        }
+    }
+
+    /// Records the event's first photo, which locks most settings (EV-2). Called by the upload path.
+    public func markFirstPhoto(eventID: String, at date: Date, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            "UPDATE events SET first_photo_at = \(bind: date.millisecondsSince1970) WHERE id = \(bind: eventID) AND first_photo_at IS NULL"
+        ).run()
+    }
+
+    /// Takes one guest place if the event has room; false when it is full. Atomic on both engines.
+    static func claimGuestPlace(eventID: String, in db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            UPDATE events SET guest_count = guest_count + 1
+            WHERE id = \(bind: eventID) AND (max_guests IS NULL OR guest_count < max_guests)
+            RETURNING guest_count
+            """
+        ).first() != nil
+    }
+
+    static func releaseGuestPlace(eventID: String, in db: any SQLDatabase) async throws {
+        try await db.raw("UPDATE events SET guest_count = guest_count - 1 WHERE id = \(bind: eventID) AND guest_count > 0").run()
+    }
+
+    static func event(from row: any SQLRow) throws -> Event {
+        func date(_ column: String) throws -> Date { Date(millisecondsSince1970: try row.decode(column: column, as: Int64.self)) }
+        func optionalDate(_ column: String) throws -> Date? {
+            try row.decode(column: column, as: Int64?.self).map(Date.init(millisecondsSince1970:))
+        }
+        return Event(
+            id: try row.decode(column: "id", as: String.self),
+            organizerID: try row.decode(column: "organizer_id", as: String.self),
+            code: EventCode(symbols: try row.decode(column: "code", as: String.self)),
+            name: try row.decode(column: "name", as: String.self),
+            description: try row.decode(column: "description", as: String.self),
+            startsAt: try date("starts_at"),
+            endsAt: try date("ends_at"),
+            shotsPerGuest: try row.decode(column: "shots_per_guest", as: Int.self),
+            revealMode: RevealMode(rawValue: try row.decode(column: "reveal_mode", as: String.self)) ?? .now,
+            revealAt: try optionalDate("reveal_at"),
+            allowLibraryUploads: try row.decode(column: "allow_library_uploads", as: Bool.self),
+            allowGuestDownloads: try row.decode(column: "allow_guest_downloads", as: Bool.self),
+            passwordHash: try row.decode(column: "password_hash", as: String?.self),
+            maxGuests: try row.decode(column: "max_guests", as: Int?.self),
+            guestCount: try row.decode(column: "guest_count", as: Int.self),
+            firstPhotoAt: try optionalDate("first_photo_at"),
+            createdAt: try date("created_at")
+        )
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+
+/// The bounds and defaults of event settings (EV-1) and what stays editable once photos exist (EV-2).
+enum EventRules {
+    static let maxNameLength = 80
+    static let maxDescriptionLength = 2000
+    static let defaultDurationHours = 8 * 24
+    static let durationHours = 1...(30 * 24)
+    static let defaultShotsPerGuest = 27
+    static let shotsPerGuest = 1...1000
+    static let maxGuests = 1...100_000
+    static let passwordLength = 1...128
+    /// A start a little in the past is "now" (clocks of phones and servers differ).
+    static let clockSkew: TimeInterval = 5 * 60
+    /// Events are planned at most this far ahead.
+    static let maxLeadTime: TimeInterval = 2 * 365 * 86_400
+
+    /// Settings that may still change after the first photo: name, description, end time, downloads.
+    static let editableAfterFirstPhoto: Set<String> = ["name", "description", "durationHours", "endsAt", "allowGuestDownloads"]
+
+    /// Applies `input` to `event` (a new event's defaults on create), validating every field.
+    /// Returns the new settings and the plain password to hash, if one was set.
+    static func apply(
+        _ input: EventSettingsInput, to original: Event, isNew: Bool, now: Date
+    ) throws -> (event: Event, newPassword: String??) {
+        var event = original
+
+        if original.hasPhotos {
+            for field in EventSettingsInput.fields.subtracting(editableAfterFirstPhoto).sorted() where input.isPresent(field) {
+                // Sending the current value again (a form that posts everything) is not a change.
+                guard try input.changes(field, of: original) else { continue }
+                var problem = Problem.conflict(
+                    "setting-locked",
+                    "The setting “\(field)” can no longer be changed: guests have already taken photos. "
+                        + "Only the name, description, end time and download permission stay editable.")
+                problem.extensions["field"] = field
+                throw problem
+            }
+        }
+
+        switch input.name {
+        case .absent: if isNew { throw Problem.invalidField("name", "Please give the event a name.") }
+        case .null: throw Problem.invalidField("name", "Please give the event a name.")
+        case .value(let raw): event.name = try name(raw)
+        }
+
+        switch input.description {
+        case .absent: break
+        case .null: event.description = ""
+        case .value(let raw):
+            let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard text.count <= maxDescriptionLength else {
+                throw Problem.invalidField("description", "The description must be at most \(maxDescriptionLength) characters long.")
+            }
+            event.description = text
+        }
+
+        let duration = event.endsAt.timeIntervalSince(event.startsAt)
+        if case .value(let raw) = input.startsAt {
+            let start = try time(raw, field: "startsAt")
+            if start != original.startsAt || isNew {
+                guard start >= now - clockSkew else {
+                    throw Problem.invalidField("startsAt", "The start time (startsAt) cannot be in the past.")
+                }
+                guard start <= now + maxLeadTime else {
+                    throw Problem.invalidField("startsAt", "The start time (startsAt) must be within the next two years.")
+                }
+                event.startsAt = max(start, now)
+            }
+        } else if case .null = input.startsAt {
+            if isNew { event.startsAt = now } else { throw Problem.invalidField("startsAt", "The start time (startsAt) cannot be empty.") }
+        }
+        // Moving the start keeps the length of the event unless a new length or end is given.
+        event.endsAt = event.startsAt + duration
+
+        switch (input.durationHours, input.endsAt) {
+        case (.value, .value):
+            throw Problem.badRequest("Give either durationHours or endsAt, not both.", field: "endsAt")
+        case (.value(let hours), _):
+            guard durationHours.contains(hours) else {
+                throw Problem.invalidField(
+                    "durationHours", "The duration (durationHours) must be between 1 hour and 30 days (720 hours).")
+            }
+            event.endsAt = event.startsAt + TimeInterval(hours) * 3600
+        case (_, .value(let raw)):
+            let end = try time(raw, field: "endsAt")
+            let hours = end.timeIntervalSince(event.startsAt) / 3600
+            guard hours >= Double(durationHours.lowerBound), hours <= Double(durationHours.upperBound) else {
+                throw Problem.invalidField("endsAt", "The end time (endsAt) must be between 1 hour and 30 days after the start.")
+            }
+            guard end > now else {
+                throw Problem.invalidField("endsAt", "The end time (endsAt) must be in the future. To end the event now, use “End now”.")
+            }
+            event.endsAt = end
+        case (.null, _), (_, .null):
+            throw Problem.invalidField(input.durationHours.isPresent ? "durationHours" : "endsAt", "The end of the event cannot be empty.")
+        default:
+            if isNew { event.endsAt = event.startsAt + TimeInterval(defaultDurationHours) * 3600 }
+        }
+
+        switch input.shotsPerGuest {
+        case .absent: break
+        case .null: throw Problem.invalidField("shotsPerGuest", "The number of shots per guest (shotsPerGuest) cannot be empty.")
+        case .value(let shots):
+            guard shotsPerGuest.contains(shots) else {
+                throw Problem.invalidField("shotsPerGuest", "The number of shots per guest (shotsPerGuest) must be between 1 and 1000.")
+            }
+            event.shotsPerGuest = shots
+        }
+
+        switch input.reveal {
+        case .absent: break
+        case .null: event.revealMode = .now; event.revealAt = nil
+        case .value(let reveal):
+            guard let mode = RevealMode(rawValue: reveal.mode ?? "") else {
+                throw Problem.invalidField("reveal.mode", "The reveal mode (reveal.mode) must be “now”, “at-end” or “at”.")
+            }
+            event.revealMode = mode
+            event.revealAt = nil
+            if mode == .at {
+                guard let raw = reveal.at else {
+                    throw Problem.invalidField("reveal.at", "Choose when the photos are revealed (reveal.at).")
+                }
+                event.revealAt = try time(raw, field: "reveal.at")
+            } else if reveal.at != nil {
+                throw Problem.invalidField("reveal.at", "A reveal time (reveal.at) is only used with the reveal mode “at”.")
+            }
+        }
+        if event.revealMode == .at, let at = event.revealAt {
+            guard at >= event.startsAt, at <= event.endsAt + 30 * 86_400 else {
+                throw Problem.invalidField("reveal.at", "The reveal time (reveal.at) must be after the start and at most 30 days after the end.")
+            }
+        }
+
+        if case .value(let allowed) = input.allowLibraryUploads { event.allowLibraryUploads = allowed }
+        if case .null = input.allowLibraryUploads { throw Problem.invalidField("allowLibraryUploads", "allowLibraryUploads must be true or false.") }
+        if case .value(let allowed) = input.allowGuestDownloads { event.allowGuestDownloads = allowed }
+        if case .null = input.allowGuestDownloads { throw Problem.invalidField("allowGuestDownloads", "allowGuestDownloads must be true or false.") }
+
+        var newPassword: String?? = nil
+        switch input.password {
+        case .absent: break
+        case .null: newPassword = .some(nil)
+        case .value(let password) where password.isEmpty: newPassword = .some(nil)
+        case .value(let password):
+            guard passwordLength.contains(password.count), password.utf8.count <= 72 else {
+                throw Problem.invalidField("password", "The event password must be at most 72 bytes long.")
+            }
+            newPassword = .some(password)
+        }
+
+        switch input.maxGuests {
+        case .absent: break
+        case .null: event.maxGuests = nil
+        case .value(let max):
+            guard maxGuests.contains(max) else {
+                throw Problem.invalidField("maxGuests", "The maximum number of guests (maxGuests) must be between 1 and 100000.")
+            }
+            guard max >= original.guestCount else {
+                throw Problem.invalidField(
+                    "maxGuests", "The maximum number of guests (maxGuests) cannot be lower than the \(original.guestCount) guests who already joined.")
+            }
+            event.maxGuests = max
+        }
+        return (event, newPassword)
+    }
+
+    static func name(_ raw: String) throws -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw Problem.invalidField("name", "Please give the event a name.") }
+        guard name.count <= maxNameLength else {
+            throw Problem.invalidField("name", "The event name must be at most \(maxNameLength) characters long.")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw Problem.invalidField("name", "The event name contains control characters.")
+        }
+        return name
+    }
+
+    /// An RFC 3339 time, to the millisecond.
+    static func time(_ raw: String, field: String) throws -> Date {
+        let styles = [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()]
+        for style in styles {
+            if let date = try? style.parse(raw) { return Date(millisecondsSince1970: date.millisecondsSince1970) }
+        }
+        throw Problem.invalidField(field, "The time in “\(field)” must be an RFC 3339 date and time, like 2026-06-20T18:00:00Z.")
+    }
+}
+
+extension EventSettingsInput {
+    func isPresent(_ field: String) -> Bool {
+        switch field {
+        case "name": name.isPresent
+        case "description": description.isPresent
+        case "startsAt": startsAt.isPresent
+        case "durationHours": durationHours.isPresent
+        case "endsAt": endsAt.isPresent
+        case "shotsPerGuest": shotsPerGuest.isPresent
+        case "reveal": reveal.isPresent
+        case "allowLibraryUploads": allowLibraryUploads.isPresent
+        case "allowGuestDownloads": allowGuestDownloads.isPresent
+        case "password": password.isPresent
+        case "maxGuests": maxGuests.isPresent
+        default: false
+        }
+    }
+
+    /// Whether a locked field's value differs from the event's current one.
+    func changes(_ field: String, of event: Event) throws -> Bool {
+        switch field {
+        case "startsAt":
+            if case .value(let raw) = startsAt { return try EventRules.time(raw, field: field) != event.startsAt }
+        case "shotsPerGuest":
+            if case .value(let shots) = shotsPerGuest { return shots != event.shotsPerGuest }
+        case "reveal":
+            if case .value(let reveal) = self.reveal {
+                let at = try reveal.at.map { try EventRules.time($0, field: "reveal.at") }
+                return reveal.mode != event.revealMode.rawValue || at != (event.revealMode == .at ? event.revealAt : nil)
+            }
+        case "allowLibraryUploads":
+            if case .value(let allowed) = allowLibraryUploads { return allowed != event.allowLibraryUploads }
+        case "maxGuests":
+            if case .value(let max) = maxGuests { return max != event.maxGuests }
+            if case .null = maxGuests { return event.maxGuests != nil }
+        case "password":
+            // A password cannot be compared without hashing; any attempt to set one counts as a change.
+            return true
+        default:
+            break
+        }
+        return true
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Turns every error into `application/problem+json`: no stack traces, no HTML, never a bare 500 text.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let problem as Problem {
+            return try problem.response(from: request, context: context)
+        } catch let error as HTTPError {
+            return try Self.problem(for: error).response(from: request, context: context)
+        } catch is DecodingError {
+            return try Problem.badRequest("The request body is not valid JSON for this route.")
+                .response(from: request, context: context)
+        } catch {
+            context.logger.error("Unhandled error: \(String(reflecting: error))")
+            return try Problem(
+                .internalServerError, "internal", title: "Something went wrong",
+                detail: "Something went wrong on the server. Please try again in a moment."
+            ).response(from: request, context: context)
+        }
+    }
+
+    /// Hummingbird's own errors (unknown route, body too large, …) in the same shape as ours.
+    static func problem(for error: HTTPError) -> Problem {
+        switch error.status {
+        case .notFound:
+            return .notFound("There is nothing at this address.")
+        case .contentTooLarge:
+            return .payloadTooLarge
+        case .methodNotAllowed:
+            return Problem(.methodNotAllowed, "method-not-allowed", title: "Method not allowed",
+                           detail: "This address does not accept that method.")
+        default:
+            return Problem(error.status, "http-\(error.status.code)", title: error.status.reasonPhrase,
+                           detail: error.body ?? "The request could not be handled (\(error.status.reasonPhrase)).")
+        }
+    }
+}

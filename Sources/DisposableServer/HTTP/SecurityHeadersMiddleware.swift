@@ -1,0 +1,17 @@
+import HTTPTypes
+import Hummingbird
+
+/// Headers every response carries (SEC-3): no MIME sniffing, no framing, and a strict CSP for pages.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        if response.headers[.contentType]?.hasPrefix("text/html") == true {
+            response.headers[.contentSecurityPolicy] =
+                "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+            response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        }
+        return response
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Someone who joined one event with a display name; no account needed.
+public struct Guest: Sendable, Equatable {
+    public let id: String
+    public let eventID: String
+    public let userID: String?
+    public let name: String
+    public let joinedAt: Date
+    public let leftAt: Date?
+    public let shotsUsed: Int
+}
+
+struct GuestJSON: Encodable, Sendable {
+    let id: String
+    let eventId: String
+    let name: String
+    let joinedAt: Date
+    let shotsUsed: Int
+    let shotsLeft: Int
+
+    init(_ guest: Guest, shotsPerGuest: Int) {
+        id = guest.id
+        eventId = guest.eventID
+        name = guest.name
+        joinedAt = guest.joinedAt
+        shotsUsed = guest.shotsUsed
+        shotsLeft = max(0, shotsPerGuest - guest.shotsUsed)
+    }
+}

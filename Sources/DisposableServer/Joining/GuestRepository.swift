@@ -1,0 +1,54 @@
+import Foundation
+import SQLKit
+
+/// Guests of events in the database.
+struct GuestRepository: Sendable {
+    let database: any DatabaseEngine
+
+    func insert(_ guest: Guest, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO guests (id, event_id, user_id, name, joined_at, shots_used)
+            VALUES (\(bind: guest.id), \(bind: guest.eventID), \(bind: guest.userID), \(bind: guest.name),
+                    \(bind: guest.joinedAt.millisecondsSince1970), 0)
+            """
+        ).run()
+    }
+
+    /// The current membership of an account in an event, if it joined as a guest.
+    func activeMembership(userID: String, eventID: String) async throws -> Guest? {
+        try await database.sql { db in
+            try await db.raw(
+                "SELECT * FROM guests WHERE user_id = \(bind: userID) AND event_id = \(bind: eventID) AND left_at IS NULL"
+            ).first().map(Self.guest(from:))
+        }
+    }
+
+    /// Marks the guest as gone, revokes their tokens and frees their place. Their photos stay (JN-3).
+    func leave(_ guest: Guest, now: Date) async throws {
+        try await database.transaction { db in
+            let left = try await db.raw(
+                "UPDATE guests SET left_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: guest.id) AND left_at IS NULL RETURNING id"
+            ).first()
+            guard left != nil else { return }
+            try await db.raw("DELETE FROM access_tokens WHERE guest_id = \(bind: guest.id)").run()
+            try await EventRepository.releaseGuestPlace(eventID: guest.eventID, in: db)
+        }
+    }
+
+    static func find(id: String, in db: any SQLDatabase) async throws -> Guest? {
+        try await db.raw("SELECT * FROM guests WHERE id = \(bind: id)").first().map(guest(from:))
+    }
+
+    static func guest(from row: any SQLRow) throws -> Guest {
+        Guest(
+            id: try row.decode(column: "id", as: String.self),
+            eventID: try row.decode(column: "event_id", as: String.self),
+            userID: try row.decode(column: "user_id", as: String?.self),
+            name: try row.decode(column: "name", as: String.self),
+            joinedAt: Date(millisecondsSince1970: try row.decode(column: "joined_at", as: Int64.self)),
+            leftAt: try row.decode(column: "left_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)),
+            shotsUsed: try row.decode(column: "shots_used", as: Int.self)
+        )
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// The OpenAPI 3.1 description of the public API (API-1). A test fails when a registered route is
+/// missing here, so the document stays true as routes are added.
+enum OpenAPIDocument {
+    struct Operation {
+        let method: String
+        let path: String
+        let summary: String
+        var auth: Bool = true
+        var request: String? = nil
+        var responses: [Int: String]
+        var query: [String] = []
+    }
+
+    static let operations: [Operation] = [
+        .init(method: "get", path: "/status", summary: "Server version and whether registration is open", auth: false,
+              responses: [200: "Status"]),
+        .init(method: "get", path: "/healthz", summary: "200 when the database and the media storage are usable", auth: false,
+              responses: [200: "Health", 503: "Problem"]),
+        .init(method: "get", path: "/setup", summary: "First-run wizard page (only while no admin exists)", auth: false,
+              responses: [200: "HTML page", 404: "HTML page"]),
+        .init(method: "post", path: "/setup", summary: "Create the first admin (form-encoded email, password, name)", auth: false,
+              responses: [201: "HTML page", 404: "HTML page", 422: "HTML page"]),
+        .init(method: "get", path: "/api/v1/openapi.json", summary: "This document", auth: false, responses: [200: "OpenAPI document"]),
+        .init(method: "post", path: "/api/v1/users", summary: "Register an account", auth: false, request: "Register",
+              responses: [201: "User", 403: "Problem", 409: "Problem", 422: "Problem", 429: "Problem"]),
+        .init(method: "post", path: "/api/v1/sessions", summary: "Log in; sets the session cookie too", auth: false, request: "Login",
+              responses: [200: "Session", 401: "Problem", 422: "Problem", 429: "Problem"]),
+        .init(method: "delete", path: "/api/v1/sessions/current", summary: "Log out (revokes the token)",
+              responses: [204: "Logged out", 401: "Problem"]),
+        .init(method: "get", path: "/api/v1/me", summary: "The current user or guest", responses: [200: "Me", 401: "Problem"]),
+        .init(method: "post", path: "/api/v1/events", summary: "Create an event", request: "EventSettings",
+              responses: [201: "Event", 401: "Problem", 403: "Problem", 422: "Problem"]),
+        .init(method: "get", path: "/api/v1/events", summary: "My events: organized and joined", responses: [200: "EventList", 401: "Problem"]),
+        .init(method: "get", path: "/api/v1/events/{id}", summary: "An event", responses: [200: "Event", 401: "Problem", 404: "Problem"]),
+        .init(method: "patch", path: "/api/v1/events/{id}", summary: "Edit an event (EV-2: some settings lock after the first photo)",
+              request: "EventSettings", responses: [200: "Event", 403: "Problem", 404: "Problem", 409: "Problem", 422: "Problem"]),
+        .init(method: "delete", path: "/api/v1/events/{id}", summary: "Delete an event and everything in it",
+              responses: [204: "Deleted", 403: "Problem", 404: "Problem"]),
+        .init(method: "post", path: "/api/v1/events/{id}/end", summary: "End the event now",
+              responses: [200: "Event", 403: "Problem", 404: "Problem"]),
+        .init(method: "get", path: "/api/v1/events/{id}/qr.png", summary: "The event's QR code as PNG (organizer)",
+              responses: [200: "PNG image", 403: "Problem", 404: "Problem", 422: "Problem"], query: ["size"]),
+        .init(method: "get", path: "/api/v1/events/{id}/qr.svg", summary: "The event's QR code as SVG (organizer)",
+              responses: [200: "SVG image", 403: "Problem", 404: "Problem", 422: "Problem"], query: ["size"]),
+        .init(method: "post", path: "/api/v1/join", summary: "Join an event by its code as a guest", auth: false, request: "Join",
+              responses: [201: "Joined", 403: "Problem", 404: "Problem", 409: "Problem", 422: "Problem", 429: "Problem"]),
+        .init(method: "delete", path: "/api/v1/events/{id}/membership", summary: "Leave an event (the guest's photos stay)",
+              responses: [204: "Left", 401: "Problem", 404: "Problem", 409: "Problem"]),
+    ]
+
+    static var schemas: [String: Any] {
+        [
+        "Problem": object(["type": string, "title": string, "status": integer, "detail": string, "field": string]),
+        "Register": object(["email": string, "password": string, "name": string], required: ["email", "password"]),
+        "Login": object(["email": string, "password": string], required: ["email", "password"]),
+        "Join": object(["code": string, "name": string, "password": string], required: ["code", "name"]),
+        "User": object(["id": string, "email": string, "name": string, "isAdmin": boolean, "createdAt": dateTime]),
+        "Guest": object(["id": string, "eventId": string, "name": string, "joinedAt": dateTime, "shotsUsed": integer, "shotsLeft": integer]),
+        "Session": object(["token": string, "user": ref("User")]),
+        "Me": object(["kind": ["type": "string", "enum": ["user", "guest"]], "user": ref("User"), "guest": ref("Guest")]),
+        "Joined": object(["token": string, "guest": ref("Guest"), "event": ref("Event")]),
+        "Reveal": object(["mode": ["type": "string", "enum": RevealMode.allCases.map(\.rawValue)], "at": dateTime], required: ["mode"]),
+        "EventSettings": object([
+            "name": string, "description": string, "startsAt": dateTime, "durationHours": integer, "endsAt": dateTime,
+            "shotsPerGuest": integer, "reveal": ref("Reveal"), "allowLibraryUploads": boolean, "allowGuestDownloads": boolean,
+            "password": string, "maxGuests": integer,
+        ]),
+        "Event": object([
+            "id": string, "code": string, "joinURL": string, "name": string, "description": string,
+            "status": ["type": "string", "enum": ["scheduled", "live", "ended"]], "startsAt": dateTime, "endsAt": dateTime,
+            "deletesAt": dateTime, "shotsPerGuest": integer, "reveal": ref("Reveal"), "revealsAt": dateTime,
+            "allowLibraryUploads": boolean, "allowGuestDownloads": boolean, "hasPassword": boolean, "maxGuests": integer,
+            "guestCount": integer, "settingsLocked": boolean, "role": ["type": "string", "enum": ["organizer", "guest"]],
+            "createdAt": dateTime,
+        ]),
+        "EventList": object(["items": ["type": "array", "items": ref("Event")]]),
+        "Status": object(["version": string, "registrationEnabled": boolean]),
+        "Health": object(["status": string, "database": string, "storage": string]),
+        ]
+    }
+
+    /// The document as JSON bytes.
+    static func json() throws -> Data {
+        var paths: [String: [String: Any]] = [:]
+        for operation in operations {
+            var responses: [String: Any] = [:]
+            for (status, name) in operation.responses {
+                var response: [String: Any] = ["description": name]
+                if schemas[name] != nil {
+                    let mediaType = name == "Problem" ? "application/problem+json" : "application/json"
+                    response["content"] = [mediaType: ["schema": ref(name)]]
+                }
+                responses[String(status)] = response
+            }
+            var entry: [String: Any] = ["summary": operation.summary, "responses": responses]
+            var parameters: [[String: Any]] = []
+            if operation.path.contains("{id}") {
+                parameters.append(["name": "id", "in": "path", "required": true, "schema": string])
+            }
+            for name in operation.query {
+                parameters.append(["name": name, "in": "query", "required": false, "schema": integer])
+            }
+            if !parameters.isEmpty { entry["parameters"] = parameters }
+            if let request = operation.request {
+                entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(request)]]]
+            }
+            entry["security"] = operation.auth ? [["bearer": [String]()], ["cookie": [String]()]] : [[String: Any]]()
+            paths[operation.path, default: [:]][operation.method] = entry
+        }
+        let document: [String: Any] = [
+            "openapi": "3.1.0",
+            "info": ["title": "Disposable", "version": disposableVersion,
+                     "description": "The public API of Disposable, a self-hosted disposable camera for events."],
+            "paths": paths,
+            "components": [
+                "schemas": schemas,
+                "securitySchemes": [
+                    "bearer": ["type": "http", "scheme": "bearer"],
+                    "cookie": ["type": "apiKey", "in": "cookie", "name": sessionCookieName],
+                ],
+            ],
+        ]
+        return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    private static var string: [String: Any] { ["type": "string"] }
+    private static var integer: [String: Any] { ["type": "integer"] }
+    private static var boolean: [String: Any] { ["type": "boolean"] }
+    private static var dateTime: [String: Any] { ["type": "string", "format": "date-time"] }
+    private static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
+    private static func object(_ properties: [String: Any], required: [String] = []) -> [String: Any] {
+        var schema: [String: Any] = ["type": "object", "properties": properties]
+        if !required.isEmpty { schema["required"] = required }
+        return schema
+    }
+}

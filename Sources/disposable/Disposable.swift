@@ -1,0 +1,123 @@
+import ArgumentParser
+import DisposableServer
+import Foundation
+import Logging
+
+@main
+struct Disposable: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "disposable",
+        abstract: "A self-hosted disposable camera for events.",
+        version: disposableVersion,
+        subcommands: [Serve.self, Migrate.self, Admin.self]
+    )
+}
+
+/// Options every command shares: where the data is. Each flag also reads an environment variable.
+struct InstanceOptions: ParsableArguments {
+    @Option(help: "Folder for the SQLite database and the media files (env DISPOSABLE_DATA_DIR).")
+    var dataDir: String = env("DISPOSABLE_DATA_DIR") ?? "./data"
+
+    @Option(help: "postgres://user:password@host:port/database to use PostgreSQL instead of SQLite (env DISPOSABLE_DATABASE_URL).")
+    var databaseURL: String? = env("DISPOSABLE_DATABASE_URL")
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error (env DISPOSABLE_LOG_LEVEL).")
+    var logLevel: String = env("DISPOSABLE_LOG_LEVEL") ?? "info"
+
+    func logger() -> Logger {
+        var logger = Logger(label: "disposable")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        return logger
+    }
+
+    func configuration(host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil, registration: Bool = true) -> AppConfiguration {
+        AppConfiguration(
+            host: host, port: port, dataDirectory: dataDir,
+            database: databaseURL.map(AppConfiguration.DatabaseLocation.init),
+            publicBaseURL: publicURL, registrationEnabledByDefault: registration)
+    }
+}
+
+func env(_ name: String) -> String? {
+    ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Start the server (applies migrations first).")
+
+    @OptionGroup var instance: InstanceOptions
+
+    @Option(help: "Address to listen on (env DISPOSABLE_HOST).")
+    var host: String = env("DISPOSABLE_HOST") ?? "127.0.0.1"
+
+    @Option(help: "Port to listen on (env DISPOSABLE_PORT).")
+    var port: Int = env("DISPOSABLE_PORT").flatMap(Int.init) ?? 8080
+
+    @Option(help: "Public base URL used in links and QR codes, e.g. https://photos.example.org (env DISPOSABLE_PUBLIC_URL).")
+    var publicURL: String? = env("DISPOSABLE_PUBLIC_URL")
+
+    @Option(help: "Whether people may register accounts until the admin changes it (env DISPOSABLE_REGISTRATION).")
+    var registration: Bool = env("DISPOSABLE_REGISTRATION").map { $0 == "true" || $0 == "1" } ?? true
+
+    func run() async throws {
+        let configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
+        let logger = instance.logger()
+        let database = try await openDatabase(configuration.database, logger: logger)
+        let services = try AppServices(configuration: configuration, database: database, clock: SystemClock(), logger: logger)
+        logger.info("Disposable \(disposableVersion) on http://\(host):\(port) — links use \(configuration.publicBaseURL)")
+        try await buildApplication(services: services).runService()
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply database migrations and exit.")
+
+    @OptionGroup var instance: InstanceOptions
+
+    func run() async throws {
+        let configuration = instance.configuration()
+        let logger = instance.logger()
+        try await withDatabase(configuration.database, logger: logger) { database in
+            try await migrateDatabase(database, logger: logger)
+        }
+    }
+}
+
+struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Administer the instance.", subcommands: [CreateAdmin.self])
+}
+
+struct CreateAdmin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "create", abstract: "Create an admin account.")
+
+    @OptionGroup var instance: InstanceOptions
+
+    @Option(help: "The admin's email address.")
+    var email: String
+
+    @Option(help: "The admin's password (at least 8 characters). Prefer DISPOSABLE_ADMIN_PASSWORD to keep it out of shell history.")
+    var password: String? = env("DISPOSABLE_ADMIN_PASSWORD")
+
+    @Option(help: "The admin's display name.")
+    var name: String?
+
+    func run() async throws {
+        guard let password else { throw ValidationError("Give a password with --password or DISPOSABLE_ADMIN_PASSWORD.") }
+        let configuration = instance.configuration()
+        let logger = instance.logger()
+        let outcome = try await withDatabase(configuration.database, logger: logger) { database in
+            try await migrateDatabase(database, logger: logger)
+            let services = try AppServices(configuration: configuration, database: database, clock: SystemClock(), logger: logger)
+            do {
+                return try await AdminAccounts(services: services).create(email: email, password: password, name: name, onlyIfFirst: false)
+            } catch let problem as Problem {
+                throw ValidationError(problem.detail)
+            }
+        }
+        switch outcome {
+        case .created: print("Admin account \(email) created.")
+        case .emailTaken: throw ValidationError("An account with the email \(email) already exists.")
+        case .adminAlreadyExists: break
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import DisposableServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// SEC-1 for the routes of this stage: every route × every role, with the status each must get.
+@Suite("Authorization matrix (SEC-1)")
+struct AuthorizationTests {
+    enum Role: String, CaseIterable, Sendable {
+        case anonymous, guestOfThisEvent, guestOfAnotherEvent, organizer, otherUser, admin
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        let method: HTTPRequest.Method
+        let path: String
+        var json: [String: String]? = nil
+        let expected: [Role: HTTPResponse.Status]
+        var testDescription: String { "\(method) \(path)" }
+    }
+
+    static func statuses(
+        _ anonymous: HTTPResponse.Status, _ guest: HTTPResponse.Status, _ otherGuest: HTTPResponse.Status,
+        _ organizer: HTTPResponse.Status, _ otherUser: HTTPResponse.Status, _ admin: HTTPResponse.Status
+    ) -> [Role: HTTPResponse.Status] {
+        [.anonymous: anonymous, .guestOfThisEvent: guest, .guestOfAnotherEvent: otherGuest, .organizer: organizer,
+         .otherUser: otherUser, .admin: admin]
+    }
+
+    static let rows: [Row] = [
+        Row(method: .get, path: "/api/v1/events/{id}", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .patch, path: "/api/v1/events/{id}", json: ["name": "New name"],
+            expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .delete, path: "/api/v1/events/{id}", expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)),
+        Row(method: .post, path: "/api/v1/events/{id}/end", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/events/{id}/qr.png", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/events/{id}/qr.svg", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .delete, path: "/api/v1/events/{id}/membership",
+            expected: statuses(.unauthorized, .noContent, .notFound, .conflict, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/events", expected: statuses(.unauthorized, .ok, .ok, .ok, .ok, .ok)),
+        Row(method: .post, path: "/api/v1/events", json: ["name": "Mine"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .created, .created, .created)),
+        Row(method: .get, path: "/api/v1/me", expected: statuses(.unauthorized, .ok, .ok, .ok, .ok, .ok)),
+        Row(method: .delete, path: "/api/v1/sessions/current", expected: statuses(.unauthorized, .noContent, .noContent, .noContent, .noContent, .noContent)),
+        Row(method: .get, path: "/status", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
+        Row(method: .get, path: "/healthz", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
+        Row(method: .get, path: "/api/v1/openapi.json", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
+        Row(method: .post, path: "/api/v1/users", json: ["email": "new-{role}@example.com", "password": "password"],
+            expected: statuses(.created, .created, .created, .created, .created, .created)),
+        Row(method: .post, path: "/api/v1/sessions", json: ["email": "member@example.com", "password": "password"],
+            expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
+        Row(method: .post, path: "/api/v1/join", json: ["code": "{code}", "name": "Someone"],
+            expected: statuses(.created, .created, .created, .created, .created, .created)),
+    ]
+
+    @Test("Each route answers each role as expected", arguments: TestEngine.allCases, rows)
+    func matrix(engine: TestEngine, row: Row) async throws {
+        try await TestApp.run(engine) { app in
+            _ = try await app.userToken(email: "member@example.com", password: "password")
+            for role in Role.allCases {
+                // setup: a fresh event and fresh identities for each role, since some routes delete or log out
+                let suffix = UUID().uuidString.prefix(8)
+                let organizer = try await app.userToken()
+                let event = try await app.createEvent(token: organizer)
+                let other = try await app.createEvent(token: try await app.userToken())
+                let token: String?
+                switch role {
+                case .anonymous: token = nil
+                case .guestOfThisEvent: token = try await app.guestToken(code: event["code"] as! String)
+                case .guestOfAnotherEvent: token = try await app.guestToken(code: other["code"] as! String)
+                case .organizer: token = organizer
+                case .otherUser: token = try await app.userToken()
+                case .admin:
+                    let email = "admin-\(suffix)@example.com"
+                    _ = try await AdminAccounts(services: app.services).create(email: email, password: "password", name: nil, onlyIfFirst: false)
+                    token = try #require(try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
+                }
+                let path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
+                let json = row.json?.mapValues {
+                    $0.replacingOccurrences(of: "{code}", with: event["code"] as! String).replacingOccurrences(of: "{role}", with: "\(role)-\(suffix)")
+                }
+                // MUT
+                let response = try await app.call(row.method, path, json: json, token: token)
+                // validate
+                #expect(response.status == row.expected[role], "\(row.method) \(row.path) as \(role): \(response.text)")
+                if response.status.code >= 400 {
+                    #expect(response.headers[.contentType] == "application/problem+json")
+                }
+            }
+        }
+    }
+
+    @Test("Every registered route has a row in the matrix")
+    func everyRouteIsCovered() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let covered = Set(Self.rows.map { "\($0.method.rawValue) \($0.path)" })
+            let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
+            for route in registeredRoutes(app.services) where !pages.contains(route) {
+                #expect(covered.contains(route), "\(route) has no row in the authorization matrix")
+            }
+        }
+    }
+}
+
+/// "METHOD /path/{param}" for every route the router knows.
+func registeredRoutes(_ services: AppServices) -> [String] {
+    buildRouter(services: services).routes.map { route in
+        let path = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+        return "\(route.method.rawValue) /\(path.joined(separator: "/"))"
+    }
+}

@@ -1,0 +1,89 @@
+import DisposableServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("Errors and the API contract (API-1)")
+struct ContractTests {
+    @Test("Malformed JSON, wrong types, unknown fields and oversized bodies get 4xx problem+json, never 500", arguments: TestEngine.allCases)
+    func badBodies(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let token = try await app.userToken()
+            let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+            let cases: [(String, String?, HTTPResponse.Status)] = [
+                ("/api/v1/events", "{\"name\": ", .badRequest),
+                ("/api/v1/events", "[1, 2, 3]", .badRequest),
+                ("/api/v1/events", "\"just a string\"", .badRequest),
+                ("/api/v1/events", "{\"name\": 42}", .badRequest),
+                ("/api/v1/events", "{\"name\": \"ok\", \"shots\": 5}", .badRequest),
+                ("/api/v1/events", "{\"name\": \"ok\", \"durationHours\": 1.5}", .badRequest),
+                ("/api/v1/events", "{\"name\": \"ok\", \"reveal\": \"now\"}", .badRequest),
+                ("/api/v1/events", "", .badRequest),
+                ("/api/v1/events", "{\"name\": \"" + String(repeating: "x", count: 100_000) + "\"}", .contentTooLarge),
+                ("/api/v1/events", nested, .contentTooLarge),
+                ("/api/v1/join", "{\"code\": [\"a\"], \"name\": \"Ana\"}", .badRequest),
+                ("/api/v1/join", "{\"code\": \"AAAA-AAAA\", \"name\": \"Ana\", \"admin\": true}", .badRequest),
+                ("/api/v1/users", "{\"email\": null, \"password\": {}}", .badRequest),
+                ("/api/v1/sessions", "not json at all", .badRequest),
+            ]
+            for (path, body, expected) in cases {
+                let response = try await app.call(.post, path, raw: body, token: token)
+                response.expectProblem(expected)
+            }
+            let deep = String(repeating: "{\"a\":", count: 600) + "1" + String(repeating: "}", count: 600)
+            let deepResponse = try await app.call(.post, "/api/v1/events", raw: deep, token: token)
+            #expect(deepResponse.status.code >= 400 && deepResponse.status.code < 500)
+            let unknown = try await app.call(.post, "/api/v1/events", raw: "{\"name\": \"ok\", \"shots\": 5}", token: token)
+            #expect(unknown.string("detail")?.contains("shots") == true)
+            #expect(unknown.string("type")?.hasPrefix("/problems/") == true)
+        }
+    }
+
+    @Test("Unknown routes and methods answer with problem+json")
+    func unknownRoutes() async throws {
+        try await TestApp.run(.sqlite) { app in
+            try await app.call(.get, "/api/v1/nothing-here").expectProblem(.notFound)
+            let wrongMethod = try await app.call(.put, "/api/v1/me")
+            #expect(wrongMethod.status.code >= 400 && wrongMethod.status.code < 500)
+            #expect(wrongMethod.headers[.contentType] == "application/problem+json")
+            #expect(try await app.call(.get, "/status").headers[.xContentTypeOptions] == "nosniff")
+        }
+    }
+
+    @Test("A bearer token that is not valid is refused, not ignored")
+    func invalidBearer() async throws {
+        try await TestApp.run(.sqlite) { app in
+            try await app.call(.get, "/api/v1/events", token: "made-up").expectProblem(.unauthorized)
+            try await app.call(.get, "/api/v1/events", headers: [.authorization: "Basic abc"]).expectProblem(.unauthorized)
+        }
+    }
+
+    @Test("The OpenAPI document describes every registered route")
+    func openAPICoversRoutes() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let response = try await app.call(.get, "/api/v1/openapi.json")
+            #expect(response.status == .ok)
+            #expect(response.string("openapi") == "3.1.0")
+            let paths = try #require(response["paths"] as? [String: [String: Any]])
+            let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
+            let routes = Set(registeredRoutes(app.services))
+            #expect(routes.subtracting(documented).isEmpty, "undocumented: \(routes.subtracting(documented).sorted())")
+            #expect(documented.subtracting(routes).isEmpty, "documented but not served: \(documented.subtracting(routes).sorted())")
+        }
+    }
+
+    @Test("/status and /healthz", arguments: TestEngine.allCases)
+    func statusAndHealth(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let status = try await app.call(.get, "/status")
+            #expect(status.string("version")?.wholeMatch(of: /\d+\.\d+\.\d+/) != nil)
+            #expect(status["registrationEnabled"] as? Bool == true)
+            #expect(try await app.call(.get, "/healthz").string("status") == "ok")
+
+            // Media folder gone: health reports it.
+            try FileManager.default.removeItem(atPath: app.services.configuration.mediaDirectory)
+            try await app.call(.get, "/healthz").expectProblem(.serviceUnavailable)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import DisposableServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+
+/// A real application on a fresh database and a temporary data folder, driven through HTTP.
+struct TestApp {
+    let client: any TestClientProtocol
+    let services: AppServices
+    let clock: ManualClock
+
+    /// Builds the app on `engine`, runs `body` against it, and removes everything afterwards.
+    static func run(
+        _ engine: TestEngine,
+        configure: (inout AppConfiguration) -> Void = { _ in },
+        _ body: @Sendable (TestApp) async throws -> Void
+    ) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = AppConfiguration(
+            dataDirectory: directory.path,
+            database: try await engine.freshDatabase(in: directory),
+            publicBaseURL: "https://disposable.test",
+            // Generous limits so that tests of other things never meet them; rate-limit tests set their own.
+            limits: RateLimits(login: .init(burst: 1000, refillEvery: .seconds(1)), join: .init(burst: 1000, refillEvery: .seconds(1)),
+                               registration: .init(burst: 1000, refillEvery: .seconds(1))),
+            passwordHashCost: 4  // the default, 12, is checked by its own test; 4 keeps fixtures fast
+        )
+        configure(&configuration)
+        let logger = Logger(label: "test")
+        let clock = ManualClock()
+        let database = try await openDatabase(configuration.database, logger: logger)
+        let services = try AppServices(configuration: configuration, database: database, clock: clock, logger: logger)
+        let app = buildApplication(services: services)
+        try await app.test(.router) { client in
+            try await body(TestApp(client: client, services: services, clock: clock))
+        }
+    }
+}
+
+/// A decoded response: status, headers and the body as JSON (when it is JSON).
+struct APIResponse {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let body: ByteBuffer
+
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:] }
+    var text: String { String(buffer: body) }
+    subscript(key: String) -> Any? { json[key] }
+    func string(_ key: String) -> String? { json[key] as? String }
+
+    /// Checks the response is a problem+json with this status, and returns its detail.
+    @discardableResult
+    func expectProblem(_ expected: HTTPResponse.Status, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        #expect(status == expected, "\(text)", sourceLocation: sourceLocation)
+        #expect(headers[.contentType] == "application/problem+json", sourceLocation: sourceLocation)
+        let detail = string("detail") ?? ""
+        #expect(!detail.isEmpty, "a problem needs a human sentence", sourceLocation: sourceLocation)
+        #expect((json["status"] as? Int) == Int(expected.code), sourceLocation: sourceLocation)
+        return detail
+    }
+}
+
+extension TestApp {
+    /// One API call. `json` is encoded as the body; `raw` is sent as it is.
+    func call(
+        _ method: HTTPRequest.Method, _ path: String, json: Any? = nil, raw: String? = nil, token: String? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> APIResponse {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer? = nil
+        if let json {
+            body = ByteBuffer(data: try JSONSerialization.data(withJSONObject: json))
+            headers[.contentType] = "application/json"
+        } else if let raw {
+            body = ByteBuffer(string: raw)
+            if headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        }
+        return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
+            APIResponse(status: response.status, headers: response.headers, body: response.body)
+        }
+    }
+
+    /// Registers an account and logs in; returns the bearer token.
+    func userToken(email: String = "organizer\(UUID().uuidString.prefix(6))@example.com", password: String = "correct horse") async throws -> String {
+        let registered = try await call(.post, "/api/v1/users", json: ["email": email, "password": password, "name": "Olivia"])
+        #expect(registered.status == .created, "\(registered.text)")
+        let session = try await call(.post, "/api/v1/sessions", json: ["email": email, "password": password])
+        return try #require(session.string("token"))
+    }
+
+    /// Creates an event (defaults unless overridden) and returns its JSON.
+    func createEvent(token: String, _ settings: [String: Any] = [:]) async throws -> [String: Any] {
+        var body: [String: Any] = ["name": "Ana & Ben's wedding"]
+        body.merge(settings) { $1 }
+        let response = try await call(.post, "/api/v1/events", json: body, token: token)
+        #expect(response.status == .created, "\(response.text)")
+        return response.json
+    }
+
+    /// Joins an event as a guest; returns the guest token.
+    func guestToken(code: String, name: String = "Maggie", password: String? = nil) async throws -> String {
+        var body = ["code": code, "name": name]
+        body["password"] = password
+        let response = try await call(.post, "/api/v1/join", json: body)
+        #expect(response.status == .created, "\(response.text)")
+        return try #require(response.string("token"))
+    }
+}
