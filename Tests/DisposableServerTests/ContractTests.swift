@@ -31,6 +31,11 @@ struct ContractTests {
                 let response = try await app.call(.post, path, raw: body, token: token)
                 response.expectProblem(expected)
             }
+            for contentType in ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"] {
+                let response = try await app.call(.post, "/api/v1/events", raw: "{\"name\": \"ok\"}", token: token,
+                                                  headers: [.contentType: contentType])
+                #expect(response.expectProblem(.unsupportedMediaType).contains("application/json"))
+            }
             let deep = String(repeating: "{\"a\":", count: 600) + "1" + String(repeating: "}", count: 600)
             let deepResponse = try await app.call(.post, "/api/v1/events", raw: deep, token: token)
             #expect(deepResponse.status.code >= 400 && deepResponse.status.code < 500)

@@ -14,6 +14,13 @@ extension Request {
     /// Reads and strictly decodes a JSON object body: size-limited, unknown members refused,
     /// type errors reported with the field's name.
     func decodeJSON<Body: JSONBody>(_ type: Body.Type) async throws -> Body {
+        // Only JSON is accepted: this also means a cross-site HTML form (which cannot send
+        // application/json) can never make a cookie-authenticated write.
+        let mediaType = headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == "application/json" || mediaType?.hasSuffix("+json") == true else {
+            throw Problem(.unsupportedMediaType, "unsupported-media-type", title: "JSON expected",
+                          detail: "Send the request body as JSON, with the header Content-Type: application/json.")
+        }
         let buffer: ByteBuffer
         do {
             buffer = try await body.collect(upTo: maxJSONBodySize)

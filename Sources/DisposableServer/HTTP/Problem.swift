@@ -27,7 +27,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         body["detail"] = detail
         var object = try JSONSerialization.jsonObject(with: JSONEncoder.sorted.encode(body)) as! [String: Any]
         object["status"] = Int(status.code)
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         var fields = headers
         fields[.contentType] = "application/problem+json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(data: data)))
