@@ -63,7 +63,13 @@ struct Serve: AsyncParsableCommand {
         let configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
         let logger = instance.logger()
         let database = try await openDatabase(configuration.database, logger: logger)
-        let services = try AppServices(configuration: configuration, database: database, clock: SystemClock(), logger: logger)
+        let services: AppServices
+        do {
+            services = try AppServices(configuration: configuration, database: database, clock: SystemClock(), logger: logger)
+        } catch {
+            await database.close()
+            throw error
+        }
         logger.info("Disposable \(disposableVersion) on http://\(host):\(port) — links use \(configuration.publicBaseURL)")
         try await buildApplication(services: services).runService()
     }

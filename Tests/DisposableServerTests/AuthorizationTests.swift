@@ -11,10 +11,12 @@ struct AuthorizationTests {
         case anonymous, guestOfThisEvent, guestOfAnotherEvent, organizer, otherUser, admin
     }
 
-    struct Row: Sendable, CustomTestStringConvertible {
+    struct Row: @unchecked Sendable, CustomTestStringConvertible {
         let method: HTTPRequest.Method
         let path: String
-        var json: [String: String]? = nil
+        var json: [String: Any]? = nil
+        /// Send a fresh JPEG as the body.
+        var image = false
         let expected: [Role: HTTPResponse.Status]
         var testDescription: String { "\(method) \(path)" }
     }
@@ -51,6 +53,18 @@ struct AuthorizationTests {
             expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
         Row(method: .post, path: "/api/v1/join", json: ["code": "{code}", "name": "Someone"],
             expected: statuses(.created, .created, .created, .created, .created, .created)),
+        Row(method: .post, path: "/api/v1/events/{id}/photos", image: true,
+            expected: statuses(.unauthorized, .created, .notFound, .created, .notFound, .notFound)),
+        Row(method: .post, path: "/api/v1/events/{id}/photos/check", json: ["sha256": [String]()],
+            expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/events/{id}/photos", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/events/{id}/stats", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/events/{id}/archive.zip", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/photos/{photo}", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .delete, path: "/api/v1/photos/{photo}", expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/photos/{photo}/original", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/photos/{photo}/preview", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/photos/{photo}/thumbnail", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
     ]
 
     @Test("Each route answers each role as expected", arguments: TestEngine.allCases, rows)
@@ -75,12 +89,23 @@ struct AuthorizationTests {
                     _ = try await AdminAccounts(services: app.services).create(email: email, password: "password", name: nil, onlyIfFirst: false)
                     token = try #require(try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
                 }
-                let path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
-                let json = row.json?.mapValues {
-                    $0.replacingOccurrences(of: "{code}", with: event["code"] as! String).replacingOccurrences(of: "{role}", with: "\(role)-\(suffix)")
+                var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
+                if path.contains("{photo}") {
+                    // A ready photo taken by the organizer.
+                    let photo = try await app.upload(try TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: organizer)
+                    let id = try #require(photo.string("id"))
+                    _ = try await app.waitUntilProcessed(id, token: organizer)
+                    path = path.replacingOccurrences(of: "{photo}", with: id)
+                }
+                let json = row.json?.mapValues { value -> Any in
+                    guard let text = value as? String else { return value }
+                    return text.replacingOccurrences(of: "{code}", with: event["code"] as! String).replacingOccurrences(of: "{role}", with: "\(role)-\(suffix)")
                 }
                 // MUT
-                let response = try await app.call(row.method, path, json: json, token: token)
+                let response =
+                    row.image
+                    ? try await app.upload(try TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: token)
+                    : try await app.call(row.method, path, json: json, token: token)
                 // validate
                 #expect(response.status == row.expected[role], "\(row.method) \(row.path) as \(role): \(response.text)")
                 if response.status.code >= 400 {
@@ -93,7 +118,7 @@ struct AuthorizationTests {
     @Test("Every registered route has a row in the matrix")
     func everyRouteIsCovered() async throws {
         try await TestApp.run(.sqlite) { app in
-            let covered = Set(Self.rows.map { "\($0.method.rawValue) \($0.path)" })
+            let covered = Set(Self.rows.map { "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}"))" })
             let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
             for route in registeredRoutes(app.services) where !pages.contains(route) {
                 #expect(covered.contains(route), "\(route) has no row in the authorization matrix")

@@ -104,7 +104,7 @@ struct EventsTests {
 
             // The photos feature sets this when the first photo is stored.
             try await app.services.database.sql { db in
-                try await app.services.events.markFirstPhoto(eventID: id, at: app.clock.now, in: db)
+                try await EventRepository.markFirstPhoto(eventID: id, at: app.clock.now, in: db)
             }
 
             for (field, value) in [("shotsPerGuest", 12 as Any), ("reveal", ["mode": "now"]), ("allowLibraryUploads", true),

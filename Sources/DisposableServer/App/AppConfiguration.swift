@@ -28,6 +28,12 @@ public struct AppConfiguration: Sendable {
     public var limits: RateLimits
     /// How long an event's photos are kept after it ends (RET-1, the seeds' "Post-Event Access (30 Days)").
     public var retention: TimeInterval
+    /// Largest photo accepted, in bytes (413 above).
+    public var maxUploadBytes: Int64
+    /// Largest image accepted, in pixels, read from the header before decoding (decompression bombs, MED-3).
+    public var maxPixels: Int
+    /// Photos processed at once; one per core by default.
+    public var mediaWorkers: Int
     /// bcrypt cost for passwords; SEC-3 asks for at least 12. Tests lower it only for speed of fixtures.
     public var passwordHashCost: UInt8
 
@@ -40,6 +46,9 @@ public struct AppConfiguration: Sendable {
         registrationEnabledByDefault: Bool = true,
         limits: RateLimits = .init(),
         retentionDays: Int = 30,
+        maxUploadBytes: Int64 = 50 * 1024 * 1024,
+        maxPixels: Int = 100_000_000,
+        mediaWorkers: Int = ProcessInfo.processInfo.activeProcessorCount,
         passwordHashCost: UInt8 = 12
     ) {
         self.host = host
@@ -50,6 +59,9 @@ public struct AppConfiguration: Sendable {
         self.registrationEnabledByDefault = registrationEnabledByDefault
         self.limits = limits
         self.retention = TimeInterval(retentionDays) * 86_400
+        self.maxUploadBytes = maxUploadBytes
+        self.maxPixels = maxPixels
+        self.mediaWorkers = max(1, mediaWorkers)
         self.passwordHashCost = passwordHashCost
     }
 

@@ -14,6 +14,13 @@ public struct AppServices: Sendable {
     let settings: InstanceSettingsRepository
     let blobs: any BlobStore
     let passwords: PasswordHasher
+    public let photos: PhotoRepository
+    let jobs: JobQueue
+    let images: any ImageProcessor
+    /// Wakes the media workers as soon as a photo is stored.
+    let newWork = WorkSignal()
+    /// Opens once migrations and the storage sweep are done; background services wait for it.
+    let started = StartupGate()
 
     public init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger) throws {
         self.configuration = configuration
@@ -27,5 +34,8 @@ public struct AppServices: Sendable {
         settings = InstanceSettingsRepository(database: database, registrationDefault: configuration.registrationEnabledByDefault)
         blobs = try LocalBlobStore(root: configuration.mediaDirectory)
         passwords = PasswordHasher(cost: configuration.passwordHashCost)
+        photos = PhotoRepository(database: database)
+        jobs = JobQueue(database: database)
+        images = try VipsImageProcessor()
     }
 }

@@ -16,6 +16,10 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     AccountsController(services: services).addRoutes(to: router)
     EventsController(services: services).addRoutes(to: router)
     JoinController(services: services).addRoutes(to: router)
+    UploadController(services: services).addRoutes(to: router)
+    GalleryController(services: services).addRoutes(to: router)
+    PhotoController(services: services).addRoutes(to: router)
+    ArchiveController(services: services).addRoutes(to: router)
     router.get("/api/v1/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try OpenAPIDocument.json())))
     }
@@ -29,9 +33,11 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
         configuration: .init(address: .hostname(services.configuration.host, port: services.configuration.port), serverName: "Disposable"),
         logger: services.logger
     )
-    app.addServices(DatabaseService(database: services.database))
+    app.addServices(DatabaseService(database: services.database), MediaWorkers(services: services))
     app.beforeServerStarts {
         try await migrateDatabase(services.database, logger: services.logger)
+        try await StorageSweep(services: services).removeOrphans()
+        await services.started.open()
     }
     return app
 }

@@ -37,6 +37,8 @@ final class SQLiteEngine: DatabaseEngine {
     }
 
     func close() async {
-        try? await connection.close()
+        // In a task of its own: closing must finish even when the caller is being cancelled.
+        let connection = connection
+        await Task { try? await connection.close() }.value
     }
 }

@@ -95,7 +95,7 @@ public struct EventRepository: Sendable {
     }
 
     /// Records the event's first photo, which locks most settings (EV-2). Called by the upload path.
-    public func markFirstPhoto(eventID: String, at date: Date, in db: any SQLDatabase) async throws {
+    public static func markFirstPhoto(eventID: String, at date: Date, in db: any SQLDatabase) async throws {
         try await db.raw(
             "UPDATE events SET first_photo_at = \(bind: date.millisecondsSince1970) WHERE id = \(bind: eventID) AND first_photo_at IS NULL"
         ).run()

@@ -88,6 +88,7 @@ struct EventsController {
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await access.organizedEvent(try context.parameters.require("id"), for: context.identity)
         try await services.events.delete(id: event.id)
+        try await services.blobs.delete(prefix: BlobKey.event(event.id))
         return Response(status: .noContent)
     }
 

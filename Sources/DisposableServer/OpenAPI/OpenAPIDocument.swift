@@ -48,6 +48,27 @@ enum OpenAPIDocument {
               responses: [201: "Joined", 403: "Problem", 404: "Problem", 409: "Problem", 422: "Problem", 429: "Problem"]),
         .init(method: "delete", path: "/api/v1/events/{id}/membership", summary: "Leave an event (the guest's photos stay)",
               responses: [204: "Left", 401: "Problem", 404: "Problem", 409: "Problem"]),
+        .init(method: "post", path: "/api/v1/events/{id}/photos",
+              summary: "Upload a photo: the body is the image's bytes; headers Idempotency-Key and X-Photo-Source: camera|library",
+              request: "ImageBytes",
+              responses: [200: "Photo", 201: "Photo", 403: "Problem", 409: "Problem", 413: "Problem", 415: "Problem", 422: "Problem", 507: "Problem"]),
+        .init(method: "post", path: "/api/v1/events/{id}/photos/check", summary: "Which of these SHA-256 the event already has",
+              request: "HashCheck", responses: [200: "HashCheckResult", 404: "Problem", 422: "Problem"]),
+        .init(method: "get", path: "/api/v1/events/{id}/photos", summary: "The gallery (mine=true: my photos), newest first",
+              responses: [200: "PhotoPage", 401: "Problem", 404: "Problem", 422: "Problem"], query: ["cursor", "limit", "order", "mine"]),
+        .init(method: "get", path: "/api/v1/events/{id}/stats", summary: "The organizer's numbers",
+              responses: [200: "Stats", 403: "Problem", 404: "Problem"]),
+        .init(method: "get", path: "/api/v1/events/{id}/archive.zip", summary: "A streamed ZIP of the event's photos, or of ids=a,b,c",
+              responses: [200: "ZIP archive", 403: "Problem", 404: "Problem"], query: ["ids"]),
+        .init(method: "get", path: "/api/v1/photos/{id}", summary: "A photo's metadata", responses: [200: "Photo", 404: "Problem"]),
+        .init(method: "delete", path: "/api/v1/photos/{id}", summary: "Delete a photo and its files (its shooter, or the organizer)",
+              responses: [204: "Deleted", 403: "Problem", 404: "Problem"]),
+        .init(method: "get", path: "/api/v1/photos/{id}/original", summary: "The original bytes (Range supported; GPS removed for others)",
+              responses: [200: "Image", 206: "Image part", 403: "Problem", 404: "Problem", 416: "Range not satisfiable"]),
+        .init(method: "get", path: "/api/v1/photos/{id}/preview", summary: "The ~1600 px JPEG preview",
+              responses: [200: "JPEG image", 404: "Problem", 409: "Problem"]),
+        .init(method: "get", path: "/api/v1/photos/{id}/thumbnail", summary: "The ~400 px JPEG thumbnail",
+              responses: [200: "JPEG image", 404: "Problem", 409: "Problem"]),
     ]
 
     static var schemas: [String: Any] {
@@ -78,6 +99,23 @@ enum OpenAPIDocument {
         "EventList": object(["items": ["type": "array", "items": ref("Event")]]),
         "Status": object(["version": string, "registrationEnabled": boolean]),
         "Health": object(["status": string, "database": string, "storage": string]),
+        "HashCheck": object(["sha256": ["type": "array", "items": string]], required: ["sha256"]),
+        "HashCheckResult": object(["existing": ["type": "array", "items": string], "missing": ["type": "array", "items": string]]),
+        "Photo": object([
+            "id": string, "eventId": string, "shooter": object(["name": string, "number": integer]), "takenAt": dateTime,
+            "uploadedAt": dateTime, "width": integer, "height": integer, "byteSize": integer, "format": string,
+            "status": ["type": "string", "enum": ["processing", "ready", "failed"]], "source": string, "sha256": string,
+            "downloadName": string, "mine": boolean, "urls": object(["thumbnail": string, "preview": string, "original": string]),
+        ]),
+        "PhotoPage": object([
+            "items": ["type": "array", "items": ref("Photo")], "nextCursor": string, "revealed": boolean, "revealAt": dateTime,
+            "developingCount": integer,
+        ]),
+        "Stats": object([
+            "photos": integer, "guests": integer, "bytesStored": integer,
+            "photosPerGuest": ["type": "array", "items": object(["name": string, "photos": integer])],
+            "uploadsPerHour": ["type": "array", "items": object(["hour": dateTime, "photos": integer])],
+        ]),
         ]
     }
 
@@ -100,10 +138,13 @@ enum OpenAPIDocument {
                 parameters.append(["name": "id", "in": "path", "required": true, "schema": string])
             }
             for name in operation.query {
-                parameters.append(["name": name, "in": "query", "required": false, "schema": integer])
+                let type = ["size", "limit"].contains(name) ? integer : string
+                parameters.append(["name": name, "in": "query", "required": false, "schema": type])
             }
             if !parameters.isEmpty { entry["parameters"] = parameters }
-            if let request = operation.request {
+            if operation.request == "ImageBytes" {
+                entry["requestBody"] = ["required": true, "content": ["image/*": ["schema": ["type": "string", "format": "binary"]]]]
+            } else if let request = operation.request {
                 entry["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(request)]]]
             }
             entry["security"] = operation.auth ? [["bearer": [String]()], ["cookie": [String]()]] : [[String: Any]]()

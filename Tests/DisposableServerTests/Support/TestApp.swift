@@ -112,3 +112,37 @@ extension TestApp {
         return try #require(response.string("token"))
     }
 }
+
+extension TestApp {
+    /// Uploads image bytes to an event.
+    func upload(_ data: Data, event: String, token: String?, key: String? = nil, source: String? = nil) async throws -> APIResponse {
+        var headers: HTTPFields = [.contentType: "image/jpeg"]
+        if let key { headers[.init("Idempotency-Key")!] = key }
+        if let source { headers[.init("X-Photo-Source")!] = source }
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await client.execute(uri: "/api/v1/events/\(event)/photos", method: .post, headers: headers, body: ByteBuffer(data: data)) {
+            APIResponse(status: $0.status, headers: $0.headers, body: $0.body)
+        }
+    }
+
+    /// Waits until the media workers have processed a photo; returns its final JSON.
+    func waitUntilProcessed(_ photoID: String, token: String, timeout: Duration = .seconds(30)) async throws -> APIResponse {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let photo = try await call(.get, "/api/v1/photos/\(photoID)", token: token)
+            if photo.string("status") != "processing" { return photo }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSetupError("photo \(photoID) still processing after \(timeout)")
+    }
+
+    /// Every file under the media folder (staging included), relative to it.
+    func storedFiles() -> Set<String> {
+        let root = services.configuration.mediaDirectory
+        let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
+        return Set(files.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        })
+    }
+}

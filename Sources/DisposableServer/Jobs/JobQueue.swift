@@ -1,0 +1,73 @@
+import Foundation
+import SQLKit
+
+/// Background work stored in the database, so that work pending at a crash resumes at start-up.
+/// A job is leased while it runs; a lease that runs out (a killed process) makes it due again.
+public struct JobQueue: Sendable {
+    public enum Kind: String, Sendable {
+        case renderPhoto = "render-photo"
+    }
+
+    struct Job: Sendable {
+        let id: String
+        let kind: Kind
+        let subjectID: String
+        let attempts: Int
+    }
+
+    let database: any DatabaseEngine
+    /// How long a worker may hold a job before others may take it.
+    static let lease: TimeInterval = 5 * 60
+
+    static func enqueue(_ kind: Kind, subjectID: String, now: Date, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO jobs (id, kind, subject_id, attempts, run_after, created_at)
+            VALUES (\(bind: newID()), \(bind: kind.rawValue), \(bind: subjectID), 0, \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
+            """
+        ).run()
+    }
+
+    /// Leases the oldest due job, if any. The guard in the UPDATE makes two workers (or two
+    /// instances) racing for the same job end with one winner.
+    func claim(now: Date) async throws -> Job? {
+        let nowMS = now.millisecondsSince1970
+        let leaseEnd = (now + Self.lease).millisecondsSince1970
+        return try await database.sql { db in
+            guard
+                let row = try await db.raw(
+                    """
+                    UPDATE jobs SET leased_until = \(bind: leaseEnd), attempts = attempts + 1
+                    WHERE id = (SELECT id FROM jobs WHERE run_after <= \(bind: nowMS) AND (leased_until IS NULL OR leased_until < \(bind: nowMS))
+                                ORDER BY run_after, id LIMIT 1)
+                      AND (leased_until IS NULL OR leased_until < \(bind: nowMS))
+                    RETURNING id, kind, subject_id, attempts
+                    """
+                ).first(),
+                let kind = Kind(rawValue: try row.decode(column: "kind", as: String.self))
+            else { return nil }
+            return Job(
+                id: try row.decode(column: "id", as: String.self), kind: kind,
+                subjectID: try row.decode(column: "subject_id", as: String.self),
+                attempts: try row.decode(column: "attempts", as: Int.self))
+        }
+    }
+
+    static func complete(_ jobID: String, in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM jobs WHERE id = \(bind: jobID)").run()
+    }
+
+    /// Gives a job back to run again after `delay`.
+    func retry(_ job: Job, after delay: TimeInterval, now: Date) async throws {
+        try await database.sql { db in
+            try await db.raw(
+                "UPDATE jobs SET leased_until = NULL, run_after = \(bind: (now + delay).millisecondsSince1970) WHERE id = \(bind: job.id)"
+            ).run()
+        }
+    }
+
+    /// At start-up of the only instance (SQLite), every lease belongs to a process that is gone.
+    func releaseAllLeases() async throws {
+        try await database.sql { db in try await db.raw("UPDATE jobs SET leased_until = NULL").run() }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import NIOPosix
+import VipsShim
+
+/// What the header of an image file says, read without decoding it.
+public struct ImageHeader: Sendable {
+    public let width: Int
+    public let height: Int
+    public let pages: Int
+}
+
+/// A photo's derivatives (JPEG) and what was read from its original.
+public struct RenderedImage: Sendable {
+    public let width: Int
+    public let height: Int
+    public let takenAt: Date?
+    public let preview: Data
+    public let thumbnail: Data
+}
+
+/// The image file is not something we can decode; the message is libvips's.
+public struct UndecodableImage: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Makes previews and thumbnails (MED-1). libvips, in-process.
+public protocol ImageProcessor: Sendable {
+    func probe(_ path: String, format: ImageFormat) async throws -> ImageHeader
+    func render(_ path: String, format: ImageFormat) async throws -> RenderedImage
+}
+
+/// libvips through the C shim. Calls block, so they run on NIO's thread pool.
+public struct VipsImageProcessor: ImageProcessor {
+    public static let previewSize = 1600
+    public static let thumbnailSize = 400
+    public static let quality: Int32 = 82
+
+    private static let initialised: Bool = vs_init() == 0
+
+    public init() throws {
+        guard Self.initialised else { throw UndecodableImage(description: "libvips could not start") }
+    }
+
+    public func probe(_ path: String, format: ImageFormat) async throws -> ImageHeader {
+        try await NIOThreadPool.singleton.runIfActive {
+            var header = vs_header()
+            var error = [CChar](repeating: 0, count: 512)
+            guard vs_probe(path, format.loader, &header, &error, error.count) == 0 else {
+                throw UndecodableImage(description: String(cString: error))
+            }
+            return ImageHeader(width: Int(header.width), height: Int(header.height), pages: Int(max(1, header.pages)))
+        }
+    }
+
+    public func render(_ path: String, format: ImageFormat) async throws -> RenderedImage {
+        try await NIOThreadPool.singleton.runIfActive {
+            var result = vs_derivatives()
+            var error = [CChar](repeating: 0, count: 512)
+            guard vs_render(path, format.loader, Int32(Self.previewSize), Int32(Self.thumbnailSize), Self.quality, &result, &error, error.count) == 0
+            else {
+                throw UndecodableImage(description: String(cString: error))
+            }
+            defer { vs_free(&result) }
+            let takenAt = withUnsafeBytes(of: result.taken_at) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return RenderedImage(
+                width: Int(result.width), height: Int(result.height), takenAt: Self.exifDate(takenAt),
+                preview: Data(bytes: result.preview, count: result.preview_length),
+                thumbnail: Data(bytes: result.thumbnail, count: result.thumbnail_length))
+        }
+    }
+
+    /// EXIF dates have no time zone; like most galleries we read them as UTC wall-clock time.
+    static func exifDate(_ text: String) -> Date? {
+        let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
+        guard parts.count == 6, parts[0] > 1900 else { return nil }
+        var components = DateComponents()
+        (components.year, components.month, components.day) = (parts[0], parts[1], parts[2])
+        (components.hour, components.minute, components.second) = (parts[3], parts[4], parts[5])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.date(from: components)
+    }
+}

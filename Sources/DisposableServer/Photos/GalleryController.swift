@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+
+/// The general gallery, "My shots" (GAL-1..3) and the organizer's stats (ORG-2).
+struct GalleryController {
+    let services: AppServices
+    let access: EventAccess
+
+    init(services: AppServices) {
+        self.services = services
+        access = EventAccess(services: services)
+    }
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/api/v1/events/:id/photos", use: list)
+        router.get("/api/v1/events/:id/stats", use: stats)
+    }
+
+    struct PageJSON: Encodable {
+        let items: [PhotoJSON]
+        let nextCursor: String?
+        /// Whether the general gallery is open (GAL-2).
+        let revealed: Bool
+        /// When it opens; only for events that reveal later.
+        let revealAt: Date?
+        /// Photos waiting for the reveal; only while the gallery is closed.
+        let developingCount: Int?
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        let (event, role) = try await access.event(try context.parameters.require("id"), for: identity)
+        let viewerID = try await access.uploaderID(in: event, role: role, identity: identity)
+        let query = request.uri.queryParameters
+        let limit = try Self.limit(query.get("limit"))
+        let cursor = try query.get("cursor").map { raw in
+            guard let cursor = PhotoRepository.Cursor(token: raw) else {
+                throw Problem.invalidField("cursor", "This cursor is not one we gave out; start again without it.")
+            }
+            return cursor
+        }
+        guard let order = PhotoRepository.Order(rawValue: query.get("order") ?? "uploaded") else {
+            throw Problem.invalidField("order", "order must be “uploaded” or “taken”.")
+        }
+        let mine = query.get("mine") == "true"
+        let revealed = Reveal.isRevealed(event, at: services.clock.now)
+        let revealAt = event.revealMode == .now ? nil : event.revealsAt
+        // Guests see nothing of others before the reveal; their own shots are always theirs to see.
+        if !mine && role == .guest && !revealed {
+            let count = try await services.photos.developingCount(eventID: event.id)
+            return try jsonResponse(PageJSON(items: [], nextCursor: nil, revealed: false, revealAt: revealAt, developingCount: count))
+        }
+        let page = try await services.photos.page(
+            eventID: event.id, uploaderID: mine ? viewerID : nil, order: order, after: cursor, limit: limit)
+        return try jsonResponse(PageJSON(
+            items: page.items.map { PhotoJSON($0, viewerID: viewerID) }, nextCursor: page.next?.token, revealed: revealed,
+            revealAt: revealAt, developingCount: revealed ? nil : try await services.photos.developingCount(eventID: event.id)))
+    }
+
+    static func limit(_ raw: String?) throws -> Int {
+        guard let raw else { return 50 }
+        guard let limit = Int(raw), (1...100).contains(limit) else {
+            throw Problem.invalidField("limit", "limit must be a whole number from 1 to 100.")
+        }
+        return limit
+    }
+
+    struct StatsJSON: Encodable {
+        struct Shooter: Encodable {
+            let name: String
+            let photos: Int
+        }
+
+        struct Hour: Encodable {
+            let hour: Date
+            let photos: Int
+        }
+
+        let photos: Int
+        let guests: Int
+        let bytesStored: Int64
+        let photosPerGuest: [Shooter]
+        let uploadsPerHour: [Hour]
+    }
+
+    /// The organizer's numbers: photos, guests, photos per guest, storage used, uploads over time.
+    @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let event = try await access.organizedEvent(try context.parameters.require("id"), for: context.identity)
+        let photos = try await services.photos.all(eventID: event.id).filter { $0.status != .failed }
+        var perShooter: [String: (name: String, count: Int)] = [:]
+        var perHour: [Int64: Int] = [:]
+        for photo in photos {
+            perShooter[photo.uploaderID, default: (photo.shooterName, 0)].count += 1
+            perHour[photo.uploadedAt.millisecondsSince1970 / 3_600_000, default: 0] += 1
+        }
+        return try jsonResponse(StatsJSON(
+            photos: photos.count,
+            guests: event.guestCount,
+            bytesStored: try await services.photos.storedBytes(eventID: event.id),
+            photosPerGuest: perShooter.values.sorted { ($1.count, $0.name) < ($0.count, $1.name) }.map { .init(name: $0.name, photos: $0.count) },
+            uploadsPerHour: perHour.sorted { $0.key < $1.key }.map { .init(hour: Date(millisecondsSince1970: $0.key * 3_600_000), photos: $0.value) }))
+    }
+}

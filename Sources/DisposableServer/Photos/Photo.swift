@@ -1,0 +1,43 @@
+import Foundation
+
+/// Where a photo is in its processing (MED-1).
+public enum PhotoStatus: String, Sendable, Codable {
+    /// Stored safely; derivatives not made yet.
+    case processing
+    case ready
+    /// libvips could not decode it; the original is removed.
+    case failed
+}
+
+/// How a photo reached us (`X-Photo-Source`).
+public enum PhotoSource: String, Sendable, Codable {
+    case camera, library
+}
+
+/// One photo of an event.
+public struct Photo: Sendable, Equatable {
+    public let id: String
+    public let eventID: String
+    /// The guest id, or the organizer's user id.
+    public let uploaderID: String
+    public let shooterName: String
+    /// The shooter's own running number: their 1st, 2nd… shot (for `<Name><N>.<ext>`).
+    public let shooterNumber: Int
+    public let sha256: String
+    public let format: ImageFormat
+    public let source: PhotoSource
+    public let byteSize: Int64
+    public let width: Int?
+    public let height: Int?
+    /// EXIF DateTimeOriginal, else the upload time.
+    public let takenAt: Date
+    public let uploadedAt: Date
+    public let status: PhotoStatus
+    public let failure: String?
+
+    /// The name it is downloaded under: shooter's name (letters and digits only) + number, e.g. `Maggie3.jpg`.
+    public var downloadName: String {
+        let base = shooterName.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(String.init).joined()
+        return "\(base.isEmpty ? "Photo" : String(base.prefix(40)))\(shooterNumber).\(format.fileExtension)"
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// One photo: its metadata, its bytes (DL-1, MED-2) and its deletion (GAL-3, ORG-3).
+struct PhotoController {
+    let services: AppServices
+    let access: PhotoAccess
+
+    init(services: AppServices) {
+        self.services = services
+        access = PhotoAccess(services: services, events: EventAccess(services: services))
+    }
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/api/v1/photos/:id", use: metadata)
+        router.delete("/api/v1/photos/:id", use: delete)
+        router.get("/api/v1/photos/:id/original", use: original)
+        router.get("/api/v1/photos/:id/preview", use: preview)
+        router.get("/api/v1/photos/:id/thumbnail", use: thumbnail)
+    }
+
+    @Sendable func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let grant = try await access.photo(try context.parameters.require("id"), for: context.identity)
+        return try jsonResponse(PhotoJSON(grant.photo, viewerID: grant.viewerID))
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let grant = try await access.deletablePhoto(try context.parameters.require("id"), for: context.identity)
+        try await services.photos.delete(id: grant.photo.id)
+        try await services.blobs.delete(prefix: BlobKey.photo(grant.photo.eventID, grant.photo.id))
+        return Response(status: .noContent)
+    }
+
+    @Sendable func preview(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await derivative(request, context, key: BlobKey.preview, name: "preview")
+    }
+
+    @Sendable func thumbnail(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await derivative(request, context, key: BlobKey.thumbnail, name: "thumbnail")
+    }
+
+    /// Derivatives never change: cached for a year by the browser (private: they need a session).
+    private func derivative(
+        _ request: Request, _ context: AppRequestContext, key: (String, String) -> String, name: String
+    ) async throws -> Response {
+        let grant = try await access.photo(try context.parameters.require("id"), for: context.identity)
+        guard grant.photo.status == .ready else { throw Problem.notReady(grant.photo.status) }
+        let etag = "\"\(grant.photo.id)-\(name)\""
+        let headers: HTTPFields = [
+            .contentType: "image/jpeg", .eTag: etag, .cacheControl: "private, max-age=31536000, immutable",
+            .lastModified: grant.photo.uploadedAt.httpDate,
+        ]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        let blobKey = key(grant.photo.eventID, grant.photo.id)
+        guard let size = try await services.blobs.size(key: blobKey) else { throw PhotoAccess.notFound }
+        let blobs = services.blobs
+        return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: Int(size)) { writer in
+            try await blobs.read(key: blobKey, range: nil) { try await writer.write($0) }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// The original, byte for byte — except GPS, removed for anyone but the shooter (MED-2). Supports Range.
+    @Sendable func original(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let grant = try await access.photo(try context.parameters.require("id"), for: context.identity)
+        if grant.role == .guest && !grant.isOwner && !grant.event.allowGuestDownloads {
+            throw Problem(.forbidden, "downloads-disabled", title: "Downloads disabled",
+                          detail: "The organizer has turned off downloading photos in this event.")
+        }
+        guard grant.photo.status != .failed else { throw Problem.notReady(.failed) }
+        let stripGPS = !grant.isOwner
+        let etag = "\"\(grant.photo.sha256)\(stripGPS ? "-nogps" : "")\""
+        var headers: HTTPFields = [
+            .contentType: grant.photo.format.mimeType, .eTag: etag, .acceptRanges: "bytes",
+            .lastModified: grant.photo.uploadedAt.httpDate, .cacheControl: "private, max-age=3600",
+            .contentDisposition: contentDisposition(grant.photo.downloadName),
+        ]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        let source = OriginalSource(blobs: services.blobs, photo: grant.photo, stripGPS: stripGPS)
+        let total = grant.photo.byteSize
+        var range: ClosedRange<Int64>? = nil
+        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true {
+            guard let parsed = ByteRange.parse(header, size: total) else {
+                headers[.contentRange] = "bytes */\(total)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            range = parsed
+            headers[.contentRange] = "bytes \(parsed.lowerBound)-\(parsed.upperBound)/\(total)"
+        }
+        let requested = range
+        let length = requested.map { $0.upperBound - $0.lowerBound + 1 } ?? total
+        return Response(status: requested == nil ? .ok : .partialContent, headers: headers, body: ResponseBody(contentLength: Int(length)) { writer in
+            try await source.stream(range: requested) { try await writer.write($0) }
+            try await writer.finish(nil)
+        })
+    }
+}
+
+/// A stored original as served: the first bytes scrubbed of GPS when needed, the rest streamed as stored.
+struct OriginalSource: Sendable {
+    let blobs: any BlobStore
+    let photo: Photo
+    let stripGPS: Bool
+
+    func stream(range: ClosedRange<Int64>?, _ write: (ByteBuffer) async throws -> Void) async throws {
+        let key = BlobKey.original(photo.eventID, photo.id)
+        let range = range ?? 0...(photo.byteSize - 1)
+        guard photo.byteSize > 0 else { return }
+        guard stripGPS else {
+            try await blobs.read(key: key, range: range, write)
+            return
+        }
+        // The head (where EXIF lives) is read, scrubbed in place — same length — and then the rest streams.
+        let headLength = min(Int64(ExifGPS.searchLength), photo.byteSize)
+        var head: [UInt8] = []
+        head.reserveCapacity(Int(headLength))
+        try await blobs.read(key: key, range: 0...(headLength - 1)) { head += Array(buffer: $0) }
+        ExifGPS.scrub(&head)
+        if range.lowerBound < headLength {
+            let end = min(range.upperBound, headLength - 1)
+            try await write(ByteBuffer(bytes: head[Int(range.lowerBound)...Int(end)]))
+        }
+        if range.upperBound >= headLength {
+            try await blobs.read(key: key, range: max(range.lowerBound, headLength)...range.upperBound, write)
+        }
+    }
+}
+
+/// A single `bytes=` range (the only kind browsers and download managers send for resuming).
+enum ByteRange {
+    static func parse(_ header: String, size: Int64) -> ClosedRange<Int64>? {
+        guard size > 0, header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let spec = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return nil }
+        switch (Int64(spec[0]), Int64(spec[1])) {
+        case (let start?, let end?) where start <= end && start < size: return start...min(end, size - 1)
+        case (let start?, nil) where spec[1].isEmpty && start < size: return start...(size - 1)
+        case (nil, let suffix?) where spec[0].isEmpty && suffix > 0: return max(0, size - suffix)...(size - 1)
+        default: return nil
+        }
+    }
+}
+
+/// `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266).
+func contentDisposition(_ name: String) -> String {
+    let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
+    let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: ".-_"))) ?? ascii
+    return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
+}
+
+extension Problem {
+    static func notReady(_ status: PhotoStatus) -> Problem {
+        status == .failed
+            ? Problem(.gone, "photo-failed", title: "Photo could not be processed",
+                      detail: "This file could not be read as an image, so it was not kept.")
+            : Problem(.conflict, "photo-processing", title: "Still developing",
+                      detail: "This photo is still being processed. It will be ready in a moment.")
+    }
+}
+
+extension Date {
+    /// The HTTP date format (RFC 9110), e.g. for Last-Modified.
+    var httpDate: String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: self)
+    }
+}

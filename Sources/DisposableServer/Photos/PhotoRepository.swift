@@ -1,0 +1,252 @@
+import Foundation
+import SQLKit
+
+/// Photos in the database.
+public struct PhotoRepository: Sendable {
+    let database: any DatabaseEngine
+
+    /// Who is uploading: a guest (limited shots) or the organizer (no limit).
+    enum Uploader: Sendable {
+        case guest(Guest, shotsPerGuest: Int)
+        case organizer(userID: String, name: String)
+
+        var id: String {
+            switch self {
+            case .guest(let guest, _): guest.id
+            case .organizer(let userID, _): userID
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .guest(let guest, _): guest.name
+            case .organizer(_, let name): name
+            }
+        }
+    }
+
+    enum InsertOutcome: Sendable {
+        case inserted(Photo)
+        case shotLimitReached
+        /// The idempotency key or the content is already there (the caller looks up which).
+        case conflict
+    }
+
+    struct NewPhoto: Sendable {
+        let id: String
+        let eventID: String
+        let idempotencyKey: String?
+        let sha256: String
+        let format: ImageFormat
+        let source: PhotoSource
+        let byteSize: Int64
+        let uploadedAt: Date
+    }
+
+    /// Records an upload whose original is already stored: takes a shot, inserts the row and its
+    /// processing job, and locks the event's settings — all in one transaction (UP-2, EV-2).
+    /// The shot is taken with a conditional UPDATE, so N parallel uploads with k shots left get exactly k.
+    func insert(_ new: NewPhoto, by uploader: Uploader) async throws -> InsertOutcome {
+        do {
+            return try await database.transaction { db in
+                let number: Int
+                switch uploader {
+                case .guest(let guest, let shotsPerGuest):
+                    guard
+                        let row = try await db.raw(
+                            """
+                            UPDATE guests SET shots_used = shots_used + 1
+                            WHERE id = \(bind: guest.id) AND shots_used < \(bind: shotsPerGuest) RETURNING shots_used
+                            """
+                        ).first()
+                    else { return .shotLimitReached }
+                    number = try row.decode(column: "shots_used", as: Int.self)
+                case .organizer:
+                    let row = try await db.raw(
+                        "UPDATE events SET organizer_shots = organizer_shots + 1 WHERE id = \(bind: new.eventID) RETURNING organizer_shots"
+                    ).first()
+                    number = try row?.decode(column: "organizer_shots", as: Int.self) ?? 1
+                }
+                let inserted = try await db.raw(
+                    """
+                    INSERT INTO photos (id, event_id, uploader_id, shooter_name, shooter_number, idempotency_key, sha256, format,
+                        source, byte_size, taken_at, uploaded_at, status)
+                    VALUES (\(bind: new.id), \(bind: new.eventID), \(bind: uploader.id), \(bind: uploader.name), \(bind: number),
+                        \(bind: new.idempotencyKey), \(bind: new.sha256), \(bind: new.format.rawValue), \(bind: new.source.rawValue),
+                        \(bind: new.byteSize), \(bind: new.uploadedAt.millisecondsSince1970), \(bind: new.uploadedAt.millisecondsSince1970),
+                        'processing')
+                    ON CONFLICT DO NOTHING
+                    RETURNING id
+                    """
+                ).first()
+                // Undo the shot taken above: a retry or a duplicate must never count twice.
+                guard inserted != nil else { throw RollBack() }
+                try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, now: new.uploadedAt, in: db)
+                try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
+                return .inserted(try await Self.find(id: new.id, in: db)!)
+            }
+        } catch is RollBack {
+            return .conflict
+        }
+    }
+
+    private struct RollBack: Error {}
+
+    func find(id: String) async throws -> Photo? {
+        try await database.sql { db in try await Self.find(id: id, in: db) }
+    }
+
+    static func find(id: String, in db: any SQLDatabase) async throws -> Photo? {
+        try await db.raw("SELECT * FROM photos WHERE id = \(bind: id)").first().map(photo(from:))
+    }
+
+    func find(uploaderID: String, idempotencyKey: String) async throws -> Photo? {
+        try await database.sql { db in
+            try await db.raw("SELECT * FROM photos WHERE uploader_id = \(bind: uploaderID) AND idempotency_key = \(bind: idempotencyKey)")
+                .first().map(Self.photo(from:))
+        }
+    }
+
+    func find(eventID: String, sha256: String) async throws -> Photo? {
+        try await database.sql { db in
+            try await db.raw("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND sha256 = \(bind: sha256)")
+                .first().map(Self.photo(from:))
+        }
+    }
+
+    /// Which of `hashes` the event already has (UP-7).
+    func existingHashes(eventID: String, among hashes: [String]) async throws -> Set<String> {
+        guard !hashes.isEmpty else { return [] }
+        return try await database.sql { db in
+            let rows = try await db.select().column("sha256").from("photos")
+                .where("event_id", .equal, eventID).where("sha256", .in, hashes).all()
+            return Set(try rows.map { try $0.decode(column: "sha256", as: String.self) })
+        }
+    }
+
+    static func photo(from row: any SQLRow) throws -> Photo {
+        Photo(
+            id: try row.decode(column: "id", as: String.self),
+            eventID: try row.decode(column: "event_id", as: String.self),
+            uploaderID: try row.decode(column: "uploader_id", as: String.self),
+            shooterName: try row.decode(column: "shooter_name", as: String.self),
+            shooterNumber: try row.decode(column: "shooter_number", as: Int.self),
+            sha256: try row.decode(column: "sha256", as: String.self),
+            format: ImageFormat(rawValue: try row.decode(column: "format", as: String.self)) ?? .jpeg,
+            source: PhotoSource(rawValue: try row.decode(column: "source", as: String.self)) ?? .camera,
+            byteSize: try row.decode(column: "byte_size", as: Int64.self),
+            width: try row.decode(column: "width", as: Int?.self),
+            height: try row.decode(column: "height", as: Int?.self),
+            takenAt: Date(millisecondsSince1970: try row.decode(column: "taken_at", as: Int64.self)),
+            uploadedAt: Date(millisecondsSince1970: try row.decode(column: "uploaded_at", as: Int64.self)),
+            status: PhotoStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .processing,
+            failure: try row.decode(column: "failure", as: String?.self)
+        )
+    }
+}
+
+/// Gallery pages and counts.
+extension PhotoRepository {
+    enum Order: String, Sendable {
+        /// Newest upload first (the live gallery).
+        case uploaded
+        /// Latest capture time first.
+        case taken
+
+        var column: String { self == .uploaded ? "uploaded_at" : "taken_at" }
+    }
+
+    /// A position in a gallery: the sort time and id of the last item seen. New photos sort before
+    /// any cursor, so paging stays stable while people keep shooting.
+    struct Cursor: Sendable {
+        let time: Int64
+        let id: String
+
+        var token: String {
+            Data("\(time):\(id)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        }
+
+        init(time: Int64, id: String) {
+            self.time = time
+            self.id = id
+        }
+
+        init?(token: String) {
+            var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return nil }
+            let parts = text.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let time = Int64(parts[0]), parts[1].allSatisfy(\.isHexDigit) else { return nil }
+            self.init(time: time, id: String(parts[1]))
+        }
+    }
+
+    /// One page of an event's photos, newest first. `uploaderID` limits it to one shooter (any status);
+    /// otherwise only ready photos are listed.
+    func page(eventID: String, uploaderID: String?, order: Order, after cursor: Cursor?, limit: Int) async throws -> (items: [Photo], next: Cursor?) {
+        try await database.sql { db in
+            var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID)")
+            if let uploaderID {
+                sql.appendInterpolation(unsafeRaw: " AND uploader_id = ")
+                sql.appendInterpolation(bind: uploaderID)
+            } else {
+                sql.appendInterpolation(unsafeRaw: " AND status = 'ready'")
+            }
+            let column = order.column
+            if let cursor {
+                sql.appendInterpolation(unsafeRaw: " AND (\(column) < ")
+                sql.appendInterpolation(bind: cursor.time)
+                sql.appendInterpolation(unsafeRaw: " OR (\(column) = ")
+                sql.appendInterpolation(bind: cursor.time)
+                sql.appendInterpolation(unsafeRaw: " AND id < ")
+                sql.appendInterpolation(bind: cursor.id)
+                sql.appendInterpolation(unsafeRaw: "))")
+            }
+            sql.appendInterpolation(unsafeRaw: " ORDER BY \(column) DESC, id DESC LIMIT \(limit + 1)")
+            let photos = try await db.raw(sql).all().map(Self.photo(from:))
+            guard photos.count > limit else { return (photos, nil) }
+            let last = photos[limit - 1]
+            let time = order == .uploaded ? last.uploadedAt : last.takenAt
+            return (Array(photos.prefix(limit)), Cursor(time: time.millisecondsSince1970, id: last.id))
+        }
+    }
+
+    /// Photos waiting for the reveal: everything stored that did not fail.
+    func developingCount(eventID: String) async throws -> Int {
+        try await database.sql { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM photos WHERE event_id = \(bind: eventID) AND status <> 'failed'")
+                .first()!.decode(column: "n", as: Int.self)
+        }
+    }
+
+    /// The raw facts behind the organizer's stats (ORG-2).
+    func all(eventID: String) async throws -> [Photo] {
+        try await database.sql { db in
+            try await db.raw("SELECT * FROM photos WHERE event_id = \(bind: eventID) ORDER BY uploaded_at, id").all().map(Self.photo(from:))
+        }
+    }
+
+    func storedBytes(eventID: String) async throws -> Int64 {
+        try await database.sql { db in
+            try await db.raw(
+                "SELECT CAST(COALESCE(SUM(byte_size + derivative_bytes), 0) AS BIGINT) AS bytes FROM photos WHERE event_id = \(bind: eventID) AND status <> 'failed'"
+            ).first()!.decode(column: "bytes", as: Int64.self)
+        }
+    }
+
+    /// Deletes the row; the caller removes the files right after (GAL-3: not recoverable).
+    func delete(id: String) async throws {
+        try await database.transaction { db in
+            try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: id)").run()
+            try await db.raw("DELETE FROM photos WHERE id = \(bind: id)").run()
+        }
+    }
+
+    /// The ids of an event's photos, for the orphan sweep.
+    func ids(eventID: String) async throws -> Set<String> {
+        try await database.sql { db in
+            Set(try await db.raw("SELECT id FROM photos WHERE event_id = \(bind: eventID)").all().map { try $0.decode(column: "id", as: String.self) })
+        }
+    }
+}

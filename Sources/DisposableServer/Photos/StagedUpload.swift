@@ -1,0 +1,75 @@
+import Crypto
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOPosix
+
+/// An upload body written to a staging file while its SHA-256 is computed — never held whole in memory.
+struct StagedUpload {
+    let file: URL
+    let sha256: String
+    let byteSize: Int64
+    /// The first bytes, to recognise the format.
+    let head: [UInt8]
+
+    /// Bytes gathered before each write, so the thread pool is asked once per half megabyte, not per packet.
+    private static let writeBatch = 512 * 1024
+
+    /// Streams `body` to a new file in `directory`; 413 past `maxBytes`. The file is fsynced.
+    /// On any failure (a dropped connection, a full disk) the partial file is removed.
+    static func receive(_ body: RequestBody, into directory: URL, maxBytes: Int64) async throws -> StagedUpload {
+        let file = directory.appendingPathComponent(UUID().uuidString)
+        let fd = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DurableFiles.error("open staging file") }
+        var closed = false
+        do {
+            var hasher = SHA256()
+            var size: Int64 = 0
+            var head: [UInt8] = []
+            var pending = ByteBuffer()
+            for try await chunk in body {
+                size += Int64(chunk.readableBytes)
+                guard size <= maxBytes else { throw Problem.photoTooLarge(maxBytes) }
+                chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                if head.count < ImageFormat.sniffLength {
+                    head += chunk.getBytes(at: chunk.readerIndex, length: min(chunk.readableBytes, ImageFormat.sniffLength - head.count)) ?? []
+                }
+                pending.writeImmutableBuffer(chunk)
+                if pending.readableBytes >= writeBatch {
+                    try await write(pending, to: fd)
+                    pending.clear()
+                }
+            }
+            let rest = pending
+            try await NIOThreadPool.singleton.runIfActive {
+                try rest.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) }
+                try DurableFiles.check(fsync(fd), "fsync")
+                close(fd)
+            }
+            closed = true
+            let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+            return StagedUpload(file: file, sha256: digest, byteSize: size, head: head)
+        } catch {
+            if !closed { close(fd) }
+            unlink(file.path)
+            throw error
+        }
+    }
+
+    private static func write(_ buffer: ByteBuffer, to fd: Int32) async throws {
+        try await NIOThreadPool.singleton.runIfActive {
+            try buffer.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) }
+        }
+    }
+
+    func discard() {
+        unlink(file.path)
+    }
+}
+
+extension Problem {
+    static func photoTooLarge(_ maxBytes: Int64) -> Problem {
+        Problem(.contentTooLarge, "photo-too-large", title: "Photo too large",
+                detail: "This photo is too large: the limit is \(maxBytes / 1_048_576) MB.")
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The POSIX steps that make a file durable, with `errno` turned into errors we can act on.
+enum DurableFiles {
+    struct Failure: Error, CustomStringConvertible {
+        let operation: String
+        let code: Int32
+        var description: String { "\(operation) failed: \(String(cString: strerror(code)))" }
+    }
+
+    static func check(_ result: Int32, _ operation: String) throws {
+        guard result >= 0 else { throw error(operation) }
+    }
+
+    /// ENOSPC and EDQUOT become `StorageFull` so that uploads can answer 507.
+    static func error(_ operation: String, code: Int32 = errno) -> any Error {
+        code == ENOSPC || code == EDQUOT ? StorageFull() : Failure(operation: operation, code: code)
+    }
+
+    /// Writes all of `data` to a new file and fsyncs it.
+    static func write(_ data: Data, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        try check(fd, "open")
+        defer { close(fd) }
+        try data.withUnsafeBytes { try writeAll(fd, $0) }
+        try check(fsync(fd), "fsync")
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw error("write")
+            }
+            offset += written
+        }
+    }
+
+    /// Renames into place, then fsyncs the folder so the new name itself survives a crash.
+    static func rename(_ source: String, to destination: String) throws {
+        try check(Foundation.rename(source, destination), "rename")
+        try syncDirectory(of: destination)
+    }
+
+    static func syncDirectory(of path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try check(fd, "open directory")
+        defer { close(fd) }
+        try check(fsync(fd), "fsync directory")
+    }
+
+    /// Creates the missing folders above `path`, fsyncing each parent so that new names survive a crash.
+    static func makeParentDirectories(of path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        try makeParentDirectories(of: directory)
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw error("mkdir") }
+        try syncDirectory(of: directory)
+    }
+}

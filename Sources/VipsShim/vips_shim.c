@@ -1,0 +1,134 @@
+#include "vips_shim.h"
+#include <string.h>
+#include <vips/vips.h>
+
+static void copy_error(char *error, size_t error_length) {
+    if (error && error_length > 0) {
+        const char *message = vips_error_buffer();
+        strncpy(error, message ? message : "unknown libvips error", error_length - 1);
+        error[error_length - 1] = 0;
+    }
+    vips_error_clear();
+}
+
+int vs_init(void) {
+    if (VIPS_INIT("disposable")) return -1;
+    vips_cache_set_max(0);
+    vips_concurrency_set(1);
+    vips_block_untrusted_set(TRUE);
+    return 0;
+}
+
+/// Opens with exactly the loader for the sniffed format: never let libvips pick one from the content.
+static int load(const char *path, const char *format, int shrink, VipsImage **out) {
+    if (strcmp(format, "jpeg") == 0)
+        return vips_jpegload(path, out, "shrink", shrink, "access", VIPS_ACCESS_SEQUENTIAL,
+                             "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    if (strcmp(format, "png") == 0)
+        return vips_pngload(path, out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    if (strcmp(format, "gif") == 0)
+        return vips_gifload(path, out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    if (strcmp(format, "webp") == 0)
+        return vips_webpload(path, out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    if (strcmp(format, "heif") == 0)
+        return vips_heifload(path, out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    vips_error("disposable", "unsupported format %s", format);
+    return -1;
+}
+
+int vs_probe(const char *path, const char *format, vs_header *header, char *error, size_t error_length) {
+    VipsImage *image = NULL;
+    if (load(path, format, 1, &image)) {
+        copy_error(error, error_length);
+        return -1;
+    }
+    header->width = vips_image_get_width(image);
+    header->height = vips_image_get_height(image);
+    header->pages = vips_image_get_n_pages(image);
+    g_object_unref(image);
+    return 0;
+}
+
+static int orientation_swaps_axes(VipsImage *image) {
+    int orientation = 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION)) vips_image_get_int(image, VIPS_META_ORIENTATION, &orientation);
+    return orientation >= 5 && orientation <= 8;
+}
+
+/// sRGB, 8 bits, no alpha (flattened on white): what a JPEG derivative can hold.
+static int normalise(VipsImage *in, VipsImage **out) {
+    VipsImage *srgb = NULL;
+    if (vips_colourspace(in, &srgb, VIPS_INTERPRETATION_sRGB, NULL)) return -1;
+    if (vips_image_hasalpha(srgb)) {
+        VipsArrayDouble *white = vips_array_double_newv(3, 255.0, 255.0, 255.0);
+        int failed = vips_flatten(srgb, out, "background", white, NULL);
+        vips_area_unref(VIPS_AREA(white));
+        g_object_unref(srgb);
+        return failed;
+    }
+    *out = srgb;
+    return 0;
+}
+
+static int resize_to(VipsImage *in, int size, VipsImage **out) {
+    int longest = VIPS_MAX(in->Xsize, in->Ysize);
+    if (longest <= size) return vips_copy(in, out, NULL);
+    return vips_resize(in, out, (double)size / longest, NULL);
+}
+
+int vs_render(const char *path, const char *format, int preview_size, int thumbnail_size, int quality,
+              vs_derivatives *out, char *error, size_t error_length) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *header = NULL, *loaded = NULL, *rotated = NULL, *normal = NULL, *preview = NULL, *memory = NULL,
+              *thumbnail = NULL;
+    int result = -1;
+
+    // Full-size dimensions, and for JPEG the largest shrink-on-load that still covers the preview.
+    if (load(path, format, 1, &header)) goto done;
+    int swap = orientation_swaps_axes(header);
+    out->width = swap ? header->Ysize : header->Xsize;
+    out->height = swap ? header->Xsize : header->Ysize;
+    const char *taken = NULL;
+    if (vips_image_get_typeof(header, "exif-ifd2-DateTimeOriginal") &&
+        !vips_image_get_string(header, "exif-ifd2-DateTimeOriginal", &taken) && taken && strlen(taken) >= 19) {
+        memcpy(out->taken_at, taken, 19);
+        out->taken_at[19] = 0;
+    }
+    int shrink = 1;
+    if (strcmp(format, "jpeg") == 0) {
+        int longest = VIPS_MAX(header->Xsize, header->Ysize);
+        while (shrink < 8 && longest / (shrink * 2) >= preview_size) shrink *= 2;
+        if (load(path, format, shrink, &loaded)) goto done;
+    } else {
+        loaded = header;
+        g_object_ref(loaded);
+    }
+
+    if (vips_autorot(loaded, &rotated, NULL)) goto done;
+    if (normalise(rotated, &normal)) goto done;
+    if (resize_to(normal, preview_size, &preview)) goto done;
+    // Decode once: the thumbnail is made from the preview held in memory.
+    if (!(memory = vips_image_copy_memory(preview))) goto done;
+    if (resize_to(memory, thumbnail_size, &thumbnail)) goto done;
+    if (vips_jpegsave_buffer(memory, &out->preview, &out->preview_length, "Q", quality, "strip", TRUE, NULL)) goto done;
+    if (vips_jpegsave_buffer(thumbnail, &out->thumbnail, &out->thumbnail_length, "Q", quality, "strip", TRUE, NULL))
+        goto done;
+    result = 0;
+
+done:
+    if (result) {
+        copy_error(error, error_length);
+        vs_free(out);
+    }
+    VipsImage *images[] = {header, loaded, rotated, normal, preview, memory, thumbnail};
+    for (size_t i = 0; i < sizeof(images) / sizeof(images[0]); i++)
+        if (images[i]) g_object_unref(images[i]);
+    return result;
+}
+
+void vs_free(vs_derivatives *derivatives) {
+    if (derivatives->preview) g_free(derivatives->preview);
+    if (derivatives->thumbnail) g_free(derivatives->thumbnail);
+    derivatives->preview = derivatives->thumbnail = NULL;
+    derivatives->preview_length = derivatives->thumbnail_length = 0;
+}
