@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOPosix
 
 /// `POST /api/v1/events/{id}/photos` — the shutter (UP-1, UP-2, UP-5, UP-6) — and the check by hash (UP-7).
 /// The path is short on purpose: accept, store durably, record, enqueue, answer. Derivatives are a job.
@@ -99,12 +100,17 @@ struct UploadController {
             throw Problem(.unsupportedMediaType, "unsupported-format", title: "Not a photo we accept",
                           detail: "This file is not a photo we accept. Send JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF.")
         }
+        let broken = Problem(.unprocessableContent, "unreadable-image", title: "Broken photo",
+                             detail: "This file looks like a \(format.rawValue.uppercased()) image but cannot be read: it may be damaged or cut short.")
         let header: ImageHeader
         do {
             header = try await services.images.probe(staged.file.path, format: format)
         } catch is UndecodableImage {
-            throw Problem(.unprocessableContent, "unreadable-image", title: "Broken photo",
-                          detail: "This file looks like a \(format.rawValue.uppercased()) image but cannot be read: it may be damaged.")
+            throw broken
+        }
+        if format == .jpeg {
+            let path = staged.file.path
+            guard try await NIOThreadPool.singleton.runIfActive({ try JPEGStructure.isComplete(file: path) }) else { throw broken }
         }
         let pixels = header.width * header.height * header.pages
         guard header.width > 0, header.height > 0, pixels <= services.configuration.maxPixels else {

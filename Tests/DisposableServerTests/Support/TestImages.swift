@@ -13,6 +13,19 @@ enum TestImages {
         try make(width: width, height: height, format: format, exif: [])
     }
 
+    /// An animated GIF of `frames` frames on a `width`×`height` screen, written byte by byte
+    /// (each frame a 1×1 patch: tiny file, huge decoded size).
+    static func animatedGIF(frames: Int, width: Int, height: Int) -> Data {
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        var bytes = Array("GIF89a".utf8) + le16(width) + le16(height) + [0x80, 0, 0]  // 2-colour global table
+        bytes += [0, 0, 0, 255, 255, 255]
+        let frame: [UInt8] = [0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00]  // 0.1 s per frame
+            + [0x2C] + le16(0) + le16(0) + le16(1) + le16(1) + [0x00]
+            + [0x02, 0x02, 0x44, 0x01, 0x00]  // LZW: clear, pixel 0, end
+        for _ in 0..<frames { bytes += frame }
+        return Data(bytes + [0x3B])
+    }
+
     private static func make(width: Int, height: Int, format: String, exif: [String]) throws -> Data {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("images-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
