@@ -16,8 +16,10 @@ public struct JobQueue: Sendable {
     }
 
     let database: any DatabaseEngine
-    /// How long a worker may hold a job before others may take it.
-    static let lease: TimeInterval = 5 * 60
+    /// How long a worker may hold a job before others may take it. A render takes well under a second
+    /// (a 100-megapixel image, the largest accepted, a few seconds), so a job of a killed instance is
+    /// picked up again within half a minute — by a restarted instance or any other one.
+    static let lease: TimeInterval = 30
 
     static func enqueue(_ kind: Kind, subjectID: String, now: Date, in db: any SQLDatabase) async throws {
         try await db.raw(

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// "An upload that got a 2xx survives kill -9" — the real binary, killed mid-burst, then restarted.
+@Suite("Durability (UP-3 server side, kill -9)", .serialized)
+struct DurabilityTests {
+    @Test("Every acknowledged upload is listed and byte-identical after kill -9; nothing half-written remains", arguments: TestEngine.allCases)
+    func killDuringUploads(engine: TestEngine) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-kill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try freePort()
+        var environment = ["DISPOSABLE_DATA_DIR": directory.path, "DISPOSABLE_PORT": String(port), "DISPOSABLE_LOG_LEVEL": "error"]
+        if engine == .postgres, case .postgres(let url) = try await engine.freshDatabase(in: directory) {
+            environment["DISPOSABLE_DATABASE_URL"] = url
+        }
+        let base = "http://127.0.0.1:\(port)"
+        var server = try startServer(environment)
+        _ = try await waitForHTTP(base + "/healthz")
+
+        // setup: an organizer and a live event
+        _ = try await post(base + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
+        let session = try await post(base + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"])
+        let token = try #require(session.json["token"] as? String)
+        let event = try await post(base + "/api/v1/events", json: ["name": "Kill test"], token: token)
+        let eventID = try #require(event.json["id"] as? String)
+        let photos = try (0..<30).map { index in try TestImages.jpeg(width: 400 + index, height: 300) }
+
+        // MUT: 30 concurrent uploads; the server is killed while they are in flight
+        let pid = server.processIdentifier
+        let acknowledged = await withTaskGroup(of: (Int, String?).self) { group in
+            for (index, photo) in photos.enumerated() {
+                group.addTask {
+                    let response = try? await upload(photo, to: "\(base)/api/v1/events/\(eventID)/photos", token: token)
+                    return (index, response.flatMap { (200..<300).contains($0.status) ? $0.json["id"] as? String : nil })
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 150...600)))
+                kill(pid, SIGKILL)
+                return (-1, nil)
+            }
+            return await group.reduce(into: [Int: String]()) { if let id = $1.1 { $0[$1.0] = id } }
+        }
+        server.waitUntilExit()
+        #expect(server.terminationReason == .uncaughtSignal)
+
+        // validate: restart and look
+        server = try startServer(environment)
+        defer { server.terminate(); server.waitUntilExit() }
+        _ = try await waitForHTTP(base + "/healthz")
+        for (index, id) in acknowledged {
+            let original = try await get("\(base)/api/v1/photos/\(id)/original", token: token)
+            #expect(original.status == 200)
+            #expect(original.body == photos[index], "photo \(index) must come back byte for byte")
+        }
+        // Pending processing completes, and every stored photo is complete.
+        let deadline = Date() + 60
+        var listed: [[String: Any]] = []
+        repeat {
+            let page = try await get("\(base)/api/v1/events/\(eventID)/photos?mine=true&limit=100", token: token)
+            listed = page.json["items"] as? [[String: Any]] ?? []
+            if listed.allSatisfy({ $0["status"] as? String != "processing" }) { break }
+            try await Task.sleep(for: .milliseconds(200))
+        } while Date() < deadline
+        #expect(Set(acknowledged.values).isSubset(of: Set(listed.compactMap { $0["id"] as? String })))
+        #expect(listed.allSatisfy { $0["status"] as? String == "ready" }, "\(listed.map { $0["status"] ?? "" })")
+        let media = directory.appendingPathComponent("media/events/\(eventID)")
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: media.path)) ?? []
+        #expect(Set(folders) == Set(listed.compactMap { $0["id"] as? String }), "no file without its row, no row without its file")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("media/staging").path)) ?? []).isEmpty)
+    }
+}
+
+private func startServer(_ environment: [String: String]) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try disposableBinary())
+    process.arguments = ["serve"]
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+}
+
+struct HTTPResult: @unchecked Sendable {
+    let status: Int
+    let body: Data
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+}
+
+private func send(_ request: URLRequest) async throws -> HTTPResult {
+    let (data, response) = try await URLSession.shared.data(for: request)
+    return HTTPResult(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+}
+
+func post(_ url: String, json: [String: Any], token: String? = nil) async throws -> HTTPResult {
+    var request = URLRequest(url: URL(string: url)!)
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+    request.httpBody = try JSONSerialization.data(withJSONObject: json)
+    return try await send(request)
+}
+
+func upload(_ data: Data, to url: String, token: String) async throws -> HTTPResult {
+    var request = URLRequest(url: URL(string: url)!)
+    request.httpMethod = "POST"
+    request.setValue("image/jpeg", forHTTPHeaderField: "Content-Type")
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    request.httpBody = data
+    return try await send(request)
+}
+
+func get(_ url: String, token: String) async throws -> HTTPResult {
+    var request = URLRequest(url: URL(string: url)!)
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    return try await send(request)
+}
