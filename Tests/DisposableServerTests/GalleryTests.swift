@@ -41,6 +41,13 @@ struct GalleryTests {
             }
             #expect(seen == ids.reversed())
             try await app.call(.get, "/api/v1/events/\(f.event)/photos?cursor=garbage", token: f.organizer).expectProblem(.unprocessableContent)
+
+            // By capture time: an old photo (EXIF 2020) comes after every photo taken today.
+            let old = try await Self.shoot(app, 1, event: f.event, token: f.guest, exif: ["-DateTimeOriginal=2020:01:01 10:00:00"])
+            let byTaken = try await app.call(.get, "/api/v1/events/\(f.event)/photos?order=taken&limit=100", token: f.organizer)
+            #expect((byTaken["items"] as? [[String: Any]])?.last?["id"] as? String == old[0])
+            let byUpload = try await app.call(.get, "/api/v1/events/\(f.event)/photos?limit=100", token: f.organizer)
+            #expect((byUpload["items"] as? [[String: Any]])?.first?["id"] as? String == old[0])
             try await app.call(.get, "/api/v1/events/\(f.event)/photos?limit=500", token: f.organizer).expectProblem(.unprocessableContent)
         }
     }
