@@ -56,13 +56,17 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Public base URL used in links and QR codes, e.g. https://photos.example.org (env DISPOSABLE_PUBLIC_URL).")
     var publicURL: String? = env("DISPOSABLE_PUBLIC_URL")
 
+    @Option(help: "Most connections to PostgreSQL from this instance (env DISPOSABLE_DATABASE_POOL_SIZE).")
+    var databasePoolSize: Int = env("DISPOSABLE_DATABASE_POOL_SIZE").flatMap(Int.init) ?? 20
+
     @Option(help: "Whether people may register accounts until the admin changes it (env DISPOSABLE_REGISTRATION).")
     var registration: Bool = env("DISPOSABLE_REGISTRATION").map { $0 == "true" || $0 == "1" } ?? true
 
     func run() async throws {
-        let configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
+        var configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
+        configuration.databasePoolSize = databasePoolSize
         let logger = instance.logger()
-        let database = try await openDatabase(configuration.database, logger: logger)
+        let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         let services: AppServices
         do {
             services = try AppServices(configuration: configuration, database: database, clock: SystemClock(), logger: logger)

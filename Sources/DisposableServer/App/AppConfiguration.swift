@@ -21,6 +21,8 @@ public struct AppConfiguration: Sendable {
     public var port: Int
     public var dataDirectory: String
     public var database: DatabaseLocation
+    /// Most connections one instance opens to PostgreSQL.
+    public var databasePoolSize: Int
     /// Base of every link we hand out (join URLs, QR codes), e.g. `https://photos.example.org`.
     public var publicBaseURL: String
     /// Whether people may create their own accounts (ADM-4 turns it off).
@@ -34,6 +36,8 @@ public struct AppConfiguration: Sendable {
     public var maxPixels: Int
     /// Photos processed at once; one per core by default.
     public var mediaWorkers: Int
+    /// How often an idle live stream sends a comment line, so proxies and phones keep it open.
+    public var liveHeartbeat: Duration
     /// bcrypt cost for passwords; SEC-3 asks for at least 12. Tests lower it only for speed of fixtures.
     public var passwordHashCost: UInt8
 
@@ -42,6 +46,7 @@ public struct AppConfiguration: Sendable {
         port: Int = 8080,
         dataDirectory: String = "./data",
         database: DatabaseLocation? = nil,
+        databasePoolSize: Int = 20,
         publicBaseURL: String? = nil,
         registrationEnabledByDefault: Bool = true,
         limits: RateLimits = .init(),
@@ -49,12 +54,14 @@ public struct AppConfiguration: Sendable {
         maxUploadBytes: Int64 = 50 * 1024 * 1024,
         maxPixels: Int = 100_000_000,
         mediaWorkers: Int = ProcessInfo.processInfo.activeProcessorCount,
+        liveHeartbeat: Duration = .seconds(20),
         passwordHashCost: UInt8 = 12
     ) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
         self.database = database ?? .sqlite(path: dataDirectory + "/disposable.sqlite")
+        self.databasePoolSize = databasePoolSize
         self.publicBaseURL = Self.trimmedBaseURL(publicBaseURL ?? "http://localhost:\(port)")
         self.registrationEnabledByDefault = registrationEnabledByDefault
         self.limits = limits
@@ -62,6 +69,7 @@ public struct AppConfiguration: Sendable {
         self.maxUploadBytes = maxUploadBytes
         self.maxPixels = maxPixels
         self.mediaWorkers = max(1, mediaWorkers)
+        self.liveHeartbeat = liveHeartbeat
         self.passwordHashCost = passwordHashCost
     }
 

@@ -26,6 +26,15 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
         }
     }
 
+    /// The instance's admin, or 401 / 403.
+    func requireAdmin() throws -> User {
+        let user = try requireUser()
+        guard user.isAdmin else {
+            throw Problem(.forbidden, "admin-only", title: "Admin only", detail: "Only the administrator of this instance can see this.")
+        }
+        return user
+    }
+
     /// Anyone with a valid token, or 401.
     func requireIdentity() throws -> Identity {
         guard let identity else { throw Problem.unauthorized }

@@ -21,6 +21,8 @@ public struct AppServices: Sendable {
     let newWork = WorkSignal()
     /// Opens once migrations and the storage sweep are done; background services wait for it.
     let started = StartupGate()
+    /// Fans change-log entries out to this instance's live subscribers (LIVE-1).
+    let changes: ChangeHub
 
     public init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger) throws {
         self.configuration = configuration
@@ -37,5 +39,6 @@ public struct AppServices: Sendable {
         photos = PhotoRepository(database: database)
         jobs = JobQueue(database: database)
         images = try VipsImageProcessor()
+        changes = ChangeHub(database: database)
     }
 }

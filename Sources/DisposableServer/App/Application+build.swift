@@ -20,6 +20,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     GalleryController(services: services).addRoutes(to: router)
     PhotoController(services: services).addRoutes(to: router)
     ArchiveController(services: services).addRoutes(to: router)
+    ChangesController(services: services).addRoutes(to: router)
+    DeletionRecordsController(services: services).addRoutes(to: router)
     router.get("/api/v1/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try OpenAPIDocument.json())))
     }
@@ -33,9 +35,14 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
         configuration: .init(address: .hostname(services.configuration.host, port: services.configuration.port), serverName: "Disposable"),
         logger: services.logger
     )
-    app.addServices(DatabaseService(database: services.database), MediaWorkers(services: services))
+    app.addServices(DatabaseService(database: services.database), MediaWorkers(services: services), ClockAnnouncer(services: services),
+        RetentionSweeper(services: services))
+    if case .postgres(let url) = services.configuration.database {
+        app.addServices(PostgresChangeListener(url: url, hub: services.changes, logger: services.logger))
+    }
     app.beforeServerStarts {
         try await migrateDatabase(services.database, logger: services.logger)
+        try await RetentionSweeper(services: services).sweep()
         try await StorageSweep(services: services).removeOrphans()
         await services.started.open()
     }

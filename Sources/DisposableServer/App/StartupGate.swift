@@ -14,3 +14,4 @@ actor StartupGate {
         await withCheckedContinuation { waiters.append($0) }
     }
 }
+

@@ -40,10 +40,10 @@ extension DatabaseEngine {
 }
 
 /// Opens the engine a configuration names.
-public func openDatabase(_ location: AppConfiguration.DatabaseLocation, logger: Logger) async throws -> any DatabaseEngine {
+public func openDatabase(_ location: AppConfiguration.DatabaseLocation, poolSize: Int = 20, logger: Logger) async throws -> any DatabaseEngine {
     switch location {
     case .sqlite(let path): try await SQLiteEngine(path: path, logger: logger)
-    case .postgres(let url): try PostgresEngine(url: url, logger: logger)
+    case .postgres(let url): try PostgresEngine(url: url, poolSize: poolSize, logger: logger)
     }
 }
 
@@ -53,7 +53,7 @@ public func withDatabase<T: Sendable>(
     logger: Logger,
     _ body: @Sendable (any DatabaseEngine) async throws -> T
 ) async throws -> T {
-    let engine = try await openDatabase(location, logger: logger)
+    let engine = try await openDatabase(location, poolSize: 2, logger: logger)
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { await engine.run() }
         defer { group.cancelAll() }

@@ -157,6 +157,46 @@ let migrations: [Migration] = [
             "CREATE INDEX jobs_by_subject ON jobs (subject_id)",
         ]
     ),
+    Migration(
+        version: 8,
+        name: "change log",
+        statements: [
+            """
+            CREATE TABLE changes (
+                event_id TEXT NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+                seq BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                photo_id TEXT,
+                uploader_id TEXT,
+                payload TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (event_id, seq)
+            )
+            """,
+            // The per-event counter the sequence numbers come from, and what the clock has announced.
+            "ALTER TABLE events ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE events ADD COLUMN reveal_announced BOOLEAN NOT NULL DEFAULT FALSE",
+            "ALTER TABLE events ADD COLUMN end_announced BOOLEAN NOT NULL DEFAULT FALSE",
+            "CREATE INDEX events_by_end ON events (ends_at)",
+        ]
+    ),
+    Migration(
+        version: 9,
+        name: "deletion records",
+        statements: [
+            """
+            CREATE TABLE deletion_records (
+                event_id TEXT PRIMARY KEY,
+                organizer_id TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                ended_at BIGINT NOT NULL,
+                deleted_at BIGINT NOT NULL,
+                photo_count INTEGER NOT NULL,
+                byte_count BIGINT NOT NULL
+            )
+            """
+        ]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

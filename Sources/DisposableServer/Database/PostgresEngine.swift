@@ -10,9 +10,11 @@ final class PostgresEngine: DatabaseEngine {
     private let client: PostgresClient
     private let logger: Logger
 
-    init(url: String, logger: Logger) throws {
+    init(url: String, poolSize: Int, logger: Logger) throws {
         self.logger = logger
-        client = PostgresClient(configuration: try Self.configuration(from: url), backgroundLogger: logger)
+        var configuration = try Self.configuration(from: url)
+        configuration.options.maximumConnections = poolSize
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
     func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
@@ -27,29 +29,50 @@ final class PostgresEngine: DatabaseEngine {
 
     func close() async {}
 
-    /// `postgres://user:password@host:port/database?sslmode=disable|prefer|require`
-    static func configuration(from url: String) throws -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
-            throw ConfigurationError("The database URL \(url) is not a valid postgres:// URL.")
-        }
-        let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+    private static func configuration(from url: String) throws -> PostgresClient.Configuration {
+        let parsed = try PostgresURL(url)
         let tls: PostgresClient.Configuration.TLS =
-            switch sslMode {
+            switch parsed.sslMode {
             case "require", "verify-full": .require(.makeClientConfiguration())
             case "prefer": .prefer(.makeClientConfiguration())
             default: .disable
             }
-        let database = String(components.path.drop { $0 == "/" })
-        var configuration = PostgresClient.Configuration(
-            host: host,
-            port: components.port ?? 5432,
-            username: components.user ?? "postgres",
-            password: components.password,
-            database: database.isEmpty ? nil : database,
-            tls: tls
-        )
-        configuration.options.maximumConnections = 20
-        return configuration
+        return PostgresClient.Configuration(
+            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password, database: parsed.database, tls: tls)
+    }
+}
+
+/// `postgres://user:password@host:port/database?sslmode=disable|prefer|require`
+struct PostgresURL {
+    let host: String
+    let port: Int
+    let username: String
+    let password: String?
+    let database: String?
+    let sslMode: String
+
+    init(_ url: String) throws {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
+            throw ConfigurationError("The database URL \(url) is not a valid postgres:// URL.")
+        }
+        self.host = host
+        port = components.port ?? 5432
+        username = components.user ?? "postgres"
+        password = components.password
+        let path = String(components.path.drop { $0 == "/" })
+        database = path.isEmpty ? nil : path
+        sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+    }
+
+    /// The settings for a single connection of our own (the change listener).
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS =
+            switch sslMode {
+            case "require", "verify-full": .require(try .init(configuration: .makeClientConfiguration()))
+            case "prefer": .prefer(try .init(configuration: .makeClientConfiguration()))
+            default: .disable
+            }
+        return PostgresConnection.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls)
     }
 }
 

@@ -58,9 +58,10 @@ public struct EventRepository: Sendable {
         }
     }
 
-    /// Saves the editable settings of an event (EV-2 is checked by the caller).
-    func update(_ event: Event, now: Date) async throws {
-        try await database.sql { db in
+    /// Saves the editable settings of an event (EV-2 is checked by the caller) and logs the change.
+    /// Moving the end or the reveal into the future re-arms their announcements.
+    func update(_ event: Event, now: Date, change: @escaping @Sendable (Event) -> EventChange) async throws {
+        try await database.transaction { db in
             try await db.raw(
                 """
                 UPDATE events SET name = \(bind: event.name), description = \(bind: event.description),
@@ -69,28 +70,30 @@ public struct EventRepository: Sendable {
                     reveal_at = \(bind: event.revealAt?.millisecondsSince1970),
                     allow_library_uploads = \(bind: event.allowLibraryUploads), allow_guest_downloads = \(bind: event.allowGuestDownloads),
                     password_hash = \(bind: event.passwordHash), max_guests = \(bind: event.maxGuests),
-                    updated_at = \(bind: now.millisecondsSince1970)
+                    updated_at = \(bind: now.millisecondsSince1970),
+                    end_announced = \(bind: event.endsAt <= now), reveal_announced = \(bind: event.revealsAt <= now)
                 WHERE id = \(bind: event.id)
                 """
             ).run()
+            guard let saved = try await Self.find(id: event.id, in: db) else { return }
+            try await ChangeLog.append(.eventUpdated, eventID: event.id, payload: change(saved), now: now, kindOfDatabase: database.kind, in: db)
         }
     }
 
-    /// Ends a live or scheduled event now; an event that already ended keeps its end time.
+    /// Ends a live or scheduled event now and logs it; an event that already ended keeps its end time.
     func end(id: String, now: Date) async throws {
-        try await database.sql { db in
-            try await db.raw(
-                """
-                UPDATE events SET ends_at = \(bind: now.millisecondsSince1970), updated_at = \(bind: now.millisecondsSince1970)
-                WHERE id = \(bind: id) AND ends_at > \(bind: now.millisecondsSince1970)
-                """
-            ).run()
-        }
-    }
-
-    func delete(id: String) async throws {
-        try await database.sql { db in
-            try await db.raw("DELETE FROM events WHERE id = \(bind: id)").run()
+        try await database.transaction { db in
+            guard
+                try await db.raw(
+                    """
+                    UPDATE events SET ends_at = \(bind: now.millisecondsSince1970), updated_at = \(bind: now.millisecondsSince1970),
+                        end_announced = \(bind: true)
+                    WHERE id = \(bind: id) AND ends_at > \(bind: now.millisecondsSince1970)
+                    RETURNING id
+                    """
+                ).first() != nil
+            else { return }
+            try await ChangeLog.append(.eventEnded, eventID: id, payload: EventEndedChange(endsAt: now), now: now, kindOfDatabase: database.kind, in: db)
         }
     }
 

@@ -80,21 +80,25 @@ struct EventsController {
         case .some(.none): event.passwordHash = nil
         case .some(.some(let password)): event.passwordHash = try await services.passwords.hash(password)
         }
-        try await services.events.update(event, now: now)
+        let services = services
+        try await services.events.update(event, now: now) { saved in
+            EventChange(kind: .eventUpdated, event: EventJSON(saved, role: .organizer, services: services))
+        }
+        await services.changes.refresh(event.id)
         let saved = try await services.events.find(id: event.id) ?? event
         return try jsonResponse(EventJSON(saved, role: .organizer, services: services))
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await access.organizedEvent(try context.parameters.require("id"), for: context.identity)
-        try await services.events.delete(id: event.id)
-        try await services.blobs.delete(prefix: BlobKey.event(event.id))
+        try await EventDeletion(services: services).delete(eventID: event.id, reason: .organizer)
         return Response(status: .noContent)
     }
 
     @Sendable func end(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await access.organizedEvent(try context.parameters.require("id"), for: context.identity)
         try await services.events.end(id: event.id, now: services.clock.now)
+        await services.changes.refresh(event.id)
         let ended = try await services.events.find(id: event.id) ?? event
         return try jsonResponse(EventJSON(ended, role: .organizer, services: services))
     }

@@ -73,28 +73,47 @@ struct PhotoRenderer {
         try await services.blobs.put(data: rendered.thumbnail, key: BlobKey.thumbnail(photo.eventID, photo.id))
         let takenAt = (rendered.takenAt ?? photo.uploadedAt).millisecondsSince1970
         let derivativeBytes = Int64(rendered.preview.count + rendered.thumbnail.count)
+        let now = services.clock.now
+        let databaseKind = services.database.kind
         let updated = try await services.database.transaction { db in
             try await JobQueue.complete(jobID, in: db)
-            return try await db.raw(
-                """
-                UPDATE photos SET status = 'ready', width = \(bind: rendered.width), height = \(bind: rendered.height),
-                    taken_at = \(bind: takenAt), derivative_bytes = \(bind: derivativeBytes)
-                WHERE id = \(bind: photoID) AND status = 'processing'
-                RETURNING id
-                """
-            ).first() != nil
+            guard
+                try await db.raw(
+                    """
+                    UPDATE photos SET status = 'ready', width = \(bind: rendered.width), height = \(bind: rendered.height),
+                        taken_at = \(bind: takenAt), derivative_bytes = \(bind: derivativeBytes)
+                    WHERE id = \(bind: photoID) AND status = 'processing'
+                    RETURNING id
+                    """
+                ).first() != nil,
+                let ready = try await PhotoRepository.find(id: photoID, in: db)
+            else { return false }
+            try await ChangeLog.append(
+                .photoReady, eventID: ready.eventID, photo: ready, payload: PhotoChange(kind: .photoReady, photo: PhotoJSON(ready, viewerID: nil)),
+                now: now, kindOfDatabase: databaseKind, in: db)
+            return true
         }
         // Deleted while we worked: what we just wrote must not stay behind.
         if !updated { try await services.blobs.delete(prefix: BlobKey.photo(photo.eventID, photo.id)) }
+        await services.changes.refresh(photo.eventID)
     }
 
     /// Marks the photo failed and removes its files: a file we cannot decode is not kept.
     func fail(photoID: String, jobID: String, reason: String) async throws {
-        let photo = try await services.photos.find(id: photoID)
-        try await services.database.transaction { db in
+        let now = services.clock.now
+        let databaseKind = services.database.kind
+        let photo = try await services.database.transaction { db -> Photo? in
             try await JobQueue.complete(jobID, in: db)
             try await db.raw("UPDATE photos SET status = 'failed', failure = \(bind: reason) WHERE id = \(bind: photoID)").run()
+            guard let failed = try await PhotoRepository.find(id: photoID, in: db) else { return nil }
+            try await ChangeLog.append(
+                .photoFailed, eventID: failed.eventID, photo: failed, payload: PhotoChange(kind: .photoFailed, photo: PhotoJSON(failed, viewerID: nil)),
+                now: now, kindOfDatabase: databaseKind, in: db)
+            return failed
         }
-        if let photo { try await services.blobs.delete(prefix: BlobKey.photo(photo.eventID, photo.id)) }
+        if let photo {
+            try await services.blobs.delete(prefix: BlobKey.photo(photo.eventID, photo.id))
+            await services.changes.refresh(photo.eventID)
+        }
     }
 }

@@ -69,6 +69,13 @@ enum OpenAPIDocument {
               responses: [200: "JPEG image", 404: "Problem", 409: "Problem"]),
         .init(method: "get", path: "/api/v1/photos/{id}/thumbnail", summary: "The ~400 px JPEG thumbnail",
               responses: [200: "JPEG image", 404: "Problem", 409: "Problem"]),
+        .init(method: "get", path: "/api/v1/events/{id}/changes",
+              summary: "The change feed: Server-Sent Events (id = sequence number, resume with Last-Event-ID or lastEventId); "
+                + "with Accept: application/json and since=N, JSON pages",
+              responses: [200: "text/event-stream, or ChangePage", 401: "Problem", 404: "Problem", 422: "Problem"],
+              query: ["lastEventId", "since", "limit"]),
+        .init(method: "get", path: "/api/v1/admin/deletions", summary: "Deleted events: ids, times, counts (admin)",
+              responses: [200: "DeletionRecords", 401: "Problem", 403: "Problem"]),
     ]
 
     static var schemas: [String: Any] {
@@ -109,7 +116,17 @@ enum OpenAPIDocument {
         ]),
         "PhotoPage": object([
             "items": ["type": "array", "items": ref("Photo")], "nextCursor": string, "revealed": boolean, "revealAt": dateTime,
-            "developingCount": integer,
+            "developingCount": integer, "changeSeq": integer,
+        ]),
+        "ChangePage": object([
+            "items": ["type": "array", "items": object(["seq": integer, "kind": string, "createdAt": dateTime, "change": ["type": "object"]])],
+            "next": integer, "hasMore": boolean,
+        ]),
+        "DeletionRecords": object([
+            "items": ["type": "array", "items": object([
+                "eventId": string, "organizerId": string, "reason": string, "endedAt": dateTime, "deletedAt": dateTime,
+                "photoCount": integer, "byteCount": integer,
+            ])]
         ]),
         "Stats": object([
             "photos": integer, "guests": integer, "bytesStored": integer,
@@ -138,7 +155,7 @@ enum OpenAPIDocument {
                 parameters.append(["name": "id", "in": "path", "required": true, "schema": string])
             }
             for name in operation.query {
-                let type = ["size", "limit"].contains(name) ? integer : string
+                let type = ["size", "limit", "since", "lastEventId"].contains(name) ? integer : string
                 parameters.append(["name": name, "in": "query", "required": false, "schema": type])
             }
             if !parameters.isEmpty { entry["parameters"] = parameters }

@@ -25,6 +25,8 @@ struct GalleryController {
         let revealAt: Date?
         /// Photos waiting for the reveal; only while the gallery is closed.
         let developingCount: Int?
+        /// The change feed's position when this page was read: subscribe with `Last-Event-ID` = this.
+        let changeSeq: Int64
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -43,18 +45,21 @@ struct GalleryController {
             throw Problem.invalidField("order", "order must be “uploaded” or “taken”.")
         }
         let mine = query.get("mine") == "true"
+        // Read before the page, so that nothing committed in between is missed by a subscriber starting here.
+        let changeSeq = try await services.database.sql { try await ChangeLog.latest(eventID: event.id, in: $0) } ?? 0
         let revealed = Reveal.isRevealed(event, at: services.clock.now)
         let revealAt = event.revealMode == .now ? nil : event.revealsAt
         // Guests see nothing of others before the reveal; their own shots are always theirs to see.
         if !mine && role == .guest && !revealed {
             let count = try await services.photos.developingCount(eventID: event.id)
-            return try jsonResponse(PageJSON(items: [], nextCursor: nil, revealed: false, revealAt: revealAt, developingCount: count))
+            return try jsonResponse(PageJSON(items: [], nextCursor: nil, revealed: false, revealAt: revealAt, developingCount: count, changeSeq: changeSeq))
         }
         let page = try await services.photos.page(
             eventID: event.id, uploaderID: mine ? viewerID : nil, order: order, after: cursor, limit: limit)
         return try jsonResponse(PageJSON(
             items: page.items.map { PhotoJSON($0, viewerID: viewerID) }, nextCursor: page.next?.token, revealed: revealed,
-            revealAt: revealAt, developingCount: revealed ? nil : try await services.photos.developingCount(eventID: event.id)))
+            revealAt: revealAt, developingCount: revealed ? nil : try await services.photos.developingCount(eventID: event.id),
+            changeSeq: changeSeq))
     }
 
     static func limit(_ raw: String?) throws -> Int {

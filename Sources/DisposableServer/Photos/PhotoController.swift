@@ -27,8 +27,9 @@ struct PhotoController {
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let grant = try await access.deletablePhoto(try context.parameters.require("id"), for: context.identity)
-        try await services.photos.delete(id: grant.photo.id)
+        try await services.photos.delete(grant.photo, now: services.clock.now)
         try await services.blobs.delete(prefix: BlobKey.photo(grant.photo.eventID, grant.photo.id))
+        await services.changes.refresh(grant.photo.eventID)
         return Response(status: .noContent)
     }
 

@@ -83,7 +83,11 @@ public struct PhotoRepository: Sendable {
                 guard inserted != nil else { throw RollBack() }
                 try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, now: new.uploadedAt, in: db)
                 try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
-                return .inserted(try await Self.find(id: new.id, in: db)!)
+                let photo = try await Self.find(id: new.id, in: db)!
+                try await ChangeLog.append(
+                    .photoAdded, eventID: new.eventID, photo: photo, payload: PhotoChange(kind: .photoAdded, photo: PhotoJSON(photo, viewerID: nil)),
+                    now: new.uploadedAt, kindOfDatabase: database.kind, in: db)
+                return .inserted(photo)
             }
         } catch is RollBack {
             return .conflict
@@ -235,11 +239,14 @@ extension PhotoRepository {
         }
     }
 
-    /// Deletes the row; the caller removes the files right after (GAL-3: not recoverable).
-    func delete(id: String) async throws {
+    /// Deletes the row and logs it; the caller removes the files right after (GAL-3: not recoverable).
+    func delete(_ photo: Photo, now: Date) async throws {
         try await database.transaction { db in
-            try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: id)").run()
-            try await db.raw("DELETE FROM photos WHERE id = \(bind: id)").run()
+            try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: photo.id)").run()
+            try await db.raw("DELETE FROM photos WHERE id = \(bind: photo.id)").run()
+            try await ChangeLog.append(
+                .photoRemoved, eventID: photo.eventID, photo: photo, payload: PhotoRemovedChange(photoId: photo.id), now: now,
+                kindOfDatabase: database.kind, in: db)
         }
     }
 

@@ -74,6 +74,7 @@ struct UploadController {
         switch outcome {
         case .inserted(let photo):
             await services.newWork.notify()
+            await services.changes.refresh(event.id)
             var response = try jsonResponse(PhotoJSON(photo, viewerID: uploader.id), status: .created)
             response.headers[.location] = "/api/v1/photos/\(photo.id)"
             return response

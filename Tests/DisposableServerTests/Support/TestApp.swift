@@ -13,8 +13,10 @@ struct TestApp {
     let clock: ManualClock
 
     /// Builds the app on `engine`, runs `body` against it, and removes everything afterwards.
+    /// With `live`, the app listens on a real port (needed to read a live stream as it comes).
     static func run(
         _ engine: TestEngine,
+        live: Bool = false,
         configure: (inout AppConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestApp) async throws -> Void
     ) async throws {
@@ -24,6 +26,7 @@ struct TestApp {
         var configuration = AppConfiguration(
             dataDirectory: directory.path,
             database: try await engine.freshDatabase(in: directory),
+            databasePoolSize: 4,  // dozens of apps share the test server's connections
             publicBaseURL: "https://disposable.test",
             // Generous limits so that tests of other things never meet them; rate-limit tests set their own.
             limits: RateLimits(login: .init(burst: 1000, refillEvery: .seconds(1)), join: .init(burst: 1000, refillEvery: .seconds(1)),
@@ -33,10 +36,10 @@ struct TestApp {
         configure(&configuration)
         let logger = Logger(label: "test")
         let clock = ManualClock()
-        let database = try await openDatabase(configuration.database, logger: logger)
+        let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         let services = try AppServices(configuration: configuration, database: database, clock: clock, logger: logger)
         let app = buildApplication(services: services)
-        try await app.test(.router) { client in
+        try await app.test(live ? .live : .router) { client in
             try await body(TestApp(client: client, services: services, clock: clock))
         }
     }
@@ -66,6 +69,12 @@ struct APIResponse {
 }
 
 extension TestApp {
+    /// Opens an event's live stream over a real connection (only in `live` mode).
+    func subscribe(event: String, token: String, lastEventID: Int64? = nil) async throws -> SSEClient {
+        let port = try #require(client.port, "run the app with live: true")
+        return try await SSEClient.connect("http://127.0.0.1:\(port)/api/v1/events/\(event)/changes", token: token, lastEventID: lastEventID)
+    }
+
     /// One API call. `json` is encoded as the body; `raw` is sent as it is.
     func call(
         _ method: HTTPRequest.Method, _ path: String, json: Any? = nil, raw: String? = nil, token: String? = nil,

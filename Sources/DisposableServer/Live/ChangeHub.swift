@@ -1,0 +1,93 @@
+import Foundation
+import SQLKit
+
+/// Fans an event's new changes out to the subscribers of this instance. The database is the source of
+/// truth: on news (a local commit, a PostgreSQL notification, or a periodic check) the hub reads what
+/// is new once, keeps the latest entries in memory, and wakes everyone waiting on that event — so a
+/// thousand phones cost one query, and a missed notification only delays, never loses, a change.
+actor ChangeHub {
+    private let database: any DatabaseEngine
+    /// Entries kept per event for subscribers that are just behind.
+    private let recentLimit = 512
+    private var recent: [String: [Change]] = [:]
+    private var latest: [String: Int64] = [:]
+    private var waiters: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
+    private var nextWaiter = 0
+    private var lastRefresh: [String: ContinuousClock.Instant] = [:]
+    /// Events found deleted: their streams end.
+    private var deleted: Set<String> = []
+
+    init(database: any DatabaseEngine) {
+        self.database = database
+    }
+
+    /// Reads an event's entries past what the hub has, and wakes its subscribers if there are any.
+    /// Without `force` (a subscriber's periodic catch-up) it reads at most every two seconds per event.
+    func refresh(_ eventID: String, force: Bool = true) async {
+        guard waiters[eventID] != nil || recent[eventID] != nil else { return }  // nobody listens here
+        let now = ContinuousClock.now
+        if !force, let last = lastRefresh[eventID], now - last < .seconds(2) { return }
+        lastRefresh[eventID] = now
+        let known = latest[eventID] ?? 0
+        let read = try? await database.sql { db -> (Int64?, [Change]) in
+            (try await ChangeLog.latest(eventID: eventID, in: db), try await ChangeLog.changes(eventID: eventID, after: known, limit: 1000, in: db))
+        }
+        guard let (current, fresh) = read else { return }
+        if current == nil {
+            deleted.insert(eventID)
+            wake(eventID)
+            return
+        }
+        // Another refresh may have run while we read: keep only what is still new.
+        let new = fresh.filter { $0.seq > (latest[eventID] ?? 0) }
+        if let last = new.last {
+            recent[eventID, default: []].append(contentsOf: new)
+            if recent[eventID]!.count > recentLimit { recent[eventID]!.removeFirst(recent[eventID]!.count - recentLimit) }
+            latest[eventID] = last.seq
+        }
+        wake(eventID)
+    }
+
+    /// Entries after `seq`: from memory when the hub has them all, else from the database.
+    func changes(_ eventID: String, after seq: Int64, limit: Int = 500) async throws -> [Change] {
+        if let entries = recent[eventID], let first = entries.first, first.seq <= seq + 1 {
+            return Array(entries.lazy.filter { $0.seq > seq }.prefix(limit))
+        }
+        return try await database.sql { db in try await ChangeLog.changes(eventID: eventID, after: seq, limit: limit, in: db) }
+    }
+
+    /// Starts following an event from `seq`, so that later refreshes know where to read from.
+    func follow(_ eventID: String, from seq: Int64) {
+        if latest[eventID] == nil || recent[eventID] == nil {
+            latest[eventID] = max(latest[eventID] ?? 0, seq)
+            recent[eventID] = recent[eventID] ?? []
+        }
+    }
+
+    func isDeleted(_ eventID: String) -> Bool { deleted.contains(eventID) }
+
+    /// Returns when the event has entries past `seq` (or is deleted), or after `timeout`.
+    func wait(_ eventID: String, after seq: Int64, timeout: Duration) async {
+        if (latest[eventID] ?? 0) > seq || deleted.contains(eventID) { return }
+        let id = nextWaiter
+        nextWaiter += 1
+        Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.expire(eventID, id)
+        }
+        await withCheckedContinuation { waiters[eventID, default: [:]][id] = $0 }
+    }
+
+    /// Events someone on this instance follows (for catching up after a lost notification channel).
+    var followedEvents: [String] { Array(recent.keys) }
+
+    private func wake(_ eventID: String) {
+        guard let waiting = waiters[eventID] else { return }
+        waiters[eventID] = [:]
+        for waiter in waiting.values { waiter.resume() }
+    }
+
+    private func expire(_ eventID: String, _ id: Int) {
+        waiters[eventID]?.removeValue(forKey: id)?.resume()
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import SQLKit
+
+/// What happened to an event (LIVE-1). The raw values are the SSE event names.
+public enum ChangeKind: String, Sendable, Codable {
+    case photoAdded = "photo-added"
+    case photoReady = "photo-ready"
+    case photoFailed = "photo-failed"
+    case photoRemoved = "photo-removed"
+    case eventRevealed = "event-revealed"
+    case eventUpdated = "event-updated"
+    case eventEnded = "event-ended"
+}
+
+/// One entry of an event's change log.
+public struct Change: Sendable {
+    public let seq: Int64
+    public let kind: ChangeKind
+    /// The photo it is about, and who took it: what decides, per viewer, `mine` and whether it is hidden.
+    public let photoID: String?
+    public let uploaderID: String?
+    /// The JSON the gallery applies: `{"kind": …, "photo": …}` and the like.
+    public let payload: Data
+    public let createdAt: Date
+}
+
+/// Writes change entries — always inside the transaction of the change itself, so there is no change
+/// without its entry and no entry without its change. Numbers come from a per-event counter taken
+/// with `UPDATE … RETURNING`, which serialises writers of one event on both engines.
+enum ChangeLog {
+    /// PostgreSQL channel that tells other instances an event has news; the payload is the event id.
+    static let channel = "disposable_changes"
+
+    @discardableResult
+    static func append(
+        _ kind: ChangeKind, eventID: String, photo: Photo? = nil, payload: some Encodable, now: Date,
+        kindOfDatabase: DatabaseKind, in db: any SQLDatabase
+    ) async throws -> Int64 {
+        guard
+            let row = try await db.raw("UPDATE events SET change_seq = change_seq + 1 WHERE id = \(bind: eventID) RETURNING change_seq")
+                .first()
+        else { return 0 }  // the event is gone: nothing to log
+        let seq = try row.decode(column: "change_seq", as: Int64.self)
+        let json = String(decoding: try JSONEncoder.sorted.encode(payload), as: UTF8.self)
+        try await db.raw(
+            """
+            INSERT INTO changes (event_id, seq, kind, photo_id, uploader_id, payload, created_at)
+            VALUES (\(bind: eventID), \(bind: seq), \(bind: kind.rawValue), \(bind: photo?.id), \(bind: photo?.uploaderID),
+                    \(bind: json), \(bind: now.millisecondsSince1970))
+            """
+        ).run()
+        if kindOfDatabase == .postgres {
+            // Delivered at commit, and only if the transaction commits.
+            try await db.raw("SELECT pg_notify(\(bind: channel), \(bind: eventID))").run()
+        }
+        return seq
+    }
+
+    /// Changes of an event after `seq`, oldest first.
+    static func changes(eventID: String, after seq: Int64, limit: Int, in db: any SQLDatabase) async throws -> [Change] {
+        try await db.raw(
+            """
+            SELECT seq, kind, photo_id, uploader_id, payload, created_at FROM changes
+            WHERE event_id = \(bind: eventID) AND seq > \(bind: seq) ORDER BY seq LIMIT \(unsafeRaw: String(limit))
+            """
+        ).all().compactMap { row in
+            guard let kind = ChangeKind(rawValue: try row.decode(column: "kind", as: String.self)) else { return nil }
+            return Change(
+                seq: try row.decode(column: "seq", as: Int64.self), kind: kind,
+                photoID: try row.decode(column: "photo_id", as: String?.self),
+                uploaderID: try row.decode(column: "uploader_id", as: String?.self),
+                payload: Data(try row.decode(column: "payload", as: String.self).utf8),
+                createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
+        }
+    }
+
+    /// The newest sequence number of an event (0 when nothing happened yet), or nil when it is gone.
+    static func latest(eventID: String, in db: any SQLDatabase) async throws -> Int64? {
+        try await db.raw("SELECT change_seq FROM events WHERE id = \(bind: eventID)").first()?.decode(column: "change_seq", as: Int64.self)
+    }
+}
+
+/// Payloads of the change entries.
+struct PhotoChange: Encodable {
+    let kind: ChangeKind
+    let photo: PhotoJSON
+}
+
+struct PhotoRemovedChange: Encodable {
+    let kind = ChangeKind.photoRemoved
+    let photoId: String
+}
+
+struct EventChange: Encodable {
+    let kind: ChangeKind
+    let event: EventJSON
+}
+
+struct EventEndedChange: Encodable {
+    let kind = ChangeKind.eventEnded
+    let endsAt: Date
+}
+
+struct EventRevealedChange: Encodable {
+    let kind = ChangeKind.eventRevealed
+    let revealedAt: Date
+}
