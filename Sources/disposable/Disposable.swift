@@ -56,6 +56,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Public base URL used in links and QR codes, e.g. https://photos.example.org (env DISPOSABLE_PUBLIC_URL).")
     var publicURL: String? = env("DISPOSABLE_PUBLIC_URL")
 
+    @Option(help: "Days an event's photos are kept after it ends, then deleted (env DISPOSABLE_RETENTION_DAYS).")
+    var retentionDays: Int = env("DISPOSABLE_RETENTION_DAYS").flatMap(Int.init) ?? 30
+
     @Option(help: "Most connections to PostgreSQL from this instance (env DISPOSABLE_DATABASE_POOL_SIZE).")
     var databasePoolSize: Int = env("DISPOSABLE_DATABASE_POOL_SIZE").flatMap(Int.init) ?? 20
 
@@ -65,6 +68,8 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
         configuration.databasePoolSize = databasePoolSize
+        guard (1...3650).contains(retentionDays) else { throw ValidationError("--retention-days must be between 1 and 3650.") }
+        configuration.retention = TimeInterval(retentionDays) * 86_400
         let logger = instance.logger()
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         let services: AppServices

@@ -75,7 +75,7 @@ struct DurabilityTests {
     }
 }
 
-private func startServer(_ environment: [String: String]) throws -> Process {
+func startServer(_ environment: [String: String]) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try disposableBinary())
     process.arguments = ["serve"]

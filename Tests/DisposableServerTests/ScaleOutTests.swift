@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// LIVE-2: several instances on one PostgreSQL — a change committed by one reaches subscribers of another.
+@Suite("Scale-out (LIVE-2)", .serialized)
+struct ScaleOutTests {
+    @Test("Upload on one `disposable serve`, receive the event on another")
+    func changeCrossesInstances() async throws {
+        // setup: two instances, one database, their own media folders (S3 comes with its own issue)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-scale-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard case .postgres(let url) = try await TestEngine.postgres.freshDatabase(in: directory) else { return }
+        let ports = [try freePort(), try freePort()]
+        let servers = try ports.enumerated().map { index, port in
+            try startServer([
+                "DISPOSABLE_DATA_DIR": directory.appendingPathComponent("instance\(index)").path, "DISPOSABLE_PORT": String(port),
+                "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_LOG_LEVEL": "error",
+            ])
+        }
+        defer { for server in servers { server.terminate(); server.waitUntilExit() } }
+        let (a, b) = ("http://127.0.0.1:\(ports[0])", "http://127.0.0.1:\(ports[1])")
+        for base in [a, b] { _ = try await waitForHTTP(base + "/healthz") }
+
+        _ = try await post(a + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
+        let token = try #require(try await post(a + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
+        let event = try #require(try await post(a + "/api/v1/events", json: ["name": "Two instances"], token: token).json["id"] as? String)
+        let stream = try await SSEClient.connect("\(b)/api/v1/events/\(event)/changes", token: token)
+
+        // MUT: the photo goes to instance A
+        let uploaded = try await upload(try TestImages.jpeg(), to: "\(a)/api/v1/events/\(event)/photos", token: token)
+        #expect(uploaded.status == 201)
+
+        // validate: the subscriber on instance B hears of it (LISTEN/NOTIFY)
+        let added = try #require(try await stream.next(timeout: .seconds(10)))
+        #expect(added.name == "photo-added")
+        #expect((added.json["photo"] as? [String: Any])?["id"] as? String == uploaded.json["id"] as? String)
+    }
+}
