@@ -1,10 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// "An upload that got a 2xx survives kill -9" — the real binary, killed mid-burst, then restarted.
 @Suite("Durability (UP-3 server side, kill -9)", .serialized)
 struct DurabilityTests {
@@ -12,11 +8,7 @@ struct DurabilityTests {
     func killDuringUploads(engine: TestEngine) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-kill-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let port = try freePort()
-        var environment = ["DISPOSABLE_DATA_DIR": directory.path, "DISPOSABLE_PORT": String(port), "DISPOSABLE_LOG_LEVEL": "error"]
-        if engine == .postgres, case .postgres(let url) = try await engine.freshDatabase(in: directory) {
-            environment["DISPOSABLE_DATABASE_URL"] = url
-        }
+        let (environment, port) = try await serverEnvironment(engine, directory: directory)
         let base = "http://127.0.0.1:\(port)"
         var server = try startServer(environment)
         _ = try await waitForHTTP(base + "/healthz")
@@ -73,50 +65,4 @@ struct DurabilityTests {
         #expect(Set(folders) == Set(listed.compactMap { $0["id"] as? String }), "no file without its row, no row without its file")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("media/staging").path)) ?? []).isEmpty)
     }
-}
-
-func startServer(_ environment: [String: String]) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try disposableBinary())
-    process.arguments = ["serve"]
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
-}
-
-struct HTTPResult: @unchecked Sendable {
-    let status: Int
-    let body: Data
-    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-}
-
-private func send(_ request: URLRequest) async throws -> HTTPResult {
-    let (data, response) = try await URLSession.shared.data(for: request)
-    return HTTPResult(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
-}
-
-func post(_ url: String, json: [String: Any], token: String? = nil) async throws -> HTTPResult {
-    var request = URLRequest(url: URL(string: url)!)
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-    request.httpBody = try JSONSerialization.data(withJSONObject: json)
-    return try await send(request)
-}
-
-func upload(_ data: Data, to url: String, token: String) async throws -> HTTPResult {
-    var request = URLRequest(url: URL(string: url)!)
-    request.httpMethod = "POST"
-    request.setValue("image/jpeg", forHTTPHeaderField: "Content-Type")
-    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-    request.httpBody = data
-    return try await send(request)
-}
-
-func get(_ url: String, token: String) async throws -> HTTPResult {
-    var request = URLRequest(url: URL(string: url)!)
-    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-    return try await send(request)
 }
