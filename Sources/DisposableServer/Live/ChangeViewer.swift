@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Turns a stored change into what one subscriber may see: `mine` set for their own photos, and for a
 /// guest of a reveal-later event, no photo content from others until the reveal (GAL-2).
@@ -7,10 +8,22 @@ struct ChangeViewer: Sendable {
     let viewerID: String
     let services: AppServices
 
-    /// The change as this viewer's JSON text (an SSE `data:` line).
-    func payload(_ change: Change, event: Event) throws -> String {
+    /// The change as this viewer's JSON text (an SSE `data:` line). A change has only a few variants
+    /// (hidden, someone else's, mine; organizer or guest), so a thousand subscribers share the work.
+    func payload(_ change: Change, event: Event, cache: RenderedChanges? = nil) throws -> String {
+        let key = "\(event.id)/\(change.seq)/\(variant(change, event: event))"
+        if let cached = cache?.get(key) { return cached }
         let object = try self.object(change, event: event)
-        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        cache?.set(key, text)
+        return text
+    }
+
+    /// What decides how a change looks to this viewer.
+    private func variant(_ change: Change, event: Event) -> String {
+        let isMine = change.uploaderID == viewerID
+        let hidden = role == .guest && !isMine && !Reveal.isRevealed(event, at: services.clock.now)
+        return "\(role.rawValue)-\(isMine ? "mine" : "other")-\(hidden ? "hidden" : "shown")"
     }
 
     func object(_ change: Change, event: Event) throws -> [String: Any] {
@@ -32,5 +45,20 @@ struct ChangeViewer: Sendable {
             object["event"] = eventObject
         }
         return object
+    }
+}
+
+/// Change payloads as sent, shared by every stream of this instance; bounded, emptied when full.
+final class RenderedChanges: Sendable {
+    private let entries = NIOLockedValueBox<[String: String]>([:])
+    private let limit = 20_000
+
+    func get(_ key: String) -> String? { entries.withLockedValue { $0[key] } }
+
+    func set(_ key: String, _ text: String) {
+        entries.withLockedValue { entries in
+            if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+            entries[key] = text
+        }
     }
 }

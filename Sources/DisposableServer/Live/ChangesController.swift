@@ -8,6 +8,9 @@ import ServiceLifecycle
 struct ChangesController {
     let services: AppServices
     let access: EventAccess
+    /// Payloads rendered once per variant, shared by every stream.
+    let rendered = RenderedChanges()
+
     init(services: AppServices) {
         self.services = services
         access = EventAccess(services: services)
@@ -38,6 +41,7 @@ struct ChangesController {
             start = try await services.database.sql { try await ChangeLog.latest(eventID: event.id, in: $0) } ?? 0
         }
         let hub = services.changes
+        let rendered = self.rendered
         await hub.follow(event.id, from: start)
         let heartbeat = services.configuration.liveHeartbeat
         let headers: HTTPFields = [
@@ -74,7 +78,7 @@ struct ChangesController {
                     {
                         event = fresh  // the reveal may depend on the new end time
                     }
-                    text += "id: \(change.seq)\nevent: \(change.kind.rawValue)\ndata: \(try viewer.payload(change, event: event))\n\n"
+                    text += "id: \(change.seq)\nevent: \(change.kind.rawValue)\ndata: \(try viewer.payload(change, event: event, cache: rendered))\n\n"
                     last = change.seq
                 }
                 try await writer.write(ByteBuffer(string: text))

@@ -46,7 +46,7 @@ public struct VipsImageProcessor: ImageProcessor {
             var header = vs_header()
             var error = [CChar](repeating: 0, count: 512)
             guard vs_probe(path, format.loader, &header, &error, error.count) == 0 else {
-                throw UndecodableImage(description: String(cString: error))
+                throw UndecodableImage(description: Self.message(error))
             }
             return ImageHeader(width: Int(header.width), height: Int(header.height), pages: Int(max(1, header.pages)))
         }
@@ -58,7 +58,7 @@ public struct VipsImageProcessor: ImageProcessor {
             var error = [CChar](repeating: 0, count: 512)
             guard vs_render(path, format.loader, Int32(Self.previewSize), Int32(Self.thumbnailSize), Self.quality, &result, &error, error.count) == 0
             else {
-                throw UndecodableImage(description: String(cString: error))
+                throw UndecodableImage(description: Self.message(error))
             }
             defer { vs_free(&result) }
             let takenAt = withUnsafeBytes(of: result.taken_at) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -67,6 +67,10 @@ public struct VipsImageProcessor: ImageProcessor {
                 preview: Data(bytes: result.preview, count: result.preview_length),
                 thumbnail: Data(bytes: result.thumbnail, count: result.thumbnail_length))
         }
+    }
+
+    private static func message(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// EXIF dates have no time zone; like most galleries we read them as UTC wall-clock time.
