@@ -59,6 +59,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Days an event's photos are kept after it ends, then deleted (env DISPOSABLE_RETENTION_DAYS).")
     var retentionDays: Int = env("DISPOSABLE_RETENTION_DAYS").flatMap(Int.init) ?? 30
 
+    @Option(help: "Largest photo accepted, in megabytes (env DISPOSABLE_MAX_UPLOAD_MB).")
+    var maxUploadMB: Int = env("DISPOSABLE_MAX_UPLOAD_MB").flatMap(Int.init) ?? 50
+
     @Option(help: "Most connections to PostgreSQL from this instance (env DISPOSABLE_DATABASE_POOL_SIZE).")
     var databasePoolSize: Int = env("DISPOSABLE_DATABASE_POOL_SIZE").flatMap(Int.init) ?? 20
 
@@ -70,6 +73,8 @@ struct Serve: AsyncParsableCommand {
         configuration.databasePoolSize = databasePoolSize
         guard (1...3650).contains(retentionDays) else { throw ValidationError("--retention-days must be between 1 and 3650.") }
         configuration.retention = TimeInterval(retentionDays) * 86_400
+        guard (1...4000).contains(maxUploadMB) else { throw ValidationError("--max-upload-mb must be between 1 and 4000.") }
+        configuration.maxUploadBytes = Int64(maxUploadMB) * 1_048_576
         let logger = instance.logger()
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         let services: AppServices

@@ -7,9 +7,9 @@ import Testing
 @Suite("Media pipeline (MED-1, MED-2)")
 struct MediaPipelineTests {
     @Test("Every accepted format becomes ready with a preview and a thumbnail; originals are kept byte for byte",
-          arguments: ["jpg", "png", "webp", "heic", "avif", "gif"])
-    func formats(format: String) async throws {
-        try await TestApp.run(.sqlite) { app in
+          arguments: TestEngine.allCases, ["jpg", "png", "webp", "heic", "avif", "gif"])
+    func formats(engine: TestEngine, format: String) async throws {
+        try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app)
             let original = format == "jpg" ? try TestImages.jpeg(width: 900, height: 600) : try TestImages.image(format, width: 900, height: 600)
             let uploaded = try await app.upload(original, event: f.event, token: f.guest)
@@ -30,9 +30,9 @@ struct MediaPipelineTests {
         }
     }
 
-    @Test("EXIF orientation 6 and 8 are applied: derivatives come out rotated", arguments: [6, 8])
-    func orientation(value: Int) async throws {
-        try await TestApp.run(.sqlite) { app in
+    @Test("EXIF orientation 6 and 8 are applied: derivatives come out rotated", arguments: TestEngine.allCases, [6, 8])
+    func orientation(engine: TestEngine, value: Int) async throws {
+        try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app)
             let jpeg = try TestImages.jpeg(width: 2000, height: 1500, exif: ["-Orientation#=\(value)"])
             let uploaded = try await app.upload(jpeg, event: f.event, token: f.guest)
