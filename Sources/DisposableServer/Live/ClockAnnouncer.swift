@@ -16,17 +16,7 @@ struct ClockAnnouncer: Service {
     }
 
     func run() async throws {
-        await services.started.wait()
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await announceDueMoments()
-                } catch {
-                    services.logger.warning("Could not announce reveals and ends: \(error)")
-                }
-                try? await Task.sleep(for: interval)
-            }
-        }
+        await runPeriodically(services, every: interval, what: "Announcing reveals and ends") { try await announceDueMoments() }
     }
 
     func announceDueMoments() async throws {

@@ -13,18 +13,9 @@ struct RetentionSweeper: Service {
         self.interval = interval
     }
 
+    /// The first sweep runs at start-up, before serving (see `buildApplication`); this is every one after.
     func run() async throws {
-        await services.started.wait()
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                do {
-                    try await sweep()
-                } catch {
-                    services.logger.warning("Retention sweep failed, will retry: \(error)")
-                }
-            }
-        }
+        await runPeriodically(services, every: interval, waitFirst: true, what: "Retention sweep") { try await sweep() }
     }
 
     /// Deletes every expired event; returns how many.
