@@ -28,15 +28,20 @@ struct AccountsController {
     }
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard try await services.settings.registrationEnabled() else {
-            throw Problem(.forbidden, "registration-disabled", title: "Registration disabled",
-                          detail: "Account registration is disabled")
-        }
+        guard try await services.settings.registrationEnabled() else { throw Self.registrationDisabled }
         try await registrationLimiter.take(context.clientAddress)
         let body = try await request.decodeJSON(RegisterBody.self)
-        let email = try Credentials.email(body.email)
-        let password = try Credentials.newPassword(body.password)
-        let name = try DisplayName.validate(body.name ?? String(email.prefix { $0 != "@" }), max: 80)
+        return try jsonResponse(UserJSON(try await createAccount(email: body.email, password: body.password, name: body.name)), status: .created)
+    }
+
+    static let registrationDisabled = Problem(.forbidden, "registration-disabled", title: "Registration disabled",
+                                              detail: "Account registration is disabled")
+
+    /// Validates and creates an account; shared with the web form (which checks the limits itself).
+    func createAccount(email rawEmail: String?, password rawPassword: String?, name rawName: String?) async throws -> User {
+        let email = try Credentials.email(rawEmail)
+        let password = try Credentials.newPassword(rawPassword)
+        let name = try DisplayName.validate(rawName.flatMap { $0.isEmpty ? nil : $0 } ?? String(email.prefix { $0 != "@" }), max: 80)
         let hash = try await services.passwords.hash(password)
         let now = services.clock.now
         let created = try await services.database.transaction { db in
@@ -45,7 +50,7 @@ struct AccountsController {
         guard let user = created else {
             throw Problem.conflict("email-taken", "An account with the email address “\(email)” already exists. Try logging in.")
         }
-        return try jsonResponse(UserJSON(user), status: .created)
+        return user
     }
 
     struct LoginBody: JSONBody {
@@ -60,34 +65,37 @@ struct AccountsController {
     }
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await loginLimiter.check(context.clientAddress)
         let body = try await request.decodeJSON(LoginBody.self)
-        let email = try Credentials.email(body.email)
-        let password = try Credentials.loginPassword(body.password)
+        let (token, user) = try await signIn(email: body.email, password: body.password, client: context.clientAddress)
+        var response = try jsonResponse(SessionJSON(token: token, user: UserJSON(user)), status: .ok)
+        response.setCookie(sessionCookie(token, secure: services.configuration.usesHTTPS))
+        return response
+    }
+
+    /// Checks the credentials (rate-limited per address) and issues a session token; shared with the web form.
+    func signIn(email rawEmail: String?, password rawPassword: String?, client: String) async throws -> (String, User) {
+        try await loginLimiter.check(client)
+        let email = try Credentials.email(rawEmail)
+        let password = try Credentials.loginPassword(rawPassword)
         let account = try await services.users.findWithPassword(email: email)
         // Verify against a decoy when the account is unknown, so timing does not reveal which emails exist.
         let matches = try await services.passwords.verify(password, hash: account?.passwordHash ?? PasswordHasher.decoyHash)
         guard let (user, _) = account, matches else {
-            await loginLimiter.consume(context.clientAddress)
+            await loginLimiter.consume(client)
             throw Problem(.unauthorized, "wrong-credentials", title: "Wrong email or password",
                           detail: "The email address or the password is wrong. Check them and try again.")
         }
         let token = try await services.database.sql { db in
             try await services.tokens.issue(userID: user.id, now: services.clock.now, in: db)
         }
-        var response = try jsonResponse(SessionJSON(token: token, user: UserJSON(user)), status: .ok)
-        response.setCookie(
-            Cookie(name: sessionCookieName, value: token, maxAge: 60 * 60 * 24 * 30, path: "/",
-                   secure: services.configuration.usesHTTPS, httpOnly: true, sameSite: .lax))
-        return response
+        return (token, user)
     }
 
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         try await services.tokens.revoke(hash: identity.tokenHash)
         var response = Response(status: .noContent)
-        response.setCookie(Cookie(name: sessionCookieName, value: "", maxAge: 0, path: "/",
-                                  secure: services.configuration.usesHTTPS, httpOnly: true, sameSite: .lax))
+        response.setCookie(sessionCookie("", secure: services.configuration.usesHTTPS))
         return response
     }
 

@@ -9,6 +9,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: CrossSiteRequestGuard())
     router.add(middleware: AuthenticationMiddleware(tokens: services.tokens))
 
     StatusController(services: services).addRoutes(to: router)
@@ -22,6 +23,10 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     ArchiveController(services: services).addRoutes(to: router)
     ChangesController(services: services).addRoutes(to: router)
     DeletionRecordsController(services: services).addRoutes(to: router)
+    PersonalLinkController(services: services).addRoutes(to: router)
+    GuestPages(services: services).addRoutes(to: router)
+    OrganizerPages(services: services).addRoutes(to: router)
+    InfoPages(services: services).addRoutes(to: router)
     router.get("/api/v1/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try OpenAPIDocument.json())))
     }

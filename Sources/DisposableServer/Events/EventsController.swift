@@ -24,7 +24,14 @@ struct EventsController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
-        let input = try await request.decodeJSON(EventSettingsInput.self)
+        let event = try await create(try await request.decodeJSON(EventSettingsInput.self), by: user)
+        var response = try jsonResponse(EventJSON(event, role: .organizer, services: services), status: .created)
+        response.headers[.location] = "/api/v1/events/\(event.id)"
+        return response
+    }
+
+    /// Validates the settings against the defaults and stores the new event; shared with the web form.
+    func create(_ input: EventSettingsInput, by user: User) async throws -> Event {
         let now = services.clock.now
         let defaults = Event(
             id: newID(), organizerID: user.id, code: EventCode.random(), name: "", description: "",
@@ -35,7 +42,7 @@ struct EventsController {
         var (settings, password) = try EventRules.apply(input, to: defaults, isNew: true, now: now)
         if case .some(.some(let password)) = password { settings.passwordHash = try await services.passwords.hash(password) }
         let final = settings
-        let event = try await services.events.create { code in
+        return try await services.events.create { code in
             Event(
                 id: final.id, organizerID: final.organizerID, code: code, name: final.name, description: final.description,
                 startsAt: final.startsAt, endsAt: final.endsAt, shotsPerGuest: final.shotsPerGuest,
@@ -43,9 +50,6 @@ struct EventsController {
                 allowGuestDownloads: final.allowGuestDownloads, passwordHash: final.passwordHash,
                 maxGuests: final.maxGuests, guestCount: 0, firstPhotoAt: nil, createdAt: now)
         }
-        var response = try jsonResponse(EventJSON(event, role: .organizer, services: services), status: .created)
-        response.headers[.location] = "/api/v1/events/\(event.id)"
-        return response
     }
 
     struct EventListJSON: Encodable {
@@ -72,7 +76,12 @@ struct EventsController {
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let original = try await access.organizedEvent(try context.parameters.require("id"), for: context.identity)
-        let input = try await request.decodeJSON(EventSettingsInput.self)
+        let saved = try await update(original, with: try await request.decodeJSON(EventSettingsInput.self))
+        return try jsonResponse(EventJSON(saved, role: .organizer, services: services))
+    }
+
+    /// Applies an edit under the EV-2 rules and announces it; shared with the web form.
+    func update(_ original: Event, with input: EventSettingsInput) async throws -> Event {
         let now = services.clock.now
         var (event, password) = try EventRules.apply(input, to: original, isNew: false, now: now)
         switch password {
@@ -85,8 +94,7 @@ struct EventsController {
             EventChange(kind: .eventUpdated, event: EventJSON(saved, role: .organizer, services: services))
         }
         await services.changes.refresh(event.id)
-        let saved = try await services.events.find(id: event.id) ?? event
-        return try jsonResponse(EventJSON(saved, role: .organizer, services: services))
+        return try await services.events.find(id: event.id) ?? event
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -97,10 +105,13 @@ struct EventsController {
 
     @Sendable func end(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await access.organizedEvent(try context.parameters.require("id"), for: context.identity)
+        return try jsonResponse(EventJSON(try await end(event), role: .organizer, services: services))
+    }
+
+    func end(_ event: Event) async throws -> Event {
         try await services.events.end(id: event.id, now: services.clock.now)
         await services.changes.refresh(event.id)
-        let ended = try await services.events.find(id: event.id) ?? event
-        return try jsonResponse(EventJSON(ended, role: .organizer, services: services))
+        return try await services.events.find(id: event.id) ?? event
     }
 
     @Sendable func qrPNG(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -36,6 +36,12 @@ struct GuestRepository: Sendable {
         }
     }
 
+    static func recordTerms(guestID: String, version: String, at time: Date, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            "UPDATE guests SET terms_version = \(bind: version), terms_accepted_at = \(bind: time.millisecondsSince1970) WHERE id = \(bind: guestID)"
+        ).run()
+    }
+
     static func find(id: String, in db: any SQLDatabase) async throws -> Guest? {
         try await db.raw("SELECT * FROM guests WHERE id = \(bind: id)").first().map(guest(from:))
     }

@@ -1,0 +1,224 @@
+import Foundation
+import Hummingbird
+
+/// The pages guests use: home, join by QR or code, camera, galleries, wall, leaving, a second phone.
+struct GuestPages {
+    let services: AppServices
+    let joining: JoinController
+
+    init(services: AppServices) {
+        self.services = services
+        joining = JoinController(services: services)
+    }
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/", use: home)
+        router.get("/join", use: joinByCode)
+        router.get("/e/:code", use: event)
+        router.post("/e/:code/join", use: join)
+        router.get("/e/:code/camera", use: camera)
+        router.get("/e/:code/mine", use: mine)
+        router.get("/e/:code/wall", use: wall)
+        router.get("/e/:code/continue", use: continueElsewhere)
+        router.post("/e/:code/leave", use: leave)
+        router.get("/c/:token", use: redeemLink)
+    }
+
+    private var secure: Bool { services.configuration.usesHTTPS }
+
+    @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        let joined = try await joinedEvents(request, web: web)
+        var data: [String: Any] = ["joined": joined, "hasJoined": !joined.isEmpty, "left": request.uri.queryParameters.get("left") != nil]
+        if request.uri.queryParameters.get("error") == "code" { data["codeError"] = web.t("join_code_invalid") }
+        return web.page("home", title: web.t("app_name"), data: data)
+    }
+
+    /// EV-4: the events this browser joined and can still open.
+    private func joinedEvents(_ request: Request, web: WebRequest) async throws -> [[String: Any]] {
+        var list: [[String: Any]] = []
+        for (_, guest) in try await JoinedEvents(request).memberships(services.tokens) {
+            guard let event = try await services.events.find(id: guest.eventID) else { continue }
+            let status = event.status(at: services.clock.now)
+            list.append(["name": event.name, "code": event.code.description, "guestName": guest.name,
+                         "statusText": web.t("status_\(status.rawValue)"), "endsAt": web.time(event.endsAt)])
+        }
+        return list
+    }
+
+    /// The home page's "type the code" form (JN-2).
+    @Sendable func joinByCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let raw = request.uri.queryParameters.get("code"), let code = EventCode(typed: raw) else {
+            return WebRequest.redirect("/?error=code#join")
+        }
+        return WebRequest.redirect("/e/\(code)")
+    }
+
+    /// Who the caller is in this event, switching the session to a joined guest of it when the browser has one.
+    struct Membership {
+        let event: Event
+        let role: EventRole
+        let guest: Guest?
+        var cookies: [Cookie] = []
+    }
+
+    func membership(_ request: Request, context: AppRequestContext, code raw: String) async throws -> (Event?, Membership?) {
+        guard let code = EventCode(typed: raw), let event = try await services.events.find(code: code),
+            services.clock.now < event.deletesAt(retention: services.configuration.retention)
+        else { return (nil, nil) }
+        switch context.identity {
+        case .user(let user, _):
+            if event.organizerID == user.id { return (event, Membership(event: event, role: .organizer, guest: nil)) }
+            if let guest = try await services.guests.activeMembership(userID: user.id, eventID: event.id) {
+                return (event, Membership(event: event, role: .guest, guest: guest))
+            }
+            return (event, nil)
+        case .guest(let guest, _) where guest.eventID == event.id:
+            return (event, Membership(event: event, role: .guest, guest: guest))
+        case .guest, nil:
+            for (token, guest) in try await JoinedEvents(request).memberships(services.tokens) where guest.eventID == event.id {
+                return (event, Membership(event: event, role: .guest, guest: guest, cookies: [sessionCookie(token, secure: secure)]))
+            }
+            return (event, nil)
+        }
+    }
+
+    private func unknownEvent(_ web: WebRequest) -> Response {
+        web.errorPage(status: .notFound, titleKey: "error_unknown_event_title", messageKey: "error_unknown_event_message")
+    }
+
+    /// `/e/CODE`, the QR code's target: the join form, or the gallery for those who joined.
+    @Sendable func event(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await memberPage(request, context: context, template: "gallery", extra: ["tabAll": true])
+    }
+
+    @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await memberPage(request, context: context, template: "gallery", extra: ["tabMine": true, "mine": true])
+    }
+
+    @Sendable func camera(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await memberPage(request, context: context, template: "camera",
+                             extra: ["welcome": request.uri.queryParameters.get("welcome") != nil, "tabCamera": true])
+    }
+
+    @Sendable func wall(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await memberPage(request, context: context, template: "wall", extra: [:])
+    }
+
+    private func memberPage(_ request: Request, context: AppRequestContext, template: String, extra: [String: Any]) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        let raw = try context.parameters.require("code")
+        let (event, membership) = try await membership(request, context: context, code: raw)
+        guard let event else { return unknownEvent(web) }
+        guard let membership else {
+            if template != "gallery" || extra["mine"] != nil { return WebRequest.redirect("/e/\(event.code)") }
+            return joinForm(web, event: event, name: "", error: nil, status: .ok)
+        }
+        var data = extra
+        data["event"] = EventPageData(event: event, role: membership.role, guest: membership.guest, services: services, web: web).values
+        var response = web.page(template, title: event.name, data: data)
+        for cookie in membership.cookies { response.setCookie(cookie) }
+        return response
+    }
+
+    private func joinForm(_ web: WebRequest, event: Event, name: String, error: String?, status: HTTPResponse.Status) -> Response {
+        var data: [String: Any] = [
+            "event": ["name": event.name, "code": event.code.description, "description": event.description.isEmpty ? nil : event.description as Any,
+                      "hasPassword": event.passwordHash != nil, "statusText": web.t("status_\(event.status(at: services.clock.now).rawValue)")],
+            "name": name, "termsVersion": TermsOfUse.version,
+        ]
+        if let error { data["error"] = error }
+        return web.page("join", title: event.name, data: data, status: status)
+    }
+
+    /// The join form's submission (JN-1): name, terms, password → a guest session, then the camera.
+    @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        let raw = try context.parameters.require("code")
+        guard let code = EventCode(typed: raw), let event = try await services.events.find(code: code) else { return unknownEvent(web) }
+        let form = try await WebForm.read(request)
+        guard form["terms"] == TermsOfUse.version else {
+            return joinForm(web, event: event, name: form["name"] ?? "", error: web.t("join_terms_required"), status: .unprocessableContent)
+        }
+        let joined: JoinController.Joined
+        do {
+            joined = try await joining.join(code: raw, name: form["name"], password: form["password"], termsVersion: TermsOfUse.version,
+                                            identity: context.identity, client: context.clientAddress)
+        } catch let problem as Problem {
+            if problem.status == .tooManyRequests {
+                return web.errorPage(status: .tooManyRequests, titleKey: "error_too_many_title", messageKey: "error_too_many_message")
+            }
+            if problem.slug == "unknown-code" { return unknownEvent(web) }
+            return joinForm(web, event: event, name: form["name"] ?? "", error: web.problemMessage(problem), status: problem.status)
+        }
+        var cookies = [JoinedEvents(request).adding(joined.token).cookie(secure: secure)]
+        if case .user = context.identity {} else { cookies.append(sessionCookie(joined.token, secure: secure)) }
+        return WebRequest.redirect("/e/\(event.code)/camera?welcome=1", cookies: cookies)
+    }
+
+    /// JN-3: leave the event; the photos stay, the place is freed, this browser forgets it.
+    @Sendable func leave(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let raw = try context.parameters.require("code")
+        let (_, membership) = try await membership(request, context: context, code: raw)
+        guard let membership, membership.role == .guest, let guest = membership.guest else { return WebRequest.redirect("/e/\(raw)") }
+        try await services.guests.leave(guest, now: services.clock.now)
+        // The tokens are revoked; drop the ones this browser held for that guest.
+        let joined = JoinedEvents(request)
+        var kept = JoinedEvents(tokens: [])
+        for (token, _) in try await joined.memberships(services.tokens) { kept = JoinedEvents(tokens: kept.tokens + [token]) }
+        var cookies = [kept.cookie(secure: secure)]
+        if case .guest = context.identity { cookies.append(sessionCookie("", secure: secure)) }
+        return WebRequest.redirect("/?left=1", cookies: cookies)
+    }
+
+    /// JN-5: a personal link and its QR code, to carry on with the same name and shots on another phone.
+    @Sendable func continueElsewhere(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        let raw = try context.parameters.require("code")
+        let (event, membership) = try await membership(request, context: context, code: raw)
+        guard let event else { return unknownEvent(web) }
+        guard let membership, let guest = membership.guest, membership.role == .guest else { return WebRequest.redirect("/e/\(event.code)") }
+        let eventData = EventPageData(event: event, role: .guest, guest: guest, services: services, web: web).values
+        if case .user = context.identity {
+            return web.page("continue", title: event.name, data: ["event": eventData, "signedIn": true, "tabMore": true])
+        }
+        let link = try await PersonalLinks(services: services).create(for: guest, code: event.code)
+        let qr = try QRCode(link.url).svg(size: 280)
+        var response = web.page("continue", title: event.name, data: [
+            "event": eventData, "link": link.url, "qrSVG": qr,
+            "expiresAt": web.time(link.expiresAt), "guestName": guest.name, "tabMore": true,
+        ])
+        for cookie in membership.cookies { response.setCookie(cookie) }
+        return response
+    }
+
+    /// Opening a personal link on the second phone.
+    @Sendable func redeemLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        guard let (token, guest) = try await PersonalLinks(services: services).redeem(try context.parameters.require("token")),
+            let event = try await services.events.find(id: guest.eventID)
+        else {
+            return web.errorPage(status: .notFound, titleKey: "error_link_used_title", messageKey: "error_link_used_message")
+        }
+        return WebRequest.redirect("/e/\(event.code)", cookies: [
+            sessionCookie(token, secure: secure), JoinedEvents(request).adding(token).cookie(secure: secure),
+        ])
+    }
+}
+
+/// The version of the terms guests accept when joining (SUP-3); bump it when `terms` changes.
+public enum TermsOfUse {
+    public static let version = "2026-11"
+}
+
+extension WebRequest {
+    /// A problem in the reader's language when the catalogue has it, else its English sentence.
+    func problemMessage(_ problem: Problem) -> String {
+        if let text = strings["problem_\(problem.slug)"] { return text }
+        if problem.slug == "invalid-field", let field = problem.extensions["field"], language != .en,
+            let label = strings["field_\(field)"] {
+            return t("problem_invalid_field_named", ["field": label]) + " (\(problem.detail))"
+        }
+        return problem.detail
+    }
+}

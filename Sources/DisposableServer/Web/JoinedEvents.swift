@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+
+/// The guest tokens of every event this browser joined (EV-4), in one HttpOnly cookie, newest first.
+/// The session cookie holds one identity at a time; opening an event switches it to that event's guest.
+struct JoinedEvents: Sendable {
+    static let cookieName = "disposable_joined"
+    static let limit = 30
+    let tokens: [String]
+
+    init(_ request: Request) {
+        tokens = (request.cookies[Self.cookieName]?.value ?? "").split(separator: ".").map(String.init).filter { !$0.isEmpty }
+    }
+
+    init(tokens: [String]) { self.tokens = tokens }
+
+    func adding(_ token: String) -> JoinedEvents {
+        JoinedEvents(tokens: Array(([token] + tokens.filter { $0 != token }).prefix(Self.limit)))
+    }
+
+    func removing(_ token: String) -> JoinedEvents { JoinedEvents(tokens: tokens.filter { $0 != token }) }
+
+    func cookie(secure: Bool) -> Cookie {
+        Cookie(name: Self.cookieName, value: tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 60 * 60 * 24 * 400,
+               path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    /// Each still-valid membership with its token.
+    func memberships(_ tokenRepository: AccessTokenRepository) async throws -> [(token: String, guest: Guest)] {
+        var found: [(String, Guest)] = []
+        for token in tokens {
+            if case .guest(let guest, _) = try await tokenRepository.identity(for: token) { found.append((token, guest)) }
+        }
+        return found
+    }
+}
+
+func sessionCookie(_ token: String, secure: Bool) -> Cookie {
+    Cookie(name: sessionCookieName, value: token, maxAge: token.isEmpty ? 0 : 60 * 60 * 24 * 30, path: "/",
+           secure: secure, httpOnly: true, sameSite: .lax)
+}

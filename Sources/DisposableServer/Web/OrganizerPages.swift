@@ -1,0 +1,232 @@
+import Foundation
+import Hummingbird
+
+/// The organizer's pages: accounts, the dashboard, creating and running an event (ORG-1..4).
+struct OrganizerPages {
+    let services: AppServices
+    let accounts: AccountsController
+    let events: EventsController
+    let access: EventAccess
+
+    init(services: AppServices) {
+        self.services = services
+        accounts = AccountsController(services: services)
+        events = EventsController(services: services)
+        access = EventAccess(services: services)
+    }
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/login", use: loginForm)
+        router.post("/login", use: login)
+        router.get("/register", use: registerForm)
+        router.post("/register", use: register)
+        router.post("/logout", use: logout)
+        router.get("/events", use: dashboard)
+        router.get("/events/new", use: newEventForm)
+        router.post("/events/new", use: createEvent)
+        router.get("/events/:id", use: manage)
+        router.post("/events/:id/settings", use: saveSettings)
+        router.post("/events/:id/end", use: end)
+        router.post("/events/:id/delete", use: delete)
+        router.get("/events/:id/card", use: card)
+    }
+
+    private var secure: Bool { services.configuration.usesHTTPS }
+
+    /// Only local paths: `next` must not send anyone to another site.
+    private func nextPath(_ raw: String?) -> String {
+        guard let raw, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.contains("\\") else { return "/events" }
+        return raw
+    }
+
+    // MARK: Accounts
+
+    @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        return web.page("login", title: web.t("login_title"), data: ["next": nextPath(request.uri.queryParameters.get("next"))])
+    }
+
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        let form = try await WebForm.read(request)
+        do {
+            let (token, _) = try await accounts.signIn(email: form["email"], password: form["password"], client: context.clientAddress)
+            return WebRequest.redirect(nextPath(form["next"]), cookies: [sessionCookie(token, secure: secure)])
+        } catch let problem as Problem {
+            return web.page("login", title: web.t("login_title"), data: [
+                "next": nextPath(form["next"]), "email": form["email"] ?? "", "error": web.problemMessage(problem),
+            ], status: problem.status)
+        }
+    }
+
+    @Sendable func registerForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        guard try await services.settings.registrationEnabled() else {
+            return web.errorPage(status: .forbidden, titleKey: "register_closed_title", messageKey: "register_closed_message")
+        }
+        return web.page("register", title: web.t("register_title"))
+    }
+
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        guard try await services.settings.registrationEnabled() else {
+            return web.errorPage(status: .forbidden, titleKey: "register_closed_title", messageKey: "register_closed_message")
+        }
+        let form = try await WebForm.read(request)
+        do {
+            try await accounts.registrationLimiter.take(context.clientAddress)
+            _ = try await accounts.createAccount(email: form["email"], password: form["password"], name: form["name"])
+            let (token, _) = try await accounts.signIn(email: form["email"], password: form["password"], client: context.clientAddress)
+            return WebRequest.redirect("/events", cookies: [sessionCookie(token, secure: secure)])
+        } catch let problem as Problem {
+            return web.page("register", title: web.t("register_title"), data: [
+                "email": form["email"] ?? "", "name": form["name"] ?? "", "error": web.problemMessage(problem),
+            ], status: problem.status)
+        }
+    }
+
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let identity = context.identity { try await services.tokens.revoke(hash: identity.tokenHash) }
+        return WebRequest.redirect("/", cookies: [sessionCookie("", secure: secure)])
+    }
+
+    // MARK: Dashboard and creation
+
+    private func signedIn(_ request: Request, context: AppRequestContext) -> (User?, Response?) {
+        if case .user(let user, _) = context.identity { return (user, nil) }
+        let target = request.uri.path
+        return (nil, WebRequest.redirect("/login?next=\(target.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? "/events")"))
+    }
+
+    @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (user, redirect) = signedIn(request, context: context)
+        guard let user else { return redirect! }
+        let web = WebRequest(request, context: context)
+        let now = services.clock.now
+        let visible = try await services.events.list(forUser: user.id).filter { now < $0.deletesAt(retention: services.configuration.retention) }
+        func item(_ event: Event) -> [String: Any] {
+            let status = event.status(at: now)
+            return ["id": event.id, "name": event.name, "code": event.code.description, "statusText": web.t("status_\(status.rawValue)"),
+                    "status": status.rawValue, "startsAt": web.time(event.startsAt), "guestCount": event.guestCount,
+                    "isOrganizer": event.organizerID == user.id]
+        }
+        let active = visible.filter { $0.status(at: now) != .ended }.map(item)
+        let past = visible.filter { $0.status(at: now) == .ended }.map(item)
+        return web.page("dashboard", title: web.t("dashboard_title"), data: [
+            "active": active, "past": past, "hasActive": !active.isEmpty, "hasPast": !past.isEmpty,
+        ])
+    }
+
+    @Sendable func newEventForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (user, redirect) = signedIn(request, context: context)
+        guard user != nil else { return redirect! }
+        let web = WebRequest(request, context: context)
+        let now = services.clock.now
+        let form = EventForm(web: web, values: [
+            "startsAt": web.localInputValue(now), "endsAt": web.localInputValue(now + TimeInterval(EventRules.defaultDurationHours) * 3600),
+            "shotsPerGuest": "\(EventRules.defaultShotsPerGuest)", "revealMode": "now", "allowLibraryUploads": "on",
+            "allowGuestDownloads": "on",
+        ], locked: false)
+        return web.page("event-new", title: web.t("create_title"), data: ["form": form.data(error: nil)])
+    }
+
+    @Sendable func createEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (user, redirect) = signedIn(request, context: context)
+        guard let user else { return redirect! }
+        let web = WebRequest(request, context: context)
+        let submitted = try await WebForm.read(request)
+        let form = EventForm(web: web, values: submitted.values, locked: false)
+        do {
+            let event = try await events.create(try form.input(comparedTo: nil), by: user)
+            return WebRequest.redirect("/events/\(event.id)?created=1")
+        } catch let problem as Problem {
+            return web.page("event-new", title: web.t("create_title"), data: ["form": form.data(error: problem)], status: problem.status)
+        }
+    }
+
+    // MARK: One event
+
+    private func organized(_ request: Request, context: AppRequestContext) async throws -> (Event?, Response?) {
+        let (user, redirect) = signedIn(request, context: context)
+        guard user != nil else { return (nil, redirect) }
+        let web = WebRequest(request, context: context)
+        do {
+            return (try await access.organizedEvent(try context.parameters.require("id"), for: context.identity), nil)
+        } catch let problem as Problem {
+            if problem.status == .forbidden {
+                return (nil, web.errorPage(status: .forbidden, titleKey: "error_organizer_only_title", messageKey: "error_organizer_only_message"))
+            }
+            return (nil, web.errorPage(status: .notFound, titleKey: "error_unknown_event_title", messageKey: "error_unknown_event_message"))
+        }
+    }
+
+    @Sendable func manage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (found, failure) = try await organized(request, context: context)
+        guard let event = found else { return failure! }
+        let web = WebRequest(request, context: context)
+        return managePage(web, event: event, form: EventForm(web: web, event: event), error: nil,
+                          saved: request.uri.queryParameters.get("saved") != nil, created: request.uri.queryParameters.get("created") != nil)
+    }
+
+    private func managePage(_ web: WebRequest, event: Event, form: EventForm, error: Problem?, saved: Bool, created: Bool,
+                            status: HTTPResponse.Status = .ok) -> Response {
+        var data = EventPageData(event: event, role: .organizer, guest: nil, services: services, web: web).values
+        data["shareText"] = web.t("share_text", ["name": event.name, "code": event.code.description,
+                                                 "link": joinURLString(for: event.code, baseURL: services.configuration.publicBaseURL)])
+        data["settingsLocked"] = event.hasPhotos
+        return web.page("event-manage", title: event.name, data: [
+            "event": data, "form": form.data(error: error), "saved": saved, "created": created,
+        ], status: status)
+    }
+
+    @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (found, failure) = try await organized(request, context: context)
+        guard let event = found else { return failure! }
+        let web = WebRequest(request, context: context)
+        let submitted = try await WebForm.read(request)
+        let form = EventForm(web: web, values: submitted.values, locked: event.hasPhotos)
+        do {
+            _ = try await events.update(event, with: try form.input(comparedTo: event))
+            return WebRequest.redirect("/events/\(event.id)?saved=1#settings")
+        } catch let problem as Problem {
+            return managePage(web, event: event, form: form, error: problem, saved: false, created: false, status: problem.status)
+        }
+    }
+
+    @Sendable func end(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (found, failure) = try await organized(request, context: context)
+        guard let event = found else { return failure! }
+        _ = try await events.end(event)
+        return WebRequest.redirect("/events/\(event.id)")
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (found, failure) = try await organized(request, context: context)
+        guard let event = found else { return failure! }
+        let form = try await WebForm.read(request)
+        // The form asks to type the event's name, so that a slip of the finger cannot delete a wedding.
+        guard form["confirm"]?.trimmingCharacters(in: .whitespaces) == event.name else {
+            let web = WebRequest(request, context: context)
+            return managePage(web, event: event, form: EventForm(web: web, event: event),
+                              error: Problem.invalidField("confirm", web.t("delete_confirm_mismatch")), saved: false, created: false,
+                              status: .unprocessableContent)
+        }
+        try await EventDeletion(services: services).delete(eventID: event.id, reason: .organizer)
+        return WebRequest.redirect("/events")
+    }
+
+    /// QR-3: a printable table card, A6 or A5.
+    @Sendable func card(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (found, failure) = try await organized(request, context: context)
+        guard let event = found else { return failure! }
+        let web = WebRequest(request, context: context)
+        let a5 = request.uri.queryParameters.get("size") == "a5"
+        let qr = try QRCode(joinURLString(for: event.code, baseURL: services.configuration.publicBaseURL)).svg(size: a5 ? 900 : 600)
+        return web.page("card", title: event.name, data: [
+            "event": ["id": event.id, "name": event.name, "code": event.code.description,
+                      "joinURL": joinURLString(for: event.code, baseURL: services.configuration.publicBaseURL),
+                      "shotsPerGuest": event.shotsPerGuest],
+            "qrSVG": qr, "a5": a5, "pageSize": a5 ? "A5" : "A6",
+        ])
+    }
+}

@@ -1,0 +1,75 @@
+// Shared by every page: strings, local dates, the offline banner, copy/share/confirm helpers, API calls.
+const strings = JSON.parse(document.getElementById('strings')?.textContent || '{}');
+export const locale = strings.locale || 'en-GB';
+
+export function t(key, values = {}) {
+  let text = strings[key] ?? key;
+  for (const [name, value] of Object.entries(values)) text = text.replaceAll(`{${name}}`, String(value));
+  return text;
+}
+
+export function formatDateTime(date) {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(date));
+}
+
+export function formatTime(date) {
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(new Date(date));
+}
+
+export function eventConfig() {
+  const element = document.getElementById('event-config');
+  return element ? JSON.parse(element.textContent) : null;
+}
+
+/** A JSON API call with the session cookie; throws an Error carrying the problem's sentence. */
+export async function api(path, options = {}) {
+  const response = await fetch(path, { credentials: 'same-origin', headers: { Accept: 'application/json' }, ...options });
+  if (response.status === 204) return null;
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = new Error(body?.detail || `HTTP ${response.status}`);
+    error.status = response.status;
+    error.problem = body;
+    throw error;
+  }
+  return body;
+}
+
+export function toast(text, ms = 2500) {
+  const element = document.createElement('div');
+  element.className = 'toast';
+  element.setAttribute('role', 'status');
+  element.textContent = text;
+  document.body.append(element);
+  setTimeout(() => element.remove(), ms);
+}
+
+export function photoAlt(photo) {
+  return t('photo_by', { name: photo.shooter.name, time: formatTime(photo.takenAt) });
+}
+
+// The server renders dates in the time zone it was told; tell it ours and re-render in place (UI-1).
+const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+if (zone) document.cookie = `disposable_tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
+for (const element of document.querySelectorAll('time[datetime]')) element.textContent = formatDateTime(element.dateTime);
+
+// SUP-5: say so when the network is gone.
+const offline = document.getElementById('offline');
+const updateOnline = () => { if (offline) offline.hidden = navigator.onLine; };
+addEventListener('online', updateOnline);
+addEventListener('offline', updateOnline);
+updateOnline();
+
+document.addEventListener('click', async (event) => {
+  const copy = event.target.closest('[data-copy]');
+  if (copy) {
+    const field = document.querySelector(copy.dataset.copy);
+    try { await navigator.clipboard.writeText(field.value); } catch { field.select(); document.execCommand('copy'); }
+    toast(t('copied'));
+  }
+});
+
+document.addEventListener('submit', (event) => {
+  const form = event.target.closest('form[data-confirm]');
+  if (form && !confirm(form.dataset.confirm)) event.preventDefault();
+});

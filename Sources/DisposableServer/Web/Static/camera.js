@@ -1,0 +1,153 @@
+// The camera (CAM-1..4): rear camera first, switch, torch, a screen flash for selfies, full resolution
+// through ImageCapture where the browser has it; every shot goes to the upload queue.
+import { t, eventConfig, toast } from './app.js';
+import { UploadQueue, watchQueue } from './queue.js';
+
+const config = eventConfig();
+const queue = new UploadQueue(config.id);
+const video = document.getElementById('video');
+const shutter = document.getElementById('shutter');
+const switchButton = document.getElementById('switch');
+const torchButton = document.getElementById('torch');
+const flash = document.getElementById('flash');
+const message = document.getElementById('camera-message');
+const shotsText = document.getElementById('shots-text');
+const intro = document.getElementById('camera-intro');
+const denied = document.getElementById('camera-denied');
+const viewfinder = document.getElementById('viewfinder');
+const fileInput = document.getElementById('file-input');
+
+let facing = 'environment';
+let stream = null;
+let capturing = false;
+const live = config.status === 'live';
+
+const shots = watchQueue(queue, config, t, (left) => {
+  shotsText.textContent = left === Infinity ? '' : left === 0 ? t('no_shots') : left === 1 ? t('shot_left_one') : t('shots_left', { n: left });
+  updateShutter();
+});
+
+function updateShutter() {
+  shutter.disabled = !live || capturing || shots.shotsLeft() <= 0 || !stream;
+  fileInput.disabled = !live || shots.shotsLeft() <= 0;
+}
+
+function say(text) {
+  message.textContent = text;
+  message.hidden = !text;
+}
+
+async function start() {
+  stop();
+  if (!navigator.mediaDevices?.getUserMedia) {
+    // Plain http on a phone, or an old browser: the file input below opens the phone's own camera.
+    viewfinder.hidden = true;
+    return;
+  }
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({
+      audio: false,
+      video: { facingMode: { ideal: facing }, width: { ideal: 4032 }, height: { ideal: 3024 } },
+    });
+  } catch (error) {
+    if (error.name === 'NotAllowedError' || error.name === 'SecurityError') {
+      viewfinder.hidden = true;
+      denied.hidden = false;
+    } else {
+      say(t('camera_error'));
+    }
+    updateShutter();
+    return;
+  }
+  denied.hidden = true;
+  viewfinder.hidden = false;
+  video.srcObject = stream;
+  const track = stream.getVideoTracks()[0];
+  const capabilities = track.getCapabilities?.() || {};
+  torchButton.hidden = !capabilities.torch;
+  torchButton.setAttribute('aria-pressed', 'false');
+  video.style.transform = facing === 'user' ? 'scaleX(-1)' : '';
+  say(live ? '' : t('not_live'));
+  updateShutter();
+}
+
+function stop() {
+  stream?.getTracks().forEach((track) => track.stop());
+  stream = null;
+}
+
+/** The best still the browser can give: ImageCapture's full-resolution photo, else the video frame. */
+async function grab() {
+  const track = stream.getVideoTracks()[0];
+  if ('ImageCapture' in window) {
+    try {
+      const capture = new ImageCapture(track);
+      const photo = await Promise.race([capture.takePhoto(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 4000))]);
+      if (photo && photo.size > 0) return photo;
+    } catch { /* fall back to the frame */ }
+  }
+  const canvas = document.createElement('canvas');
+  canvas.width = video.videoWidth;
+  canvas.height = video.videoHeight;
+  const context = canvas.getContext('2d');
+  if (facing === 'user') { context.translate(canvas.width, 0); context.scale(-1, 1); }
+  context.drawImage(video, 0, 0);
+  return new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.92));
+}
+
+async function takePhoto() {
+  if (shutter.disabled) return;
+  capturing = true;
+  updateShutter();
+  try {
+    if (facing === 'user') {
+      // No flash on the front: light the face with the screen for a moment.
+      flash.classList.add('on');
+      await new Promise((resolve) => setTimeout(resolve, 180));
+    }
+    const blob = await grab();
+    flash.classList.remove('on');
+    flash.classList.remove('blink');
+    void flash.offsetWidth;
+    flash.classList.add('blink');
+    if (navigator.vibrate) navigator.vibrate(30);
+    await queue.add(blob, 'camera');
+  } catch (error) {
+    say(t('camera_error'));
+  } finally {
+    flash.classList.remove('on');
+    capturing = false;
+    updateShutter();
+  }
+}
+
+shutter.addEventListener('click', takePhoto);
+switchButton.addEventListener('click', () => { facing = facing === 'environment' ? 'user' : 'environment'; start(); });
+torchButton.addEventListener('click', async () => {
+  const track = stream?.getVideoTracks()[0];
+  if (!track) return;
+  const on = torchButton.getAttribute('aria-pressed') !== 'true';
+  try {
+    await track.applyConstraints({ advanced: [{ torch: on }] });
+    torchButton.setAttribute('aria-pressed', String(on));
+  } catch { torchButton.hidden = true; }
+});
+document.addEventListener('keydown', (event) => {
+  if ((event.key === ' ' || event.key === 'Enter') && event.target === document.body) { event.preventDefault(); takePhoto(); }
+});
+document.getElementById('camera-start').addEventListener('click', () => { intro.hidden = true; viewfinder.hidden = false; start(); });
+document.getElementById('camera-retry').addEventListener('click', start);
+fileInput.addEventListener('change', async () => {
+  let left = shots.shotsLeft();
+  for (const file of fileInput.files) {
+    if (left <= 0) { toast(t('no_shots')); break; }
+    await queue.add(file, fileInput.dataset.source);
+    left -= 1;
+  }
+  fileInput.value = '';
+});
+queue.addEventListener('uploaded', () => toast(t('upload_done'), 1500));
+queue.addEventListener('failed', (event) => toast(t('upload_failed', { reason: event.detail.reason }), 5000));
+document.addEventListener('visibilitychange', () => { if (document.hidden) stop(); else if (!intro || intro.hidden) start(); });
+
+if (intro.hidden) start();

@@ -1,0 +1,249 @@
+// The galleries (GAL-1..4, DL-2): the grid with endless scrolling, live arrivals from the change feed,
+// "developing" with a countdown, My shots with delete, multi-select to a ZIP, and the full-screen viewer.
+import { t, eventConfig, api, toast, photoAlt, formatTime } from './app.js';
+import { UploadQueue, watchQueue } from './queue.js';
+
+const config = eventConfig();
+const grid = document.getElementById('grid');
+const mine = grid.dataset.mine === 'true';
+const empty = document.getElementById('empty');
+const more = document.getElementById('more');
+const developing = document.getElementById('developing');
+const queue = new UploadQueue(config.id);
+watchQueue(queue, config, t);
+
+const photos = new Map(); // id → photo, in grid order through the DOM
+let cursor = null;
+let finished = false;
+let loading = false;
+let changeSeq = 0;
+let feed = null;
+let selecting = false;
+const selected = new Set();
+let developingCount = 0;
+
+function canDelete(photo) { return photo.mine || config.role === 'organizer'; }
+
+function render(photo) {
+  let item = grid.querySelector(`li[data-id="${photo.id}"]`);
+  if (!item) {
+    item = document.createElement('li');
+    item.dataset.id = photo.id;
+  }
+  item.replaceChildren();
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'thumb';
+  if (photo.status === 'ready') {
+    const image = document.createElement('img');
+    image.src = photo.urls.thumbnail;
+    image.alt = photoAlt(photo);
+    image.loading = 'lazy';
+    image.decoding = 'async';
+    button.append(image);
+  } else {
+    const placeholder = document.createElement('span');
+    placeholder.className = 'pending';
+    placeholder.textContent = t('processing');
+    button.append(placeholder);
+    button.setAttribute('aria-label', photoAlt(photo));
+  }
+  const who = document.createElement('span');
+  who.className = 'who';
+  who.textContent = photo.shooter.name;
+  button.append(who);
+  item.append(button);
+  item.classList.toggle('selected', selected.has(photo.id));
+  return item;
+}
+
+function add(photo, atTop) {
+  if (mine && !photo.mine) return;
+  if (photo.status === 'failed') return;
+  const known = photos.has(photo.id);
+  photos.set(photo.id, photo);
+  const item = render(photo);
+  if (!known) atTop ? grid.prepend(item) : grid.append(item);
+  empty.hidden = true;
+}
+
+function remove(id) {
+  photos.delete(id);
+  selected.delete(id);
+  grid.querySelector(`li[data-id="${id}"]`)?.remove();
+  empty.hidden = photos.size > 0 || !finished;
+}
+
+async function loadMore() {
+  if (loading || finished) return;
+  loading = true;
+  try {
+    const params = new URLSearchParams({ limit: '40' });
+    if (mine) params.set('mine', 'true');
+    if (cursor) params.set('cursor', cursor);
+    const page = await api(`/api/v1/events/${config.id}/photos?${params}`);
+    if (!feed) {
+      changeSeq = page.changeSeq;
+      showDeveloping(page);
+      follow();
+    }
+    page.items.forEach((photo) => add(photo, false));
+    cursor = page.nextCursor;
+    finished = !cursor;
+    empty.hidden = photos.size > 0 || !finished || !developing.hidden;
+  } catch (error) {
+    toast(error.message, 4000);
+  } finally {
+    loading = false;
+  }
+  if (!finished && more.getBoundingClientRect().top < innerHeight * 2) loadMore();
+}
+
+function showDeveloping(page) {
+  if (mine || page.revealed || config.role !== 'guest') return;
+  developingCount = page.developingCount || 0;
+  developing.hidden = false;
+  updateDeveloping();
+  const countdown = document.getElementById('countdown');
+  const until = new Date(countdown.dataset.until).getTime();
+  const tick = () => {
+    const left = Math.max(0, Math.round((until - Date.now()) / 1000));
+    const d = Math.floor(left / 86400), h = Math.floor((left % 86400) / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+    const parts = d > 0 ? [`${d}${t('days')}`, `${h}${t('hours')}`] : h > 0 ? [`${h}${t('hours')}`, `${m}${t('minutes')}`] : [`${m}${t('minutes')}`, `${s}${t('seconds')}`];
+    countdown.textContent = left > 0 ? t('countdown', { time: parts.join(' ') }) : t('revealed');
+  };
+  tick();
+  setInterval(tick, 1000);
+}
+
+function updateDeveloping() {
+  document.getElementById('developing-count').textContent = t('developing_count', { n: developingCount });
+}
+
+/** LIVE-1: new photos appear without a reload; the stream resumes where it left off after a drop. */
+function follow() {
+  feed = new EventSource(`/api/v1/events/${config.id}/changes?lastEventId=${changeSeq}`);
+  const on = (kind, handler) => feed.addEventListener(kind, (message) => handler(JSON.parse(message.data)));
+  on('photo-added', (change) => {
+    if (change.photo) add(change.photo, true);
+    else if (change.developing) { developingCount += 1; updateDeveloping(); }
+  });
+  on('photo-ready', (change) => { if (change.photo) add(change.photo, true); });
+  on('photo-failed', (change) => remove(change.photo?.id || change.photoId));
+  on('photo-removed', (change) => {
+    if (change.photo || change.photoId) remove(change.photo?.id || change.photoId);
+    else if (change.developing) { developingCount = Math.max(0, developingCount - 1); updateDeveloping(); }
+  });
+  // Hidden photos are not re-sent at the reveal: load the gallery again.
+  on('event-revealed', () => { toast(t('revealed')); setTimeout(() => location.reload(), 800); });
+  on('event-deleted', () => { location.href = '/'; });
+}
+
+// Uploads from this phone show up at once in My shots, even before the feed says so.
+queue.addEventListener('uploaded', (event) => { if (event.detail.photo) add(event.detail.photo, true); });
+
+new IntersectionObserver((entries) => { if (entries.some((entry) => entry.isIntersecting)) loadMore(); }, { rootMargin: '600px' }).observe(more);
+
+// Multi-select → one ZIP of just those photos (DL-2).
+const selectToggle = document.getElementById('select-toggle');
+const downloadSelected = document.getElementById('download-selected');
+function updateSelection() {
+  downloadSelected.hidden = !selecting || selected.size === 0;
+  downloadSelected.textContent = t('selected', { n: selected.size });
+}
+selectToggle.addEventListener('click', () => {
+  selecting = !selecting;
+  selectToggle.setAttribute('aria-pressed', String(selecting));
+  if (!selecting) { selected.clear(); grid.querySelectorAll('li.selected').forEach((li) => li.classList.remove('selected')); }
+  updateSelection();
+});
+downloadSelected.addEventListener('click', () => {
+  const link = document.createElement('a');
+  link.href = `/api/v1/events/${config.id}/archive.zip?ids=${[...selected].join(',')}`;
+  link.download = '';
+  document.body.append(link);
+  link.click();
+  link.remove();
+});
+if (!config.allowGuestDownloads) { selectToggle.hidden = true; }
+
+grid.addEventListener('click', (event) => {
+  const item = event.target.closest('li[data-id]');
+  if (!item) return;
+  const id = item.dataset.id;
+  if (selecting) {
+    selected.has(id) ? selected.delete(id) : selected.add(id);
+    item.classList.toggle('selected', selected.has(id));
+    updateSelection();
+  } else if (photos.get(id)?.status === 'ready') {
+    openViewer(id);
+  }
+});
+
+// GAL-4: the viewer — preview first, then the original; swipe and arrow keys; download; delete.
+const viewer = document.getElementById('viewer');
+const viewerImage = document.getElementById('viewer-image');
+const caption = document.getElementById('viewer-caption');
+const downloadLink = document.getElementById('viewer-download');
+const deleteButton = document.getElementById('viewer-delete');
+const confirmDialog = document.getElementById('confirm-delete');
+let current = null;
+
+function readyIds() { return [...grid.querySelectorAll('li[data-id]')].map((li) => li.dataset.id).filter((id) => photos.get(id)?.status === 'ready'); }
+
+function openViewer(id) {
+  const photo = photos.get(id);
+  if (!photo) return;
+  current = id;
+  viewerImage.src = photo.urls.preview;
+  viewerImage.alt = photoAlt(photo);
+  caption.textContent = photoAlt(photo);
+  downloadLink.href = photo.urls.original;
+  downloadLink.hidden = !config.allowGuestDownloads && !photo.mine;
+  deleteButton.hidden = !canDelete(photo);
+  const original = new Image();
+  original.onload = () => { if (current === id) viewerImage.src = original.src; };
+  viewerImage.onload = () => { if (viewerImage.src.endsWith('/preview')) original.src = photo.urls.original; };
+  if (!viewer.open) viewer.showModal();
+}
+
+function step(delta) {
+  const ids = readyIds();
+  const index = ids.indexOf(current);
+  if (index < 0) return;
+  const next = ids[index + delta];
+  if (next) openViewer(next);
+  else if (delta > 0 && !finished) loadMore();
+}
+
+document.getElementById('viewer-prev').addEventListener('click', () => step(-1));
+document.getElementById('viewer-next').addEventListener('click', () => step(1));
+document.getElementById('viewer-close').addEventListener('click', () => viewer.close());
+viewer.addEventListener('keydown', (event) => {
+  if (event.key === 'ArrowLeft') step(-1);
+  if (event.key === 'ArrowRight') step(1);
+});
+let touchX = null;
+viewer.addEventListener('pointerdown', (event) => { touchX = event.clientX; });
+viewer.addEventListener('pointerup', (event) => {
+  if (touchX === null) return;
+  const dx = event.clientX - touchX;
+  touchX = null;
+  if (Math.abs(dx) > 50) step(dx < 0 ? 1 : -1);
+});
+viewer.addEventListener('close', () => { current = null; viewerImage.removeAttribute('src'); });
+
+deleteButton.addEventListener('click', () => confirmDialog.showModal());
+confirmDialog.addEventListener('close', async () => {
+  if (confirmDialog.returnValue !== 'delete' || !current) return;
+  const id = current;
+  try {
+    await api(`/api/v1/photos/${id}`, { method: 'DELETE' });
+    viewer.close();
+    remove(id);
+  } catch (error) {
+    toast(error.status === 404 ? t('delete_failed') : error.message, 4000);
+  }
+});
+
+loadMore();

@@ -1,0 +1,84 @@
+// The organizer's event page: sharing (ORG-1), the numbers (ORG-2) and moderation (ORG-3).
+import { t, api, eventConfig, toast, photoAlt } from './app.js';
+
+const config = eventConfig();
+
+const share = document.getElementById('share-button');
+share.addEventListener('click', async () => {
+  const data = { title: share.dataset.title, text: share.dataset.text, url: share.dataset.url };
+  if (navigator.share) {
+    try { await navigator.share(data); return; } catch (error) { if (error.name === 'AbortError') return; }
+  }
+  await navigator.clipboard.writeText(`${data.text}`);
+  toast(t('copied'));
+});
+
+function size(bytes) {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes, unit = 0;
+  while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit += 1; }
+  return `${value.toFixed(unit ? 1 : 0)} ${units[unit]}`;
+}
+
+async function loadStats() {
+  const stats = await api(`/api/v1/events/${config.id}/stats`);
+  const box = document.getElementById('stats');
+  const numbers = document.createElement('p');
+  numbers.className = 'numbers';
+  for (const text of [t('stats_photos', { n: stats.photos }), t('stats_guests', { n: stats.guests }), t('stats_storage', { size: size(stats.bytesStored) })]) {
+    const span = document.createElement('span');
+    span.textContent = text;
+    numbers.append(span);
+  }
+  box.replaceChildren(numbers);
+  if (stats.photosPerGuest.length) {
+    const heading = document.createElement('p');
+    heading.textContent = t('stats_top');
+    const list = document.createElement('ol');
+    for (const shooter of stats.photosPerGuest.slice(0, 5)) {
+      const item = document.createElement('li');
+      item.textContent = `${shooter.name} — ${shooter.photos}`;
+      list.append(item);
+    }
+    box.append(heading, list);
+  }
+}
+
+const grid = document.getElementById('moderation-grid');
+const moreButton = document.getElementById('moderation-more');
+let cursor = null;
+
+async function loadPhotos() {
+  const params = new URLSearchParams({ limit: '48' });
+  if (cursor) params.set('cursor', cursor);
+  const page = await api(`/api/v1/events/${config.id}/photos?${params}`);
+  for (const photo of page.items) {
+    const item = document.createElement('li');
+    item.dataset.id = photo.id;
+    const image = document.createElement('img');
+    image.alt = photoAlt(photo);
+    image.loading = 'lazy';
+    if (photo.status === 'ready') image.src = photo.urls.thumbnail;
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.className = 'danger remove';
+    remove.textContent = t('delete');
+    remove.setAttribute('aria-label', `${t('delete')}: ${photoAlt(photo)}`);
+    remove.addEventListener('click', async () => {
+      if (!confirm(t('confirm_delete_photo'))) return;
+      try {
+        await api(`/api/v1/photos/${photo.id}`, { method: 'DELETE' });
+        item.remove();
+        loadStats();
+      } catch (error) { toast(error.message, 4000); }
+    });
+    item.append(image, remove);
+    grid.append(item);
+  }
+  cursor = page.nextCursor;
+  moreButton.hidden = !cursor;
+}
+moreButton.addEventListener('click', loadPhotos);
+
+loadStats().catch((error) => toast(error.message));
+loadPhotos().catch((error) => toast(error.message));

@@ -1,0 +1,146 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// What every page knows about its request: language, time zone, who is asking.
+struct WebRequest: Sendable {
+    let language: WebLanguage
+    let timeZone: TimeZone
+    let identity: Identity?
+    let path: String
+    let resources: WebResources
+
+    init(_ request: Request, context: AppRequestContext, resources: WebResources = .shared) {
+        language = WebLanguage.of(cookie: request.cookies[WebLanguage.cookieName]?.value,
+                                  acceptLanguage: request.headers[.acceptLanguage])
+        // Set by the pages' script from the browser's own time zone; UTC until then.
+        timeZone = request.cookies["disposable_tz"].flatMap { TimeZone(identifier: $0.value) } ?? .gmt
+        identity = context.identity
+        path = request.uri.path
+        self.resources = resources
+    }
+
+    var strings: [String: String] { resources.catalogues[language] ?? [:] }
+
+    func t(_ key: String, _ values: [String: String] = [:]) -> String {
+        var text = strings[key] ?? resources.catalogues[.en]?[key] ?? key
+        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
+
+    var user: User? {
+        if case .user(let user, _) = identity { return user }
+        return nil
+    }
+
+    /// "21 Nov 2026, 18:30" in the reader's language and time zone (UI-1).
+    func dateTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = language.locale
+        formatter.timeZone = timeZone
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .short
+        return formatter.string(from: date)
+    }
+
+    func date(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = language.locale
+        formatter.timeZone = timeZone
+        formatter.dateStyle = .long
+        formatter.timeStyle = .none
+        return formatter.string(from: date)
+    }
+
+    /// The value of an `<input type=datetime-local>` in the reader's time zone.
+    func localInputValue(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        return formatter.string(from: date)
+    }
+
+    /// An `<input type=datetime-local>` value read in the reader's time zone, as RFC 3339 for the API rules.
+    func rfc3339(fromLocalInput value: String) -> String? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: value) { return date.formatted(Date.ISO8601FormatStyle()) }
+        }
+        return nil
+    }
+
+    /// A `<time>` element's data: the machine value and the server's rendering (the script re-renders it locally).
+    func time(_ date: Date) -> [String: String] {
+        ["iso": date.formatted(Date.ISO8601FormatStyle()), "text": dateTime(date)]
+    }
+
+    /// Renders a page template inside the layout.
+    func page(_ template: String, title: String, data: [String: Any] = [:], status: HTTPResponse.Status = .ok,
+              headers: HTTPFields = [:]) -> Response {
+        var context: [String: Any] = data
+        context["t"] = strings.merging(resources.catalogues[.en] ?? [:]) { mine, _ in mine }
+        context["lang"] = language.rawValue
+        context["title"] = title
+        context["asset"] = Dictionary(uniqueKeysWithValues: resources.staticFiles.keys.map {
+            ($0.replacingOccurrences(of: ".", with: "_"), "/static/\($0)?v=\(resources.assetVersion)")
+        })
+        context["languages"] = WebLanguage.allCases.map { language -> [String: Any] in
+            ["code": language.rawValue, "label": resources.catalogues[language]?["language_name"] ?? language.rawValue,
+             "current": language == self.language, "back": path]
+        }
+        if let user { context["user"] = ["name": user.name, "isAdmin": user.isAdmin] }
+        context["jsStrings"] = scriptStrings()
+        let html = resources.templates.render(context, withTemplate: template) ?? "Missing template \(template)"
+        var fields = headers
+        fields[.contentType] = "text/html; charset=utf-8"
+        if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// The catalogue entries the scripts use (`js.*`), as JSON safe inside a `<script type=application/json>`.
+    private func scriptStrings() -> String {
+        let english = resources.catalogues[.en] ?? [:]
+        var entries: [String: String] = [:]
+        for (key, value) in english where key.hasPrefix("js_") { entries[String(key.dropFirst(3))] = strings[key] ?? value }
+        entries["locale"] = language == .fr ? "fr-FR" : "en-GB"
+        let data = (try? JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+    }
+
+    /// A friendly error page: what happened and what to do (never a raw problem document).
+    func errorPage(status: HTTPResponse.Status, titleKey: String, messageKey: String, values: [String: String] = [:]) -> Response {
+        page("error", title: t(titleKey), data: ["heading": t(titleKey), "message": t(messageKey, values)], status: status)
+    }
+
+    static func redirect(_ location: String, cookies: [Cookie] = []) -> Response {
+        var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+        for cookie in cookies { response.setCookie(cookie) }
+        return response
+    }
+}
+
+/// A form body (`application/x-www-form-urlencoded`), at most 64 KB.
+struct WebForm: Sendable {
+    let values: [String: String]
+
+    static func read(_ request: Request) async throws -> WebForm {
+        let buffer = try await request.body.collect(upTo: 64 * 1024)
+        var values: [String: String] = [:]
+        for pair in String(buffer: buffer).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            guard let key = parts.first else { continue }
+            values[key] = parts.count > 1 ? parts[1] : ""
+        }
+        return WebForm(values: values)
+    }
+
+    subscript(_ key: String) -> String? { values[key] }
+
+    func isOn(_ key: String) -> Bool { ["on", "true", "1"].contains(values[key] ?? "") }
+}

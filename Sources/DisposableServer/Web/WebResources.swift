@@ -1,0 +1,85 @@
+import Crypto
+import Foundation
+import Mustache
+
+/// The web app's templates, string catalogues and static files, read once from the bundle at start.
+struct WebResources: Sendable {
+    struct StaticFile: Sendable {
+        let data: Data
+        let contentType: String
+        let etag: String
+    }
+
+    let templates: MustacheLibrary
+    let catalogues: [WebLanguage: [String: String]]
+    let staticFiles: [String: StaticFile]
+    /// A hash of every static file: asset URLs carry it, so browsers may cache them forever.
+    let assetVersion: String
+
+    static let shared: WebResources = {
+        do { return try load() } catch { fatalError("The web app's resources are missing from the bundle: \(error)") }
+    }()
+
+    static func load() throws -> WebResources {
+        guard let root = Bundle.module.resourceURL else { throw CocoaError(.fileNoSuchFile) }
+        let files = FileManager.default
+        var library = MustacheLibrary()
+        let templateDirectory = root.appendingPathComponent("Templates")
+        for name in try files.contentsOfDirectory(atPath: templateDirectory.path) where name.hasSuffix(".mustache") {
+            let text = try String(contentsOf: templateDirectory.appendingPathComponent(name), encoding: .utf8)
+            library.register(try MustacheTemplate(string: text), named: String(name.dropLast(".mustache".count)))
+        }
+        var catalogues: [WebLanguage: [String: String]] = [:]
+        for language in WebLanguage.allCases {
+            let data = try Data(contentsOf: root.appendingPathComponent("Strings/\(language.rawValue).json"))
+            catalogues[language] = try JSONDecoder().decode([String: String].self, from: data)
+        }
+        var staticFiles: [String: StaticFile] = [:]
+        var all = SHA256()
+        let staticDirectory = root.appendingPathComponent("Static")
+        for name in try files.contentsOfDirectory(atPath: staticDirectory.path).sorted() {
+            let data = try Data(contentsOf: staticDirectory.appendingPathComponent(name))
+            let digest = SHA256.hash(data: data)
+            all.update(data: Data(digest))
+            let etag = "\"" + digest.prefix(8).map { String(format: "%02x", $0) }.joined() + "\""
+            staticFiles[name] = StaticFile(data: data, contentType: contentType(name), etag: etag)
+        }
+        let version = all.finalize().prefix(5).map { String(format: "%02x", $0) }.joined()
+        return WebResources(templates: library, catalogues: catalogues, staticFiles: staticFiles, assetVersion: version)
+    }
+
+    static func contentType(_ name: String) -> String {
+        switch (name as NSString).pathExtension {
+        case "js": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        case "webmanifest": "application/manifest+json"
+        default: "application/octet-stream"
+        }
+    }
+}
+
+/// The languages of the interface (UI-1).
+public enum WebLanguage: String, CaseIterable, Sendable {
+    case en, fr
+
+    static let cookieName = "disposable_lang"
+
+    var locale: Locale { Locale(identifier: self == .fr ? "fr_FR" : "en_GB") }
+
+    /// The language chosen with the switcher, else the browser's first supported one, else English.
+    public static func of(cookie: String?, acceptLanguage: String?) -> WebLanguage {
+        if let cookie, let chosen = WebLanguage(rawValue: cookie) { return chosen }
+        let ranked = (acceptLanguage ?? "").split(separator: ",").compactMap { item -> (String, Double)? in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = parts.first, !tag.isEmpty else { return nil }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return (tag.lowercased(), quality)
+        }
+        for (tag, _) in ranked.sorted(by: { $0.1 > $1.1 }) {
+            if let language = WebLanguage(rawValue: String(tag.prefix { $0 != "-" && $0 != "_" })) { return language }
+        }
+        return .en
+    }
+}

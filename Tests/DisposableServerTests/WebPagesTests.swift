@@ -1,0 +1,297 @@
+import DisposableServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The web app's pages (issue 5) at the HTTP level: who may open what, forms, cookies, escaping,
+/// CSRF and the catalogues. The browser-level behaviour is in Tests/web/test_web.py (real Chromium).
+@Suite("Web pages")
+struct WebPagesTests {
+    typealias Role = AuthorizationTests.Role
+
+    struct PageRow: @unchecked Sendable, CustomTestStringConvertible {
+        let method: HTTPRequest.Method
+        let path: String
+        var form: String? = nil
+        let expected: [Role: HTTPResponse.Status]
+        var testDescription: String { "\(method) \(path)" }
+    }
+
+    static func statuses(
+        _ anonymous: HTTPResponse.Status, _ guest: HTTPResponse.Status, _ otherGuest: HTTPResponse.Status,
+        _ organizer: HTTPResponse.Status, _ otherUser: HTTPResponse.Status, _ admin: HTTPResponse.Status
+    ) -> [Role: HTTPResponse.Status] {
+        AuthorizationTests.statuses(anonymous, guest, otherGuest, organizer, otherUser, admin)
+    }
+
+    static let all200 = statuses(.ok, .ok, .ok, .ok, .ok, .ok)
+    static let all303 = statuses(.seeOther, .seeOther, .seeOther, .seeOther, .seeOther, .seeOther)
+    /// Pages of one event for those who joined it (others are sent to its join form).
+    static let members = statuses(.seeOther, .ok, .seeOther, .ok, .seeOther, .seeOther)
+    /// The organizer's pages: sign in first; other accounts cannot even confirm the event exists.
+    static let organizerOnly = statuses(.seeOther, .seeOther, .seeOther, .ok, .notFound, .notFound)
+    static let organizerWrites = statuses(.seeOther, .seeOther, .seeOther, .seeOther, .notFound, .notFound)
+    static let accounts = statuses(.seeOther, .seeOther, .seeOther, .ok, .ok, .ok)
+
+    /// SEC-1 for pages: every page route × every role, with the session cookie as a browser sends it.
+    static let rows: [PageRow] = [
+        PageRow(method: .get, path: "/", expected: all200),
+        PageRow(method: .get, path: "/join?code={code}", expected: all303),
+        PageRow(method: .get, path: "/e/{code}", expected: all200),
+        PageRow(method: .post, path: "/e/{code}/join", form: "name=Maggie&terms=\(TermsOfUse.version)", expected: all303),
+        PageRow(method: .get, path: "/e/{code}/camera", expected: members),
+        PageRow(method: .get, path: "/e/{code}/mine", expected: members),
+        PageRow(method: .get, path: "/e/{code}/wall", expected: members),
+        PageRow(method: .get, path: "/e/{code}/continue", expected: statuses(.seeOther, .ok, .seeOther, .seeOther, .seeOther, .seeOther)),
+        PageRow(method: .post, path: "/e/{code}/leave", expected: all303),
+        PageRow(method: .get, path: "/c/{token}", expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
+        PageRow(method: .get, path: "/login", expected: all200),
+        PageRow(method: .post, path: "/login", form: "email=member%40example.com&password=password", expected: all303),
+        PageRow(method: .get, path: "/register", expected: all200),
+        PageRow(method: .post, path: "/register", form: "email=new-{role}%40example.com&password=password1", expected: all303),
+        PageRow(method: .post, path: "/logout", expected: all303),
+        PageRow(method: .get, path: "/events", expected: accounts),
+        PageRow(method: .get, path: "/events/new", expected: accounts),
+        PageRow(method: .post, path: "/events/new", form: "name=Party&shotsPerGuest=5&revealMode=now",
+                expected: statuses(.seeOther, .seeOther, .seeOther, .seeOther, .seeOther, .seeOther)),
+        PageRow(method: .get, path: "/events/{id}", expected: organizerOnly),
+        PageRow(method: .post, path: "/events/{id}/settings", form: "name=Renamed&shotsPerGuest=27&revealMode=now", expected: organizerWrites),
+        PageRow(method: .post, path: "/events/{id}/end", expected: organizerWrites),
+        PageRow(method: .post, path: "/events/{id}/delete", form: "confirm=Ana+%26+Ben%27s+wedding", expected: organizerWrites),
+        PageRow(method: .get, path: "/events/{id}/card", expected: organizerOnly),
+        PageRow(method: .get, path: "/help", expected: all200),
+        PageRow(method: .get, path: "/terms", expected: all200),
+        PageRow(method: .get, path: "/privacy", expected: all200),
+        PageRow(method: .get, path: "/language/{lang}", expected: all303),
+        PageRow(method: .get, path: "/manifest.webmanifest", expected: all200),
+        PageRow(method: .get, path: "/static/{file}", expected: all200),
+    ]
+
+    @Test("Each page answers each role as expected", arguments: rows)
+    func pageMatrix(row: PageRow) async throws {
+        try await TestApp.run(.sqlite) { app in
+            _ = try await app.userToken(email: "member@example.com", password: "password")
+            for role in Role.allCases {
+                let suffix = UUID().uuidString.prefix(8)
+                let organizer = try await app.userToken()
+                let event = try await app.createEvent(token: organizer)
+                let other = try await app.createEvent(token: try await app.userToken())
+                let token: String? = switch role {
+                case .anonymous: nil
+                case .guestOfThisEvent: try await app.guestToken(code: event["code"] as! String)
+                case .guestOfAnotherEvent: try await app.guestToken(code: other["code"] as! String)
+                case .organizer: organizer
+                case .otherUser: try await app.userToken()
+                case .admin: try await app.adminToken()
+                }
+                let path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
+                    .replacingOccurrences(of: "{code}", with: event["code"] as! String)
+                    .replacingOccurrences(of: "{token}", with: "not-a-real-link").replacingOccurrences(of: "{lang}", with: "fr")
+                    .replacingOccurrences(of: "{file}", with: "app.js")
+                let response = try await app.page(row.method, path, cookie: token, form: row.form?.replacingOccurrences(of: "{role}", with: "\(role)-\(suffix)"))
+                #expect(response.status == row.expected[role], "\(row.method) \(row.path) as \(role): \(response.text.prefix(300))")
+                #expect(response.headers[.xContentTypeOptions] == "nosniff")
+                if response.headers[.contentType]?.hasPrefix("text/html") == true {
+                    #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true)
+                    #expect(!response.text.contains("Missing template"))
+                }
+            }
+        }
+    }
+
+    @Test("Every page route has a row in the page matrix")
+    func everyPageIsCovered() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let covered = Set(Self.rows.map { row in
+                let path = row.path.split(separator: "?")[0].replacingOccurrences(of: "{code}", with: "{code}")
+                    .replacingOccurrences(of: "{lang}", with: "{code}")
+                return "\(row.method.rawValue) \(path)"
+            })
+            for route in allRoutes(app.services) where isWebPage(route) {
+                #expect(covered.contains(route), "\(route) has no row in the page matrix")
+            }
+        }
+    }
+
+    @Test("Joining by the form: terms stored with their version, cookies set, then the camera")
+    func joinForm() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let event = try await app.createEvent(token: try await app.userToken())
+            let code = event["code"] as! String
+            let refused = try await app.page(.post, "/e/\(code)/join", form: "name=Maggie")
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("Please accept the terms"))
+            let joined = try await app.page(.post, "/e/\(code)/join", form: "name=Maggie&terms=\(TermsOfUse.version)")
+            #expect(joined.status == .seeOther)
+            #expect(joined.headers[.location] == "/e/\(code)/camera?welcome=1")
+            let cookies = joined.headers[values: .setCookie]
+            let session = try #require(cookies.first { $0.hasPrefix("disposable_session=") })
+            #expect(session.contains("HttpOnly") && session.contains("SameSite=Lax"))
+            #expect(cookies.contains { $0.hasPrefix("disposable_joined=") })
+            let stored = try await app.services.database.sql { db in
+                try await db.raw("SELECT terms_version, terms_accepted_at FROM guests WHERE name = 'Maggie'").first()
+            }
+            #expect(try stored?.decode(column: "terms_version", as: String.self) == TermsOfUse.version)
+            #expect(try stored?.decode(column: "terms_accepted_at", as: Int64?.self) != nil)
+        }
+    }
+
+    @Test("Wrong codes get a friendly page, not a problem document")
+    func unknownCode() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let response = try await app.page(.get, "/e/ZZZZ-ZZZZ", headers: [.acceptLanguage: "fr-CH, fr;q=0.9, en;q=0.5"])
+            #expect(response.status == .notFound)
+            #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(response.text.contains("Nous ne trouvons pas cet événement"))
+            #expect(response.text.contains("<html lang=\"fr\">"))
+        }
+    }
+
+    @Test("Names and event names are escaped everywhere they are shown")
+    func escaping() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let organizer = try await app.userToken()
+            let payload = "<img src=x onerror=alert(1)>"
+            let event = try await app.createEvent(token: organizer, ["name": "Party \(payload)", "description": "\"><script>alert(2)</script>"])
+            let code = event["code"] as! String
+            let joined = try await app.page(.post, "/e/\(code)/join", form: "name=%3Cscript%3Ealert(3)%3C%2Fscript%3E&terms=\(TermsOfUse.version)")
+            let cookies = joined.headers[values: .setCookie].map { $0.split(separator: ";")[0] }.joined(separator: "; ")
+            for path in ["/e/\(code)", "/e/\(code)/camera", "/e/\(code)/continue", "/"] {
+                let page = try await app.page(.get, path, headers: [.cookie: cookies])
+                #expect(page.status == .ok, "\(path)")
+                #expect(!page.text.contains("<img src=x"), "\(path) reflects the event name unescaped")
+                #expect(!page.text.contains("<script>alert"), "\(path) reflects a payload unescaped")
+            }
+            let manage = try await app.page(.get, "/events/\(event["id"] as! String)", cookie: organizer)
+            #expect(manage.status == .ok)
+            #expect(!manage.text.contains("<img src=x") && !manage.text.contains("<script>alert"))
+            #expect(manage.text.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        }
+    }
+
+    @Test("SEC-3: a write from another site is refused, even with the cookie")
+    func crossSiteWrites() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let organizer = try await app.userToken()
+            let event = try await app.createEvent(token: organizer)
+            let id = event["id"] as! String
+            let evil: HTTPFields = [.origin: "https://evil.example", .cookie: "disposable_session=\(organizer)"]
+            let deleted = try await app.page(.post, "/events/\(id)/delete", form: "confirm=Ana+%26+Ben%27s+wedding", headers: evil)
+            #expect(deleted.status == .forbidden)
+            var fetchHeaders = evil
+            fetchHeaders[.contentType] = "application/json"
+            let patched = try await app.call(.patch, "/api/v1/events/\(id)", raw: "{\"name\": \"Hacked\"}", headers: fetchHeaders)
+            patched.expectProblem(.forbidden)
+            let site: HTTPFields = [.init("Sec-Fetch-Site")!: "cross-site", .cookie: "disposable_session=\(organizer)"]
+            #expect(try await app.page(.post, "/events/\(id)/end", headers: site).status == .forbidden)
+            #expect(try await app.call(.get, "/api/v1/events/\(id)", token: organizer).string("name") == "Ana & Ben's wedding")
+            // Our own pages are fine (same-origin form posts are exercised for real in the Chromium test).
+            let own = try await app.page(.post, "/events/\(id)/end", headers: [.init("Sec-Fetch-Site")!: "same-origin",
+                                                                                .cookie: "disposable_session=\(organizer)"])
+            #expect(own.status == .seeOther)
+        }
+    }
+
+    @Test("JN-5: a personal link signs a second phone in as the same guest, once")
+    func personalLink() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let event = try await app.createEvent(token: try await app.userToken(), ["shotsPerGuest": 2])
+            let guest = try await app.guestToken(code: event["code"] as! String, name: "Maggie")
+            let link = try await app.call(.post, "/api/v1/events/\(event["id"] as! String)/membership/link", token: guest)
+            #expect(link.status == .created)
+            let url = try #require(link.string("url"))
+            let path = String(url[url.range(of: "/c/")!.lowerBound...])
+            let first = try await app.page(.get, path)
+            #expect(first.status == .seeOther)
+            let cookie = try #require(first.headers[values: .setCookie].first { $0.hasPrefix("disposable_session=") })
+            let secondToken = String(cookie.dropFirst("disposable_session=".count).prefix { $0 != ";" })
+            let me = try await app.call(.get, "/api/v1/me", token: secondToken)
+            #expect((me["guest"] as? [String: Any])?["name"] as? String == "Maggie")
+            // Both phones share the same shots.
+            #expect(try await app.upload(try TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: guest).status == .created)
+            #expect(try await app.upload(try TestImages.jpeg(width: 65, height: 48), event: event["id"] as! String, token: secondToken).status == .created)
+            #expect(try await app.upload(try TestImages.jpeg(width: 66, height: 48), event: event["id"] as! String, token: secondToken).status == .forbidden)
+            #expect(try await app.page(.get, path).status == .notFound)
+        }
+    }
+
+    @Test("The settings form, sent back untouched after the first photo, saves without tripping the EV-2 lock")
+    func untouchedSettingsForm() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let organizer = try await app.userToken()
+            let event = try await app.createEvent(token: organizer, ["reveal": ["mode": "at-end"], "maxGuests": 50])
+            let id = event["id"] as! String
+            let guest = try await app.guestToken(code: event["code"] as! String)
+            #expect(try await app.upload(try TestImages.jpeg(), event: id, token: guest).status == .created)
+            let page = try await app.page(.get, "/events/\(id)", cookie: organizer)
+            // What a browser submits: every enabled field of the form with its current value (locked ones are disabled).
+            let name = try #require(Self.value(of: "name", in: page.text))
+            let endsAt = try #require(Self.value(of: "endsAt", in: page.text))
+            let saved = try await app.page(.post, "/events/\(id)/settings", cookie: organizer,
+                                           form: "name=\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&description=New+words&endsAt=\(endsAt)&allowGuestDownloads=on")
+            #expect(saved.status == .seeOther, "\(saved.text.prefix(2000))")
+            let after = try await app.call(.get, "/api/v1/events/\(id)", token: organizer)
+            #expect(after.string("description") == "New words")
+            #expect(after.string("endsAt") == event["endsAt"] as? String)
+            // A locked field sent changed is refused by its name, on the page.
+            let locked = try await app.page(.post, "/events/\(id)/settings", cookie: organizer, form: "name=x&endsAt=not-a-time")
+            #expect(locked.status == .unprocessableContent)
+        }
+    }
+
+    static func value(of name: String, in html: String) -> String? {
+        guard let range = html.range(of: "name=\"\(name)\"") else { return nil }
+        let rest = html[range.upperBound...]
+        guard let start = rest.range(of: "value=\"") else { return nil }
+        let value = rest[start.upperBound...].prefix { $0 != "\"" }
+        return String(value).replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    @Test("Every string a template uses exists in English and French, and French has every English string")
+    func catalogues() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/DisposableServer/Web")
+        let decode = { (language: String) throws -> [String: String] in
+            try JSONDecoder().decode([String: String].self, from: Data(contentsOf: root.appendingPathComponent("Strings/\(language).json")))
+        }
+        let english = try decode("en"), french = try decode("fr")
+        #expect(Set(english.keys).subtracting(french.keys).isEmpty, "missing in French: \(Set(english.keys).subtracting(french.keys).sorted())")
+        let templates = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Templates").path)
+        var used = Set<String>()
+        for name in templates {
+            let text = try String(contentsOf: root.appendingPathComponent("Templates/\(name)"), encoding: .utf8)
+            let regex = try Regex(#"\{\{[#^/]?t\.([a-z0-9_]+)\}\}"#)
+            for match in text.matches(of: regex) { used.insert(String(text[match.output[1].range!])) }
+        }
+        #expect(used.count > 100)
+        #expect(used.subtracting(english.keys).isEmpty, "templates use unknown strings: \(used.subtracting(english.keys).sorted())")
+    }
+
+    @Test("Language: the switcher's cookie first, then Accept-Language by quality, else English", arguments: [
+        (nil, "fr-FR,fr;q=0.9,en;q=0.8", "fr"), (nil, "de-DE, en;q=0.5, fr;q=0.7", "fr"), (nil, "de", "en"), (nil, nil, "en"),
+        ("en", "fr", "en"), ("fr", nil, "fr"), ("xx", "fr", "fr"),
+    ] as [(String?, String?, String)])
+    func language(cookie: String?, accept: String?, expected: String) {
+        #expect(WebLanguage.of(cookie: cookie, acceptLanguage: accept).rawValue == expected)
+    }
+}
+
+extension TestApp {
+    /// A page request as a browser makes it: the session cookie, a form body.
+    func page(_ method: HTTPRequest.Method, _ path: String, cookie: String? = nil, form: String? = nil,
+              headers extra: HTTPFields = [:]) async throws -> APIResponse {
+        var headers = extra
+        if let cookie { headers[.cookie] = "disposable_session=\(cookie)" }
+        if form != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+        return try await client.execute(uri: path, method: method, headers: headers, body: form.map { ByteBuffer(string: $0) }) {
+            APIResponse(status: $0.status, headers: $0.headers, body: $0.body)
+        }
+    }
+
+    func adminToken() async throws -> String {
+        let email = "admin-\(UUID().uuidString.prefix(8))@example.com"
+        _ = try await AdminAccounts(services: services).create(email: email, password: "password", name: nil, onlyIfFirst: false)
+        return try #require(try await call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
+    }
+}

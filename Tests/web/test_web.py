@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+"""The web app in a real Chromium (issue 5): guests join by QR and shoot; organizers run their event.
+
+Usage: test_web.py PATH_TO_DISPOSABLE_BINARY
+Starts its own server on embedded defaults, drives headless Chromium with its fake camera at phone size,
+and saves screenshots of the main pages in $DISPOSABLE_WEB_ARTIFACTS (default .build/web-artifacts).
+"""
+import hashlib
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.request
+import zipfile
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/disposable")
+ARTIFACTS = os.path.abspath(os.environ.get("DISPOSABLE_WEB_ARTIFACTS", ".build/web-artifacts"))
+WAIT = 30
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self):
+        self.port = free_port()
+        self.base = f"http://localhost:{self.port}"
+        self.data = tempfile.mkdtemp(prefix="disposable-web-")
+        self.log = open(os.path.join(self.data, "server.log"), "w")
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--data-dir", self.data, "--host", "127.0.0.1", "--port", str(self.port), "--public-url", self.base],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                if urllib.request.urlopen(self.base + "/healthz", timeout=2).status == 200:
+                    return
+            except Exception:
+                time.sleep(0.2)
+        raise RuntimeError("the server did not start")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        self.log.close()
+
+    def api(self, path, cookie):
+        """GET an API path with a browser's session cookie."""
+        request = urllib.request.Request(self.base + path, headers={"Cookie": f"disposable_session={cookie}", "Accept": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+
+def browser(language="en-GB", downloads=None):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--use-fake-device-for-media-stream",
+                     "--use-fake-ui-for-media-stream", f"--lang={language}", "--window-size=412,915"]:
+        options.add_argument(argument)
+    prefs = {"intl.accept_languages": language}
+    if downloads:
+        prefs.update({"download.default_directory": downloads, "download.prompt_for_download": False})
+    options.add_experimental_option("prefs", prefs)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = webdriver.ChromeService(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 412, "height": 915, "deviceScaleFactor": 2, "mobile": True})
+    if downloads:
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    return driver
+
+
+def wait(driver, condition, message, timeout=WAIT):
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.2).until(lambda d: condition(d))
+    except TimeoutException:
+        raise AssertionError(f"timed out: {message} (at {driver.current_url})")
+
+
+def shot(driver, name):
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(ARTIFACTS, f"{name}.png"))
+
+
+def session_cookie(driver):
+    cookie = driver.get_cookie("disposable_session")
+    assert cookie, "no session cookie"
+    return cookie["value"]
+
+
+def page_errors(driver):
+    """Script errors and CSP violations the page logged (network 4xx from tests themselves are ignored)."""
+    return [entry["message"] for entry in driver.get_log("browser")
+            if entry["level"] == "SEVERE" and "Failed to load resource" not in entry["message"]]
+
+
+def register_and_create_event(driver, server, name, shots, reveal="now"):
+    driver.get(server.base + "/register")
+    driver.find_element(By.ID, "name").send_keys("Emma")
+    driver.find_element(By.ID, "email").send_keys(f"emma-{time.time_ns()}@example.com")
+    driver.find_element(By.ID, "password").send_keys("a good password")
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait(driver, lambda d: d.current_url.endswith("/events"), "dashboard after registering")
+    return create_event(driver, server, name, shots, reveal)
+
+
+def create_event(driver, server, name, shots, reveal="now"):
+    driver.get(server.base + "/events/new")
+    driver.find_element(By.ID, "f-name").send_keys(name)
+    field = driver.find_element(By.ID, "f-shots")
+    field.clear()
+    field.send_keys(str(shots))
+    driver.find_element(By.CSS_SELECTOR, f"input[name=revealMode][value='{reveal}']").click()
+    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    wait(driver, lambda d: "/events/" in d.current_url and "created=1" in d.current_url, "event page after creating")
+    return driver.current_url.split("/events/")[1].split("?")[0]
+
+
+def decode_qr(driver):
+    """The QR code as the page shows it, read by zbarimg like a phone camera would."""
+    image = driver.find_element(By.ID, "event-qr")
+    wait(driver, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image), "QR image loaded")
+    path = os.path.join(ARTIFACTS, "qr-on-page.png")
+    image.screenshot(path)
+    output = subprocess.run(["zbarimg", "--raw", "-q", path], capture_output=True, text=True, check=True).stdout.strip()
+    assert output.startswith("http://localhost:") and "/e/" in output, f"unexpected QR content {output!r}"
+    return output
+
+
+def join(driver, url, name):
+    driver.get(url)
+    driver.find_element(By.ID, "name").send_keys(name)
+    driver.find_element(By.NAME, "terms").click()
+    driver.find_element(By.CSS_SELECTOR, "#join-form button[type=submit]").click()
+    wait(driver, lambda d: "/camera" in d.current_url, "camera page after joining")
+    # CAM-3: first a word on why the camera is needed, then the viewfinder.
+    assert driver.find_element(By.ID, "camera-intro").is_displayed()
+    driver.find_element(By.ID, "camera-start").click()
+    wait(driver, lambda d: d.find_element(By.ID, "shutter").is_enabled(), "shutter enabled once the camera runs")
+
+
+def shots_left(driver):
+    return int(driver.find_element(By.ID, "shots-left").get_attribute("data-shots"))
+
+
+def queue_empty(driver):
+    return driver.execute_script("""
+        return new Promise((resolve) => {
+          const open = indexedDB.open('disposable');
+          open.onsuccess = () => {
+            const db = open.result;
+            if (!db.objectStoreNames.contains('uploads')) { resolve(0); return; }
+            const count = db.transaction('uploads').objectStore('uploads').count();
+            count.onsuccess = () => resolve(count.result);
+          };
+        });""") == 0
+
+
+def shoot(driver):
+    before = shots_left(driver)
+    driver.find_element(By.ID, "shutter").click()
+    wait(driver, lambda d: shots_left(d) == before - 1, "shots left goes down after a shot")
+
+
+def photos(server, cookie, event_id, **query):
+    items, cursor = [], None
+    while True:
+        params = "&".join([f"{k}={v}" for k, v in query.items()] + ([f"cursor={cursor}"] if cursor else []))
+        page = server.api(f"/api/v1/events/{event_id}/photos?limit=100&{params}", cookie)
+        items += page["items"]
+        cursor = page.get("nextCursor")
+        if not cursor:
+            return items
+
+
+def wait_for_photos(server, cookie, event_id, count, shooter=None):
+    """The event's ready photos (of one shooter), once there are `count` of them."""
+    deadline = time.time() + WAIT
+    while True:
+        items = [p for p in photos(server, cookie, event_id) if shooter is None or p["shooter"]["name"] == shooter]
+        if len(items) == count or time.time() > deadline:
+            assert len(items) == count, f"expected {count} ready photos, found {len(items)}"
+            return items
+        time.sleep(0.3)
+
+
+def gallery_ids(driver):
+    return set(driver.execute_script("return [...document.querySelectorAll('#grid li[data-id]')].filter(li => li.querySelector('img')).map(li => li.dataset.id)"))
+
+
+def main():
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    server = Server()
+    downloads = tempfile.mkdtemp(prefix="disposable-downloads-")
+    drivers = []
+    checks = []
+
+    def check(name):
+        checks.append(name)
+        print(f"  ok  {name}", flush=True)
+
+    try:
+        organizer = browser(downloads=downloads); drivers.append(organizer)
+        organizer.get(server.base + "/")
+        shot(organizer, "home")
+        event_id = register_and_create_event(organizer, server, "Leo's baptism", shots=3)
+        shot(organizer, "organizer-event")
+        check("an organizer registers and creates an event")
+        url = decode_qr(organizer)
+        check("the QR code on the event page decodes with zbarimg to the join link")
+        organizer_cookie = session_cookie(organizer)
+
+        ana = browser(); drivers.append(ana)
+        ben = browser(); drivers.append(ben)
+        ana.get(url)
+        shot(ana, "guest-join")
+        join(ana, url, "Ana")
+        shot(ana, "guest-camera")
+        join(ben, url, "Ben")
+        assert shots_left(ana) == 3 and shots_left(ben) == 3
+        check("two guests open the QR link, join with a name and see the camera")
+
+        # Each photo appears in the other's gallery, live: the page is never reloaded.
+        ben.get(url)
+        wait(ben, lambda d: d.execute_script("return document.querySelector('#empty') && !document.querySelector('#empty').hidden || document.querySelectorAll('#grid li').length > 0"), "Ben's gallery loaded")
+        ben.execute_script("window.notReloaded = true")
+        shoot(ana)
+        wait(ana, queue_empty, "Ana's photo sent")
+        ana_photos = wait_for_photos(server, organizer_cookie, event_id, 1)
+        wait(ben, lambda d: ana_photos[0]["id"] in gallery_ids(d), "Ana's photo in Ben's gallery without reload")
+        assert ben.execute_script("return window.notReloaded === true")
+        alt = ben.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{ana_photos[0]['id']}'] img").get_attribute("alt")
+        assert alt.startswith("Photo by Ana, "), alt
+        shot(ben, "guest-gallery")
+
+        ana.get(url)
+        wait(ana, lambda d: ana_photos[0]["id"] in gallery_ids(d), "Ana's gallery loaded")
+        ana.execute_script("window.notReloaded = true")
+        ben.get(url + "/camera")
+        wait(ben, lambda d: d.find_element(By.ID, "shutter").is_enabled(), "Ben's camera")
+        shoot(ben)
+        wait(ben, queue_empty, "Ben's photo sent")
+        ben_photo = wait_for_photos(server, organizer_cookie, event_id, 1, "Ben")[0]
+        wait(ana, lambda d: ben_photo["id"] in gallery_ids(d), "Ben's photo in Ana's gallery without reload")
+        assert ana.execute_script("return window.notReloaded === true")
+        check("each guest's photo appears in the other's gallery without a reload")
+
+        # Offline: the shot waits in the queue, and is sent exactly once when the network is back.
+        ben.execute_cdp_cmd("Network.enable", {})
+        ben.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        wait(ben, lambda d: d.find_element(By.ID, "offline").is_displayed(), "offline banner")
+        shoot(ben)
+        wait(ben, lambda d: d.find_element(By.ID, "queue-status").is_displayed(), "queue banner while offline")
+        shot(ben, "guest-offline")
+        time.sleep(3)  # retries happen meanwhile; none may get through
+        assert not queue_empty(ben)
+        assert len([p for p in photos(server, organizer_cookie, event_id) if p["shooter"]["name"] == "Ben"]) == 1
+        ben.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        wait(ben, queue_empty, "queue drained after coming back online", timeout=60)
+        ben.refresh()
+        wait_for_photos(server, organizer_cookie, event_id, 2, "Ben")
+        time.sleep(3)  # a duplicate would be processed by now
+        wait_for_photos(server, organizer_cookie, event_id, 2, "Ben")
+        assert len(server.api(f"/api/v1/events/{event_id}/photos?mine=true", session_cookie(ben))["items"]) == 2
+        check("a shot taken offline is uploaded exactly once when the guest is back online")
+
+        # The counter goes down and the shutter blocks at zero.
+        ana.get(url + "/camera")
+        wait(ana, lambda d: d.find_element(By.ID, "shutter").is_enabled(), "Ana's camera again")
+        assert shots_left(ana) == 2
+        shoot(ana)
+        shoot(ana)
+        assert shots_left(ana) == 0
+        wait(ana, lambda d: not d.find_element(By.ID, "shutter").is_enabled(), "shutter disabled at 0")
+        assert "No shots left" in ana.find_element(By.ID, "shots-text").text
+        wait(ana, queue_empty, "Ana's last photos sent")
+        shot(ana, "guest-camera-empty")
+        ana.refresh()
+        wait(ana, lambda d: d.find_element(By.ID, "shots-left").get_attribute("data-shots") == "0", "0 shots after reload")
+        time.sleep(1)
+        assert not ana.find_element(By.ID, "shutter").is_enabled()
+        check("the counter decrements and the shutter blocks at 0")
+
+        # A guest deletes one of her photos, after confirming.
+        ana.get(url + "/mine")
+        wait(ana, lambda d: len(gallery_ids(d)) == 3, "Ana's 3 shots in My shots")
+        shot(ana, "guest-my-shots")
+        victim = sorted(gallery_ids(ana))[0]
+        ana.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{victim}'] button").click()
+        wait(ana, lambda d: d.find_element(By.ID, "viewer").is_displayed(), "viewer open")
+        shot(ana, "guest-viewer")
+        ana.find_element(By.ID, "viewer-delete").click()
+        wait(ana, lambda d: d.find_element(By.ID, "confirm-delete").is_displayed(), "confirmation asked")
+        ana.find_element(By.ID, "confirm-delete-button").click()
+        wait(ana, lambda d: victim not in gallery_ids(d), "deleted photo gone from My shots")
+        remaining = wait_for_photos(server, organizer_cookie, event_id, 4)
+        assert victim not in {p["id"] for p in remaining}
+        check("a guest deletes a photo after confirming")
+
+        # The organizer downloads everything: the ZIP holds every photo, byte for byte.
+        organizer.get(server.base + f"/events/{event_id}")
+        wait(organizer, lambda d: "4 photos" in d.find_element(By.ID, "stats").text, "stats show 4 photos")
+        shot(organizer, "organizer-event-with-photos")
+        for name in os.listdir(downloads):
+            os.remove(os.path.join(downloads, name))
+        organizer.find_element(By.CSS_SELECTOR, "#overview a[href$='archive.zip']").click()
+        wait(organizer, lambda d: any(n.endswith(".zip") for n in os.listdir(downloads)), "ZIP downloaded", timeout=60)
+        archive = [n for n in os.listdir(downloads) if n.endswith(".zip")][0]
+        with zipfile.ZipFile(os.path.join(downloads, archive)) as z:
+            assert z.testzip() is None
+            hashes = sorted(hashlib.sha256(z.read(name)).hexdigest() for name in z.namelist())
+        assert hashes == sorted(p["sha256"] for p in remaining), "ZIP entries differ from the event's photos"
+        check("the organizer downloads the ZIP and it holds every photo (SHA-256)")
+
+        organizer.get(server.base + f"/events/{event_id}/card")
+        shot(organizer, "organizer-table-card")
+        organizer.get(server.base + "/events")
+        shot(organizer, "organizer-dashboard")
+
+        # A reveal-later event: guests see "developing" with a count and a countdown.
+        later_id = create_event(organizer, server, "Emily's party", shots=5, reveal="at-end")
+        later_url = decode_qr(organizer)
+        cleo = browser(); drivers.append(cleo)
+        dan = browser(); drivers.append(dan)
+        join(cleo, later_url, "Cleo")
+        shoot(cleo)
+        wait(cleo, queue_empty, "Cleo's photo sent")
+        join(dan, later_url, "Dan")
+        dan.get(later_url)
+        wait(dan, lambda d: d.find_element(By.ID, "developing").is_displayed(), "developing state")
+        wait(dan, lambda d: "1 photo" in d.find_element(By.ID, "developing-count").text, "developing count")
+        countdown = dan.find_element(By.ID, "countdown").text
+        assert countdown.startswith("Revealed in ") and ("d" in countdown), countdown
+        assert len(gallery_ids(dan)) == 0
+        shot(dan, "guest-developing")
+        check("a reveal-later event shows developing, the count and the countdown")
+
+        # French from Accept-Language, and the switcher back to English.
+        french = browser("fr-FR"); drivers.append(french)
+        french.get(server.base + "/")
+        assert french.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr"
+        assert "Rejoindre un événement" in french.page_source
+        french.get(url)
+        assert "Votre prénom" in french.page_source
+        shot(french, "guest-join-fr")
+        french.find_element(By.CSS_SELECTOR, ".languages a[lang=en]").click()
+        wait(french, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en", "switched to English")
+        check("a browser asking for French gets French, and can switch")
+
+        # The guest camera page's own JS + CSS stays under 100 KB.
+        sizes = {}
+        for name in ["app.js", "queue.js", "camera.js", "app.css"]:
+            with urllib.request.urlopen(f"{server.base}/static/{name}") as response:
+                sizes[name] = len(response.read())
+        assert sum(sizes.values()) < 100_000, sizes
+        check(f"camera page JS + CSS is {sum(sizes.values())} bytes (< 100 KB)")
+
+        for driver in drivers:
+            errors = page_errors(driver)
+            assert not errors, f"browser console errors: {errors}"
+        check("no script errors or CSP violations in any browser")
+    except Exception:
+        traceback.print_exc()
+        for index, driver in enumerate(drivers):
+            try:
+                shot(driver, f"failure-{index}")
+                print(f"--- browser {index} at {driver.current_url}: {[e['message'] for e in driver.get_log('browser')]}")
+            except Exception:
+                pass
+        print("--- server log (tail):")
+        server.log.flush()
+        print("".join(open(os.path.join(server.data, "server.log")).readlines()[-40:]))
+        raise
+    finally:
+        for driver in drivers:
+            driver.quit()
+        server.stop()
+        shutil.rmtree(server.data, ignore_errors=True)
+        shutil.rmtree(downloads, ignore_errors=True)
+    print(f"web: {len(checks)} checks passed; screenshots in {ARTIFACTS}")
+
+
+if __name__ == "__main__":
+    main()
