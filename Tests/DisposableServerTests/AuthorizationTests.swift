@@ -65,6 +65,7 @@ struct AuthorizationTests {
         Row(method: .get, path: "/api/v1/events/{id}/archive.zip", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .delete, path: "/api/v1/photos/{photo}", expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)),
+        Row(method: .post, path: "/api/v1/photos/{photo}/approve", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}/original", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}/preview", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}/thumbnail", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),

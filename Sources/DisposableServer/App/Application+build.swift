@@ -24,6 +24,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     ChangesController(services: services).addRoutes(to: router)
     DeletionRecordsController(services: services).addRoutes(to: router)
     PersonalLinkController(services: services).addRoutes(to: router)
+    ApprovalController(services: services).addRoutes(to: router)
     GuestPages(services: services).addRoutes(to: router)
     OrganizerPages(services: services).addRoutes(to: router)
     InfoPages(services: services).addRoutes(to: router)

@@ -214,6 +214,14 @@ let migrations: [Migration] = [
             "CREATE INDEX guest_links_guest ON guest_links (guest_id)",
         ]
     ),
+    Migration(
+        version: 11,
+        name: "approval queue",
+        statements: [
+            "ALTER TABLE events ADD COLUMN require_approval BOOLEAN NOT NULL DEFAULT FALSE",
+            "ALTER TABLE photos ADD COLUMN approved BOOLEAN NOT NULL DEFAULT TRUE",
+        ]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

@@ -26,7 +26,7 @@ struct ArchiveController {
         }
         let revealed = Reveal.isRevealed(event, at: services.clock.now)
         var photos = try await services.photos.all(eventID: event.id).filter { photo in
-            photo.status == .ready && (role == .organizer || photo.uploaderID == viewerID || revealed)
+            photo.status == .ready && (role == .organizer || photo.uploaderID == viewerID || revealed && photo.approved)
         }
         if let raw = request.uri.queryParameters.get("ids") {
             let wanted = Set(raw.split(separator: ",").map(String.init))

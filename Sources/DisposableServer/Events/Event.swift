@@ -31,6 +31,8 @@ public struct Event: Sendable, Equatable {
     public var allowGuestDownloads: Bool
     public var passwordHash: String?
     public var maxGuests: Int?
+    /// ORG-4: guests' photos wait for the organizer's approval before other guests see them.
+    public var requireApproval: Bool = false
     public let guestCount: Int
     /// Set by the first photo; from then on only some settings stay editable (EV-2).
     public let firstPhotoAt: Date?

@@ -24,6 +24,8 @@ struct EventJSON: Encodable, Sendable {
     let allowGuestDownloads: Bool
     let hasPassword: Bool
     let maxGuests: Int?
+    /// ORG-4: guests' photos wait for the organizer's approval.
+    let requireApproval: Bool
     let guestCount: Int
     /// True once the first photo is taken: most settings are then locked (EV-2).
     let settingsLocked: Bool
@@ -48,6 +50,7 @@ struct EventJSON: Encodable, Sendable {
         allowGuestDownloads = event.allowGuestDownloads
         hasPassword = event.passwordHash != nil
         maxGuests = event.maxGuests
+        requireApproval = event.requireApproval
         guestCount = event.guestCount
         settingsLocked = event.hasPhotos
         self.role = role

@@ -16,7 +16,7 @@ enum EventRules {
     static let maxLeadTime: TimeInterval = 2 * 365 * 86_400
 
     /// Settings that may still change after the first photo: name, description, end time, downloads.
-    static let editableAfterFirstPhoto: Set<String> = ["name", "description", "durationHours", "endsAt", "allowGuestDownloads"]
+    static let editableAfterFirstPhoto: Set<String> = ["name", "description", "durationHours", "endsAt", "allowGuestDownloads", "requireApproval"]
 
     /// Applies `input` to `event` (a new event's defaults on create), validating every field.
     /// Returns the new settings and the plain password to hash, if one was set.
@@ -136,6 +136,8 @@ enum EventRules {
         if case .null = input.allowLibraryUploads { throw Problem.invalidField("allowLibraryUploads", "allowLibraryUploads must be true or false.") }
         if case .value(let allowed) = input.allowGuestDownloads { event.allowGuestDownloads = allowed }
         if case .null = input.allowGuestDownloads { throw Problem.invalidField("allowGuestDownloads", "allowGuestDownloads must be true or false.") }
+        if case .value(let required) = input.requireApproval { event.requireApproval = required }
+        if case .null = input.requireApproval { throw Problem.invalidField("requireApproval", "requireApproval must be true or false.") }
 
         var newPassword: String?? = nil
         switch input.password {
@@ -201,6 +203,7 @@ extension EventSettingsInput {
         case "allowGuestDownloads": allowGuestDownloads.isPresent
         case "password": password.isPresent
         case "maxGuests": maxGuests.isPresent
+        case "requireApproval": requireApproval.isPresent
         default: false
         }
     }

@@ -29,7 +29,7 @@ struct RevealInput: Decodable, Sendable {
 struct EventSettingsInput: JSONBody, Sendable {
     static let fields: Set<String> = [
         "name", "description", "startsAt", "durationHours", "endsAt", "shotsPerGuest", "reveal",
-        "allowLibraryUploads", "allowGuestDownloads", "password", "maxGuests",
+        "allowLibraryUploads", "allowGuestDownloads", "password", "maxGuests", "requireApproval",
     ]
 
     var name: PatchValue<String> = .absent
@@ -43,10 +43,11 @@ struct EventSettingsInput: JSONBody, Sendable {
     var allowGuestDownloads: PatchValue<Bool> = .absent
     var password: PatchValue<String> = .absent
     var maxGuests: PatchValue<Int> = .absent
+    var requireApproval: PatchValue<Bool> = .absent
 
     private enum CodingKeys: String, CodingKey {
         case name, description, startsAt, durationHours, endsAt, shotsPerGuest, reveal
-        case allowLibraryUploads, allowGuestDownloads, password, maxGuests
+        case allowLibraryUploads, allowGuestDownloads, password, maxGuests, requireApproval
     }
 
     init() {}
@@ -64,5 +65,6 @@ struct EventSettingsInput: JSONBody, Sendable {
         allowGuestDownloads = try container.patchValue(.allowGuestDownloads)
         password = try container.patchValue(.password)
         maxGuests = try container.patchValue(.maxGuests)
+        requireApproval = try container.patchValue(.requireApproval)
     }
 }

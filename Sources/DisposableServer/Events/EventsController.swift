@@ -48,7 +48,7 @@ struct EventsController {
                 startsAt: final.startsAt, endsAt: final.endsAt, shotsPerGuest: final.shotsPerGuest,
                 revealMode: final.revealMode, revealAt: final.revealAt, allowLibraryUploads: final.allowLibraryUploads,
                 allowGuestDownloads: final.allowGuestDownloads, passwordHash: final.passwordHash,
-                maxGuests: final.maxGuests, guestCount: 0, firstPhotoAt: nil, createdAt: now)
+                maxGuests: final.maxGuests, requireApproval: final.requireApproval, guestCount: 0, firstPhotoAt: nil, createdAt: now)
         }
     }
 

@@ -23,7 +23,13 @@ struct ChangeViewer: Sendable {
     private func variant(_ change: Change, event: Event) -> String {
         let isMine = change.uploaderID == viewerID
         let hidden = role == .guest && !isMine && !Reveal.isRevealed(event, at: services.clock.now)
-        return "\(role.rawValue)-\(isMine ? "mine" : "other")-\(hidden ? "hidden" : "shown")"
+        return "\(role.rawValue)-\(isMine ? "mine" : "other")-\(hidden ? "hidden" : "shown")-\(awaitsApproval(change) ? "pending" : "approved")"
+    }
+
+    /// A photo change whose photo waits for the organizer's approval (ORG-4).
+    private func awaitsApproval(_ change: Change) -> Bool {
+        // A byte search, not a parse: this runs for every subscriber (only photo objects have "approved").
+        change.uploaderID != nil && change.payload.range(of: Data("\"approved\":false".utf8)) != nil
     }
 
     func object(_ change: Change, event: Event) throws -> [String: Any] {
@@ -31,7 +37,11 @@ struct ChangeViewer: Sendable {
         let isMine = change.uploaderID == viewerID
         if var photo = object["photo"] as? [String: Any] {
             let hidden = role == .guest && !isMine && !Reveal.isRevealed(event, at: services.clock.now)
-            if hidden {
+            if role == .guest && !isMine && photo["approved"] as? Bool == false {
+                // Waiting for the organizer: other guests learn nothing about it yet.
+                object["photo"] = nil
+                object["awaitingApproval"] = true
+            } else if hidden {
                 // The shape of the news without its content: enough to count "developing" photos.
                 object["photo"] = nil
                 object["developing"] = true

@@ -55,7 +55,8 @@ struct GalleryController {
             return try jsonResponse(PageJSON(items: [], nextCursor: nil, revealed: false, revealAt: revealAt, developingCount: count, changeSeq: changeSeq))
         }
         let page = try await services.photos.page(
-            eventID: event.id, uploaderID: mine ? viewerID : nil, order: order, after: cursor, limit: limit)
+            eventID: event.id, uploaderID: mine ? viewerID : nil, approvedOrBy: role == .guest ? viewerID : nil, order: order,
+            after: cursor, limit: limit)
         return try jsonResponse(PageJSON(
             items: page.items.map { PhotoJSON($0, viewerID: viewerID) }, nextCursor: page.next?.token, revealed: revealed,
             revealAt: revealAt, developingCount: revealed ? nil : try await services.photos.developingCount(eventID: event.id),
@@ -82,6 +83,8 @@ struct GalleryController {
         }
 
         let photos: Int
+        /// ORG-4: photos waiting for the organizer's approval.
+        let awaitingApproval: Int
         let guests: Int
         let bytesStored: Int64
         let photosPerGuest: [Shooter]
@@ -100,6 +103,7 @@ struct GalleryController {
         }
         return try jsonResponse(StatsJSON(
             photos: photos.count,
+            awaitingApproval: photos.filter { !$0.approved }.count,
             guests: event.guestCount,
             bytesStored: try await services.photos.storedBytes(eventID: event.id),
             photosPerGuest: perShooter.values.sorted { ($1.count, $0.name) < ($0.count, $1.name) }.map { .init(name: $0.name, photos: $0.count) },

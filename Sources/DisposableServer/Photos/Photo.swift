@@ -33,6 +33,8 @@ public struct Photo: Sendable, Equatable {
     public let takenAt: Date
     public let uploadedAt: Date
     public let status: PhotoStatus
+    /// False while it waits for the organizer's approval (ORG-4); only its shooter and the organizer see it then.
+    public let approved: Bool
     public let failure: String?
 
     /// The name it is downloaded under: shooter's name (letters and digits only) + number, e.g. `Maggie3.jpg`.

@@ -27,7 +27,7 @@ struct PhotoAccess: Sendable {
         let viewerID = try await events.uploaderID(in: event, role: role, identity: identity)
         let grant = Grant(photo: photo, event: event, role: role, viewerID: viewerID)
         if role == .guest && !grant.isOwner {
-            guard photo.status == .ready, Reveal.isRevealed(event, at: services.clock.now) else { throw Self.notFound }
+            guard photo.status == .ready, photo.approved, Reveal.isRevealed(event, at: services.clock.now) else { throw Self.notFound }
         }
         return grant
     }

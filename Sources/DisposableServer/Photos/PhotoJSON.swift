@@ -23,6 +23,8 @@ struct PhotoJSON: Encodable, Sendable {
     let byteSize: Int64
     let format: String
     let status: PhotoStatus
+    /// False while it waits for the organizer's approval (ORG-4).
+    let approved: Bool
     let source: PhotoSource
     let sha256: String
     let downloadName: String
@@ -41,6 +43,7 @@ struct PhotoJSON: Encodable, Sendable {
         byteSize = photo.byteSize
         format = photo.format.rawValue
         status = photo.status
+        approved = photo.approved
         source = photo.source
         sha256 = photo.sha256
         downloadName = photo.downloadName

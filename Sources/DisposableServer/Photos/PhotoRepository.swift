@@ -41,6 +41,8 @@ public struct PhotoRepository: Sendable {
         let source: PhotoSource
         let byteSize: Int64
         let uploadedAt: Date
+        /// False when the event holds guests' photos for approval (ORG-4).
+        var approved = true
     }
 
     /// Records an upload whose original is already stored: takes a shot, inserts the row and its
@@ -70,11 +72,11 @@ public struct PhotoRepository: Sendable {
                 let inserted = try await db.raw(
                     """
                     INSERT INTO photos (id, event_id, uploader_id, shooter_name, shooter_number, idempotency_key, sha256, format,
-                        source, byte_size, taken_at, uploaded_at, status)
+                        source, byte_size, taken_at, uploaded_at, status, approved)
                     VALUES (\(bind: new.id), \(bind: new.eventID), \(bind: uploader.id), \(bind: uploader.name), \(bind: number),
                         \(bind: new.idempotencyKey), \(bind: new.sha256), \(bind: new.format.rawValue), \(bind: new.source.rawValue),
                         \(bind: new.byteSize), \(bind: new.uploadedAt.millisecondsSince1970), \(bind: new.uploadedAt.millisecondsSince1970),
-                        'processing')
+                        'processing', \(bind: new.approved))
                     ON CONFLICT DO NOTHING
                     RETURNING id
                     """
@@ -144,6 +146,7 @@ public struct PhotoRepository: Sendable {
             takenAt: Date(millisecondsSince1970: try row.decode(column: "taken_at", as: Int64.self)),
             uploadedAt: Date(millisecondsSince1970: try row.decode(column: "uploaded_at", as: Int64.self)),
             status: PhotoStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .processing,
+            approved: try row.decode(column: "approved", as: Bool.self),
             failure: try row.decode(column: "failure", as: String?.self)
         )
     }
@@ -188,7 +191,9 @@ extension PhotoRepository {
 
     /// One page of an event's photos, newest first. `uploaderID` limits it to one shooter (any status);
     /// otherwise only ready photos are listed.
-    func page(eventID: String, uploaderID: String?, order: Order, after cursor: Cursor?, limit: Int) async throws -> (items: [Photo], next: Cursor?) {
+    /// `approvedOrBy`: for guests, photos awaiting approval (ORG-4) are left out, except their own.
+    func page(eventID: String, uploaderID: String?, approvedOrBy viewerID: String? = nil, order: Order, after cursor: Cursor?,
+              limit: Int) async throws -> (items: [Photo], next: Cursor?) {
         try await database.sql { db in
             var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID)")
             if let uploaderID {
@@ -196,6 +201,11 @@ extension PhotoRepository {
                 sql.appendInterpolation(bind: uploaderID)
             } else {
                 sql.appendInterpolation(unsafeRaw: " AND status = 'ready'")
+            }
+            if let viewerID {
+                sql.appendInterpolation(unsafeRaw: " AND (approved OR uploader_id = ")
+                sql.appendInterpolation(bind: viewerID)
+                sql.appendInterpolation(unsafeRaw: ")")
             }
             let column = order.column
             if let cursor {

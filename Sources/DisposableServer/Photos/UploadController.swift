@@ -61,9 +61,10 @@ struct UploadController {
             throw Problem.storageFull
         }
         stored = true
-        let new = PhotoRepository.NewPhoto(
+        var new = PhotoRepository.NewPhoto(
             id: photoID, eventID: event.id, idempotencyKey: key, sha256: staged.sha256, format: format, source: source,
             byteSize: staged.byteSize, uploadedAt: services.clock.now)
+        if event.requireApproval, case .guest = uploader { new.approved = false }
         let outcome: PhotoRepository.InsertOutcome
         do {
             outcome = try await services.photos.insert(new, by: uploader)

@@ -21,6 +21,7 @@ struct EventForm {
         ]
         if event.allowLibraryUploads { values["allowLibraryUploads"] = "on" }
         if event.allowGuestDownloads { values["allowGuestDownloads"] = "on" }
+        if event.requireApproval { values["requireApproval"] = "on" }
         self.init(web: web, values: values, locked: event.hasPhotos)
     }
 
@@ -72,13 +73,14 @@ struct EventForm {
         }
         try time("endsAt", original?.endsAt)
         json["allowGuestDownloads"] = on("allowGuestDownloads")
+        json["requireApproval"] = on("requireApproval")
         let data = try JSONSerialization.data(withJSONObject: json)
         return try JSONDecoder().decode(EventSettingsInput.self, from: data)
     }
 
     func data(error: Problem?) -> [String: Any] {
         var data: [String: Any] = values.filter { $0.key != "password" }
-        for key in ["allowLibraryUploads", "allowGuestDownloads"] { data[key] = on(key) }
+        for key in ["allowLibraryUploads", "allowGuestDownloads", "requireApproval"] { data[key] = on(key) }
         let mode = values["revealMode"] ?? "now"
         data["revealNow"] = mode == "now"
         data["revealAtEnd"] = mode == "at-end"
@@ -88,8 +90,8 @@ struct EventForm {
             let field = error.extensions["field"]
             let message = web.problemMessage(error)
             if let field, ["name", "description", "startsAt", "endsAt", "durationHours", "shotsPerGuest", "reveal", "revealAt",
-                           "maxGuests", "password", "allowLibraryUploads", "allowGuestDownloads", "confirm"].contains(field) {
-                data["error_\(field == "reveal" ? "revealAt" : field == "durationHours" ? "endsAt" : field)"] = message
+                           "maxGuests", "password", "allowLibraryUploads", "allowGuestDownloads", "confirm", "reveal.at"].contains(field) {
+                data["error_\(field.hasPrefix("reveal") ? "revealAt" : field == "durationHours" ? "endsAt" : field)"] = message
             } else {
                 data["error"] = message
             }

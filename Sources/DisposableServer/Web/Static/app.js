@@ -2,8 +2,12 @@
 const strings = JSON.parse(document.getElementById('strings')?.textContent || '{}');
 export const locale = strings.locale || 'en-GB';
 
+const plurals = new Intl.PluralRules(locale);
+
+/** A catalogue string with {placeholders} filled; `key_one` is used where the language says n is singular. */
 export function t(key, values = {}) {
-  let text = strings[key] ?? key;
+  const singular = typeof values.n === 'number' && plurals.select(values.n) === 'one' ? strings[`${key}_one`] : undefined;
+  let text = singular ?? strings[key] ?? key;
   for (const [name, value] of Object.entries(values)) text = text.replaceAll(`{${name}}`, String(value));
   return text;
 }

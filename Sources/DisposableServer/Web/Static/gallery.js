@@ -50,7 +50,7 @@ function render(photo) {
   }
   const who = document.createElement('span');
   who.className = 'who';
-  who.textContent = photo.shooter.name;
+  who.textContent = photo.approved === false ? `${photo.shooter.name} · ${t('awaiting_approval')}` : photo.shooter.name;
   button.append(who);
   item.append(button);
   item.classList.toggle('selected', selected.has(photo.id));
@@ -103,6 +103,7 @@ function showDeveloping(page) {
   if (mine || page.revealed || config.role !== 'guest') return;
   developingCount = page.developingCount || 0;
   developing.hidden = false;
+  document.getElementById('toolbar').hidden = true;
   updateDeveloping();
   const countdown = document.getElementById('countdown');
   const until = new Date(countdown.dataset.until).getTime();

@@ -25,7 +25,9 @@ async function loadStats() {
   const box = document.getElementById('stats');
   const numbers = document.createElement('p');
   numbers.className = 'numbers';
-  for (const text of [t('stats_photos', { n: stats.photos }), t('stats_guests', { n: stats.guests }), t('stats_storage', { size: size(stats.bytesStored) })]) {
+  const figures = [t('stats_photos', { n: stats.photos }), t('stats_guests', { n: stats.guests }), t('stats_storage', { size: size(stats.bytesStored) })];
+  if (stats.awaitingApproval > 0) figures.push(t('stats_awaiting', { n: stats.awaitingApproval }));
+  for (const text of figures) {
     const span = document.createElement('span');
     span.textContent = text;
     numbers.append(span);
@@ -73,6 +75,24 @@ async function loadPhotos() {
       } catch (error) { toast(error.message, 4000); }
     });
     item.append(image, remove);
+    if (photo.approved === false) {
+      // ORG-4: waiting in the approval queue.
+      item.classList.add('awaiting');
+      const approve = document.createElement('button');
+      approve.type = 'button';
+      approve.className = 'primary approve';
+      approve.textContent = t('approve');
+      approve.setAttribute('aria-label', `${t('approve')}: ${photoAlt(photo)}`);
+      approve.addEventListener('click', async () => {
+        try {
+          await api(`/api/v1/photos/${photo.id}/approve`, { method: 'POST' });
+          item.classList.remove('awaiting');
+          approve.remove();
+          loadStats();
+        } catch (error) { toast(error.message, 4000); }
+      });
+      item.append(approve);
+    }
     grid.append(item);
   }
   cursor = page.nextCursor;

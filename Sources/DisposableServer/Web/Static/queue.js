@@ -134,7 +134,7 @@ export function watchQueue(queue, config, t, onShotsChanged = () => {}) {
   const render = () => {
     const left = shotsLeft();
     if (badge && left !== Infinity) {
-      badge.textContent = String(left);
+      badge.querySelector('b').textContent = String(left);
       badge.dataset.shots = String(left);
       badge.setAttribute('aria-label', left === 1 ? t('shot_left_one') : t('shots_left', { n: left }));
     }
