@@ -95,6 +95,7 @@ struct WebPagesTests {
                 if response.headers[.contentType]?.hasPrefix("text/html") == true {
                     #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true)
                     #expect(!response.text.contains("Missing template"))
+                    #expect(!response.text.contains(">nil<") && !response.text.contains("Optional("), "a Swift optional leaked into the page")
                 }
             }
         }

@@ -122,11 +122,12 @@ struct GuestPages {
     }
 
     private func joinForm(_ web: WebRequest, event: Event, name: String, error: String?, status: HTTPResponse.Status) -> Response {
-        var data: [String: Any] = [
-            "event": ["name": event.name, "code": event.code.description, "description": event.description.isEmpty ? nil : event.description as Any,
-                      "hasPassword": event.passwordHash != nil, "statusText": web.t("status_\(event.status(at: services.clock.now).rawValue)")],
-            "name": name, "termsVersion": TermsOfUse.version,
+        var eventData: [String: Any] = [
+            "name": event.name, "code": event.code.description, "hasPassword": event.passwordHash != nil,
+            "statusText": web.t("status_\(event.status(at: services.clock.now).rawValue)"),
         ]
+        if !event.description.isEmpty { eventData["description"] = event.description }
+        var data: [String: Any] = ["event": eventData, "name": name, "termsVersion": TermsOfUse.version]
         if let error { data["error"] = error }
         return web.page("join", title: event.name, data: data, status: status)
     }
