@@ -26,6 +26,7 @@ struct UploadController {
             throw Problem(.forbidden, "event-not-live", title: "Not shooting now",
                           detail: "Photos can only be taken while the event is live, between its start and its end.")
         }
+        try checkDeclaredType(request)
         let source = try photoSource(request)
         if source == .library, case .guest = uploader, !event.allowLibraryUploads {
             throw Problem(.forbidden, "library-uploads-disabled", title: "Camera only",
@@ -132,6 +133,17 @@ struct UploadController {
                 throw EventAccess.notFound
             }
             return .guest(guest, shotsPerGuest: event.shotsPerGuest)
+        }
+    }
+
+    /// The body is an image's bytes: a request that declares something else (an HTML page, a JSON
+    /// document, a form) is refused before anything is read. The format itself is sniffed from the bytes.
+    private func checkDeclaredType(_ request: Request) throws {
+        guard let declared = request.headers[.contentType]?.lowercased() else { return }
+        let type = declared.split(separator: ";")[0].trimmingCharacters(in: .whitespaces)
+        guard type.hasPrefix("image/") || type == "application/octet-stream" || type.isEmpty else {
+            throw Problem(.unsupportedMediaType, "not-an-image-upload", title: "Not an image",
+                          detail: "Send the photo's bytes with an image Content-Type (or application/octet-stream), not “\(type)”.")
         }
     }
 
