@@ -59,11 +59,16 @@ public struct JobQueue: Sendable {
         try await db.raw("DELETE FROM jobs WHERE id = \(bind: jobID)").run()
     }
 
-    /// Gives a job back to run again after `delay`.
-    func retry(_ job: Job, after delay: TimeInterval, now: Date) async throws {
+    /// Gives a job back to run again after `delay`. `countAttempt: false` when the failure was not the
+    /// job's fault (a full disk): the attempt taken by the lease is given back.
+    func retry(_ job: Job, after delay: TimeInterval, now: Date, countAttempt: Bool = true) async throws {
+        let attempts = countAttempt ? job.attempts : max(0, job.attempts - 1)
         try await database.sql { db in
             try await db.raw(
-                "UPDATE jobs SET leased_until = NULL, run_after = \(bind: (now + delay).millisecondsSince1970) WHERE id = \(bind: job.id)"
+                """
+                UPDATE jobs SET leased_until = NULL, run_after = \(bind: (now + delay).millisecondsSince1970), attempts = \(bind: attempts)
+                WHERE id = \(bind: job.id)
+                """
             ).run()
         }
     }

@@ -40,6 +40,11 @@ struct MediaWorkers: Service {
             switch job.kind {
             case .renderPhoto: try await PhotoRenderer(services: services).render(photoID: job.subjectID, jobID: job.id)
             }
+        } catch is StorageFull {
+            // The original is safe; only its derivatives could not be written. Wait for space, however long:
+            // a full disk must never turn an acknowledged photo into a failed (and deleted) one.
+            services.logger.warning("Storage full while rendering \(job.subjectID); will try again in a minute.")
+            try? await services.jobs.retry(job, after: 60, now: services.clock.now, countAttempt: false)
         } catch {
             services.logger.error("Job \(job.kind.rawValue) for \(job.subjectID) failed (attempt \(job.attempts)): \(error)")
             if job.attempts >= Self.maxAttempts {
