@@ -39,6 +39,9 @@ extension DatabaseEngine {
     }
 }
 
+/// The database cannot be reached right now (PostgreSQL restarting, network down): answered with 503.
+public struct DatabaseUnavailable: Error {}
+
 /// Opens the engine a configuration names.
 public func openDatabase(_ location: AppConfiguration.DatabaseLocation, poolSize: Int = 20, logger: Logger) async throws -> any DatabaseEngine {
     switch location {

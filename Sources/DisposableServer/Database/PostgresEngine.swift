@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresKit
 import PostgresNIO
 import SQLKit
@@ -17,9 +18,60 @@ final class PostgresEngine: DatabaseEngine {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
+    /// How long a request waits for a connection before answering 503 (REL-3): while the database is
+    /// down, the pool keeps trying to reconnect, and requests must fail cleanly rather than hang.
+    static let acquireTimeout: Duration = .seconds(5)
+    /// The longest any database operation of a request may take; far above what a healthy one needs.
+    static let operationTimeout: Duration = .seconds(15)
+
     func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await body(connection.sql(queryLogLevel: .trace))
+        // The leased connection, once there is one: the watchdog below closes it if it gets stuck.
+        let leased = NIOLockedValueBox<PostgresConnection?>(nil)
+        do {
+            // The group ends before this function returns, so `body` does not really escape.
+            return try await withoutActuallyEscaping(body) { body in
+                try await withThrowingTaskGroup(of: T?.self) { group in
+                    group.addTask {
+                        try await self.client.withConnection { connection in
+                            leased.withLockedValue { $0 = connection }
+                            return try await body(connection.sql(queryLogLevel: .trace))
+                        }
+                    }
+                    group.addTask {
+                        try await Task.sleep(for: Self.acquireTimeout)
+                        guard let connection = leased.withLockedValue({ $0 }) else { throw DatabaseUnavailable() }
+                        // A statement on a connection the server dropped can wait forever, and does not
+                        // listen to cancellation; closing the connection makes it fail.
+                        try await Task.sleep(for: Self.operationTimeout - Self.acquireTimeout)
+                        self.logger.warning("A database operation took longer than \(Self.operationTimeout); closing its connection.")
+                        try? await connection.close()
+                        throw DatabaseUnavailable()
+                    }
+                    while let result = try await group.next() {
+                        if let value = result {
+                            group.cancelAll()
+                            return value
+                        }
+                    }
+                    throw DatabaseUnavailable()
+                }
+            }
+        } catch let error where Self.meansUnavailable(error) {
+            throw DatabaseUnavailable()
+        }
+    }
+
+    /// Errors that say the server is gone or going (restart, network), not that the query was wrong.
+    static func meansUnavailable(_ error: any Error) -> Bool {
+        if error is ConnectionPoolError { return true }
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection: return true
+        case .server:
+            // Class 08: connection exception; class 57: operator intervention (shutdown, restart).
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57")
+        default: return false
         }
     }
 

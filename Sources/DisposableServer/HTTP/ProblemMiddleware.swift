@@ -11,6 +11,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try problem.response(from: request, context: context)
         } catch let error as HTTPError {
             return try Self.problem(for: error).response(from: request, context: context)
+        } catch is DatabaseUnavailable {
+            var problem = Problem(.serviceUnavailable, "database-unavailable", title: "Try again in a moment",
+                                  detail: "The server cannot reach its database right now. Nothing was saved; please try again in a moment.")
+            problem.headers[.retryAfter] = "5"
+            return try problem.response(from: request, context: context)
         } catch is DecodingError {
             return try Problem.badRequest("The request body is not valid JSON for this route.")
                 .response(from: request, context: context)
