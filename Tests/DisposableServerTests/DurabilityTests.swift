@@ -11,6 +11,7 @@ struct DurabilityTests {
         let (environment, port) = try await serverEnvironment(engine, directory: directory)
         let base = "http://127.0.0.1:\(port)"
         var server = try startServer(environment)
+        defer { server.terminate(); server.waitUntilExit() }
         _ = try await waitForHTTP(base + "/healthz")
 
         // setup: an organizer and a live event
@@ -19,50 +20,58 @@ struct DurabilityTests {
         let token = try #require(session.json["token"] as? String)
         let event = try await post(base + "/api/v1/events", json: ["name": "Kill test"], token: token)
         let eventID = try #require(event.json["id"] as? String)
-        let photos = try (0..<30).map { index in try TestImages.jpeg(width: 400 + index, height: 300) }
+        var acknowledged: [String: Data] = [:]
 
-        // MUT: 30 concurrent uploads; the server is killed while they are in flight
-        let pid = server.processIdentifier
-        let acknowledged = await withTaskGroup(of: (Int, String?).self) { group in
-            for (index, photo) in photos.enumerated() {
-                group.addTask {
-                    let response = try? await upload(photo, to: "\(base)/api/v1/events/\(eventID)/photos", token: token)
-                    return (index, response.flatMap { (200..<300).contains($0.status) ? $0.json["id"] as? String : nil })
+        // REL-1: three rounds, each 50 concurrent uploads with the server killed at a random moment among them.
+        for round in 0..<3 {
+            let photos = try (0..<50).map { index in try TestImages.jpeg(width: 300 + round * 50 + index, height: 200) }
+            let pid = server.processIdentifier
+            let answered = await withTaskGroup(of: (Int, String?).self) { group in
+                for (index, photo) in photos.enumerated() {
+                    group.addTask {
+                        let response = try? await upload(photo, to: "\(base)/api/v1/events/\(eventID)/photos", token: token)
+                        return (index, response.flatMap { (200..<300).contains($0.status) ? $0.json["id"] as? String : nil })
+                    }
                 }
+                group.addTask {
+                    try? await Task.sleep(for: .milliseconds(Int.random(in: 100...800)))
+                    kill(pid, SIGKILL)
+                    return (-1, nil)
+                }
+                return await group.reduce(into: [Int: String]()) { if let id = $1.1 { $0[$1.0] = id } }
             }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(Int.random(in: 150...600)))
-                kill(pid, SIGKILL)
-                return (-1, nil)
-            }
-            return await group.reduce(into: [Int: String]()) { if let id = $1.1 { $0[$1.0] = id } }
-        }
-        server.waitUntilExit()
-        #expect(server.terminationReason == .uncaughtSignal)
+            server.waitUntilExit()
+            #expect(server.terminationReason == .uncaughtSignal)
+            for (index, id) in answered { acknowledged[id] = photos[index] }
 
-        // validate: restart and look
-        server = try startServer(environment)
-        defer { server.terminate(); server.waitUntilExit() }
-        _ = try await waitForHTTP(base + "/healthz")
-        for (index, id) in acknowledged {
-            let original = try await get("\(base)/api/v1/photos/\(id)/original", token: token)
-            #expect(original.status == 200)
-            #expect(original.body == photos[index], "photo \(index) must come back byte for byte")
+            // validate: restart and look
+            server = try startServer(environment)
+            _ = try await waitForHTTP(base + "/healthz")
+            for (id, bytes) in acknowledged {
+                let original = try await get("\(base)/api/v1/photos/\(id)/original", token: token)
+                #expect(original.status == 200)
+                #expect(original.body == bytes, "round \(round): photo \(id) must come back byte for byte")
+            }
+            // Pending processing completes, and every stored photo is complete.
+            let deadline = Date() + 60
+            var listed: [[String: Any]] = []
+            repeat {
+                listed = []
+                var cursor: String? = nil
+                repeat {
+                    let page = try await get("\(base)/api/v1/events/\(eventID)/photos?mine=true&limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
+                    listed += page.json["items"] as? [[String: Any]] ?? []
+                    cursor = page.json["nextCursor"] as? String
+                } while cursor != nil
+                if listed.allSatisfy({ $0["status"] as? String != "processing" }) { break }
+                try await Task.sleep(for: .milliseconds(200))
+            } while Date() < deadline
+            #expect(Set(acknowledged.keys).isSubset(of: Set(listed.compactMap { $0["id"] as? String })))
+            #expect(listed.allSatisfy { $0["status"] as? String == "ready" }, "\(listed.map { $0["status"] ?? "" })")
+            let media = directory.appendingPathComponent("media/events/\(eventID)")
+            let folders = (try? FileManager.default.contentsOfDirectory(atPath: media.path)) ?? []
+            #expect(Set(folders) == Set(listed.compactMap { $0["id"] as? String }), "no file without its row, no row without its file")
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("media/staging").path)) ?? []).isEmpty)
         }
-        // Pending processing completes, and every stored photo is complete.
-        let deadline = Date() + 60
-        var listed: [[String: Any]] = []
-        repeat {
-            let page = try await get("\(base)/api/v1/events/\(eventID)/photos?mine=true&limit=100", token: token)
-            listed = page.json["items"] as? [[String: Any]] ?? []
-            if listed.allSatisfy({ $0["status"] as? String != "processing" }) { break }
-            try await Task.sleep(for: .milliseconds(200))
-        } while Date() < deadline
-        #expect(Set(acknowledged.values).isSubset(of: Set(listed.compactMap { $0["id"] as? String })))
-        #expect(listed.allSatisfy { $0["status"] as? String == "ready" }, "\(listed.map { $0["status"] ?? "" })")
-        let media = directory.appendingPathComponent("media/events/\(eventID)")
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: media.path)) ?? []
-        #expect(Set(folders) == Set(listed.compactMap { $0["id"] as? String }), "no file without its row, no row without its file")
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("media/staging").path)) ?? []).isEmpty)
     }
 }

@@ -10,9 +10,12 @@ final class PostgresEngine: DatabaseEngine {
     let kind = DatabaseKind.postgres
     private let client: PostgresClient
     private let logger: Logger
+    private let address: (host: String, port: Int)
 
     init(url: String, poolSize: Int, logger: Logger) throws {
         self.logger = logger
+        let parsed = try PostgresURL(url)
+        address = (parsed.host, parsed.port)
         var configuration = try Self.configuration(from: url)
         configuration.options.maximumConnections = poolSize
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -38,8 +41,14 @@ final class PostgresEngine: DatabaseEngine {
                         }
                     }
                     group.addTask {
-                        try await Task.sleep(for: Self.acquireTimeout)
-                        guard let connection = leased.withLockedValue({ $0 }) else { throw DatabaseUnavailable() }
+                        // Waiting for a busy pool is normal; waiting for a server that is not there is not.
+                        var connection: PostgresConnection?
+                        while connection == nil {
+                            try await Task.sleep(for: Self.acquireTimeout)
+                            connection = leased.withLockedValue { $0 }
+                            if connection == nil, await !self.serverAnswers() { throw DatabaseUnavailable() }
+                        }
+                        guard let connection else { throw DatabaseUnavailable() }
                         // A statement on a connection the server dropped can wait forever, and does not
                         // listen to cancellation; closing the connection makes it fail.
                         try await Task.sleep(for: Self.operationTimeout - Self.acquireTimeout)
@@ -58,6 +67,26 @@ final class PostgresEngine: DatabaseEngine {
             }
         } catch let error where Self.meansUnavailable(error) {
             throw DatabaseUnavailable()
+        }
+    }
+
+    /// Whether the database server accepts a TCP connection right now (checked only after a long wait).
+    private func serverAnswers() async -> Bool {
+        let (host, port) = (address.host, address.port)
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var hints = addrinfo(ai_flags: 0, ai_family: AF_UNSPEC, ai_socktype: Int32(SOCK_STREAM.rawValue), ai_protocol: 0,
+                                     ai_addrlen: 0, ai_addr: nil, ai_canonname: nil, ai_next: nil)
+                var list: UnsafeMutablePointer<addrinfo>?
+                guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return continuation.resume(returning: false) }
+                defer { freeaddrinfo(list) }
+                let fd = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+                guard fd >= 0 else { return continuation.resume(returning: false) }
+                defer { Glibc.close(fd) }
+                var timeout = timeval(tv_sec: 2, tv_usec: 0)
+                setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                continuation.resume(returning: connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0)
+            }
         }
     }
 
