@@ -171,6 +171,7 @@ def queue_empty(driver):
 
 
 def shoot(driver):
+    time.sleep(1)  # the fake camera's frames change over time: two shots of the same frame would be one photo
     before = shots_left(driver)
     driver.find_element(By.ID, "shutter").click()
     wait(driver, lambda d: shots_left(d) == before - 1, "shots left goes down after a shot")

@@ -147,6 +147,7 @@ fileInput.addEventListener('change', async () => {
   fileInput.value = '';
 });
 queue.addEventListener('uploaded', () => toast(t('upload_done'), 1500));
+queue.addEventListener('duplicate', () => toast(t('duplicate'), 3000));
 queue.addEventListener('failed', (event) => toast(t('upload_failed', { reason: event.detail.reason }), 5000));
 document.addEventListener('visibilitychange', () => { if (document.hidden) stop(); else if (!intro || intro.hidden) start(); });
 

@@ -103,8 +103,8 @@ export class UploadQueue extends EventTarget {
           this.dispatchEvent(new CustomEvent('uploaded', { detail: { id: item.id, photo: body } }));
           resolve('done');
         } else if (request.status === 409 && body?.existingId) {
-          // The same photo is already in the event (sent from another tab, say): nothing is lost.
-          this.dispatchEvent(new CustomEvent('uploaded', { detail: { id: item.id, photo: null } }));
+          // The same photo is already in the event (sent from another tab, say): nothing is lost, no shot is used.
+          this.dispatchEvent(new CustomEvent('duplicate', { detail: { id: item.id, existingId: body.existingId } }));
           resolve('done');
         } else if (request.status >= 500 || request.status === 408 || request.status === 429 || request.status === 0) {
           resolve('retry');
