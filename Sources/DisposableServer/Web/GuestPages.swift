@@ -163,10 +163,8 @@ struct GuestPages {
         let (_, membership) = try await membership(request, context: context, code: raw)
         guard let membership, membership.role == .guest, let guest = membership.guest else { return WebRequest.redirect("/e/\(raw)") }
         try await services.guests.leave(guest, now: services.clock.now)
-        // The tokens are revoked; drop the ones this browser held for that guest.
-        let joined = JoinedEvents(request)
-        var kept = JoinedEvents(tokens: [])
-        for (token, _) in try await joined.memberships(services.tokens) { kept = JoinedEvents(tokens: kept.tokens + [token]) }
+        // The tokens are revoked; keep only the ones of this browser that still work.
+        let kept = JoinedEvents(tokens: try await JoinedEvents(request).memberships(services.tokens).map(\.token))
         var cookies = [kept.cookie(secure: secure)]
         if case .guest = context.identity { cookies.append(sessionCookie("", secure: secure)) }
         return WebRequest.redirect("/?left=1", cookies: cookies)

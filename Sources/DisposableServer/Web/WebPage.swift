@@ -23,7 +23,7 @@ struct WebRequest: Sendable {
     var strings: [String: String] { resources.catalogues[language] ?? [:] }
 
     func t(_ key: String, _ values: [String: String] = [:]) -> String {
-        var text = strings[key] ?? resources.catalogues[.en]?[key] ?? key
+        var text = strings[key] ?? key
         for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
         return text
     }
@@ -34,21 +34,16 @@ struct WebRequest: Sendable {
     }
 
     /// "21 Nov 2026, 18:30" in the reader's language and time zone (UI-1).
-    func dateTime(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = language.locale
-        formatter.timeZone = timeZone
-        formatter.dateStyle = .medium
-        formatter.timeStyle = .short
-        return formatter.string(from: date)
-    }
+    func dateTime(_ date: Date) -> String { format(date, date: .medium, time: .short) }
 
-    func date(_ date: Date) -> String {
+    func date(_ date: Date) -> String { format(date, date: .long, time: .none) }
+
+    private func format(_ date: Date, date dateStyle: DateFormatter.Style, time timeStyle: DateFormatter.Style) -> String {
         let formatter = DateFormatter()
         formatter.locale = language.locale
         formatter.timeZone = timeZone
-        formatter.dateStyle = .long
-        formatter.timeStyle = .none
+        formatter.dateStyle = dateStyle
+        formatter.timeStyle = timeStyle
         return formatter.string(from: date)
     }
 
@@ -82,33 +77,21 @@ struct WebRequest: Sendable {
     func page(_ template: String, title: String, data: [String: Any] = [:], status: HTTPResponse.Status = .ok,
               headers: HTTPFields = [:]) -> Response {
         var context: [String: Any] = data
-        context["t"] = strings.merging(resources.catalogues[.en] ?? [:]) { mine, _ in mine }
+        context["t"] = strings
         context["lang"] = language.rawValue
         context["title"] = title
-        context["asset"] = Dictionary(uniqueKeysWithValues: resources.staticFiles.keys.map {
-            ($0.replacingOccurrences(of: ".", with: "_"), "/static/\($0)?v=\(resources.assetVersion)")
-        })
+        context["asset"] = resources.assetURLs
         context["languages"] = WebLanguage.allCases.map { language -> [String: Any] in
             ["code": language.rawValue, "label": resources.catalogues[language]?["language_name"] ?? language.rawValue,
              "current": language == self.language, "back": path]
         }
         if let user { context["user"] = ["name": user.name, "isAdmin": user.isAdmin] }
-        context["jsStrings"] = scriptStrings()
+        context["jsStrings"] = resources.scriptStrings[language] ?? "{}"
         let html = resources.templates.render(context, withTemplate: template) ?? "Missing template \(template)"
         var fields = headers
         fields[.contentType] = "text/html; charset=utf-8"
         if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: html)))
-    }
-
-    /// The catalogue entries the scripts use (`js.*`), as JSON safe inside a `<script type=application/json>`.
-    private func scriptStrings() -> String {
-        let english = resources.catalogues[.en] ?? [:]
-        var entries: [String: String] = [:]
-        for (key, value) in english where key.hasPrefix("js_") { entries[String(key.dropFirst(3))] = strings[key] ?? value }
-        entries["locale"] = language == .fr ? "fr-FR" : "en-GB"
-        let data = (try? JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     /// A friendly error page: what happened and what to do (never a raw problem document).

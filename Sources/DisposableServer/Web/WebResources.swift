@@ -11,10 +11,15 @@ struct WebResources: Sendable {
     }
 
     let templates: MustacheLibrary
+    /// Each language's strings, English filling any gap.
     let catalogues: [WebLanguage: [String: String]]
     let staticFiles: [String: StaticFile]
     /// A hash of every static file: asset URLs carry it, so browsers may cache them forever.
     let assetVersion: String
+    /// `app_js` → `/static/app.js?v=…`, for the templates.
+    let assetURLs: [String: String]
+    /// Each language's `js_*` strings as JSON safe inside a `<script type="application/json">`.
+    let scriptStrings: [WebLanguage: String]
 
     static let shared: WebResources = {
         do { return try load() } catch { fatalError("The web app's resources are missing from the bundle: \(error)") }
@@ -34,6 +39,8 @@ struct WebResources: Sendable {
             let data = try Data(contentsOf: root.appendingPathComponent("Strings/\(language.rawValue).json"))
             catalogues[language] = try JSONDecoder().decode([String: String].self, from: data)
         }
+        let english = catalogues[.en] ?? [:]
+        for (language, strings) in catalogues { catalogues[language] = strings.merging(english) { own, _ in own } }
         var staticFiles: [String: StaticFile] = [:]
         var all = SHA256()
         let staticDirectory = root.appendingPathComponent("Static")
@@ -45,7 +52,18 @@ struct WebResources: Sendable {
             staticFiles[name] = StaticFile(data: data, contentType: contentType(name), etag: etag)
         }
         let version = all.finalize().prefix(5).map { String(format: "%02x", $0) }.joined()
-        return WebResources(templates: library, catalogues: catalogues, staticFiles: staticFiles, assetVersion: version)
+        let assetURLs = Dictionary(uniqueKeysWithValues: staticFiles.keys.map {
+            ($0.replacingOccurrences(of: ".", with: "_"), "/static/\($0)?v=\(version)")
+        })
+        let scriptStrings = Dictionary(uniqueKeysWithValues: catalogues.map { language, strings -> (WebLanguage, String) in
+            var entries: [String: String] = [:]
+            for (key, value) in strings where key.hasPrefix("js_") { entries[String(key.dropFirst(3))] = value }
+            entries["locale"] = language.scriptLocale
+            let data = (try? JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys])) ?? Data("{}".utf8)
+            return (language, String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c"))
+        })
+        return WebResources(templates: library, catalogues: catalogues, staticFiles: staticFiles, assetVersion: version,
+                            assetURLs: assetURLs, scriptStrings: scriptStrings)
     }
 
     static func contentType(_ name: String) -> String {
@@ -67,6 +85,8 @@ public enum WebLanguage: String, CaseIterable, Sendable {
     static let cookieName = "disposable_lang"
 
     var locale: Locale { Locale(identifier: self == .fr ? "fr_FR" : "en_GB") }
+    /// The BCP 47 tag the pages' scripts format with.
+    var scriptLocale: String { self == .fr ? "fr-FR" : "en-GB" }
 
     /// The language chosen with the switcher, else the browser's first supported one, else English.
     public static func of(cookie: String?, acceptLanguage: String?) -> WebLanguage {
