@@ -11,6 +11,9 @@ final class PostgresEngine: DatabaseEngine {
     private let client: PostgresClient
     private let logger: Logger
     private let address: (host: String, port: Int)
+    /// Whether the server accepted a TCP connection at the last check (once a second): while it does not,
+    /// requests get 503 at once instead of queueing for a pool that cannot connect (REL-3).
+    private let reachable = NIOLockedValueBox(true)
 
     init(url: String, poolSize: Int, logger: Logger) throws {
         self.logger = logger
@@ -21,56 +24,52 @@ final class PostgresEngine: DatabaseEngine {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
-    /// How long a request waits for a connection before answering 503 (REL-3): while the database is
-    /// down, the pool keeps trying to reconnect, and requests must fail cleanly rather than hang.
-    static let acquireTimeout: Duration = .seconds(5)
-    /// The longest any database operation of a request may take; far above what a healthy one needs.
-    static let operationTimeout: Duration = .seconds(15)
-
     func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        // The leased connection, once there is one: the watchdog below closes it if it gets stuck.
-        let leased = NIOLockedValueBox<PostgresConnection?>(nil)
+        guard reachable.withLockedValue({ $0 }) else { throw DatabaseUnavailable() }
         do {
-            // The group ends before this function returns, so `body` does not really escape.
-            return try await withoutActuallyEscaping(body) { body in
-                try await withThrowingTaskGroup(of: T?.self) { group in
-                    group.addTask {
-                        try await self.client.withConnection { connection in
-                            leased.withLockedValue { $0 = connection }
-                            return try await body(connection.sql(queryLogLevel: .trace))
-                        }
-                    }
-                    group.addTask {
-                        // Waiting for a busy pool is normal; waiting for a server that is not there is not.
-                        var connection: PostgresConnection?
-                        while connection == nil {
-                            try await Task.sleep(for: Self.acquireTimeout)
-                            connection = leased.withLockedValue { $0 }
-                            if connection == nil, await !self.serverAnswers() { throw DatabaseUnavailable() }
-                        }
-                        guard let connection else { throw DatabaseUnavailable() }
-                        // A statement on a connection the server dropped can wait forever, and does not
-                        // listen to cancellation; closing the connection makes it fail.
-                        try await Task.sleep(for: Self.operationTimeout - Self.acquireTimeout)
-                        self.logger.warning("A database operation took longer than \(Self.operationTimeout); closing its connection.")
-                        try? await connection.close()
-                        throw DatabaseUnavailable()
-                    }
-                    while let result = try await group.next() {
-                        if let value = result {
-                            group.cancelAll()
-                            return value
-                        }
-                    }
-                    throw DatabaseUnavailable()
-                }
+            return try await client.withConnection { connection in
+                try await body(connection.sql(queryLogLevel: .trace))
             }
         } catch let error where Self.meansUnavailable(error) {
             throw DatabaseUnavailable()
         }
     }
 
-    /// Whether the database server accepts a TCP connection right now (checked only after a long wait).
+    /// Errors that say the server is gone or going (restart, network), not that the query was wrong.
+    static func meansUnavailable(_ error: any Error) -> Bool {
+        // The pool's own errors (its circuit breaker after failed reconnects) come from an internal module.
+        if error is ConnectionPoolError || String(describing: type(of: error)) == "ConnectionPoolError" { return true }
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection: return true
+        case .server:
+            // Class 08: connection exception; class 57: operator intervention (shutdown, restart).
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57")
+        default: return false
+        }
+    }
+
+    func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.client.run() }
+            group.addTask {
+                while !Task.isCancelled {
+                    let answers = await self.serverAnswers()
+                    let was = self.reachable.withLockedValue { reachable in
+                        defer { reachable = answers }
+                        return reachable
+                    }
+                    if was != answers {
+                        self.logger.warning(answers ? "The database answers again." : "The database does not answer; requests get 503.")
+                    }
+                    try? await Task.sleep(for: .seconds(1))
+                }
+            }
+        }
+    }
+
+    /// Whether the database server accepts a TCP connection right now.
     private func serverAnswers() async -> Bool {
         let (host, port) = (address.host, address.port)
         return await withCheckedContinuation { continuation in
@@ -88,24 +87,6 @@ final class PostgresEngine: DatabaseEngine {
                 continuation.resume(returning: connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0)
             }
         }
-    }
-
-    /// Errors that say the server is gone or going (restart, network), not that the query was wrong.
-    static func meansUnavailable(_ error: any Error) -> Bool {
-        if error is ConnectionPoolError { return true }
-        guard let error = error as? PSQLError else { return false }
-        switch error.code {
-        case .connectionError, .serverClosedConnection, .clientClosedConnection: return true
-        case .server:
-            // Class 08: connection exception; class 57: operator intervention (shutdown, restart).
-            let state = error.serverInfo?[.sqlState] ?? ""
-            return state.hasPrefix("08") || state.hasPrefix("57")
-        default: return false
-        }
-    }
-
-    func run() async {
-        await client.run()
     }
 
     func close() async {}
