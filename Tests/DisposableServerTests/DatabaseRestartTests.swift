@@ -1,9 +1,6 @@
+import NIOConcurrencyHelpers
 import Foundation
 import Testing
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// REL-3: PostgreSQL goes down in the middle of an upload burst and comes back.
 @Suite("PostgreSQL restart (REL-3)", .serialized)
@@ -11,11 +8,10 @@ struct DatabaseRestartTests {
     static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts")
 
-    // Disabled: in some runs a statement in flight when PostgreSQL shuts down never returns inside PostgresNIO
-    // 1.33.2 and ignores cancellation, so its request hangs and its stored file is orphaned until the next start's
-    // sweep. Requests arriving while the server is down get 503 at once (checked by hand, see issue 6's note).
+    // Passes on its own (`swift test --filter DatabaseRestart`, twice here); disabled in the full suite until a hang
+    // seen once in a full run on two cores is understood (the suite stalled with no server or cluster left).
     @Test("While the database is down requests get 503 (no crash, no hang); after, they succeed; nothing acknowledged is lost",
-          .disabled("a statement in flight at shutdown can hang inside PostgresNIO; see the comment above"))
+          .enabled(if: ProcessInfo.processInfo.environment["DISPOSABLE_TEST_DATABASE_RESTART"] == "1"))
     func restartDuringUploads() async throws {
         // A private cluster: the shared test cluster must not go down under the other suites.
         let cluster = FileManager.default.temporaryDirectory.appendingPathComponent("pg-restart-\(UUID().uuidString)")
@@ -36,16 +32,20 @@ struct DatabaseRestartTests {
         _ = try await post(base + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
         let token = try #require(try await post(base + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
         let eventID = try #require(try await post(base + "/api/v1/events", json: ["name": "Restart"], token: token).json["id"] as? String)
-        let photos = try (0..<48).map { try TestImages.jpeg(width: 200 + $0, height: 150) }
+        let photos = try (0..<600).map { try TestImages.jpeg(width: 200 + $0 % 300, height: 150 + $0 / 300) }
+        /// nil while the database has not come back yet, then the uploads acknowledged since.
+        let successesSinceBack = NIOLockedValueBox<Int?>(nil)
+        let keepGoing = { @Sendable in successesSinceBack.withLockedValue { ($0 ?? 0) < 6 } }
 
-        // MUT: 6 lanes upload one photo after another; meanwhile the database goes away for 8 s and comes back.
+        // MUT: 6 lanes upload one photo after another while the database goes away for 8 s, until it answers again.
         let outcomes = await withTaskGroup(of: [(Int, Int, String?)].self) { group in
             for lane in 0..<6 {
                 group.addTask {
                     var results: [(Int, Int, String?)] = []
-                    for index in stride(from: lane, to: photos.count, by: 6) {
+                    for index in stride(from: lane, to: photos.count, by: 6) where keepGoing() {
                         let result = await Self.upload(photos[index], to: "\(base)/api/v1/events/\(eventID)/photos", token: token)
                         results.append((index, result.status, result.id))
+                        if result.status == 201 { successesSinceBack.withLockedValue { $0 = $0.map { $0 + 1 } } }
                         try? await Task.sleep(for: .milliseconds(150))
                     }
                     return results
@@ -56,6 +56,7 @@ struct DatabaseRestartTests {
                 _ = try? Self.run(script, ["pause", cluster.path])
                 try? await Task.sleep(for: .seconds(8))
                 _ = try? Self.run(script, ["resume", cluster.path, String(pgPort)])
+                successesSinceBack.withLockedValue { $0 = 0 }
                 return []
             }
             return await group.reduce(into: []) { $0 += $1 }
@@ -64,7 +65,7 @@ struct DatabaseRestartTests {
         let statuses = Set(outcomes.map(\.1))
         #expect(statuses.isSubset(of: [201, 503]), "every answer is a success or a clean 503: \(outcomes.map(\.1))")
         #expect(statuses.contains(503), "some uploads met the database down")
-        #expect(outcomes.filter { $0.1 == 201 }.count > 6, "uploads succeed again once it is back")
+        #expect((successesSinceBack.withLockedValue { $0 } ?? 0) >= 6, "uploads succeed again once it is back")
 
         // Validate: every acknowledged photo is there, byte for byte; the refused ones left nothing.
         let acknowledged = outcomes.filter { $0.1 == 201 }
@@ -92,15 +93,9 @@ struct DatabaseRestartTests {
         return process.terminationStatus
     }
 
-    /// One upload with a deadline: a hang shows up as status 0.
+    /// One upload with a deadline past the server's own for a stuck statement: a hang shows up as status 0.
     static func upload(_ data: Data, to url: String, token: String) async -> (status: Int, id: String?) {
-        var request = URLRequest(url: URL(string: url)!, timeoutInterval: 30)
-        request.httpMethod = "POST"
-        request.setValue("image/jpeg", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.httpBody = data
-        guard let (body, response) = try? await URLSession.shared.data(for: request) else { return (0, nil) }
-        let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, json?["id"] as? String)
+        guard let result = try? await DisposableServerTests.upload(data, to: url, token: token, timeout: .seconds(180)) else { return (0, nil) }
+        return (result.status, result.json["id"] as? String)
     }
 }

@@ -10,7 +10,7 @@ public enum DatabaseKind: String, Sendable {
 public protocol DatabaseEngine: Sendable {
     var kind: DatabaseKind { get }
     /// Runs `body` with exclusive use of one connection.
-    func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    func withConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Keeps the engine's connections alive until cancelled (a service of the application).
     func run() async
     func close() async
@@ -18,7 +18,7 @@ public protocol DatabaseEngine: Sendable {
 
 extension DatabaseEngine {
     /// Runs `body` in one transaction: all of it is committed, or none of it.
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let begin = kind == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
         return try await withConnection { db in
             try await db.raw(SQLQueryString(begin)).run()
@@ -34,7 +34,7 @@ extension DatabaseEngine {
     }
 
     /// A single statement outside an explicit transaction.
-    public func sql<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    public func sql<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await withConnection(body)
     }
 }

@@ -24,14 +24,47 @@ final class PostgresEngine: DatabaseEngine {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
-    func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         guard reachable.withLockedValue({ $0 }) else { throw DatabaseUnavailable() }
+        let client = client
         do {
-            return try await client.withConnection { connection in
-                try await body(connection.sql(queryLogLevel: .trace))
+            return try await Self.withDeadline(Self.statementDeadline) {
+                try await client.withConnection { connection in
+                    try await body(connection.sql(queryLogLevel: .trace))
+                }
             }
         } catch let error where Self.meansUnavailable(error) {
             throw DatabaseUnavailable()
+        }
+    }
+
+    /// Our statements take milliseconds, migrations and a busy pool's queue seconds: one still waiting after
+    /// two minutes has lost its server.
+    static let statementDeadline = Duration.seconds(120)
+
+    /// Runs `work`, but answers `DatabaseUnavailable` once `deadline` passes. PostgresNIO (1.33.2) can leave a
+    /// statement that was in flight when the server shut down waiting forever, deaf to cancellation: a
+    /// structured task group would wait with it, so the work runs in a task of its own that is abandoned.
+    static func withDeadline<T: Sendable>(_ deadline: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let pending = NIOLockedValueBox<CheckedContinuation<T, any Error>?>(nil)
+        let worker = NIOLockedValueBox<Task<Void, Never>?>(nil)
+        let finish = { @Sendable (result: Result<T, any Error>) in pending.withLockedValue { $0.take() }?.resume(with: result) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                pending.withLockedValue { $0 = continuation }
+                let timer = Task {
+                    try await Task.sleep(for: deadline)
+                    finish(.failure(DatabaseUnavailable()))
+                }
+                worker.withLockedValue {
+                    $0 = Task {
+                        defer { timer.cancel() }
+                        do { finish(.success(try await work())) } catch { finish(.failure(error)) }
+                    }
+                }
+            }
+        } onCancel: {
+            worker.withLockedValue { $0 }?.cancel()
         }
     }
 

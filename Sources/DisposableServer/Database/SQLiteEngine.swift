@@ -11,6 +11,8 @@ import SQLiteKit
 final class SQLiteEngine: DatabaseEngine {
     let kind = DatabaseKind.sqlite
     private let connection: SQLiteConnection
+    /// The connection's own thread: queries never wait behind image renders or file copies.
+    private let thread: NIOThreadPool
     private let lock = AsyncLock()
     private let logger: Logger
 
@@ -18,14 +20,18 @@ final class SQLiteEngine: DatabaseEngine {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.logger = logger
-        connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+        connection = try await SQLiteConnection.open(
+            storage: .file(path: path), threadPool: thread, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()
+        ).get()
         // WAL + synchronous=FULL: a commit that returned survives a crash or power loss.
         for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"] {
             _ = try await connection.query(pragma)
         }
     }
 
-    func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await lock.withLock {
             try await body(connection.sql(queryLogLevel: .trace))
         }
@@ -38,7 +44,10 @@ final class SQLiteEngine: DatabaseEngine {
 
     func close() async {
         // In a task of its own: closing must finish even when the caller is being cancelled.
-        let connection = connection
-        await Task { try? await connection.close() }.value
+        let (connection, thread) = (connection, thread)
+        await Task {
+            try? await connection.close()
+            try? await thread.shutdownGracefully()
+        }.value
     }
 }

@@ -42,7 +42,7 @@ public struct VipsImageProcessor: ImageProcessor {
     }
 
     public func probe(_ path: String, format: ImageFormat) async throws -> ImageHeader {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await WorkPools.requests.runIfActive {
             var header = vs_header()
             var error = [CChar](repeating: 0, count: 512)
             guard vs_probe(path, format.loader, &header, &error, error.count) == 0 else {
@@ -53,7 +53,7 @@ public struct VipsImageProcessor: ImageProcessor {
     }
 
     public func render(_ path: String, format: ImageFormat) async throws -> RenderedImage {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await WorkPools.rendering.runIfActive {
             var result = vs_derivatives()
             var error = [CChar](repeating: 0, count: 512)
             guard vs_render(path, format.loader, Int32(Self.previewSize), Int32(Self.thumbnailSize), Self.quality, &result, &error, error.count) == 0

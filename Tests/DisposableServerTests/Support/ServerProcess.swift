@@ -1,9 +1,9 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The environment for a `disposable serve` process on a fresh database and data folder, and its port.
 func serverEnvironment(_ engine: TestEngine, directory: URL) async throws -> ([String: String], Int) {
@@ -32,42 +32,46 @@ struct HTTPResult: @unchecked Sendable {
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
 }
 
-private func send(_ request: URLRequest) async throws -> HTTPResult {
-    let (data, response) = try await URLSession.shared.data(for: request)
-    return HTTPResult(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+/// Enough connections for every upload of a burst at once (the shared client queues beyond 8 per host).
+private let serverClient = HTTPClient(
+    eventLoopGroupProvider: .singleton,
+    configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)))
+
+/// Sends one request over AsyncHTTPClient, which fails cleanly when the server dies mid-request
+/// (URLSession on Linux could leave such a request hanging forever).
+private func fetch(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: Data? = nil,
+                  timeout: Duration = .seconds(60)) async throws -> HTTPResult {
+    var request = HTTPClientRequest(url: url)
+    request.method = method
+    for (name, value) in headers { request.headers.add(name: name, value: value) }
+    if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+    let response = try await serverClient.execute(request, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000))
+    let bytes = try await response.body.collect(upTo: 512 << 20)
+    return HTTPResult(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+}
+
+private func authorization(_ token: String?) -> [(String, String)] {
+    token.map { [("Authorization", "Bearer \($0)")] } ?? []
 }
 
 func post(_ url: String, json: [String: Any], token: String? = nil) async throws -> HTTPResult {
-    var request = URLRequest(url: URL(string: url)!)
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-    request.httpBody = try JSONSerialization.data(withJSONObject: json)
-    return try await send(request)
+    try await fetch(url, method: .POST, headers: [("Content-Type", "application/json")] + authorization(token),
+                   body: try JSONSerialization.data(withJSONObject: json))
 }
 
-func upload(_ data: Data, to url: String, token: String) async throws -> HTTPResult {
-    var request = URLRequest(url: URL(string: url)!)
-    request.httpMethod = "POST"
-    request.setValue("image/jpeg", forHTTPHeaderField: "Content-Type")
-    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-    request.httpBody = data
-    return try await send(request)
+func upload(_ data: Data, to url: String, token: String, timeout: Duration = .seconds(60)) async throws -> HTTPResult {
+    try await fetch(url, method: .POST, headers: [("Content-Type", "image/jpeg")] + authorization(token), body: data, timeout: timeout)
 }
 
 func get(_ url: String, token: String?) async throws -> HTTPResult {
-    var request = URLRequest(url: URL(string: url)!)
-    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-    return try await send(request)
+    try await fetch(url, headers: authorization(token))
 }
 
 /// Polls `url` until it answers (the server is starting), returning the status code.
 func waitForHTTP(_ url: String, timeout: TimeInterval = 20) async throws -> Int {
     let deadline = Date() + timeout
     while Date() < deadline {
-        if let (_, response) = try? await URLSession.shared.data(from: URL(string: url)!), let http = response as? HTTPURLResponse {
-            return http.statusCode
-        }
+        if let result = try? await fetch(url, timeout: .seconds(2)) { return result.status }
         try await Task.sleep(for: .milliseconds(100))
     }
     throw TestSetupError("\(url) did not answer within \(timeout) s")

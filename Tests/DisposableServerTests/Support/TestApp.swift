@@ -1,6 +1,8 @@
+import AsyncHTTPClient
 import DisposableServer
 import Foundation
 import Hummingbird
+import HTTPTypes
 import HummingbirdTesting
 import Logging
 import NIOCore
@@ -90,9 +92,27 @@ extension TestApp {
             body = ByteBuffer(string: raw)
             if headers[.contentType] == nil { headers[.contentType] = "application/json" }
         }
-        return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
-            APIResponse(status: response.status, headers: response.headers, body: response.body)
+        return try await send(path, method: method, headers: headers, body: body)
+    }
+
+    /// In `live` mode requests go over AsyncHTTPClient connections of their own: HummingbirdTesting's live
+    /// client pipelines every request on one connection with a fixed 20 s read timeout, too short when the
+    /// whole suite shares two cores.
+    private func send(_ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> APIResponse {
+        guard let port = client.port else {
+            return try await client.execute(uri: path, method: method, headers: headers, body: body) {
+                APIResponse(status: $0.status, headers: $0.headers, body: $0.body)
+            }
         }
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = .init(rawValue: method.rawValue)
+        for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
+        if let body { request.body = .bytes(body) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+        var fields = HTTPFields()
+        for (name, value) in response.headers { if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) } }
+        let bytes = try await response.body.collect(upTo: 512 << 20)
+        return APIResponse(status: .init(code: Int(response.status.code)), headers: fields, body: bytes)
     }
 
     /// Registers an account and logs in; returns the bearer token.
@@ -129,9 +149,7 @@ extension TestApp {
         if let key { headers[.init("Idempotency-Key")!] = key }
         if let source { headers[.init("X-Photo-Source")!] = source }
         if let token { headers[.authorization] = "Bearer \(token)" }
-        return try await client.execute(uri: "/api/v1/events/\(event)/photos", method: .post, headers: headers, body: ByteBuffer(data: data)) {
-            APIResponse(status: $0.status, headers: $0.headers, body: $0.body)
-        }
+        return try await send("/api/v1/events/\(event)/photos", method: .post, headers: headers, body: ByteBuffer(data: data))
     }
 
     /// Waits until the media workers have processed a photo; returns its final JSON.

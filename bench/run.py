@@ -1,0 +1,96 @@
+"""Runs PERF-1, 2, 3, 5 and 6 on a release build (SQLite + local folder, loopback) and prints one line per figure
+with its reference and the ratio. PERF-4 runs separately (scripts/bench-live), called by scripts/bench."""
+import argparse
+import os
+import statistics
+import time
+
+import gallery
+import ingest
+import memory
+from common import WORK, Server, join, organizer_and_event
+from photos import generate
+
+lines = []
+
+
+def report(line: str):
+    lines.append(line)
+    print(line, flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--photos", type=int, default=40)
+    args = parser.parse_args()
+    os.makedirs(WORK, exist_ok=True)
+    paths = generate(os.path.join(WORK, "photos"), args.photos)
+    sizes = [os.path.getsize(path) / 1e6 for path in paths]
+    print(f"{len(paths)} photos of 4032x3024, {min(sizes):.1f}-{max(sizes):.1f} MB", flush=True)
+
+    # PERF-1: ingest.
+    pyvips_rate = ingest.reference(paths, ingest.pyvips_derivatives)
+    pillow_rate = ingest.reference(paths, ingest.pillow_derivatives)
+    server = Server(env={"DISPOSABLE_MAX_UPLOAD_MB": "300"}).start()  # room for PERF-5's 200 MB upload
+    ingested = ingest.disposable(server, paths)
+    rate = ingested["photos_per_s"]
+    report(f"PERF-1 ingest: {rate:.1f} photos/s over HTTP until ready (all acknowledged after {ingested['acknowledged_s']:.1f} s, "
+           f"ready after {ingested['ready_s']:.1f} s) | pyvips 8.18 {pyvips_rate:.1f}/s -> {rate / pyvips_rate:.2f}x | "
+           f"Pillow+draft {pillow_rate:.1f}/s -> {rate / pillow_rate:.2f}x")
+    event_id, token, guest = ingested["event"]["id"], ingested["token"], ingested["guest"]
+
+    # PERF-3: thumbnails, Disposable vs nginx on the same files.
+    served = gallery.thumbnails(server, event_id, token, ingested["photo_ids"])
+    ratio = served["disposable"]["rps"] / served["nginx"]["rps"]
+    report(f"PERF-3 thumbnails (wrk 64 conns, {len(paths)} files in rotation): {served['disposable']['rps']:.0f} req/s, "
+           f"p99 {served['disposable']['99%']:.2f} ms | nginx {served['nginx']['rps']:.0f} req/s, p99 {served['nginx']['99%']:.2f} ms "
+           f"-> {ratio:.2f}x" + error_note(served))
+
+    # PERF-5: one 200 MB upload, then a 2 GB ZIP (copies of the photos, hard-linked).
+    upload = memory.receiving_upload(server, event_id, guest)
+    report(f"PERF-5 memory, 200 MB upload ({upload['size_mb']:.0f} MB, HTTP {upload['status']}): RSS {upload['before_mb']:.1f} -> peak "
+           f"{upload['peak_mb']:.1f} MB (+{upload['peak_mb'] - upload['before_mb']:.1f} MB)")
+    server.stop(remove=False)
+    zip_copies = int(2.1e9 / (sum(sizes) / len(sizes) * 1e6))
+    gallery.seed_photos(server, event_id, event_id, zip_copies, link_files=True)
+    server.start()
+    streamed = memory.streaming_zip(server, event_id, token)
+    report(f"PERF-5 memory, event ZIP ({streamed['size_gb']:.2f} GB at {streamed['mb_per_s']:.0f} MB/s, HTTP {streamed['status']}): "
+           f"RSS {streamed['before_mb']:.1f} -> peak {streamed['peak_mb']:.1f} MB (+{streamed['peak_mb'] - streamed['before_mb']:.1f} MB)")
+
+    # PERF-2: the gallery API on a 10,000-photo event (rows added straight in SQLite).
+    _, other = organizer_and_event(server)
+    server.stop(remove=False)
+    gallery.seed_photos(server, event_id, event_id, 10_000 - len(paths) - zip_copies - 1)
+    server.start()
+    api = gallery.gallery_api(server, event_id, token)
+    for name, label in (("first", "first page"), ("deep", "page after 9,000")):
+        result = api[name]
+        report(f"PERF-2 gallery API, 10,000 photos, {label} of 50 (wrk 64 conns): {result['rps']:.0f} req/s, "
+               f"p50 {result['50%']:.2f} ms, p99 {result['99%']:.2f} ms (target p99 < 10 ms)" + error_note({name: result}))
+
+    # PERF-6: start-up with 100,000 photos in the database; idle memory after it.
+    server.stop(remove=False)
+    gallery.seed_photos(server, event_id, other["id"], 90_000)
+    startups = []
+    for _ in range(5):
+        server.start(wait=False)
+        startups.append(server.wait_healthy())
+        idle = memory.idle(server) if len(startups) == 5 else None
+        server.stop(remove=False)
+    report(f"PERF-6 start-up to the first /healthz 200, 100,000 photos: median {statistics.median(startups) * 1000:.0f} ms "
+           f"(of 5: {', '.join(f'{s * 1000:.0f}' for s in startups)} ms; target < 1 s)")
+    report(f"PERF-5 memory, idle after start-up (100,000 photos): {idle:.1f} MB (target < 60 MB)")
+    server.stop()
+
+    with open(os.path.join(WORK, "summary.txt"), "w") as summary:
+        summary.write(time.strftime("%Y-%m-%d %H:%M UTC\n", time.gmtime()) + "\n".join(lines) + "\n")
+
+
+def error_note(results: dict) -> str:
+    errors = sum(result.get("errors", 0) for result in results.values())
+    return f" [{errors} non-2xx answers!]" if errors else ""
+
+
+if __name__ == "__main__":
+    main()
