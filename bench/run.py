@@ -8,7 +8,7 @@ import time
 import gallery
 import ingest
 import memory
-from common import WORK, Server, join, organizer_and_event
+from common import WORK, Server, organizer_and_event
 from photos import generate
 
 lines = []

@@ -1,5 +1,5 @@
-import NIOConcurrencyHelpers
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 
 /// REL-3: PostgreSQL goes down in the middle of an upload burst and comes back.
@@ -8,8 +8,8 @@ struct DatabaseRestartTests {
     static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts")
 
-    // Passes on its own (`swift test --filter DatabaseRestart`, twice here); disabled in the full suite until a hang
-    // seen once in a full run on two cores is understood (the suite stalled with no server or cluster left).
+    // Opt-in (DISPOSABLE_TEST_DATABASE_RESTART=1): it passed on its own twice, but full-suite runs on two cores have
+    // stalled (every thread idle, no server left) and its part in that is not yet known; see issue 6's note.
     @Test("While the database is down requests get 503 (no crash, no hang); after, they succeed; nothing acknowledged is lost",
           .enabled(if: ProcessInfo.processInfo.environment["DISPOSABLE_TEST_DATABASE_RESTART"] == "1"))
     func restartDuringUploads() async throws {

@@ -4,7 +4,6 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-
 /// The environment for a `disposable serve` process on a fresh database and data folder, and its port.
 func serverEnvironment(_ engine: TestEngine, directory: URL) async throws -> ([String: String], Int) {
     let port = try freePort()
