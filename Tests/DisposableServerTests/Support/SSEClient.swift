@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// One Server-Sent Event as received.
@@ -11,17 +12,34 @@ struct ReceivedEvent: Sendable {
 }
 
 /// Reads a live `text/event-stream` over a real connection (AsyncHTTPClient), like a browser's EventSource.
+///
+/// One task reads the body for the client's whole life and keeps what arrives; `next` only looks at that.
+/// (Racing the body's iterator against a timer would cancel it on every timeout, which ends the stream.)
 final class SSEClient: @unchecked Sendable {
-    private var iterator: HTTPClientResponse.Body.AsyncIterator
+    private let received = NIOLockedValueBox(Received())
+    private let reader: Task<Void, Never>
     private var buffer = ""
     /// Comment lines (`: heartbeat`) seen so far.
     private(set) var comments: [String] = []
     let status: Int
 
-    private init(response: HTTPClientResponse) {
-        iterator = response.body.makeAsyncIterator()
-        status = Int(response.status.code)
+    private struct Received {
+        var text = ""
+        var ended = false
     }
+
+    private init(response: HTTPClientResponse) {
+        status = Int(response.status.code)
+        let received = received
+        reader = Task {
+            do {
+                for try await chunk in response.body { received.withLockedValue { $0.text += String(buffer: chunk) } }
+            } catch {}
+            received.withLockedValue { $0.ended = true }
+        }
+    }
+
+    deinit { reader.cancel() }  // the connection drops
 
     static func connect(_ url: String, token: String, lastEventID: Int64? = nil) async throws -> SSEClient {
         var request = HTTPClientRequest(url: url)
@@ -36,19 +54,14 @@ final class SSEClient: @unchecked Sendable {
     func next(timeout: Duration = .seconds(10)) async throws -> ReceivedEvent? {
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let event = takeEvent() { return event }
-            guard ContinuousClock.now < deadline else { return nil }
-            let remaining = deadline - ContinuousClock.now
-            let chunk = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-                var iterator = self.iterator
-                group.addTask { try await iterator.next() }
-                group.addTask { try await Task.sleep(for: remaining); return nil }
-                let first = try await group.next() ?? nil
-                group.cancelAll()
-                return first
+            let (text, ended) = received.withLockedValue { received in
+                defer { received.text = "" }
+                return (received.text, received.ended)
             }
-            guard let chunk else { return takeEvent() }
-            buffer += String(buffer: chunk)
+            buffer += text
+            if let event = takeEvent() { return event }
+            guard !ended, ContinuousClock.now < deadline else { return nil }
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
