@@ -17,13 +17,13 @@ struct ApprovalTests {
             let ana = try await app.guestToken(code: event["code"] as! String, name: "Ana")
             let ben = try await app.guestToken(code: event["code"] as! String, name: "Ben")
 
-            let uploaded = try await app.upload(try TestImages.jpeg(width: 300, height: 200), event: id, token: ana)
+            let uploaded = try await app.upload(try await TestImages.jpeg(width: 300, height: 200), event: id, token: ana)
             #expect(uploaded.status == .created)
             #expect(uploaded["approved"] as? Bool == false)
             let photo = try #require(uploaded.string("id"))
             _ = try await app.waitUntilProcessed(photo, token: ana)
             // The organizer's own photos never wait.
-            let own = try await app.upload(try TestImages.jpeg(width: 301, height: 200), event: id, token: organizer)
+            let own = try await app.upload(try await TestImages.jpeg(width: 301, height: 200), event: id, token: organizer)
             #expect(own["approved"] as? Bool == true)
             _ = try await app.waitUntilProcessed(try #require(own.string("id")), token: organizer)
 

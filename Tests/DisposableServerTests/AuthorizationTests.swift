@@ -100,7 +100,7 @@ struct AuthorizationTests {
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
                 if path.contains("{photo}") {
                     // A ready photo taken by the organizer.
-                    let photo = try await app.upload(try TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: organizer)
+                    let photo = try await app.upload(try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: organizer)
                     let id = try #require(photo.string("id"))
                     _ = try await app.waitUntilProcessed(id, token: organizer)
                     path = path.replacingOccurrences(of: "{photo}", with: id)
@@ -112,7 +112,7 @@ struct AuthorizationTests {
                 // MUT
                 let response =
                     row.image
-                    ? try await app.upload(try TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: token)
+                    ? try await app.upload(try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: token)
                     : try await app.call(row.method, path, json: json, token: token, headers: row.headers)
                 // validate
                 #expect(response.status == row.expected[role], "\(row.method) \(row.path) as \(role): \(response.text)")

@@ -17,80 +17,78 @@ struct DatabaseRestartTests {
         let cluster = FileManager.default.temporaryDirectory.appendingPathComponent("pg-restart-\(UUID().uuidString)")
         let pgPort = try freePort()
         let script = Self.scripts.appendingPathComponent("test-postgres").path
-        try #require(try Self.run(script, ["start", cluster.path, String(pgPort)]) == 0, "could not start PostgreSQL")
-        defer { _ = try? Self.run(script, ["stop", cluster.path]) }
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-rel3-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: data) }
-        let port = try freePort()
-        let base = "http://127.0.0.1:\(port)"
-        let server = try startServer([
-            "DISPOSABLE_DATA_DIR": data.path, "DISPOSABLE_PORT": String(port), "DISPOSABLE_LOG_LEVEL": "critical",
-            "DISPOSABLE_DATABASE_URL": "postgres://postgres@127.0.0.1:\(pgPort)/postgres",
-        ])
-        defer { server.terminate(); server.waitUntilExit() }
-        _ = try await waitForHTTP(base + "/healthz")
-        _ = try await post(base + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
-        let token = try #require(try await post(base + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
-        let eventID = try #require(try await post(base + "/api/v1/events", json: ["name": "Restart"], token: token).json["id"] as? String)
-        let photos = try (0..<600).map { try TestImages.jpeg(width: 200 + $0 % 300, height: 150 + $0 / 300) }
-        /// nil while the database has not come back yet, then the uploads acknowledged since.
-        let successesSinceBack = NIOLockedValueBox<Int?>(nil)
-        let keepGoing = { @Sendable in successesSinceBack.withLockedValue { ($0 ?? 0) < 6 } }
+        try #require(try await Self.run(script, ["start", cluster.path, String(pgPort)]) == 0, "could not start PostgreSQL")
+        try await withCleanup {
+            let data = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-rel3-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: data) }
+            let port = try freePort()
+            let base = "http://127.0.0.1:\(port)"
+            let server = try startServer([
+                "DISPOSABLE_DATA_DIR": data.path, "DISPOSABLE_PORT": String(port), "DISPOSABLE_LOG_LEVEL": "critical",
+                "DISPOSABLE_DATABASE_URL": "postgres://postgres@127.0.0.1:\(pgPort)/postgres",
+            ])
+            defer { server.signal(SIGTERM) }
+            _ = try await waitForHTTP(base + "/healthz")
+            _ = try await post(base + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
+            let token = try #require(try await post(base + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
+            let eventID = try #require(try await post(base + "/api/v1/events", json: ["name": "Restart"], token: token).json["id"] as? String)
+            var made: [Data] = []
+            for index in 0..<600 { made.append(try await TestImages.jpeg(width: 200 + index % 300, height: 150 + index / 300)) }
+            let photos = made
+            /// nil while the database has not come back yet, then the uploads acknowledged since.
+            let successesSinceBack = NIOLockedValueBox<Int?>(nil)
+            let keepGoing = { @Sendable in successesSinceBack.withLockedValue { ($0 ?? 0) < 6 } }
 
-        // MUT: 6 lanes upload one photo after another while the database goes away for 8 s, until it answers again.
-        let outcomes = await withTaskGroup(of: [(Int, Int, String?)].self) { group in
-            for lane in 0..<6 {
-                group.addTask {
-                    var results: [(Int, Int, String?)] = []
-                    for index in stride(from: lane, to: photos.count, by: 6) where keepGoing() {
-                        let result = await Self.upload(photos[index], to: "\(base)/api/v1/events/\(eventID)/photos", token: token)
-                        results.append((index, result.status, result.id))
-                        if result.status == 201 { successesSinceBack.withLockedValue { $0 = $0.map { $0 + 1 } } }
-                        try? await Task.sleep(for: .milliseconds(150))
+            // MUT: 6 lanes upload one photo after another while the database goes away for 8 s, until it answers again.
+            let outcomes = await withTaskGroup(of: [(Int, Int, String?)].self) { group in
+                for lane in 0..<6 {
+                    group.addTask {
+                        var results: [(Int, Int, String?)] = []
+                        for index in stride(from: lane, to: photos.count, by: 6) where keepGoing() {
+                            let result = await Self.upload(photos[index], to: "\(base)/api/v1/events/\(eventID)/photos", token: token)
+                            results.append((index, result.status, result.id))
+                            if result.status == 201 { successesSinceBack.withLockedValue { $0 = $0.map { $0 + 1 } } }
+                            try? await Task.sleep(for: .milliseconds(150))
+                        }
+                        return results
                     }
-                    return results
                 }
+                group.addTask {
+                    try? await Task.sleep(for: .milliseconds(400))
+                    _ = try? await Self.run(script, ["pause", cluster.path])
+                    try? await Task.sleep(for: .seconds(8))
+                    _ = try? await Self.run(script, ["resume", cluster.path, String(pgPort)])
+                    successesSinceBack.withLockedValue { $0 = 0 }
+                    return []
+                }
+                return await group.reduce(into: []) { $0 += $1 }
             }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(400))
-                _ = try? Self.run(script, ["pause", cluster.path])
-                try? await Task.sleep(for: .seconds(8))
-                _ = try? Self.run(script, ["resume", cluster.path, String(pgPort)])
-                successesSinceBack.withLockedValue { $0 = 0 }
-                return []
+
+            let statuses = Set(outcomes.map(\.1))
+            #expect(statuses.isSubset(of: [201, 503]), "every answer is a success or a clean 503: \(outcomes.map(\.1))")
+            #expect(statuses.contains(503), "some uploads met the database down")
+            #expect((successesSinceBack.withLockedValue { $0 } ?? 0) >= 6, "uploads succeed again once it is back")
+
+            // Validate: every acknowledged photo is there, byte for byte; the refused ones left nothing.
+            let acknowledged = outcomes.filter { $0.1 == 201 }
+            for (index, _, id) in acknowledged {
+                let original = try await get("\(base)/api/v1/photos/\(try #require(id))/original", token: token)
+                #expect(original.status == 200)
+                #expect(original.body == photos[index])
             }
-            return await group.reduce(into: []) { $0 += $1 }
+            let listed = try await get("\(base)/api/v1/events/\(eventID)/photos?mine=true&limit=100", token: token)
+            #expect((listed.json["items"] as? [Any])?.count == acknowledged.count)
+            let folders = try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("media/events/\(eventID)").path)
+            #expect(folders.count == acknowledged.count, "a refused upload left its file behind")
+            #expect(server.isRunning)
+        } cleanup: {
+            _ = try? await Self.run(script, ["stop", cluster.path])
         }
-
-        let statuses = Set(outcomes.map(\.1))
-        #expect(statuses.isSubset(of: [201, 503]), "every answer is a success or a clean 503: \(outcomes.map(\.1))")
-        #expect(statuses.contains(503), "some uploads met the database down")
-        #expect((successesSinceBack.withLockedValue { $0 } ?? 0) >= 6, "uploads succeed again once it is back")
-
-        // Validate: every acknowledged photo is there, byte for byte; the refused ones left nothing.
-        let acknowledged = outcomes.filter { $0.1 == 201 }
-        for (index, _, id) in acknowledged {
-            let original = try await get("\(base)/api/v1/photos/\(try #require(id))/original", token: token)
-            #expect(original.status == 200)
-            #expect(original.body == photos[index])
-        }
-        let listed = try await get("\(base)/api/v1/events/\(eventID)/photos?mine=true&limit=100", token: token)
-        #expect((listed.json["items"] as? [Any])?.count == acknowledged.count)
-        let folders = try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("media/events/\(eventID)").path)
-        #expect(folders.count == acknowledged.count, "a refused upload left its file behind")
-        #expect(server.isRunning)
     }
 
     /// Runs a script to its end without reading its output: the PostgreSQL it starts would hold a pipe open forever.
-    static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+    static func run(_ executable: String, _ arguments: [String]) async throws -> Int32 {
+        await (try ChildProcess(executable, arguments)).exited().status
     }
 
     /// One upload with a deadline past the server's own for a stuck statement: a hang shows up as status 0.

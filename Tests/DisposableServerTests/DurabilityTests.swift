@@ -11,7 +11,7 @@ struct DurabilityTests {
         let (environment, port) = try await serverEnvironment(engine, directory: directory)
         let base = "http://127.0.0.1:\(port)"
         var server = try startServer(environment)
-        defer { server.terminate(); server.waitUntilExit() }
+        defer { server.signal(SIGKILL) }
         _ = try await waitForHTTP(base + "/healthz")
 
         // setup: an organizer and a live event
@@ -24,8 +24,10 @@ struct DurabilityTests {
 
         // REL-1: three rounds, each 50 concurrent uploads with the server killed at a random moment among them.
         for round in 0..<3 {
-            let photos = try (0..<50).map { index in try TestImages.jpeg(width: 300 + round * 50 + index, height: 200) }
-            let pid = server.processIdentifier
+            var made: [Data] = []
+            for index in 0..<50 { made.append(try await TestImages.jpeg(width: 300 + round * 50 + index, height: 200)) }
+            let photos = made
+            let victim = server
             let answered = await withTaskGroup(of: (Int, String?).self) { group in
                 for (index, photo) in photos.enumerated() {
                     group.addTask {
@@ -35,13 +37,12 @@ struct DurabilityTests {
                 }
                 group.addTask {
                     try? await Task.sleep(for: .milliseconds(Int.random(in: 100...800)))
-                    kill(pid, SIGKILL)
+                    victim.signal(SIGKILL)
                     return (-1, nil)
                 }
                 return await group.reduce(into: [Int: String]()) { if let id = $1.1 { $0[$1.0] = id } }
             }
-            server.waitUntilExit()
-            #expect(server.terminationReason == .uncaughtSignal)
+            #expect(await server.exited().reason == .uncaughtSignal)
             for (index, id) in answered { acknowledged[id] = photos[index] }
 
             // validate: restart and look

@@ -11,7 +11,7 @@ struct GalleryTests {
         var ids: [String] = []
         for _ in 0..<count {
             app.clock.advance(by: 1)
-            let response = try await app.upload(try TestImages.jpeg(width: 120, height: 90, exif: exif), event: event, token: token)
+            let response = try await app.upload(try await TestImages.jpeg(width: 120, height: 90, exif: exif), event: event, token: token)
             ids.append(try #require(response.string("id"), "\(response.text)"))
         }
         for id in ids { _ = try await app.waitUntilProcessed(id, token: token) }
@@ -81,7 +81,7 @@ struct GalleryTests {
     func downloads(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app)
-            let jpeg = try TestImages.jpeg()
+            let jpeg = try await TestImages.jpeg()
             let id = try #require(try await app.upload(jpeg, event: f.event, token: f.guest).string("id"))
             _ = try await app.waitUntilProcessed(id, token: f.guest)
             let full = try await app.call(.get, "/api/v1/photos/\(id)/original", token: f.guest)
@@ -118,7 +118,7 @@ struct GalleryTests {
             var originals: [String: Data] = [:]
             for (token, count) in [(f.guest, 3), (ana, 2), (f.organizer, 1)] {
                 for _ in 0..<count {
-                    let data = try TestImages.jpeg(width: 200, height: 150, exif: ["-DateTimeOriginal=2026:06:20 18:30:00"])
+                    let data = try await TestImages.jpeg(width: 200, height: 150, exif: ["-DateTimeOriginal=2026:06:20 18:30:00"])
                     let id = try #require(try await app.upload(data, event: f.event, token: token).string("id"))
                     _ = try await app.waitUntilProcessed(id, token: token)
                     originals[id] = data
@@ -130,21 +130,22 @@ struct GalleryTests {
             #expect(Int(response.headers[.contentLength] ?? "") == response.body.readableBytes, "the length is known up front")
             let zip = try writeTemporaryFile(Data(buffer: response.body), suffix: ".zip")
             defer { try? FileManager.default.removeItem(at: zip) }
-            #expect(try runTool("/usr/bin/unzip", ["-tq", zip.path]).status == 0)
-            let listing = try runTool("/usr/bin/unzip", ["-Z1", zip.path]).output.split(separator: "\n").map(String.init)
+            #expect(try await runTool("/usr/bin/unzip", ["-tq", zip.path]).status == 0)
+            let listing = try await runTool("/usr/bin/unzip", ["-Z1", zip.path]).output.split(separator: "\n").map(String.init)
             #expect(Set(listing) == ["Maggie1.jpg", "Maggie2.jpg", "Maggie3.jpg", "Ana1.jpg", "Ana2.jpg", "Olivia1.jpg"])
-            let expected = Set(try originals.values.map { try $0.sha256Hex })
-            let extracted = Set(try listing.map { try extract(zip, $0).sha256Hex })
+            var expected: Set<String> = [], extracted: Set<String> = []
+            for data in originals.values { expected.insert(try await data.sha256Hex) }
+            for name in listing { extracted.insert(try await extract(zip, name).sha256Hex) }
             #expect(extracted == expected)
             // The capture time is the entry date.
-            #expect(try runTool("/usr/bin/unzip", ["-Z", "-T", zip.path]).output.contains("20260620.1830"))
+            #expect(try await runTool("/usr/bin/unzip", ["-Z", "-T", zip.path]).output.contains("20260620.1830"))
 
             // A selection.
             let two = Array(originals.keys.prefix(2))
             let selection = try await app.call(.get, "/api/v1/events/\(f.event)/archive.zip?ids=\(two.joined(separator: ","))", token: f.organizer)
             let selected = try writeTemporaryFile(Data(buffer: selection.body), suffix: ".zip")
             defer { try? FileManager.default.removeItem(at: selected) }
-            #expect(try runTool("/usr/bin/unzip", ["-Z1", selected.path]).output.split(separator: "\n").count == 2)
+            #expect(try await runTool("/usr/bin/unzip", ["-Z1", selected.path]).output.split(separator: "\n").count == 2)
         }
     }
 
@@ -178,9 +179,9 @@ struct GalleryTests {
 }
 
 /// One entry of a ZIP, extracted with unzip.
-func extract(_ zip: URL, _ name: String) throws -> Data {
+func extract(_ zip: URL, _ name: String) async throws -> Data {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unzip-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
-    _ = try runTool("/usr/bin/unzip", ["-q", zip.path, name, "-d", directory.path])
+    _ = try await runTool("/usr/bin/unzip", ["-q", zip.path, name, "-d", directory.path])
     return try Data(contentsOf: directory.appendingPathComponent(name))
 }

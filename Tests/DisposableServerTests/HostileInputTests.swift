@@ -10,7 +10,7 @@ import Testing
 struct HostileInputTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
-        let make: @Sendable () throws -> Data
+        let make: @Sendable () async throws -> Data
         /// The refusal, or nil when the upload is accepted and must end `failed`.
         let status: HTTPResponse.Status?
         var testDescription: String { name }
@@ -18,11 +18,11 @@ struct HostileInputTests {
 
     static let cases: [Case] = [
         Case(name: "zero bytes", make: { Data() }, status: .unprocessableContent),
-        Case(name: "truncated JPEG", make: { let j = try TestImages.jpeg(); return j.prefix(j.count / 2) }, status: .unprocessableContent),
-        Case(name: "JPEG header followed by junk", make: { try TestImages.jpeg().prefix(600) + Data(repeating: 0x5A, count: 20_000) }, status: .unprocessableContent),
-        Case(name: "PNG cut short", make: { let p = try TestImages.image("png", width: 300, height: 200); return p.prefix(p.count / 2) }, status: nil),
+        Case(name: "truncated JPEG", make: { let j = try await TestImages.jpeg(); return j.prefix(j.count / 2) }, status: .unprocessableContent),
+        Case(name: "JPEG header followed by junk", make: { try await TestImages.jpeg().prefix(600) + Data(repeating: 0x5A, count: 20_000) }, status: .unprocessableContent),
+        Case(name: "PNG cut short", make: { let p = try await TestImages.image("png", width: 300, height: 200); return p.prefix(p.count / 2) }, status: nil),
         Case(name: "PNG claiming 60000×60000", make: { pngHeader(width: 60_000, height: 60_000) }, status: .unprocessableContent),
-        Case(name: "JPEG whose SOF claims 65000×65000", make: { try jpegClaiming(width: 65_000, height: 65_000) }, status: .unprocessableContent),
+        Case(name: "JPEG whose SOF claims 65000×65000", make: { try await jpegClaiming(width: 65_000, height: 65_000) }, status: .unprocessableContent),
         Case(name: "SVG with script", make: { Data("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8) }, status: .unsupportedMediaType),
         Case(name: "HTML renamed .jpg", make: { Data("<!doctype html><html><body><script>alert(document.cookie)</script></body></html>".utf8) }, status: .unsupportedMediaType),
         Case(name: "a PDF", make: { Data("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n".utf8) }, status: .unsupportedMediaType),
@@ -35,7 +35,7 @@ struct HostileInputTests {
     func hostileFile(_ hostile: Case) async throws {
         try await TestApp.run(.sqlite) { app in
             let f = try await UploadTests.fixture(app)
-            let response = try await app.upload(try hostile.make(), event: f.event, token: f.guest)
+            let response = try await app.upload(try await hostile.make(), event: f.event, token: f.guest)
             if let status = hostile.status {
                 response.expectProblem(status)
                 #expect(app.storedFiles().isEmpty, "\(app.storedFiles())")
@@ -48,7 +48,7 @@ struct HostileInputTests {
             }
             #expect(try await app.call(.get, "/healthz").status == .ok, "the server is still up")
             // and it still takes a real photo
-            let good = try await app.upload(try TestImages.jpeg(), event: f.event, token: f.guest)
+            let good = try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest)
             #expect(good.status == .created)
         }
     }
@@ -58,7 +58,7 @@ struct HostileInputTests {
         try await TestApp.run(.sqlite) { app in
             let f = try await UploadTests.fixture(app)
             let zipPart = Data([0x50, 0x4B, 0x03, 0x04]) + Data("secret.txt — hidden payload".utf8) + Data([0x50, 0x4B, 0x05, 0x06]) + Data(count: 18)
-            let polyglot = try TestImages.jpeg() + zipPart
+            let polyglot = try await TestImages.jpeg() + zipPart
             let id = try #require(try await app.upload(polyglot, event: f.event, token: f.guest).string("id"))
             let photo = try await app.waitUntilProcessed(id, token: f.guest)
             #expect(photo.string("status") == "ready")
@@ -101,8 +101,8 @@ func pngHeader(width: UInt32, height: UInt32) -> Data {
 }
 
 /// A real JPEG whose SOF marker is rewritten to claim another size.
-func jpegClaiming(width: Int, height: Int) throws -> Data {
-    var bytes = [UInt8](try TestImages.jpeg(width: 64, height: 48))
+func jpegClaiming(width: Int, height: Int) async throws -> Data {
+    var bytes = [UInt8](try await TestImages.jpeg(width: 64, height: 48))
     var i = 2
     while i + 9 < bytes.count {
         let marker = bytes[i + 1]

@@ -13,22 +13,22 @@ struct HostileRequestTests {
     /// A real image that carries a payload: accepted, and it must not survive into what we serve.
     struct Carrier: Sendable, CustomTestStringConvertible {
         let name: String
-        let make: @Sendable () throws -> Data
+        let make: @Sendable () async throws -> Data
         /// Bytes that must appear in no derivative and no page.
         let payload: String
         var testDescription: String { name }
     }
 
     static let carriers: [Carrier] = [
-        Carrier(name: "PNG with a 200 MB zTXt bomb", make: { try pngWithChunk("zTXt", Array("Comment".utf8) + [0, 0] + zlibZeros(200_000_000)) },
+        Carrier(name: "PNG with a 200 MB zTXt bomb", make: { try await pngWithChunk("zTXt", Array("Comment".utf8) + [0, 0] + zlibZeros(200_000_000)) },
                 payload: "Comment"),
-        Carrier(name: "PNG with a 5 MB iCCP profile of junk", make: { try pngWithChunk("iCCP", Array("evil".utf8) + [0, 0] + zlibZeros(5_000_000)) },
+        Carrier(name: "PNG with a 5 MB iCCP profile of junk", make: { try await pngWithChunk("iCCP", Array("evil".utf8) + [0, 0] + zlibZeros(5_000_000)) },
                 payload: "evil"),
-        Carrier(name: "JPEG/HTML polyglot", make: { try jpegWithSegment(0xFE, Data("<html><body><script>alert('polyglot')</script></body></html>".utf8)) },
+        Carrier(name: "JPEG/HTML polyglot", make: { try await jpegWithSegment(0xFE, Data("<html><body><script>alert('polyglot')</script></body></html>".utf8)) },
                 payload: "<script>"),
-        Carrier(name: "JPEG with a 3 MB ICC profile", make: { try jpegWithICC(bytes: 3_000_000) }, payload: "JUNKPROFILE"),
+        Carrier(name: "JPEG with a 3 MB ICC profile", make: { try await jpegWithICC(bytes: 3_000_000) }, payload: "JUNKPROFILE"),
         Carrier(name: "JPEG with XSS in EXIF fields", make: {
-            try TestImages.jpeg(exif: ["-Artist=<script>alert('artist')</script>", "-ImageDescription=<img src=x onerror=alert(2)>",
+            try await TestImages.jpeg(exif: ["-Artist=<script>alert('artist')</script>", "-ImageDescription=<img src=x onerror=alert(2)>",
                                        "-Copyright=\"><svg onload=alert(3)>"])
         }, payload: "alert("),
     ]
@@ -37,7 +37,7 @@ struct HostileRequestTests {
     func carrier(_ carrier: Carrier) async throws {
         try await TestApp.run(.sqlite) { app in
             let f = try await UploadTests.fixture(app)
-            let uploaded = try await app.upload(try carrier.make(), event: f.event, token: f.guest)
+            let uploaded = try await app.upload(try await carrier.make(), event: f.event, token: f.guest)
             #expect(uploaded.headers[.xContentTypeOptions] == "nosniff")
             if uploaded.status.code >= 400 {
                 uploaded.expectProblem(uploaded.status)
@@ -70,10 +70,18 @@ struct HostileRequestTests {
     struct Refused: @unchecked Sendable, CustomTestStringConvertible {
         let name: String
         let path: String
-        let body: Data
+        let body: @Sendable () async throws -> Data
         let headers: HTTPFields
         let status: HTTPResponse.Status
         var testDescription: String { name }
+
+        init(name: String, path: String, body: @escaping @Sendable () async throws -> Data, headers: HTTPFields, status: HTTPResponse.Status) {
+            (self.name, self.path, self.body, self.headers, self.status) = (name, path, body, headers, status)
+        }
+
+        init(name: String, path: String, body: Data, headers: HTTPFields, status: HTTPResponse.Status) {
+            self.init(name: name, path: path, body: { body }, headers: headers, status: status)
+        }
     }
 
     static func join(_ name: String) -> Data {
@@ -84,7 +92,7 @@ struct HostileRequestTests {
         Refused(name: "SVG with an XXE entity", path: "/api/v1/events/{id}/photos",
                 body: Data("<?xml version=\"1.0\"?><!DOCTYPE svg [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><svg xmlns=\"http://www.w3.org/2000/svg\"><text>&xxe;</text></svg>".utf8),
                 headers: [.contentType: "image/svg+xml"], status: .unsupportedMediaType),
-        Refused(name: "a real JPEG declared as text/html", path: "/api/v1/events/{id}/photos", body: try! TestImages.jpeg(width: 80, height: 60),
+        Refused(name: "a real JPEG declared as text/html", path: "/api/v1/events/{id}/photos", body: { try await TestImages.jpeg(width: 80, height: 60) },
                 headers: [.contentType: "text/html"], status: .unsupportedMediaType),
         Refused(name: "an HTML page declared as image/jpeg", path: "/api/v1/events/{id}/photos",
                 body: Data("<html><script>alert(1)</script></html>".utf8), headers: [.contentType: "image/jpeg"], status: .unsupportedMediaType),
@@ -119,9 +127,10 @@ struct HostileRequestTests {
             let event = try await app.createEvent(token: organizer)
             let guest = try await app.guestToken(code: event["code"] as! String)
             let path = hostile.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
-            let body = String(decoding: hostile.body, as: UTF8.self).contains("{code}")
-                ? Data(String(decoding: hostile.body, as: UTF8.self).replacingOccurrences(of: "{code}", with: event["code"] as! String).utf8)
-                : hostile.body
+            let raw = try await hostile.body()
+            let body = String(decoding: raw, as: UTF8.self).contains("{code}")
+                ? Data(String(decoding: raw, as: UTF8.self).replacingOccurrences(of: "{code}", with: event["code"] as! String).utf8)
+                : raw
             var headers = hostile.headers
             headers[.authorization] = "Bearer \(guest)"
             let response = try await app.client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(data: body)) {
@@ -149,7 +158,7 @@ struct HostileRequestTests {
                                            .contentDisposition: "attachment; filename=\"../../evil.sh\""]
                 headers[.init("X-Photo-Source")!] = "camera"
                 let uploaded = try await app.client.execute(uri: "/api/v1/events/\(id)/photos", method: .post, headers: headers,
-                                                            body: ByteBuffer(data: try TestImages.jpeg(width: 90 + name.count, height: 60))) {
+                                                            body: ByteBuffer(data: try await TestImages.jpeg(width: 90 + name.count, height: 60))) {
                     APIResponse(status: $0.status, headers: $0.headers, body: $0.body)
                 }
                 #expect(uploaded.status == .created)
@@ -172,17 +181,17 @@ struct HostileRequestTests {
 }
 
 /// zlib-compressed zeros (a decompression bomb), made by Python's zlib.
-func zlibZeros(_ count: Int) throws -> [UInt8] {
+func zlibZeros(_ count: Int) async throws -> [UInt8] {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("zeros-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: url) }
     let script = "import zlib,sys; open(sys.argv[1],'wb').write(zlib.compress(bytes(\(count)), 9))"
-    guard try runTool("/usr/bin/env", ["python3", "-c", script, url.path]).status == 0 else { throw TestSetupError("python3 zlib failed") }
+    guard try await runTool("/usr/bin/env", ["python3", "-c", script, url.path]).status == 0 else { throw TestSetupError("python3 zlib failed") }
     return [UInt8](try Data(contentsOf: url))
 }
 
 /// A real PNG with one more chunk just before IEND.
-func pngWithChunk(_ type: String, _ body: [UInt8]) throws -> Data {
-    let png = [UInt8](try TestImages.image("png", width: 64, height: 48))
+func pngWithChunk(_ type: String, _ body: [UInt8]) async throws -> Data {
+    let png = [UInt8](try await TestImages.image("png", width: 64, height: 48))
     let iend = png.count - 12
     return Data(png[..<iend] + pngChunk(type, body) + png[iend...])
 }
@@ -200,14 +209,14 @@ func pngChunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
 }
 
 /// A real JPEG with one more marker segment right after SOI.
-func jpegWithSegment(_ marker: UInt8, _ body: Data) throws -> Data {
-    let jpeg = try TestImages.jpeg(width: 120, height: 80)
+func jpegWithSegment(_ marker: UInt8, _ body: Data) async throws -> Data {
+    let jpeg = try await TestImages.jpeg(width: 120, height: 80)
     let length = body.count + 2
     return jpeg.prefix(2) + Data([0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)]) + body + jpeg.dropFirst(2)
 }
 
 /// A JPEG with an ICC profile of junk split over as many APP2 segments as it takes.
-func jpegWithICC(bytes: Int) throws -> Data {
+func jpegWithICC(bytes: Int) async throws -> Data {
     let chunk = 65_000
     let count = (bytes + chunk - 1) / chunk
     let junk = Data(String(repeating: "JUNKPROFILE", count: bytes / 11 + 1).utf8).prefix(bytes)
@@ -218,6 +227,6 @@ func jpegWithICC(bytes: Int) throws -> Data {
         let length = body.count + 2
         segments += Data([0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)]) + body
     }
-    let jpeg = try TestImages.jpeg(width: 120, height: 80)
+    let jpeg = try await TestImages.jpeg(width: 120, height: 80)
     return jpeg.prefix(2) + segments + jpeg.dropFirst(2)
 }

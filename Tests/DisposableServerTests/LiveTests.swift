@@ -37,7 +37,7 @@ struct LiveTests {
             let ana = try await app.guestToken(code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
             let anaStream = try await app.subscribe(event: f.event, token: ana)
             let organizerStream = try await app.subscribe(event: f.event, token: f.organizer)
-            let id = try #require(try await app.upload(try TestImages.jpeg(), event: f.event, token: f.guest).string("id"))
+            let id = try #require(try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest).string("id"))
             for stream in [anaStream, organizerStream] {
                 let events = try await stream.next(2)
                 #expect(events.map(\.name) == ["photo-added", "photo-ready"])
@@ -57,7 +57,7 @@ struct LiveTests {
             let ana = try await app.guestToken(code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
             let stream = try await app.subscribe(event: f.event, token: ana)
             let mine = try await app.subscribe(event: f.event, token: f.guest)
-            _ = try await app.upload(try TestImages.jpeg(), event: f.event, token: f.guest)
+            _ = try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest)
 
             let hidden = try await stream.next(2)
             #expect(hidden.map(\.name) == ["photo-added", "photo-ready"])

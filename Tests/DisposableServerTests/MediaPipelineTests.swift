@@ -11,7 +11,7 @@ struct MediaPipelineTests {
     func formats(engine: TestEngine, format: String) async throws {
         try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app)
-            let original = format == "jpg" ? try TestImages.jpeg(width: 900, height: 600) : try TestImages.image(format, width: 900, height: 600)
+            let original = format == "jpg" ? try await TestImages.jpeg(width: 900, height: 600) : try await TestImages.image(format, width: 900, height: 600)
             let uploaded = try await app.upload(original, event: f.event, token: f.guest)
             #expect(uploaded.status == .created, "\(uploaded.text)")
             #expect(uploaded.string("format") == (format == "jpg" ? "jpeg" : format))
@@ -34,7 +34,7 @@ struct MediaPipelineTests {
     func orientation(engine: TestEngine, value: Int) async throws {
         try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app)
-            let jpeg = try TestImages.jpeg(width: 2000, height: 1500, exif: ["-Orientation#=\(value)"])
+            let jpeg = try await TestImages.jpeg(width: 2000, height: 1500, exif: ["-Orientation#=\(value)"])
             let uploaded = try await app.upload(jpeg, event: f.event, token: f.guest)
             let photo = try await app.waitUntilProcessed(try #require(uploaded.string("id")), token: f.guest)
             #expect(photo["width"] as? Int == 1500)
@@ -51,18 +51,18 @@ struct MediaPipelineTests {
     func captureTimeAndStripping() async throws {
         try await TestApp.run(.sqlite) { app in
             let f = try await UploadTests.fixture(app)
-            let withDate = try TestImages.jpeg(exif: [
+            let withDate = try await TestImages.jpeg(exif: [
                 "-DateTimeOriginal=2026:06:20 18:30:00", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945",
                 "-GPSLongitudeRef=E", "-Artist=<script>alert(1)</script>",
             ])
             let a = try await app.waitUntilProcessed(try #require(try await app.upload(withDate, event: f.event, token: f.guest).string("id")), token: f.guest)
             #expect(a.string("takenAt") == "2026-06-20T18:30:00.000Z")
-            let b = try await app.waitUntilProcessed(try #require(try await app.upload(try TestImages.jpeg(), event: f.event, token: f.guest).string("id")), token: f.guest)
+            let b = try await app.waitUntilProcessed(try #require(try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest).string("id")), token: f.guest)
             #expect(b.string("takenAt") == b.string("uploadedAt"))
 
             for kind in ["preview", "thumbnail"] {
                 let bytes = Data(buffer: try await app.call(.get, "/api/v1/photos/\(a.string("id")!)/\(kind)", token: f.guest).body)
-                let tags = try exifTags(bytes)
+                let tags = try await exifTags(bytes)
                 #expect(!tags.contains("GPS"), "\(kind): \(tags)")
                 #expect(!tags.contains("Date/Time Original"), "\(kind): \(tags)")
                 #expect(!tags.contains("Artist"), "\(kind): \(tags)")
@@ -74,31 +74,31 @@ struct MediaPipelineTests {
     func gpsStripping(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app)
-            let jpeg = try TestImages.jpeg(width: 800, height: 600, exif: ["-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", "-Make=Pixel"])
+            let jpeg = try await TestImages.jpeg(width: 800, height: 600, exif: ["-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", "-Make=Pixel"])
             let id = try #require(try await app.upload(jpeg, event: f.event, token: f.guest).string("id"))
             _ = try await app.waitUntilProcessed(id, token: f.guest)
 
             let mine = Data(buffer: try await app.call(.get, "/api/v1/photos/\(id)/original", token: f.guest).body)
             #expect(mine == jpeg, "the shooter gets their file back byte for byte")
-            #expect(try exifTags(mine).contains("GPS Latitude"))
+            #expect(try await exifTags(mine).contains("GPS Latitude"))
 
             let theirs = try await app.call(.get, "/api/v1/photos/\(id)/original", token: f.organizer)
             let stripped = Data(buffer: theirs.body)
-            let tags = try exifTags(stripped)
+            let tags = try await exifTags(stripped)
             #expect(!tags.contains("GPS Latitude") && !tags.contains("GPS Longitude"), "\(tags)")
             #expect(tags.contains("Make"), "other EXIF stays")
             #expect(stripped.count == jpeg.count)
             // Lossless: every byte after the EXIF header region is untouched.
             #expect(stripped.suffix(from: 64 * 1024) == jpeg.suffix(from: 64 * 1024))
-            let plainETag = "\"\(try jpeg.sha256Hex)\""
+            let plainETag = "\"\(try await jpeg.sha256Hex)\""
             #expect(theirs.headers[.eTag] != nil && theirs.headers[.eTag] != plainETag)
         }
     }
 }
 
 /// The tag names exiftool finds in a file.
-func exifTags(_ data: Data) throws -> String {
+func exifTags(_ data: Data) async throws -> String {
     let file = try writeTemporaryFile(data, suffix: ".jpg")
     defer { try? FileManager.default.removeItem(at: file) }
-    return try runTool("/usr/bin/exiftool", ["-s0", "-G0", "-a", "-EXIF:all", "-GPS:all", "-XMP:all", "-IPTC:all", file.path]).output
+    return try await runTool("/usr/bin/exiftool", ["-s0", "-G0", "-a", "-EXIF:all", "-GPS:all", "-XMP:all", "-IPTC:all", file.path]).output
 }

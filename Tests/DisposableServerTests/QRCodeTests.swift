@@ -28,7 +28,7 @@ struct QRCodeTests {
                 #expect(width == side * max(2, size / side), "size \(size): \(width) px for \(side) modules")
                 let file = try writeTemporaryFile(png, suffix: ".png")
                 defer { try? FileManager.default.removeItem(at: file) }
-                let (status, output) = try runTool("/usr/bin/zbarimg", ["--quiet", "--raw", file.path])
+                let (status, output) = try await runTool("/usr/bin/zbarimg", ["--quiet", "--raw", file.path])
                 #expect(status == 0, "size \(size)")
                 #expect(output.trimmingCharacters(in: .newlines) == joinURL, "size \(size)")
             }
@@ -47,8 +47,8 @@ struct QRCodeTests {
             let svg = try writeTemporaryFile(Data(buffer: response.body), suffix: ".svg")
             let png = svg.deletingPathExtension().appendingPathExtension("png")
             defer { try? FileManager.default.removeItem(at: svg); try? FileManager.default.removeItem(at: png) }
-            #expect(try runTool("/usr/bin/rsvg-convert", ["-o", png.path, svg.path]).status == 0)
-            let (status, output) = try runTool("/usr/bin/zbarimg", ["--quiet", "--raw", png.path])
+            #expect(try await runTool("/usr/bin/rsvg-convert", ["-o", png.path, svg.path]).status == 0)
+            let (status, output) = try await runTool("/usr/bin/zbarimg", ["--quiet", "--raw", png.path])
             #expect(status == 0)
             #expect(output.trimmingCharacters(in: .newlines) == event["joinURL"] as? String)
         }

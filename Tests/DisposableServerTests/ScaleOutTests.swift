@@ -21,7 +21,7 @@ struct ScaleOutTests {
                 "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_LOG_LEVEL": "error",
             ])
         }
-        defer { for server in servers { server.terminate(); server.waitUntilExit() } }
+        defer { for server in servers { server.signal(SIGTERM) } }
         let (a, b) = ("http://127.0.0.1:\(ports[0])", "http://127.0.0.1:\(ports[1])")
         for base in [a, b] { _ = try await waitForHTTP(base + "/healthz") }
 
@@ -31,7 +31,7 @@ struct ScaleOutTests {
         let stream = try await SSEClient.connect("\(b)/api/v1/events/\(event)/changes", token: token)
 
         // MUT: the photo goes to instance A
-        let uploaded = try await upload(try TestImages.jpeg(), to: "\(a)/api/v1/events/\(event)/photos", token: token)
+        let uploaded = try await upload(try await TestImages.jpeg(), to: "\(a)/api/v1/events/\(event)/photos", token: token)
         #expect(uploaded.status == 201)
 
         // validate: the subscriber on instance B hears of it (LISTEN/NOTIFY)

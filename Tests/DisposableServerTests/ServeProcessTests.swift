@@ -10,13 +10,13 @@ struct ServeProcessTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (environment, port) = try await serverEnvironment(engine, directory: directory)
         // admin create migrates a fresh database by itself
-        let admin = try runTool(try disposableBinary(), ["admin", "create", "--email", "root@example.com", "--password", "password"],
+        let admin = try await runTool(try disposableBinary(), ["admin", "create", "--email", "root@example.com", "--password", "password"],
                                 environment: environment)
         #expect(admin.status == 0)
         #expect(admin.output.contains("created"))
 
         let process = try startServer(environment)
-        defer { if process.isRunning { process.terminate() } }
+        defer { if process.isRunning { process.signal(SIGKILL) } }
         let base = "http://127.0.0.1:\(port)"
 
         let health = try await waitForHTTP(base + "/healthz")
@@ -33,10 +33,11 @@ struct ServeProcessTests {
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("media").path))
         }
 
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         let deadline = Date() + 10
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!process.isRunning, "still running 10 s after SIGTERM")
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let ending = await process.exited()
+        #expect(ending.reason == .exit && ending.status == 0)
     }
 }

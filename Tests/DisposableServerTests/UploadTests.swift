@@ -25,7 +25,7 @@ struct UploadTests {
         try await TestApp.run(engine) { app in
             let f = try await Self.fixture(app, ["shotsPerGuest": 7])
             // setup: 2 shots already taken, so k = 5
-            let base = try TestImages.jpeg(width: 96, height: 64)
+            let base = try await TestImages.jpeg(width: 96, height: 64)
             for index in 0..<2 { #expect(try await app.upload(base + Data("taken \(index)".utf8), event: f.event, token: f.guest).status == .created) }
             // MUT: 50 different photos at once (a valid JPEG followed by distinct bytes has a distinct hash)
             let responses = try await withThrowingTaskGroup(of: APIResponse.self) { group in
@@ -51,7 +51,7 @@ struct UploadTests {
     func idempotentRetries(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             let f = try await Self.fixture(app, ["shotsPerGuest": 3])
-            let photo = try TestImages.jpeg()
+            let photo = try await TestImages.jpeg()
             let first = try await app.upload(photo, event: f.event, token: f.guest, key: "client-id-1")
             #expect(first.status == .created)
             // Parallel and sequential retries of the same shot.
@@ -74,7 +74,7 @@ struct UploadTests {
     func duplicates(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             let f = try await Self.fixture(app)
-            let photo = try TestImages.jpeg()
+            let photo = try await TestImages.jpeg()
             let first = try await app.upload(photo, event: f.event, token: f.guest)
             let again = try await app.upload(photo, event: f.event, token: f.organizer)
             #expect(again.expectProblem(.conflict).contains("Media already exists"))
@@ -83,7 +83,7 @@ struct UploadTests {
             #expect((me["guest"] as? [String: Any])?["shotsUsed"] as? Int == 1)
 
             // UP-7: ask before sending.
-            let hash = try photo.sha256Hex
+            let hash = try await photo.sha256Hex
             let other = String(repeating: "a", count: 64)
             let check = try await app.call(.post, "/api/v1/events/\(f.event)/photos/check", json: ["sha256": [hash, other]], token: f.guest)
             #expect(check["existing"] as? [String] == [hash])
@@ -95,17 +95,17 @@ struct UploadTests {
     func rules(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             let f = try await Self.fixture(app, ["allowLibraryUploads": false, "durationHours": 2])
-            let library = try await app.upload(try TestImages.jpeg(), event: f.event, token: f.guest, source: "library")
+            let library = try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest, source: "library")
             #expect(library.expectProblem(.forbidden).contains("camera"))
-            #expect(try await app.upload(try TestImages.jpeg(), event: f.event, token: f.guest, source: "camera").status == .created)
-            try await app.upload(try TestImages.jpeg(), event: f.event, token: f.guest, source: "selfie").expectProblem(.badRequest)
+            #expect(try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest, source: "camera").status == .created)
+            try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest, source: "selfie").expectProblem(.badRequest)
 
             app.clock.advance(by: 3 * 3600)
-            let late = try await app.upload(try TestImages.jpeg(), event: f.event, token: f.guest)
+            let late = try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest)
             #expect(late.expectProblem(.forbidden).contains("live"))
 
             let scheduled = try await app.createEvent(token: f.organizer, ["startsAt": formatTime(app.clock.now + 3600)])
-            try await app.upload(try TestImages.jpeg(), event: scheduled["id"] as! String, token: f.organizer).expectProblem(.forbidden)
+            try await app.upload(try await TestImages.jpeg(), event: scheduled["id"] as! String, token: f.organizer).expectProblem(.forbidden)
         }
     }
 
@@ -113,7 +113,7 @@ struct UploadTests {
     func sizeLimit() async throws {
         try await TestApp.run(.sqlite, configure: { $0.maxUploadBytes = 100_000 }) { app in
             let f = try await Self.fixture(app)
-            let big = try TestImages.jpeg(width: 1200, height: 900)
+            let big = try await TestImages.jpeg(width: 1200, height: 900)
             #expect(big.count > 100_000)
             try await app.upload(big, event: f.event, token: f.guest).expectProblem(.contentTooLarge)
             #expect(app.storedFiles().isEmpty)
@@ -127,7 +127,7 @@ struct UploadTests {
         try await TestApp.run(.sqlite) { app in
             let f = try await Self.fixture(app)
             #expect(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer)["settingsLocked"] as? Bool == false)
-            _ = try await app.upload(try TestImages.jpeg(), event: f.event, token: f.guest)
+            _ = try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest)
             #expect(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer)["settingsLocked"] as? Bool == true)
             try await app.call(.patch, "/api/v1/events/\(f.event)", json: ["shotsPerGuest": 5], token: f.organizer).expectProblem(.conflict)
         }

@@ -210,9 +210,9 @@ struct WebPagesTests {
             let me = try await app.call(.get, "/api/v1/me", token: secondToken)
             #expect((me["guest"] as? [String: Any])?["name"] as? String == "Maggie")
             // Both phones share the same shots.
-            #expect(try await app.upload(try TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: guest).status == .created)
-            #expect(try await app.upload(try TestImages.jpeg(width: 65, height: 48), event: event["id"] as! String, token: secondToken).status == .created)
-            #expect(try await app.upload(try TestImages.jpeg(width: 66, height: 48), event: event["id"] as! String, token: secondToken).status == .forbidden)
+            #expect(try await app.upload(try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: guest).status == .created)
+            #expect(try await app.upload(try await TestImages.jpeg(width: 65, height: 48), event: event["id"] as! String, token: secondToken).status == .created)
+            #expect(try await app.upload(try await TestImages.jpeg(width: 66, height: 48), event: event["id"] as! String, token: secondToken).status == .forbidden)
             #expect(try await app.page(.get, path).status == .notFound)
         }
     }
@@ -224,7 +224,7 @@ struct WebPagesTests {
             let event = try await app.createEvent(token: organizer, ["reveal": ["mode": "at-end"], "maxGuests": 50])
             let id = event["id"] as! String
             let guest = try await app.guestToken(code: event["code"] as! String)
-            #expect(try await app.upload(try TestImages.jpeg(), event: id, token: guest).status == .created)
+            #expect(try await app.upload(try await TestImages.jpeg(), event: id, token: guest).status == .created)
             let page = try await app.page(.get, "/events/\(id)", cookie: organizer)
             // What a browser submits: every enabled field of the form with its current value (locked ones are disabled).
             let name = try #require(Self.value(of: "name", in: page.text))

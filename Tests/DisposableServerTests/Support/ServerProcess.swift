@@ -14,15 +14,8 @@ func serverEnvironment(_ engine: TestEngine, directory: URL) async throws -> ([S
     return (environment, port)
 }
 
-func startServer(_ environment: [String: String]) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try disposableBinary())
-    process.arguments = ["serve"]
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
+func startServer(_ environment: [String: String]) throws -> ChildProcess {
+    try ChildProcess(try disposableBinary(), ["serve"], environment: environment)
 }
 
 struct HTTPResult: @unchecked Sendable {

@@ -4,13 +4,13 @@ import Foundation
 enum TestImages {
     /// A photo-like JPEG (noise compresses like a photo) of the given size, optionally with EXIF set by exiftool
     /// (e.g. `["-Orientation#=6", "-DateTimeOriginal=2026:06:20 18:30:00"]`).
-    static func jpeg(width: Int = 640, height: Int = 480, exif: [String] = []) throws -> Data {
-        try make(width: width, height: height, format: "jpg[Q=85]", exif: exif)
+    static func jpeg(width: Int = 640, height: Int = 480, exif: [String] = []) async throws -> Data {
+        try await make(width: width, height: height, format: "jpg[Q=85]", exif: exif)
     }
 
     /// The same kind of image in another format: "png", "webp", "heic", "avif", "gif".
-    static func image(_ format: String, width: Int = 320, height: Int = 240) throws -> Data {
-        try make(width: width, height: height, format: format, exif: [])
+    static func image(_ format: String, width: Int = 320, height: Int = 240) async throws -> Data {
+        try await make(width: width, height: height, format: format, exif: [])
     }
 
     /// An animated GIF of `frames` frames on a `width`×`height` screen, written byte by byte
@@ -26,21 +26,21 @@ enum TestImages {
         return Data(bytes + [0x3B])
     }
 
-    private static func make(width: Int, height: Int, format: String, exif: [String]) throws -> Data {
+    private static func make(width: Int, height: Int, format: String, exif: [String]) async throws -> Data {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("images-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let noise = directory.appendingPathComponent("noise.v").path
         let ext = String(format.prefix { $0 != "[" })
         let output = directory.appendingPathComponent("image.\(ext)").path
-        try run("/usr/bin/vips", ["gaussnoise", noise, String(width), String(height), "--mean", "128", "--sigma", "40"])
-        try run("/usr/bin/vips", ["copy", noise, output + format.dropFirst(ext.count)])
-        if !exif.isEmpty { try run("/usr/bin/exiftool", ["-q", "-overwrite_original"] + exif + [output]) }
+        try await run("/usr/bin/vips", ["gaussnoise", noise, String(width), String(height), "--mean", "128", "--sigma", "40"])
+        try await run("/usr/bin/vips", ["copy", noise, output + format.dropFirst(ext.count)])
+        if !exif.isEmpty { try await run("/usr/bin/exiftool", ["-q", "-overwrite_original"] + exif + [output]) }
         return try Data(contentsOf: URL(fileURLWithPath: output))
     }
 
-    private static func run(_ tool: String, _ arguments: [String]) throws {
-        let (status, output) = try runTool(tool, arguments)
+    private static func run(_ tool: String, _ arguments: [String]) async throws {
+        let (status, output) = try await runTool(tool, arguments)
         guard status == 0 else { throw TestSetupError("\(tool) \(arguments.joined(separator: " ")) failed: \(output)") }
     }
 
@@ -63,10 +63,10 @@ enum TestImages {
 
 extension Data {
     var sha256Hex: String {
-        get throws {
+        get async throws {
             let file = try writeTemporaryFile(self, suffix: ".bin")
             defer { try? FileManager.default.removeItem(at: file) }
-            return String(try runTool("/usr/bin/sha256sum", [file.path]).output.prefix(64))
+            return String(try await runTool("/usr/bin/sha256sum", [file.path]).output.prefix(64))
         }
     }
 }
