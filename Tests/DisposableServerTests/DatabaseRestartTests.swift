@@ -88,7 +88,8 @@ struct DatabaseRestartTests {
 
     /// Runs a script to its end without reading its output: the PostgreSQL it starts would hold a pipe open forever.
     static func run(_ executable: String, _ arguments: [String]) async throws -> Int32 {
-        await (try ChildProcess(executable, arguments)).exited().status
+        guard case .exit(let status) = await (try ChildProcess(executable, arguments)).exited() else { return -1 }
+        return status
     }
 
     /// One upload with a deadline past the server's own for a stuck statement: a hang shows up as status 0.

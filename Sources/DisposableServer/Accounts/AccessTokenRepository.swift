@@ -16,7 +16,7 @@ struct AccessTokenRepository: Sendable {
     }
 
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).hex
     }
 
     /// Issues a token for a user or a guest and returns it in clear (the only time it exists in clear).
@@ -34,7 +34,7 @@ struct AccessTokenRepository: Sendable {
     /// Who holds this token, if anyone.
     func identity(for token: String) async throws -> Identity? {
         let hash = Self.hash(token)
-        return try await database.sql { db in
+        return try await database.read { db in
             guard
                 let row = try await db.raw(
                     """

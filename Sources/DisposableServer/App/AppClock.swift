@@ -33,7 +33,9 @@ public final class ManualClock: AppClock {
 
 extension Date {
     /// Times are stored as integer milliseconds since 1970 on both engines: no dialect differences.
-    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+    /// Rounded to the nearest: a stored time read back as a `Date` must give the same milliseconds again
+    /// (rounding down turned some into the millisecond before, and a cursor would then skip a photo).
+    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
 
     public init(millisecondsSince1970 ms: Int64) {
         self.init(timeIntervalSince1970: TimeInterval(ms) / 1000)

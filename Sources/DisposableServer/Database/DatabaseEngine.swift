@@ -11,6 +11,9 @@ public protocol DatabaseEngine: Sendable {
     var kind: DatabaseKind { get }
     /// Runs `body` with exclusive use of one connection.
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    /// Runs `body`, which only reads, on a connection that may not write (SQLite: one of its readers beside
+    /// the single writer). It sees everything committed before it started.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T
     /// Keeps the engine's connections alive until cancelled (a service of the application).
     func run() async
     func close() async

@@ -24,6 +24,10 @@ final class PostgresEngine: DatabaseEngine {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await withConnection(body)
+    }
+
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         guard reachable.withLockedValue({ $0 }) else { throw DatabaseUnavailable() }
         let client = client

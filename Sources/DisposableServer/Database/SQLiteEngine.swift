@@ -1,18 +1,23 @@
 import Foundation
 import Logging
+import NIOCore
 import NIOPosix
 import SQLKit
 import SQLiteKit
 
-/// The embedded engine: one SQLite file in WAL mode, one connection used by one caller at a time.
+/// The embedded engine: one SQLite file in WAL mode, one writer connection used by one caller at a time,
+/// and a few reader connections beside it.
 ///
-/// A single connection keeps transactions trivially serialised (the shot limit, unique codes) and
-/// is plenty for an event's traffic; SQLite answers a gallery page in well under a millisecond.
+/// The single writer keeps transactions trivially serialised (the shot limit, unique codes). WAL lets the
+/// readers read committed data while it writes, so gallery pages and photo lookups do not queue behind
+/// each other or behind an upload.
 final class SQLiteEngine: DatabaseEngine {
     let kind = DatabaseKind.sqlite
-    private let connection: SQLiteConnection
-    /// The connection's own thread: queries never wait behind image renders or file copies.
-    private let thread: NIOThreadPool
+    private let writer: SQLiteConnection
+    private let readers: ResourcePool<SQLiteConnection>
+    private let connections: [SQLiteConnection]
+    /// The connections' own threads: queries never wait behind image renders or file copies.
+    private let threads: NIOThreadPool
     private let lock = AsyncLock()
     private let logger: Logger
 
@@ -20,20 +25,37 @@ final class SQLiteEngine: DatabaseEngine {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.logger = logger
-        thread = NIOThreadPool(numberOfThreads: 1)
-        thread.start()
-        connection = try await SQLiteConnection.open(
-            storage: .file(path: path), threadPool: thread, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()
-        ).get()
-        // WAL + synchronous=FULL: a commit that returned survives a crash or power loss.
-        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"] {
-            _ = try await connection.query(pragma)
+        let readerCount = max(2, System.coreCount)
+        let threads = NIOThreadPool(numberOfThreads: 1 + readerCount)
+        threads.start()
+        self.threads = threads
+        func open(_ pragmas: [String]) async throws -> SQLiteConnection {
+            let connection = try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: threads, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()
+            ).get()
+            for pragma in pragmas { _ = try await connection.query(pragma) }
+            return connection
         }
+        // WAL + synchronous=FULL: a commit that returned survives a crash or power loss.
+        let writer = try await open(["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"])
+        var readerConnections: [SQLiteConnection] = []
+        for _ in 0..<readerCount {
+            readerConnections.append(try await open(["PRAGMA query_only = ON", "PRAGMA busy_timeout = 5000"]))
+        }
+        self.writer = writer
+        readers = ResourcePool(readerConnections)
+        connections = [writer] + readerConnections
     }
 
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await lock.withLock {
-            try await body(connection.sql(queryLogLevel: .trace))
+            try await body(writer.sql(queryLogLevel: .trace))
+        }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await readers.use { reader in
+            try await body(reader.sql(queryLogLevel: .trace))
         }
     }
 
@@ -44,10 +66,10 @@ final class SQLiteEngine: DatabaseEngine {
 
     func close() async {
         // In a task of its own: closing must finish even when the caller is being cancelled.
-        let (connection, thread) = (connection, thread)
+        let (connections, threads) = (connections, threads)
         await Task {
-            try? await connection.close()
-            try? await thread.shutdownGracefully()
+            for connection in connections { try? await connection.close() }
+            try? await threads.shutdownGracefully()
         }.value
     }
 }

@@ -32,7 +32,7 @@ public struct EventRepository: Sendable {
     }
 
     public func find(id: String) async throws -> Event? {
-        try await database.sql { db in try await Self.find(id: id, in: db) }
+        try await database.read { db in try await Self.find(id: id, in: db) }
     }
 
     static func find(id: String, in db: any SQLDatabase) async throws -> Event? {

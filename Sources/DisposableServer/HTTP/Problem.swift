@@ -86,8 +86,3 @@ extension JSONEncoder {
         return encoder
     }()
 }
-
-extension Date {
-    /// RFC 3339 with milliseconds in UTC, the format of every time in the API.
-    var rfc3339: String { formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)) }
-}

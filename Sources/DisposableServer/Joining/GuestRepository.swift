@@ -17,7 +17,7 @@ struct GuestRepository: Sendable {
 
     /// The current membership of an account in an event, if it joined as a guest.
     func activeMembership(userID: String, eventID: String) async throws -> Guest? {
-        try await database.sql { db in
+        try await database.read { db in
             try await db.raw(
                 "SELECT * FROM guests WHERE user_id = \(bind: userID) AND event_id = \(bind: eventID) AND left_at IS NULL"
             ).first().map(Self.guest(from:))

@@ -159,14 +159,3 @@ extension Problem {
                       detail: "This photo is still being processed. It will be ready in a moment.")
     }
 }
-
-extension Date {
-    /// The HTTP date format (RFC 9110), e.g. for Last-Modified.
-    var httpDate: String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: self)
-    }
-}

@@ -52,3 +52,36 @@ struct PhotoJSON: Encodable, Sendable {
         urls = URLs(thumbnail: base + "/thumbnail", preview: base + "/preview", original: base + "/original")
     }
 }
+
+extension PhotoJSON {
+    /// The same JSON as `JSONEncoder.sorted` gives, written directly (keys in sorted order).
+    func write(to json: inout JSONText) {
+        json.object { json in
+            json.field("approved", approved)
+            json.field("byteSize", byteSize)
+            json.field("downloadName", downloadName)
+            json.field("eventId", eventId)
+            json.field("format", format)
+            json.field("height", height)
+            json.field("id", id)
+            json.field("mine", mine)
+            json.field("sha256", sha256)
+            json.key("shooter")
+            json.object { json in
+                json.field("name", shooter.name)
+                json.field("number", shooter.number)
+            }
+            json.field("source", source.rawValue)
+            json.field("status", status.rawValue)
+            json.field("takenAt", takenAt)
+            json.field("uploadedAt", uploadedAt)
+            json.key("urls")
+            json.object { json in
+                json.field("original", urls.original)
+                json.field("preview", urls.preview)
+                json.field("thumbnail", urls.thumbnail)
+            }
+            json.field("width", width)
+        }
+    }
+}

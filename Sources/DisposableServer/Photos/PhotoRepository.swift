@@ -99,7 +99,7 @@ public struct PhotoRepository: Sendable {
     private struct RollBack: Error {}
 
     func find(id: String) async throws -> Photo? {
-        try await database.sql { db in try await Self.find(id: id, in: db) }
+        try await database.read { db in try await Self.find(id: id, in: db) }
     }
 
     static func find(id: String, in db: any SQLDatabase) async throws -> Photo? {
@@ -194,7 +194,7 @@ extension PhotoRepository {
     /// `approvedOrBy`: for guests, photos awaiting approval (ORG-4) are left out, except their own.
     func page(eventID: String, uploaderID: String?, approvedOrBy viewerID: String? = nil, order: Order, after cursor: Cursor?,
               limit: Int) async throws -> (items: [Photo], next: Cursor?) {
-        try await database.sql { db in
+        try await database.read { db in
             var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID)")
             if let uploaderID {
                 sql.appendInterpolation(unsafeRaw: " AND uploader_id = ")
@@ -228,7 +228,7 @@ extension PhotoRepository {
 
     /// Photos waiting for the reveal: everything stored that did not fail.
     func developingCount(eventID: String) async throws -> Int {
-        try await database.sql { db in
+        try await database.read { db in
             try await db.raw("SELECT COUNT(*) AS n FROM photos WHERE event_id = \(bind: eventID) AND status <> 'failed'")
                 .first()!.decode(column: "n", as: Int.self)
         }

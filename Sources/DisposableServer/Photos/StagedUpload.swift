@@ -47,7 +47,7 @@ struct StagedUpload {
                 close(fd)
             }
             closed = true
-            let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+            let digest = hasher.finalize().hex
             return StagedUpload(file: file, sha256: digest, byteSize: size, head: head)
         } catch {
             if !closed { close(fd) }

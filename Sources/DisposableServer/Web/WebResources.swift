@@ -48,10 +48,10 @@ struct WebResources: Sendable {
             let data = try Data(contentsOf: staticDirectory.appendingPathComponent(name))
             let digest = SHA256.hash(data: data)
             all.update(data: Data(digest))
-            let etag = "\"" + digest.prefix(8).map { String(format: "%02x", $0) }.joined() + "\""
+            let etag = "\"" + digest.prefix(8).hex + "\""
             staticFiles[name] = StaticFile(data: data, contentType: contentType(name), etag: etag)
         }
-        let version = all.finalize().prefix(5).map { String(format: "%02x", $0) }.joined()
+        let version = all.finalize().prefix(5).hex
         let assetURLs = Dictionary(uniqueKeysWithValues: staticFiles.keys.map {
             ($0.replacingOccurrences(of: ".", with: "_"), "/static/\($0)?v=\(version)")
         })

@@ -1,56 +1,75 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// A child process whose end is awaited, never blocked on. Foundation's `waitUntilExit()` spins a run loop on
-/// the calling thread and, after many launches under load, can park it forever for a process that has already
-/// exited; on one of the two cooperative threads that stalls every test in the process. The termination
-/// handler is installed before launch, so a process that exits at once is not missed.
-final class ChildProcess: @unchecked Sendable {
-    private let process = Process()
-    private let ending = NIOLockedValueBox<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+/// A child process whose end is awaited, never blocked on.
+///
+/// Started with `posix_spawn` and reaped by a `waitpid` on a thread of its own, not through Foundation's
+/// `Process`: its exit monitoring has lost children here under load (`waitUntilExit()` parked a thread
+/// forever for a process already gone, and the whole suite with it).
+final class ChildProcess: Sendable {
+    enum Ending: Equatable, Sendable {
+        case exit(Int32)
+        case signal(Int32)
+    }
+
+    let pid: pid_t
+    private let ending = NIOLockedValueBox<(ending: Ending?, waiters: [CheckedContinuation<Ending, Never>])>((nil, []))
 
     /// Launches `executable`; standard output goes to `output` (default: nowhere), standard error nowhere.
     init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: FileHandle? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output ?? FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.terminationHandler = { [ending] _ in
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let output {
+            posix_spawn_file_actions_adddup2(&actions, output.fileDescriptor, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let variables = ProcessInfo.processInfo.environment.merging(environment ?? [:]) { $1 }.map { "\($0)=\($1)" }
+        var pid: pid_t = 0
+        let status = withCStrings([executable] + arguments) { argv in
+            withCStrings(variables) { envp in posix_spawn(&pid, executable, &actions, nil, argv, envp) }
+        }
+        guard status == 0 else { throw TestSetupError("cannot start \(executable): \(String(cString: strerror(status)))") }
+        self.pid = pid
+        let (child, ending) = (pid, ending)
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+            let end: Ending = status & 0x7F == 0 ? .exit((status >> 8) & 0xFF) : .signal(status & 0x7F)
             let waiters = ending.withLockedValue { state in
-                state.ended = true
+                state.ending = end
                 defer { state.waiters = [] }
                 return state.waiters
             }
-            for waiter in waiters { waiter.resume() }
+            for waiter in waiters { waiter.resume(returning: end) }
         }
-        try process.run()
     }
 
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { !ending.withLockedValue { $0.ended } }
+    var isRunning: Bool { ending.withLockedValue { $0.ending == nil } }
 
     func signal(_ signal: Int32) { kill(pid, signal) }
 
-    /// Waits for the process to end: how it ended (`.exit` or `.uncaughtSignal`) and its status or signal.
+    /// Waits for the process to end.
     @discardableResult
-    func exited() async -> (reason: Process.TerminationReason, status: Int32) {
+    func exited() async -> Ending {
         await withCheckedContinuation { continuation in
             let ended = ending.withLockedValue { state in
-                if !state.ended { state.waiters.append(continuation) }
-                return state.ended
+                if state.ending == nil { state.waiters.append(continuation) }
+                return state.ending
             }
-            if ended { continuation.resume() }
+            if let ended { continuation.resume(returning: ended) }
         }
-        return (process.terminationReason, process.terminationStatus)
     }
+}
 
-    /// SIGTERM, then the end (a server shuts down within seconds).
-    func stop() async {
-        signal(SIGTERM)
-        await exited()
-    }
+/// Calls `body` with `strings` as a NULL-terminated C array (argv, envp).
+private func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { for pointer in pointers { free(pointer) } }
+    return body(pointers)
 }
 
 /// Runs a command-line tool to its end and returns its exit status and standard output. The output goes
@@ -66,7 +85,7 @@ func runTool(_ executable: String, _ arguments: [String], environment: [String: 
         throw error
     }
     try handle.close()  // the child has its own copy
-    let status = await child.exited().status
+    guard case .exit(let status) = await child.exited() else { throw TestSetupError("\(executable) was killed") }
     return (status, String(decoding: try Data(contentsOf: file), as: UTF8.self))
 }
 
