@@ -41,7 +41,13 @@ struct JSONText {
 
     mutating func value(_ number: some BinaryInteger) { literal(String(number)) }
     mutating func value(_ flag: Bool) { literal(flag ? "true" : "false") }
-    mutating func value(_ date: Date) { value(date.rfc3339) }
+    mutating func value(_ date: Date) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        UTCTime(millisecondsSince1970: date.millisecondsSince1970).appendRFC3339(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
 
     /// A key and its value, or nothing at all when the value is nil (as `encodeIfPresent` does).
     mutating func field(_ name: StaticString, _ value: String?) { if let value { key(name); self.value(value) } }
@@ -74,6 +80,12 @@ struct JSONText {
     /// \b \f \n \r \t, `\u00XX` for other control characters; everything else as UTF-8.
     private mutating func appendEscaped(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings (ids, names, URLs) need no escaping at all: copy them in one go.
+        guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            bytes.append(contentsOf: string.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         let hex = Array("0123456789abcdef".utf8)
         for byte in string.utf8 {
             switch byte {

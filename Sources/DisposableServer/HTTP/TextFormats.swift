@@ -8,13 +8,10 @@ extension Date {
     /// Rounded to the nearest millisecond, like stored times: Foundation's ISO 8601 style truncates the binary
     /// fraction and wrote some of them as the millisecond before.
     var rfc3339: String {
-        let time = UTCTime(millisecondsSince1970: millisecondsSince1970)
-        var text = ""
-        text.reserveCapacity(24)
-        text += time.digits(time.year, 4) + "-" + time.digits(time.month, 2) + "-" + time.digits(time.day, 2)
-        text += "T" + time.digits(time.hour, 2) + ":" + time.digits(time.minute, 2) + ":" + time.digits(time.second, 2)
-        text += "." + time.digits(time.millisecond, 3) + "Z"
-        return text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        UTCTime(millisecondsSince1970: millisecondsSince1970).appendRFC3339(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The HTTP date format of RFC 9110 (`Sat, 20 Jun 2026 18:30:00 GMT`), in whole seconds.
@@ -48,6 +45,22 @@ struct UTCTime {
         day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
         month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
         year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    /// `2026-06-20T18:30:00.123Z` (years 0–9999).
+    func appendRFC3339(to bytes: inout [UInt8]) {
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(year, 4); bytes.append(UInt8(ascii: "-")); digits(month, 2); bytes.append(UInt8(ascii: "-")); digits(day, 2)
+        bytes.append(UInt8(ascii: "T")); digits(hour, 2); bytes.append(UInt8(ascii: ":")); digits(minute, 2)
+        bytes.append(UInt8(ascii: ":")); digits(second, 2); bytes.append(UInt8(ascii: ".")); digits(millisecond, 3)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// `value` with leading zeros to `width` digits.

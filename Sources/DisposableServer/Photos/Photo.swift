@@ -39,7 +39,9 @@ public struct Photo: Sendable, Equatable {
 
     /// The name it is downloaded under: shooter's name (letters and digits only) + number, e.g. `Maggie3.jpg`.
     public var downloadName: String {
-        let base = shooterName.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(String.init).joined()
+        var letters = String.UnicodeScalarView()
+        for scalar in shooterName.unicodeScalars where CharacterSet.alphanumerics.contains(scalar) { letters.append(scalar) }
+        let base = String(letters)
         return "\(base.isEmpty ? "Photo" : String(base.prefix(40)))\(shooterNumber).\(format.fileExtension)"
     }
 }
