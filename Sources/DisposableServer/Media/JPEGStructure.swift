@@ -4,39 +4,75 @@ import Foundation
 /// followed by junk (it reads the junk as picture data), so a JPEG is only accepted whole: every
 /// segment in place and an EOI after the last scan. Bytes after the EOI (a ZIP, a vendor trailer) are
 /// not part of the image and are ignored, as decoders do.
-enum JPEGStructure {
-    static func isComplete(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let b = bytes.bindMemory(to: UInt8.self)
-        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return false }
-        var i = 2
-        while i + 1 < b.count {
-            guard b[i] == 0xFF else { return false }
-            let marker = b[i + 1]
-            switch marker {
-            case 0xFF:  // fill byte
-                i += 1
-            case 0xD9:  // EOI
-                return true
-            case 0x01, 0xD0...0xD7:  // markers without a length
-                i += 2
-            default:
-                guard i + 3 < b.count else { return false }
-                let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-                guard length >= 2 else { return false }
-                i += 2 + length
-                if marker == 0xDA {
-                    // Entropy-coded data: runs until a marker that is neither stuffing (FF 00) nor a restart.
-                    while i + 1 < b.count && !(b[i] == 0xFF && b[i + 1] != 0x00 && !(0xD0...0xD7).contains(b[i + 1])) {
-                        i += 1
-                    }
-                }
+///
+/// It reads the file a chunk at a time: mapping it whole put a 200 MB upload's every page in the
+/// server's resident memory.
+struct JPEGStructure {
+    private enum State {
+        case start, startD8, markerStart, markerCode, lengthHigh(marker: UInt8), lengthLow(marker: UInt8, high: Int)
+        case skipping(remaining: Int, thenScan: Bool), scan, scanAfterFF
+    }
+
+    private var state = State.start
+    /// Decided: true once the EOI is reached, false once the structure is broken.
+    private(set) var verdict: Bool?
+
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        var index = 0
+        while index < bytes.count, verdict == nil {
+            if case .skipping(let remaining, let thenScan) = state {
+                let skipped = min(remaining, bytes.count - index)
+                index += skipped
+                if skipped == remaining { state = thenScan ? .scan : .markerStart } else { state = .skipping(remaining: remaining - skipped, thenScan: thenScan) }
+                continue
             }
+            step(bytes[index])
+            index += 1
         }
-        return false
+    }
+
+    private mutating func step(_ byte: UInt8) {
+        switch state {
+        case .start: if byte == 0xFF { state = .startD8 } else { verdict = false }
+        case .startD8: if byte == 0xD8 { state = .markerStart } else { verdict = false }
+        case .markerStart: if byte == 0xFF { state = .markerCode } else { verdict = false }
+        case .markerCode: marker(byte)
+        case .lengthHigh(let marker): state = .lengthLow(marker: marker, high: Int(byte))
+        case .lengthLow(let marker, let high):
+            let length = high << 8 | Int(byte)
+            guard length >= 2 else { verdict = false; return }
+            // Entropy-coded data follows a start-of-scan segment.
+            state = length == 2 ? (marker == 0xDA ? .scan : .markerStart) : .skipping(remaining: length - 2, thenScan: marker == 0xDA)
+        case .scan: if byte == 0xFF { state = .scanAfterFF }
+        case .scanAfterFF:
+            // FF 00 is a stuffed byte and FF D0–D7 a restart: both belong to the scan; anything else is a marker.
+            if byte == 0x00 || (0xD0...0xD7).contains(byte) { state = .scan } else { marker(byte) }
+        case .skipping: break
+        }
+    }
+
+    private mutating func marker(_ code: UInt8) {
+        switch code {
+        case 0xFF: state = .markerCode  // a fill byte
+        case 0xD9: verdict = true  // EOI
+        case 0x01, 0xD0...0xD7: state = .markerStart  // markers without a length
+        default: state = .lengthHigh(marker: code)
+        }
+    }
+
+    static func isComplete(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var structure = JPEGStructure()
+        structure.feed(bytes)
+        return structure.verdict ?? false
     }
 
     static func isComplete(file path: String) throws -> Bool {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        return data.withUnsafeBytes { isComplete($0) }
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var structure = JPEGStructure()
+        while structure.verdict == nil, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            chunk.withUnsafeBytes { structure.feed($0) }
+        }
+        return structure.verdict ?? false
     }
 }
