@@ -209,13 +209,12 @@ extension PhotoRepository {
             }
             let column = order.column
             if let cursor {
-                sql.appendInterpolation(unsafeRaw: " AND (\(column) < ")
+                // A row value: both engines walk the index from the cursor (the OR form made SQLite scan).
+                sql.appendInterpolation(unsafeRaw: " AND (\(column), id) < (")
                 sql.appendInterpolation(bind: cursor.time)
-                sql.appendInterpolation(unsafeRaw: " OR (\(column) = ")
-                sql.appendInterpolation(bind: cursor.time)
-                sql.appendInterpolation(unsafeRaw: " AND id < ")
+                sql.appendInterpolation(unsafeRaw: ", ")
                 sql.appendInterpolation(bind: cursor.id)
-                sql.appendInterpolation(unsafeRaw: "))")
+                sql.appendInterpolation(unsafeRaw: ")")
             }
             sql.appendInterpolation(unsafeRaw: " ORDER BY \(column) DESC, id DESC LIMIT \(limit + 1)")
             let photos = try await db.raw(sql).all().map(Self.photo(from:))
