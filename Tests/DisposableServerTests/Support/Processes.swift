@@ -50,7 +50,10 @@ final class ChildProcess: Sendable {
 
     var isRunning: Bool { ending.withLockedValue { $0.ending == nil } }
 
-    func signal(_ signal: Int32) { kill(pid, signal) }
+    /// Sends `signal` while the process runs (once reaped, its pid may belong to someone else).
+    func signal(_ signal: Int32) {
+        ending.withLockedValue { if $0.ending == nil { _ = kill(pid, signal) } }
+    }
 
     /// Waits for the process to end.
     @discardableResult
