@@ -13,12 +13,12 @@ import SQLiteKit
 /// each other or behind an upload.
 final class SQLiteEngine: DatabaseEngine {
     let kind = DatabaseKind.sqlite
-    private let writer: SQLiteConnection
+    /// The single writer, one caller at a time.
+    private let writer: ResourcePool<SQLiteConnection>
     private let readers: ResourcePool<SQLiteConnection>
     private let connections: [SQLiteConnection]
     /// The connections' own threads: queries never wait behind image renders or file copies.
     private let threads: NIOThreadPool
-    private let lock = AsyncLock()
     private let logger: Logger
 
     init(path: String, logger: Logger) async throws {
@@ -42,13 +42,13 @@ final class SQLiteEngine: DatabaseEngine {
         for _ in 0..<readerCount {
             readerConnections.append(try await open(["PRAGMA query_only = ON", "PRAGMA busy_timeout = 5000"]))
         }
-        self.writer = writer
+        self.writer = ResourcePool([writer])
         readers = ResourcePool(readerConnections)
         connections = [writer] + readerConnections
     }
 
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await lock.withLock {
+        try await writer.use { writer in
             try await body(writer.sql(queryLogLevel: .trace))
         }
     }

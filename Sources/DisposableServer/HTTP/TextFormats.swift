@@ -19,8 +19,18 @@ extension Date {
         let time = UTCTime(millisecondsSince1970: millisecondsSince1970 / 1000 * 1000)
         let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return weekdays[time.weekday] + ", " + time.digits(time.day, 2) + " " + months[time.month - 1] + " " + time.digits(time.year, 4)
-            + " " + time.digits(time.hour, 2) + ":" + time.digits(time.minute, 2) + ":" + time.digits(time.second, 2) + " GMT"
+        var bytes = Array((weekdays[time.weekday] + ", ").utf8)
+        UTCTime.append(time.day, digits: 2, to: &bytes)
+        bytes += Array(" \(months[time.month - 1]) ".utf8)
+        UTCTime.append(time.year, digits: 4, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        UTCTime.append(time.hour, digits: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        UTCTime.append(time.minute, digits: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        UTCTime.append(time.second, digits: 2, to: &bytes)
+        bytes += Array(" GMT".utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -49,24 +59,21 @@ struct UTCTime {
 
     /// `2026-06-20T18:30:00.123Z` (years 0–9999).
     func appendRFC3339(to bytes: inout [UInt8]) {
-        func digits(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
+        for (value, width, separator) in [(year, 4, "-"), (month, 2, "-"), (day, 2, "T"), (hour, 2, ":"), (minute, 2, ":"),
+                                          (second, 2, "."), (millisecond, 3, "Z")] as [(Int, Int, Unicode.Scalar)] {
+            Self.append(value, digits: width, to: &bytes)
+            bytes.append(UInt8(ascii: separator))
         }
-        digits(year, 4); bytes.append(UInt8(ascii: "-")); digits(month, 2); bytes.append(UInt8(ascii: "-")); digits(day, 2)
-        bytes.append(UInt8(ascii: "T")); digits(hour, 2); bytes.append(UInt8(ascii: ":")); digits(minute, 2)
-        bytes.append(UInt8(ascii: ":")); digits(second, 2); bytes.append(UInt8(ascii: ".")); digits(millisecond, 3)
-        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// `value` with leading zeros to `width` digits.
-    func digits(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    static func append(_ value: Int, digits width: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 }
 
