@@ -69,6 +69,10 @@ struct AuthorizationTests {
         Row(method: .get, path: "/api/v1/photos/{photo}/original", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}/preview", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}/thumbnail", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        // A signed link is the grant itself: whoever holds it gets the file; a forged one gets nothing.
+        Row(method: .get, path: "/api/v1/media/{event}/{photo}/{file}", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
+        Row(method: .get, path: "/api/v1/media/{id}/{photo}/thumbnail.jpg?until=4102444800&sig=0123456789abcdef0123456789abcdef",
+            expected: statuses(.forbidden, .forbidden, .forbidden, .forbidden, .forbidden, .forbidden)),
         // The JSON form of the feed: the stream form never ends, which a router test cannot wait for.
         Row(method: .get, path: "/api/v1/events/{id}/changes", headers: [.accept: "application/json"],
             expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
@@ -104,6 +108,11 @@ struct AuthorizationTests {
                     let id = try #require(photo.string("id"))
                     _ = try await app.waitUntilProcessed(id, token: organizer)
                     path = path.replacingOccurrences(of: "{photo}", with: id)
+                    if path.contains("{file}") {
+                        // The signed thumbnail link the organizer's API answer holds.
+                        let urls = try await app.call(.get, "/api/v1/photos/\(id)", token: organizer)["urls"] as? [String: Any]
+                        path = try #require(urls?["thumbnail"] as? String)
+                    }
                 }
                 let json = row.json?.mapValues { value -> Any in
                     guard let text = value as? String else { return value }

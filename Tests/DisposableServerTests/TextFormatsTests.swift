@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 
@@ -57,7 +58,9 @@ struct TextFormatsTests {
                   takenAt: Self.times[index], uploadedAt: Self.times[index + 10], status: index % 5 == 0 ? .processing : .ready,
                   approved: index % 2 == 0, failure: nil)
         }
-        let items = photos.map { PhotoJSON($0, viewerID: "me") }
+        // Signed links ("?", "&" in the text) on half of them, the session-checked addresses on the rest.
+        let links = MediaLinks(keyed: HMAC<SHA256>(key: SymmetricKey(size: .bits256)), until: 1_900_000_000)
+        let items = photos.enumerated().map { index, photo in PhotoJSON(photo, viewerID: "me", links: index % 2 == 0 ? links : nil) }
         let pages = [
             GalleryController.PageJSON(items: items, nextCursor: "c1", revealed: true, revealAt: nil, developingCount: nil, changeSeq: 42),
             GalleryController.PageJSON(items: [], nextCursor: nil, revealed: false, revealAt: Self.times[3], developingCount: 7, changeSeq: 0),

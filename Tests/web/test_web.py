@@ -171,7 +171,14 @@ def queue_empty(driver):
 
 
 def shoot(driver):
-    time.sleep(1)  # the fake camera's frames change over time: two shots of the same frame would be one photo
+    # The fake camera's frames change over time, but two shots of the same frame would be one photo (same
+    # SHA-256): wait until the stream has played a second past the previous shot (a fixed sleep was not
+    # always enough on a loaded machine).
+    played = "return document.getElementById('video').currentTime"
+    previous = getattr(driver, "frame_at_last_shot", -1.0)
+    time.sleep(1)
+    wait(driver, lambda d: d.execute_script(played) >= previous + 1, "a new camera frame")
+    driver.frame_at_last_shot = driver.execute_script(played)
     before = shots_left(driver)
     driver.find_element(By.ID, "shutter").click()
     wait(driver, lambda d: shots_left(d) == before - 1, "shots left goes down after a shot")

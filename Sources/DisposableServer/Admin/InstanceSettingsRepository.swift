@@ -23,3 +23,17 @@ struct InstanceSettingsRepository: Sendable {
         }
     }
 }
+
+extension InstanceSettingsRepository {
+    /// The key that signs media links: the stored one, or `candidate` if none is stored yet.
+    /// Instances starting together agree on whichever was written first.
+    func mediaSigningKey(candidate: String) async throws -> String {
+        try await database.sql { db in
+            try await db.raw(
+                "INSERT INTO instance_settings (key, value) VALUES ('media_signing_key', \(bind: candidate)) ON CONFLICT (key) DO NOTHING"
+            ).run()
+            let row = try await db.raw("SELECT value FROM instance_settings WHERE key = 'media_signing_key'").first()
+            return try row?.decode(column: "value", as: String.self) ?? candidate
+        }
+    }
+}

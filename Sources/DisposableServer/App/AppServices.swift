@@ -23,6 +23,8 @@ public struct AppServices: Sendable {
     let started = StartupGate()
     /// Fans change-log entries out to this instance's live subscribers (LIVE-1).
     let changes: ChangeHub
+    /// Signs thumbnail and preview links; its key is loaded at start-up.
+    let media = MediaSigner()
 
     public init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger) throws {
         self.configuration = configuration
@@ -41,4 +43,9 @@ public struct AppServices: Sendable {
         images = try VipsImageProcessor()
         changes = ChangeHub(database: database)
     }
+}
+
+extension AppServices {
+    /// Signed thumbnail and preview links for a response made now.
+    var mediaLinks: MediaLinks? { media.links(now: clock.now) }
 }

@@ -9,26 +9,30 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ProblemMiddleware())
-    router.add(middleware: CrossSiteRequestGuard())
-    router.add(middleware: AuthenticationMiddleware(tokens: services.tokens))
+    // Signed media links carry their own grant: no session to look up (PERF-3).
+    MediaController(services: services).addRoutes(to: router)
 
-    StatusController(services: services).addRoutes(to: router)
-    SetupController(services: services).addRoutes(to: router)
-    AccountsController(services: services).addRoutes(to: router)
-    EventsController(services: services).addRoutes(to: router)
-    JoinController(services: services).addRoutes(to: router)
-    UploadController(services: services).addRoutes(to: router)
-    GalleryController(services: services).addRoutes(to: router)
-    PhotoController(services: services).addRoutes(to: router)
-    ArchiveController(services: services).addRoutes(to: router)
-    ChangesController(services: services).addRoutes(to: router)
-    DeletionRecordsController(services: services).addRoutes(to: router)
-    PersonalLinkController(services: services).addRoutes(to: router)
-    ApprovalController(services: services).addRoutes(to: router)
-    GuestPages(services: services).addRoutes(to: router)
-    OrganizerPages(services: services).addRoutes(to: router)
-    InfoPages(services: services).addRoutes(to: router)
-    router.get("/api/v1/openapi.json") { _, _ in
+    // Everything else knows who is asking from the session.
+    let withSession = router.group()
+        .add(middleware: CrossSiteRequestGuard())
+        .add(middleware: AuthenticationMiddleware(tokens: services.tokens))
+    StatusController(services: services).addRoutes(to: withSession)
+    SetupController(services: services).addRoutes(to: withSession)
+    AccountsController(services: services).addRoutes(to: withSession)
+    EventsController(services: services).addRoutes(to: withSession)
+    JoinController(services: services).addRoutes(to: withSession)
+    UploadController(services: services).addRoutes(to: withSession)
+    GalleryController(services: services).addRoutes(to: withSession)
+    PhotoController(services: services).addRoutes(to: withSession)
+    ArchiveController(services: services).addRoutes(to: withSession)
+    ChangesController(services: services).addRoutes(to: withSession)
+    DeletionRecordsController(services: services).addRoutes(to: withSession)
+    PersonalLinkController(services: services).addRoutes(to: withSession)
+    ApprovalController(services: services).addRoutes(to: withSession)
+    GuestPages(services: services).addRoutes(to: withSession)
+    OrganizerPages(services: services).addRoutes(to: withSession)
+    InfoPages(services: services).addRoutes(to: withSession)
+    withSession.get("/api/v1/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try OpenAPIDocument.json())))
     }
     return router
@@ -48,6 +52,7 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
     }
     app.beforeServerStarts {
         try await migrateDatabase(services.database, logger: services.logger)
+        try await services.media.load(from: services.settings)
         try await RetentionSweeper(services: services).sweep()
         try await StorageSweep(services: services).removeOrphans()
         await services.started.open()

@@ -94,7 +94,7 @@ struct PhotoRenderer {
                 let ready = try await PhotoRepository.find(id: photoID, in: db)
             else { return false }
             try await ChangeLog.append(
-                .photoReady, eventID: ready.eventID, photo: ready, payload: PhotoChange(kind: .photoReady, photo: PhotoJSON(ready, viewerID: nil)),
+                .photoReady, eventID: ready.eventID, photo: ready, payload: PhotoChange(kind: .photoReady, photo: PhotoJSON(ready, viewerID: nil, links: nil)),
                 now: now, kindOfDatabase: databaseKind, in: db)
             return true
         }
@@ -112,7 +112,7 @@ struct PhotoRenderer {
             try await db.raw("UPDATE photos SET status = 'failed', failure = \(bind: reason) WHERE id = \(bind: photoID)").run()
             guard let failed = try await PhotoRepository.find(id: photoID, in: db) else { return nil }
             try await ChangeLog.append(
-                .photoFailed, eventID: failed.eventID, photo: failed, payload: PhotoChange(kind: .photoFailed, photo: PhotoJSON(failed, viewerID: nil)),
+                .photoFailed, eventID: failed.eventID, photo: failed, payload: PhotoChange(kind: .photoFailed, photo: PhotoJSON(failed, viewerID: nil, links: nil)),
                 now: now, kindOfDatabase: databaseKind, in: db)
             return failed
         }

@@ -11,9 +11,10 @@ struct ChangeViewer: Sendable {
     /// The change as this viewer's JSON text (an SSE `data:` line). A change has only a few variants
     /// (hidden, someone else's, mine; organizer or guest), so a thousand subscribers share the work.
     func payload(_ change: Change, event: Event, cache: RenderedChanges? = nil) throws -> String {
-        let key = "\(event.id)/\(change.seq)/\(variant(change, event: event))"
+        let links = services.mediaLinks
+        let key = "\(event.id)/\(change.seq)/\(variant(change, event: event))/\(links?.until ?? 0)"
         if let cached = cache?.get(key) { return cached }
-        let object = try self.object(change, event: event)
+        let object = try self.object(change, event: event, links: links)
         let text = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
         cache?.set(key, text)
         return text
@@ -32,7 +33,8 @@ struct ChangeViewer: Sendable {
         change.uploaderID != nil && change.payload.range(of: Data("\"approved\":false".utf8)) != nil
     }
 
-    func object(_ change: Change, event: Event) throws -> [String: Any] {
+    /// The change for this viewer, photo links signed with `links` (stored payloads hold unsigned ones).
+    func object(_ change: Change, event: Event, links: MediaLinks?) throws -> [String: Any] {
         guard var object = try JSONSerialization.jsonObject(with: change.payload) as? [String: Any] else { return [:] }
         let isMine = change.uploaderID == viewerID
         if var photo = object["photo"] as? [String: Any] {
@@ -47,6 +49,11 @@ struct ChangeViewer: Sendable {
                 object["developing"] = true
             } else {
                 photo["mine"] = isMine
+                if let links, let id = photo["id"] as? String, var urls = photo["urls"] as? [String: Any] {
+                    urls["thumbnail"] = links.path(.thumbnail, eventID: event.id, photoID: id)
+                    urls["preview"] = links.path(.preview, eventID: event.id, photoID: id)
+                    photo["urls"] = urls
+                }
                 object["photo"] = photo
             }
         }

@@ -96,8 +96,9 @@ struct ChangesController {
         }
         let limit = try GalleryController.limit(query.get("limit") ?? "100")
         let changes = try await services.changes.changes(event.id, after: since, limit: limit + 1)
+        let links = services.mediaLinks
         let items: [[String: Any]] = try changes.prefix(limit).map { change in
-            ["seq": change.seq, "kind": change.kind.rawValue, "createdAt": change.createdAt.rfc3339, "change": try viewer.object(change, event: event)]
+            ["seq": change.seq, "kind": change.kind.rawValue, "createdAt": change.createdAt.rfc3339, "change": try viewer.object(change, event: event, links: links)]
         }
         let page: [String: Any] = ["items": items, "next": changes.prefix(limit).last?.seq ?? since, "hasMore": changes.count > limit]
         let data = try JSONSerialization.data(withJSONObject: page, options: [.sortedKeys, .withoutEscapingSlashes])

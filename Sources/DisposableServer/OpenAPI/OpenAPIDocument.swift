@@ -75,6 +75,9 @@ enum OpenAPIDocument {
               responses: [200: "JPEG image", 404: "Problem", 409: "Problem"]),
         .init(method: "get", path: "/api/v1/photos/{id}/thumbnail", summary: "The ~400 px JPEG thumbnail",
               responses: [200: "JPEG image", 404: "Problem", 409: "Problem"]),
+        .init(method: "get", path: "/api/v1/media/{event}/{id}/{file}",
+              summary: "A thumbnail.jpg or preview.jpg by the signed link in a Photo's urls: no session needed, valid 12–24 h",
+              responses: [200: "JPEG image", 403: "Problem (link forged or expired)", 404: "Problem"], query: ["until", "sig"]),
         .init(method: "get", path: "/api/v1/events/{id}/changes",
               summary: "The change feed: Server-Sent Events (id = sequence number, resume with Last-Event-ID or lastEventId); "
                 + "with Accept: application/json and since=N, JSON pages",

@@ -30,12 +30,12 @@ struct ApprovalController {
             // Guests learn about it now, as if it had just become ready (a processing photo is announced when it is).
             if photo.status == .ready {
                 try await ChangeLog.append(.photoReady, eventID: photo.eventID, photo: photo,
-                                           payload: PhotoChange(kind: .photoReady, photo: PhotoJSON(photo, viewerID: nil)),
+                                           payload: PhotoChange(kind: .photoReady, photo: PhotoJSON(photo, viewerID: nil, links: nil)),
                                            now: now, kindOfDatabase: kind, in: db)
             }
             return photo
         }
         await services.changes.refresh(grant.photo.eventID)
-        return try jsonResponse(PhotoJSON(approved ?? grant.photo, viewerID: grant.viewerID))
+        return try jsonResponse(PhotoJSON(approved ?? grant.photo, viewerID: grant.viewerID, links: services.mediaLinks))
     }
 }

@@ -62,7 +62,8 @@ struct GalleryController {
         let mine = query.get("mine") == "true"
         // Read before the page, so that nothing committed in between is missed by a subscriber starting here.
         let changeSeq = try await services.database.read { try await ChangeLog.latest(eventID: event.id, in: $0) } ?? 0
-        let revealed = Reveal.isRevealed(event, at: services.clock.now)
+        let now = services.clock.now
+        let revealed = Reveal.isRevealed(event, at: now)
         let revealAt = event.revealMode == .now ? nil : event.revealsAt
         // Guests see nothing of others before the reveal; their own shots are always theirs to see.
         if !mine && role == .guest && !revealed {
@@ -72,8 +73,9 @@ struct GalleryController {
         let page = try await services.photos.page(
             eventID: event.id, uploaderID: mine ? viewerID : nil, approvedOrBy: role == .guest ? viewerID : nil, order: order,
             after: cursor, limit: limit)
+        let links = services.media.links(now: now)
         return jsonResponse(PageJSON(
-            items: page.items.map { PhotoJSON($0, viewerID: viewerID) }, nextCursor: page.next?.token, revealed: revealed,
+            items: page.items.map { PhotoJSON($0, viewerID: viewerID, links: links) }, nextCursor: page.next?.token, revealed: revealed,
             revealAt: revealAt, developingCount: revealed ? nil : try await services.photos.developingCount(eventID: event.id),
             changeSeq: changeSeq).json)
     }

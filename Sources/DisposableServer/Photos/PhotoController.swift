@@ -22,7 +22,7 @@ struct PhotoController {
 
     @Sendable func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
         let grant = try await access.photo(try context.parameters.require("id"), for: context.identity)
-        return try jsonResponse(PhotoJSON(grant.photo, viewerID: grant.viewerID))
+        return try jsonResponse(PhotoJSON(grant.photo, viewerID: grant.viewerID, links: services.mediaLinks))
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -32,7 +32,9 @@ struct PhotoJSON: Encodable, Sendable {
     let mine: Bool
     let urls: URLs
 
-    init(_ photo: Photo, viewerID: String?) {
+    /// With `links`, the thumbnail and preview are signed links (fast, no session needed); without,
+    /// the session-checked API addresses (change-log payloads, signed when they are sent).
+    init(_ photo: Photo, viewerID: String?, links: MediaLinks?) {
         id = photo.id
         eventId = photo.eventID
         shooter = Shooter(name: photo.shooterName, number: photo.shooterNumber)
@@ -48,8 +50,16 @@ struct PhotoJSON: Encodable, Sendable {
         sha256 = photo.sha256
         downloadName = photo.downloadName
         mine = photo.uploaderID == viewerID
+        urls = URLs(photo, links: links)
+    }
+}
+
+extension PhotoJSON.URLs {
+    init(_ photo: Photo, links: MediaLinks?) {
         let base = "/api/v1/photos/\(photo.id)"
-        urls = URLs(thumbnail: base + "/thumbnail", preview: base + "/preview", original: base + "/original")
+        thumbnail = links?.path(.thumbnail, eventID: photo.eventID, photoID: photo.id) ?? base + "/thumbnail"
+        preview = links?.path(.preview, eventID: photo.eventID, photoID: photo.id) ?? base + "/preview"
+        original = base + "/original"
     }
 }
 

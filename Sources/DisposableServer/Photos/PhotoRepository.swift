@@ -87,7 +87,7 @@ public struct PhotoRepository: Sendable {
                 try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
                 let photo = try await Self.find(id: new.id, in: db)!
                 try await ChangeLog.append(
-                    .photoAdded, eventID: new.eventID, photo: photo, payload: PhotoChange(kind: .photoAdded, photo: PhotoJSON(photo, viewerID: nil)),
+                    .photoAdded, eventID: new.eventID, photo: photo, payload: PhotoChange(kind: .photoAdded, photo: PhotoJSON(photo, viewerID: nil, links: nil)),
                     now: new.uploadedAt, kindOfDatabase: database.kind, in: db)
                 return .inserted(photo)
             }

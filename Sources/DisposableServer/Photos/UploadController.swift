@@ -34,7 +34,7 @@ struct UploadController {
         }
         let key = try idempotencyKey(request)
         if let key, let existing = try await services.photos.find(uploaderID: uploader.id, idempotencyKey: key) {
-            return try jsonResponse(PhotoJSON(existing, viewerID: uploader.id), status: .ok)
+            return try jsonResponse(PhotoJSON(existing, viewerID: uploader.id, links: services.mediaLinks), status: .ok)
         }
         if case .guest(let guest, let shots) = uploader, guest.shotsUsed >= shots { throw Problem.shotLimitReached(shots) }
         if let length = request.headers[.contentLength].flatMap(Int64.init), length > services.configuration.maxUploadBytes {
@@ -77,7 +77,7 @@ struct UploadController {
         case .inserted(let photo):
             await services.newWork.notify()
             await services.changes.refresh(event.id)
-            var response = try jsonResponse(PhotoJSON(photo, viewerID: uploader.id), status: .created)
+            var response = try jsonResponse(PhotoJSON(photo, viewerID: uploader.id, links: services.mediaLinks), status: .created)
             response.headers[.location] = "/api/v1/photos/\(photo.id)"
             return response
         case .shotLimitReached:
@@ -87,7 +87,7 @@ struct UploadController {
             // A parallel retry with the same key, or the same content, won the race.
             try await services.blobs.delete(prefix: BlobKey.photo(event.id, photoID))
             if let key, let existing = try await services.photos.find(uploaderID: uploader.id, idempotencyKey: key) {
-                return try jsonResponse(PhotoJSON(existing, viewerID: uploader.id), status: .ok)
+                return try jsonResponse(PhotoJSON(existing, viewerID: uploader.id, links: services.mediaLinks), status: .ok)
             }
             let duplicate = try await services.photos.find(eventID: event.id, sha256: staged.sha256)
             throw Problem.alreadyExists(duplicate?.id ?? "")

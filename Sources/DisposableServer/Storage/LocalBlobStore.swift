@@ -8,10 +8,14 @@ import _NIOFileSystem
 struct LocalBlobStore: BlobStore {
     let root: URL
     let stagingDirectory: URL
+    /// `root` as a path ending in "/": keys are appended as text (URL's path handling costs more than a file read).
+    private let rootPath: String
+    private let recent = RecentBlobs()
 
     init(root: String) throws {
         self.root = URL(fileURLWithPath: root, isDirectory: true)
         stagingDirectory = self.root.appendingPathComponent("staging", isDirectory: true)
+        rootPath = self.root.path.hasSuffix("/") ? self.root.path : self.root.path + "/"
         try FileManager.default.createDirectory(at: stagingDirectory, withIntermediateDirectories: true)
     }
 
@@ -26,10 +30,11 @@ struct LocalBlobStore: BlobStore {
 
     func path(_ key: String) -> String {
         precondition(!key.contains("..") && !key.hasPrefix("/"), "blob keys are built from ids")
-        return root.appendingPathComponent(key).path
+        return rootPath + key
     }
 
     func put(file: URL, key: String) async throws {
+        recent.remove(key)
         let destination = path(key)
         try await NIOThreadPool.singleton.runIfActive {
             try DurableFiles.makeParentDirectories(of: destination)
@@ -38,6 +43,7 @@ struct LocalBlobStore: BlobStore {
     }
 
     func put(data: Data, key: String) async throws {
+        recent.remove(key)
         let destination = path(key)
         let staging = stagingDirectory.appendingPathComponent(UUID().uuidString).path
         try await NIOThreadPool.singleton.runIfActive {
@@ -68,16 +74,51 @@ struct LocalBlobStore: BlobStore {
         }
     }
 
+    func contents(key: String) async throws -> ByteBuffer? {
+        if let bytes = recent.get(key) { return bytes }
+        let bytes = try await readWhole(path(key))
+        if let bytes { recent.set(key, bytes) }
+        return bytes
+    }
+
+    /// One trip to the thread pool for open, stat, read and close: the per-chunk file API costs
+    /// a trip each, more than reading a thumbnail from the page cache.
+    private func readWhole(_ path: String) async throws -> ByteBuffer? {
+        try await NIOThreadPool.singleton.runIfActive {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ENOENT || errno == ENOTDIR { return nil }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            defer { close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            // One byte more than the file, so the read that finds its end needs no room of its own.
+            var buffer = ByteBufferAllocator().buffer(capacity: Int(info.st_size) + 1)
+            while true {
+                var count = 0
+                buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 1) { space in
+                    count = Glibc.read(descriptor, space.baseAddress, space.count)
+                    return max(count, 0)
+                }
+                if count == 0 { return buffer }
+                if count < 0 && errno != EINTR { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            }
+        }
+    }
+
     func withLocalFile<T: Sendable>(key: String, _ body: (String) async throws -> T) async throws -> T {
         try await body(path(key))
     }
 
     func delete(key: String) async throws {
+        recent.remove(key)
         let path = path(key)
         try await NIOThreadPool.singleton.runIfActive { _ = unlink(path) }
     }
 
     func delete(prefix: String) async throws {
+        recent.remove(prefix: prefix)
         let path = path(prefix)
         try await NIOThreadPool.singleton.runIfActive { try? FileManager.default.removeItem(atPath: path) }
     }

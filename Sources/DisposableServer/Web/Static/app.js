@@ -77,3 +77,14 @@ document.addEventListener('submit', (event) => {
   const form = event.target.closest('form[data-confirm]');
   if (form && !confirm(form.dataset.confirm)) event.preventDefault();
 });
+
+// Thumbnail and preview links are signed and expire (12–24 h); a page left open longer asks for fresh ones once.
+export function showPhoto(image, photo, kind) {
+  let renewed = false;
+  image.onerror = async () => {
+    if (renewed) return;
+    renewed = true;
+    try { image.src = (await api(`/api/v1/photos/${photo.id}`)).urls[kind]; } catch { /* deleted: stays broken */ }
+  };
+  image.src = photo.urls[kind];
+}

@@ -1,6 +1,6 @@
 // The galleries (GAL-1..4, DL-2): the grid with endless scrolling, live arrivals from the change feed,
 // "developing" with a countdown, My shots with delete, multi-select to a ZIP, and the full-screen viewer.
-import { t, eventConfig, api, toast, photoAlt, formatTime } from './app.js';
+import { t, eventConfig, api, toast, photoAlt, formatTime, showPhoto } from './app.js';
 import { UploadQueue, watchQueue } from './queue.js';
 
 const config = eventConfig();
@@ -36,7 +36,7 @@ function render(photo) {
   button.className = 'thumb';
   if (photo.status === 'ready') {
     const image = document.createElement('img');
-    image.src = photo.urls.thumbnail;
+    showPhoto(image, photo, 'thumbnail');
     image.alt = photoAlt(photo);
     image.loading = 'lazy';
     image.decoding = 'async';
@@ -196,7 +196,7 @@ function openViewer(id) {
   const photo = photos.get(id);
   if (!photo) return;
   current = id;
-  viewerImage.src = photo.urls.preview;
+  showPhoto(viewerImage, photo, 'preview');
   viewerImage.alt = photoAlt(photo);
   caption.textContent = photoAlt(photo);
   downloadLink.href = photo.urls.original;
@@ -204,7 +204,7 @@ function openViewer(id) {
   deleteButton.hidden = !canDelete(photo);
   const original = new Image();
   original.onload = () => { if (current === id) viewerImage.src = original.src; };
-  viewerImage.onload = () => { if (viewerImage.src.endsWith('/preview')) original.src = photo.urls.original; };
+  viewerImage.onload = () => { if (!original.src) original.src = photo.urls.original; };
   if (!viewer.open) viewer.showModal();
 }
 

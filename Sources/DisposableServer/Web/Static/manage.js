@@ -1,5 +1,5 @@
 // The organizer's event page: sharing (ORG-1), the numbers (ORG-2) and moderation (ORG-3).
-import { t, api, eventConfig, toast, photoAlt } from './app.js';
+import { t, api, eventConfig, toast, photoAlt, showPhoto } from './app.js';
 
 const config = eventConfig();
 
@@ -60,7 +60,7 @@ async function loadPhotos() {
     const image = document.createElement('img');
     image.alt = photoAlt(photo);
     image.loading = 'lazy';
-    if (photo.status === 'ready') image.src = photo.urls.thumbnail;
+    if (photo.status === 'ready') showPhoto(image, photo, 'thumbnail');
     const remove = document.createElement('button');
     remove.type = 'button';
     remove.className = 'danger remove';

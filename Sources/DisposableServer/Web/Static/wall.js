@@ -1,5 +1,5 @@
 // GAL-5: the live wall for a venue screen — the newest photos, large, arriving as they are taken.
-import { api, eventConfig, photoAlt } from './app.js';
+import { api, eventConfig, photoAlt, showPhoto } from './app.js';
 
 const config = eventConfig();
 const wall = document.getElementById('wall');
@@ -12,7 +12,7 @@ function show(photo, fresh) {
   figure.dataset.id = photo.id;
   if (fresh) figure.className = 'fresh';
   const image = document.createElement('img');
-  image.src = photo.urls.preview;
+  showPhoto(image, photo, 'preview');
   image.alt = photoAlt(photo);
   const caption = document.createElement('figcaption');
   caption.textContent = photo.shooter.name;

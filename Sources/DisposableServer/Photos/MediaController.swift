@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Thumbnails and previews behind signed links (see `MediaSigner`): the link is the grant, so a request
+/// costs a signature check and one file read — no session, no database.
+struct MediaController {
+    let services: AppServices
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/api/v1/media/:event/:id/:file", use: serve)
+    }
+
+    @Sendable func serve(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let eventID = try context.parameters.require("event")
+        let photoID = try context.parameters.require("id")
+        let query = request.uri.queryParameters
+        guard let file = MediaLinks.File(rawValue: try context.parameters.require("file")),
+            let until = query.get("until").flatMap({ Int64($0) }), let signature = query.get("sig"),
+            Self.isID(eventID), Self.isID(photoID)
+        else { throw Self.forged }
+        let now = services.clock.now
+        switch services.media.check(eventID: eventID, photoID: photoID, until: until, signature: signature, now: now) {
+        case .forged: throw Self.forged
+        case .expired:
+            throw Problem(.forbidden, "media-link-expired", title: "Link expired",
+                          detail: "This photo link has expired. Reload the gallery to get a fresh one.")
+        case .valid: break
+        }
+        let name = file == .thumbnail ? "thumbnail" : "preview"
+        let etag = "\"\(photoID)-\(name)\""
+        // Private: a shared cache must not hand one guest's link to everyone behind it.
+        let maxAge = max(0, until - Int64(now.timeIntervalSince1970))
+        let headers: HTTPFields = [.contentType: "image/jpeg", .eTag: etag, .cacheControl: "private, max-age=\(maxAge), immutable"]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        let key = file == .thumbnail ? BlobKey.thumbnail(eventID, photoID) : BlobKey.preview(eventID, photoID)
+        guard let bytes = try await services.blobs.contents(key: key) else {
+            // Deleted, or not rendered yet (a photo still developing, or one that failed).
+            throw Problem.notFound("This photo is not available (it may have been deleted, or is still being processed).")
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// Our ids are letters, digits and dashes; anything else cannot have been signed by us.
+    static func isID(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || ($0 < 128 && isalnum(Int32($0)) != 0) }
+    }
+
+    static let forged = Problem(.forbidden, "media-link-invalid", title: "Invalid link",
+                                detail: "This photo link is not valid. Open the photo from the gallery.")
+}

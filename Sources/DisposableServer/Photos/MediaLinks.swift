@@ -1,0 +1,64 @@
+import Crypto
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Signed, expiring addresses for a photo's thumbnail and preview (PERF-3).
+///
+/// Whoever was allowed to list a photo gets an address that carries the grant itself: serving it needs
+/// neither a session nor a database lookup, so a gallery's thumbnails load at file-serving speed. The grant
+/// ends when the address expires (12–24 h after it was made), or at once when the photo or its event is
+/// deleted (the files are gone). Originals keep the per-request check: what they show depends on who asks.
+final class MediaSigner: Sendable {
+    /// Addresses stay the same for a whole window, so browsers keep serving them from their cache.
+    static let window: Int64 = 12 * 3600
+    /// An HMAC already keyed: copying it skips the key set-up, a third of a signature's cost.
+    private let keyed = NIOLockedValueBox<HMAC<SHA256>?>(nil)
+
+    /// Reads the instance's key, making it on first start; shared through the database by every instance.
+    func load(from settings: InstanceSettingsRepository) async throws {
+        let stored = try await settings.mediaSigningKey(candidate: SymmetricKey(size: .bits256).withUnsafeBytes { Array($0).hex })
+        guard let bytes = Array(hex: stored), bytes.count == 32 else { throw MediaKeyDamaged() }
+        keyed.withLockedValue { $0 = HMAC<SHA256>(key: SymmetricKey(data: bytes)) }
+    }
+
+    /// Links valid from `now` on; nil until the key is loaded (callers then give the session-checked addresses).
+    func links(now: Date) -> MediaLinks? {
+        guard let keyed = keyed.withLockedValue({ $0 }) else { return nil }
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        return MediaLinks(keyed: keyed, until: (seconds / Self.window + 2) * Self.window)
+    }
+
+    /// Whether a presented address is genuine and still valid.
+    func check(eventID: String, photoID: String, until: Int64, signature: String, now: Date) -> MediaLinkCheck {
+        guard let keyed = keyed.withLockedValue({ $0 }), let presented = Array(hex: signature) else { return .forged }
+        let expected = MediaLinks(keyed: keyed, until: until).signature(eventID: eventID, photoID: photoID)
+        // Constant time: the comparison must not tell how many leading bytes were right.
+        guard presented.count == expected.count, zip(presented, expected).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { return .forged }
+        return Double(until) > now.timeIntervalSince1970 ? .valid : .expired
+    }
+}
+
+enum MediaLinkCheck { case valid, expired, forged }
+
+/// The stored key is not 64 hexadecimal digits: someone edited `instance_settings` by hand.
+struct MediaKeyDamaged: Error {}
+
+/// The signing key and expiry of one response's links.
+struct MediaLinks: Sendable {
+    enum File: String, Sendable { case thumbnail = "thumbnail.jpg", preview = "preview.jpg" }
+
+    let keyed: HMAC<SHA256>
+    /// Seconds since 1970 after which the links stop working.
+    let until: Int64
+
+    func path(_ file: File, eventID: String, photoID: String) -> String {
+        "/api/v1/media/\(eventID)/\(photoID)/\(file.rawValue)?until=\(until)&sig=\(signature(eventID: eventID, photoID: photoID).hex)"
+    }
+
+    /// 128 bits of HMAC-SHA256 over the photo and the expiry; one signature serves both files.
+    func signature(eventID: String, photoID: String) -> [UInt8] {
+        var hmac = keyed
+        hmac.update(data: Array("\(eventID)/\(photoID)/\(until)".utf8))
+        return Array(hmac.finalize().prefix(16))
+    }
+}

@@ -1,0 +1,68 @@
+import DisposableServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("Signed thumbnail and preview links (PERF-3)")
+struct MediaLinkTests {
+    @Test("A listed photo's links serve its files without a session; forged, expired and deleted ones do not", arguments: TestEngine.allCases)
+    func signedLinks(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let f = try await UploadTests.fixture(app)
+            let ids = try await GalleryTests.shoot(app, 2, event: f.event, token: f.guest)
+            let page = try await app.call(.get, "/api/v1/events/\(f.event)/photos", token: f.organizer)
+            let item = try #require((page["items"] as? [[String: Any]])?.first { $0["id"] as? String == ids[0] })
+            let urls = try #require(item["urls"] as? [String: String])
+            let thumbnail = try #require(urls["thumbnail"]), preview = try #require(urls["preview"])
+            #expect(thumbnail.hasPrefix("/api/v1/media/\(f.event)/\(ids[0])/thumbnail.jpg?until="))
+            #expect(urls["original"] == "/api/v1/photos/\(ids[0])/original", "originals stay behind the session check")
+
+            // No token: the link is the grant. Same bytes as the session-checked address.
+            for (link, name) in [(thumbnail, "thumbnail"), (preview, "preview")] {
+                let signed = try await app.call(.get, link)
+                #expect(signed.status == .ok, "\(signed.text)")
+                #expect(signed.headers[.contentType] == "image/jpeg")
+                #expect(signed.headers[.cacheControl]?.hasPrefix("private, max-age=") == true)
+                let checked = try await app.call(.get, "/api/v1/photos/\(ids[0])/\(name)", token: f.guest)
+                #expect(checked.status == .ok && signed.body == checked.body)
+                #expect(signed.body.readableBytes > 500)
+                let etag = try #require(signed.headers[.eTag])
+                #expect(try await app.call(.get, link, headers: [.ifNoneMatch: etag]).status == .notModified)
+            }
+
+            // Forged: another signature, the signature moved to another photo, a later expiry.
+            let signature = try #require(thumbnail.split(separator: "sig=").last.map(String.init))
+            let flipped = String(signature.dropLast()) + (signature.hasSuffix("0") ? "1" : "0")
+            try await app.call(.get, thumbnail.replacingOccurrences(of: signature, with: flipped)).expectProblem(.forbidden)
+            try await app.call(.get, thumbnail.replacingOccurrences(of: ids[0], with: ids[1])).expectProblem(.forbidden)
+            let until = try #require(thumbnail.split(separator: "until=").last?.split(separator: "&").first.map(String.init))
+            try await app.call(.get, thumbnail.replacingOccurrences(of: "until=\(until)", with: "until=\(Int64(until)! + 86_400)"))
+                .expectProblem(.forbidden)
+            try await app.call(.get, thumbnail.replacingOccurrences(of: "thumbnail.jpg", with: "original")).expectProblem(.forbidden)
+            try await app.call(.get, thumbnail.replacingOccurrences(of: "/\(ids[0])/", with: "/..%2F..%2Fetc/")).expectProblem(.forbidden)
+
+            // The change feed's photos carry working links too (signed when sent, not when stored).
+            let changes = try await app.call(.get, "/api/v1/events/\(f.event)/changes?since=0", token: f.guest, headers: [.accept: "application/json"])
+            let fedLinks = (changes["items"] as? [[String: Any]] ?? []).compactMap { entry -> String? in
+                ((entry["change"] as? [String: Any])?["photo"] as? [String: Any]).flatMap { ($0["urls"] as? [String: Any])?["thumbnail"] as? String }
+            }
+            #expect(!fedLinks.isEmpty && fedLinks.allSatisfy { $0.hasPrefix("/api/v1/media/") })
+            #expect(try await app.call(.get, try #require(fedLinks.last)).status == .ok)
+
+            // A day later the old link has expired; the API hands out fresh ones.
+            app.clock.advance(by: 25 * 3600)
+            let expired = try await app.call(.get, thumbnail)
+            expired.expectProblem(.forbidden)
+            #expect(expired.string("type")?.hasSuffix("media-link-expired") == true)
+            let fresh = try await app.call(.get, "/api/v1/photos/\(ids[0])", token: f.organizer)
+            let freshLink = try #require((fresh["urls"] as? [String: Any])?["thumbnail"] as? String)
+            #expect(freshLink != thumbnail)
+            #expect(try await app.call(.get, freshLink).status == .ok)
+
+            // Deleted: the link stops at once, though it has not expired.
+            #expect(try await app.call(.delete, "/api/v1/photos/\(ids[0])", token: f.guest).status == .noContent)
+            try await app.call(.get, freshLink).expectProblem(.notFound)
+        }
+    }
+}
