@@ -82,13 +82,17 @@ end
 
 
 def thumbnails(server: Server, event_id: str, token: str, photo_ids: list[str], nginx_port: int = 8092) -> dict:
-    """The same thumbnails, rotating over every photo, from Disposable (authorised) and from nginx (static)."""
+    """The same thumbnails, rotating over every photo: from Disposable by the signed links its API hands out (what
+    the web app loads), from Disposable by the session-checked address, and from nginx (static files)."""
     work = tempfile.mkdtemp(prefix="bench-nginx-", dir=WORK)
     media = os.path.join(server.data, "media")
     subprocess.run(["chmod", "-R", "a+rX", server.data], check=True)  # nginx's workers run as nobody
+    client = server.client()
+    links = [client.call("GET", f"/api/v1/photos/{photo}", token=token)["urls"]["thumbnail"] for photo in photo_ids]
     results = {}
     for name, paths in {
-        "disposable": [f"/api/v1/photos/{photo}/thumbnail" for photo in photo_ids],
+        "disposable": links,
+        "session": [f"/api/v1/photos/{photo}/thumbnail" for photo in photo_ids],
         "nginx": [f"/events/{event_id}/{photo}/thumbnail.jpg" for photo in photo_ids],
     }.items():
         with open(os.path.join(work, f"{name}.txt"), "w") as listing:
@@ -101,7 +105,8 @@ def thumbnails(server: Server, event_id: str, token: str, photo_ids: list[str], 
     try:
         time.sleep(0.5)
         results["nginx"] = wrk(f"http://127.0.0.1:{nginx_port}/", script=os.path.join(work, "nginx.lua"))
-        results["disposable"] = wrk(f"http://127.0.0.1:{server.port}/", token, script=os.path.join(work, "disposable.lua"))
+        results["disposable"] = wrk(f"http://127.0.0.1:{server.port}/", script=os.path.join(work, "disposable.lua"))
+        results["session"] = wrk(f"http://127.0.0.1:{server.port}/", token, script=os.path.join(work, "session.lua"))
     finally:
         nginx.terminate()
         nginx.wait()

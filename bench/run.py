@@ -43,8 +43,8 @@ def main():
     served = gallery.thumbnails(server, event_id, token, ingested["photo_ids"])
     ratio = served["disposable"]["rps"] / served["nginx"]["rps"]
     report(f"PERF-3 thumbnails (wrk 64 conns, {len(paths)} files in rotation): {served['disposable']['rps']:.0f} req/s, "
-           f"p99 {served['disposable']['99%']:.2f} ms | nginx {served['nginx']['rps']:.0f} req/s, p99 {served['nginx']['99%']:.2f} ms "
-           f"-> {ratio:.2f}x" + error_note(served))
+           f"p99 {served['disposable']['99%']:.2f} ms (signed links; session-checked address {served['session']['rps']:.0f} req/s) | "
+           f"nginx {served['nginx']['rps']:.0f} req/s, p99 {served['nginx']['99%']:.2f} ms -> {ratio:.2f}x" + error_note(served))
 
     # PERF-5: one 200 MB upload, then a 2 GB ZIP (copies of the photos, hard-linked).
     upload = memory.receiving_upload(server, event_id, guest)

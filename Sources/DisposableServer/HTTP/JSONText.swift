@@ -80,9 +80,15 @@ struct JSONText {
     /// \b \f \n \r \t, `\u00XX` for other control characters; everything else as UTF-8.
     private mutating func appendEscaped(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most strings (ids, names, URLs) need no escaping at all: copy them in one go.
-        guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            bytes.append(contentsOf: string.utf8)
+        // Most strings (ids, names, URLs) need no escaping at all: checked and copied in one go, on the
+        // string's own contiguous bytes (the generic UTF-8 view walk cost 5 % of a gallery page).
+        var text = string
+        let copied = text.withUTF8 { utf8 in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied {
             bytes.append(UInt8(ascii: "\""))
             return
         }

@@ -50,8 +50,7 @@ struct ChangeViewer: Sendable {
             } else {
                 photo["mine"] = isMine
                 if let links, let id = photo["id"] as? String, var urls = photo["urls"] as? [String: Any] {
-                    urls["thumbnail"] = links.path(.thumbnail, eventID: event.id, photoID: id)
-                    urls["preview"] = links.path(.preview, eventID: event.id, photoID: id)
+                    (urls["thumbnail"], urls["preview"]) = links.paths(eventID: event.id, photoID: id)
                     photo["urls"] = urls
                 }
                 object["photo"] = photo

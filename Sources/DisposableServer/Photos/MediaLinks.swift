@@ -51,14 +51,19 @@ struct MediaLinks: Sendable {
     /// Seconds since 1970 after which the links stop working.
     let until: Int64
 
-    func path(_ file: File, eventID: String, photoID: String) -> String {
-        "/api/v1/media/\(eventID)/\(photoID)/\(file.rawValue)?until=\(until)&sig=\(signature(eventID: eventID, photoID: photoID).hex)"
+    /// Both links of a photo (one signature serves both).
+    func paths(eventID: String, photoID: String) -> (thumbnail: String, preview: String) {
+        let base = "/api/v1/media/\(eventID)/\(photoID)/"
+        let query = "?until=\(until)&sig=\(signature(eventID: eventID, photoID: photoID).hex)"
+        return (base + File.thumbnail.rawValue + query, base + File.preview.rawValue + query)
     }
 
-    /// 128 bits of HMAC-SHA256 over the photo and the expiry; one signature serves both files.
+    /// 128 bits of HMAC-SHA256 over the photo and the expiry.
     func signature(eventID: String, photoID: String) -> [UInt8] {
         var hmac = keyed
-        hmac.update(data: Array("\(eventID)/\(photoID)/\(until)".utf8))
+        var message = "\(eventID)/\(photoID)/\(until)"
+        // One contiguous buffer: an Array or Data here goes through slower generic paths.
+        message.withUTF8 { hmac.update(data: UnsafeRawBufferPointer($0)) }
         return Array(hmac.finalize().prefix(16))
     }
 }

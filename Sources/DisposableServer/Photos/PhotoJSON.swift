@@ -57,8 +57,7 @@ struct PhotoJSON: Encodable, Sendable {
 extension PhotoJSON.URLs {
     init(_ photo: Photo, links: MediaLinks?) {
         let base = "/api/v1/photos/\(photo.id)"
-        thumbnail = links?.path(.thumbnail, eventID: photo.eventID, photoID: photo.id) ?? base + "/thumbnail"
-        preview = links?.path(.preview, eventID: photo.eventID, photoID: photo.id) ?? base + "/preview"
+        (thumbnail, preview) = links?.paths(eventID: photo.eventID, photoID: photo.id) ?? (base + "/thumbnail", base + "/preview")
         original = base + "/original"
     }
 }
