@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "disposable", targets: ["disposable"]),
         .library(name: "DisposableServer", targets: ["DisposableServer"]),
+        // libvips behind a plain-C face, opened by the server when the first photo needs it (see VipsLoader).
+        .library(name: "DisposableVips", type: .dynamic, targets: ["VipsShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -25,13 +27,14 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .target(name: "VipsShim", dependencies: ["CVips"]),
+        .target(name: "VipsLoader"),
+        .target(name: "VipsShim", dependencies: ["CVips", "VipsLoader"]),
         .target(
             name: "DisposableServer",
             dependencies: [
                 "CQRencode",
                 "CZlib",
-                "VipsShim",
+                "VipsLoader",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "SQLKit", package: "sql-kit"),

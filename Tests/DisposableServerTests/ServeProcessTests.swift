@@ -4,6 +4,20 @@ import Testing
 /// The real binary, as an operator runs it (issue: "Run"; ADM-2's `admin create`).
 @Suite("The disposable binary", .serialized)
 struct ServeProcessTests {
+    @Test("A binary copied without libDisposableVips.so refuses to start and says what is missing")
+    func missingImageLibrary() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-alone-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let alone = directory.appendingPathComponent("disposable").path
+        try FileManager.default.copyItem(atPath: try disposableBinary(), toPath: alone)
+        let (environment, _) = try await serverEnvironment(.sqlite, directory: directory.appendingPathComponent("data"))
+        // The message goes to standard error.
+        let result = try await runTool("/bin/sh", ["-c", "exec \"$0\" serve 2>&1", alone], environment: environment)
+        #expect(result.status != 0)
+        #expect(result.output.contains("libDisposableVips.so"), "\(result.output)")
+    }
+
     @Test("serve starts on a data folder, answers /healthz, and exits cleanly on SIGTERM", arguments: TestEngine.allCases)
     func serveAndStop(engine: TestEngine) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-serve-\(UUID().uuidString)")

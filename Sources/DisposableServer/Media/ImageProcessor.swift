@@ -1,6 +1,6 @@
 import Foundation
 import NIOPosix
-import VipsShim
+import VipsLoader
 
 /// What the header of an image file says, read without decoding it.
 public struct ImageHeader: Sendable {
@@ -29,23 +29,46 @@ public protocol ImageProcessor: Sendable {
     func render(_ path: String, format: ImageFormat) async throws -> RenderedImage
 }
 
-/// libvips through the C shim. Calls block, so they run on NIO's thread pool.
+/// The libvips shim could not be opened: a broken installation, not a broken photo (answered with 503).
+public struct ImageLibraryUnavailable: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// libvips through the C shim, opened on first use (see VipsLoader). Calls block, so they run on NIO's thread pool.
 public struct VipsImageProcessor: ImageProcessor {
     public static let previewSize = 1600
     public static let thumbnailSize = 400
     public static let quality: Int32 = 82
 
-    private static let initialised: Bool = vs_init() == 0
+    /// The shim sits next to the executable (and the test bundle) in the build folder.
+    static let libraryPath: String = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("libDisposableVips.so").path
+    }()
 
+    /// Opened once, by the first probe or render.
+    private static let loaded: Result<Void, ImageLibraryUnavailable> = {
+        var error = [CChar](repeating: 0, count: 512)
+        guard vsl_load(libraryPath, &error, error.count) == 0 else {
+            return .failure(ImageLibraryUnavailable(description: "libvips could not be loaded from \(libraryPath): \(message(error))"))
+        }
+        return .success(())
+    }()
+
+    /// Checks that the shim is where it should be, without loading it (a missing file stops the start-up).
     public init() throws {
-        guard Self.initialised else { throw UndecodableImage(description: "libvips could not start") }
+        guard FileManager.default.isReadableFile(atPath: Self.libraryPath) else {
+            throw ImageLibraryUnavailable(description: "\(Self.libraryPath) is missing: build with `swift build` (all products), "
+                + "or copy libDisposableVips.so next to the disposable binary.")
+        }
     }
 
     public func probe(_ path: String, format: ImageFormat) async throws -> ImageHeader {
         try await WorkPools.requests.runIfActive {
+            try Self.loaded.get()
             var header = vs_header()
             var error = [CChar](repeating: 0, count: 512)
-            guard vs_probe(path, format.loader, &header, &error, error.count) == 0 else {
+            guard vsl_probe(path, format.loader, &header, &error, error.count) == 0 else {
                 throw UndecodableImage(description: Self.message(error))
             }
             return ImageHeader(width: Int(header.width), height: Int(header.height), pages: Int(max(1, header.pages)))
@@ -54,13 +77,14 @@ public struct VipsImageProcessor: ImageProcessor {
 
     public func render(_ path: String, format: ImageFormat) async throws -> RenderedImage {
         try await WorkPools.rendering.runIfActive {
+            try Self.loaded.get()
             var result = vs_derivatives()
             var error = [CChar](repeating: 0, count: 512)
-            guard vs_render(path, format.loader, Int32(Self.previewSize), Int32(Self.thumbnailSize), Self.quality, &result, &error, error.count) == 0
+            guard vsl_render(path, format.loader, Int32(Self.previewSize), Int32(Self.thumbnailSize), Self.quality, &result, &error, error.count) == 0
             else {
                 throw UndecodableImage(description: Self.message(error))
             }
-            defer { vs_free(&result) }
+            defer { vsl_free(&result) }
             let takenAt = withUnsafeBytes(of: result.taken_at) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             return RenderedImage(
                 width: Int(result.width), height: Int(result.height), takenAt: Self.exifDate(takenAt),

@@ -110,6 +110,10 @@ struct UploadController {
             header = try await services.images.probe(staged.file.path, format: format)
         } catch is UndecodableImage {
             throw broken
+        } catch let error as ImageLibraryUnavailable {
+            services.logger.error("\(error.description)")
+            throw Problem(.serviceUnavailable, "images-unavailable", title: "Photos cannot be checked right now",
+                          detail: "The server cannot read photos at the moment. Your photo was not kept; please try again later.")
         }
         if format == .jpeg {
             let path = staged.file.path

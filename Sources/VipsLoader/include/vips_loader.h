@@ -1,0 +1,19 @@
+// libvips, loaded when the first photo needs it (PERF-5): libvips and the ~80 libraries it links
+// (librsvg, poppler, GnuTLS, x265, …) are ≈ 25 MB of resident memory in a server that has not
+// handled a photo yet. The shim (VipsShim, built as libDisposableVips.so) is opened with dlopen and
+// called through these wrappers, which have the shim's signatures.
+#ifndef VIPS_LOADER_H
+#define VIPS_LOADER_H
+
+#include "vips_shim.h"
+
+/// Opens the shim at `path` and starts libvips (vs_init); 0 on success, else a message in `error`.
+/// Safe to call again after a success (it does nothing).
+int vsl_load(const char *path, char *error, size_t error_length);
+
+int vsl_probe(const char *path, const char *format, vs_header *header, char *error, size_t error_length);
+int vsl_render(const char *path, const char *format, int preview_size, int thumbnail_size, int quality,
+               vs_derivatives *out, char *error, size_t error_length);
+void vsl_free(vs_derivatives *derivatives);
+
+#endif

@@ -1,0 +1,42 @@
+#include "vips_loader.h"
+#include <dlfcn.h>
+#include <stdio.h>
+
+static int (*shim_probe)(const char *, const char *, vs_header *, char *, size_t);
+static int (*shim_render)(const char *, const char *, int, int, int, vs_derivatives *, char *, size_t);
+static void (*shim_free)(vs_derivatives *);
+
+int vsl_load(const char *path, char *error, size_t error_length) {
+    if (shim_free) return 0;
+    // RTLD_NODELETE: libvips registers glib types, which must never be unloaded.
+    void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!library) {
+        snprintf(error, error_length, "%s", dlerror());
+        return -1;
+    }
+    int (*shim_init)(void) = (int (*)(void))dlsym(library, "vs_init");
+    shim_probe = dlsym(library, "vs_probe");
+    shim_render = dlsym(library, "vs_render");
+    void (*free_function)(vs_derivatives *) = dlsym(library, "vs_free");
+    if (!shim_init || !shim_probe || !shim_render || !free_function) {
+        snprintf(error, error_length, "%s is not Disposable's libvips shim", path);
+        return -1;
+    }
+    if (shim_init() != 0) {
+        snprintf(error, error_length, "libvips could not start");
+        return -1;
+    }
+    shim_free = free_function;  // set last: it marks the shim as ready
+    return 0;
+}
+
+int vsl_probe(const char *path, const char *format, vs_header *header, char *error, size_t error_length) {
+    return shim_probe(path, format, header, error, error_length);
+}
+
+int vsl_render(const char *path, const char *format, int preview_size, int thumbnail_size, int quality,
+               vs_derivatives *out, char *error, size_t error_length) {
+    return shim_render(path, format, preview_size, thumbnail_size, quality, out, error, error_length);
+}
+
+void vsl_free(vs_derivatives *derivatives) { shim_free(derivatives); }
