@@ -1,5 +1,6 @@
 #include "vips_loader.h"
 #include <dlfcn.h>
+#include <malloc.h>
 #include <stdio.h>
 
 static int (*shim_probe)(const char *, const char *, vs_header *, char *, size_t);
@@ -40,3 +41,5 @@ int vsl_render(const char *path, const char *format, int preview_size, int thumb
 }
 
 void vsl_free(vs_derivatives *derivatives) { shim_free(derivatives); }
+
+int vsl_release_freed_memory(void) { return malloc_trim(0); }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import SQLKit
+import VipsLoader
 
 /// The bounded pool that makes derivatives (MED-1): one worker per core by default, fed by the jobs table.
 struct MediaWorkers: Service {
@@ -22,14 +23,22 @@ struct MediaWorkers: Service {
     }
 
     private func work() async {
+        var worked = false
         while !Task.isCancelled {
             do {
                 if let job = try await services.jobs.claim(now: services.clock.now) {
                     await handle(job)
+                    worked = true
                     continue
                 }
             } catch {
                 services.logger.warning("Could not claim a job: \(error)")
+            }
+            if worked {
+                // The queue is empty: hand the decoders' freed buffers back to the system. glibc keeps them in
+                // per-thread arenas otherwise (≈ 100 MB after a burst of 12 MP photos, for as long as the server runs).
+                _ = vsl_release_freed_memory()
+                worked = false
             }
             await services.newWork.wait(timeout: .seconds(1))
         }

@@ -16,4 +16,7 @@ int vsl_render(const char *path, const char *format, int preview_size, int thumb
                vs_derivatives *out, char *error, size_t error_length);
 void vsl_free(vs_derivatives *derivatives);
 
+/// Hands memory freed by decoders back to the system (glibc's malloc_trim); 1 if some was released.
+int vsl_release_freed_memory(void);
+
 #endif
