@@ -112,15 +112,17 @@ struct LocalBlobStore: BlobStore {
     }
 
     func delete(key: String) async throws {
-        recent.remove(key)
         let path = path(key)
         try await NIOThreadPool.singleton.runIfActive { _ = unlink(path) }
+        // After the file is gone: a read racing the delete could otherwise put it straight back (one that
+        // still slips through lives a minute at most, like a delete made by another instance).
+        recent.remove(key)
     }
 
     func delete(prefix: String) async throws {
-        recent.remove(prefix: prefix)
         let path = path(prefix)
         try await NIOThreadPool.singleton.runIfActive { try? FileManager.default.removeItem(atPath: path) }
+        recent.remove(prefix: prefix)
     }
 
     func children(of prefix: String) async throws -> [String] {
