@@ -4,13 +4,16 @@ import Testing
 /// The real binary, as an operator runs it (issue: "Run"; ADM-2's `admin create`).
 @Suite("The disposable binary", .serialized)
 struct ServeProcessTests {
-    @Test("A binary copied without libDisposableVips.so refuses to start and says what is missing")
+    @Test("A binary without libDisposableVips.so beside it refuses to start and says what is missing")
     func missingImageLibrary() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-alone-\(UUID().uuidString)")
+        // A hard link in a folder of its own, beside the build folder: a copy would be open for writing while
+        // parallel tests spawn processes, and a child inheriting that descriptor makes exec fail (ETXTBSY).
+        let binary = try disposableBinary()
+        let directory = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("alone-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let alone = directory.appendingPathComponent("disposable").path
-        try FileManager.default.copyItem(atPath: try disposableBinary(), toPath: alone)
+        try FileManager.default.linkItem(atPath: binary, toPath: alone)
         let (environment, _) = try await serverEnvironment(.sqlite, directory: directory.appendingPathComponent("data"))
         // The message goes to standard error.
         let result = try await runTool("/bin/sh", ["-c", "exec \"$0\" serve 2>&1", alone], environment: environment)
