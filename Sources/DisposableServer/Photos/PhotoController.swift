@@ -53,13 +53,8 @@ struct PhotoController {
             .lastModified: grant.photo.uploadedAt.httpDate,
         ]
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        let blobKey = key(grant.photo.eventID, grant.photo.id)
-        guard let size = try await services.blobs.size(key: blobKey) else { throw PhotoAccess.notFound }
-        let blobs = services.blobs
-        return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: Int(size)) { writer in
-            try await blobs.read(key: blobKey, range: nil) { try await writer.write($0) }
-            try await writer.finish(nil)
-        })
+        guard let bytes = try await services.blobs.contents(key: key(grant.photo.eventID, grant.photo.id)) else { throw PhotoAccess.notFound }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
     }
 
     /// The original, byte for byte — except GPS, removed for anyone but the shooter (MED-2). Supports Range.

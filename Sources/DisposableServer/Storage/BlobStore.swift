@@ -12,8 +12,6 @@ public protocol BlobStore: Sendable {
     func put(file: URL, key: String) async throws
     /// Stores `data` under `key`; durable when it returns.
     func put(data: Data, key: String) async throws
-    /// The size of a stored blob, or nil when there is none.
-    func size(key: String) async throws -> Int64?
     /// A small blob (a thumbnail, a preview) read whole in one go; nil when there is none.
     func contents(key: String) async throws -> ByteBuffer?
     /// Streams a blob (or a byte range of it) to `consume`, chunk by chunk.

@@ -58,14 +58,6 @@ struct LocalBlobStore: BlobStore {
         }
     }
 
-    func size(key: String) async throws -> Int64? {
-        let path = path(key)
-        return try await NIOThreadPool.singleton.runIfActive {
-            var info = stat()
-            return stat(path, &info) == 0 ? Int64(info.st_size) : nil
-        }
-    }
-
     func read(key: String, range: ClosedRange<Int64>?, _ consume: (ByteBuffer) async throws -> Void) async throws {
         try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(path(key))) { handle in
             let chunks =
