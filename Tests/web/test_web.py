@@ -79,6 +79,10 @@ def browser(language="en-GB", downloads=None):
     service = webdriver.ChromeService(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     driver = webdriver.Chrome(options=options, service=service)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 412, "height": 915, "deviceScaleFactor": 2, "mobile": True})
+    # The fake camera's ImageCapture stills can repeat byte for byte across shots (the server then keeps one photo
+    # and the offline check fails at random); its video frames carry a running counter. So the camera page takes
+    # its fallback path here: the current video frame drawn on a canvas.
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.ImageCapture;"})
     if downloads:
         driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
     return driver
