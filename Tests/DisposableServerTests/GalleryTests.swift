@@ -52,6 +52,44 @@ struct GalleryTests {
         }
     }
 
+    @Test("A page read again shows every change since: a new photo, a deletion, new links; `mine` per viewer", arguments: TestEngine.allCases)
+    func pagesFollowChanges(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let f = try await UploadTests.fixture(app)
+            let ids = try await Self.shoot(app, 4, event: f.event, token: f.guest)
+            func page(_ query: String = "", token: String) async throws -> APIResponse {
+                try await app.call(.get, "/api/v1/events/\(f.event)/photos?limit=2" + query, token: token)
+            }
+            func items(_ page: APIResponse) -> [[String: Any]] { page["items"] as? [[String: Any]] ?? [] }
+            func listed(_ page: APIResponse) -> [String] { items(page).compactMap { $0["id"] as? String } }
+
+            let first = try await page(token: f.organizer)
+            #expect(listed(first) == [ids[3], ids[2]])
+            #expect(try await page(token: f.organizer).text == first.text, "nothing changed: the very same page")
+            let deep = "&cursor=\(try #require(first.string("nextCursor")))"
+            #expect(listed(try await page(deep, token: f.organizer)) == [ids[1], ids[0]])
+
+            // The same pages as the shooter sees them: hers, where the organizer's say not.
+            #expect(items(first).map { $0["mine"] as? Bool } == [false, false])
+            #expect(items(try await page(token: f.guest)).map { $0["mine"] as? Bool } == [true, true])
+
+            let new = try await Self.shoot(app, 1, event: f.event, token: f.organizer)
+            let afterNew = try await page(token: f.organizer)
+            #expect(listed(afterNew) == [new[0], ids[3]])
+            #expect(items(afterNew).map { $0["mine"] as? Bool } == [true, false])
+            #expect(try await app.call(.delete, "/api/v1/photos/\(ids[0])", token: f.guest).status == .noContent)
+            #expect(listed(try await page(deep, token: f.organizer)) == [ids[1]])
+
+            // Signed links last 12-24 hours: a page read a day later hands out fresh ones that work.
+            app.clock.advance(by: 24 * 3600)
+            let later = try await page(token: f.organizer)
+            #expect(listed(later) == listed(afterNew))
+            let thumbnail = { (page: APIResponse) in ((items(page).first?["urls"] as? [String: Any])?["thumbnail"] as? String) ?? "" }
+            #expect(thumbnail(later) != thumbnail(afterNew))
+            #expect(try await app.call(.get, thumbnail(later)).status == .ok)
+        }
+    }
+
     @Test("Reveal later: guests see only a count until the reveal; their own shots always", arguments: TestEngine.allCases)
     func revealLater(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in

@@ -37,6 +37,9 @@ public struct Event: Sendable, Equatable {
     /// Set by the first photo; from then on only some settings stay editable (EV-2).
     public let firstPhotoAt: Date?
     public let createdAt: Date
+    /// The change feed's position when this row was read: it moves with every change to the event or its
+    /// photos (in the same transaction), so pages worked out at one position stay true while it stands.
+    public var changeSeq: Int64 = 0
 
     public func status(at now: Date) -> EventStatus {
         if now < startsAt { return .scheduled }

@@ -143,7 +143,8 @@ public struct EventRepository: Sendable {
             requireApproval: try row.decode(column: "require_approval", as: Bool.self),
             guestCount: try row.decode(column: "guest_count", as: Int.self),
             firstPhotoAt: try optionalDate("first_photo_at"),
-            createdAt: try date("created_at")
+            createdAt: try date("created_at"),
+            changeSeq: try row.decode(column: "change_seq", as: Int64.self)
         )
     }
 }

@@ -49,6 +49,13 @@ struct JSONText {
         needsComma = true
     }
 
+    /// A value written before, as it is.
+    mutating func written(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
     /// A key and its value, or nothing at all when the value is nil (as `encodeIfPresent` does).
     mutating func field(_ name: StaticString, _ value: String?) { if let value { key(name); self.value(value) } }
     mutating func field(_ name: StaticString, _ value: (some BinaryInteger)?) { if let value { key(name); self.value(value) } }

@@ -5,6 +5,8 @@ import Hummingbird
 struct GalleryController {
     let services: AppServices
     let access: EventAccess
+    /// Pages written lately, reused while their event stands still.
+    let pages = GalleryPageCache()
 
     init(services: AppServices) {
         self.services = services
@@ -30,12 +32,21 @@ struct GalleryController {
 
         /// The same JSON as `JSONEncoder.sorted` gives, written directly: the gallery is the busiest read.
         var json: JSONText {
-            var json = JSONText(capacity: 1024 + items.count * 700)
+            var items = JSONText(capacity: self.items.count * 700)
+            items.array(self.items) { item, json in item.write(to: &json) }
+            return Self.json(items: items.bytes, nextCursor: nextCursor, revealed: revealed, revealAt: revealAt,
+                             developingCount: developingCount, changeSeq: changeSeq)
+        }
+
+        /// A page around its `items` array, written before.
+        static func json(items: [UInt8], nextCursor: String?, revealed: Bool, revealAt: Date?, developingCount: Int?,
+                         changeSeq: Int64) -> JSONText {
+            var json = JSONText(capacity: 256 + items.count)
             json.object { json in
                 json.field("changeSeq", changeSeq)
                 json.field("developingCount", developingCount)
                 json.key("items")
-                json.array(items) { item, json in item.write(to: &json) }
+                json.written(items)
                 json.field("nextCursor", nextCursor)
                 json.field("revealAt", revealAt)
                 json.field("revealed", revealed)
@@ -46,11 +57,14 @@ struct GalleryController {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
+        // The event row carries the change feed's position, read before the page, so that nothing committed
+        // in between is missed by a subscriber starting there.
         let (event, role) = try await access.event(try context.parameters.require("id"), for: identity)
         let viewerID = try await access.uploaderID(in: event, role: role, identity: identity)
         let query = request.uri.queryParameters
         let limit = try Self.limit(query.get("limit"))
-        let cursor = try query.get("cursor").map { raw in
+        let rawCursor = query.get("cursor")
+        let cursor = try rawCursor.map { raw in
             guard let cursor = PhotoRepository.Cursor(token: raw) else {
                 throw Problem.invalidField("cursor", "This cursor is not one we gave out; start again without it.")
             }
@@ -60,24 +74,40 @@ struct GalleryController {
             throw Problem.invalidField("order", "order must be “uploaded” or “taken”.")
         }
         let mine = query.get("mine") == "true"
-        // Read before the page, so that nothing committed in between is missed by a subscriber starting here.
-        let changeSeq = try await services.database.read { try await ChangeLog.latest(eventID: event.id, in: $0) } ?? 0
         let now = services.clock.now
         let revealed = Reveal.isRevealed(event, at: now)
         let revealAt = event.revealMode == .now ? nil : event.revealsAt
+        let developingCount = revealed ? nil : try await developingCount(event)
         // Guests see nothing of others before the reveal; their own shots are always theirs to see.
         if !mine && role == .guest && !revealed {
-            let count = try await services.photos.developingCount(eventID: event.id)
-            return jsonResponse(PageJSON(items: [], nextCursor: nil, revealed: false, revealAt: revealAt, developingCount: count, changeSeq: changeSeq).json)
+            return jsonResponse(PageJSON(items: [], nextCursor: nil, revealed: false, revealAt: revealAt, developingCount: developingCount,
+                                         changeSeq: event.changeSeq).json)
         }
-        let page = try await services.photos.page(
-            eventID: event.id, uploaderID: mine ? viewerID : nil, approvedOrBy: role == .guest ? viewerID : nil, order: order,
-            after: cursor, limit: limit)
         let links = services.media.links(now: now)
-        return jsonResponse(PageJSON(
-            items: page.items.map { PhotoJSON($0, viewerID: viewerID, links: links) }, nextCursor: page.next?.token, revealed: revealed,
-            revealAt: revealAt, developingCount: revealed ? nil : try await services.photos.developingCount(eventID: event.id),
-            changeSeq: changeSeq).json)
+        let key = GalleryPageCache.Key(eventID: event.id, viewerID: viewerID, guestView: role == .guest, order: order, cursor: rawCursor,
+                                       limit: limit, linksUntil: links?.until)
+        let page: GalleryPageCache.Page
+        if !mine, let kept = pages.page(key, at: event.changeSeq) {
+            page = kept
+        } else {
+            let read = try await services.photos.page(
+                eventID: event.id, uploaderID: mine ? viewerID : nil, approvedOrBy: role == .guest ? viewerID : nil, order: order,
+                after: cursor, limit: limit)
+            var items = JSONText(capacity: read.items.count * 700)
+            items.array(read.items) { photo, json in PhotoJSON(photo, viewerID: viewerID, links: links).write(to: &json) }
+            page = GalleryPageCache.Page(items: items.bytes, nextCursor: read.next?.token)
+            if !mine { pages.store(page, for: key, at: event.changeSeq) }
+        }
+        return jsonResponse(PageJSON.json(items: page.items, nextCursor: page.nextCursor, revealed: revealed, revealAt: revealAt,
+                                          developingCount: developingCount, changeSeq: event.changeSeq))
+    }
+
+    /// Photos waiting for the reveal, counted once per position of the event's feed.
+    private func developingCount(_ event: Event) async throws -> Int {
+        if let known = pages.developingCount(eventID: event.id, at: event.changeSeq) { return known }
+        let count = try await services.photos.developingCount(eventID: event.id)
+        pages.storeDevelopingCount(count, eventID: event.id, at: event.changeSeq)
+        return count
     }
 
     static func limit(_ raw: String?) throws -> Int {

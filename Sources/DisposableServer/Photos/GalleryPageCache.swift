@@ -1,0 +1,89 @@
+import NIOConcurrencyHelpers
+
+/// Gallery pages already written, kept while their event's change feed stands still (PERF-2).
+///
+/// Every change to an event's photos moves `events.change_seq` in the same transaction (ChangeLog), and each
+/// request reads that position with the event anyway; a page written at position N is therefore still the
+/// page while the event is at N — on every instance, since the position comes from the shared database.
+/// Only the general gallery is kept ("My shots" shows approval, which can change without a feed entry).
+/// Bounded in bytes; the oldest entry goes first.
+final class GalleryPageCache: Sendable {
+    /// Everything the items of a page depend on besides the event's position.
+    struct Key: Hashable, Sendable {
+        let eventID: String
+        /// Decides `mine`, and for guests which unapproved photos they see (their own).
+        let viewerID: String?
+        let guestView: Bool
+        let order: PhotoRepository.Order
+        let cursor: String?
+        let limit: Int
+        /// Signed links change every 12 hours.
+        let linksUntil: Int64?
+    }
+
+    struct Page: Sendable {
+        /// The `items` array, written.
+        let items: [UInt8]
+        let nextCursor: String?
+    }
+
+    private struct Entry {
+        let changeSeq: Int64
+        let page: Page
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var arrivals: [Key] = []
+        var byteCount = 0
+        /// Photos waiting for the reveal, per event, at a position.
+        var developing: [String: (changeSeq: Int64, count: Int)] = [:]
+    }
+
+    private let state = NIOLockedValueBox(State())
+    let byteLimit: Int
+
+    init(byteLimit: Int = 8 << 20) {
+        self.byteLimit = byteLimit
+    }
+
+    func page(_ key: Key, at changeSeq: Int64) -> Page? {
+        state.withLockedValue { state in
+            guard let entry = state.entries[key], entry.changeSeq == changeSeq else { return nil }
+            return entry.page
+        }
+    }
+
+    func store(_ page: Page, for key: Key, at changeSeq: Int64) {
+        guard page.items.count <= byteLimit / 8 else { return }
+        state.withLockedValue { state in
+            if let old = state.entries.updateValue(Entry(changeSeq: changeSeq, page: page), forKey: key) {
+                state.byteCount -= old.page.items.count
+            } else {
+                state.arrivals.append(key)
+            }
+            state.byteCount += page.items.count
+            var evicted = 0
+            while state.byteCount > byteLimit, evicted < state.arrivals.count {
+                if let gone = state.entries.removeValue(forKey: state.arrivals[evicted]) { state.byteCount -= gone.page.items.count }
+                evicted += 1
+            }
+            state.arrivals.removeFirst(evicted)
+        }
+    }
+
+    func developingCount(eventID: String, at changeSeq: Int64) -> Int? {
+        state.withLockedValue { state in
+            guard let known = state.developing[eventID], known.changeSeq == changeSeq else { return nil }
+            return known.count
+        }
+    }
+
+    func storeDevelopingCount(_ count: Int, eventID: String, at changeSeq: Int64) {
+        state.withLockedValue { state in
+            // Events seen once and never again must not pile up.
+            if state.developing.count > 4096 { state.developing.removeAll() }
+            state.developing[eventID] = (changeSeq, count)
+        }
+    }
+}
