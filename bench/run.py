@@ -68,7 +68,8 @@ def main():
     for name, label in (("first", "first page"), ("deep", "page after 9,000")):
         result = api[name]
         report(f"PERF-2 gallery API, 10,000 photos, {label} of 50 (wrk 64 conns): {result['rps']:.0f} req/s, "
-               f"p50 {result['50%']:.2f} ms, p99 {result['99%']:.2f} ms (target p99 < 10 ms)" + error_note({name: result}))
+               f"p50 {result['50%']:.2f} ms, p99 {result['99%']:.2f} ms (target p99 < 10 ms) | same server, static file "
+               f"{api['static']['rps']:.0f} req/s -> {result['rps'] / api['static']['rps']:.2f}x" + error_note({name: result}))
 
     # PERF-6: start-up with 100,000 photos in the database; idle memory after it.
     server.stop(remove=False)
