@@ -25,7 +25,7 @@ struct DatabaseRestartTests {
                 "DISPOSABLE_DATABASE_URL": "postgres://postgres@127.0.0.1:\(pgPort)/postgres",
             ])
             defer { server.signal(SIGTERM) }
-            _ = try await waitForHTTP(base + "/healthz")
+            _ = try await waitForHTTP(base + "/healthz", server: server)
             _ = try await post(base + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
             let token = try #require(try await post(base + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
             let eventID = try #require(try await post(base + "/api/v1/events", json: ["name": "Restart"], token: token).json["id"] as? String)

@@ -12,7 +12,7 @@ struct DurabilityTests {
         let base = "http://127.0.0.1:\(port)"
         var server = try startServer(environment)
         defer { server.signal(SIGKILL) }
-        _ = try await waitForHTTP(base + "/healthz")
+        _ = try await waitForHTTP(base + "/healthz", server: server)
 
         // setup: an organizer and a live event
         _ = try await post(base + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
@@ -47,7 +47,7 @@ struct DurabilityTests {
 
             // validate: restart and look
             server = try startServer(environment)
-            _ = try await waitForHTTP(base + "/healthz")
+            _ = try await waitForHTTP(base + "/healthz", server: server)
             for (id, bytes) in acknowledged {
                 let original = try await get("\(base)/api/v1/photos/\(id)/original", token: token)
                 #expect(original.status == 200)

@@ -23,7 +23,7 @@ struct ScaleOutTests {
         }
         defer { for server in servers { server.signal(SIGTERM) } }
         let (a, b) = ("http://127.0.0.1:\(ports[0])", "http://127.0.0.1:\(ports[1])")
-        for base in [a, b] { _ = try await waitForHTTP(base + "/healthz") }
+        for (base, server) in zip([a, b], servers) { _ = try await waitForHTTP(base + "/healthz", server: server) }
 
         _ = try await post(a + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
         let token = try #require(try await post(a + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)

@@ -36,7 +36,7 @@ struct ServeProcessTests {
         defer { if process.isRunning { process.signal(SIGKILL) } }
         let base = "http://127.0.0.1:\(port)"
 
-        let health = try await waitForHTTP(base + "/healthz")
+        let health = try await waitForHTTP(base + "/healthz", server: process)
         #expect(health == 200)
         let status = try await get(base + "/status", token: nil)
         #expect(status.json["registrationEnabled"] as? Bool == true)

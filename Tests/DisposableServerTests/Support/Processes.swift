@@ -15,18 +15,29 @@ final class ChildProcess: Sendable {
     let pid: pid_t
     private let ending = NIOLockedValueBox<(ending: Ending?, waiters: [CheckedContinuation<Ending, Never>])>((nil, []))
 
-    /// Launches `executable`; standard output goes to `output` (default: nowhere), standard error nowhere.
-    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: FileHandle? = nil) throws {
+    /// Where standard output and standard error went, when they were kept (`log`); removed with the process.
+    let logPath: String?
+
+    /// Launches `executable`; standard output goes to `output` (default: nowhere), standard error nowhere —
+    /// or, with `log`, both to that file.
+    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: FileHandle? = nil,
+         log: String? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if let output {
-            posix_spawn_file_actions_adddup2(&actions, output.fileDescriptor, 1)
+        if let log {
+            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
         } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            if let output {
+                posix_spawn_file_actions_adddup2(&actions, output.fileDescriptor, 1)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            }
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        logPath = log
         let variables = ProcessInfo.processInfo.environment.merging(environment ?? [:]) { $1 }.map { "\($0)=\($1)" }
         var pid: pid_t = 0
         let status = withCStrings([executable] + arguments) { argv in
@@ -48,7 +59,20 @@ final class ChildProcess: Sendable {
         }
     }
 
+    deinit {
+        if let logPath { unlink(logPath) }
+    }
+
     var isRunning: Bool { ending.withLockedValue { $0.ending == nil } }
+
+    /// How the process ended, if it has.
+    var ended: Ending? { ending.withLockedValue { $0.ending } }
+
+    /// The end of what the process printed (with `log`), for a failure message.
+    var logTail: String {
+        guard let logPath, let data = FileManager.default.contents(atPath: logPath) else { return "" }
+        return String(decoding: data.suffix(6000), as: UTF8.self)
+    }
 
     /// Sends `signal` while the process runs (once reaped, its pid may belong to someone else).
     func signal(_ signal: Int32) {

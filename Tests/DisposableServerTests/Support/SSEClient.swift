@@ -46,7 +46,8 @@ final class SSEClient: @unchecked Sendable {
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Accept", value: "text/event-stream")
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: String(lastEventID)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(3600))
+        // The deadline covers the response head only (the stream itself may last as long as the test).
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         return SSEClient(response: response)
     }
 

@@ -7,15 +7,17 @@ import Testing
 /// The environment for a `disposable serve` process on a fresh database and data folder, and its port.
 func serverEnvironment(_ engine: TestEngine, directory: URL) async throws -> ([String: String], Int) {
     let port = try freePort()
-    var environment = ["DISPOSABLE_DATA_DIR": directory.path, "DISPOSABLE_PORT": String(port), "DISPOSABLE_LOG_LEVEL": "error"]
+    var environment = ["DISPOSABLE_DATA_DIR": directory.path, "DISPOSABLE_PORT": String(port), "DISPOSABLE_LOG_LEVEL": "debug"]
     if engine == .postgres, case .postgres(let url) = try await engine.freshDatabase(in: directory) {
         environment["DISPOSABLE_DATABASE_URL"] = url
     }
     return (environment, port)
 }
 
+/// Starts `disposable serve`; what it prints is kept for `waitForHTTP`'s failure message.
 func startServer(_ environment: [String: String]) throws -> ChildProcess {
-    try ChildProcess(try disposableBinary(), ["serve"], environment: environment)
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-serve-\(UUID().uuidString).log").path
+    return try ChildProcess(try disposableBinary(), ["serve"], environment: environment, log: log)
 }
 
 struct HTTPResult: @unchecked Sendable {
@@ -24,10 +26,16 @@ struct HTTPResult: @unchecked Sendable {
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
 }
 
-/// Enough connections for every upload of a burst at once (the shared client queues beyond 8 per host).
-private let serverClient = HTTPClient(
-    eventLoopGroupProvider: .singleton,
-    configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)))
+/// The client for servers the tests start (and kill).
+private let serverClient: HTTPClient = {
+    // Enough connections for every upload of a burst at once (the shared client queues beyond 8 per host).
+    var configuration = HTTPClient.Configuration(
+        connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64))
+    // A killed server is gone on purpose: a request to it must fail at once. Retrying, the pool backs off
+    // for up to a minute after a burst of refused connections — and then ignores the restarted server too.
+    configuration.connectionPool.retryConnectionEstablishment = false
+    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+}()
 
 /// Sends one request over AsyncHTTPClient, which fails cleanly when the server dies mid-request
 /// (URLSession on Linux could leave such a request hanging forever).
@@ -37,9 +45,12 @@ private func fetch(_ url: String, method: HTTPMethod = .GET, headers: [(String, 
     request.method = method
     for (name, value) in headers { request.headers.add(name: name, value: value) }
     if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-    let response = try await serverClient.execute(request, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000))
-    let bytes = try await response.body.collect(upTo: 512 << 20)
-    return HTTPResult(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+    let exchange = request
+    return try await withTimeLimit(timeout, "\(method) \(url)") {
+        let response = try await serverClient.execute(exchange, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000))
+        let bytes = try await response.body.collect(upTo: 512 << 20)
+        return HTTPResult(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+    }
 }
 
 private func authorization(_ token: String?) -> [(String, String)] {
@@ -59,14 +70,16 @@ func get(_ url: String, token: String?) async throws -> HTTPResult {
     try await fetch(url, headers: authorization(token))
 }
 
-/// Polls `url` until it answers (the server is starting), returning the status code.
-func waitForHTTP(_ url: String, timeout: TimeInterval = 20) async throws -> Int {
+/// Polls `url` until it answers (`server` is starting), returning the status code. If it never does, the
+/// error says whether the server ended and what it printed.
+func waitForHTTP(_ url: String, server: ChildProcess? = nil, timeout: TimeInterval = 20) async throws -> Int {
     let deadline = Date() + timeout
-    while Date() < deadline {
+    while Date() < deadline, server?.ended == nil {
         if let result = try? await fetch(url, timeout: .seconds(2)) { return result.status }
         try await Task.sleep(for: .milliseconds(100))
     }
-    throw TestSetupError("\(url) did not answer within \(timeout) s")
+    let state = server.map { $0.ended.map { " (the server ended: \($0))" } ?? " (the server still runs)" } ?? ""
+    throw TestSetupError("\(url) did not answer within \(timeout) s\(state)\n\(server?.logTail ?? "")")
 }
 
 /// A TCP port nobody listens on right now.

@@ -108,11 +108,14 @@ extension TestApp {
         request.method = .init(rawValue: method.rawValue)
         for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
         if let body { request.body = .bytes(body) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
-        var fields = HTTPFields()
-        for (name, value) in response.headers { if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) } }
-        let bytes = try await response.body.collect(upTo: 512 << 20)
-        return APIResponse(status: .init(code: Int(response.status.code)), headers: fields, body: bytes)
+        let exchange = request
+        return try await withTimeLimit(.seconds(120), "\(method) \(path)") {
+            let response = try await HTTPClient.shared.execute(exchange, timeout: .seconds(120))
+            var fields = HTTPFields()
+            for (name, value) in response.headers { if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) } }
+            let bytes = try await response.body.collect(upTo: 512 << 20)
+            return APIResponse(status: .init(code: Int(response.status.code)), headers: fields, body: bytes)
+        }
     }
 
     /// Registers an account and logs in; returns the bearer token.
