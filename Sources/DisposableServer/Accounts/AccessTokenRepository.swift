@@ -31,16 +31,18 @@ struct AccessTokenRepository: Sendable {
         return token
     }
 
-    /// Who holds this token, if anyone.
+    /// Who holds this token, if anyone: one query, since every authenticated request asks.
     func identity(for token: String) async throws -> Identity? {
         let hash = Self.hash(token)
         return try await database.read { db in
             guard
                 let row = try await db.raw(
                     """
-                    SELECT t.user_id, t.guest_id,
-                           u.id AS u_id, u.email AS u_email, u.name AS u_name, u.is_admin AS u_is_admin, u.created_at AS u_created_at
-                    FROM access_tokens t LEFT JOIN users u ON u.id = t.user_id
+                    SELECT t.user_id,
+                           u.id AS u_id, u.email AS u_email, u.name AS u_name, u.is_admin AS u_is_admin, u.created_at AS u_created_at,
+                           g.id AS g_id, g.event_id AS g_event_id, g.user_id AS g_user_id, g.name AS g_name,
+                           g.joined_at AS g_joined_at, g.left_at AS g_left_at, g.shots_used AS g_shots_used
+                    FROM access_tokens t LEFT JOIN users u ON u.id = t.user_id LEFT JOIN guests g ON g.id = t.guest_id
                     WHERE t.token_hash = \(bind: hash)
                     """
                 ).first()
@@ -48,9 +50,9 @@ struct AccessTokenRepository: Sendable {
             if try row.decodeNil(column: "user_id") == false {
                 return .user(try UserRepository.user(from: row, prefix: "u_"), tokenHash: hash)
             }
-            let guestID = try row.decode(column: "guest_id", as: String.self)
-            guard let guest = try await GuestRepository.find(id: guestID, in: db), guest.leftAt == nil else { return nil }
-            return .guest(guest, tokenHash: hash)
+            guard try row.decodeNil(column: "g_id") == false else { return nil }
+            let guest = try GuestRepository.guest(from: row, prefix: "g_")
+            return guest.leftAt == nil ? .guest(guest, tokenHash: hash) : nil
         }
     }
 

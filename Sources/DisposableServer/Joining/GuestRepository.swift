@@ -20,7 +20,7 @@ struct GuestRepository: Sendable {
         try await database.read { db in
             try await db.raw(
                 "SELECT * FROM guests WHERE user_id = \(bind: userID) AND event_id = \(bind: eventID) AND left_at IS NULL"
-            ).first().map(Self.guest(from:))
+            ).first().map { try Self.guest(from: $0) }
         }
     }
 
@@ -43,18 +43,19 @@ struct GuestRepository: Sendable {
     }
 
     static func find(id: String, in db: any SQLDatabase) async throws -> Guest? {
-        try await db.raw("SELECT * FROM guests WHERE id = \(bind: id)").first().map(guest(from:))
+        try await db.raw("SELECT * FROM guests WHERE id = \(bind: id)").first().map { try guest(from: $0) }
     }
 
-    static func guest(from row: any SQLRow) throws -> Guest {
+    /// A guest from a row of `guests`, or from columns named `prefix` + column in a join.
+    static func guest(from row: any SQLRow, prefix: String = "") throws -> Guest {
         Guest(
-            id: try row.decode(column: "id", as: String.self),
-            eventID: try row.decode(column: "event_id", as: String.self),
-            userID: try row.decode(column: "user_id", as: String?.self),
-            name: try row.decode(column: "name", as: String.self),
-            joinedAt: Date(millisecondsSince1970: try row.decode(column: "joined_at", as: Int64.self)),
-            leftAt: try row.decode(column: "left_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)),
-            shotsUsed: try row.decode(column: "shots_used", as: Int.self)
+            id: try row.decode(column: prefix + "id", as: String.self),
+            eventID: try row.decode(column: prefix + "event_id", as: String.self),
+            userID: try row.decode(column: prefix + "user_id", as: String?.self),
+            name: try row.decode(column: prefix + "name", as: String.self),
+            joinedAt: Date(millisecondsSince1970: try row.decode(column: prefix + "joined_at", as: Int64.self)),
+            leftAt: try row.decode(column: prefix + "left_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)),
+            shotsUsed: try row.decode(column: prefix + "shots_used", as: Int.self)
         )
     }
 }
