@@ -29,12 +29,11 @@ final class ChildProcess: Sendable {
         if let log {
             posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else if let output {
+            posix_spawn_file_actions_adddup2(&actions, output.fileDescriptor, 1)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         } else {
-            if let output {
-                posix_spawn_file_actions_adddup2(&actions, output.fileDescriptor, 1)
-            } else {
-                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            }
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         logPath = log
