@@ -86,7 +86,7 @@ struct RetentionTests {
             let f = try await UploadTests.fixture(app)
             let stream = try await app.subscribe(event: f.event, token: f.guest)
             #expect(try await app.call(.delete, "/api/v1/events/\(f.event)", token: f.organizer).status == .noContent)
-            let last = try #require(try await stream.next(timeout: .seconds(5)))
+            let last = try #require(try await stream.next())
             #expect(last.name == "event-deleted")
             let reason = try await app.services.database.sql { db in
                 try await db.raw("SELECT reason FROM deletion_records WHERE event_id = \(bind: f.event)").first()?.decode(column: "reason", as: String.self)

@@ -13,8 +13,10 @@ func runPeriodically(
         while !Task.isCancelled {
             do {
                 try await work()
-            } catch {
+            } catch where !Task.isCancelled {
                 services.logger.warning("\(what) failed, will retry: \(error)")
+            } catch {
+                break  // shutting down: the work was cut off, not failed
             }
             try? await Task.sleep(for: interval)
         }

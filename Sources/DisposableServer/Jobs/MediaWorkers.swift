@@ -31,8 +31,10 @@ struct MediaWorkers: Service {
                     worked = true
                     continue
                 }
-            } catch {
+            } catch where !Task.isCancelled {
                 services.logger.warning("Could not claim a job: \(error)")
+            } catch {
+                break  // shutting down
             }
             if worked {
                 // The queue is empty: hand the decoders' freed buffers back to the system. glibc keeps them in

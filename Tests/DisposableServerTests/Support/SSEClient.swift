@@ -51,8 +51,9 @@ final class SSEClient: @unchecked Sendable {
         return SSEClient(response: response)
     }
 
-    /// The next event, or nil if none comes within `timeout`.
-    func next(timeout: Duration = .seconds(10)) async throws -> ReceivedEvent? {
+    /// The next event, or nil if none comes within `timeout`. The default is generous: it only runs out
+    /// when an event never comes, and the whole suite shares two cores.
+    func next(timeout: Duration = .seconds(60)) async throws -> ReceivedEvent? {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (text, ended) = received.withLockedValue { received in
@@ -67,7 +68,7 @@ final class SSEClient: @unchecked Sendable {
     }
 
     /// Reads `count` events (failing the caller if they do not arrive in time).
-    func next(_ count: Int, timeout: Duration = .seconds(20)) async throws -> [ReceivedEvent] {
+    func next(_ count: Int, timeout: Duration = .seconds(60)) async throws -> [ReceivedEvent] {
         var events: [ReceivedEvent] = []
         while events.count < count, let event = try await next(timeout: timeout) { events.append(event) }
         return events
