@@ -14,6 +14,14 @@ final class PostgresEngine: DatabaseEngine {
     /// Whether the server accepted a TCP connection at the last check (once a second): while it does not,
     /// requests get 503 at once instead of queueing for a pool that cannot connect (REL-3).
     private let reachable = NIOLockedValueBox(true)
+    /// Opened as `run()` starts the pool. Migrations run while the services start, side by side: a query
+    /// asked of the pool before that would only wait, but PostgresNIO logs a warning for each one.
+    private let poolRunning = NIOLockedValueBox(PoolRunning())
+
+    private struct PoolRunning {
+        var isRunning = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
 
     init(url: String, poolSize: Int, logger: Logger) throws {
         self.logger = logger
@@ -29,6 +37,7 @@ final class PostgresEngine: DatabaseEngine {
     }
 
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        await untilPoolRuns()
         guard reachable.withLockedValue({ $0 }) else { throw DatabaseUnavailable() }
         let client = client
         do {
@@ -89,7 +98,15 @@ final class PostgresEngine: DatabaseEngine {
 
     func run() async {
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.client.run() }
+            group.addTask {
+                let waiters = self.poolRunning.withLockedValue { state in
+                    state.isRunning = true
+                    defer { state.waiters = [] }
+                    return state.waiters
+                }
+                for waiter in waiters { waiter.resume() }
+                await self.client.run()
+            }
             group.addTask {
                 while !Task.isCancelled {
                     let answers = await self.serverAnswers()
@@ -103,6 +120,17 @@ final class PostgresEngine: DatabaseEngine {
                     try? await Task.sleep(for: .seconds(1))
                 }
             }
+        }
+    }
+
+    private func untilPoolRuns() async {
+        if poolRunning.withLockedValue({ $0.isRunning }) { return }
+        await withCheckedContinuation { waiter in
+            let runs = poolRunning.withLockedValue { state in
+                if !state.isRunning { state.waiters.append(waiter) }
+                return state.isRunning
+            }
+            if runs { waiter.resume() }
         }
     }
 
