@@ -74,7 +74,10 @@ static int resize_to(VipsImage *in, int size, VipsImage **out) {
     int longest = VIPS_MAX(in->Xsize, in->Ysize);
     if (longest <= size) return vips_copy(in, out, NULL);
     // Linear: on a zone plate it aliases less than the default lanczos3, text reads the same, and it is ~10 % faster.
-    return vips_resize(in, out, (double)size / longest, "kernel", VIPS_KERNEL_LINEAR, NULL);
+    // Gap 0: the whole reduction by the kernel. The default first box-shrinks by all but a factor of two, and
+    // libvips 8.14's shrink is slow: the 400 px thumbnail from the 1600 px preview took 55 ms that way, 5 ms this way
+    // (and, at 49.7 dB PSNR from the default, looks the same).
+    return vips_resize(in, out, (double)size / longest, "kernel", VIPS_KERNEL_LINEAR, "gap", 0.0, NULL);
 }
 
 int vs_render(const char *path, const char *format, int preview_size, int thumbnail_size, int quality,

@@ -26,6 +26,14 @@ struct JPEGStructure {
                 if skipped == remaining { state = thenScan ? .scan : .markerStart } else { state = .skipping(remaining: remaining - skipped, thenScan: thenScan) }
                 continue
             }
+            if case .scan = state {
+                // The entropy-coded data is nearly the whole file and only an FF can end it: jump to the next one
+                // (memchr is vectorised; a byte-at-a-time walk cost ~10 ms per 12 MP photo).
+                guard let found = memchr(bytes.baseAddress! + index, 0xFF, bytes.count - index) else { return }
+                index = bytes.baseAddress!.distance(to: UnsafeRawPointer(found)) + 1
+                state = .scanAfterFF
+                continue
+            }
             step(bytes[index])
             index += 1
         }
