@@ -68,9 +68,16 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Whether people may register accounts until the admin changes it (env DISPOSABLE_REGISTRATION).")
     var registration: Bool = env("DISPOSABLE_REGISTRATION").map { $0 == "true" || $0 == "1" } ?? true
 
+    @Option(help: "Photos processed at once; default one more than the cores (env DISPOSABLE_MEDIA_WORKERS).")
+    var mediaWorkers: Int? = env("DISPOSABLE_MEDIA_WORKERS").flatMap(Int.init)
+
     func run() async throws {
         var configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
         configuration.databasePoolSize = databasePoolSize
+        if let mediaWorkers {
+            guard (1...64).contains(mediaWorkers) else { throw ValidationError("--media-workers must be between 1 and 64.") }
+            configuration.mediaWorkers = mediaWorkers
+        }
         guard (1...3650).contains(retentionDays) else { throw ValidationError("--retention-days must be between 1 and 3650.") }
         configuration.retention = TimeInterval(retentionDays) * 86_400
         guard (1...4000).contains(maxUploadMB) else { throw ValidationError("--max-upload-mb must be between 1 and 4000.") }

@@ -4,7 +4,7 @@ import ServiceLifecycle
 import SQLKit
 import VipsLoader
 
-/// The bounded pool that makes derivatives (MED-1): one worker per core by default, fed by the jobs table.
+/// The bounded pool that makes derivatives (MED-1): one worker more than the cores by default, fed by the jobs table.
 struct MediaWorkers: Service {
     let services: AppServices
     /// A job that keeps failing for reasons other than the image (storage down…) gives up after this many tries.
