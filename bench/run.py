@@ -28,14 +28,19 @@ def main():
     sizes = [os.path.getsize(path) / 1e6 for path in paths]
     print(f"{len(paths)} photos of 4032x3024, {min(sizes):.1f}-{max(sizes):.1f} MB", flush=True)
 
-    # PERF-1: ingest.
-    pyvips_rate = ingest.reference(paths, ingest.pyvips_derivatives)
+    # PERF-1: ingest. A run takes 3 s, so one spell of the VM can swing it: the median of three, each side
+    # (each Disposable run into a new event on the same server; the median run's event serves what follows).
+    pyvips_rates = [ingest.reference(paths, ingest.pyvips_derivatives) for _ in range(3)]
+    pyvips_rate = statistics.median(pyvips_rates)
     pillow_rate = ingest.reference(paths, ingest.pillow_derivatives)
     server = Server(env={"DISPOSABLE_MAX_UPLOAD_MB": "300"}).start()  # room for PERF-5's 200 MB upload
-    ingested = ingest.disposable(server, paths)
+    runs = sorted((ingest.disposable(server, paths) for _ in range(3)), key=lambda run: run["photos_per_s"])
+    ingested = runs[1]
     rate = ingested["photos_per_s"]
-    report(f"PERF-1 ingest: {rate:.1f} photos/s over HTTP until ready (all acknowledged after {ingested['acknowledged_s']:.1f} s, "
-           f"ready after {ingested['ready_s']:.1f} s) | pyvips 8.18 {pyvips_rate:.1f}/s -> {rate / pyvips_rate:.2f}x | "
+    each_run = ", ".join(f"{run['photos_per_s']:.1f}" for run in runs)
+    report(f"PERF-1 ingest: {rate:.1f} photos/s over HTTP until ready (median of {each_run}; "
+           f"all acknowledged after {ingested['acknowledged_s']:.1f} s, ready after {ingested['ready_s']:.1f} s) | "
+           f"pyvips 8.18 {pyvips_rate:.1f}/s (of {', '.join(f'{r:.1f}' for r in sorted(pyvips_rates))}) -> {rate / pyvips_rate:.2f}x | "
            f"Pillow+draft {pillow_rate:.1f}/s -> {rate / pillow_rate:.2f}x")
     event_id, token, guest = ingested["event"]["id"], ingested["token"], ingested["guest"]
     after_photos = memory.idle(server)  # libvips is loaded by the first photo: idle memory once it has been
@@ -73,7 +78,7 @@ def main():
 
     # PERF-6: start-up with 100,000 photos in the database; idle memory after it.
     server.stop(remove=False)
-    gallery.seed_photos(server, event_id, other["id"], 90_000)
+    gallery.seed_photos(server, event_id, other["id"], 90_000 - 2 * len(paths))  # the two other ingest runs hold the rest
     startups = []
     for _ in range(5):
         server.start(wait=False)
