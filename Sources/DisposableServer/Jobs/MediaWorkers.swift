@@ -56,6 +56,10 @@ struct MediaWorkers: Service {
             // a full disk must never turn an acknowledged photo into a failed (and deleted) one.
             services.logger.warning("Storage full while rendering \(job.subjectID); will try again in a minute.")
             try? await services.jobs.retry(job, after: 60, now: services.clock.now, countAttempt: false)
+        } catch where Task.isCancelled {
+            // Shutting down, not the photo's fault: the job's lease lapses (or is released at
+            // the next start) and the photo is rendered then, as after a crash.
+            return
         } catch {
             services.logger.error("Job \(job.kind.rawValue) for \(job.subjectID) failed (attempt \(job.attempts)): \(error)")
             if job.attempts >= Self.maxAttempts {
