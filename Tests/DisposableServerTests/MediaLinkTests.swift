@@ -6,9 +6,12 @@ import Testing
 
 @Suite("Signed thumbnail and preview links (PERF-3)")
 struct MediaLinkTests {
-    @Test("A listed photo's links serve its files without a session; forged, expired and deleted ones do not", arguments: TestEngine.allCases)
-    func signedLinks(engine: TestEngine) async throws {
-        try await TestApp.run(engine) { app in
+    /// Over a real connection (`live`) the second request for a file is answered by `MediaFastPath` from memory,
+    /// so every check below runs against both ways of answering.
+    @Test("A listed photo's links serve its files without a session; forged, expired and deleted ones do not",
+          arguments: TestEngine.allCases, [false, true])
+    func signedLinks(engine: TestEngine, live: Bool) async throws {
+        try await TestApp.run(engine, live: live) { app in
             let f = try await UploadTests.fixture(app)
             let ids = try await GalleryTests.shoot(app, 2, event: f.event, token: f.guest)
             let page = try await app.call(.get, "/api/v1/events/\(f.event)/photos", token: f.organizer)
@@ -27,6 +30,9 @@ struct MediaLinkTests {
                 let checked = try await app.call(.get, "/api/v1/photos/\(ids[0])/\(name)", token: f.guest)
                 #expect(checked.status == .ok && signed.body == checked.body)
                 #expect(signed.body.readableBytes > 500)
+                let again = try await app.call(.get, link)
+                #expect(again.status == .ok && again.body == signed.body)
+                #expect(Self.describing(again.headers) == Self.describing(signed.headers), "answered from memory as from the file")
                 let etag = try #require(signed.headers[.eTag])
                 #expect(try await app.call(.get, link, headers: [.ifNoneMatch: etag]).status == .notModified)
             }
@@ -64,5 +70,28 @@ struct MediaLinkTests {
             #expect(try await app.call(.delete, "/api/v1/photos/\(ids[0])", token: f.guest).status == .noContent)
             try await app.call(.get, freshLink).expectProblem(.notFound)
         }
+    }
+
+    @Test("A link answered from memory waits for the answers to the requests sent before it on the connection")
+    func pipelinedAnswersKeepTheirOrder() async throws {
+        try await TestApp.run(.sqlite, live: true) { app in
+            let f = try await UploadTests.fixture(app)
+            let ids = try await GalleryTests.shoot(app, 1, event: f.event, token: f.guest)
+            let photo = try await app.call(.get, "/api/v1/photos/\(ids[0])", token: f.organizer)
+            let link = try #require((photo["urls"] as? [String: Any])?["thumbnail"] as? String)
+            #expect(try await app.call(.get, link).status == .ok)  // now in memory
+
+            // Three requests in one write: the status (a database query), the thumbnail, the status again.
+            let port = try #require(app.client.port)
+            let request = { (path: String) in "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }
+            let answers = try RawHTTP.exchange(port: port, request("/healthz") + request(link) + request("/healthz"), responses: 3)
+            #expect(answers.map(\.contentType) == ["application/json; charset=utf-8", "image/jpeg", "application/json; charset=utf-8"])
+            #expect(answers.map(\.status) == [200, 200, 200])
+        }
+    }
+
+    /// The headers that describe the file (not the time of the answer).
+    static func describing(_ headers: HTTPFields) -> [String] {
+        headers.filter { $0.name != .date }.map { "\($0.name.canonicalName): \($0.value)" }.sorted()
     }
 }

@@ -3,6 +3,8 @@ import Logging
 
 /// The long-lived parts of an instance, built once and handed to controllers through initialisers.
 public struct AppServices: Sendable {
+    /// What the `Server` header says.
+    static let serverName = "Disposable"
     public let configuration: AppConfiguration
     public let database: any DatabaseEngine
     public let clock: any AppClock

@@ -42,7 +42,9 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
 public func buildApplication(services: AppServices) -> some ApplicationProtocol {
     var app = Application(
         router: buildRouter(services: services),
-        configuration: .init(address: .hostname(services.configuration.host, port: services.configuration.port), serverName: "Disposable"),
+        server: .http1(configuration: .init(additionalChannelHandlers: [MediaFastPath(services: services)])),
+        configuration: .init(address: .hostname(services.configuration.host, port: services.configuration.port),
+                             serverName: AppServices.serverName),
         logger: services.logger
     )
     app.addServices(DatabaseService(database: services.database), MediaWorkers(services: services), ClockAnnouncer(services: services),

@@ -5,13 +5,18 @@ import Hummingbird
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        Self.addCommonHeaders(to: &response.headers)
         if response.headers[.contentType]?.hasPrefix("text/html") == true {
             response.headers[.contentSecurityPolicy] =
                 "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
             response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         }
         return response
+    }
+
+    /// The headers every response carries, whatever its type (also written by `MediaFastPath`).
+    static func addCommonHeaders(to headers: inout HTTPFields) {
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
     }
 }

@@ -27,18 +27,22 @@ struct MediaController {
                           detail: "This photo link has expired. Reload the gallery to get a fresh one.")
         case .valid: break
         }
-        let name = file == .thumbnail ? "thumbnail" : "preview"
-        let etag = "\"\(photoID)-\(name)\""
-        // Private: a shared cache must not hand one guest's link to everyone behind it.
-        let maxAge = max(0, until - Int64(now.timeIntervalSince1970))
-        let headers: HTTPFields = [.contentType: "image/jpeg", .eTag: etag, .cacheControl: "private, max-age=\(maxAge), immutable"]
-        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        let headers = Self.headers(photoID: photoID, file: file, until: until, now: now)
+        if request.headers[.ifNoneMatch] == headers[.eTag] { return Response(status: .notModified, headers: headers) }
         let key = file == .thumbnail ? BlobKey.thumbnail(eventID, photoID) : BlobKey.preview(eventID, photoID)
         guard let bytes = try await services.blobs.contents(key: key) else {
             // Deleted, or not rendered yet (a photo still developing, or one that failed).
             throw Problem.notFound("This photo is not available (it may have been deleted, or is still being processed).")
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// What a served file's response says about it (also written by `MediaFastPath`).
+    static func headers(photoID: String, file: MediaLinks.File, until: Int64, now: Date) -> HTTPFields {
+        let name = file == .thumbnail ? "thumbnail" : "preview"
+        // Private: a shared cache must not hand one guest's link to everyone behind it.
+        let maxAge = max(0, until - Int64(now.timeIntervalSince1970))
+        return [.contentType: "image/jpeg", .eTag: "\"\(photoID)-\(name)\"", .cacheControl: "private, max-age=\(maxAge), immutable"]
     }
 
     /// Our ids are letters, digits and dashes; anything else cannot have been signed by us.

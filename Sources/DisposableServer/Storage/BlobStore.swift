@@ -14,6 +14,8 @@ public protocol BlobStore: Sendable {
     func put(data: Data, key: String) async throws
     /// A small blob (a thumbnail, a preview) read whole in one go; nil when there is none.
     func contents(key: String) async throws -> ByteBuffer?
+    /// The blob when this instance holds it in memory right now (no I/O: called on an event loop).
+    func cached(key: String) -> ByteBuffer?
     /// Streams a blob (or a byte range of it) to `consume`, chunk by chunk.
     func read(key: String, range: ClosedRange<Int64>?, _ consume: (ByteBuffer) async throws -> Void) async throws
     /// Runs `body` with a local file holding the blob (libvips reads files).

@@ -99,6 +99,8 @@ struct LocalBlobStore: BlobStore {
         }
     }
 
+    func cached(key: String) -> ByteBuffer? { recent.get(key) }
+
     func withLocalFile<T: Sendable>(key: String, _ body: (String) async throws -> T) async throws -> T {
         try await body(path(key))
     }
