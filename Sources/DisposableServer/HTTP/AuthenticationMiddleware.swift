@@ -7,20 +7,35 @@ let sessionCookieName = "disposable_session"
 /// A bearer token that is unknown is an error (the client must sign in again); a stale cookie is just ignored.
 struct AuthenticationMiddleware: RouterMiddleware {
     let tokens: AccessTokenRepository
+    /// Answers for reads; forgotten at every write (see `RecentIdentities`).
+    let recent = RecentIdentities()
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+        let isRead = request.method == .get || request.method == .head
+        if !isRead { recent.forgetAll() }
+        // After the write too: a read that looked up its identity while the write ran must not keep it.
+        defer { if !isRead { recent.forgetAll() } }
         var context = context
         if let authorization = request.headers[.authorization] {
             guard authorization.lowercased().hasPrefix("bearer "), case let token = String(authorization.dropFirst(7)),
-                let identity = try await tokens.identity(for: token.trimmingCharacters(in: .whitespaces))
+                let identity = try await identity(for: token.trimmingCharacters(in: .whitespaces), isRead: isRead)
             else {
                 throw Problem(.unauthorized, "invalid-token", title: "Not signed in",
                               detail: "Your session has ended or the token is not valid. Please sign in again.")
             }
             context.identity = identity
         } else if let cookie = request.cookies[sessionCookieName]?.value, !cookie.isEmpty {
-            context.identity = try await tokens.identity(for: cookie)
+            context.identity = try await identity(for: cookie, isRead: isRead)
         }
         return try await next(request, context)
+    }
+
+    private func identity(for token: String, isRead: Bool) async throws -> Identity? {
+        guard isRead else { return try await tokens.identity(for: token) }
+        let (known, generation) = recent.identity(for: token)
+        if let known { return known }
+        let found = try await tokens.identity(for: token)
+        if let found { recent.store(found, for: token, lookedUpAt: generation) }
+        return found
     }
 }
