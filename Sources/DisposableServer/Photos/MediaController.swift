@@ -29,8 +29,7 @@ struct MediaController {
         }
         let headers = Self.headers(photoID: photoID, file: file, until: until, now: now)
         if request.headers[.ifNoneMatch] == headers[.eTag] { return Response(status: .notModified, headers: headers) }
-        let key = file == .thumbnail ? BlobKey.thumbnail(eventID, photoID) : BlobKey.preview(eventID, photoID)
-        guard let bytes = try await services.blobs.contents(key: key) else {
+        guard let bytes = try await services.blobs.contents(key: BlobKey.media(file, eventID, photoID)) else {
             // Deleted, or not rendered yet (a photo still developing, or one that failed).
             throw Problem.notFound("This photo is not available (it may have been deleted, or is still being processed).")
         }

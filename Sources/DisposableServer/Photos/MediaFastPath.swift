@@ -70,7 +70,7 @@ final class MediaFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         else { return nil }
         let now = services.clock.now
         guard services.media.check(eventID: link.eventID, photoID: link.photoID, until: link.until, signature: link.signature, now: now) == .valid,
-            let bytes = services.blobs.cached(key: link.blobKey)
+            let bytes = services.blobs.cached(key: BlobKey.media(link.file, link.eventID, link.photoID))
         else { return nil }
         var fields = MediaController.headers(photoID: link.photoID, file: link.file, until: link.until, now: now)
         SecurityHeadersMiddleware<AppRequestContext>.addCommonHeaders(to: &fields)
@@ -142,6 +142,4 @@ struct SignedMediaRequest {
         }
         return value
     }
-
-    var blobKey: String { file == .thumbnail ? BlobKey.thumbnail(eventID, photoID) : BlobKey.preview(eventID, photoID) }
 }

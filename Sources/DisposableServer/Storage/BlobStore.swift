@@ -34,6 +34,10 @@ enum BlobKey {
     static func original(_ eventID: String, _ photoID: String) -> String { photo(eventID, photoID) + "original" }
     static func preview(_ eventID: String, _ photoID: String) -> String { photo(eventID, photoID) + "preview.jpg" }
     static func thumbnail(_ eventID: String, _ photoID: String) -> String { photo(eventID, photoID) + "thumbnail.jpg" }
+    /// The file a signed media link names.
+    static func media(_ file: MediaLinks.File, _ eventID: String, _ photoID: String) -> String {
+        file == .thumbnail ? thumbnail(eventID, photoID) : preview(eventID, photoID)
+    }
 }
 
 /// The disk is full (REL-2): callers answer 507.
