@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Signed thumbnail and preview links (PERF-3)")
 struct MediaLinkTests {
-    /// Over a real connection (`live`) the second request for a file is answered by `MediaFastPath` from memory,
+    /// Over a real connection (`live`) the second request for a file is answered by `MediaShortcut` from memory,
     /// so every check below runs against both ways of answering.
     @Test("A listed photo's links serve its files without a session; forged, expired and deleted ones do not",
           arguments: TestEngine.allCases, [false, true])
@@ -84,9 +84,53 @@ struct MediaLinkTests {
             // Three requests in one write: the status (a database query), the thumbnail, the status again.
             let port = try #require(app.client.port)
             let request = { (path: String) in "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }
-            let answers = try RawHTTP.exchange(port: port, request("/healthz") + request(link) + request("/healthz"), responses: 3)
+            let answers = try await RawHTTP.exchange(port: port, request("/healthz") + request(link) + request("/healthz"), responses: 3)
             #expect(answers.map(\.contentType) == ["application/json; charset=utf-8", "image/jpeg", "application/json; charset=utf-8"])
             #expect(answers.map(\.status) == [200, 200, 200])
+        }
+    }
+
+    /// `RequestShortcut` reads requests before the HTTP decoder does; it must cut the stream where the decoder
+    /// does, or a body could be taken for a request (smuggling) and answers would go to the wrong requests.
+    @Test("The shortcut cuts requests where the decoder does: bodies, chunked bodies, heads arriving byte by byte")
+    func shortcutKeepsRequestBoundaries() async throws {
+        try await TestApp.run(.sqlite, live: true) { app in
+            let f = try await UploadTests.fixture(app)
+            let ids = try await GalleryTests.shoot(app, 1, event: f.event, token: f.guest)
+            let photo = try await app.call(.get, "/api/v1/photos/\(ids[0])", token: f.organizer)
+            let link = try #require((photo["urls"] as? [String: Any])?["thumbnail"] as? String)
+            let thumbnail = try await app.call(.get, link)  // now in memory
+            #expect(thumbnail.status == .ok)
+            let port = try #require(app.client.port)
+            let get = { (path: String) in "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }
+            let json = "application/json; charset=utf-8", problem = "application/problem+json", image = "image/jpeg"
+
+            // A body that reads like a request for the link is a body: the sign-in refuses it, nothing else answers.
+            let smuggled = get(link)
+            let withBody = "POST /api/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
+            var answers = try await RawHTTP.exchange(port: port, withBody + get("/healthz") + get(link), responses: 3)
+            #expect(answers.map(\.contentType) == [problem, json, image])
+            #expect(answers[2].body.elementsEqual(thumbnail.body.readableBytesView), "the thumbnail's bytes")
+
+            // A chunked body: the shortcut steps aside for the rest of the connection, the router answers the link.
+            let chunked = "POST /api/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + String(smuggled.utf8.count, radix: 16) + "\r\n" + smuggled + "\r\n0\r\n\r\n"
+            answers = try await RawHTTP.exchange(port: port, chunked + get(link) + get("/healthz"), responses: 3)
+            #expect(answers.map(\.contentType) == [problem, image, json])
+
+            // Heads and bodies cut into small pieces, as a slow network delivers them.
+            for pieceSize in [1, 7] {
+                answers = try await RawHTTP.exchange(port: port, get(link) + withBody + get(link), responses: 3, pieceSize: pieceSize)
+                #expect(answers.map(\.contentType) == [image, problem, image], "pieces of \(pieceSize) bytes")
+                #expect(answers.map(\.status) == [200, 400, 200], "pieces of \(pieceSize) bytes")
+            }
+
+            // Heads no strict reader accepts go to the decoder, which refuses them as before.
+            for bad in ["GET \(link) HTTP/1.1\nHost: x\n\n", "GET \(link) HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n",
+                        "GET \(link) HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab"] {
+                let answer = try await RawHTTP.exchange(port: port, bad + get("/healthz"), responses: 1)
+                #expect(answer.first?.contentType != image, "\(bad.debugDescription)")
+            }
         }
     }
 

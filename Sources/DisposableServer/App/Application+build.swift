@@ -42,7 +42,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
 public func buildApplication(services: AppServices) -> some ApplicationProtocol {
     var app = Application(
         router: buildRouter(services: services),
-        server: .http1(configuration: .init(additionalChannelHandlers: [MediaFastPath(services: services)])),
+        server: .http1(shortcut: { MediaShortcut(services: services) }),
         configuration: .init(address: .hostname(services.configuration.host, port: services.configuration.port),
                              serverName: AppServices.serverName),
         logger: services.logger

@@ -14,9 +14,12 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    /// The headers every response carries, whatever its type (also written by `MediaFastPath`).
+    /// The headers every response carries, whatever its type (also written by `MediaShortcut`).
+    static var commonHeaders: [HTTPField] {
+        [HTTPField(name: .xContentTypeOptions, value: "nosniff"), HTTPField(name: HTTPField.Name("Referrer-Policy")!, value: "same-origin")]
+    }
+
     static func addCommonHeaders(to headers: inout HTTPFields) {
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        for field in commonHeaders { headers[field.name] = field.value }
     }
 }

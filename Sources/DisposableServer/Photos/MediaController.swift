@@ -36,12 +36,20 @@ struct MediaController {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
     }
 
-    /// What a served file's response says about it (also written by `MediaFastPath`).
+    /// What a served file's response says about it (`MediaShortcut` writes the same pieces).
     static func headers(photoID: String, file: MediaLinks.File, until: Int64, now: Date) -> HTTPFields {
-        let name = file == .thumbnail ? "thumbnail" : "preview"
-        // Private: a shared cache must not hand one guest's link to everyone behind it.
-        let maxAge = max(0, until - Int64(now.timeIntervalSince1970))
-        return [.contentType: "image/jpeg", .eTag: "\"\(photoID)-\(name)\"", .cacheControl: "private, max-age=\(maxAge), immutable"]
+        [.contentType: contentType, .eTag: eTag(photoID: photoID, file: file), .cacheControl: cacheControl(until: until, now: now)]
+    }
+
+    static let contentType = "image/jpeg"
+
+    static func eTag(photoID: String, file: MediaLinks.File) -> String {
+        "\"\(photoID)-\(file == .thumbnail ? "thumbnail" : "preview")\""
+    }
+
+    /// Private: a shared cache must not hand one guest's link to everyone behind it.
+    static func cacheControl(until: Int64, now: Date) -> String {
+        "private, max-age=\(max(0, until - Int64(now.timeIntervalSince1970))), immutable"
     }
 
     /// Our ids are letters, digits and dashes; anything else cannot have been signed by us.

@@ -14,8 +14,21 @@ enum RawHTTP {
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    /// Sends `text` in one write to 127.0.0.1:`port` and reads `responses` answers (each with a Content-Length).
-    static func exchange(port: Int, _ text: String, responses: Int, timeoutSeconds: Int = 30) throws -> [Answer] {
+    /// Sends `text` to 127.0.0.1:`port` — in one write, or in writes of `pieceSize` bytes a moment apart, so the
+    /// server reads them one by one — and reads `responses` answers (each with a Content-Length).
+    /// Runs on a thread of its own: blocked in `recv` on the test's pool thread, it could starve the server
+    /// it waits for (an app under test shares that pool).
+    static func exchange(port: Int, _ text: String, responses: Int, pieceSize: Int? = nil, timeoutSeconds: Int = 30) async throws -> [Answer] {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result {
+                    try blockingExchange(port: port, text, responses: responses, pieceSize: pieceSize, timeoutSeconds: timeoutSeconds)
+                })
+            }
+        }
+    }
+
+    private static func blockingExchange(port: Int, _ text: String, responses: Int, pieceSize: Int?, timeoutSeconds: Int) throws -> [Answer] {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: \(errno)") }
         defer { close(socket) }
@@ -29,8 +42,14 @@ enum RawHTTP {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw Failure(description: "connect: \(errno)") }
+        var noDelay: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
         let bytes = Array(text.utf8)
-        guard send(socket, bytes, bytes.count, 0) == bytes.count else { throw Failure(description: "send: \(errno)") }
+        for start in stride(from: 0, to: bytes.count, by: pieceSize ?? bytes.count) {
+            let piece = Array(bytes[start..<min(bytes.count, start + (pieceSize ?? bytes.count))])
+            if start > 0 { usleep(2_000) }
+            guard send(socket, piece, piece.count, 0) == piece.count else { throw Failure(description: "send: \(errno)") }
+        }
 
         var received: [UInt8] = []
         var answers: [Answer] = []

@@ -1,0 +1,120 @@
+/// A complete HTTP/1.x request head, read strictly (RFC 9112), for `RequestShortcut`: it must see the same
+/// request boundaries as the HTTP decoder behind it. Anything a strict reader would not accept, or that
+/// frames a body other than by `Content-Length` (chunked, upgrades, CONNECT), gives nil, and the connection
+/// is then left entirely to the decoder.
+struct RequestHead {
+    let isGet: Bool
+    let isHTTP11: Bool
+    /// The request target as sent (`/path?query`).
+    let target: String
+    /// Body bytes that follow the head.
+    let contentLength: Int
+    /// A `Connection` header other than `keep-alive` was sent (close, or a hop-by-hop list).
+    let unusualConnection: Bool
+    let ifNoneMatch: String?
+
+    /// Where the head ends (just after its blank line) in `bytes`, if it is complete. Only a CRLFCRLF starting
+    /// at `start` or later is looked for (what came before was searched already).
+    static func end(in bytes: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+        var index = start + 3
+        while index < bytes.count {
+            if bytes[index] == lf, bytes[index - 1] == cr, bytes[index - 2] == lf, bytes[index - 3] == cr { return index + 1 }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Reads `bytes`, a whole head ending in its blank line; nil when it is anything but plain.
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> RequestHead? {
+        var lines = Lines(bytes: bytes)
+        guard let requestLine = lines.next(), let firstSpace = requestLine.firstIndex(of: space),
+            let lastSpace = requestLine.lastIndex(of: space), firstSpace < lastSpace
+        else { return nil }
+        let method = requestLine[requestLine.startIndex..<firstSpace]
+        let target = requestLine[(firstSpace + 1)..<lastSpace]
+        let version = requestLine[(lastSpace + 1)...]
+        guard !method.isEmpty, method.allSatisfy(isTokenByte), !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+            !method.elementsEqual("CONNECT".utf8)
+        else { return nil }
+        let isHTTP11 = version.elementsEqual("HTTP/1.1".utf8)
+        guard isHTTP11 || version.elementsEqual("HTTP/1.0".utf8) else { return nil }
+
+        var contentLength: Int?
+        var unusualConnection = false
+        var ifNoneMatch: String?
+        while let line = lines.next() {
+            if line.isEmpty { break }  // the blank line
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+            let name = line[line.startIndex..<colon]
+            var value = line[(colon + 1)...]
+            while let first = value.first, first == space || first == tab { value = value.dropFirst() }
+            while let last = value.last, last == space || last == tab { value = value.dropLast() }
+            guard !name.isEmpty, name.allSatisfy(isTokenByte), value.allSatisfy({ $0 >= 0x20 && $0 != 0x7F || $0 == tab }) else { return nil }
+            if equalsIgnoringCase(name, "content-length") {
+                guard contentLength == nil, let length = decimal(value) else { return nil }
+                contentLength = length
+            } else if equalsIgnoringCase(name, "transfer-encoding") || equalsIgnoringCase(name, "upgrade") {
+                return nil
+            } else if equalsIgnoringCase(name, "connection") {
+                unusualConnection = unusualConnection || !equalsIgnoringCase(value, "keep-alive")
+            } else if equalsIgnoringCase(name, "if-none-match") {
+                ifNoneMatch = String(decoding: value, as: UTF8.self)
+            }
+        }
+        guard lines.isAtEnd else { return nil }
+        return RequestHead(isGet: method.elementsEqual("GET".utf8), isHTTP11: isHTTP11, target: String(decoding: target, as: UTF8.self),
+                           contentLength: contentLength ?? 0, unusualConnection: unusualConnection, ifNoneMatch: ifNoneMatch)
+    }
+
+    private static let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+
+    /// RFC 9110 `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    private static func equalsIgnoringCase(_ bytes: Slice<UnsafeRawBufferPointer>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        return zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy { pair in
+            (pair.0 >= UInt8(ascii: "A") && pair.0 <= UInt8(ascii: "Z") ? pair.0 + 32 : pair.0) == pair.1
+        }
+    }
+
+    /// 1 to 18 digits, nothing else.
+    private static func decimal(_ digits: Slice<UnsafeRawBufferPointer>) -> Int? {
+        guard (1...18).contains(digits.count) else { return nil }
+        var value = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// The head's lines without their CRLF. A CR or LF anywhere else, or a line folded onto the previous one
+    /// (starting with a space or tab), ends the reading: `next` gives nil and `isAtEnd` stays false.
+    private struct Lines {
+        let bytes: UnsafeRawBufferPointer
+        var position = 0
+        var failed = false
+
+        var isAtEnd: Bool { !failed && position == bytes.count }
+
+        mutating func next() -> Slice<UnsafeRawBufferPointer>? {
+            guard !failed, position < bytes.count else { return nil }
+            var index = position
+            while index < bytes.count, bytes[index] != cr, bytes[index] != lf { index += 1 }
+            guard index + 1 < bytes.count, bytes[index] == cr, bytes[index + 1] == lf,
+                index == position || (bytes[position] != space && bytes[position] != tab)
+            else {
+                failed = true
+                return nil
+            }
+            defer { position = index + 2 }
+            return bytes[position..<index]
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+
+/// Answers signed thumbnail and preview links whose file is already in memory, for `RequestShortcut`
+/// (PERF-3): a gallery asks for the same few dozen thumbnails again and again. Everything else — a file not
+/// in memory, an expired or forged link, a HEAD, a request that closes the connection — goes on to
+/// `MediaController`, which reads the file and puts it in memory. Both write the same headers.
+///
+/// One per connection (it keeps the `Date` header of the current second).
+final class MediaShortcut: ShortcutAnswers {
+    private let services: AppServices
+    private var date = (second: Int64(0), text: "")
+
+    init(services: AppServices) {
+        self.services = services
+    }
+
+    func answer(_ head: RequestHead, allocator: ByteBufferAllocator) -> (head: ByteBuffer, body: ByteBuffer?)? {
+        // A request that closes the connection is left to the router, which closes it after the answer.
+        guard head.isGet, head.isHTTP11, !head.unusualConnection, let link = SignedMediaRequest(target: head.target),
+            MediaController.isID(link.eventID), MediaController.isID(link.photoID)
+        else { return nil }
+        let now = services.clock.now
+        guard services.media.check(eventID: link.eventID, photoID: link.photoID, until: link.until, signature: link.signature, now: now) == .valid,
+            let bytes = services.blobs.cached(key: BlobKey.media(link.file, link.eventID, link.photoID))
+        else { return nil }
+
+        let eTag = MediaController.eTag(photoID: link.photoID, file: link.file)
+        let unchanged = head.ifNoneMatch == eTag
+        var out = allocator.buffer(capacity: 512)
+        out.writeString(unchanged ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n")
+        out.writeString("Content-Type: \(MediaController.contentType)\r\nETag: \(eTag)\r\n")
+        out.writeString("Cache-Control: \(MediaController.cacheControl(until: link.until, now: now))\r\n")
+        out.writeString(Self.commonLines)
+        out.writeString("Date: \(httpDate())\r\n")
+        if !unchanged { out.writeString("Content-Length: \(bytes.readableBytes)\r\n") }
+        out.writeString("\r\n")
+        return (out, unchanged ? nil : bytes)
+    }
+
+    /// The headers every response carries, and the server's name, as HTTP/1.1 lines.
+    private static let commonLines = (SecurityHeadersMiddleware<AppRequestContext>.commonHeaders + [HTTPField(name: .server, value: AppServices.serverName)])
+        .map { "\($0.name.rawName): \($0.value)\r\n" }.joined()
+
+    /// The wall clock's, like the router's (not the services' clock, which tests move).
+    private func httpDate() -> String {
+        let now = Date()
+        let second = Int64(now.timeIntervalSince1970.rounded(.down))
+        if second != date.second { date = (second, now.httpDate) }
+        return date.text
+    }
+}
