@@ -25,10 +25,17 @@ public struct AppServices: Sendable {
     let started = StartupGate()
     /// Fans change-log entries out to this instance's live subscribers (LIVE-1).
     let changes: ChangeHub
+    /// Identities and events reads may take from memory for a second (PERF-2).
+    let recentReads: RecentReads
     /// Signs thumbnail and preview links; its key is loaded at start-up.
     let media = MediaSigner()
 
     public init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger) throws {
+        try self.init(configuration: configuration, database: database, clock: clock, logger: logger, recentReads: RecentReads())
+    }
+
+    init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger, recentReads: RecentReads) throws {
+        self.recentReads = recentReads
         self.configuration = configuration
         self.database = database
         self.clock = clock
@@ -43,7 +50,7 @@ public struct AppServices: Sendable {
         photos = PhotoRepository(database: database)
         jobs = JobQueue(database: database)
         images = try VipsImageProcessor()
-        changes = ChangeHub(database: database)
+        changes = ChangeHub(database: database, recentReads: recentReads)
     }
 }
 

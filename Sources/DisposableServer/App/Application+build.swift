@@ -15,7 +15,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     // Everything else knows who is asking from the session.
     let withSession = router.group()
         .add(middleware: CrossSiteRequestGuard())
-        .add(middleware: AuthenticationMiddleware(tokens: services.tokens))
+        .add(middleware: AuthenticationMiddleware(tokens: services.tokens, recent: services.recentReads))
     StatusController(services: services).addRoutes(to: withSession)
     SetupController(services: services).addRoutes(to: withSession)
     AccountsController(services: services).addRoutes(to: withSession)

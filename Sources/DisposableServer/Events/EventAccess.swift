@@ -10,10 +10,14 @@ enum EventRole: String, Encodable, Sendable {
 struct EventAccess: Sendable {
     let services: AppServices
 
-    /// The event and the caller's role in it, or the problem to answer with.
-    func event(_ id: String, for identity: Identity?) async throws -> (Event, EventRole) {
+    /// The event and the caller's role in it, or the problem to answer with. A read (`forRead`) may get the
+    /// event row as it was up to a second ago, unless something changed since (see `RecentReads`).
+    func event(_ id: String, for identity: Identity?, forRead: Bool = false) async throws -> (Event, EventRole) {
         guard let identity else { throw Problem.unauthorized }
-        guard let event = try await services.events.find(id: id),
+        let found = forRead
+            ? try await services.recentReads.events.answer(for: id) { try await services.events.find(id: id) }
+            : try await services.events.find(id: id)
+        guard let event = found,
             services.clock.now < event.deletesAt(retention: services.configuration.retention)
         else { throw Self.notFound }
         switch identity {

@@ -7,13 +7,13 @@ let sessionCookieName = "disposable_session"
 /// A bearer token that is unknown is an error (the client must sign in again); a stale cookie is just ignored.
 struct AuthenticationMiddleware: RouterMiddleware {
     let tokens: AccessTokenRepository
-    /// Answers for reads; forgotten at every write (see `RecentIdentities`).
-    let recent = RecentIdentities()
+    /// Answers for reads, forgotten at every write.
+    let recent: RecentReads
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         let isRead = request.method == .get || request.method == .head
         if !isRead { recent.forgetAll() }
-        // After the write too: a read that looked up its identity while the write ran must not keep it.
+        // After the write too: a read that looked something up while the write ran must not keep it.
         defer { if !isRead { recent.forgetAll() } }
         var context = context
         if let authorization = request.headers[.authorization] {
@@ -32,10 +32,6 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     private func identity(for token: String, isRead: Bool) async throws -> Identity? {
         guard isRead else { return try await tokens.identity(for: token) }
-        let (known, generation) = recent.identity(for: token)
-        if let known { return known }
-        let found = try await tokens.identity(for: token)
-        if let found { recent.store(found, for: token, lookedUpAt: generation) }
-        return found
+        return try await recent.identities.answer(for: token) { try await tokens.identity(for: token) }
     }
 }

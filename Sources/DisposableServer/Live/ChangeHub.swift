@@ -7,6 +7,8 @@ import SQLKit
 /// thousand phones cost one query, and a missed notification only delays, never loses, a change.
 actor ChangeHub {
     private let database: any DatabaseEngine
+    /// Forgotten at every news: an event row read before it may be out of date.
+    private let recentReads: RecentReads
     /// Entries kept per event for subscribers that are just behind.
     private let recentLimit = 512
     private var recent: [String: [Change]] = [:]
@@ -17,13 +19,15 @@ actor ChangeHub {
     /// Events found deleted: their streams end.
     private var deleted: Set<String> = []
 
-    init(database: any DatabaseEngine) {
+    init(database: any DatabaseEngine, recentReads: RecentReads) {
         self.database = database
+        self.recentReads = recentReads
     }
 
     /// Reads an event's entries past what the hub has, and wakes its subscribers if there are any.
     /// Without `force` (a subscriber's periodic catch-up) it reads at most every two seconds per event.
     func refresh(_ eventID: String, force: Bool = true) async {
+        if force { recentReads.forgetAll() }
         guard waiters[eventID] != nil || recent[eventID] != nil else { return }  // nobody listens here
         let now = ContinuousClock.now
         if !force, let last = lastRefresh[eventID], now - last < .seconds(2) { return }

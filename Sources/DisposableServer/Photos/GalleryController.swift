@@ -59,7 +59,7 @@ struct GalleryController {
         let identity = try context.requireIdentity()
         // The event row carries the change feed's position, read before the page, so that nothing committed
         // in between is missed by a subscriber starting there.
-        let (event, role) = try await access.event(try context.parameters.require("id"), for: identity)
+        let (event, role) = try await access.event(try context.parameters.require("id"), for: identity, forRead: true)
         let viewerID = try await access.uploaderID(in: event, role: role, identity: identity)
         let query = request.uri.queryParameters
         let limit = try Self.limit(query.get("limit"))

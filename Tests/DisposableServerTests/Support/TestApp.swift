@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import DisposableServer
+@testable import DisposableServer
 import Foundation
 import Hummingbird
 import HTTPTypes
@@ -39,7 +39,10 @@ struct TestApp {
         let logger = Logger(label: "test")
         let clock = ManualClock()
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
-        let services = try AppServices(configuration: configuration, database: database, clock: clock, logger: logger)
+        // Remembered reads outlive every test here (in service, a second): an answer not forgotten when it
+        // should be shows up as a failure, not as a delay.
+        let services = try AppServices(configuration: configuration, database: database, clock: clock, logger: logger,
+                                       recentReads: RecentReads(lifetime: .minutes(10)))
         let app = buildApplication(services: services)
         try await app.test(live ? .live : .router) { client in
             try await body(TestApp(client: client, services: services, clock: clock))

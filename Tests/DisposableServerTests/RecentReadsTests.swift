@@ -1,0 +1,74 @@
+@testable import DisposableServer
+import Foundation
+import Hummingbird
+import Testing
+
+@Suite("Identities and events remembered for reads (PERF-2)")
+struct RecentReadsTests {
+    @Test("A read right after a write sees it: a shot taken, a guest who left, a sign-out", arguments: TestEngine.allCases)
+    func writesAreSeenAtOnce(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let f = try await UploadTests.fixture(app, ["shotsPerGuest": 5])
+            for _ in 0..<2 {  // the second answer comes from memory
+                let me = try await app.call(.get, "/api/v1/me", token: f.guest)
+                #expect((me["guest"] as? [String: Any])?["shotsLeft"] as? Int == 5)
+            }
+            #expect(try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest).status == .created)
+            let afterShot = try await app.call(.get, "/api/v1/me", token: f.guest)
+            #expect((afterShot["guest"] as? [String: Any])?["shotsLeft"] as? Int == 4)
+
+            #expect(try await app.call(.get, "/api/v1/events/\(f.event)/photos", token: f.guest).status == .ok)
+            #expect(try await app.call(.delete, "/api/v1/events/\(f.event)/membership", token: f.guest).status == .noContent)
+            try await app.call(.get, "/api/v1/events/\(f.event)/photos", token: f.guest).expectProblem(.unauthorized)
+
+            #expect(try await app.call(.get, "/api/v1/events/\(f.event)/photos", token: f.organizer).status == .ok)
+            #expect(try await app.call(.delete, "/api/v1/sessions/current", token: f.organizer).status == .noContent)
+            try await app.call(.get, "/api/v1/events/\(f.event)/photos", token: f.organizer).expectProblem(.unauthorized)
+        }
+    }
+
+    /// No request tells this instance that a photo finished processing: the media workers' news reaches the
+    /// `ChangeHub`, which makes the remembered event rows go. (Tests remember for ten minutes, so a row that
+    /// is not forgotten keeps the page as it was.)
+    @Test("A photo processed in the background is in the next gallery read", arguments: TestEngine.allCases)
+    func backgroundChangesAreSeen(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let f = try await UploadTests.fixture(app)
+            let gallery = "/api/v1/events/\(f.event)/photos"
+            // Large enough that processing takes a while after the upload's answer.
+            let upload = try await app.upload(try await TestImages.jpeg(width: 2400, height: 1800), event: f.event, token: f.guest)
+            let id = try #require(upload.string("id"))
+            let statuses = { () async throws -> [String] in
+                let page = try await app.call(.get, gallery, token: f.organizer)
+                return (page["items"] as? [[String: Any]] ?? []).compactMap { $0["status"] as? String }
+            }
+            #expect(try await statuses() == [], "read (and remembered) while the photo is processing, so not yet in the gallery")
+            _ = try await app.waitUntilProcessed(id, token: f.guest)
+            // The worker tells the hub just after its commit: give it a moment, far less than ten minutes.
+            let deadline = ContinuousClock.now + .seconds(5)
+            var seen = try await statuses()
+            while seen != ["ready"], ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                seen = try await statuses()
+            }
+            #expect(seen == ["ready"])
+        }
+    }
+
+    @Test("An answer looked up before a write is not kept after it; answers expire")
+    func lookupsThatRacedAWriteAreDropped() async throws {
+        let guest = Guest(id: "g1", eventID: "e1", userID: nil, name: "Maggie", joinedAt: Date(), leftAt: nil, shotsUsed: 0)
+        let recent = RecentAnswers<Identity>(lifetime: .milliseconds(200))
+        let before = recent.answer(for: "token")
+        #expect(before.value == nil)
+        recent.forgetAll()  // a write ran while the lookup was in the database
+        recent.store(.guest(guest, tokenHash: "h"), for: "token", lookedUpAt: before.generation)
+        #expect(recent.answer(for: "token").value == nil)
+
+        let fresh = recent.answer(for: "token")
+        recent.store(.guest(guest, tokenHash: "h"), for: "token", lookedUpAt: fresh.generation)
+        #expect(recent.answer(for: "token").value?.tokenHash == "h")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(recent.answer(for: "token").value == nil)
+    }
+}
