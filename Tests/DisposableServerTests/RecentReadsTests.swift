@@ -1,6 +1,7 @@
 @testable import DisposableServer
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 import Testing
 
 @Suite("Identities and events remembered for reads (PERF-2)")
@@ -55,20 +56,32 @@ struct RecentReadsTests {
         }
     }
 
-    @Test("An answer looked up before a write is not kept after it; answers expire")
+    @Test("An answer looked up while a write ran is not kept; concurrent misses share one lookup; answers expire")
     func lookupsThatRacedAWriteAreDropped() async throws {
         let guest = Guest(id: "g1", eventID: "e1", userID: nil, name: "Maggie", joinedAt: Date(), leftAt: nil, shotsUsed: 0)
-        let recent = RecentAnswers<Identity>(lifetime: .milliseconds(200))
-        let before = recent.answer(for: "token")
-        #expect(before.value == nil)
-        recent.forgetAll()  // a write ran while the lookup was in the database
-        recent.store(.guest(guest, tokenHash: "h"), for: "token", lookedUpAt: before.generation)
-        #expect(recent.answer(for: "token").value == nil)
+        let recent = RecentAnswers<Identity>(lifetime: .seconds(1))
+        let lookups = NIOLockedValueBox(0)
+        let writeDuringLookup = NIOLockedValueBox(true)
+        let lookUp = { @Sendable () async throws -> Identity? in
+            lookups.withLockedValue { $0 += 1 }
+            try await Task.sleep(for: .milliseconds(200))
+            // The first time, a write runs while the lookup is in the database.
+            if writeDuringLookup.withLockedValue({ first in defer { first = false }; return first }) { recent.forgetAll() }
+            return .guest(guest, tokenHash: "h")
+        }
 
-        let fresh = recent.answer(for: "token")
-        recent.store(.guest(guest, tokenHash: "h"), for: "token", lookedUpAt: fresh.generation)
-        #expect(recent.answer(for: "token").value?.tokenHash == "h")
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(recent.answer(for: "token").value == nil)
+        #expect(try await recent.answer(for: "token", lookUp: lookUp)?.tokenHash == "h")
+        _ = try await recent.answer(for: "token", lookUp: lookUp)
+        #expect(lookups.withLockedValue { $0 } == 2, "the answer that raced a write was not kept")
+
+        // Kept now; twenty requests arriving together after it expires ask the database once.
+        _ = try await recent.answer(for: "token", lookUp: lookUp)
+        #expect(lookups.withLockedValue { $0 } == 2)
+        try await Task.sleep(for: .milliseconds(1100))
+        try await withThrowingTaskGroup(of: Identity?.self) { group in
+            for _ in 0..<20 { group.addTask { try await recent.answer(for: "token", lookUp: lookUp) } }
+            for try await identity in group { #expect(identity?.tokenHash == "h") }
+        }
+        #expect(lookups.withLockedValue { $0 } == 3)
     }
 }

@@ -17,9 +17,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         defer { if !isRead { recent.forgetAll() } }
         var context = context
         if let authorization = request.headers[.authorization] {
-            guard authorization.lowercased().hasPrefix("bearer "), case let token = String(authorization.dropFirst(7)),
-                let identity = try await identity(for: token.trimmingCharacters(in: .whitespaces), isRead: isRead)
-            else {
+            guard let token = Self.bearerToken(authorization), let identity = try await identity(for: token, isRead: isRead) else {
                 throw Problem(.unauthorized, "invalid-token", title: "Not signed in",
                               detail: "Your session has ended or the token is not valid. Please sign in again.")
             }
@@ -28,6 +26,19 @@ struct AuthenticationMiddleware: RouterMiddleware {
             context.identity = try await identity(for: cookie, isRead: isRead)
         }
         return try await next(request, context)
+    }
+
+    /// The token of `Bearer <token>` (the scheme in any case, spaces around the token ignored); nil for any
+    /// other scheme. Byte by byte: Foundation's `lowercased` and `trimmingCharacters` were 3 % of a gallery read.
+    static func bearerToken(_ authorization: String) -> String? {
+        let scheme = "bearer ".utf8
+        let bytes = authorization.utf8
+        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) == $1 }) else { return nil }
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var token = Substring(authorization).utf8.dropFirst(scheme.count)
+        while let first = token.first, isSpace(first) { token = token.dropFirst() }
+        while let last = token.last, isSpace(last) { token = token.dropLast() }
+        return String(Substring(token))
     }
 
     private func identity(for token: String, isRead: Bool) async throws -> Identity? {

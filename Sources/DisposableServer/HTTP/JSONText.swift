@@ -119,9 +119,10 @@ struct JSONText {
 
 /// A JSON response written with `JSONText`, with the same headers as `jsonResponse`.
 func jsonResponse(_ text: JSONText, status: HTTPResponse.Status = .ok) -> Response {
-    Response(
-        status: status,
-        headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-        body: .init(byteBuffer: ByteBuffer(bytes: text.bytes))
-    )
+    jsonResponse(ByteBuffer(bytes: text.bytes), status: status)
+}
+
+/// A response with JSON already written.
+func jsonResponse(_ json: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+    Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: json))
 }

@@ -25,16 +25,25 @@ final class RecentReads: Sendable {
     }
 }
 
-/// Answers kept for `lifetime`, by key. A lookup that overlapped a `forgetAll` is not kept (a generation
-/// counter), so a write can never be followed by an answer read before it.
+/// Answers kept for `lifetime`, by key. Concurrent misses of a key share one lookup: when an answer
+/// expires under load, the 64 requests waiting for it would otherwise all go to the database at once (that
+/// was most of PERF-2's p99). A lookup that overlapped a `forgetAll` is not kept, and is not joined by a
+/// request that came after the forgetting, so a write is never followed by an answer read before it.
 final class RecentAnswers<Value: Sendable>: Sendable {
-    private struct Entry {
-        let value: Value
-        let expires: NIODeadline
+    private enum Slot {
+        case known(Value, expires: NIODeadline)
+        case loading(Task<Value?, any Error>)
+    }
+
+    /// What a request does: take the answer, wait for the lookup under way, or lead a new one.
+    private enum Step {
+        case known(Value)
+        case join(Task<Value?, any Error>)
+        case lead(Task<Value?, any Error>, generation: UInt64)
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
+        var slots: [String: Slot] = [:]
         /// Moves at every `forgetAll`, so that an answer read before it is not stored after it.
         var generation: UInt64 = 0
     }
@@ -48,38 +57,42 @@ final class RecentAnswers<Value: Sendable>: Sendable {
         self.entryLimit = entryLimit
     }
 
-    /// The answer for `key` if it was looked up within `lifetime` and nothing was forgotten since, and the
-    /// generation to hand back to `store` otherwise.
-    func answer(for key: String) -> (value: Value?, generation: UInt64) {
-        state.withLockedValue { state in
-            guard let entry = state.entries[key], entry.expires > .now() else { return (nil, state.generation) }
-            return (entry.value, state.generation)
+    /// The answer from memory, or from the lookup under way for `key`, or from `lookUp` (kept when it found
+    /// something: unknown keys are asked again).
+    func answer(for key: String, lookUp: @escaping @Sendable () async throws -> Value?) async throws -> Value? {
+        let step = state.withLockedValue { state -> Step in
+            switch state.slots[key] {
+            case .known(let value, let expires) where expires > .now(): return .known(value)
+            case .loading(let task): return .join(task)
+            default:
+                if state.slots.count >= entryLimit { state.slots.removeAll(keepingCapacity: true) }
+                let task = Task { try await lookUp() }
+                state.slots[key] = .loading(task)
+                return .lead(task, generation: state.generation)
+            }
         }
-    }
-
-    /// Keeps what a lookup found, unless something was forgotten since it began.
-    func store(_ value: Value, for key: String, lookedUpAt generation: UInt64) {
-        let expires = NIODeadline.now() + lifetime
-        state.withLockedValue { state in
-            guard state.generation == generation else { return }
-            if state.entries.count >= entryLimit { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[key] = Entry(value: value, expires: expires)
+        switch step {
+        case .known(let value): return value
+        case .join(let task): return try await task.value
+        case .lead(let task, let generation):
+            let result = await task.result
+            let expires = NIODeadline.now() + lifetime
+            state.withLockedValue { state in
+                guard state.generation == generation else { return }  // forgotten meanwhile: the slot is gone
+                if case .success(let value?) = result {
+                    state.slots[key] = .known(value, expires: expires)
+                } else {
+                    state.slots[key] = nil
+                }
+            }
+            return try result.get()
         }
-    }
-
-    /// The answer from memory, or `lookUp`'s (kept when it found something: unknown keys are asked again).
-    func answer(for key: String, lookUp: () async throws -> Value?) async rethrows -> Value? {
-        let (known, generation) = answer(for: key)
-        if let known { return known }
-        let found = try await lookUp()
-        if let found { store(found, for: key, lookedUpAt: generation) }
-        return found
     }
 
     func forgetAll() {
         state.withLockedValue { state in
             state.generation &+= 1
-            state.entries.removeAll(keepingCapacity: true)
+            state.slots.removeAll(keepingCapacity: true)
         }
     }
 }

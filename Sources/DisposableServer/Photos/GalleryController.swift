@@ -85,21 +85,17 @@ struct GalleryController {
         }
         let links = services.media.links(now: now)
         let key = GalleryPageCache.Key(eventID: event.id, viewerID: viewerID, guestView: role == .guest, order: order, cursor: rawCursor,
-                                       limit: limit, linksUntil: links?.until)
-        let page: GalleryPageCache.Page
-        if !mine, let kept = pages.page(key, at: event.changeSeq) {
-            page = kept
-        } else {
-            let read = try await services.photos.page(
-                eventID: event.id, uploaderID: mine ? viewerID : nil, approvedOrBy: role == .guest ? viewerID : nil, order: order,
-                after: cursor, limit: limit)
-            var items = JSONText(capacity: read.items.count * 700)
-            items.array(read.items) { photo, json in PhotoJSON(photo, viewerID: viewerID, links: links).write(to: &json) }
-            page = GalleryPageCache.Page(items: items.bytes, nextCursor: read.next?.token)
-            if !mine { pages.store(page, for: key, at: event.changeSeq) }
-        }
-        return jsonResponse(PageJSON.json(items: page.items, nextCursor: page.nextCursor, revealed: revealed, revealAt: revealAt,
-                                          developingCount: developingCount, changeSeq: event.changeSeq))
+                                       limit: limit, linksUntil: links?.until, revealed: revealed)
+        if !mine, let kept = pages.page(key, at: event.changeSeq) { return jsonResponse(kept) }
+        let read = try await services.photos.page(
+            eventID: event.id, uploaderID: mine ? viewerID : nil, approvedOrBy: role == .guest ? viewerID : nil, order: order,
+            after: cursor, limit: limit)
+        var items = JSONText(capacity: read.items.count * 700)
+        items.array(read.items) { photo, json in PhotoJSON(photo, viewerID: viewerID, links: links).write(to: &json) }
+        let page = ByteBuffer(bytes: PageJSON.json(items: items.bytes, nextCursor: read.next?.token, revealed: revealed, revealAt: revealAt,
+                                                   developingCount: developingCount, changeSeq: event.changeSeq).bytes)
+        if !mine { pages.store(page, for: key, at: event.changeSeq) }
+        return jsonResponse(page)
     }
 
     /// Photos waiting for the reveal, counted once per position of the event's feed.

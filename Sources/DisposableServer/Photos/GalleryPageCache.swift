@@ -1,6 +1,8 @@
 import NIOConcurrencyHelpers
+import NIOCore
 
-/// Gallery pages already written, kept while their event's change feed stands still (PERF-2).
+/// Gallery pages already written — the whole response body, shared, not copied, by every answer — kept
+/// while their event's change feed stands still (PERF-2).
 ///
 /// Every change to an event's photos moves `events.change_seq` in the same transaction (ChangeLog), and each
 /// request reads that position with the event anyway; a page written at position N is therefore still the
@@ -8,7 +10,8 @@ import NIOConcurrencyHelpers
 /// Only the general gallery is kept ("My shots" shows approval, which can change without a feed entry).
 /// Bounded in bytes; the oldest entry goes first.
 final class GalleryPageCache: Sendable {
-    /// Everything the items of a page depend on besides the event's position.
+    /// Everything a page depends on besides the event's position (which also fixes its reveal time and its
+    /// count of developing photos).
     struct Key: Hashable, Sendable {
         let eventID: String
         /// Decides `mine`, and for guests which unapproved photos they see (their own).
@@ -19,17 +22,13 @@ final class GalleryPageCache: Sendable {
         let limit: Int
         /// Signed links change every 12 hours.
         let linksUntil: Int64?
-    }
-
-    struct Page: Sendable {
-        /// The `items` array, written.
-        let items: [UInt8]
-        let nextCursor: String?
+        /// The page says whether the gallery is open, which the clock decides.
+        let revealed: Bool
     }
 
     private struct Entry {
         let changeSeq: Int64
-        let page: Page
+        let page: ByteBuffer
     }
 
     private struct State {
@@ -47,25 +46,25 @@ final class GalleryPageCache: Sendable {
         self.byteLimit = byteLimit
     }
 
-    func page(_ key: Key, at changeSeq: Int64) -> Page? {
+    func page(_ key: Key, at changeSeq: Int64) -> ByteBuffer? {
         state.withLockedValue { state in
             guard let entry = state.entries[key], entry.changeSeq == changeSeq else { return nil }
             return entry.page
         }
     }
 
-    func store(_ page: Page, for key: Key, at changeSeq: Int64) {
-        guard page.items.count <= byteLimit / 8 else { return }
+    func store(_ page: ByteBuffer, for key: Key, at changeSeq: Int64) {
+        guard page.readableBytes <= byteLimit / 8 else { return }
         state.withLockedValue { state in
             if let old = state.entries.updateValue(Entry(changeSeq: changeSeq, page: page), forKey: key) {
-                state.byteCount -= old.page.items.count
+                state.byteCount -= old.page.readableBytes
             } else {
                 state.arrivals.append(key)
             }
-            state.byteCount += page.items.count
+            state.byteCount += page.readableBytes
             var evicted = 0
             while state.byteCount > byteLimit, evicted < state.arrivals.count {
-                if let gone = state.entries.removeValue(forKey: state.arrivals[evicted]) { state.byteCount -= gone.page.items.count }
+                if let gone = state.entries.removeValue(forKey: state.arrivals[evicted]) { state.byteCount -= gone.page.readableBytes }
                 evicted += 1
             }
             state.arrivals.removeFirst(evicted)
