@@ -42,6 +42,8 @@ final class RequestShortcut: ChannelDuplexHandler, RemovableChannelHandler {
     private var partial: (bytes: ByteBuffer, searched: Int)?
     /// Requests handed on whose response has not ended yet.
     private var unanswered = 0
+    /// Bytes were handed on since the last read completed (otherwise those behind have nothing to complete).
+    private var handedOnSinceComplete = false
 
     init(answers: any ShortcutAnswers) {
         self.answers = answers
@@ -59,12 +61,12 @@ final class RequestShortcut: ChannelDuplexHandler, RemovableChannelHandler {
         while input.readableBytes > 0 {
             switch mode {
             case .aside:
-                context.fireChannelRead(wrapInboundOut(input))
+                handOn(input, context: context)
                 return
             case .body(let remaining):
                 let part = input.readSlice(length: min(remaining, input.readableBytes))!
                 mode = part.readableBytes == remaining ? .heads : .body(remaining: remaining - part.readableBytes)
-                context.fireChannelRead(wrapInboundOut(part))
+                handOn(part, context: context)
             case .heads:
                 let found = input.withUnsafeReadableBytes { bytes -> (length: Int, head: RequestHead?)? in
                     guard let length = RequestHead.end(in: bytes, from: max(0, searched - 3)) else { return nil }
@@ -93,10 +95,16 @@ final class RequestShortcut: ChannelDuplexHandler, RemovableChannelHandler {
                 } else {
                     unanswered += 1
                     if head.contentLength > 0 { mode = .body(remaining: head.contentLength) }
-                    context.fireChannelRead(wrapInboundOut(input.readSlice(length: found.length)!))
+                    handOn(input.readSlice(length: found.length)!, context: context)
                 }
             }
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        guard handedOnSinceComplete else { return }
+        handedOnSinceComplete = false
+        context.fireChannelReadComplete()
     }
 
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
@@ -115,11 +123,16 @@ final class RequestShortcut: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
+    private func handOn(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        handedOnSinceComplete = true
+        context.fireChannelRead(wrapInboundOut(bytes))
+    }
+
     /// The connection ends in the middle of a head: the decoder behind decides what that means.
     private func handOnPartial(context: ChannelHandlerContext) {
         guard let partial = partial.take() else { return }
         mode = .aside
-        context.fireChannelRead(wrapInboundOut(partial.bytes))
+        handOn(partial.bytes, context: context)
     }
 
     /// Sent by `ResponseEnds` when a response the router wrote is complete.

@@ -54,7 +54,12 @@ struct MediaController {
 
     /// Our ids are letters, digits and dashes; anything else cannot have been signed by us.
     static func isID(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || ($0 < 128 && isalnum(Int32($0)) != 0) }
+        !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+            default: false
+            }
+        }
     }
 
     static let forged = Problem(.forbidden, "media-link-invalid", title: "Invalid link",
