@@ -75,11 +75,7 @@ struct MediaLinkTests {
     @Test("A link answered from memory waits for the answers to the requests sent before it on the connection")
     func pipelinedAnswersKeepTheirOrder() async throws {
         try await TestApp.run(.sqlite, live: true) { app in
-            let f = try await UploadTests.fixture(app)
-            let ids = try await GalleryTests.shoot(app, 1, event: f.event, token: f.guest)
-            let photo = try await app.call(.get, "/api/v1/photos/\(ids[0])", token: f.organizer)
-            let link = try #require((photo["urls"] as? [String: Any])?["thumbnail"] as? String)
-            #expect(try await app.call(.get, link).status == .ok)  // now in memory
+            let link = try await Self.thumbnailLinkInMemory(app)
 
             // Three requests in one write: the status (a database query), the thumbnail, the status again.
             let port = try #require(app.client.port)
@@ -95,12 +91,8 @@ struct MediaLinkTests {
     @Test("The shortcut cuts requests where the decoder does: bodies, chunked bodies, heads arriving byte by byte")
     func shortcutKeepsRequestBoundaries() async throws {
         try await TestApp.run(.sqlite, live: true) { app in
-            let f = try await UploadTests.fixture(app)
-            let ids = try await GalleryTests.shoot(app, 1, event: f.event, token: f.guest)
-            let photo = try await app.call(.get, "/api/v1/photos/\(ids[0])", token: f.organizer)
-            let link = try #require((photo["urls"] as? [String: Any])?["thumbnail"] as? String)
-            let thumbnail = try await app.call(.get, link)  // now in memory
-            #expect(thumbnail.status == .ok)
+            let link = try await Self.thumbnailLinkInMemory(app)
+            let thumbnail = try await app.call(.get, link)
             let port = try #require(app.client.port)
             let get = { (path: String) in "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }
             let json = "application/json; charset=utf-8", problem = "application/problem+json", image = "image/jpeg"
@@ -132,6 +124,16 @@ struct MediaLinkTests {
                 #expect(answer.first?.contentType != image, "\(bad.debugDescription)")
             }
         }
+    }
+
+    /// A photo's signed thumbnail link, fetched once so that its file is in memory (answered by the shortcut).
+    static func thumbnailLinkInMemory(_ app: TestApp) async throws -> String {
+        let f = try await UploadTests.fixture(app)
+        let ids = try await GalleryTests.shoot(app, 1, event: f.event, token: f.guest)
+        let photo = try await app.call(.get, "/api/v1/photos/\(ids[0])", token: f.organizer)
+        let link = try #require((photo["urls"] as? [String: Any])?["thumbnail"] as? String)
+        #expect(try await app.call(.get, link).status == .ok)
+        return link
     }
 
     /// The headers that describe the file (not the time of the answer).

@@ -33,7 +33,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     static func bearerToken(_ authorization: String) -> String? {
         let scheme = "bearer ".utf8
         let bytes = authorization.utf8
-        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) == $1 }) else { return nil }
+        guard bytes.count > scheme.count, bytes.hasPrefixIgnoringCase(scheme) else { return nil }
         let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var token = Substring(authorization).utf8.dropFirst(scheme.count)
         while let first = token.first, isSpace(first) { token = token.dropFirst() }

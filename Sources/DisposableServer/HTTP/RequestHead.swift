@@ -50,14 +50,14 @@ struct RequestHead {
             while let first = value.first, first == space || first == tab { value = value.dropFirst() }
             while let last = value.last, last == space || last == tab { value = value.dropLast() }
             guard !name.isEmpty, name.allSatisfy(isTokenByte), value.allSatisfy({ $0 >= 0x20 && $0 != 0x7F || $0 == tab }) else { return nil }
-            if equalsIgnoringCase(name, "content-length") {
-                guard contentLength == nil, let length = decimal(value) else { return nil }
-                contentLength = length
-            } else if equalsIgnoringCase(name, "transfer-encoding") || equalsIgnoringCase(name, "upgrade") {
+            if name.equalsIgnoringCase("content-length".utf8) {
+                guard contentLength == nil, let length = value.asciiDecimal else { return nil }
+                contentLength = Int(length)
+            } else if name.equalsIgnoringCase("transfer-encoding".utf8) || name.equalsIgnoringCase("upgrade".utf8) {
                 return nil
-            } else if equalsIgnoringCase(name, "connection") {
-                unusualConnection = unusualConnection || !equalsIgnoringCase(value, "keep-alive")
-            } else if equalsIgnoringCase(name, "if-none-match") {
+            } else if name.equalsIgnoringCase("connection".utf8) {
+                unusualConnection = unusualConnection || !value.equalsIgnoringCase("keep-alive".utf8)
+            } else if name.equalsIgnoringCase("if-none-match".utf8) {
                 ifNoneMatch = String(decoding: value, as: UTF8.self)
             }
         }
@@ -74,24 +74,6 @@ struct RequestHead {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
         default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
         }
-    }
-
-    private static func equalsIgnoringCase(_ bytes: Slice<UnsafeRawBufferPointer>, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        return zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy { pair in
-            (pair.0 >= UInt8(ascii: "A") && pair.0 <= UInt8(ascii: "Z") ? pair.0 + 32 : pair.0) == pair.1
-        }
-    }
-
-    /// 1 to 18 digits, nothing else.
-    private static func decimal(_ digits: Slice<UnsafeRawBufferPointer>) -> Int? {
-        guard (1...18).contains(digits.count) else { return nil }
-        var value = 0
-        for digit in digits {
-            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(digit - UInt8(ascii: "0"))
-        }
-        return value
     }
 
     /// The head's lines without their CRLF. A CR or LF anywhere else, or a line folded onto the previous one

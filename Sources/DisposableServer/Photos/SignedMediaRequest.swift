@@ -44,20 +44,9 @@ struct SignedMediaRequest {
         let untilField = bytes[parts[3]], sigField = bytes[parts[4]]
         guard let file = MediaLinks.File(rawValue: text(parts[2])),
             untilField.starts(with: "until=".utf8), sigField.starts(with: "sig=".utf8),
-            let until = decimal(untilField.dropFirst("until=".utf8.count))
+            let until = untilField.dropFirst("until=".utf8.count).asciiDecimal
         else { return nil }
         return SignedMediaRequest(eventID: text(parts[0]), photoID: text(parts[1]), file: file, until: until,
                                   signature: text(parts[4].dropFirst("sig=".utf8.count)))
-    }
-
-    /// 1 to 18 decimal digits (no sign: our expiries are after 1970).
-    private static func decimal(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
-        guard (1...18).contains(digits.count) else { return nil }
-        var value: Int64 = 0
-        for digit in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
-            value = value * 10 + Int64(digit - UInt8(ascii: "0"))
-        }
-        return value
     }
 }
