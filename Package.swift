@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .executable(name: "disposable", targets: ["disposable"]),
         .library(name: "DisposableServer", targets: ["DisposableServer"]),
+        // The API's request and response bodies as Codable models, with no server dependency: the server,
+        // the tests and the Swift SDK share them.
+        .library(name: "DisposableAPI", targets: ["DisposableAPI"]),
         // libvips behind a plain-C face, opened by the server when the first photo needs it (see VipsLoader).
         .library(name: "DisposableVips", type: .dynamic, targets: ["VipsShim"]),
     ],
@@ -28,10 +31,12 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "VipsLoader"),
+        .target(name: "DisposableAPI"),
         .target(name: "VipsShim", dependencies: ["CVips", "VipsLoader"]),
         .target(
             name: "DisposableServer",
             dependencies: [
+                "DisposableAPI",
                 "CQRencode",
                 "CZlib",
                 "VipsLoader",
@@ -57,6 +62,7 @@ let package = Package(
             name: "DisposableServerTests",
             dependencies: [
                 "DisposableServer",
+                "DisposableAPI",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

@@ -71,9 +71,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Photos processed at once; default one more than the cores (env DISPOSABLE_MEDIA_WORKERS).")
     var mediaWorkers: Int? = env("DISPOSABLE_MEDIA_WORKERS").flatMap(Int.init)
 
+    @Option(help: "Answer signed thumbnails held in memory in front of the router (env DISPOSABLE_MEDIA_FAST_PATH).")
+    var mediaFastPath: Bool = env("DISPOSABLE_MEDIA_FAST_PATH").map { $0 == "true" || $0 == "1" } ?? true
+
     func run() async throws {
         var configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
         configuration.databasePoolSize = databasePoolSize
+        configuration.mediaFastPath = mediaFastPath
         if let mediaWorkers {
             guard (1...64).contains(mediaWorkers) else { throw ValidationError("--media-workers must be between 1 and 64.") }
             configuration.mediaWorkers = mediaWorkers
@@ -134,9 +138,10 @@ struct CreateAdmin: AsyncParsableCommand {
         let logger = instance.logger()
         let outcome = try await withDatabase(configuration.database, logger: logger) { database in
             try await migrateDatabase(database, logger: logger)
-            let services = try AppServices(configuration: configuration, database: database, clock: SystemClock(), logger: logger)
+            // Only what the command needs: no media folder, no libvips.
+            let accounts = AccountService(database: database, clock: SystemClock(), configuration: configuration)
             do {
-                return try await AdminAccounts(services: services).create(email: email, password: password, name: name, onlyIfFirst: false)
+                return try await accounts.createAdmin(email: email, password: password, name: name, onlyIfFirst: false)
             } catch let problem as Problem {
                 throw ValidationError(problem.detail)
             }

@@ -24,10 +24,17 @@ struct AccountsTests {
         .init(name: "3 invalid email", email: "tesy@gmail.com", password: "password", status: .unauthorized, field: nil, mentions: "wrong"),
         .init(name: "4 no data", email: nil, password: nil, status: .unprocessableContent, field: "email", mentions: "enter your email"),
         .init(name: "5 blank email", email: "", password: "password", status: .unprocessableContent, field: "email", mentions: "enter your email"),
-        .init(name: "6 blank password", email: "registered@gmail.com", password: "", status: .unprocessableContent, field: "password", mentions: "enter your password"),
-        .init(name: "7 no @", email: "testgmail.com", password: "password", status: .unprocessableContent, field: "email", mentions: "missing an “@”"),
-        .init(name: "8 no .", email: "test@gmailcom", password: "password", status: .unprocessableContent, field: "email", mentions: "domain with a dot"),
-        .init(name: "9 no @ and no .", email: "testgmailcom", password: "password", status: .unprocessableContent, field: "email", mentions: "missing an “@” and a domain"),
+        .init(
+            name: "6 blank password", email: "registered@gmail.com", password: "", status: .unprocessableContent, field: "password",
+            mentions: "enter your password"),
+        .init(
+            name: "7 no @", email: "testgmail.com", password: "password", status: .unprocessableContent, field: "email", mentions: "missing an “@”"),
+        .init(
+            name: "8 no .", email: "test@gmailcom", password: "password", status: .unprocessableContent, field: "email", mentions: "domain with a dot"
+        ),
+        .init(
+            name: "9 no @ and no .", email: "testgmailcom", password: "password", status: .unprocessableContent, field: "email",
+            mentions: "missing an “@” and a domain"),
     ]
 
     @Test("GuestBook log-in scenarios are refused with a clear message", arguments: TestEngine.allCases, loginScenarios)
@@ -107,10 +114,13 @@ struct AccountsTests {
     func secretsAtRest(engine: TestEngine) async throws {
         try await TestApp.run(engine, configure: { $0.passwordHashCost = AppConfiguration().passwordHashCost }) { app in
             let token = try await app.userToken(email: "olivia@example.com", password: "a long passphrase")
-            #expect(Data(base64Encoded: token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "=")!.count * 8 >= 128)
+            #expect(
+                Data(base64Encoded: token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "=")!.count * 8 >= 128)
             let (hash, storedTokens) = try await app.services.database.sql { db in
                 let hash = try await db.raw("SELECT password_hash FROM users").first()!.decode(column: "password_hash", as: String.self)
-                let tokens = try await db.raw("SELECT token_hash FROM access_tokens").all().map { try $0.decode(column: "token_hash", as: String.self) }
+                let tokens = try await db.raw("SELECT token_hash FROM access_tokens").all().map {
+                    try $0.decode(column: "token_hash", as: String.self)
+                }
                 return (hash, tokens)
             }
             #expect(hash.hasPrefix("$2b$12$") || hash.hasPrefix("$2a$12$") || hash.hasPrefix("$2y$12$"), "\(hash)")

@@ -33,7 +33,9 @@ struct ApprovalTests {
             }
             func feedPhotos(_ token: String) async throws -> [String] {
                 let page = try await app.call(.get, "/api/v1/events/\(id)/changes?since=0", token: token, headers: [.accept: "application/json"])
-                return (page["items"] as? [[String: Any]] ?? []).compactMap { (($0["change"] as? [String: Any])?["photo"] as? [String: Any])?["id"] as? String }
+                return (page["items"] as? [[String: Any]] ?? []).compactMap {
+                    (($0["change"] as? [String: Any])?["photo"] as? [String: Any])?["id"] as? String
+                }
             }
             #expect(try await feedPhotos(ana).contains(photo), "the shooter sees her own photo in the feed")
             #expect(try await galleryIDs(ana).contains(photo))

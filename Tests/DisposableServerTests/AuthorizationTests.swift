@@ -26,55 +26,74 @@ struct AuthorizationTests {
         _ anonymous: HTTPResponse.Status, _ guest: HTTPResponse.Status, _ otherGuest: HTTPResponse.Status,
         _ organizer: HTTPResponse.Status, _ otherUser: HTTPResponse.Status, _ admin: HTTPResponse.Status
     ) -> [Role: HTTPResponse.Status] {
-        [.anonymous: anonymous, .guestOfThisEvent: guest, .guestOfAnotherEvent: otherGuest, .organizer: organizer,
-         .otherUser: otherUser, .admin: admin]
+        [
+            .anonymous: anonymous, .guestOfThisEvent: guest, .guestOfAnotherEvent: otherGuest, .organizer: organizer,
+            .otherUser: otherUser, .admin: admin,
+        ]
     }
 
     static let rows: [Row] = [
         Row(method: .get, path: "/api/v1/events/{id}", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
-        Row(method: .patch, path: "/api/v1/events/{id}", json: ["name": "New name"],
+        Row(
+            method: .patch, path: "/api/v1/events/{id}", json: ["name": "New name"],
             expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
         Row(method: .delete, path: "/api/v1/events/{id}", expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)),
         Row(method: .post, path: "/api/v1/events/{id}/end", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/qr.png", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/qr.svg", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
-        Row(method: .delete, path: "/api/v1/events/{id}/membership",
+        Row(
+            method: .delete, path: "/api/v1/events/{id}/membership",
             expected: statuses(.unauthorized, .noContent, .notFound, .conflict, .notFound, .notFound)),
-        Row(method: .post, path: "/api/v1/events/{id}/membership/link",
+        Row(
+            method: .post, path: "/api/v1/events/{id}/membership/link",
             expected: statuses(.unauthorized, .created, .notFound, .conflict, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events", expected: statuses(.unauthorized, .ok, .ok, .ok, .ok, .ok)),
-        Row(method: .post, path: "/api/v1/events", json: ["name": "Mine"],
+        Row(
+            method: .post, path: "/api/v1/events", json: ["name": "Mine"],
             expected: statuses(.unauthorized, .forbidden, .forbidden, .created, .created, .created)),
         Row(method: .get, path: "/api/v1/me", expected: statuses(.unauthorized, .ok, .ok, .ok, .ok, .ok)),
-        Row(method: .delete, path: "/api/v1/sessions/current", expected: statuses(.unauthorized, .noContent, .noContent, .noContent, .noContent, .noContent)),
+        Row(
+            method: .delete, path: "/api/v1/sessions/current",
+            expected: statuses(.unauthorized, .noContent, .noContent, .noContent, .noContent, .noContent)),
         Row(method: .get, path: "/status", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
         Row(method: .get, path: "/healthz", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
         Row(method: .get, path: "/api/v1/openapi.json", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
-        Row(method: .post, path: "/api/v1/users", json: ["email": "new-{role}@example.com", "password": "password"],
+        Row(
+            method: .post, path: "/api/v1/users", json: ["email": "new-{role}@example.com", "password": "password"],
             expected: statuses(.created, .created, .created, .created, .created, .created)),
-        Row(method: .post, path: "/api/v1/sessions", json: ["email": "member@example.com", "password": "password"],
+        Row(
+            method: .post, path: "/api/v1/sessions", json: ["email": "member@example.com", "password": "password"],
             expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
-        Row(method: .post, path: "/api/v1/join", json: ["code": "{code}", "name": "Someone"],
+        Row(
+            method: .post, path: "/api/v1/join", json: ["code": "{code}", "name": "Someone"],
             expected: statuses(.created, .created, .created, .created, .created, .created)),
-        Row(method: .post, path: "/api/v1/events/{id}/photos", image: true,
+        Row(
+            method: .post, path: "/api/v1/events/{id}/photos", image: true,
             expected: statuses(.unauthorized, .created, .notFound, .created, .notFound, .notFound)),
-        Row(method: .post, path: "/api/v1/events/{id}/photos/check", json: ["sha256": [String]()],
+        Row(
+            method: .post, path: "/api/v1/events/{id}/photos/check", json: ["sha256": [String]()],
             expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/photos", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/stats", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/archive.zip", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
-        Row(method: .delete, path: "/api/v1/photos/{photo}", expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)),
-        Row(method: .post, path: "/api/v1/photos/{photo}/approve", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/photos/{photo}",
+            expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)),
+        Row(
+            method: .post, path: "/api/v1/photos/{photo}/approve", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)
+        ),
         Row(method: .get, path: "/api/v1/photos/{photo}/original", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}/preview", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}/thumbnail", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         // A signed link is the grant itself: whoever holds it gets the file; a forged one gets nothing.
         Row(method: .get, path: "/api/v1/media/{event}/{photo}/{file}", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
-        Row(method: .get, path: "/api/v1/media/{id}/{photo}/thumbnail.jpg?until=4102444800&sig=0123456789abcdef0123456789abcdef",
+        Row(
+            method: .get, path: "/api/v1/media/{id}/{photo}/thumbnail.jpg?until=4102444800&sig=0123456789abcdef0123456789abcdef",
             expected: statuses(.forbidden, .forbidden, .forbidden, .forbidden, .forbidden, .forbidden)),
         // The JSON form of the feed: the stream form never ends, which a router test cannot wait for.
-        Row(method: .get, path: "/api/v1/events/{id}/changes", headers: [.accept: "application/json"],
+        Row(
+            method: .get, path: "/api/v1/events/{id}/changes", headers: [.accept: "application/json"],
             expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/admin/deletions", expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
     ]
@@ -98,13 +117,15 @@ struct AuthorizationTests {
                 case .otherUser: token = try await app.userToken()
                 case .admin:
                     let email = "admin-\(suffix)@example.com"
-                    _ = try await AdminAccounts(services: app.services).create(email: email, password: "password", name: nil, onlyIfFirst: false)
-                    token = try #require(try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
+                    _ = try await app.services.accounts.createAdmin(email: email, password: "password", name: nil, onlyIfFirst: false)
+                    token = try #require(
+                        try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
                 }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
                 if path.contains("{photo}") {
                     // A ready photo taken by the organizer.
-                    let photo = try await app.upload(try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: organizer)
+                    let photo = try await app.upload(
+                        try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: organizer)
                     let id = try #require(photo.string("id"))
                     _ = try await app.waitUntilProcessed(id, token: organizer)
                     path = path.replacingOccurrences(of: "{photo}", with: id)
@@ -116,7 +137,8 @@ struct AuthorizationTests {
                 }
                 let json = row.json?.mapValues { value -> Any in
                     guard let text = value as? String else { return value }
-                    return text.replacingOccurrences(of: "{code}", with: event["code"] as! String).replacingOccurrences(of: "{role}", with: "\(role)-\(suffix)")
+                    return text.replacingOccurrences(of: "{code}", with: event["code"] as! String).replacingOccurrences(
+                        of: "{role}", with: "\(role)-\(suffix)")
                 }
                 // MUT
                 let response =

@@ -32,8 +32,9 @@ struct ContractTests {
                 response.expectProblem(expected)
             }
             for contentType in ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"] {
-                let response = try await app.call(.post, "/api/v1/events", raw: "{\"name\": \"ok\"}", token: token,
-                                                  headers: [.contentType: contentType])
+                let response = try await app.call(
+                    .post, "/api/v1/events", raw: "{\"name\": \"ok\"}", token: token,
+                    headers: [.contentType: contentType])
                 #expect(response.expectProblem(.unsupportedMediaType).contains("application/json"))
             }
             let deep = String(repeating: "{\"a\":", count: 600) + "1" + String(repeating: "}", count: 600)

@@ -27,7 +27,8 @@ struct DatabaseRestartTests {
             defer { server.signal(SIGTERM) }
             _ = try await waitForHTTP(base + "/healthz", server: server)
             _ = try await post(base + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
-            let token = try #require(try await post(base + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
+            let token = try #require(
+                try await post(base + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
             let eventID = try #require(try await post(base + "/api/v1/events", json: ["name": "Restart"], token: token).json["id"] as? String)
             /// nil while the database has not come back yet, then the uploads acknowledged since.
             let successesSinceBack = NIOLockedValueBox<Int?>(nil)

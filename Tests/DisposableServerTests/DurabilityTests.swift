@@ -60,7 +60,8 @@ struct DurabilityTests {
                 listed = []
                 var cursor: String? = nil
                 repeat {
-                    let page = try await get("\(base)/api/v1/events/\(eventID)/photos?mine=true&limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
+                    let page = try await get(
+                        "\(base)/api/v1/events/\(eventID)/photos?mine=true&limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
                     listed += page.json["items"] as? [[String: Any]] ?? []
                     cursor = page.json["nextCursor"] as? String
                 } while cursor != nil

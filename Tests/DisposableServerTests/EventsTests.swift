@@ -34,23 +34,25 @@ struct EventsTests {
     }
 
     /// Every parameter's bounds: the refusal names the field.
-    static var invalidSettings: [([String: Any], String)] { [
-        ([:], "name"),
-        (["name": "   "], "name"),
-        (["name": String(repeating: "x", count: 81)], "name"),
-        (["name": "ok", "description": String(repeating: "x", count: 2001)], "description"),
-        (["name": "ok", "durationHours": 0], "durationHours"),
-        (["name": "ok", "durationHours": 721], "durationHours"),
-        (["name": "ok", "shotsPerGuest": 0], "shotsPerGuest"),
-        (["name": "ok", "shotsPerGuest": 1001], "shotsPerGuest"),
-        (["name": "ok", "maxGuests": 0], "maxGuests"),
-        (["name": "ok", "startsAt": "yesterday"], "startsAt"),
-        (["name": "ok", "startsAt": "2020-01-01T00:00:00Z"], "startsAt"),
-        (["name": "ok", "reveal": ["mode": "sometimes"]], "reveal.mode"),
-        (["name": "ok", "reveal": ["mode": "at"]], "reveal.at"),
-        (["name": "ok", "reveal": ["mode": "now", "at": "2030-01-01T00:00:00Z"]], "reveal.at"),
-        (["name": "ok", "password": String(repeating: "p", count: 200)], "password"),
-    ] }
+    static var invalidSettings: [([String: Any], String)] {
+        [
+            ([:], "name"),
+            (["name": "   "], "name"),
+            (["name": String(repeating: "x", count: 81)], "name"),
+            (["name": "ok", "description": String(repeating: "x", count: 2001)], "description"),
+            (["name": "ok", "durationHours": 0], "durationHours"),
+            (["name": "ok", "durationHours": 721], "durationHours"),
+            (["name": "ok", "shotsPerGuest": 0], "shotsPerGuest"),
+            (["name": "ok", "shotsPerGuest": 1001], "shotsPerGuest"),
+            (["name": "ok", "maxGuests": 0], "maxGuests"),
+            (["name": "ok", "startsAt": "yesterday"], "startsAt"),
+            (["name": "ok", "startsAt": "2020-01-01T00:00:00Z"], "startsAt"),
+            (["name": "ok", "reveal": ["mode": "sometimes"]], "reveal.mode"),
+            (["name": "ok", "reveal": ["mode": "at"]], "reveal.at"),
+            (["name": "ok", "reveal": ["mode": "now", "at": "2030-01-01T00:00:00Z"]], "reveal.at"),
+            (["name": "ok", "password": String(repeating: "p", count: 200)], "password"),
+        ]
+    }
 
     @Test("Invalid settings are refused with a message naming the field", arguments: TestEngine.allCases)
     func invalidValues(engine: TestEngine) async throws {
@@ -60,7 +62,8 @@ struct EventsTests {
                 let response = try await app.call(.post, "/api/v1/events", json: body, token: token)
                 let detail = response.expectProblem(.unprocessableContent)
                 #expect(response.string("field") == field, "\(body) → \(response.text)")
-                #expect(detail.contains(field) || (field == "name" && detail.contains("name")) || detail.lowercased().contains("password"), "\(detail)")
+                #expect(
+                    detail.contains(field) || (field == "name" && detail.contains("name")) || detail.lowercased().contains("password"), "\(detail)")
             }
             let wrongType = try await app.call(.post, "/api/v1/events", json: ["name": "ok", "shotsPerGuest": "many"], token: token)
             #expect(wrongType.expectProblem(.badRequest).contains("shotsPerGuest"))
@@ -94,9 +97,11 @@ struct EventsTests {
             let token = try await app.userToken()
             let id = try #require(try await app.createEvent(token: token)["id"] as? String)
 
-            let before = try await app.call(.patch, "/api/v1/events/\(id)", json: [
-                "shotsPerGuest": 10, "reveal": ["mode": "at-end"], "allowLibraryUploads": false, "password": "secret", "maxGuests": 50,
-            ], token: token)
+            let before = try await app.call(
+                .patch, "/api/v1/events/\(id)",
+                json: [
+                    "shotsPerGuest": 10, "reveal": ["mode": "at-end"], "allowLibraryUploads": false, "password": "secret", "maxGuests": 50,
+                ], token: token)
             #expect(before.status == .ok, "\(before.text)")
             #expect(before["shotsPerGuest"] as? Int == 10)
             #expect(before["hasPassword"] as? Bool == true)
@@ -107,8 +112,10 @@ struct EventsTests {
                 try await EventRepository.markFirstPhoto(eventID: id, at: app.clock.now, in: db)
             }
 
-            for (field, value) in [("shotsPerGuest", 12 as Any), ("reveal", ["mode": "now"]), ("allowLibraryUploads", true),
-                                   ("password", "other"), ("maxGuests", 60), ("startsAt", formatTime(app.clock.now + 60))] {
+            for (field, value) in [
+                ("shotsPerGuest", 12 as Any), ("reveal", ["mode": "now"]), ("allowLibraryUploads", true),
+                ("password", "other"), ("maxGuests", 60), ("startsAt", formatTime(app.clock.now + 60)),
+            ] {
                 let locked = try await app.call(.patch, "/api/v1/events/\(id)", json: [field: value], token: token)
                 #expect(locked.expectProblem(.conflict).contains(field))
                 #expect(locked.string("field") == field)
@@ -116,9 +123,11 @@ struct EventsTests {
             // Re-sending an unchanged locked value (a form that posts everything) is fine.
             #expect(try await app.call(.patch, "/api/v1/events/\(id)", json: ["shotsPerGuest": 10], token: token).status == .ok)
 
-            let after = try await app.call(.patch, "/api/v1/events/\(id)", json: [
-                "name": "Renamed", "description": "See you there", "durationHours": 240, "allowGuestDownloads": false,
-            ], token: token)
+            let after = try await app.call(
+                .patch, "/api/v1/events/\(id)",
+                json: [
+                    "name": "Renamed", "description": "See you there", "durationHours": 240, "allowGuestDownloads": false,
+                ], token: token)
             #expect(after.status == .ok, "\(after.text)")
             #expect(after.string("name") == "Renamed")
             #expect(after["allowGuestDownloads"] as? Bool == false)

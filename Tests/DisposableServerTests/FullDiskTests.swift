@@ -19,8 +19,9 @@ struct FullDiskTests {
         return true
     }
 
-    @Test("Uploads get 507 and leave nothing partial; reads, deletes and retention work; uploads resume once space is freed",
-          .enabled("needs permission to mount a small tmpfs") { await canMount() })
+    @Test(
+        "Uploads get 507 and leave nothing partial; reads, deletes and retention work; uploads resume once space is freed",
+        .enabled("needs permission to mount a small tmpfs") { await canMount() })
     func fullDisk() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("full-disk-\(UUID().uuidString)")
         let media = data.appendingPathComponent("media")
@@ -74,9 +75,10 @@ struct FullDiskTests {
                     if response.status.code == 507 { break }
                 }
                 app.clock.advance(by: 8 * 86_400 + app.services.configuration.retention + 60)
-                #expect(try await RetentionSweeper(services: app.services).sweep() == 1)
+                #expect(try await app.services.retention.sweep() == 1)
                 // (A render that was running may leave an empty folder behind; no file may remain.)
-                let files = FileManager.default.enumerator(at: media.appendingPathComponent("events"), includingPropertiesForKeys: [.isRegularFileKey])?
+                let files =
+                    FileManager.default.enumerator(at: media.appendingPathComponent("events"), includingPropertiesForKeys: [.isRegularFileKey])?
                     .compactMap { $0 as? URL }.filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true } ?? []
                 #expect(files.isEmpty, "the expired event's files are gone: \(files)")
             }

@@ -28,7 +28,8 @@ struct GalleryTests {
             #expect(page1 == Array(ids.reversed().prefix(3)))
             let item = try #require((first["items"] as? [[String: Any]])?.first)
             #expect((item["shooter"] as? [String: Any])?["name"] as? String == "Maggie")
-            #expect(((item["urls"] as? [String: Any])?["thumbnail"] as? String)?.hasPrefix("/api/v1/media/\(f.event)/\(page1[0])/thumbnail.jpg?") == true)
+            #expect(
+                ((item["urls"] as? [String: Any])?["thumbnail"] as? String)?.hasPrefix("/api/v1/media/\(f.event)/\(page1[0])/thumbnail.jpg?") == true)
 
             // New photos arrive between pages: the next pages neither repeat nor skip anything.
             _ = try await Self.shoot(app, 2, event: f.event, token: f.organizer)
@@ -94,7 +95,8 @@ struct GalleryTests {
     func revealLater(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app, ["reveal": ["mode": "at-end"], "durationHours": 2])
-            let ana = try await app.guestToken(code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
+            let ana = try await app.guestToken(
+                code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
             let maggies = try await Self.shoot(app, 2, event: f.event, token: f.guest)
             _ = try await Self.shoot(app, 1, event: f.event, token: ana)
 
@@ -142,7 +144,8 @@ struct GalleryTests {
             #expect(thumbnail.headers[.cacheControl]?.contains("max-age=31536000") == true)
 
             try await app.call(.patch, "/api/v1/events/\(f.event)", json: ["allowGuestDownloads": false], token: f.organizer)
-            let other = try await app.guestToken(code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
+            let other = try await app.guestToken(
+                code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
             try await app.call(.get, "/api/v1/photos/\(id)/original", token: other).expectProblem(.forbidden)
             #expect(try await app.call(.get, "/api/v1/photos/\(id)/original", token: f.guest).status == .ok, "the shooter keeps theirs")
         }
@@ -152,7 +155,8 @@ struct GalleryTests {
     func archive(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app)
-            let ana = try await app.guestToken(code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
+            let ana = try await app.guestToken(
+                code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
             var originals: [String: Data] = [:]
             for (token, count) in [(f.guest, 3), (ana, 2), (f.organizer, 1)] {
                 for _ in 0..<count {
@@ -191,7 +195,8 @@ struct GalleryTests {
     func deletion(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app)
-            let ana = try await app.guestToken(code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
+            let ana = try await app.guestToken(
+                code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
             let maggies = try await Self.shoot(app, 2, event: f.event, token: f.guest)
             let anas = try await Self.shoot(app, 1, event: f.event, token: ana)
             #expect(app.storedFiles().count == 9)

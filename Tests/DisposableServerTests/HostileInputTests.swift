@@ -18,16 +18,35 @@ struct HostileInputTests {
 
     static let cases: [Case] = [
         Case(name: "zero bytes", make: { Data() }, status: .unprocessableContent),
-        Case(name: "truncated JPEG", make: { let j = try await TestImages.jpeg(); return j.prefix(j.count / 2) }, status: .unprocessableContent),
-        Case(name: "JPEG header followed by junk", make: { try await TestImages.jpeg().prefix(600) + Data(repeating: 0x5A, count: 20_000) }, status: .unprocessableContent),
-        Case(name: "PNG cut short", make: { let p = try await TestImages.image("png", width: 300, height: 200); return p.prefix(p.count / 2) }, status: nil),
+        Case(
+            name: "truncated JPEG",
+            make: {
+                let j = try await TestImages.jpeg(); return j.prefix(j.count / 2)
+            }, status: .unprocessableContent),
+        Case(
+            name: "JPEG header followed by junk", make: { try await TestImages.jpeg().prefix(600) + Data(repeating: 0x5A, count: 20_000) },
+            status: .unprocessableContent),
+        Case(
+            name: "PNG cut short",
+            make: {
+                let p = try await TestImages.image("png", width: 300, height: 200); return p.prefix(p.count / 2)
+            }, status: nil),
         Case(name: "PNG claiming 60000×60000", make: { pngHeader(width: 60_000, height: 60_000) }, status: .unprocessableContent),
-        Case(name: "JPEG whose SOF claims 65000×65000", make: { try await jpegClaiming(width: 65_000, height: 65_000) }, status: .unprocessableContent),
-        Case(name: "SVG with script", make: { Data("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8) }, status: .unsupportedMediaType),
-        Case(name: "HTML renamed .jpg", make: { Data("<!doctype html><html><body><script>alert(document.cookie)</script></body></html>".utf8) }, status: .unsupportedMediaType),
-        Case(name: "a PDF", make: { Data("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n".utf8) }, status: .unsupportedMediaType),
+        Case(
+            name: "JPEG whose SOF claims 65000×65000", make: { try await jpegClaiming(width: 65_000, height: 65_000) }, status: .unprocessableContent),
+        Case(
+            name: "SVG with script", make: { Data("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8) },
+            status: .unsupportedMediaType),
+        Case(
+            name: "HTML renamed .jpg", make: { Data("<!doctype html><html><body><script>alert(document.cookie)</script></body></html>".utf8) },
+            status: .unsupportedMediaType),
+        Case(
+            name: "a PDF", make: { Data("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n".utf8) },
+            status: .unsupportedMediaType),
         Case(name: "random bytes", make: { Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }) }, status: .unsupportedMediaType),
-        Case(name: "ISO box of an unknown brand", make: { Data([0, 0, 0, 24] + Array("ftypmp42".utf8) + Array(repeating: 0, count: 40)) }, status: .unsupportedMediaType),
+        Case(
+            name: "ISO box of an unknown brand", make: { Data([0, 0, 0, 24] + Array("ftypmp42".utf8) + Array(repeating: 0, count: 40)) },
+            status: .unsupportedMediaType),
         Case(name: "GIF header without an image", make: { Data("GIF89a".utf8) + Data([10, 0, 10, 0, 0, 0, 0]) }, status: .unprocessableContent),
     ]
 
@@ -57,7 +76,8 @@ struct HostileInputTests {
     func polyglotZip() async throws {
         try await TestApp.run(.sqlite) { app in
             let f = try await UploadTests.fixture(app)
-            let zipPart = Data([0x50, 0x4B, 0x03, 0x04]) + Data("secret.txt — hidden payload".utf8) + Data([0x50, 0x4B, 0x05, 0x06]) + Data(count: 18)
+            let zipPart =
+                Data([0x50, 0x4B, 0x03, 0x04]) + Data("secret.txt — hidden payload".utf8) + Data([0x50, 0x4B, 0x05, 0x06]) + Data(count: 18)
             let polyglot = try await TestImages.jpeg() + zipPart
             let id = try #require(try await app.upload(polyglot, event: f.event, token: f.guest).string("id"))
             let photo = try await app.waitUntilProcessed(id, token: f.guest)
@@ -97,7 +117,9 @@ func pngHeader(width: UInt32, height: UInt32) -> Data {
     }
     func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
     let ihdr = bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0]
-    return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", []))
+    return Data(
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
+            + chunk("IEND", []))
 }
 
 /// A real JPEG whose SOF marker is rewritten to claim another size.

@@ -20,17 +20,26 @@ struct HostileRequestTests {
     }
 
     static let carriers: [Carrier] = [
-        Carrier(name: "PNG with a 200 MB zTXt bomb", make: { try await pngWithChunk("zTXt", Array("Comment".utf8) + [0, 0] + zlibZeros(200_000_000)) },
-                payload: "Comment"),
-        Carrier(name: "PNG with a 5 MB iCCP profile of junk", make: { try await pngWithChunk("iCCP", Array("evil".utf8) + [0, 0] + zlibZeros(5_000_000)) },
-                payload: "evil"),
-        Carrier(name: "JPEG/HTML polyglot", make: { try await jpegWithSegment(0xFE, Data("<html><body><script>alert('polyglot')</script></body></html>".utf8)) },
-                payload: "<script>"),
+        Carrier(
+            name: "PNG with a 200 MB zTXt bomb", make: { try await pngWithChunk("zTXt", Array("Comment".utf8) + [0, 0] + zlibZeros(200_000_000)) },
+            payload: "Comment"),
+        Carrier(
+            name: "PNG with a 5 MB iCCP profile of junk",
+            make: { try await pngWithChunk("iCCP", Array("evil".utf8) + [0, 0] + zlibZeros(5_000_000)) },
+            payload: "evil"),
+        Carrier(
+            name: "JPEG/HTML polyglot",
+            make: { try await jpegWithSegment(0xFE, Data("<html><body><script>alert('polyglot')</script></body></html>".utf8)) },
+            payload: "<script>"),
         Carrier(name: "JPEG with a 3 MB ICC profile", make: { try await jpegWithICC(bytes: 3_000_000) }, payload: "JUNKPROFILE"),
-        Carrier(name: "JPEG with XSS in EXIF fields", make: {
-            try await TestImages.jpeg(exif: ["-Artist=<script>alert('artist')</script>", "-ImageDescription=<img src=x onerror=alert(2)>",
-                                       "-Copyright=\"><svg onload=alert(3)>"])
-        }, payload: "alert("),
+        Carrier(
+            name: "JPEG with XSS in EXIF fields",
+            make: {
+                try await TestImages.jpeg(exif: [
+                    "-Artist=<script>alert('artist')</script>", "-ImageDescription=<img src=x onerror=alert(2)>",
+                    "-Copyright=\"><svg onload=alert(3)>",
+                ])
+            }, payload: "alert("),
     ]
 
     @Test("Images carrying payloads are stored defanged and served as images", arguments: carriers)
@@ -89,35 +98,50 @@ struct HostileRequestTests {
     }
 
     static let refused: [Refused] = [
-        Refused(name: "SVG with an XXE entity", path: "/api/v1/events/{id}/photos",
-                body: Data("<?xml version=\"1.0\"?><!DOCTYPE svg [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><svg xmlns=\"http://www.w3.org/2000/svg\"><text>&xxe;</text></svg>".utf8),
-                headers: [.contentType: "image/svg+xml"], status: .unsupportedMediaType),
-        Refused(name: "a real JPEG declared as text/html", path: "/api/v1/events/{id}/photos", body: { try await TestImages.jpeg(width: 80, height: 60) },
-                headers: [.contentType: "text/html"], status: .unsupportedMediaType),
-        Refused(name: "an HTML page declared as image/jpeg", path: "/api/v1/events/{id}/photos",
-                body: Data("<html><script>alert(1)</script></html>".utf8), headers: [.contentType: "image/jpeg"], status: .unsupportedMediaType),
-        Refused(name: "JSON sent to the photo endpoint", path: "/api/v1/events/{id}/photos", body: Data("{\"photo\": \"x\"}".utf8),
-                headers: [.contentType: "application/json"], status: .unsupportedMediaType),
-        Refused(name: "a join sent as a form", path: "/api/v1/join", body: Data("code={code}&name=Ana".utf8),
-                headers: [.contentType: "application/x-www-form-urlencoded"], status: .unsupportedMediaType),
-        Refused(name: "a name of 1,000 characters", path: "/api/v1/join", body: join(String(repeating: "a", count: 1000)),
-                headers: [.contentType: "application/json"], status: .unprocessableContent),
-        Refused(name: "a 10 KB name", path: "/api/v1/join", body: join(String(repeating: "é", count: 5000)),
-                headers: [.contentType: "application/json"], status: .unprocessableContent),
-        Refused(name: "a name with U+202E", path: "/api/v1/join", body: join("Ana\u{202E}gpj.exe"),
-                headers: [.contentType: "application/json"], status: .unprocessableContent),
-        Refused(name: "a name with NUL", path: "/api/v1/join", body: join("Ana\u{0}admin"),
-                headers: [.contentType: "application/json"], status: .unprocessableContent),
-        Refused(name: "a name with CRLF", path: "/api/v1/join", body: join("Ana\r\nSet-Cookie: admin=1"),
-                headers: [.contentType: "application/json"], status: .unprocessableContent),
-        Refused(name: "JSON nested 10,000 deep", path: "/api/v1/join",
-                body: Data((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8),
-                headers: [.contentType: "application/json"], status: .badRequest),
-        Refused(name: "JSON objects nested 5,000 deep", path: "/api/v1/join",
-                body: Data((String(repeating: "{\"a\":", count: 5_000) + "1" + String(repeating: "}", count: 5_000)).utf8),
-                headers: [.contentType: "application/json"], status: .badRequest),
-        Refused(name: "1 MB of JSON", path: "/api/v1/join", body: join(String(repeating: "x", count: 1_000_000)),
-                headers: [.contentType: "application/json"], status: .contentTooLarge),
+        Refused(
+            name: "SVG with an XXE entity", path: "/api/v1/events/{id}/photos",
+            body: Data(
+                "<?xml version=\"1.0\"?><!DOCTYPE svg [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><svg xmlns=\"http://www.w3.org/2000/svg\"><text>&xxe;</text></svg>"
+                    .utf8),
+            headers: [.contentType: "image/svg+xml"], status: .unsupportedMediaType),
+        Refused(
+            name: "a real JPEG declared as text/html", path: "/api/v1/events/{id}/photos", body: { try await TestImages.jpeg(width: 80, height: 60) },
+            headers: [.contentType: "text/html"], status: .unsupportedMediaType),
+        Refused(
+            name: "an HTML page declared as image/jpeg", path: "/api/v1/events/{id}/photos",
+            body: Data("<html><script>alert(1)</script></html>".utf8), headers: [.contentType: "image/jpeg"], status: .unsupportedMediaType),
+        Refused(
+            name: "JSON sent to the photo endpoint", path: "/api/v1/events/{id}/photos", body: Data("{\"photo\": \"x\"}".utf8),
+            headers: [.contentType: "application/json"], status: .unsupportedMediaType),
+        Refused(
+            name: "a join sent as a form", path: "/api/v1/join", body: Data("code={code}&name=Ana".utf8),
+            headers: [.contentType: "application/x-www-form-urlencoded"], status: .unsupportedMediaType),
+        Refused(
+            name: "a name of 1,000 characters", path: "/api/v1/join", body: join(String(repeating: "a", count: 1000)),
+            headers: [.contentType: "application/json"], status: .unprocessableContent),
+        Refused(
+            name: "a 10 KB name", path: "/api/v1/join", body: join(String(repeating: "é", count: 5000)),
+            headers: [.contentType: "application/json"], status: .unprocessableContent),
+        Refused(
+            name: "a name with U+202E", path: "/api/v1/join", body: join("Ana\u{202E}gpj.exe"),
+            headers: [.contentType: "application/json"], status: .unprocessableContent),
+        Refused(
+            name: "a name with NUL", path: "/api/v1/join", body: join("Ana\u{0}admin"),
+            headers: [.contentType: "application/json"], status: .unprocessableContent),
+        Refused(
+            name: "a name with CRLF", path: "/api/v1/join", body: join("Ana\r\nSet-Cookie: admin=1"),
+            headers: [.contentType: "application/json"], status: .unprocessableContent),
+        Refused(
+            name: "JSON nested 10,000 deep", path: "/api/v1/join",
+            body: Data((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8),
+            headers: [.contentType: "application/json"], status: .badRequest),
+        Refused(
+            name: "JSON objects nested 5,000 deep", path: "/api/v1/join",
+            body: Data((String(repeating: "{\"a\":", count: 5_000) + "1" + String(repeating: "}", count: 5_000)).utf8),
+            headers: [.contentType: "application/json"], status: .badRequest),
+        Refused(
+            name: "1 MB of JSON", path: "/api/v1/join", body: join(String(repeating: "x", count: 1_000_000)),
+            headers: [.contentType: "application/json"], status: .contentTooLarge),
     ]
 
     @Test("Hostile requests get a clear 4xx problem and store nothing", arguments: refused)
@@ -128,7 +152,8 @@ struct HostileRequestTests {
             let guest = try await app.guestToken(code: event["code"] as! String)
             let path = hostile.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
             let raw = try await hostile.body()
-            let body = String(decoding: raw, as: UTF8.self).contains("{code}")
+            let body =
+                String(decoding: raw, as: UTF8.self).contains("{code}")
                 ? Data(String(decoding: raw, as: UTF8.self).replacingOccurrences(of: "{code}", with: event["code"] as! String).utf8)
                 : raw
             var headers = hostile.headers
@@ -154,11 +179,15 @@ struct HostileRequestTests {
             let id = event["id"] as! String
             for name in ["../../etc/passwd", "<script>alert('name')</script>", "C:\\Windows\\evil", "\"quoted\" name"] {
                 let guest = try await app.guestToken(code: event["code"] as! String, name: name)
-                var headers: HTTPFields = [.contentType: "image/jpeg", .authorization: "Bearer \(guest)",
-                                           .contentDisposition: "attachment; filename=\"../../evil.sh\""]
+                var headers: HTTPFields = [
+                    .contentType: "image/jpeg", .authorization: "Bearer \(guest)",
+                    .contentDisposition: "attachment; filename=\"../../evil.sh\"",
+                ]
                 headers[.init("X-Photo-Source")!] = "camera"
-                let uploaded = try await app.client.execute(uri: "/api/v1/events/\(id)/photos", method: .post, headers: headers,
-                                                            body: ByteBuffer(data: try await TestImages.jpeg(width: 90 + name.count, height: 60))) {
+                let uploaded = try await app.client.execute(
+                    uri: "/api/v1/events/\(id)/photos", method: .post, headers: headers,
+                    body: ByteBuffer(data: try await TestImages.jpeg(width: 90 + name.count, height: 60))
+                ) {
                     APIResponse(status: $0.status, headers: $0.headers, body: $0.body)
                 }
                 #expect(uploaded.status == .created)

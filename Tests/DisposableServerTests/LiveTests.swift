@@ -34,7 +34,8 @@ struct LiveTests {
     func newPhotoReachesEveryone(engine: TestEngine) async throws {
         try await TestApp.run(engine, live: true) { app in
             let f = try await UploadTests.fixture(app)
-            let ana = try await app.guestToken(code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
+            let ana = try await app.guestToken(
+                code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
             let anaStream = try await app.subscribe(event: f.event, token: ana)
             let organizerStream = try await app.subscribe(event: f.event, token: f.organizer)
             let id = try #require(try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest).string("id"))
@@ -54,7 +55,8 @@ struct LiveTests {
         try await TestApp.run(engine, live: true) { app in
             let revealAt = app.clock.now + 3600
             let f = try await UploadTests.fixture(app, ["reveal": ["mode": "at", "at": formatTime(revealAt)]])
-            let ana = try await app.guestToken(code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
+            let ana = try await app.guestToken(
+                code: try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code")), name: "Ana")
             let stream = try await app.subscribe(event: f.event, token: ana)
             let mine = try await app.subscribe(event: f.event, token: f.guest)
             _ = try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest)
@@ -81,11 +83,13 @@ struct LiveTests {
         try await TestApp.run(engine, live: true, configure: { $0.liveHeartbeat = .milliseconds(300) }) { app in
             let f = try await UploadTests.fixture(app)
             for index in 1...5 { try await app.call(.patch, "/api/v1/events/\(f.event)", json: ["name": "N\(index)"], token: f.organizer) }
-            let first = try await app.call(.get, "/api/v1/events/\(f.event)/changes?since=0&limit=3", token: f.guest, headers: [.accept: "application/json"])
+            let first = try await app.call(
+                .get, "/api/v1/events/\(f.event)/changes?since=0&limit=3", token: f.guest, headers: [.accept: "application/json"])
             #expect((first["items"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int } == [1, 2, 3])
             #expect(first["hasMore"] as? Bool == true)
             let next = try #require(first["next"] as? Int)
-            let second = try await app.call(.get, "/api/v1/events/\(f.event)/changes?since=\(next)&limit=3", token: f.guest, headers: [.accept: "application/json"])
+            let second = try await app.call(
+                .get, "/api/v1/events/\(f.event)/changes?since=\(next)&limit=3", token: f.guest, headers: [.accept: "application/json"])
             #expect((second["items"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int } == [4, 5])
             #expect(second["hasMore"] as? Bool == false)
             #expect(((second["items"] as? [[String: Any]])?.last?["change"] as? [String: Any])?["kind"] as? String == "event-updated")

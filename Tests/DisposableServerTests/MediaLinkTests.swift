@@ -8,8 +8,9 @@ import Testing
 struct MediaLinkTests {
     /// Over a real connection (`live`) the second request for a file is answered by `MediaShortcut` from memory,
     /// so every check below runs against both ways of answering.
-    @Test("A listed photo's links serve its files without a session; forged, expired and deleted ones do not",
-          arguments: TestEngine.allCases, [false, true])
+    @Test(
+        "A listed photo's links serve its files without a session; forged, expired and deleted ones do not",
+        arguments: TestEngine.allCases, [false, true])
     func signedLinks(engine: TestEngine, live: Bool) async throws {
         try await TestApp.run(engine, live: live) { app in
             let f = try await UploadTests.fixture(app)
@@ -49,7 +50,8 @@ struct MediaLinkTests {
             try await app.call(.get, thumbnail.replacingOccurrences(of: "/\(ids[0])/", with: "/..%2F..%2Fetc/")).expectProblem(.forbidden)
 
             // The change feed's photos carry working links too (signed when sent, not when stored).
-            let changes = try await app.call(.get, "/api/v1/events/\(f.event)/changes?since=0", token: f.guest, headers: [.accept: "application/json"])
+            let changes = try await app.call(
+                .get, "/api/v1/events/\(f.event)/changes?since=0", token: f.guest, headers: [.accept: "application/json"])
             let fedLinks = (changes["items"] as? [[String: Any]] ?? []).compactMap { entry -> String? in
                 ((entry["change"] as? [String: Any])?["photo"] as? [String: Any]).flatMap { ($0["urls"] as? [String: Any])?["thumbnail"] as? String }
             }
@@ -99,13 +101,15 @@ struct MediaLinkTests {
 
             // A body that reads like a request for the link is a body: the sign-in refuses it, nothing else answers.
             let smuggled = get(link)
-            let withBody = "POST /api/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
+            let withBody =
+                "POST /api/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)"
             var answers = try await RawHTTP.exchange(port: port, withBody + get("/healthz") + get(link), responses: 3)
             #expect(answers.map(\.contentType) == [problem, json, image])
             #expect(answers[2].body.elementsEqual(thumbnail.body.readableBytesView), "the thumbnail's bytes")
 
             // A chunked body: the shortcut steps aside for the rest of the connection, the router answers the link.
-            let chunked = "POST /api/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            let chunked =
+                "POST /api/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + String(smuggled.utf8.count, radix: 16) + "\r\n" + smuggled + "\r\n0\r\n\r\n"
             answers = try await RawHTTP.exchange(port: port, chunked + get(link) + get("/healthz"), responses: 3)
             #expect(answers.map(\.contentType) == [problem, image, json])
@@ -118,8 +122,10 @@ struct MediaLinkTests {
             }
 
             // Heads no strict reader accepts go to the decoder, which refuses them as before.
-            for bad in ["GET \(link) HTTP/1.1\nHost: x\n\n", "GET \(link) HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n",
-                        "GET \(link) HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab"] {
+            for bad in [
+                "GET \(link) HTTP/1.1\nHost: x\n\n", "GET \(link) HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n",
+                "GET \(link) HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
+            ] {
                 let answer = try await RawHTTP.exchange(port: port, bad + get("/healthz"), responses: 1)
                 #expect(answer.first?.contentType != image, "\(bad.debugDescription)")
             }

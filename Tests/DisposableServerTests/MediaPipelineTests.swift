@@ -6,12 +6,14 @@ import Testing
 
 @Suite("Media pipeline (MED-1, MED-2)")
 struct MediaPipelineTests {
-    @Test("Every accepted format becomes ready with a preview and a thumbnail; originals are kept byte for byte",
-          arguments: TestEngine.allCases, ["jpg", "png", "webp", "heic", "avif", "gif"])
+    @Test(
+        "Every accepted format becomes ready with a preview and a thumbnail; originals are kept byte for byte",
+        arguments: TestEngine.allCases, ["jpg", "png", "webp", "heic", "avif", "gif"])
     func formats(engine: TestEngine, format: String) async throws {
         try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app)
-            let original = format == "jpg" ? try await TestImages.jpeg(width: 900, height: 600) : try await TestImages.image(format, width: 900, height: 600)
+            let original =
+                format == "jpg" ? try await TestImages.jpeg(width: 900, height: 600) : try await TestImages.image(format, width: 900, height: 600)
             let uploaded = try await app.upload(original, event: f.event, token: f.guest)
             #expect(uploaded.status == .created, "\(uploaded.text)")
             #expect(uploaded.string("format") == (format == "jpg" ? "jpeg" : format))
@@ -55,9 +57,11 @@ struct MediaPipelineTests {
                 "-DateTimeOriginal=2026:06:20 18:30:00", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945",
                 "-GPSLongitudeRef=E", "-Artist=<script>alert(1)</script>",
             ])
-            let a = try await app.waitUntilProcessed(try #require(try await app.upload(withDate, event: f.event, token: f.guest).string("id")), token: f.guest)
+            let a = try await app.waitUntilProcessed(
+                try #require(try await app.upload(withDate, event: f.event, token: f.guest).string("id")), token: f.guest)
             #expect(a.string("takenAt") == "2026-06-20T18:30:00.000Z")
-            let b = try await app.waitUntilProcessed(try #require(try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest).string("id")), token: f.guest)
+            let b = try await app.waitUntilProcessed(
+                try #require(try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest).string("id")), token: f.guest)
             #expect(b.string("takenAt") == b.string("uploadedAt"))
 
             for kind in ["preview", "thumbnail"] {
@@ -74,7 +78,9 @@ struct MediaPipelineTests {
     func gpsStripping(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app)
-            let jpeg = try await TestImages.jpeg(width: 800, height: 600, exif: ["-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", "-Make=Pixel"])
+            let jpeg = try await TestImages.jpeg(
+                width: 800, height: 600,
+                exif: ["-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", "-Make=Pixel"])
             let id = try #require(try await app.upload(jpeg, event: f.event, token: f.guest).string("id"))
             _ = try await app.waitUntilProcessed(id, token: f.guest)
 

@@ -12,26 +12,26 @@ struct QRCodeTests {
             let token = try await app.userToken()
             // Several events: each code is a different pattern of modules.
             for _ in 0..<4 {
-            let event = try await app.createEvent(token: token)
-            let joinURL = try #require(event["joinURL"] as? String)
-            // Modules per side, quiet zone included, read from the SVG's viewBox.
-            let svg = try await app.call(.get, "/api/v1/events/\(event["id"]!)/qr.svg", token: token).text
-            let side = try #require(svg.firstMatch(of: /viewBox="0 0 (\d+) \d+"/).flatMap { Int($0.1) })
-            for size in [64, 100, 200, 512, 1000, 4096] {
-                let response = try await app.call(.get, "/api/v1/events/\(event["id"]!)/qr.png?size=\(size)", token: token)
-                #expect(response.status == .ok)
-                #expect(response.headers[.contentType] == "image/png")
-                let png = Data(buffer: response.body)
-                let (width, height) = try pngSize(png)
-                #expect(width == height)
-                // Crisp: a whole number of pixels per module, as many as fit in the requested size.
-                #expect(width == side * max(2, size / side), "size \(size): \(width) px for \(side) modules")
-                let file = try writeTemporaryFile(png, suffix: ".png")
-                defer { try? FileManager.default.removeItem(at: file) }
-                let (status, output) = try await runTool("/usr/bin/zbarimg", ["--quiet", "--raw", file.path])
-                #expect(status == 0, "size \(size)")
-                #expect(output.trimmingCharacters(in: .newlines) == joinURL, "size \(size)")
-            }
+                let event = try await app.createEvent(token: token)
+                let joinURL = try #require(event["joinURL"] as? String)
+                // Modules per side, quiet zone included, read from the SVG's viewBox.
+                let svg = try await app.call(.get, "/api/v1/events/\(event["id"]!)/qr.svg", token: token).text
+                let side = try #require(svg.firstMatch(of: /viewBox="0 0 (\d+) \d+"/).flatMap { Int($0.1) })
+                for size in [64, 100, 200, 512, 1000, 4096] {
+                    let response = try await app.call(.get, "/api/v1/events/\(event["id"]!)/qr.png?size=\(size)", token: token)
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "image/png")
+                    let png = Data(buffer: response.body)
+                    let (width, height) = try pngSize(png)
+                    #expect(width == height)
+                    // Crisp: a whole number of pixels per module, as many as fit in the requested size.
+                    #expect(width == side * max(2, size / side), "size \(size): \(width) px for \(side) modules")
+                    let file = try writeTemporaryFile(png, suffix: ".png")
+                    defer { try? FileManager.default.removeItem(at: file) }
+                    let (status, output) = try await runTool("/usr/bin/zbarimg", ["--quiet", "--raw", file.path])
+                    #expect(status == 0, "size \(size)")
+                    #expect(output.trimmingCharacters(in: .newlines) == joinURL, "size \(size)")
+                }
             }
         }
     }

@@ -1,8 +1,9 @@
-@testable import DisposableServer
 import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
 import Testing
+
+@testable import DisposableServer
 
 @Suite("Identities and events remembered for reads (PERF-2)")
 struct RecentReadsTests {
@@ -66,7 +67,11 @@ struct RecentReadsTests {
             lookups.withLockedValue { $0 += 1 }
             try await Task.sleep(for: .milliseconds(200))
             // The first time, a write runs while the lookup is in the database.
-            if writeDuringLookup.withLockedValue({ first in defer { first = false }; return first }) { recent.forgetAll() }
+            if writeDuringLookup.withLockedValue({ first in
+                defer { first = false }; return first
+            }) {
+                recent.forgetAll()
+            }
             return .guest(guest, tokenHash: "h")
         }
 

@@ -21,13 +21,13 @@ struct RetentionTests {
 
             // Not yet: one minute before.
             app.clock.set(deletesAt - 60)
-            #expect(try await RetentionSweeper(services: app.services).sweep() == 0)
+            #expect(try await app.services.retention.sweep() == 0)
             #expect(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).status == .ok)
 
             // MUT
             app.clock.set(deletesAt)
-            #expect(try await RetentionSweeper(services: app.services).sweep() == 1)
-            #expect(try await RetentionSweeper(services: app.services).sweep() == 0, "idempotent")
+            #expect(try await app.services.retention.sweep() == 1)
+            #expect(try await app.services.retention.sweep() == 0, "idempotent")
 
             // validate: nothing of it remains — rows, files, change log, guests' tokens
             try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).expectProblem(.notFound)
@@ -44,8 +44,9 @@ struct RetentionTests {
             #expect(try await app.call(.get, "/api/v1/events/\(keep["id"]!)", token: f.organizer).status == .ok)
 
             // RET-3: the admin sees what was deleted and when — no content.
-            _ = try await AdminAccounts(services: app.services).create(email: "root@example.com", password: "password", name: nil, onlyIfFirst: false)
-            let admin = try #require(try await app.call(.post, "/api/v1/sessions", json: ["email": "root@example.com", "password": "password"]).string("token"))
+            _ = try await app.services.accounts.createAdmin(email: "root@example.com", password: "password", name: nil, onlyIfFirst: false)
+            let admin = try #require(
+                try await app.call(.post, "/api/v1/sessions", json: ["email": "root@example.com", "password": "password"]).string("token"))
             let records = try #require(try await app.call(.get, "/api/v1/admin/deletions", token: admin)["items"] as? [[String: Any]])
             #expect(records.count == 1)
             #expect(records.first?["eventId"] as? String == f.event)
@@ -71,7 +72,7 @@ struct RetentionTests {
             }
             try FileManager.default.removeItem(atPath: app.services.configuration.mediaDirectory + "/events/\(f.event)")
             // MUT
-            #expect(try await RetentionSweeper(services: app.services).sweep() == 1)
+            #expect(try await app.services.retention.sweep() == 1)
             // validate
             let remaining = try await app.services.database.sql { db in
                 try await db.raw("SELECT COUNT(*) AS n FROM events WHERE id = \(bind: f.event)").first()!.decode(column: "n", as: Int.self)
@@ -89,7 +90,8 @@ struct RetentionTests {
             let last = try #require(try await stream.next())
             #expect(last.name == "event-deleted")
             let reason = try await app.services.database.sql { db in
-                try await db.raw("SELECT reason FROM deletion_records WHERE event_id = \(bind: f.event)").first()?.decode(column: "reason", as: String.self)
+                try await db.raw("SELECT reason FROM deletion_records WHERE event_id = \(bind: f.event)").first()?.decode(
+                    column: "reason", as: String.self)
             }
             #expect(reason == "organizer")
         }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// LIVE-2: several instances on one PostgreSQL — a change committed by one reaches subscribers of another.
@@ -26,7 +26,8 @@ struct ScaleOutTests {
         for (base, server) in zip([a, b], servers) { _ = try await waitForHTTP(base + "/healthz", server: server) }
 
         _ = try await post(a + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
-        let token = try #require(try await post(a + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
+        let token = try #require(
+            try await post(a + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
         let event = try #require(try await post(a + "/api/v1/events", json: ["name": "Two instances"], token: token).json["id"] as? String)
         let stream = try await SSEClient.connect("\(b)/api/v1/events/\(event)/changes", token: token)
         // B writes (and keeps) the empty gallery page before the photo exists.

@@ -27,8 +27,9 @@ struct ServeProcessTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (environment, port) = try await serverEnvironment(engine, directory: directory)
         // admin create migrates a fresh database by itself
-        let admin = try await runTool(try disposableBinary(), ["admin", "create", "--email", "root@example.com", "--password", "password"],
-                                environment: environment)
+        let admin = try await runTool(
+            try disposableBinary(), ["admin", "create", "--email", "root@example.com", "--password", "password"],
+            environment: environment)
         #expect(admin.status == 0)
         #expect(admin.output.contains("created"))
 
@@ -41,7 +42,8 @@ struct ServeProcessTests {
         let status = try await get(base + "/status", token: nil)
         #expect(status.json["registrationEnabled"] as? Bool == true)
         // An open live stream must not hold the shutdown up.
-        let token = try #require(try await post(base + "/api/v1/sessions", json: ["email": "root@example.com", "password": "password"]).json["token"] as? String)
+        let token = try #require(
+            try await post(base + "/api/v1/sessions", json: ["email": "root@example.com", "password": "password"]).json["token"] as? String)
         let event = try #require(try await post(base + "/api/v1/events", json: ["name": "Stream"], token: token).json["id"] as? String)
         let stream = try await SSEClient.connect("\(base)/api/v1/events/\(event)/changes", token: token)
         #expect(stream.status == 200)

@@ -36,7 +36,8 @@ struct SetupTests {
                 uri: "/setup", method: .post, headers: form, body: ByteBuffer(string: "email=evil%40example.com&password=password")
             ) { $0 }
             #expect(again.status == .notFound)
-            #expect(try await app.call(.post, "/api/v1/sessions", json: ["email": "evil@example.com", "password": "password"]).status == .unauthorized)
+            #expect(
+                try await app.call(.post, "/api/v1/sessions", json: ["email": "evil@example.com", "password": "password"]).status == .unauthorized)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import DisposableAPI
 import Foundation
 import Testing
 
@@ -48,22 +49,25 @@ struct TextFormatsTests {
 
     @Test("A gallery page written by hand is byte for byte what JSONEncoder.sorted writes")
     func galleryJSON() throws {
-        let names = ["Maggie", "Ana \"the best\" O'Neil", "back\\slash / slash", "line\nbreak\ttab\r\u{8}\u{C}", "ctl\u{1}\u{1F}\u{7F}",
-                     "Zoë 😀 \u{2028}", "<script>alert(1)</script>", ""]
+        let names = [
+            "Maggie", "Ana \"the best\" O'Neil", "back\\slash / slash", "line\nbreak\ttab\r\u{8}\u{C}", "ctl\u{1}\u{1F}\u{7F}",
+            "Zoë 😀 \u{2028}", "<script>alert(1)</script>", "",
+        ]
         let photos = names.enumerated().map { index, name in
-            Photo(id: "p\(index)", eventID: "e1", uploaderID: index % 2 == 0 ? "me" : "u\(index)", shooterName: name,
-                  shooterNumber: index + 1, sha256: String(repeating: "ab", count: 32), format: ImageFormat.allCases[index % 6],
-                  source: index % 3 == 0 ? .library : .camera, byteSize: Int64(index) * 1_000_003,
-                  width: index % 4 == 0 ? nil : 4032, height: index % 4 == 0 ? nil : 3024,
-                  takenAt: Self.times[index], uploadedAt: Self.times[index + 10], status: index % 5 == 0 ? .processing : .ready,
-                  approved: index % 2 == 0, failure: nil)
+            Photo(
+                id: "p\(index)", eventID: "e1", uploaderID: index % 2 == 0 ? "me" : "u\(index)", shooterName: name,
+                shooterNumber: index + 1, sha256: String(repeating: "ab", count: 32), format: ImageFormat.allCases[index % 6],
+                source: index % 3 == 0 ? .library : .camera, byteSize: Int64(index) * 1_000_003,
+                width: index % 4 == 0 ? nil : 4032, height: index % 4 == 0 ? nil : 3024,
+                takenAt: Self.times[index], uploadedAt: Self.times[index + 10], status: index % 5 == 0 ? .processing : .ready,
+                approved: index % 2 == 0, failure: nil)
         }
         // Signed links ("?", "&" in the text) on half of them, the session-checked addresses on the rest.
         let links = MediaLinks(keyed: HMAC<SHA256>(key: SymmetricKey(size: .bits256)), until: 1_900_000_000)
         let items = photos.enumerated().map { index, photo in PhotoJSON(photo, viewerID: "me", links: index % 2 == 0 ? links : nil) }
         let pages = [
-            GalleryController.PageJSON(items: items, nextCursor: "c1", revealed: true, revealAt: nil, developingCount: nil, changeSeq: 42),
-            GalleryController.PageJSON(items: [], nextCursor: nil, revealed: false, revealAt: Self.times[3], developingCount: 7, changeSeq: 0),
+            GalleryPage(items: items, nextCursor: "c1", revealed: true, revealAt: nil, developingCount: nil, changeSeq: 42),
+            GalleryPage(items: [], nextCursor: nil, revealed: false, revealAt: Self.times[3], developingCount: 7, changeSeq: 0),
         ]
         for page in pages {
             let expected = String(decoding: try JSONEncoder.sorted.encode(page), as: UTF8.self)

@@ -26,7 +26,9 @@ struct UploadTests {
             let f = try await Self.fixture(app, ["shotsPerGuest": 7])
             // setup: 2 shots already taken, so k = 5
             let base = try await TestImages.jpeg(width: 96, height: 64)
-            for index in 0..<2 { #expect(try await app.upload(base + Data("taken \(index)".utf8), event: f.event, token: f.guest).status == .created) }
+            for index in 0..<2 {
+                #expect(try await app.upload(base + Data("taken \(index)".utf8), event: f.event, token: f.guest).status == .created)
+            }
             // MUT: 50 different photos at once (a valid JPEG followed by distinct bytes has a distinct hash)
             let responses = try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 for index in 0..<50 {

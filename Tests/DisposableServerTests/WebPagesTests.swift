@@ -53,8 +53,9 @@ struct WebPagesTests {
         PageRow(method: .post, path: "/logout", expected: all303),
         PageRow(method: .get, path: "/events", expected: accounts),
         PageRow(method: .get, path: "/events/new", expected: accounts),
-        PageRow(method: .post, path: "/events/new", form: "name=Party&shotsPerGuest=5&revealMode=now",
-                expected: statuses(.seeOther, .seeOther, .seeOther, .seeOther, .seeOther, .seeOther)),
+        PageRow(
+            method: .post, path: "/events/new", form: "name=Party&shotsPerGuest=5&revealMode=now",
+            expected: statuses(.seeOther, .seeOther, .seeOther, .seeOther, .seeOther, .seeOther)),
         PageRow(method: .get, path: "/events/{id}", expected: organizerOnly),
         PageRow(method: .post, path: "/events/{id}/settings", form: "name=Renamed&shotsPerGuest=27&revealMode=now", expected: organizerWrites),
         PageRow(method: .post, path: "/events/{id}/end", expected: organizerWrites),
@@ -77,19 +78,21 @@ struct WebPagesTests {
                 let organizer = try await app.userToken()
                 let event = try await app.createEvent(token: organizer)
                 let other = try await app.createEvent(token: try await app.userToken())
-                let token: String? = switch role {
-                case .anonymous: nil
-                case .guestOfThisEvent: try await app.guestToken(code: event["code"] as! String)
-                case .guestOfAnotherEvent: try await app.guestToken(code: other["code"] as! String)
-                case .organizer: organizer
-                case .otherUser: try await app.userToken()
-                case .admin: try await app.adminToken()
-                }
+                let token: String? =
+                    switch role {
+                    case .anonymous: nil
+                    case .guestOfThisEvent: try await app.guestToken(code: event["code"] as! String)
+                    case .guestOfAnotherEvent: try await app.guestToken(code: other["code"] as! String)
+                    case .organizer: organizer
+                    case .otherUser: try await app.userToken()
+                    case .admin: try await app.adminToken()
+                    }
                 let path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
                     .replacingOccurrences(of: "{code}", with: event["code"] as! String)
                     .replacingOccurrences(of: "{token}", with: "not-a-real-link").replacingOccurrences(of: "{lang}", with: "fr")
                     .replacingOccurrences(of: "{file}", with: "app.js")
-                let response = try await app.page(row.method, path, cookie: token, form: row.form?.replacingOccurrences(of: "{role}", with: "\(role)-\(suffix)"))
+                let response = try await app.page(
+                    row.method, path, cookie: token, form: row.form?.replacingOccurrences(of: "{role}", with: "\(role)-\(suffix)"))
                 #expect(response.status == row.expected[role], "\(row.method) \(row.path) as \(role): \(response.text.prefix(300))")
                 #expect(response.headers[.xContentTypeOptions] == "nosniff")
                 if response.headers[.contentType]?.hasPrefix("text/html") == true {
@@ -104,11 +107,12 @@ struct WebPagesTests {
     @Test("Every page route has a row in the page matrix")
     func everyPageIsCovered() async throws {
         try await TestApp.run(.sqlite) { app in
-            let covered = Set(Self.rows.map { row in
-                let path = row.path.split(separator: "?")[0].replacingOccurrences(of: "{code}", with: "{code}")
-                    .replacingOccurrences(of: "{lang}", with: "{code}")
-                return "\(row.method.rawValue) \(path)"
-            })
+            let covered = Set(
+                Self.rows.map { row in
+                    let path = row.path.split(separator: "?")[0].replacingOccurrences(of: "{code}", with: "{code}")
+                        .replacingOccurrences(of: "{lang}", with: "{code}")
+                    return "\(row.method.rawValue) \(path)"
+                })
             for route in allRoutes(app.services) where isWebPage(route) {
                 #expect(covered.contains(route), "\(route) has no row in the page matrix")
             }
@@ -188,8 +192,12 @@ struct WebPagesTests {
             #expect(try await app.page(.post, "/events/\(id)/end", headers: site).status == .forbidden)
             #expect(try await app.call(.get, "/api/v1/events/\(id)", token: organizer).string("name") == "Ana & Ben's wedding")
             // Our own pages are fine (same-origin form posts are exercised for real in the Chromium test).
-            let own = try await app.page(.post, "/events/\(id)/end", headers: [.init("Sec-Fetch-Site")!: "same-origin",
-                                                                                .cookie: "disposable_session=\(organizer)"])
+            let own = try await app.page(
+                .post, "/events/\(id)/end",
+                headers: [
+                    .init("Sec-Fetch-Site")!: "same-origin",
+                    .cookie: "disposable_session=\(organizer)",
+                ])
             #expect(own.status == .seeOther)
         }
     }
@@ -210,9 +218,15 @@ struct WebPagesTests {
             let me = try await app.call(.get, "/api/v1/me", token: secondToken)
             #expect((me["guest"] as? [String: Any])?["name"] as? String == "Maggie")
             // Both phones share the same shots.
-            #expect(try await app.upload(try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: guest).status == .created)
-            #expect(try await app.upload(try await TestImages.jpeg(width: 65, height: 48), event: event["id"] as! String, token: secondToken).status == .created)
-            #expect(try await app.upload(try await TestImages.jpeg(width: 66, height: 48), event: event["id"] as! String, token: secondToken).status == .forbidden)
+            #expect(
+                try await app.upload(try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: guest).status == .created
+            )
+            #expect(
+                try await app.upload(try await TestImages.jpeg(width: 65, height: 48), event: event["id"] as! String, token: secondToken).status
+                    == .created)
+            #expect(
+                try await app.upload(try await TestImages.jpeg(width: 66, height: 48), event: event["id"] as! String, token: secondToken).status
+                    == .forbidden)
             #expect(try await app.page(.get, path).status == .notFound)
         }
     }
@@ -229,8 +243,11 @@ struct WebPagesTests {
             // What a browser submits: every enabled field of the form with its current value (locked ones are disabled).
             let name = try #require(Self.value(of: "name", in: page.text))
             let endsAt = try #require(Self.value(of: "endsAt", in: page.text))
-            let saved = try await app.page(.post, "/events/\(id)/settings", cookie: organizer,
-                                           form: "name=\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&description=New+words&endsAt=\(endsAt)&allowGuestDownloads=on")
+            let saved = try await app.page(
+                .post, "/events/\(id)/settings", cookie: organizer,
+                form:
+                    "name=\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&description=New+words&endsAt=\(endsAt)&allowGuestDownloads=on"
+            )
             #expect(saved.status == .seeOther, "\(saved.text.prefix(2000))")
             let after = try await app.call(.get, "/api/v1/events/\(id)", token: organizer)
             #expect(after.string("description") == "New words")
@@ -269,10 +286,12 @@ struct WebPagesTests {
         #expect(used.subtracting(english.keys).isEmpty, "templates use unknown strings: \(used.subtracting(english.keys).sorted())")
     }
 
-    @Test("Language: the switcher's cookie first, then Accept-Language by quality, else English", arguments: [
-        (nil, "fr-FR,fr;q=0.9,en;q=0.8", "fr"), (nil, "de-DE, en;q=0.5, fr;q=0.7", "fr"), (nil, "de", "en"), (nil, nil, "en"),
-        ("en", "fr", "en"), ("fr", nil, "fr"), ("xx", "fr", "fr"),
-    ] as [(String?, String?, String)])
+    @Test(
+        "Language: the switcher's cookie first, then Accept-Language by quality, else English",
+        arguments: [
+            (nil, "fr-FR,fr;q=0.9,en;q=0.8", "fr"), (nil, "de-DE, en;q=0.5, fr;q=0.7", "fr"), (nil, "de", "en"), (nil, nil, "en"),
+            ("en", "fr", "en"), ("fr", nil, "fr"), ("xx", "fr", "fr"),
+        ] as [(String?, String?, String)])
     func language(cookie: String?, accept: String?, expected: String) {
         #expect(WebLanguage.of(cookie: cookie, acceptLanguage: accept).rawValue == expected)
     }
@@ -280,8 +299,10 @@ struct WebPagesTests {
 
 extension TestApp {
     /// A page request as a browser makes it: the session cookie, a form body.
-    func page(_ method: HTTPRequest.Method, _ path: String, cookie: String? = nil, form: String? = nil,
-              headers extra: HTTPFields = [:]) async throws -> APIResponse {
+    func page(
+        _ method: HTTPRequest.Method, _ path: String, cookie: String? = nil, form: String? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> APIResponse {
         var headers = extra
         if let cookie { headers[.cookie] = "disposable_session=\(cookie)" }
         if form != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
@@ -292,7 +313,7 @@ extension TestApp {
 
     func adminToken() async throws -> String {
         let email = "admin-\(UUID().uuidString.prefix(8))@example.com"
-        _ = try await AdminAccounts(services: services).create(email: email, password: "password", name: nil, onlyIfFirst: false)
+        _ = try await services.accounts.createAdmin(email: email, password: "password", name: nil, onlyIfFirst: false)
         return try #require(try await call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
     }
 }

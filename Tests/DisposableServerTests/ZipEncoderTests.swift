@@ -9,7 +9,9 @@ struct ZipEncoderTests {
     @Test("Past 4 GB the archive switches to ZIP64 records, with offsets unzip can follow")
     func zip64() throws {
         // setup: four 1.5 GB entries — only headers are produced, no data
-        let entries = (1...4).map { ZipEncoder.Entry(name: "Ana\($0).jpg", size: 1_500_000_000, modified: Date(timeIntervalSince1970: 1_781_980_200)) }
+        let entries = (1...4).map {
+            ZipEncoder.Entry(name: "Ana\($0).jpg", size: 1_500_000_000, modified: Date(timeIntervalSince1970: 1_781_980_200))
+        }
         var encoder = ZipEncoder()
         var offsets: [Int64] = []
         var position: Int64 = 0

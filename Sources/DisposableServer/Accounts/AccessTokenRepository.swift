@@ -1,4 +1,5 @@
 import Crypto
+import DisposableAPI
 import Foundation
 import SQLKit
 

@@ -15,7 +15,8 @@ enum Credentials {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         let hasAt = parts.count == 2
         let domain = hasAt ? parts[1] : ""
-        let domainHasDot = domain.split(separator: ".", omittingEmptySubsequences: false).count >= 2
+        let domainHasDot =
+            domain.split(separator: ".", omittingEmptySubsequences: false).count >= 2
             && !domain.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
         switch (hasAt, email.contains(".")) {
         case (false, false):

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 
 /// An account: an organizer, and possibly the instance's admin.
@@ -9,19 +10,8 @@ public struct User: Sendable, Equatable {
     public let createdAt: Date
 }
 
-/// A user as the API shows it (never the password hash).
-struct UserJSON: Encodable, Sendable {
-    let id: String
-    let email: String
-    let name: String
-    let isAdmin: Bool
-    let createdAt: Date
-
+extension UserJSON {
     init(_ user: User) {
-        id = user.id
-        email = user.email
-        name = user.name
-        isAdmin = user.isAdmin
-        createdAt = user.createdAt
+        self.init(id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt)
     }
 }

@@ -3,13 +3,7 @@ import Hummingbird
 
 /// The first-run wizard (ADM-2): while no admin exists, `/setup` creates one; then it is gone.
 struct SetupController {
-    let services: AppServices
-    let admins: AdminAccounts
-
-    init(services: AppServices) {
-        self.services = services
-        admins = AdminAccounts(services: services)
-    }
+    let admins: AccountService
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/setup", use: show)
@@ -30,18 +24,20 @@ struct SetupController {
     @Sendable func submit(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard try await !admins.adminExists() else { return SetupPage.gone() }
         let buffer = try await request.body.collect(upTo: 16 * 1024)
-        let form = (try? URLEncodedFormDecoder().decode(SetupForm.self, from: String(buffer: buffer)))
+        let form =
+            (try? URLEncodedFormDecoder().decode(SetupForm.self, from: String(buffer: buffer)))
             ?? SetupForm(email: nil, password: nil, name: nil)
         do {
-            let outcome = try await admins.create(
+            let outcome = try await admins.createAdmin(
                 email: form.email ?? "", password: form.password ?? "", name: form.name?.isEmpty == false ? form.name : nil,
                 onlyIfFirst: true)
             switch outcome {
             case .created: return SetupPage.done()
             case .adminAlreadyExists: return SetupPage.gone()
             case .emailTaken:
-                return SetupPage.form(email: form.email ?? "", name: form.name ?? "",
-                                      error: "An account with this email already exists.", status: .conflict)
+                return SetupPage.form(
+                    email: form.email ?? "", name: form.name ?? "",
+                    error: "An account with this email already exists.", status: .conflict)
             }
         } catch let problem as Problem {
             return SetupPage.form(email: form.email ?? "", name: form.name ?? "", error: problem.detail, status: problem.status)
@@ -72,13 +68,15 @@ enum SetupPage {
     }
 
     static func done() -> Response {
-        page(status: .created, title: "Disposable is ready",
-             body: "<h1>All set</h1><p>The administrator account is created. You can now sign in with it.</p>")
+        page(
+            status: .created, title: "Disposable is ready",
+            body: "<h1>All set</h1><p>The administrator account is created. You can now sign in with it.</p>")
     }
 
     static func gone() -> Response {
-        page(status: .notFound, title: "Setup is complete",
-             body: "<h1>Setup is complete</h1><p>This instance already has an administrator. Sign in instead.</p>")
+        page(
+            status: .notFound, title: "Setup is complete",
+            body: "<h1>Setup is complete</h1><p>This instance already has an administrator. Sign in instead.</p>")
     }
 
     private static func page(status: HTTPResponse.Status, title: String, body: String) -> Response {
@@ -96,24 +94,8 @@ enum SetupPage {
             </style></head>
             <body><main>\(body)</main></body></html>
             """
-        return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: .init(string: html)))
+        return Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: .init(string: html)))
     }
-}
-
-/// Escapes text for HTML element content and quoted attribute values.
-func escapeHTML(_ text: String) -> String {
-    var escaped = ""
-    escaped.reserveCapacity(text.count)
-    for character in text {
-        switch character {
-        case "&": escaped += "&amp;"
-        case "<": escaped += "&lt;"
-        case ">": escaped += "&gt;"
-        case "\"": escaped += "&quot;"
-        case "'": escaped += "&#39;"
-        default: escaped.append(character)
-        }
-    }
-    return escaped
 }

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -28,16 +29,5 @@ public final class ManualClock: AppClock {
 
     public func set(_ date: Date) {
         current.withLockedValue { $0 = date }
-    }
-}
-
-extension Date {
-    /// Times are stored as integer milliseconds since 1970 on both engines: no dialect differences.
-    /// Rounded to the nearest: a stored time read back as a `Date` must give the same milliseconds again
-    /// (rounding down turned some into the millisecond before, and a cursor would then skip a photo).
-    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-
-    public init(millisecondsSince1970 ms: Int64) {
-        self.init(timeIntervalSince1970: TimeInterval(ms) / 1000)
     }
 }

@@ -17,6 +17,12 @@ public struct AppConfiguration: Sendable {
         }
     }
 
+    /// Where photo files live.
+    public enum StorageLocation: Sendable, Equatable {
+        /// A folder on this machine (embedded default).
+        case localFolder(path: String)
+    }
+
     public var host: String
     public var port: Int
     public var dataDirectory: String
@@ -42,6 +48,9 @@ public struct AppConfiguration: Sendable {
     public var liveHeartbeat: Duration
     /// bcrypt cost for passwords; SEC-3 asks for at least 12. Tests lower it only for speed of fixtures.
     public var passwordHashCost: UInt8
+    /// Whether signed thumbnails held in memory are answered in front of the router (`FastPath/`, PERF-3).
+    /// Off, every request takes the plain path; the answers are the same.
+    public var mediaFastPath: Bool
 
     public init(
         host: String = "127.0.0.1",
@@ -57,7 +66,8 @@ public struct AppConfiguration: Sendable {
         maxPixels: Int = 100_000_000,
         mediaWorkers: Int = ProcessInfo.processInfo.activeProcessorCount + 1,
         liveHeartbeat: Duration = .seconds(20),
-        passwordHashCost: UInt8 = 12
+        passwordHashCost: UInt8 = 12,
+        mediaFastPath: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -73,9 +83,20 @@ public struct AppConfiguration: Sendable {
         self.mediaWorkers = max(1, mediaWorkers)
         self.liveHeartbeat = liveHeartbeat
         self.passwordHashCost = passwordHashCost
+        self.mediaFastPath = mediaFastPath
     }
 
     public var mediaDirectory: String { dataDirectory + "/media" }
+
+    /// Chosen by configuration; the local folder is the only store until S3 lands.
+    public var storage: StorageLocation { .localFolder(path: mediaDirectory) }
+
+    /// Uploads arriving. Beside the local store's files, so that storing one is a rename.
+    var stagingDirectory: URL {
+        switch storage {
+        case .localFolder(let path): LocalBlobStore.stagingDirectory(root: path)
+        }
+    }
 
     /// Cookies are `Secure` only when the instance is really served over HTTPS.
     var usesHTTPS: Bool { publicBaseURL.hasPrefix("https://") }

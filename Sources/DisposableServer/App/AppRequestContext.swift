@@ -20,8 +20,10 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     func requireUser() throws -> User {
         switch identity {
         case .user(let user, _): return user
-        case .guest: throw Problem(.forbidden, "account-required", title: "Account required",
-                                   detail: "Guests cannot do this. Create an account or sign in first.")
+        case .guest:
+            throw Problem(
+                .forbidden, "account-required", title: "Account required",
+                detail: "Guests cannot do this. Create an account or sign in first.")
         case nil: throw Problem.unauthorized
         }
     }

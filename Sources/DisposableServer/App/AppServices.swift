@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 
-/// The long-lived parts of an instance, built once and handed to controllers through initialisers.
+/// The parts of one instance, built once here and handed to the controllers, pages, background services and
+/// CLI commands through their initialisers: each of those gets only the services it uses.
 public struct AppServices: Sendable {
     /// What the `Server` header says.
     static let serverName = "Disposable"
@@ -9,52 +10,75 @@ public struct AppServices: Sendable {
     public let database: any DatabaseEngine
     public let clock: any AppClock
     public let logger: Logger
-    let users: UserRepository
-    let tokens: AccessTokenRepository
-    public let events: EventRepository
-    let guests: GuestRepository
-    let settings: InstanceSettingsRepository
-    let blobs: any BlobStore
-    let passwords: PasswordHasher
-    public let photos: PhotoRepository
+
+    // Feature services: each owns its rules (and its rate limiters).
+    public let accounts: AccountService
+    let events: EventService
+    let joining: JoinService
+    let photos: PhotoService
+    let gallery: GalleryService
+
+    // What they share.
+    let blobs: CachingBlobStore
+    let staging: UploadStaging
+    let pendingWrites: PendingWrites
     let jobs: JobQueue
-    let images: any ImageProcessor
-    /// Wakes the media workers as soon as a photo is stored.
-    let newWork = WorkSignal()
-    /// Opens once migrations and the storage sweep are done; background services wait for it.
-    let started = StartupGate()
+    let renderer: PhotoRenderer
     /// Fans change-log entries out to this instance's live subscribers (LIVE-1).
     let changes: ChangeHub
-    /// Identities and events reads may take from memory for a second (PERF-2).
+    /// Identities and event rows reads may take from memory for a second (PERF-2).
     let recentReads: RecentReads
     /// Signs thumbnail and preview links; its key is loaded at start-up.
-    let media = MediaSigner()
+    let signer = MediaSigner()
+    /// Wakes the media workers as soon as a photo is stored.
+    let newWork = WorkSignal()
+    /// Opens once migrations and the storage checks are done; background services wait for it.
+    let started = StartupGate()
+    let retention: RetentionSweeper
+    let requestLog: RequestLog
 
     public init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger) throws {
         try self.init(configuration: configuration, database: database, clock: clock, logger: logger, recentReads: RecentReads())
     }
 
     init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger, recentReads: RecentReads) throws {
-        self.recentReads = recentReads
         self.configuration = configuration
         self.database = database
         self.clock = clock
         self.logger = logger
-        users = UserRepository(database: database)
-        tokens = AccessTokenRepository(database: database)
-        events = EventRepository(database: database)
-        guests = GuestRepository(database: database)
-        settings = InstanceSettingsRepository(database: database, registrationDefault: configuration.registrationEnabledByDefault)
-        blobs = try LocalBlobStore(root: configuration.mediaDirectory)
-        passwords = PasswordHasher(cost: configuration.passwordHashCost)
-        photos = PhotoRepository(database: database)
+        self.recentReads = recentReads
+        requestLog = RequestLog(logger: logger)
+        let links = InstanceLinks(publicBaseURL: configuration.publicBaseURL, retention: configuration.retention)
+        let passwords = PasswordHasher(cost: configuration.passwordHashCost)
+        let eventRows = EventRepository(database: database)
+        let guests = GuestRepository(database: database)
+        let photoRows = PhotoRepository(database: database)
+        let images = try VipsImageProcessor()
+        blobs = try makeBlobStore(configuration)
+        staging = try UploadStaging(directory: configuration.stagingDirectory)
+        changes = ChangeHub(database: database, onNews: { recentReads.forgetAll() })
+        pendingWrites = PendingWrites(
+            database: database, blobs: blobs, clock: clock, logger: logger,
+            instance: "\(ProcessInfo.processInfo.hostName):\(configuration.port)")
         jobs = JobQueue(database: database)
-        images = try VipsImageProcessor()
-        changes = ChangeHub(database: database, recentReads: recentReads)
-    }
-}
+        let deletion = EventDeletion(database: database, photos: photoRows, blobs: blobs, changes: changes, clock: clock)
 
-extension AppServices {
-    /// Signed thumbnail and preview links for a response made now.
-    var mediaLinks: MediaLinks? { media.links(now: clock.now) }
+        accounts = AccountService(database: database, clock: clock, configuration: configuration)
+        events = EventService(
+            events: eventRows, guests: guests, passwords: passwords, clock: clock, links: links, recentReads: recentReads,
+            changes: changes, deletion: deletion)
+        joining = JoinService(
+            database: database, events: eventRows, guests: guests, tokens: AccessTokenRepository(database: database),
+            passwords: passwords, clock: clock, links: links, guessLimiter: RateLimiter(configuration.limits.join))
+        photos = PhotoService(
+            photos: photoRows, events: events, joining: joining, blobs: blobs, staging: staging, pendingWrites: pendingWrites,
+            images: images, signer: signer, changes: changes, newWork: newWork, clock: clock,
+            limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels), logger: logger)
+        gallery = GalleryService(photos: photoRows, events: events, signer: signer, clock: clock)
+        renderer = PhotoRenderer(
+            photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)
+        retention = RetentionSweeper(
+            database: database, deletion: deletion, pendingWrites: pendingWrites, retention: configuration.retention, clock: clock,
+            logger: logger, started: started, interval: .seconds(600))
+    }
 }

@@ -4,59 +4,80 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// The router with every route of the API; also used by tests to check the OpenAPI document.
+/// The router with every route of the API and the web app; also used by tests to check the OpenAPI document.
 public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
+    let secure = services.configuration.usesHTTPS
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: RequestLogMiddleware(log: services.requestLog))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ProblemMiddleware())
     // Signed media links carry their own grant: no session to look up (PERF-3).
-    MediaController(services: services).addRoutes(to: router)
+    MediaController(signer: services.signer, blobs: services.blobs, clock: services.clock).addRoutes(to: router)
 
     // Everything else knows who is asking from the session.
+    let identities = RememberedIdentities(accounts: services.accounts, recent: services.recentReads)
     let withSession = router.group()
         .add(middleware: CrossSiteRequestGuard())
-        .add(middleware: AuthenticationMiddleware(tokens: services.tokens, recent: services.recentReads))
-    StatusController(services: services).addRoutes(to: withSession)
-    SetupController(services: services).addRoutes(to: withSession)
-    AccountsController(services: services).addRoutes(to: withSession)
-    EventsController(services: services).addRoutes(to: withSession)
-    JoinController(services: services).addRoutes(to: withSession)
-    UploadController(services: services).addRoutes(to: withSession)
-    GalleryController(services: services).addRoutes(to: withSession)
-    PhotoController(services: services).addRoutes(to: withSession)
-    ArchiveController(services: services).addRoutes(to: withSession)
-    ChangesController(services: services).addRoutes(to: withSession)
-    DeletionRecordsController(services: services).addRoutes(to: withSession)
-    PersonalLinkController(services: services).addRoutes(to: withSession)
-    ApprovalController(services: services).addRoutes(to: withSession)
-    GuestPages(services: services).addRoutes(to: withSession)
-    OrganizerPages(services: services).addRoutes(to: withSession)
-    InfoPages(services: services).addRoutes(to: withSession)
+        .add(middleware: ForgetRecentReadsMiddleware(recent: services.recentReads))
+        .add(middleware: AuthenticationMiddleware { try await identities.identity(for: $0, isRead: $1) })
+    StatusController(accounts: services.accounts, database: services.database, blobs: services.blobs).addRoutes(to: withSession)
+    SetupController(admins: services.accounts).addRoutes(to: withSession)
+    AccountsController(accounts: services.accounts, events: services.events.events, secureCookies: secure).addRoutes(to: withSession)
+    EventsController(events: services.events).addRoutes(to: withSession)
+    JoinController(joining: services.joining, events: services.events).addRoutes(to: withSession)
+    UploadController(photos: services.photos).addRoutes(to: withSession)
+    GalleryController(gallery: services.gallery).addRoutes(to: withSession)
+    PhotoController(photos: services.photos).addRoutes(to: withSession)
+    ArchiveController(gallery: services.gallery, blobs: services.blobs).addRoutes(to: withSession)
+    ChangesController(
+        events: services.events, hub: services.changes, signer: services.signer, clock: services.clock,
+        heartbeat: services.configuration.liveHeartbeat
+    ).addRoutes(to: withSession)
+    DeletionRecordsController(database: services.database).addRoutes(to: withSession)
+    GuestPages(events: services.events, joining: services.joining, secure: secure).addRoutes(to: withSession)
+    OrganizerPages(accounts: services.accounts, events: services.events, secure: secure).addRoutes(to: withSession)
+    InfoPages(retention: services.configuration.retention, secure: secure).addRoutes(to: withSession)
     withSession.get("/api/v1/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try OpenAPIDocument.json())))
     }
     return router
 }
 
-/// Assembles the whole application: database service, migrations before the server starts, router.
+/// Assembles the whole application: background services, start-up work before serving, the router.
 public func buildApplication(services: AppServices) -> some ApplicationProtocol {
+    let configuration = services.configuration
+    let fastPath = services.configuration.mediaFastPath
     var app = Application(
         router: buildRouter(services: services),
-        server: .http1(shortcut: { MediaShortcut(services: services) }),
-        configuration: .init(address: .hostname(services.configuration.host, port: services.configuration.port),
-                             serverName: AppServices.serverName),
+        // The optional media fast path (FastPath/): signed thumbnails in memory answered in front of the router.
+        server: fastPath
+            ? .http1(shortcut: {
+                MediaShortcut(signer: services.signer, blobs: services.blobs, clock: services.clock, requestLog: services.requestLog)
+            })
+            : .http1(),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: AppServices.serverName),
         logger: services.logger
     )
-    app.addServices(DatabaseService(database: services.database), MediaWorkers(services: services), ClockAnnouncer(services: services),
-        RetentionSweeper(services: services))
-    if case .postgres(let url) = services.configuration.database {
+    app.addServices(
+        DatabaseService(database: services.database),
+        MediaWorkers(
+            jobs: services.jobs, renderer: services.renderer, newWork: services.newWork, started: services.started,
+            count: configuration.mediaWorkers, releaseLeasesAtStart: services.database.kind == .sqlite, clock: services.clock,
+            logger: services.logger),
+        ClockAnnouncer(
+            database: services.database, changes: services.changes, clock: services.clock, started: services.started,
+            logger: services.logger),
+        services.retention)
+    if case .postgres(let url) = configuration.database {
         app.addServices(PostgresChangeListener(url: url, hub: services.changes, logger: services.logger))
     }
     app.beforeServerStarts {
         try await migrateDatabase(services.database, logger: services.logger)
-        try await services.media.load(from: services.settings)
-        try await RetentionSweeper(services: services).sweep()
-        try await StorageSweep(services: services).removeOrphans()
+        try await services.signer.load(from: services.accounts.settings)
+        try await services.retention.sweep()
+        // Uploads in progress at a crash were never acknowledged.
+        services.staging.clear()
+        try await services.pendingWrites.reconcile(atStart: true)
         await services.started.open()
     }
     return app

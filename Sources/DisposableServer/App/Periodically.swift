@@ -4,17 +4,17 @@ import ServiceLifecycle
 /// Runs `work` every `interval` once start-up is done, until shutdown. A failure is logged and the
 /// work simply runs again next time. `waitFirst` skips the immediate first run (start-up did it).
 func runPeriodically(
-    _ services: AppServices, every interval: Duration, waitFirst: Bool = false, what: String,
+    _ started: StartupGate, logger: Logger, every interval: Duration, waitFirst: Bool = false, what: String,
     _ work: @escaping @Sendable () async throws -> Void
 ) async {
-    await services.started.wait()
+    await started.wait()
     await cancelWhenGracefulShutdown {
         if waitFirst { try? await Task.sleep(for: interval) }
         while !Task.isCancelled {
             do {
                 try await work()
-            } catch where !Task.isCancelled {
-                services.logger.warning("\(what) failed, will retry: \(error)")
+            } catch  where !Task.isCancelled {
+                logger.warning("\(what) failed, will retry: \(error)")
             } catch {
                 break  // shutting down: the work was cut off, not failed
             }

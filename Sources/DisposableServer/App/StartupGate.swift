@@ -14,4 +14,3 @@ actor StartupGate {
         await withCheckedContinuation { waiters.append($0) }
     }
 }
-

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Logging
 import SQLKit
@@ -220,6 +221,20 @@ let migrations: [Migration] = [
         statements: [
             "ALTER TABLE events ADD COLUMN require_approval BOOLEAN NOT NULL DEFAULT FALSE",
             "ALTER TABLE photos ADD COLUMN approved BOOLEAN NOT NULL DEFAULT TRUE",
+        ]
+    ),
+    Migration(
+        version: 12,
+        name: "pending writes",
+        statements: [
+            """
+            CREATE TABLE pending_writes (
+                photo_id TEXT PRIMARY KEY,
+                event_id TEXT NOT NULL,
+                instance TEXT NOT NULL,
+                started_at BIGINT NOT NULL
+            )
+            """
         ]
     ),
 ]

@@ -139,8 +139,9 @@ final class PostgresEngine: DatabaseEngine {
         let (host, port) = (address.host, address.port)
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                var hints = addrinfo(ai_flags: 0, ai_family: AF_UNSPEC, ai_socktype: Int32(SOCK_STREAM.rawValue), ai_protocol: 0,
-                                     ai_addrlen: 0, ai_addr: nil, ai_canonname: nil, ai_next: nil)
+                var hints = addrinfo(
+                    ai_flags: 0, ai_family: AF_UNSPEC, ai_socktype: Int32(SOCK_STREAM.rawValue), ai_protocol: 0,
+                    ai_addrlen: 0, ai_addr: nil, ai_canonname: nil, ai_next: nil)
                 var list: UnsafeMutablePointer<addrinfo>?
                 guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return continuation.resume(returning: false) }
                 defer { freeaddrinfo(list) }

@@ -37,7 +37,9 @@ final class SQLiteEngine: DatabaseEngine {
             return connection
         }
         // WAL + synchronous=FULL: a commit that returned survives a crash or power loss.
-        let writer = try await open(["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"])
+        let writer = try await open([
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000",
+        ])
         var readerConnections: [SQLiteConnection] = []
         for _ in 0..<readerCount {
             readerConnections.append(try await open(["PRAGMA query_only = ON", "PRAGMA busy_timeout = 5000"]))

@@ -1,19 +1,5 @@
+import DisposableAPI
 import Foundation
-
-/// When the general gallery opens (GAL-2).
-public enum RevealMode: String, Sendable, Codable, CaseIterable {
-    /// Photos are visible as soon as they are ready.
-    case now
-    /// Photos stay "developing" until the event ends.
-    case atEnd = "at-end"
-    /// Photos stay "developing" until a chosen time.
-    case at
-}
-
-/// Where an event is in its life (EV-3). `expired` events are deleted, so they are never shown.
-public enum EventStatus: String, Sendable, Codable {
-    case scheduled, live, ended
-}
 
 /// A disposable-camera event.
 public struct Event: Sendable, Equatable {
@@ -60,4 +46,14 @@ public struct Event: Sendable, Equatable {
     public func deletesAt(retention: TimeInterval) -> Date { endsAt + retention }
 
     public var hasPhotos: Bool { firstPhotoAt != nil }
+
+    /// The same settings under another code (a new event's code is drawn until one is free).
+    func withCode(_ code: EventCode) -> Event {
+        Event(
+            id: id, organizerID: organizerID, code: code, name: name, description: description, startsAt: startsAt,
+            endsAt: endsAt, shotsPerGuest: shotsPerGuest, revealMode: revealMode, revealAt: revealAt,
+            allowLibraryUploads: allowLibraryUploads, allowGuestDownloads: allowGuestDownloads, passwordHash: passwordHash,
+            maxGuests: maxGuests, requireApproval: requireApproval, guestCount: guestCount, firstPhotoAt: firstPhotoAt,
+            createdAt: createdAt)
+    }
 }

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import SQLKit
 
@@ -61,7 +62,7 @@ public struct EventRepository: Sendable {
 
     /// Saves the editable settings of an event (EV-2 is checked by the caller) and logs the change.
     /// Moving the end or the reveal into the future re-arms their announcements.
-    func update(_ event: Event, now: Date, change: @escaping @Sendable (Event) -> EventChange) async throws {
+    func update(_ event: Event, now: Date, change: @escaping @Sendable (Event) -> ChangePayload) async throws {
         try await database.transaction { db in
             try await db.raw(
                 """
@@ -77,7 +78,7 @@ public struct EventRepository: Sendable {
                 """
             ).run()
             guard let saved = try await Self.find(id: event.id, in: db) else { return }
-            try await ChangeLog.append(.eventUpdated, eventID: event.id, payload: change(saved), now: now, kindOfDatabase: database.kind, in: db)
+            try await ChangeLog.append(change(saved), eventID: event.id, now: now, kindOfDatabase: database.kind, in: db)
         }
     }
 
@@ -94,7 +95,7 @@ public struct EventRepository: Sendable {
                     """
                 ).first() != nil
             else { return }
-            try await ChangeLog.append(.eventEnded, eventID: id, payload: EventEndedChange(endsAt: now), now: now, kindOfDatabase: database.kind, in: db)
+            try await ChangeLog.append(ChangePayload(kind: .eventEnded, endsAt: now), eventID: id, now: now, kindOfDatabase: database.kind, in: db)
         }
     }
 

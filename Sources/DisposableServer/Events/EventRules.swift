@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 
 /// The bounds and defaults of event settings (EV-1) and what stays editable once photos exist (EV-2).
@@ -18,32 +19,50 @@ enum EventRules {
     /// Settings that may still change after the first photo: name, description, end time, downloads.
     static let editableAfterFirstPhoto: Set<String> = ["name", "description", "durationHours", "endsAt", "allowGuestDownloads", "requireApproval"]
 
+    /// A new event's settings before the organizer's input: starting now, the default length and shots.
+    static func newEvent(by organizerID: String, now: Date) -> Event {
+        Event(
+            id: newID(), organizerID: organizerID, code: EventCode.random(), name: "", description: "",
+            startsAt: now, endsAt: now + TimeInterval(defaultDurationHours) * 3600,
+            shotsPerGuest: defaultShotsPerGuest, revealMode: .now, revealAt: nil,
+            allowLibraryUploads: true, allowGuestDownloads: true, passwordHash: nil, maxGuests: nil,
+            guestCount: 0, firstPhotoAt: nil, createdAt: now)
+    }
+
     /// Applies `input` to `event` (a new event's defaults on create), validating every field.
-    /// Returns the new settings and the plain password to hash, if one was set.
+    /// Returns the new settings and the plain password to hash, if one was set (`.some(nil)`: removed).
     static func apply(
         _ input: EventSettingsInput, to original: Event, isNew: Bool, now: Date
     ) throws -> (event: Event, newPassword: String??) {
+        if original.hasPhotos { try checkLockedFields(input, of: original) }
         var event = original
+        try applyTexts(input, to: &event, isNew: isNew)
+        try applyTimes(input, to: &event, original: original, isNew: isNew, now: now)
+        try applyShotsAndReveal(input, to: &event)
+        try applySwitches(input, to: &event)
+        try applyMaxGuests(input, to: &event, original: original)
+        return (event, try newPassword(input))
+    }
 
-        if original.hasPhotos {
-            for field in EventSettingsInput.fields.subtracting(editableAfterFirstPhoto).sorted() where input.isPresent(field) {
-                // Sending the current value again (a form that posts everything) is not a change.
-                guard try input.changes(field, of: original) else { continue }
-                var problem = Problem.conflict(
-                    "setting-locked",
-                    "The setting “\(field)” can no longer be changed: guests have already taken photos. "
-                        + "Only the name, description, end time and download permission stay editable.")
-                problem.extensions["field"] = field
-                throw problem
-            }
+    /// EV-2: after the first photo, a locked setting may only be sent again unchanged (forms post everything).
+    private static func checkLockedFields(_ input: EventSettingsInput, of original: Event) throws {
+        for field in EventSettingsInput.fields.subtracting(editableAfterFirstPhoto).sorted() where input.isPresent(field) {
+            guard try input.changes(field, of: original) else { continue }
+            var problem = Problem.conflict(
+                "setting-locked",
+                "The setting “\(field)” can no longer be changed: guests have already taken photos. "
+                    + "Only the name, description, end time and download permission stay editable.")
+            problem.extensions["field"] = field
+            throw problem
         }
+    }
 
+    private static func applyTexts(_ input: EventSettingsInput, to event: inout Event, isNew: Bool) throws {
         switch input.name {
         case .absent: if isNew { throw Problem.invalidField("name", "Please give the event a name.") }
         case .null: throw Problem.invalidField("name", "Please give the event a name.")
         case .value(let raw): event.name = try name(raw)
         }
-
         switch input.description {
         case .absent: break
         case .null: event.description = ""
@@ -54,7 +73,10 @@ enum EventRules {
             }
             event.description = text
         }
+    }
 
+    /// Start, then end (by length or by time). Moving the start keeps the length unless a new length or end is given.
+    private static func applyTimes(_ input: EventSettingsInput, to event: inout Event, original: Event, isNew: Bool, now: Date) throws {
         let duration = event.endsAt.timeIntervalSince(event.startsAt)
         if case .value(let raw) = input.startsAt {
             let start = try time(raw, field: "startsAt")
@@ -70,7 +92,6 @@ enum EventRules {
         } else if case .null = input.startsAt {
             if isNew { event.startsAt = now } else { throw Problem.invalidField("startsAt", "The start time (startsAt) cannot be empty.") }
         }
-        // Moving the start keeps the length of the event unless a new length or end is given.
         event.endsAt = event.startsAt + duration
 
         switch (input.durationHours, input.endsAt) {
@@ -97,7 +118,9 @@ enum EventRules {
         default:
             if isNew { event.endsAt = event.startsAt + TimeInterval(defaultDurationHours) * 3600 }
         }
+    }
 
+    private static func applyShotsAndReveal(_ input: EventSettingsInput, to event: inout Event) throws {
         switch input.shotsPerGuest {
         case .absent: break
         case .null: throw Problem.invalidField("shotsPerGuest", "The number of shots per guest (shotsPerGuest) cannot be empty.")
@@ -131,26 +154,18 @@ enum EventRules {
                 throw Problem.invalidField("reveal.at", "The reveal time (reveal.at) must be after the start and at most 30 days after the end.")
             }
         }
+    }
 
+    private static func applySwitches(_ input: EventSettingsInput, to event: inout Event) throws {
         if case .value(let allowed) = input.allowLibraryUploads { event.allowLibraryUploads = allowed }
         if case .null = input.allowLibraryUploads { throw Problem.invalidField("allowLibraryUploads", "allowLibraryUploads must be true or false.") }
         if case .value(let allowed) = input.allowGuestDownloads { event.allowGuestDownloads = allowed }
         if case .null = input.allowGuestDownloads { throw Problem.invalidField("allowGuestDownloads", "allowGuestDownloads must be true or false.") }
         if case .value(let required) = input.requireApproval { event.requireApproval = required }
         if case .null = input.requireApproval { throw Problem.invalidField("requireApproval", "requireApproval must be true or false.") }
+    }
 
-        var newPassword: String?? = nil
-        switch input.password {
-        case .absent: break
-        case .null: newPassword = .some(nil)
-        case .value(let password) where password.isEmpty: newPassword = .some(nil)
-        case .value(let password):
-            guard passwordLength.contains(password.count), password.utf8.count <= 72 else {
-                throw Problem.invalidField("password", "The event password must be at most 72 bytes long.")
-            }
-            newPassword = .some(password)
-        }
-
+    private static func applyMaxGuests(_ input: EventSettingsInput, to event: inout Event, original: Event) throws {
         switch input.maxGuests {
         case .absent: break
         case .null: event.maxGuests = nil
@@ -160,11 +175,25 @@ enum EventRules {
             }
             guard max >= original.guestCount else {
                 throw Problem.invalidField(
-                    "maxGuests", "The maximum number of guests (maxGuests) cannot be lower than the \(original.guestCount) guests who already joined.")
+                    "maxGuests", "The maximum number of guests (maxGuests) cannot be lower than the \(original.guestCount) guests who already joined."
+                )
             }
             event.maxGuests = max
         }
-        return (event, newPassword)
+    }
+
+    /// `.none`: unchanged; `.some(nil)`: removed; `.some(password)`: to hash and set.
+    private static func newPassword(_ input: EventSettingsInput) throws -> String?? {
+        switch input.password {
+        case .absent: return nil
+        case .null: return .some(nil)
+        case .value(let password) where password.isEmpty: return .some(nil)
+        case .value(let password):
+            guard passwordLength.contains(password.count), password.utf8.count <= 72 else {
+                throw Problem.invalidField("password", "The event password must be at most 72 bytes long.")
+            }
+            return .some(password)
+        }
     }
 
     static func name(_ raw: String) throws -> String {
@@ -181,11 +210,10 @@ enum EventRules {
 
     /// An RFC 3339 time, to the millisecond.
     static func time(_ raw: String, field: String) throws -> Date {
-        let styles = [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()]
-        for style in styles {
-            if let date = try? style.parse(raw) { return Date(millisecondsSince1970: date.millisecondsSince1970) }
+        guard let date = Date(rfc3339: raw) else {
+            throw Problem.invalidField(field, "The time in “\(field)” must be an RFC 3339 date and time, like 2026-06-20T18:00:00Z.")
         }
-        throw Problem.invalidField(field, "The time in “\(field)” must be an RFC 3339 date and time, like 2026-06-20T18:00:00Z.")
+        return date
     }
 }
 

@@ -6,8 +6,9 @@ import Hummingbird
 struct CrossSiteRequestGuard<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if ![.get, .head, .options].contains(request.method), Self.isCrossSite(request) {
-            throw Problem(.forbidden, "cross-site-request", title: "Request from another site",
-                          detail: "This request came from another website, so it was refused. Open Disposable directly and try again.")
+            throw Problem(
+                .forbidden, "cross-site-request", title: "Request from another site",
+                detail: "This request came from another website, so it was refused. Open Disposable directly and try again.")
         }
         return try await next(request, context)
     }

@@ -18,8 +18,9 @@ extension Request {
         // application/json) can never make a cookie-authenticated write.
         let mediaType = headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "application/json" || mediaType?.hasSuffix("+json") == true else {
-            throw Problem(.unsupportedMediaType, "unsupported-media-type", title: "JSON expected",
-                          detail: "Send the request body as JSON, with the header Content-Type: application/json.")
+            throw Problem(
+                .unsupportedMediaType, "unsupported-media-type", title: "JSON expected",
+                detail: "Send the request body as JSON, with the header Content-Type: application/json.")
         }
         let buffer: ByteBuffer
         do {

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import NIOCore

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import NIOCore
@@ -73,16 +74,4 @@ extension Problem {
 
     static let payloadTooLarge = Problem(
         .contentTooLarge, "too-large", title: "Too large", detail: "The request body is too large.")
-}
-
-extension JSONEncoder {
-    static let sorted: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(date.rfc3339)
-        }
-        return encoder
-    }()
 }

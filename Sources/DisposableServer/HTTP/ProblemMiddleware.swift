@@ -12,8 +12,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError {
             return try Self.problem(for: error).response(from: request, context: context)
         } catch is DatabaseUnavailable {
-            var problem = Problem(.serviceUnavailable, "database-unavailable", title: "Try again in a moment",
-                                  detail: "The server cannot reach its database right now. Nothing was saved; please try again in a moment.")
+            var problem = Problem(
+                .serviceUnavailable, "database-unavailable", title: "Try again in a moment",
+                detail: "The server cannot reach its database right now. Nothing was saved; please try again in a moment.")
             problem.headers[.retryAfter] = "5"
             return try problem.response(from: request, context: context)
         } catch is DecodingError {
@@ -36,11 +37,13 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         case .contentTooLarge:
             return .payloadTooLarge
         case .methodNotAllowed:
-            return Problem(.methodNotAllowed, "method-not-allowed", title: "Method not allowed",
-                           detail: "This address does not accept that method.")
+            return Problem(
+                .methodNotAllowed, "method-not-allowed", title: "Method not allowed",
+                detail: "This address does not accept that method.")
         default:
-            return Problem(error.status, "http-\(error.status.code)", title: error.status.reasonPhrase,
-                           detail: error.body ?? "The request could not be handled (\(error.status.reasonPhrase)).")
+            return Problem(
+                error.status, "http-\(error.status.code)", title: error.status.reasonPhrase,
+                detail: error.body ?? "The request could not be handled (\(error.status.reasonPhrase)).")
         }
     }
 }

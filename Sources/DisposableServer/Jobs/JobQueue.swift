@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import SQLKit
 
@@ -57,6 +58,10 @@ public struct JobQueue: Sendable {
 
     static func complete(_ jobID: String, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM jobs WHERE id = \(bind: jobID)").run()
+    }
+
+    func complete(_ jobID: String) async throws {
+        try await database.sql { try await Self.complete(jobID, in: $0) }
     }
 
     /// Gives a job back to run again after `delay`. `countAttempt: false` when the failure was not the

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 
 /// Someone who joined one event with a display name; no account needed.
@@ -11,20 +12,10 @@ public struct Guest: Sendable, Equatable {
     public let shotsUsed: Int
 }
 
-struct GuestJSON: Encodable, Sendable {
-    let id: String
-    let eventId: String
-    let name: String
-    let joinedAt: Date
-    let shotsUsed: Int
-    let shotsLeft: Int
-
+extension GuestJSON {
     init(_ guest: Guest, shotsPerGuest: Int) {
-        id = guest.id
-        eventId = guest.eventID
-        name = guest.name
-        joinedAt = guest.joinedAt
-        shotsUsed = guest.shotsUsed
-        shotsLeft = max(0, shotsPerGuest - guest.shotsUsed)
+        self.init(
+            id: guest.id, eventId: guest.eventID, name: guest.name, joinedAt: guest.joinedAt, shotsUsed: guest.shotsUsed,
+            shotsLeft: max(0, shotsPerGuest - guest.shotsUsed))
     }
 }

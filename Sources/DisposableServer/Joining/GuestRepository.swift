@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import SQLKit
 
@@ -34,6 +35,29 @@ struct GuestRepository: Sendable {
             try await db.raw("DELETE FROM access_tokens WHERE guest_id = \(bind: guest.id)").run()
             try await EventRepository.releaseGuestPlace(eventID: guest.eventID, in: db)
         }
+    }
+
+    /// Stores a personal link (JN-5) by the hash of its token.
+    func storeLink(tokenHash: String, guestID: String, now: Date, expires: Date) async throws {
+        try await database.sql { db in
+            try await db.raw(
+                """
+                INSERT INTO guest_links (token_hash, guest_id, created_at, expires_at)
+                VALUES (\(bind: tokenHash), \(bind: guestID), \(bind: now.millisecondsSince1970), \(bind: expires.millisecondsSince1970))
+                """
+            ).run()
+        }
+    }
+
+    /// Removes a personal link and returns its guest, if the link was valid and the guest is still in.
+    static func takeLink(tokenHash: String, now: Date, in db: any SQLDatabase) async throws -> Guest? {
+        guard
+            let row = try await db.raw("DELETE FROM guest_links WHERE token_hash = \(bind: tokenHash) RETURNING guest_id, expires_at").first(),
+            try row.decode(column: "expires_at", as: Int64.self) > now.millisecondsSince1970,
+            let guest = try await find(id: try row.decode(column: "guest_id", as: String.self), in: db),
+            guest.leftAt == nil
+        else { return nil }
+        return guest
     }
 
     static func recordTerms(guestID: String, version: String, at time: Date, in db: any SQLDatabase) async throws {

@@ -7,8 +7,9 @@ import SQLKit
 /// thousand phones cost one query, and a missed notification only delays, never loses, a change.
 actor ChangeHub {
     private let database: any DatabaseEngine
-    /// Forgotten at every news: an event row read before it may be out of date.
-    private let recentReads: RecentReads
+    /// Told of every news (an event row read before it may be out of date): what keeps answers in memory
+    /// forgets them here.
+    private let onNews: @Sendable () -> Void
     /// Entries kept per event for subscribers that are just behind.
     private let recentLimit = 512
     private var recent: [String: [Change]] = [:]
@@ -19,15 +20,15 @@ actor ChangeHub {
     /// Events found deleted: their streams end.
     private var deleted: Set<String> = []
 
-    init(database: any DatabaseEngine, recentReads: RecentReads) {
+    init(database: any DatabaseEngine, onNews: @escaping @Sendable () -> Void = {}) {
         self.database = database
-        self.recentReads = recentReads
+        self.onNews = onNews
     }
 
     /// Reads an event's entries past what the hub has, and wakes its subscribers if there are any.
     /// Without `force` (a subscriber's periodic catch-up) it reads at most every two seconds per event.
     func refresh(_ eventID: String, force: Bool = true) async {
-        if force { recentReads.forgetAll() }
+        if force { onNews() }
         guard waiters[eventID] != nil || recent[eventID] != nil else { return }  // nobody listens here
         let now = ContinuousClock.now
         if !force, let last = lastRefresh[eventID], now - last < .seconds(2) { return }
@@ -69,6 +70,11 @@ actor ChangeHub {
     }
 
     func isDeleted(_ eventID: String) -> Bool { deleted.contains(eventID) }
+
+    /// The newest entry's number of an event (0 when nothing happened yet).
+    func latest(_ eventID: String) async throws -> Int64 {
+        try await database.sql { db in try await ChangeLog.latest(eventID: eventID, in: db) } ?? 0
+    }
 
     /// Returns when the event has entries past `seq` (or is deleted), or after `timeout`.
     func wait(_ eventID: String, after seq: Int64, timeout: Duration) async {

@@ -1,26 +1,17 @@
+import DisposableAPI
 import Foundation
 import SQLKit
-
-/// What happened to an event (LIVE-1). The raw values are the SSE event names.
-public enum ChangeKind: String, Sendable, Codable {
-    case photoAdded = "photo-added"
-    case photoReady = "photo-ready"
-    case photoFailed = "photo-failed"
-    case photoRemoved = "photo-removed"
-    case eventRevealed = "event-revealed"
-    case eventUpdated = "event-updated"
-    case eventEnded = "event-ended"
-}
 
 /// One entry of an event's change log.
 public struct Change: Sendable {
     public let seq: Int64
     public let kind: ChangeKind
-    /// The photo it is about, and who took it: what decides, per viewer, `mine` and whether it is hidden.
+    /// The photo it is about, and who took it: what decides, per viewer, `mine` and what is disclosed.
     public let photoID: String?
     public let uploaderID: String?
-    /// The JSON the gallery applies: `{"kind": …, "photo": …}` and the like.
-    public let payload: Data
+    /// What happened, as nobody in particular sees it (`mine` false, links unsigned); `ChangeViewer` makes
+    /// each subscriber's version of it when it is sent.
+    public let facts: ChangePayload
     public let createdAt: Date
 }
 
@@ -31,34 +22,46 @@ enum ChangeLog {
     /// PostgreSQL channel that tells other instances an event has news; the payload is the event id.
     static let channel = "disposable_changes"
 
+    /// Logs a change to a photo (added, ready, failed, removed).
+    @discardableResult
+    static func append(_ kind: ChangeKind, photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws -> Int64 {
+        let facts =
+            kind == .photoRemoved
+            ? ChangePayload(kind: kind, photoId: photo.id)
+            : ChangePayload(kind: kind, photo: PhotoJSON(photo, viewerID: nil, links: nil))
+        return try await append(facts, eventID: photo.eventID, photo: photo, now: now, kindOfDatabase: kindOfDatabase, in: db)
+    }
+
     @discardableResult
     static func append(
-        _ kind: ChangeKind, eventID: String, photo: Photo? = nil, payload: some Encodable, now: Date,
-        kindOfDatabase: DatabaseKind, in db: any SQLDatabase
+        _ facts: ChangePayload, eventID: String, photo: Photo? = nil, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase
     ) async throws -> Int64 {
         guard
             let row = try await db.raw("UPDATE events SET change_seq = change_seq + 1 WHERE id = \(bind: eventID) RETURNING change_seq")
                 .first()
         else { return 0 }  // the event is gone: nothing to log
         let seq = try row.decode(column: "change_seq", as: Int64.self)
-        let json = String(decoding: try JSONEncoder.sorted.encode(payload), as: UTF8.self)
+        let json = String(decoding: try JSONEncoder.sorted.encode(facts), as: UTF8.self)
         try await db.raw(
             """
             INSERT INTO changes (event_id, seq, kind, photo_id, uploader_id, payload, created_at)
-            VALUES (\(bind: eventID), \(bind: seq), \(bind: kind.rawValue), \(bind: photo?.id), \(bind: photo?.uploaderID),
+            VALUES (\(bind: eventID), \(bind: seq), \(bind: facts.kind.rawValue), \(bind: photo?.id), \(bind: photo?.uploaderID),
                     \(bind: json), \(bind: now.millisecondsSince1970))
             """
         ).run()
-        if kindOfDatabase == .postgres {
-            // Delivered at commit, and only if the transaction commits.
-            try await db.raw("SELECT pg_notify(\(bind: channel), \(bind: eventID))").run()
-        }
+        if kindOfDatabase == .postgres { try await notify(eventID: eventID, in: db) }
         return seq
     }
 
-    /// Changes of an event after `seq`, oldest first.
+    /// Tells other instances the event has news; delivered at commit, and only if the transaction commits.
+    static func notify(eventID: String, in db: any SQLDatabase) async throws {
+        try await db.raw("SELECT pg_notify(\(bind: channel), \(bind: eventID))").run()
+    }
+
+    /// Changes of an event after `seq`, oldest first. Each payload is read once here, not per subscriber.
     static func changes(eventID: String, after seq: Int64, limit: Int, in db: any SQLDatabase) async throws -> [Change] {
-        try await db.raw(
+        let decoder = JSONDecoder.api
+        return try await db.raw(
             """
             SELECT seq, kind, photo_id, uploader_id, payload, created_at FROM changes
             WHERE event_id = \(bind: eventID) AND seq > \(bind: seq) ORDER BY seq LIMIT \(unsafeRaw: String(limit))
@@ -69,7 +72,7 @@ enum ChangeLog {
                 seq: try row.decode(column: "seq", as: Int64.self), kind: kind,
                 photoID: try row.decode(column: "photo_id", as: String?.self),
                 uploaderID: try row.decode(column: "uploader_id", as: String?.self),
-                payload: Data(try row.decode(column: "payload", as: String.self).utf8),
+                facts: try decoder.decode(ChangePayload.self, from: Data(try row.decode(column: "payload", as: String.self).utf8)),
                 createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
         }
     }
@@ -78,30 +81,4 @@ enum ChangeLog {
     static func latest(eventID: String, in db: any SQLDatabase) async throws -> Int64? {
         try await db.raw("SELECT change_seq FROM events WHERE id = \(bind: eventID)").first()?.decode(column: "change_seq", as: Int64.self)
     }
-}
-
-/// Payloads of the change entries.
-struct PhotoChange: Encodable {
-    let kind: ChangeKind
-    let photo: PhotoJSON
-}
-
-struct PhotoRemovedChange: Encodable {
-    let kind = ChangeKind.photoRemoved
-    let photoId: String
-}
-
-struct EventChange: Encodable {
-    let kind: ChangeKind
-    let event: EventJSON
-}
-
-struct EventEndedChange: Encodable {
-    let kind = ChangeKind.eventEnded
-    let endsAt: Date
-}
-
-struct EventRevealedChange: Encodable {
-    let kind = ChangeKind.eventRevealed
-    let revealedAt: Date
 }

@@ -1,29 +1,30 @@
+import DisposableAPI
 import Foundation
-import ServiceLifecycle
+import Logging
 import SQLKit
+import ServiceLifecycle
 
 /// Emits the changes that only the clock causes (GAL-2 timing): `event-revealed` when a reveal time
 /// passes and `event-ended` when an event runs out — even if nothing else happens. Every instance runs
 /// it; the guarded UPDATE makes exactly one of them announce each moment.
 struct ClockAnnouncer: Service {
-    let services: AppServices
+    let database: any DatabaseEngine
+    let changes: ChangeHub
+    let clock: any AppClock
+    let started: StartupGate
+    let logger: Logger
     /// How often the clock is read: subscribers hear of a reveal within this much (plus delivery).
-    let interval: Duration
-
-    init(services: AppServices, interval: Duration = .milliseconds(250)) {
-        self.services = services
-        self.interval = interval
-    }
+    var interval: Duration = .milliseconds(250)
 
     func run() async throws {
-        await runPeriodically(services, every: interval, what: "Announcing reveals and ends") { try await announceDueMoments() }
+        await runPeriodically(started, logger: logger, every: interval, what: "Announcing reveals and ends") { try await announceDueMoments() }
     }
 
     func announceDueMoments() async throws {
-        let now = services.clock.now
+        let now = clock.now
         let nowMS = now.millisecondsSince1970
-        let databaseKind = services.database.kind
-        let dueReveals = try await services.database.sql { db in
+        let databaseKind = database.kind
+        let dueReveals = try await database.sql { db in
             try await db.raw(
                 """
                 SELECT id FROM events
@@ -34,23 +35,27 @@ struct ClockAnnouncer: Service {
         }
         for id in dueReveals {
             try await announce(id, flag: "reveal_announced", now: now) { db in
-                try await ChangeLog.append(.eventRevealed, eventID: id, payload: EventRevealedChange(revealedAt: now), now: now, kindOfDatabase: databaseKind, in: db)
+                try await ChangeLog.append(
+                    ChangePayload(kind: .eventRevealed, revealedAt: now), eventID: id, now: now, kindOfDatabase: databaseKind, in: db)
             }
         }
-        let dueEnds = try await services.database.sql { db in
+        let dueEnds = try await database.sql { db in
             try await db.raw("SELECT id, ends_at FROM events WHERE end_announced = \(bind: false) AND ends_at <= \(bind: nowMS)")
-                .all().map { (try $0.decode(column: "id", as: String.self), Date(millisecondsSince1970: try $0.decode(column: "ends_at", as: Int64.self))) }
+                .all().map {
+                    (try $0.decode(column: "id", as: String.self), Date(millisecondsSince1970: try $0.decode(column: "ends_at", as: Int64.self)))
+                }
         }
         for (id, endsAt) in dueEnds {
             try await announce(id, flag: "end_announced", now: now) { db in
-                try await ChangeLog.append(.eventEnded, eventID: id, payload: EventEndedChange(endsAt: endsAt), now: now, kindOfDatabase: databaseKind, in: db)
+                try await ChangeLog.append(
+                    ChangePayload(kind: .eventEnded, endsAt: endsAt), eventID: id, now: now, kindOfDatabase: databaseKind, in: db)
             }
         }
     }
 
     /// Sets the flag and logs the change in one transaction — only if this instance is the one that set it.
     private func announce(_ eventID: String, flag: String, now: Date, log: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
-        let announced = try await services.database.transaction { db in
+        let announced = try await database.transaction { db in
             guard
                 try await db.raw(
                     "UPDATE events SET \(unsafeRaw: flag) = \(bind: true) WHERE id = \(bind: eventID) AND \(unsafeRaw: flag) = \(bind: false) RETURNING id"
@@ -59,6 +64,6 @@ struct ClockAnnouncer: Service {
             try await log(db)
             return true
         }
-        if announced { await services.changes.refresh(eventID) }
+        if announced { await changes.refresh(eventID) }
     }
 }

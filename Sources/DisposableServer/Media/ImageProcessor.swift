@@ -58,8 +58,9 @@ public struct VipsImageProcessor: ImageProcessor {
     /// Checks that the shim is where it should be, without loading it (a missing file stops the start-up).
     public init() throws {
         guard FileManager.default.isReadableFile(atPath: Self.libraryPath) else {
-            throw ImageLibraryUnavailable(description: "\(Self.libraryPath) is missing: build with `swift build` (all products), "
-                + "or copy libDisposableVips.so next to the disposable binary.")
+            throw ImageLibraryUnavailable(
+                description: "\(Self.libraryPath) is missing: build with `swift build` (all products), "
+                    + "or copy libDisposableVips.so next to the disposable binary.")
         }
     }
 

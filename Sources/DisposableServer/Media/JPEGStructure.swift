@@ -23,7 +23,11 @@ struct JPEGStructure {
             if case .skipping(let remaining, let thenScan) = state {
                 let skipped = min(remaining, bytes.count - index)
                 index += skipped
-                if skipped == remaining { state = thenScan ? .scan : .markerStart } else { state = .skipping(remaining: remaining - skipped, thenScan: thenScan) }
+                if skipped == remaining {
+                    state = thenScan ? .scan : .markerStart
+                } else {
+                    state = .skipping(remaining: remaining - skipped, thenScan: thenScan)
+                }
                 continue
             }
             if case .scan = state {

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 
 /// The OpenAPI 3.1 description of the public API (API-1). A test fails when a registered route is
@@ -14,135 +15,169 @@ enum OpenAPIDocument {
     }
 
     static let operations: [Operation] = [
-        .init(method: "get", path: "/status", summary: "Server version and whether registration is open", auth: false,
-              responses: [200: "Status"]),
-        .init(method: "get", path: "/healthz", summary: "200 when the database and the media storage are usable", auth: false,
-              responses: [200: "Health", 503: "Problem"]),
-        .init(method: "get", path: "/setup", summary: "First-run wizard page (only while no admin exists)", auth: false,
-              responses: [200: "HTML page", 404: "HTML page"]),
-        .init(method: "post", path: "/setup", summary: "Create the first admin (form-encoded email, password, name)", auth: false,
-              responses: [201: "HTML page", 404: "HTML page", 422: "HTML page"]),
+        .init(
+            method: "get", path: "/status", summary: "Server version and whether registration is open", auth: false,
+            responses: [200: "Status"]),
+        .init(
+            method: "get", path: "/healthz", summary: "200 when the database and the media storage are usable", auth: false,
+            responses: [200: "Health", 503: "Problem"]),
+        .init(
+            method: "get", path: "/setup", summary: "First-run wizard page (only while no admin exists)", auth: false,
+            responses: [200: "HTML page", 404: "HTML page"]),
+        .init(
+            method: "post", path: "/setup", summary: "Create the first admin (form-encoded email, password, name)", auth: false,
+            responses: [201: "HTML page", 404: "HTML page", 422: "HTML page"]),
         .init(method: "get", path: "/api/v1/openapi.json", summary: "This document", auth: false, responses: [200: "OpenAPI document"]),
-        .init(method: "post", path: "/api/v1/users", summary: "Register an account", auth: false, request: "Register",
-              responses: [201: "User", 403: "Problem", 409: "Problem", 422: "Problem", 429: "Problem"]),
-        .init(method: "post", path: "/api/v1/sessions", summary: "Log in; sets the session cookie too", auth: false, request: "Login",
-              responses: [200: "Session", 401: "Problem", 422: "Problem", 429: "Problem"]),
-        .init(method: "delete", path: "/api/v1/sessions/current", summary: "Log out (revokes the token)",
-              responses: [204: "Logged out", 401: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/users", summary: "Register an account", auth: false, request: "Register",
+            responses: [201: "User", 403: "Problem", 409: "Problem", 422: "Problem", 429: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/sessions", summary: "Log in; sets the session cookie too", auth: false, request: "Login",
+            responses: [200: "Session", 401: "Problem", 422: "Problem", 429: "Problem"]),
+        .init(
+            method: "delete", path: "/api/v1/sessions/current", summary: "Log out (revokes the token)",
+            responses: [204: "Logged out", 401: "Problem"]),
         .init(method: "get", path: "/api/v1/me", summary: "The current user or guest", responses: [200: "Me", 401: "Problem"]),
-        .init(method: "post", path: "/api/v1/events", summary: "Create an event", request: "EventSettings",
-              responses: [201: "Event", 401: "Problem", 403: "Problem", 422: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/events", summary: "Create an event", request: "EventSettings",
+            responses: [201: "Event", 401: "Problem", 403: "Problem", 422: "Problem"]),
         .init(method: "get", path: "/api/v1/events", summary: "My events: organized and joined", responses: [200: "EventList", 401: "Problem"]),
         .init(method: "get", path: "/api/v1/events/{id}", summary: "An event", responses: [200: "Event", 401: "Problem", 404: "Problem"]),
-        .init(method: "patch", path: "/api/v1/events/{id}", summary: "Edit an event (EV-2: some settings lock after the first photo)",
-              request: "EventSettings", responses: [200: "Event", 403: "Problem", 404: "Problem", 409: "Problem", 422: "Problem"]),
-        .init(method: "delete", path: "/api/v1/events/{id}", summary: "Delete an event and everything in it",
-              responses: [204: "Deleted", 403: "Problem", 404: "Problem"]),
-        .init(method: "post", path: "/api/v1/events/{id}/end", summary: "End the event now",
-              responses: [200: "Event", 403: "Problem", 404: "Problem"]),
-        .init(method: "get", path: "/api/v1/events/{id}/qr.png", summary: "The event's QR code as PNG (organizer)",
-              responses: [200: "PNG image", 403: "Problem", 404: "Problem", 422: "Problem"], query: ["size"]),
-        .init(method: "get", path: "/api/v1/events/{id}/qr.svg", summary: "The event's QR code as SVG (organizer)",
-              responses: [200: "SVG image", 403: "Problem", 404: "Problem", 422: "Problem"], query: ["size"]),
-        .init(method: "post", path: "/api/v1/join", summary: "Join an event by its code as a guest", auth: false, request: "Join",
-              responses: [201: "Joined", 403: "Problem", 404: "Problem", 409: "Problem", 422: "Problem", 429: "Problem"]),
-        .init(method: "delete", path: "/api/v1/events/{id}/membership", summary: "Leave an event (the guest's photos stay)",
-              responses: [204: "Left", 401: "Problem", 404: "Problem", 409: "Problem"]),
-        .init(method: "post", path: "/api/v1/photos/{id}/approve",
-              summary: "ORG-4: let a guest's photo into the gallery (events with requireApproval); refuse it with DELETE",
-              responses: [200: "Photo", 401: "Problem", 403: "Problem", 404: "Problem"]),
-        .init(method: "post", path: "/api/v1/events/{id}/membership/link",
-              summary: "JN-5: a one-time personal link (valid a day) that signs another device in as this guest",
-              responses: [201: "PersonalLink", 401: "Problem", 404: "Problem", 409: "Problem"]),
-        .init(method: "post", path: "/api/v1/events/{id}/photos",
-              summary: "Upload a photo: the body is the image's bytes; headers Idempotency-Key and X-Photo-Source: camera|library",
-              request: "ImageBytes",
-              responses: [200: "Photo", 201: "Photo", 403: "Problem", 409: "Problem", 413: "Problem", 415: "Problem", 422: "Problem", 507: "Problem"]),
-        .init(method: "post", path: "/api/v1/events/{id}/photos/check", summary: "Which of these SHA-256 the event already has",
-              request: "HashCheck", responses: [200: "HashCheckResult", 404: "Problem", 422: "Problem"]),
-        .init(method: "get", path: "/api/v1/events/{id}/photos", summary: "The gallery (mine=true: my photos), newest first",
-              responses: [200: "PhotoPage", 401: "Problem", 404: "Problem", 422: "Problem"], query: ["cursor", "limit", "order", "mine"]),
-        .init(method: "get", path: "/api/v1/events/{id}/stats", summary: "The organizer's numbers",
-              responses: [200: "Stats", 403: "Problem", 404: "Problem"]),
-        .init(method: "get", path: "/api/v1/events/{id}/archive.zip", summary: "A streamed ZIP of the event's photos, or of ids=a,b,c",
-              responses: [200: "ZIP archive", 403: "Problem", 404: "Problem"], query: ["ids"]),
+        .init(
+            method: "patch", path: "/api/v1/events/{id}", summary: "Edit an event (EV-2: some settings lock after the first photo)",
+            request: "EventSettings", responses: [200: "Event", 403: "Problem", 404: "Problem", 409: "Problem", 422: "Problem"]),
+        .init(
+            method: "delete", path: "/api/v1/events/{id}", summary: "Delete an event and everything in it",
+            responses: [204: "Deleted", 403: "Problem", 404: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/events/{id}/end", summary: "End the event now",
+            responses: [200: "Event", 403: "Problem", 404: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/events/{id}/qr.png", summary: "The event's QR code as PNG (organizer)",
+            responses: [200: "PNG image", 403: "Problem", 404: "Problem", 422: "Problem"], query: ["size"]),
+        .init(
+            method: "get", path: "/api/v1/events/{id}/qr.svg", summary: "The event's QR code as SVG (organizer)",
+            responses: [200: "SVG image", 403: "Problem", 404: "Problem", 422: "Problem"], query: ["size"]),
+        .init(
+            method: "post", path: "/api/v1/join", summary: "Join an event by its code as a guest", auth: false, request: "Join",
+            responses: [201: "Joined", 403: "Problem", 404: "Problem", 409: "Problem", 422: "Problem", 429: "Problem"]),
+        .init(
+            method: "delete", path: "/api/v1/events/{id}/membership", summary: "Leave an event (the guest's photos stay)",
+            responses: [204: "Left", 401: "Problem", 404: "Problem", 409: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/photos/{id}/approve",
+            summary: "ORG-4: let a guest's photo into the gallery (events with requireApproval); refuse it with DELETE",
+            responses: [200: "Photo", 401: "Problem", 403: "Problem", 404: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/events/{id}/membership/link",
+            summary: "JN-5: a one-time personal link (valid a day) that signs another device in as this guest",
+            responses: [201: "PersonalLink", 401: "Problem", 404: "Problem", 409: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/events/{id}/photos",
+            summary: "Upload a photo: the body is the image's bytes; headers Idempotency-Key and X-Photo-Source: camera|library",
+            request: "ImageBytes",
+            responses: [200: "Photo", 201: "Photo", 403: "Problem", 409: "Problem", 413: "Problem", 415: "Problem", 422: "Problem", 507: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/events/{id}/photos/check", summary: "Which of these SHA-256 the event already has",
+            request: "HashCheck", responses: [200: "HashCheckResult", 404: "Problem", 422: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/events/{id}/photos", summary: "The gallery (mine=true: my photos), newest first",
+            responses: [200: "PhotoPage", 401: "Problem", 404: "Problem", 422: "Problem"], query: ["cursor", "limit", "order", "mine"]),
+        .init(
+            method: "get", path: "/api/v1/events/{id}/stats", summary: "The organizer's numbers",
+            responses: [200: "Stats", 403: "Problem", 404: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/events/{id}/archive.zip", summary: "A streamed ZIP of the event's photos, or of ids=a,b,c",
+            responses: [200: "ZIP archive", 403: "Problem", 404: "Problem"], query: ["ids"]),
         .init(method: "get", path: "/api/v1/photos/{id}", summary: "A photo's metadata", responses: [200: "Photo", 404: "Problem"]),
-        .init(method: "delete", path: "/api/v1/photos/{id}", summary: "Delete a photo and its files (its shooter, or the organizer)",
-              responses: [204: "Deleted", 403: "Problem", 404: "Problem"]),
-        .init(method: "get", path: "/api/v1/photos/{id}/original", summary: "The original bytes (Range supported; GPS removed for others)",
-              responses: [200: "Image", 206: "Image part", 403: "Problem", 404: "Problem", 416: "Range not satisfiable"]),
-        .init(method: "get", path: "/api/v1/photos/{id}/preview", summary: "The ~1600 px JPEG preview",
-              responses: [200: "JPEG image", 404: "Problem", 409: "Problem"]),
-        .init(method: "get", path: "/api/v1/photos/{id}/thumbnail", summary: "The ~400 px JPEG thumbnail",
-              responses: [200: "JPEG image", 404: "Problem", 409: "Problem"]),
-        .init(method: "get", path: "/api/v1/media/{event}/{id}/{file}",
-              summary: "A thumbnail.jpg or preview.jpg by the signed link in a Photo's urls: no session needed, valid 12–24 h",
-              responses: [200: "JPEG image", 403: "Problem (link forged or expired)", 404: "Problem"], query: ["until", "sig"]),
-        .init(method: "get", path: "/api/v1/events/{id}/changes",
-              summary: "The change feed: Server-Sent Events (id = sequence number, resume with Last-Event-ID or lastEventId); "
+        .init(
+            method: "delete", path: "/api/v1/photos/{id}", summary: "Delete a photo and its files (its shooter, or the organizer)",
+            responses: [204: "Deleted", 403: "Problem", 404: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/photos/{id}/original", summary: "The original bytes (Range supported; GPS removed for others)",
+            responses: [200: "Image", 206: "Image part", 403: "Problem", 404: "Problem", 416: "Range not satisfiable"]),
+        .init(
+            method: "get", path: "/api/v1/photos/{id}/preview", summary: "The ~1600 px JPEG preview",
+            responses: [200: "JPEG image", 404: "Problem", 409: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/photos/{id}/thumbnail", summary: "The ~400 px JPEG thumbnail",
+            responses: [200: "JPEG image", 404: "Problem", 409: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/media/{event}/{id}/{file}",
+            summary: "A thumbnail.jpg or preview.jpg by the signed link in a Photo's urls: no session needed, valid 12–24 h",
+            responses: [200: "JPEG image", 403: "Problem (link forged or expired)", 404: "Problem"], query: ["until", "sig"]),
+        .init(
+            method: "get", path: "/api/v1/events/{id}/changes",
+            summary: "The change feed: Server-Sent Events (id = sequence number, resume with Last-Event-ID or lastEventId); "
                 + "with Accept: application/json and since=N, JSON pages",
-              responses: [200: "text/event-stream, or ChangePage", 401: "Problem", 404: "Problem", 422: "Problem"],
-              query: ["lastEventId", "since", "limit"]),
-        .init(method: "get", path: "/api/v1/admin/deletions", summary: "Deleted events: ids, times, counts (admin)",
-              responses: [200: "DeletionRecords", 401: "Problem", 403: "Problem"]),
+            responses: [200: "text/event-stream, or ChangePage", 401: "Problem", 404: "Problem", 422: "Problem"],
+            query: ["lastEventId", "since", "limit"]),
+        .init(
+            method: "get", path: "/api/v1/admin/deletions", summary: "Deleted events: ids, times, counts (admin)",
+            responses: [200: "DeletionRecords", 401: "Problem", 403: "Problem"]),
     ]
 
     static var schemas: [String: Any] {
         [
-        "Problem": object(["type": string, "title": string, "status": integer, "detail": string, "field": string]),
-        "Register": object(["email": string, "password": string, "name": string], required: ["email", "password"]),
-        "Login": object(["email": string, "password": string], required: ["email", "password"]),
-        "Join": object(["code": string, "name": string, "password": string, "acceptedTerms": string], required: ["code", "name"]),
-        "PersonalLink": object(["url": string, "expiresAt": ["type": "string", "format": "date-time"]], required: ["url", "expiresAt"]),
-        "User": object(["id": string, "email": string, "name": string, "isAdmin": boolean, "createdAt": dateTime]),
-        "Guest": object(["id": string, "eventId": string, "name": string, "joinedAt": dateTime, "shotsUsed": integer, "shotsLeft": integer]),
-        "Session": object(["token": string, "user": ref("User")]),
-        "Me": object(["kind": ["type": "string", "enum": ["user", "guest"]], "user": ref("User"), "guest": ref("Guest")]),
-        "Joined": object(["token": string, "guest": ref("Guest"), "event": ref("Event")]),
-        "Reveal": object(["mode": ["type": "string", "enum": RevealMode.allCases.map(\.rawValue)], "at": dateTime], required: ["mode"]),
-        "EventSettings": object([
-            "name": string, "description": string, "startsAt": dateTime, "durationHours": integer, "endsAt": dateTime,
-            "shotsPerGuest": integer, "reveal": ref("Reveal"), "allowLibraryUploads": boolean, "allowGuestDownloads": boolean,
-            "password": string, "maxGuests": integer, "requireApproval": boolean,
-        ]),
-        "Event": object([
-            "id": string, "code": string, "joinURL": string, "name": string, "description": string,
-            "status": ["type": "string", "enum": ["scheduled", "live", "ended"]], "startsAt": dateTime, "endsAt": dateTime,
-            "deletesAt": dateTime, "shotsPerGuest": integer, "reveal": ref("Reveal"), "revealsAt": dateTime,
-            "allowLibraryUploads": boolean, "allowGuestDownloads": boolean, "hasPassword": boolean, "maxGuests": integer, "requireApproval": boolean,
-            "guestCount": integer, "settingsLocked": boolean, "role": ["type": "string", "enum": ["organizer", "guest"]],
-            "createdAt": dateTime,
-        ]),
-        "EventList": object(["items": ["type": "array", "items": ref("Event")]]),
-        "Status": object(["version": string, "registrationEnabled": boolean]),
-        "Health": object(["status": string, "database": string, "storage": string]),
-        "HashCheck": object(["sha256": ["type": "array", "items": string]], required: ["sha256"]),
-        "HashCheckResult": object(["existing": ["type": "array", "items": string], "missing": ["type": "array", "items": string]]),
-        "Photo": object([
-            "id": string, "eventId": string, "shooter": object(["name": string, "number": integer]), "takenAt": dateTime,
-            "uploadedAt": dateTime, "width": integer, "height": integer, "byteSize": integer, "format": string,
-            "status": ["type": "string", "enum": ["processing", "ready", "failed"]], "source": string, "sha256": string,
-            "downloadName": string, "mine": boolean, "approved": boolean, "urls": object(["thumbnail": string, "preview": string, "original": string]),
-        ]),
-        "PhotoPage": object([
-            "items": ["type": "array", "items": ref("Photo")], "nextCursor": string, "revealed": boolean, "revealAt": dateTime,
-            "developingCount": integer, "changeSeq": integer,
-        ]),
-        "ChangePage": object([
-            "items": ["type": "array", "items": object(["seq": integer, "kind": string, "createdAt": dateTime, "change": ["type": "object"]])],
-            "next": integer, "hasMore": boolean,
-        ]),
-        "DeletionRecords": object([
-            "items": ["type": "array", "items": object([
-                "eventId": string, "organizerId": string, "reason": string, "endedAt": dateTime, "deletedAt": dateTime,
-                "photoCount": integer, "byteCount": integer,
-            ])]
-        ]),
-        "Stats": object([
-            "photos": integer, "guests": integer, "bytesStored": integer,
-            "photosPerGuest": ["type": "array", "items": object(["name": string, "photos": integer])],
-            "uploadsPerHour": ["type": "array", "items": object(["hour": dateTime, "photos": integer])],
-        ]),
+            "Problem": object(["type": string, "title": string, "status": integer, "detail": string, "field": string]),
+            "Register": object(["email": string, "password": string, "name": string], required: ["email", "password"]),
+            "Login": object(["email": string, "password": string], required: ["email", "password"]),
+            "Join": object(["code": string, "name": string, "password": string, "acceptedTerms": string], required: ["code", "name"]),
+            "PersonalLink": object(["url": string, "expiresAt": ["type": "string", "format": "date-time"]], required: ["url", "expiresAt"]),
+            "User": object(["id": string, "email": string, "name": string, "isAdmin": boolean, "createdAt": dateTime]),
+            "Guest": object(["id": string, "eventId": string, "name": string, "joinedAt": dateTime, "shotsUsed": integer, "shotsLeft": integer]),
+            "Session": object(["token": string, "user": ref("User")]),
+            "Me": object(["kind": ["type": "string", "enum": ["user", "guest"]], "user": ref("User"), "guest": ref("Guest")]),
+            "Joined": object(["token": string, "guest": ref("Guest"), "event": ref("Event")]),
+            "Reveal": object(["mode": ["type": "string", "enum": RevealMode.allCases.map(\.rawValue)], "at": dateTime], required: ["mode"]),
+            "EventSettings": object([
+                "name": string, "description": string, "startsAt": dateTime, "durationHours": integer, "endsAt": dateTime,
+                "shotsPerGuest": integer, "reveal": ref("Reveal"), "allowLibraryUploads": boolean, "allowGuestDownloads": boolean,
+                "password": string, "maxGuests": integer, "requireApproval": boolean,
+            ]),
+            "Event": object([
+                "id": string, "code": string, "joinURL": string, "name": string, "description": string,
+                "status": ["type": "string", "enum": ["scheduled", "live", "ended"]], "startsAt": dateTime, "endsAt": dateTime,
+                "deletesAt": dateTime, "shotsPerGuest": integer, "reveal": ref("Reveal"), "revealsAt": dateTime,
+                "allowLibraryUploads": boolean, "allowGuestDownloads": boolean, "hasPassword": boolean, "maxGuests": integer,
+                "requireApproval": boolean,
+                "guestCount": integer, "settingsLocked": boolean, "role": ["type": "string", "enum": ["organizer", "guest"]],
+                "createdAt": dateTime,
+            ]),
+            "EventList": object(["items": ["type": "array", "items": ref("Event")]]),
+            "Status": object(["version": string, "registrationEnabled": boolean]),
+            "Health": object(["status": string, "database": string, "storage": string]),
+            "HashCheck": object(["sha256": ["type": "array", "items": string]], required: ["sha256"]),
+            "HashCheckResult": object(["existing": ["type": "array", "items": string], "missing": ["type": "array", "items": string]]),
+            "Photo": object([
+                "id": string, "eventId": string, "shooter": object(["name": string, "number": integer]), "takenAt": dateTime,
+                "uploadedAt": dateTime, "width": integer, "height": integer, "byteSize": integer, "format": string,
+                "status": ["type": "string", "enum": ["processing", "ready", "failed"]], "source": string, "sha256": string,
+                "downloadName": string, "mine": boolean, "approved": boolean,
+                "urls": object(["thumbnail": string, "preview": string, "original": string]),
+            ]),
+            "PhotoPage": object([
+                "items": ["type": "array", "items": ref("Photo")], "nextCursor": string, "revealed": boolean, "revealAt": dateTime,
+                "developingCount": integer, "changeSeq": integer,
+            ]),
+            "ChangePage": object([
+                "items": ["type": "array", "items": object(["seq": integer, "kind": string, "createdAt": dateTime, "change": ["type": "object"]])],
+                "next": integer, "hasMore": boolean,
+            ]),
+            "DeletionRecords": object([
+                "items": [
+                    "type": "array",
+                    "items": object([
+                        "eventId": string, "organizerId": string, "reason": string, "endedAt": dateTime, "deletedAt": dateTime,
+                        "photoCount": integer, "byteCount": integer,
+                    ]),
+                ]
+            ]),
+            "Stats": object([
+                "photos": integer, "guests": integer, "bytesStored": integer,
+                "photosPerGuest": ["type": "array", "items": object(["name": string, "photos": integer])],
+                "uploadsPerHour": ["type": "array", "items": object(["hour": dateTime, "photos": integer])],
+            ]),
         ]
     }
 
@@ -179,14 +214,16 @@ enum OpenAPIDocument {
         }
         let document: [String: Any] = [
             "openapi": "3.1.0",
-            "info": ["title": "Disposable", "version": disposableVersion,
-                     "description": "The public API of Disposable, a self-hosted disposable camera for events."],
+            "info": [
+                "title": "Disposable", "version": disposableVersion,
+                "description": "The public API of Disposable, a self-hosted disposable camera for events.",
+            ],
             "paths": paths,
             "components": [
                 "schemas": schemas,
                 "securitySchemes": [
                     "bearer": ["type": "http", "scheme": "bearer"],
-                    "cookie": ["type": "apiKey", "in": "cookie", "name": sessionCookieName],
+                    "cookie": ["type": "apiKey", "in": "cookie", "name": SessionCookie.name],
                 ],
             ],
         ]

@@ -5,7 +5,9 @@ import NIOCore
 /// Thumbnails and previews behind signed links (see `MediaSigner`): the link is the grant, so a request
 /// costs a signature check and one file read — no session, no database.
 struct MediaController {
-    let services: AppServices
+    let signer: MediaSigner
+    let blobs: any BlobStore
+    let clock: any AppClock
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/media/:event/:id/:file", use: serve)
@@ -19,17 +21,18 @@ struct MediaController {
             let until = query.get("until").flatMap({ Int64($0) }), let signature = query.get("sig"),
             Self.isID(eventID), Self.isID(photoID)
         else { throw Self.forged }
-        let now = services.clock.now
-        switch services.media.check(eventID: eventID, photoID: photoID, until: until, signature: signature, now: now) {
+        let now = clock.now
+        switch signer.check(eventID: eventID, photoID: photoID, until: until, signature: signature, now: now) {
         case .forged: throw Self.forged
         case .expired:
-            throw Problem(.forbidden, "media-link-expired", title: "Link expired",
-                          detail: "This photo link has expired. Reload the gallery to get a fresh one.")
+            throw Problem(
+                .forbidden, "media-link-expired", title: "Link expired",
+                detail: "This photo link has expired. Reload the gallery to get a fresh one.")
         case .valid: break
         }
         let headers = Self.headers(photoID: photoID, file: file, until: until, now: now)
         if request.headers[.ifNoneMatch] == headers[.eTag] { return Response(status: .notModified, headers: headers) }
-        guard let bytes = try await services.blobs.contents(key: BlobKey.media(file, eventID, photoID)) else {
+        guard let bytes = try await blobs.contents(key: BlobKey.media(file, eventID, photoID)) else {
             // Deleted, or not rendered yet (a photo still developing, or one that failed).
             throw Problem.notFound("This photo is not available (it may have been deleted, or is still being processed).")
         }
@@ -54,14 +57,18 @@ struct MediaController {
 
     /// Our ids are letters, digits and dashes; anything else cannot have been signed by us.
     static func isID(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
-            default: false
+        !text.isEmpty && text.utf8.count <= 64
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    true
+                default: false
+                }
             }
-        }
     }
 
-    static let forged = Problem(.forbidden, "media-link-invalid", title: "Invalid link",
-                                detail: "This photo link is not valid. Open the photo from the gallery.")
+    static let forged = Problem(
+        .forbidden, "media-link-invalid", title: "Invalid link",
+        detail: "This photo link is not valid. Open the photo from the gallery.")
 }

@@ -1,18 +1,5 @@
+import DisposableAPI
 import Foundation
-
-/// Where a photo is in its processing (MED-1).
-public enum PhotoStatus: String, Sendable, Codable {
-    /// Stored safely; derivatives not made yet.
-    case processing
-    case ready
-    /// libvips could not decode it; the original is removed.
-    case failed
-}
-
-/// How a photo reached us (`X-Photo-Source`).
-public enum PhotoSource: String, Sendable, Codable {
-    case camera, library
-}
 
 /// One photo of an event.
 public struct Photo: Sendable, Equatable {

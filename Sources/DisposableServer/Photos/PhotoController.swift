@@ -1,36 +1,33 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import NIOCore
 
-/// One photo: its metadata, its bytes (DL-1, MED-2) and its deletion (GAL-3, ORG-3).
+/// One photo: its metadata, its bytes (DL-1, MED-2), its deletion (GAL-3, ORG-3) and its approval (ORG-4).
 struct PhotoController {
-    let services: AppServices
-    let access: PhotoAccess
-
-    init(services: AppServices) {
-        self.services = services
-        access = PhotoAccess(services: services, events: EventAccess(services: services))
-    }
+    let photos: PhotoService
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/photos/:id", use: metadata)
         router.delete("/api/v1/photos/:id", use: delete)
+        router.post("/api/v1/photos/:id/approve", use: approve)
         router.get("/api/v1/photos/:id/original", use: original)
         router.get("/api/v1/photos/:id/preview", use: preview)
         router.get("/api/v1/photos/:id/thumbnail", use: thumbnail)
     }
 
     @Sendable func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let grant = try await access.photo(try context.parameters.require("id"), for: context.identity)
-        return try jsonResponse(PhotoJSON(grant.photo, viewerID: grant.viewerID, links: services.mediaLinks))
+        let grant = try await photos.photo(try context.parameters.require("id"), for: context.identity)
+        return try jsonResponse(photos.json(grant.photo, viewerID: grant.viewerID))
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let grant = try await access.deletablePhoto(try context.parameters.require("id"), for: context.identity)
-        try await services.photos.delete(grant.photo, now: services.clock.now)
-        try await services.blobs.delete(prefix: BlobKey.photo(grant.photo.eventID, grant.photo.id))
-        await services.changes.refresh(grant.photo.eventID)
+        try await photos.delete(try context.parameters.require("id"), for: context.identity)
         return Response(status: .noContent)
+    }
+
+    @Sendable func approve(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try jsonResponse(try await photos.approve(try context.parameters.require("id"), for: context.identity))
     }
 
     @Sendable func preview(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -45,7 +42,7 @@ struct PhotoController {
     private func derivative(
         _ request: Request, _ context: AppRequestContext, key: (String, String) -> String, name: String
     ) async throws -> Response {
-        let grant = try await access.photo(try context.parameters.require("id"), for: context.identity)
+        let grant = try await photos.photo(try context.parameters.require("id"), for: context.identity)
         guard grant.photo.status == .ready else { throw Problem.notReady(grant.photo.status) }
         let etag = "\"\(grant.photo.id)-\(name)\""
         let headers: HTTPFields = [
@@ -53,27 +50,20 @@ struct PhotoController {
             .lastModified: grant.photo.uploadedAt.httpDate,
         ]
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        guard let bytes = try await services.blobs.contents(key: key(grant.photo.eventID, grant.photo.id)) else { throw PhotoAccess.notFound }
+        guard let bytes = try await photos.blobs.contents(key: key(grant.photo.eventID, grant.photo.id)) else { throw PhotoService.notFound }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
     }
 
     /// The original, byte for byte — except GPS, removed for anyone but the shooter (MED-2). Supports Range.
     @Sendable func original(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let grant = try await access.photo(try context.parameters.require("id"), for: context.identity)
-        if grant.role == .guest && !grant.isOwner && !grant.event.allowGuestDownloads {
-            throw Problem(.forbidden, "downloads-disabled", title: "Downloads disabled",
-                          detail: "The organizer has turned off downloading photos in this event.")
-        }
-        guard grant.photo.status != .failed else { throw Problem.notReady(.failed) }
-        let stripGPS = !grant.isOwner
-        let etag = "\"\(grant.photo.sha256)\(stripGPS ? "-nogps" : "")\""
+        let (grant, source) = try await photos.original(try context.parameters.require("id"), for: context.identity)
+        let etag = "\"\(grant.photo.sha256)\(source.stripGPS ? "-nogps" : "")\""
         var headers: HTTPFields = [
             .contentType: grant.photo.format.mimeType, .eTag: etag, .acceptRanges: "bytes",
             .lastModified: grant.photo.uploadedAt.httpDate, .cacheControl: "private, max-age=3600",
             .contentDisposition: contentDisposition(grant.photo.downloadName),
         ]
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        let source = OriginalSource(blobs: services.blobs, photo: grant.photo, stripGPS: stripGPS)
         let total = grant.photo.byteSize
         var range: ClosedRange<Int64>? = nil
         if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true {
@@ -86,10 +76,12 @@ struct PhotoController {
         }
         let requested = range
         let length = requested.map { $0.upperBound - $0.lowerBound + 1 } ?? total
-        return Response(status: requested == nil ? .ok : .partialContent, headers: headers, body: ResponseBody(contentLength: Int(length)) { writer in
-            try await source.stream(range: requested) { try await writer.write($0) }
-            try await writer.finish(nil)
-        })
+        return Response(
+            status: requested == nil ? .ok : .partialContent, headers: headers,
+            body: ResponseBody(contentLength: Int(length)) { writer in
+                try await source.stream(range: requested) { try await writer.write($0) }
+                try await writer.finish(nil)
+            })
     }
 }
 
@@ -143,14 +135,4 @@ func contentDisposition(_ name: String) -> String {
     let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
     let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: ".-_"))) ?? ascii
     return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
-}
-
-extension Problem {
-    static func notReady(_ status: PhotoStatus) -> Problem {
-        status == .failed
-            ? Problem(.gone, "photo-failed", title: "Photo could not be processed",
-                      detail: "This file could not be read as an image, so it was not kept.")
-            : Problem(.conflict, "photo-processing", title: "Still developing",
-                      detail: "This photo is still being processed. It will be ready in a moment.")
-    }
 }

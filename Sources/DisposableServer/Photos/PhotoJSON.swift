@@ -1,69 +1,30 @@
+import DisposableAPI
 import Foundation
 
-/// A photo as the API shows it (gallery items and `GET /api/v1/photos/{id}`).
-struct PhotoJSON: Encodable, Sendable {
-    struct Shooter: Encodable, Sendable {
-        let name: String
-        let number: Int
-    }
-
-    struct URLs: Encodable, Sendable {
-        let thumbnail: String
-        let preview: String
-        let original: String
-    }
-
-    let id: String
-    let eventId: String
-    let shooter: Shooter
-    let takenAt: Date
-    let uploadedAt: Date
-    let width: Int?
-    let height: Int?
-    let byteSize: Int64
-    let format: String
-    let status: PhotoStatus
-    /// False while it waits for the organizer's approval (ORG-4).
-    let approved: Bool
-    let source: PhotoSource
-    let sha256: String
-    let downloadName: String
-    /// True for the caller's own photos.
-    let mine: Bool
-    let urls: URLs
-
+extension PhotoJSON {
     /// With `links`, the thumbnail and preview are signed links (fast, no session needed); without,
     /// the session-checked API addresses (change-log payloads, signed when they are sent).
     init(_ photo: Photo, viewerID: String?, links: MediaLinks?) {
-        id = photo.id
-        eventId = photo.eventID
-        shooter = Shooter(name: photo.shooterName, number: photo.shooterNumber)
-        takenAt = photo.takenAt
-        uploadedAt = photo.uploadedAt
-        width = photo.width
-        height = photo.height
-        byteSize = photo.byteSize
-        format = photo.format.rawValue
-        status = photo.status
-        approved = photo.approved
-        source = photo.source
-        sha256 = photo.sha256
-        downloadName = photo.downloadName
-        mine = photo.uploaderID == viewerID
-        urls = URLs(photo, links: links)
+        self.init(
+            id: photo.id, eventId: photo.eventID, shooter: Shooter(name: photo.shooterName, number: photo.shooterNumber),
+            takenAt: photo.takenAt, uploadedAt: photo.uploadedAt, width: photo.width, height: photo.height, byteSize: photo.byteSize,
+            format: photo.format.rawValue, status: photo.status, approved: photo.approved, source: photo.source, sha256: photo.sha256,
+            downloadName: photo.downloadName, mine: photo.uploaderID == viewerID,
+            urls: URLs(photoID: photo.id, eventID: photo.eventID, links: links))
     }
 }
 
 extension PhotoJSON.URLs {
-    init(_ photo: Photo, links: MediaLinks?) {
-        let base = "/api/v1/photos/\(photo.id)"
-        (thumbnail, preview) = links?.paths(eventID: photo.eventID, photoID: photo.id) ?? (base + "/thumbnail", base + "/preview")
-        original = base + "/original"
+    init(photoID: String, eventID: String, links: MediaLinks?) {
+        let base = "/api/v1/photos/\(photoID)"
+        let (thumbnail, preview) = links?.paths(eventID: eventID, photoID: photoID) ?? (base + "/thumbnail", base + "/preview")
+        self.init(thumbnail: thumbnail, preview: preview, original: base + "/original")
     }
 }
 
 extension PhotoJSON {
-    /// The same JSON as `JSONEncoder.sorted` gives, written directly (keys in sorted order).
+    /// The same JSON as `JSONEncoder.sorted` gives, written directly (keys in sorted order): the gallery is the
+    /// busiest read. `TextFormatsTests` checks it byte for byte against the `Codable` encoding.
     func write(to json: inout JSONText) {
         json.object { json in
             json.field("approved", approved)
@@ -92,5 +53,34 @@ extension PhotoJSON {
             }
             json.field("width", width)
         }
+    }
+}
+
+extension GalleryPage {
+    /// A page around its `items` array, written before (see `PhotoJSON.write`).
+    static func json(
+        items: [UInt8], nextCursor: String?, revealed: Bool, revealAt: Date?, developingCount: Int?,
+        changeSeq: Int64
+    ) -> JSONText {
+        var json = JSONText(capacity: 256 + items.count)
+        json.object { json in
+            json.field("changeSeq", changeSeq)
+            json.field("developingCount", developingCount)
+            json.key("items")
+            json.written(items)
+            json.field("nextCursor", nextCursor)
+            json.field("revealAt", revealAt)
+            json.field("revealed", revealed)
+        }
+        return json
+    }
+
+    /// The whole page written directly.
+    var json: JSONText {
+        var items = JSONText(capacity: self.items.count * 700)
+        items.array(self.items) { item, json in item.write(to: &json) }
+        return Self.json(
+            items: items.bytes, nextCursor: nextCursor, revealed: revealed, revealAt: revealAt,
+            developingCount: developingCount, changeSeq: changeSeq)
     }
 }

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import SQLKit
 
@@ -45,24 +46,19 @@ public struct PhotoRepository: Sendable {
         var approved = true
     }
 
-    /// Records an upload whose original is already stored: takes a shot, inserts the row and its
-    /// processing job, and locks the event's settings — all in one transaction (UP-2, EV-2).
-    /// The shot is taken with a conditional UPDATE, so N parallel uploads with k shots left get exactly k.
+    /// Records an upload whose original is already stored: takes a shot (`ShotLimit`), inserts the row and its
+    /// processing job, locks the event's settings and logs the change — all in one transaction (UP-2, EV-2).
     func insert(_ new: NewPhoto, by uploader: Uploader) async throws -> InsertOutcome {
+        let kind = database.kind
         do {
             return try await database.transaction { db in
                 let number: Int
                 switch uploader {
                 case .guest(let guest, let shotsPerGuest):
-                    guard
-                        let row = try await db.raw(
-                            """
-                            UPDATE guests SET shots_used = shots_used + 1
-                            WHERE id = \(bind: guest.id) AND shots_used < \(bind: shotsPerGuest) RETURNING shots_used
-                            """
-                        ).first()
-                    else { return .shotLimitReached }
-                    number = try row.decode(column: "shots_used", as: Int.self)
+                    guard let taken = try await ShotLimit.take(guestID: guest.id, shotsPerGuest: shotsPerGuest, in: db) else {
+                        return .shotLimitReached
+                    }
+                    number = taken
                 case .organizer:
                     let row = try await db.raw(
                         "UPDATE events SET organizer_shots = organizer_shots + 1 WHERE id = \(bind: new.eventID) RETURNING organizer_shots"
@@ -83,12 +79,11 @@ public struct PhotoRepository: Sendable {
                 ).first()
                 // Undo the shot taken above: a retry or a duplicate must never count twice.
                 guard inserted != nil else { throw RollBack() }
+                try await PendingWrites.end(photoID: new.id, in: db)
                 try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, now: new.uploadedAt, in: db)
                 try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
                 let photo = try await Self.find(id: new.id, in: db)!
-                try await ChangeLog.append(
-                    .photoAdded, eventID: new.eventID, photo: photo, payload: PhotoChange(kind: .photoAdded, photo: PhotoJSON(photo, viewerID: nil, links: nil)),
-                    now: new.uploadedAt, kindOfDatabase: database.kind, in: db)
+                try await ChangeLog.append(.photoAdded, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
                 return .inserted(photo)
             }
         } catch is RollBack {
@@ -173,13 +168,14 @@ extension PhotoRepository {
         /// NSString on Linux, and decoding the cursor that way was 9 % of a deep page's CPU.
         var token: String {
             let base64 = Data("\(time):\(id)".utf8).base64EncodedData()
-            return String(decoding: base64.lazy.filter { $0 != UInt8(ascii: "=") }.map { byte -> UInt8 in
-                switch byte {
-                case UInt8(ascii: "+"): UInt8(ascii: "-")
-                case UInt8(ascii: "/"): UInt8(ascii: "_")
-                default: byte
-                }
-            }, as: UTF8.self)
+            return String(
+                decoding: base64.lazy.filter { $0 != UInt8(ascii: "=") }.map { byte -> UInt8 in
+                    switch byte {
+                    case UInt8(ascii: "+"): UInt8(ascii: "-")
+                    case UInt8(ascii: "/"): UInt8(ascii: "_")
+                    default: byte
+                    }
+                }, as: UTF8.self)
         }
 
         init(time: Int64, id: String) {
@@ -200,29 +196,33 @@ extension PhotoRepository {
             guard let data = Data(base64Encoded: Data(base64)) else { return nil }
             let parts = data.split(separator: UInt8(ascii: ":"), maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, let time = Int64(String(decoding: parts[0], as: UTF8.self)), !parts[1].isEmpty,
-                parts[1].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) })
+                parts[1].allSatisfy({
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20)
+                })
             else { return nil }
             self.init(time: time, id: String(decoding: parts[1], as: UTF8.self))
         }
     }
 
-    /// One page of an event's photos, newest first. `uploaderID` limits it to one shooter (any status);
-    /// otherwise only ready photos are listed.
-    /// `approvedOrBy`: for guests, photos awaiting approval (ORG-4) are left out, except their own.
-    func page(eventID: String, uploaderID: String?, approvedOrBy viewerID: String? = nil, order: Order, after cursor: Cursor?,
-              limit: Int) async throws -> (items: [Photo], next: Cursor?) {
+    /// Which photos a gallery lists.
+    enum Listing: Sendable {
+        /// "My shots": everything one shooter took, in any state.
+        case mine(uploaderID: String)
+        /// The shared gallery: ready photos the viewer may see.
+        case gallery(PhotoVisibility)
+    }
+
+    /// One page of an event's photos, newest first.
+    func page(eventID: String, _ listing: Listing, order: Order, after cursor: Cursor?, limit: Int) async throws -> (items: [Photo], next: Cursor?) {
         try await database.read { db in
             var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID)")
-            if let uploaderID {
+            switch listing {
+            case .mine(let uploaderID):
                 sql.appendInterpolation(unsafeRaw: " AND uploader_id = ")
                 sql.appendInterpolation(bind: uploaderID)
-            } else {
-                sql.appendInterpolation(unsafeRaw: " AND status = 'ready'")
-            }
-            if let viewerID {
-                sql.appendInterpolation(unsafeRaw: " AND (approved OR uploader_id = ")
-                sql.appendInterpolation(bind: viewerID)
-                sql.appendInterpolation(unsafeRaw: ")")
+            case .gallery(let visibility):
+                sql.appendInterpolation(unsafeRaw: " AND status = 'ready' AND ")
+                sql += visibility.sqlCondition
             }
             let column = order.column
             if let cursor {
@@ -239,6 +239,16 @@ extension PhotoRepository {
             let last = photos[limit - 1]
             let time = order == .uploaded ? last.uploadedAt : last.takenAt
             return (Array(photos.prefix(limit)), Cursor(time: time.millisecondsSince1970, id: last.id))
+        }
+    }
+
+    /// The ready photos a viewer may see, oldest first (the ZIP).
+    func visible(eventID: String, to visibility: PhotoVisibility) async throws -> [Photo] {
+        try await database.sql { db in
+            var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND ")
+            sql += visibility.sqlCondition
+            sql.appendInterpolation(unsafeRaw: " ORDER BY uploaded_at, id")
+            return try await db.raw(sql).all().map(Self.photo(from:))
         }
     }
 
@@ -265,21 +275,89 @@ extension PhotoRepository {
         }
     }
 
-    /// Deletes the row and logs it; the caller removes the files right after (GAL-3: not recoverable).
+    /// Deletes the row and logs it; its files are then pending removal (`PendingWrites`), so a crash before the
+    /// caller removes them leaves nothing behind (GAL-3: not recoverable).
     func delete(_ photo: Photo, now: Date) async throws {
+        let kind = database.kind
         try await database.transaction { db in
             try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: photo.id)").run()
             try await db.raw("DELETE FROM photos WHERE id = \(bind: photo.id)").run()
-            try await ChangeLog.append(
-                .photoRemoved, eventID: photo.eventID, photo: photo, payload: PhotoRemovedChange(photoId: photo.id), now: now,
-                kindOfDatabase: database.kind, in: db)
+            try await db.raw(
+                """
+                INSERT INTO pending_writes (photo_id, event_id, instance, started_at)
+                VALUES (\(bind: photo.id), \(bind: photo.eventID), '', 0)
+                ON CONFLICT (photo_id) DO NOTHING
+                """
+            ).run()
+            try await ChangeLog.append(.photoRemoved, photo: photo, now: now, kindOfDatabase: kind, in: db)
         }
     }
 
-    /// The ids of an event's photos, for the orphan sweep.
-    func ids(eventID: String) async throws -> Set<String> {
-        try await database.sql { db in
-            Set(try await db.raw("SELECT id FROM photos WHERE event_id = \(bind: eventID)").all().map { try $0.decode(column: "id", as: String.self) })
+    /// Records the derivatives and marks the photo ready, with its render job done; nil when the photo was
+    /// deleted meanwhile (or is not processing any more).
+    func markReady(_ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, now: Date) async throws -> Photo?
+    {
+        let kind = database.kind
+        return try await database.transaction { db in
+            try await JobQueue.complete(jobID, in: db)
+            guard
+                try await db.raw(
+                    """
+                    UPDATE photos SET status = 'ready', width = \(bind: width), height = \(bind: height),
+                        taken_at = \(bind: takenAt.millisecondsSince1970), derivative_bytes = \(bind: derivativeBytes)
+                    WHERE id = \(bind: photoID) AND status = 'processing'
+                    RETURNING id
+                    """
+                ).first() != nil,
+                let ready = try await Self.find(id: photoID, in: db)
+            else { return nil }
+            try await PendingWrites.end(photoID: photoID, in: db)
+            try await ChangeLog.append(.photoReady, photo: ready, now: now, kindOfDatabase: kind, in: db)
+            return ready
         }
+    }
+
+    /// Marks the photo failed (its files are removed by the caller), with its render job done.
+    func markFailed(_ photoID: String, jobID: String, reason: String, now: Date) async throws -> Photo? {
+        let kind = database.kind
+        return try await database.transaction { db in
+            try await JobQueue.complete(jobID, in: db)
+            try await db.raw("UPDATE photos SET status = 'failed', failure = \(bind: reason) WHERE id = \(bind: photoID)").run()
+            guard let failed = try await Self.find(id: photoID, in: db) else { return nil }
+            try await ChangeLog.append(.photoFailed, photo: failed, now: now, kindOfDatabase: kind, in: db)
+            return failed
+        }
+    }
+
+    /// Lets a photo into the gallery (ORG-4); nil when it was approved already. Guests hear of it now, as if it
+    /// had just become ready (a photo still processing is announced when it is).
+    func approve(_ photoID: String, now: Date) async throws -> Photo? {
+        let kind = database.kind
+        return try await database.transaction { db in
+            let changed = try await db.raw("UPDATE photos SET approved = \(bind: true) WHERE id = \(bind: photoID) AND NOT approved RETURNING id")
+                .first()
+            guard changed != nil, let photo = try await Self.find(id: photoID, in: db) else { return nil }
+            if photo.status == .ready { try await ChangeLog.append(.photoReady, photo: photo, now: now, kindOfDatabase: kind, in: db) }
+            return photo
+        }
+    }
+
+    /// An event's photos (failed ones aside) and the bytes recorded for all of them, for its deletion record.
+    func totals(eventID: String) async throws -> (photos: Int, bytes: Int64) {
+        try await database.sql { db in
+            let row = try await db.raw(
+                """
+                SELECT CAST(COALESCE(SUM(CASE WHEN status <> 'failed' THEN 1 ELSE 0 END), 0) AS BIGINT) AS n,
+                    CAST(COALESCE(SUM(byte_size + derivative_bytes), 0) AS BIGINT) AS bytes
+                FROM photos WHERE event_id = \(bind: eventID)
+                """
+            ).first()!
+            return (try row.decode(column: "n", as: Int.self), try row.decode(column: "bytes", as: Int64.self))
+        }
+    }
+
+    /// Cancels the render jobs of an event's photos, in the transaction that deletes the event.
+    static func cancelJobs(eventID: String, in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM jobs WHERE subject_id IN (SELECT id FROM photos WHERE event_id = \(bind: eventID))").run()
     }
 }

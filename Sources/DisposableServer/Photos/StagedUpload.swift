@@ -69,7 +69,8 @@ struct StagedUpload {
 
 extension Problem {
     static func photoTooLarge(_ maxBytes: Int64) -> Problem {
-        Problem(.contentTooLarge, "photo-too-large", title: "Photo too large",
-                detail: "This photo is too large: the limit is \(maxBytes / 1_048_576) MB.")
+        Problem(
+            .contentTooLarge, "photo-too-large", title: "Photo too large",
+            detail: "This photo is too large: the limit is \(maxBytes / 1_048_576) MB.")
     }
 }

@@ -1,34 +1,21 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import SQLKit
 
 /// `GET /api/v1/admin/deletions`: what was deleted when (RET-3) — ids, times and counts, no content.
 struct DeletionRecordsController {
-    let services: AppServices
+    let database: any DatabaseEngine
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/admin/deletions", use: list)
     }
 
-    struct RecordJSON: Encodable {
-        let eventId: String
-        let organizerId: String
-        let reason: String
-        let endedAt: Date
-        let deletedAt: Date
-        let photoCount: Int
-        let byteCount: Int64
-    }
-
-    struct ListJSON: Encodable {
-        let items: [RecordJSON]
-    }
-
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireAdmin()
-        let records = try await services.database.sql { db in
+        let records = try await database.sql { db in
             try await db.raw("SELECT * FROM deletion_records ORDER BY deleted_at DESC, event_id LIMIT 1000").all().map { row in
-                RecordJSON(
+                DeletionRecord(
                     eventId: try row.decode(column: "event_id", as: String.self),
                     organizerId: try row.decode(column: "organizer_id", as: String.self),
                     reason: try row.decode(column: "reason", as: String.self),
@@ -38,6 +25,6 @@ struct DeletionRecordsController {
                     byteCount: try row.decode(column: "byte_count", as: Int64.self))
             }
         }
-        return try jsonResponse(ListJSON(items: records))
+        return try jsonResponse(DeletionRecordList(items: records))
     }
 }

@@ -1,34 +1,43 @@
+import DisposableAPI
 import Foundation
-import ServiceLifecycle
+import Logging
 import SQLKit
+import ServiceLifecycle
 
-/// Deletes events whose retention period is over (RET-1): at start-up, before serving, and then
-/// every `interval`. Safe to run on several instances at once and to re-run after a crash.
+/// Deletes events whose retention period is over (RET-1), and finishes deletions a crash cut short: at
+/// start-up, before serving, and then every `interval`. Safe on several instances at once and after a crash.
+/// It also settles storage writes that never got their row (`PendingWrites`).
 struct RetentionSweeper: Service {
-    let services: AppServices
+    let database: any DatabaseEngine
+    let deletion: EventDeletion
+    let pendingWrites: PendingWrites
+    let retention: TimeInterval
+    let clock: any AppClock
+    let logger: Logger
+    let started: StartupGate
     let interval: Duration
-
-    init(services: AppServices, interval: Duration = .seconds(600)) {
-        self.services = services
-        self.interval = interval
-    }
 
     /// The first sweep runs at start-up, before serving (see `buildApplication`); this is every one after.
     func run() async throws {
-        await runPeriodically(services, every: interval, waitFirst: true, what: "Retention sweep") { try await sweep() }
+        await runPeriodically(started, logger: logger, every: interval, waitFirst: true, what: "Retention sweep") {
+            try await sweep()
+            try await pendingWrites.reconcile(atStart: false)
+        }
     }
 
-    /// Deletes every expired event; returns how many.
+    /// Deletes every expired event, and every event whose deletion was begun; returns how many.
     @discardableResult
     func sweep() async throws -> Int {
-        let cutoff = (services.clock.now - services.configuration.retention).millisecondsSince1970
-        let expired = try await services.database.sql { db in
-            try await db.raw("SELECT id FROM events WHERE ends_at <= \(bind: cutoff)").all().map { try $0.decode(column: "id", as: String.self) }
+        let cutoff = (clock.now - retention).millisecondsSince1970
+        let due = try await database.sql { db in
+            try await db.raw(
+                "SELECT id FROM events WHERE ends_at <= \(bind: cutoff) OR id IN (SELECT event_id FROM deletion_records)"
+            ).all().map { try $0.decode(column: "id", as: String.self) }
         }
-        for eventID in expired {
-            try await EventDeletion(services: services).delete(eventID: eventID, reason: .expired)
+        for eventID in due {
+            try await deletion.delete(eventID: eventID, reason: .expired)
         }
-        if !expired.isEmpty { services.logger.notice("Deleted \(expired.count) expired events.") }
-        return expired.count
+        if !due.isEmpty { logger.notice("Deleted \(due.count) expired events.") }
+        return due.count
     }
 }

@@ -1,30 +1,49 @@
 import Foundation
 import NIOCore
 
-/// Where photo bytes live: the local folder (embedded default) or, later, an S3-compatible bucket.
-/// Keys are built from our own ids (`events/<event>/<photo>/original`), never from user input.
+/// Where photo bytes live: the local folder (embedded default) or an S3-compatible bucket. Keys are built from
+/// our own ids (`events/<event>/<photo>/original`), never from user input. Every implementation passes the
+/// same conformance suite (`BlobStoreConformance` in the tests).
 public protocol BlobStore: Sendable {
     /// Throws when storage cannot be written (for `/healthz`).
     func checkHealth() async throws
-    /// A local folder for uploads in progress, on the same filesystem as the store when it is local.
-    var stagingDirectory: URL { get }
-    /// Moves a complete, synced staging file under `key`; durable when it returns.
-    func put(file: URL, key: String) async throws
+    /// Stores a complete, synced local file under `key`; durable when it returns. The file may be moved away;
+    /// the caller removes whatever is left of it. `sha256` and `size` are the file's, for stores that check them.
+    func put(file: URL, key: String, sha256: String, size: Int64) async throws
     /// Stores `data` under `key`; durable when it returns.
     func put(data: Data, key: String) async throws
-    /// A small blob (a thumbnail, a preview) read whole in one go; nil when there is none.
+    /// A small blob (a thumbnail, a preview) read whole; nil when there is none.
     func contents(key: String) async throws -> ByteBuffer?
-    /// The blob when this instance holds it in memory right now (no I/O: called on an event loop).
-    func cached(key: String) -> ByteBuffer?
     /// Streams a blob (or a byte range of it) to `consume`, chunk by chunk.
     func read(key: String, range: ClosedRange<Int64>?, _ consume: (ByteBuffer) async throws -> Void) async throws
-    /// Runs `body` with a local file holding the blob (libvips reads files).
+    /// Runs `body` with a local file holding the blob (libvips reads files). Stores that keep files locally
+    /// lend their own; the default copies the blob to a temporary file.
     func withLocalFile<T: Sendable>(key: String, _ body: (String) async throws -> T) async throws -> T
+    /// Removes a blob; no error when there is none.
     func delete(key: String) async throws
-    /// Deletes every blob whose key starts with `prefix` (an event, a photo).
+    /// Removes every blob whose key starts with `prefix` (an event, a photo).
     func delete(prefix: String) async throws
-    /// The keys directly below `prefix` that are "folders" (e.g. photo ids of an event), for the orphan sweep.
-    func children(of prefix: String) async throws -> [String]
+    /// Up to `limit` keys starting with `prefix`, in ascending order, after `after` (a page of a listing).
+    func list(prefix: String, after: String?, limit: Int) async throws -> [String]
+}
+
+extension BlobStore {
+    public func withLocalFile<T: Sendable>(key: String, _ body: (String) async throws -> T) async throws -> T {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-\(UUID().uuidString)").path
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DurableFiles.error("open temporary file") }
+        defer { unlink(path) }
+        do {
+            try await read(key: key, range: nil) { chunk in
+                try chunk.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) }
+            }
+            close(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return try await body(path)
+    }
 }
 
 /// Blob keys of a photo.
@@ -42,3 +61,10 @@ enum BlobKey {
 
 /// The disk is full (REL-2): callers answer 507.
 public struct StorageFull: Error {}
+
+/// Builds the store the configuration names, wrapped in the memory cache of small files.
+func makeBlobStore(_ configuration: AppConfiguration) throws -> CachingBlobStore {
+    switch configuration.storage {
+    case .localFolder(let path): CachingBlobStore(wrapping: try LocalBlobStore(root: path))
+    }
+}

@@ -7,16 +7,21 @@ import _NIOFileSystem
 /// so a blob is either absent or complete after a crash, and present once `put` returned.
 struct LocalBlobStore: BlobStore {
     let root: URL
-    let stagingDirectory: URL
+    /// Where files are written before they are renamed into place: on the same filesystem, so the rename is
+    /// atomic. Upload staging uses it too (`UploadStaging`), and empties it at start-up.
+    let temporaryDirectory: URL
     /// `root` as a path ending in "/": keys are appended as text (URL's path handling costs more than a file read).
     private let rootPath: String
-    private let recent = RecentBlobs()
 
     init(root: String) throws {
         self.root = URL(fileURLWithPath: root, isDirectory: true)
-        stagingDirectory = self.root.appendingPathComponent("staging", isDirectory: true)
+        temporaryDirectory = Self.stagingDirectory(root: root)
         rootPath = self.root.path.hasSuffix("/") ? self.root.path : self.root.path + "/"
-        try FileManager.default.createDirectory(at: stagingDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
+    }
+
+    static func stagingDirectory(root: String) -> URL {
+        URL(fileURLWithPath: root, isDirectory: true).appendingPathComponent("staging", isDirectory: true)
     }
 
     func checkHealth() async throws {
@@ -33,8 +38,7 @@ struct LocalBlobStore: BlobStore {
         return rootPath + key
     }
 
-    func put(file: URL, key: String) async throws {
-        recent.remove(key)
+    func put(file: URL, key: String, sha256: String, size: Int64) async throws {
         let destination = path(key)
         try await NIOThreadPool.singleton.runIfActive {
             try DurableFiles.makeParentDirectories(of: destination)
@@ -43,9 +47,8 @@ struct LocalBlobStore: BlobStore {
     }
 
     func put(data: Data, key: String) async throws {
-        recent.remove(key)
         let destination = path(key)
-        let staging = stagingDirectory.appendingPathComponent(UUID().uuidString).path
+        let staging = temporaryDirectory.appendingPathComponent(UUID().uuidString).path
         try await NIOThreadPool.singleton.runIfActive {
             do {
                 try DurableFiles.write(data, to: staging)
@@ -67,10 +70,7 @@ struct LocalBlobStore: BlobStore {
     }
 
     func contents(key: String) async throws -> ByteBuffer? {
-        if let bytes = recent.get(key) { return bytes }
-        let bytes = try await readWhole(path(key))
-        if let bytes { recent.set(key, bytes) }
-        return bytes
+        try await readWhole(path(key))
     }
 
     /// One trip to the thread pool for open, stat, read and close: the per-chunk file API costs
@@ -99,8 +99,6 @@ struct LocalBlobStore: BlobStore {
         }
     }
 
-    func cached(key: String) -> ByteBuffer? { recent.get(key) }
-
     func withLocalFile<T: Sendable>(key: String, _ body: (String) async throws -> T) async throws -> T {
         try await body(path(key))
     }
@@ -108,28 +106,42 @@ struct LocalBlobStore: BlobStore {
     func delete(key: String) async throws {
         let path = path(key)
         try await NIOThreadPool.singleton.runIfActive { _ = unlink(path) }
-        // After the file is gone: a read racing the delete could otherwise put it straight back (one that
-        // still slips through lives a minute at most, like a delete made by another instance).
-        recent.remove(key)
     }
 
     func delete(prefix: String) async throws {
         let path = path(prefix)
-        try await NIOThreadPool.singleton.runIfActive { try? FileManager.default.removeItem(atPath: path) }
-        recent.remove(prefix: prefix)
-    }
-
-    func children(of prefix: String) async throws -> [String] {
-        let path = path(prefix)
-        return try await NIOThreadPool.singleton.runIfActive {
-            ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        try await NIOThreadPool.singleton.runIfActive {
+            // A prefix that ends a folder name removes the folder; any other removes the files it begins.
+            if prefix.hasSuffix("/") || prefix.isEmpty {
+                try? FileManager.default.removeItem(atPath: path)
+            } else {
+                let folder = (path as NSString).deletingLastPathComponent
+                let start = (path as NSString).lastPathComponent
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(start) {
+                    try? FileManager.default.removeItem(atPath: folder + "/" + name)
+                }
+            }
         }
     }
 
-    /// Empties the staging folder: what is there at start-up was never acknowledged.
-    func clearStaging() throws {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: stagingDirectory.path)) ?? [] {
-            try? FileManager.default.removeItem(at: stagingDirectory.appendingPathComponent(name))
+    func list(prefix: String, after: String?, limit: Int) async throws -> [String] {
+        let rootPath = rootPath
+        let staging = temporaryDirectory.lastPathComponent + "/"
+        return try await NIOThreadPool.singleton.runIfActive {
+            // Walk the folder that holds the prefix; keys are paths relative to the root.
+            let base = prefix.hasSuffix("/") ? prefix : (prefix as NSString).deletingLastPathComponent
+            let folder = rootPath + base
+            guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+            var keys: [String] = []
+            let lead = base.isEmpty || base.hasSuffix("/") ? base : base + "/"
+            while let relative = walker.nextObject() as? String {
+                let key = lead + relative
+                guard key.hasPrefix(prefix), !key.hasPrefix(staging), walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular
+                else { continue }
+                if let after, key <= after { continue }
+                keys.append(key)
+            }
+            return Array(keys.sorted().prefix(limit))
         }
     }
 }

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 
 /// The create/settings form of an event: form fields ↔ the API's settings, and errors shown by their field.
@@ -54,8 +55,10 @@ struct EventForm {
                 }
                 reveal["at"] = rfc
             }
-            if original == nil || mode != original?.revealMode.rawValue || mode == "at" && reveal["at"] as? String != nil
-                && values["revealAt"] != original?.revealAt.map(web.localInputValue) {
+            if original == nil || mode != original?.revealMode.rawValue
+                || mode == "at" && reveal["at"] as? String != nil
+                    && values["revealAt"] != original?.revealAt.map(web.localInputValue)
+            {
                 json["reveal"] = reveal
             }
             let maxGuests = values["maxGuests"]?.trimmingCharacters(in: .whitespaces) ?? ""
@@ -89,8 +92,12 @@ struct EventForm {
         if let error {
             let field = error.extensions["field"]
             let message = web.problemMessage(error)
-            if let field, ["name", "description", "startsAt", "endsAt", "durationHours", "shotsPerGuest", "reveal", "revealAt",
-                           "maxGuests", "password", "allowLibraryUploads", "allowGuestDownloads", "confirm", "reveal.at"].contains(field) {
+            if let field,
+                [
+                    "name", "description", "startsAt", "endsAt", "durationHours", "shotsPerGuest", "reveal", "revealAt",
+                    "maxGuests", "password", "allowLibraryUploads", "allowGuestDownloads", "confirm", "reveal.at",
+                ].contains(field)
+            {
                 data["error_\(field.hasPrefix("reveal") ? "revealAt" : field == "durationHours" ? "endsAt" : field)"] = message
             } else {
                 data["error"] = message

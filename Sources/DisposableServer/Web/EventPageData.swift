@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 
 /// What the event pages and their scripts need to know about an event, for one viewer.
@@ -5,22 +6,22 @@ struct EventPageData {
     let event: Event
     let role: EventRole
     let guest: Guest?
-    let services: AppServices
+    let now: Date
+    let links: InstanceLinks
     let web: WebRequest
 
     /// RET-3: guests are warned in the last days before everything disappears.
     static let deletionWarning: TimeInterval = 3 * 86_400
 
     var values: [String: Any] {
-        let now = services.clock.now
         let status = event.status(at: now)
-        let deletesAt = event.deletesAt(retention: services.configuration.retention)
-        let revealed = Reveal.isRevealed(event, at: now)
+        let deletesAt = event.deletesAt(retention: links.retention)
+        let revealed = PhotoVisibility.isRevealed(event, at: now)
         let shotsLeft = guest.map { max(0, event.shotsPerGuest - $0.shotsUsed) }
         let daysLeft = max(0, Int((deletesAt.timeIntervalSince(now) / 86_400).rounded(.up)))
         var values: [String: Any] = [
             "id": event.id, "code": event.code.description, "name": event.name, "description": event.description,
-            "joinURL": joinURLString(for: event.code, baseURL: services.configuration.publicBaseURL),
+            "joinURL": links.join(event.code),
             "status": status.rawValue, "statusText": web.t("status_\(status.rawValue)"),
             "isLive": status == .live, "isEnded": status == .ended, "isScheduled": status == .scheduled,
             "startsAt": web.time(event.startsAt), "endsAt": web.time(event.endsAt), "deletesAt": web.time(deletesAt),

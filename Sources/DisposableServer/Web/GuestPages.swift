@@ -1,15 +1,12 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 
 /// The pages guests use: home, join by QR or code, camera, galleries, wall, leaving, a second phone.
 struct GuestPages {
-    let services: AppServices
-    let joining: JoinController
-
-    init(services: AppServices) {
-        self.services = services
-        joining = JoinController(services: services)
-    }
+    let events: EventService
+    let joining: JoinService
+    let secure: Bool
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/", use: home)
@@ -24,8 +21,6 @@ struct GuestPages {
         router.get("/c/:token", use: redeemLink)
     }
 
-    private var secure: Bool { services.configuration.usesHTTPS }
-
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let joined = try await joinedEvents(request, web: web)
@@ -37,11 +32,13 @@ struct GuestPages {
     /// EV-4: the events this browser joined and can still open.
     private func joinedEvents(_ request: Request, web: WebRequest) async throws -> [[String: Any]] {
         var list: [[String: Any]] = []
-        for (_, guest) in try await JoinedEvents(request).memberships(services.tokens) {
-            guard let event = try await services.events.find(id: guest.eventID) else { continue }
-            let status = event.status(at: services.clock.now)
-            list.append(["name": event.name, "code": event.code.description, "guestName": guest.name,
-                         "statusText": web.t("status_\(status.rawValue)"), "endsAt": web.time(event.endsAt)])
+        for (_, guest) in try await joining.memberships(JoinedEvents(request)) {
+            guard let event = try await events.events.find(id: guest.eventID) else { continue }
+            let status = event.status(at: events.clock.now)
+            list.append([
+                "name": event.name, "code": event.code.description, "guestName": guest.name,
+                "statusText": web.t("status_\(status.rawValue)"), "endsAt": web.time(event.endsAt),
+            ])
         }
         return list
     }
@@ -63,21 +60,19 @@ struct GuestPages {
     }
 
     func membership(_ request: Request, context: AppRequestContext, code raw: String) async throws -> (Event?, Membership?) {
-        guard let code = EventCode(typed: raw), let event = try await services.events.find(code: code),
-            services.clock.now < event.deletesAt(retention: services.configuration.retention)
-        else { return (nil, nil) }
+        guard let code = EventCode(typed: raw), let event = try await events.event(code: code) else { return (nil, nil) }
         switch context.identity {
         case .user(let user, _):
             if event.organizerID == user.id { return (event, Membership(event: event, role: .organizer, guest: nil)) }
-            if let guest = try await services.guests.activeMembership(userID: user.id, eventID: event.id) {
+            if let guest = try await joining.guest(of: context.identity, in: event.id) {
                 return (event, Membership(event: event, role: .guest, guest: guest))
             }
             return (event, nil)
         case .guest(let guest, _) where guest.eventID == event.id:
             return (event, Membership(event: event, role: .guest, guest: guest))
         case .guest, nil:
-            for (token, guest) in try await JoinedEvents(request).memberships(services.tokens) where guest.eventID == event.id {
-                return (event, Membership(event: event, role: .guest, guest: guest, cookies: [sessionCookie(token, secure: secure)]))
+            for (token, guest) in try await joining.memberships(JoinedEvents(request)) where guest.eventID == event.id {
+                return (event, Membership(event: event, role: .guest, guest: guest, cookies: [SessionCookie.make(token, secure: secure)]))
             }
             return (event, nil)
         }
@@ -97,8 +92,9 @@ struct GuestPages {
     }
 
     @Sendable func camera(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await memberPage(request, context: context, template: "camera",
-                             extra: ["welcome": request.uri.queryParameters.get("welcome") != nil, "tabCamera": true])
+        try await memberPage(
+            request, context: context, template: "camera",
+            extra: ["welcome": request.uri.queryParameters.get("welcome") != nil, "tabCamera": true])
     }
 
     @Sendable func wall(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -115,7 +111,8 @@ struct GuestPages {
             return joinForm(web, event: event, name: "", error: nil, status: .ok)
         }
         var data = extra
-        data["event"] = EventPageData(event: event, role: membership.role, guest: membership.guest, services: services, web: web).values
+        data["event"] =
+            EventPageData(event: event, role: membership.role, guest: membership.guest, now: events.clock.now, links: events.links, web: web).values
         var response = web.page(template, title: event.name, data: data)
         for cookie in membership.cookies { response.setCookie(cookie) }
         return response
@@ -124,7 +121,7 @@ struct GuestPages {
     private func joinForm(_ web: WebRequest, event: Event, name: String, error: String?, status: HTTPResponse.Status) -> Response {
         var eventData: [String: Any] = [
             "name": event.name, "code": event.code.description, "hasPassword": event.passwordHash != nil,
-            "statusText": web.t("status_\(event.status(at: services.clock.now).rawValue)"),
+            "statusText": web.t("status_\(event.status(at: events.clock.now).rawValue)"),
         ]
         if !event.description.isEmpty { eventData["description"] = event.description }
         var data: [String: Any] = ["event": eventData, "name": name, "termsVersion": TermsOfUse.version]
@@ -136,15 +133,16 @@ struct GuestPages {
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let raw = try context.parameters.require("code")
-        guard let code = EventCode(typed: raw), let event = try await services.events.find(code: code) else { return unknownEvent(web) }
+        guard let code = EventCode(typed: raw), let event = try await events.events.find(code: code) else { return unknownEvent(web) }
         let form = try await WebForm.read(request)
         guard form["terms"] == TermsOfUse.version else {
             return joinForm(web, event: event, name: form["name"] ?? "", error: web.t("join_terms_required"), status: .unprocessableContent)
         }
-        let joined: JoinController.Joined
+        let joined: JoinService.Joined
         do {
-            joined = try await joining.join(code: raw, name: form["name"], password: form["password"], termsVersion: TermsOfUse.version,
-                                            identity: context.identity, client: context.clientAddress)
+            joined = try await joining.join(
+                code: raw, name: form["name"], password: form["password"], termsVersion: TermsOfUse.version,
+                identity: context.identity, client: context.clientAddress)
         } catch let problem as Problem {
             if problem.status == .tooManyRequests {
                 return web.errorPage(status: .tooManyRequests, titleKey: "error_too_many_title", messageKey: "error_too_many_message")
@@ -153,7 +151,7 @@ struct GuestPages {
             return joinForm(web, event: event, name: form["name"] ?? "", error: web.problemMessage(problem), status: problem.status)
         }
         var cookies = [JoinedEvents(request).adding(joined.token).cookie(secure: secure)]
-        if case .user = context.identity {} else { cookies.append(sessionCookie(joined.token, secure: secure)) }
+        if case .user = context.identity {} else { cookies.append(SessionCookie.make(joined.token, secure: secure)) }
         return WebRequest.redirect("/e/\(event.code)/camera?welcome=1", cookies: cookies)
     }
 
@@ -162,11 +160,11 @@ struct GuestPages {
         let raw = try context.parameters.require("code")
         let (_, membership) = try await membership(request, context: context, code: raw)
         guard let membership, membership.role == .guest, let guest = membership.guest else { return WebRequest.redirect("/e/\(raw)") }
-        try await services.guests.leave(guest, now: services.clock.now)
+        try await joining.leave(guest)
         // The tokens are revoked; keep only the ones of this browser that still work.
-        let kept = JoinedEvents(tokens: try await JoinedEvents(request).memberships(services.tokens).map(\.token))
+        let kept = JoinedEvents(tokens: try await joining.memberships(JoinedEvents(request)).map(\.token))
         var cookies = [kept.cookie(secure: secure)]
-        if case .guest = context.identity { cookies.append(sessionCookie("", secure: secure)) }
+        if case .guest = context.identity { cookies.append(SessionCookie.make("", secure: secure)) }
         return WebRequest.redirect("/?left=1", cookies: cookies)
     }
 
@@ -177,16 +175,18 @@ struct GuestPages {
         let (event, membership) = try await membership(request, context: context, code: raw)
         guard let event else { return unknownEvent(web) }
         guard let membership, let guest = membership.guest, membership.role == .guest else { return WebRequest.redirect("/e/\(event.code)") }
-        let eventData = EventPageData(event: event, role: .guest, guest: guest, services: services, web: web).values
+        let eventData = EventPageData(event: event, role: .guest, guest: guest, now: events.clock.now, links: events.links, web: web).values
         if case .user = context.identity {
             return web.page("continue", title: event.name, data: ["event": eventData, "signedIn": true, "tabMore": true])
         }
-        let link = try await PersonalLinks(services: services).create(for: guest, code: event.code)
+        let link = try await joining.personalLink(for: guest)
         let qr = try QRCode(link.url).svg(size: 280)
-        var response = web.page("continue", title: event.name, data: [
-            "event": eventData, "link": link.url, "qrSVG": qr,
-            "expiresAt": web.time(link.expiresAt), "guestName": guest.name, "tabMore": true,
-        ])
+        var response = web.page(
+            "continue", title: event.name,
+            data: [
+                "event": eventData, "link": link.url, "qrSVG": qr,
+                "expiresAt": web.time(link.expiresAt), "guestName": guest.name, "tabMore": true,
+            ])
         for cookie in membership.cookies { response.setCookie(cookie) }
         return response
     }
@@ -194,14 +194,16 @@ struct GuestPages {
     /// Opening a personal link on the second phone.
     @Sendable func redeemLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
-        guard let (token, guest) = try await PersonalLinks(services: services).redeem(try context.parameters.require("token")),
-            let event = try await services.events.find(id: guest.eventID)
+        guard let (token, guest) = try await joining.redeem(personalLink: try context.parameters.require("token")),
+            let event = try await events.events.find(id: guest.eventID)
         else {
             return web.errorPage(status: .notFound, titleKey: "error_link_used_title", messageKey: "error_link_used_message")
         }
-        return WebRequest.redirect("/e/\(event.code)", cookies: [
-            sessionCookie(token, secure: secure), JoinedEvents(request).adding(token).cookie(secure: secure),
-        ])
+        return WebRequest.redirect(
+            "/e/\(event.code)",
+            cookies: [
+                SessionCookie.make(token, secure: secure), JoinedEvents(request).adding(token).cookie(secure: secure),
+            ])
     }
 }
 
@@ -215,7 +217,8 @@ extension WebRequest {
     func problemMessage(_ problem: Problem) -> String {
         if let text = strings["problem_\(problem.slug)"] { return text }
         if problem.slug == "invalid-field", let field = problem.extensions["field"], language != .en,
-            let label = strings["field_\(field)"] {
+            let label = strings["field_\(field)"]
+        {
             return t("problem_invalid_field_named", ["field": label]) + " (\(problem.detail))"
         }
         return problem.detail

@@ -4,7 +4,8 @@ import NIOCore
 
 /// Help, terms, privacy, the language switcher, the web app manifest and the static files.
 struct InfoPages {
-    let services: AppServices
+    let retention: TimeInterval
+    let secure: Bool
     let resources = WebResources.shared
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
@@ -23,13 +24,13 @@ struct InfoPages {
 
     @Sendable func terms(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
-        let days = Int(services.configuration.retention / 86_400)
+        let days = Int(retention / 86_400)
         return web.page("terms", title: web.t("terms_title"), data: ["version": TermsOfUse.version, "retentionDays": days])
     }
 
     @Sendable func privacy(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
-        let days = Int(services.configuration.retention / 86_400)
+        let days = Int(retention / 86_400)
         return web.page("privacy", title: web.t("privacy_title"), data: ["retentionDays": days])
     }
 
@@ -39,10 +40,13 @@ struct InfoPages {
             return WebRequest.redirect("/")
         }
         let back = request.uri.queryParameters.get("back").flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil } ?? "/"
-        return WebRequest.redirect(back, cookies: [
-            Cookie(name: WebLanguage.cookieName, value: language.rawValue, maxAge: 365 * 86_400, path: "/",
-                   secure: services.configuration.usesHTTPS, httpOnly: true, sameSite: .lax),
-        ])
+        return WebRequest.redirect(
+            back,
+            cookies: [
+                Cookie(
+                    name: WebLanguage.cookieName, value: language.rawValue, maxAge: 365 * 86_400, path: "/",
+                    secure: secure, httpOnly: true, sameSite: .lax)
+            ])
     }
 
     /// UI-3: installable on the home screen, opening on the home page.
@@ -55,12 +59,15 @@ struct InfoPages {
             "name": web.t("app_name"), "short_name": web.t("app_name"), "description": web.t("app_tagline"),
             "start_url": "/", "scope": "/", "display": "standalone", "background_color": "#1b1a17", "theme_color": "#e2583e",
             "lang": web.language.rawValue,
-            "icons": [icon("icon192.png", "192x192", "image/png"), icon("icon512.png", "512x512", "image/png"),
-                      icon("icon.svg", "any", "image/svg+xml")],
+            "icons": [
+                icon("icon192.png", "192x192", "image/png"), icon("icon512.png", "512x512", "image/png"),
+                icon("icon.svg", "any", "image/svg+xml"),
+            ],
         ]
         let data = try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys, .withoutEscapingSlashes])
-        return Response(status: .ok, headers: [.contentType: "application/manifest+json", .cacheControl: "public, max-age=3600"],
-                        body: .init(byteBuffer: ByteBuffer(data: data)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/manifest+json", .cacheControl: "public, max-age=3600"],
+            body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 
     /// Static files; URLs carry the asset version, so they can be cached for a year.
@@ -71,8 +78,10 @@ struct InfoPages {
         if request.headers[.ifNoneMatch] == file.etag {
             return Response(status: .notModified, headers: [.eTag: file.etag])
         }
-        return Response(status: .ok, headers: [
-            .contentType: file.contentType, .eTag: file.etag, .cacheControl: "public, max-age=31536000, immutable",
-        ], body: .init(byteBuffer: ByteBuffer(data: file.data)))
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: file.contentType, .eTag: file.etag, .cacheControl: "public, max-age=31536000, immutable",
+            ], body: .init(byteBuffer: ByteBuffer(data: file.data)))
     }
 }

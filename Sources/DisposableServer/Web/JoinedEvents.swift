@@ -21,8 +21,9 @@ struct JoinedEvents: Sendable {
     func removing(_ token: String) -> JoinedEvents { JoinedEvents(tokens: tokens.filter { $0 != token }) }
 
     func cookie(secure: Bool) -> Cookie {
-        Cookie(name: Self.cookieName, value: tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 60 * 60 * 24 * 400,
-               path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+        Cookie(
+            name: Self.cookieName, value: tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 60 * 60 * 24 * 400,
+            path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     /// Each still-valid membership with its token.
@@ -33,9 +34,4 @@ struct JoinedEvents: Sendable {
         }
         return found
     }
-}
-
-func sessionCookie(_ token: String, secure: Bool) -> Cookie {
-    Cookie(name: sessionCookieName, value: token, maxAge: token.isEmpty ? 0 : 60 * 60 * 24 * 30, path: "/",
-           secure: secure, httpOnly: true, sameSite: .lax)
 }

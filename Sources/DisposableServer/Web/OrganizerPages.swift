@@ -3,17 +3,9 @@ import Hummingbird
 
 /// The organizer's pages: accounts, the dashboard, creating and running an event (ORG-1..4).
 struct OrganizerPages {
-    let services: AppServices
-    let accounts: AccountsController
-    let events: EventsController
-    let access: EventAccess
-
-    init(services: AppServices) {
-        self.services = services
-        accounts = AccountsController(services: services)
-        events = EventsController(services: services)
-        access = EventAccess(services: services)
-    }
+    let accounts: AccountService
+    let events: EventService
+    let secure: Bool
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/login", use: loginForm)
@@ -30,8 +22,6 @@ struct OrganizerPages {
         router.post("/events/:id/delete", use: delete)
         router.get("/events/:id/card", use: card)
     }
-
-    private var secure: Bool { services.configuration.usesHTTPS }
 
     /// Only local paths: `next` must not send anyone to another site.
     private func nextPath(_ raw: String?) -> String {
@@ -51,17 +41,19 @@ struct OrganizerPages {
         let form = try await WebForm.read(request)
         do {
             let (token, _) = try await accounts.signIn(email: form["email"], password: form["password"], client: context.clientAddress)
-            return WebRequest.redirect(nextPath(form["next"]), cookies: [sessionCookie(token, secure: secure)])
+            return WebRequest.redirect(nextPath(form["next"]), cookies: [SessionCookie.make(token, secure: secure)])
         } catch let problem as Problem {
-            return web.page("login", title: web.t("login_title"), data: [
-                "next": nextPath(form["next"]), "email": form["email"] ?? "", "error": web.problemMessage(problem),
-            ], status: problem.status)
+            return web.page(
+                "login", title: web.t("login_title"),
+                data: [
+                    "next": nextPath(form["next"]), "email": form["email"] ?? "", "error": web.problemMessage(problem),
+                ], status: problem.status)
         }
     }
 
     @Sendable func registerForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
-        guard try await services.settings.registrationEnabled() else {
+        guard try await accounts.registrationEnabled() else {
             return web.errorPage(status: .forbidden, titleKey: "register_closed_title", messageKey: "register_closed_message")
         }
         return web.page("register", title: web.t("register_title"))
@@ -69,25 +61,26 @@ struct OrganizerPages {
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
-        guard try await services.settings.registrationEnabled() else {
+        guard try await accounts.registrationEnabled() else {
             return web.errorPage(status: .forbidden, titleKey: "register_closed_title", messageKey: "register_closed_message")
         }
         let form = try await WebForm.read(request)
         do {
-            try await accounts.registrationLimiter.take(context.clientAddress)
-            _ = try await accounts.createAccount(email: form["email"], password: form["password"], name: form["name"])
+            _ = try await accounts.register(email: form["email"], password: form["password"], name: form["name"], client: context.clientAddress)
             let (token, _) = try await accounts.signIn(email: form["email"], password: form["password"], client: context.clientAddress)
-            return WebRequest.redirect("/events", cookies: [sessionCookie(token, secure: secure)])
+            return WebRequest.redirect("/events", cookies: [SessionCookie.make(token, secure: secure)])
         } catch let problem as Problem {
-            return web.page("register", title: web.t("register_title"), data: [
-                "email": form["email"] ?? "", "name": form["name"] ?? "", "error": web.problemMessage(problem),
-            ], status: problem.status)
+            return web.page(
+                "register", title: web.t("register_title"),
+                data: [
+                    "email": form["email"] ?? "", "name": form["name"] ?? "", "error": web.problemMessage(problem),
+                ], status: problem.status)
         }
     }
 
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if let identity = context.identity { try await services.tokens.revoke(hash: identity.tokenHash) }
-        return WebRequest.redirect("/", cookies: [sessionCookie("", secure: secure)])
+        if let identity = context.identity { try await accounts.signOut(identity) }
+        return WebRequest.redirect("/", cookies: [SessionCookie.make("", secure: secure)])
     }
 
     // MARK: Dashboard and creation
@@ -102,31 +95,37 @@ struct OrganizerPages {
         let (user, redirect) = signedIn(request, context: context)
         guard let user else { return redirect! }
         let web = WebRequest(request, context: context)
-        let now = services.clock.now
-        let visible = try await services.events.list(forUser: user.id).filter { now < $0.deletesAt(retention: services.configuration.retention) }
+        let now = events.clock.now
+        let visible = try await events.list(for: context.identity!).map(\.0)
         func item(_ event: Event) -> [String: Any] {
             let status = event.status(at: now)
-            return ["id": event.id, "name": event.name, "code": event.code.description, "statusText": web.t("status_\(status.rawValue)"),
-                    "status": status.rawValue, "startsAt": web.time(event.startsAt), "guestCount": event.guestCount,
-                    "isOrganizer": event.organizerID == user.id]
+            return [
+                "id": event.id, "name": event.name, "code": event.code.description, "statusText": web.t("status_\(status.rawValue)"),
+                "status": status.rawValue, "startsAt": web.time(event.startsAt), "guestCount": event.guestCount,
+                "isOrganizer": event.organizerID == user.id,
+            ]
         }
         let active = visible.filter { $0.status(at: now) != .ended }.map(item)
         let past = visible.filter { $0.status(at: now) == .ended }.map(item)
-        return web.page("dashboard", title: web.t("dashboard_title"), data: [
-            "active": active, "past": past, "hasActive": !active.isEmpty, "hasPast": !past.isEmpty,
-        ])
+        return web.page(
+            "dashboard", title: web.t("dashboard_title"),
+            data: [
+                "active": active, "past": past, "hasActive": !active.isEmpty, "hasPast": !past.isEmpty,
+            ])
     }
 
     @Sendable func newEventForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (user, redirect) = signedIn(request, context: context)
         guard user != nil else { return redirect! }
         let web = WebRequest(request, context: context)
-        let now = services.clock.now
-        let form = EventForm(web: web, values: [
-            "startsAt": web.localInputValue(now), "endsAt": web.localInputValue(now + TimeInterval(EventRules.defaultDurationHours) * 3600),
-            "shotsPerGuest": "\(EventRules.defaultShotsPerGuest)", "revealMode": "now", "allowLibraryUploads": "on",
-            "allowGuestDownloads": "on",
-        ], locked: false)
+        let now = events.clock.now
+        let form = EventForm(
+            web: web,
+            values: [
+                "startsAt": web.localInputValue(now), "endsAt": web.localInputValue(now + TimeInterval(EventRules.defaultDurationHours) * 3600),
+                "shotsPerGuest": "\(EventRules.defaultShotsPerGuest)", "revealMode": "now", "allowLibraryUploads": "on",
+                "allowGuestDownloads": "on",
+            ], locked: false)
         return web.page("event-new", title: web.t("create_title"), data: ["form": form.data(error: nil)])
     }
 
@@ -151,7 +150,7 @@ struct OrganizerPages {
         guard user != nil else { return (nil, redirect) }
         let web = WebRequest(request, context: context)
         do {
-            return (try await access.organizedEvent(try context.parameters.require("id"), for: context.identity), nil)
+            return (try await events.organizedEvent(try context.parameters.require("id"), for: context.identity), nil)
         } catch let problem as Problem {
             if problem.status == .forbidden {
                 return (nil, web.errorPage(status: .forbidden, titleKey: "error_organizer_only_title", messageKey: "error_organizer_only_message"))
@@ -164,19 +163,23 @@ struct OrganizerPages {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         let web = WebRequest(request, context: context)
-        return managePage(web, event: event, form: EventForm(web: web, event: event), error: nil,
-                          saved: request.uri.queryParameters.get("saved") != nil, created: request.uri.queryParameters.get("created") != nil)
+        return managePage(
+            web, event: event, form: EventForm(web: web, event: event), error: nil,
+            saved: request.uri.queryParameters.get("saved") != nil, created: request.uri.queryParameters.get("created") != nil)
     }
 
-    private func managePage(_ web: WebRequest, event: Event, form: EventForm, error: Problem?, saved: Bool, created: Bool,
-                            status: HTTPResponse.Status = .ok) -> Response {
-        var data = EventPageData(event: event, role: .organizer, guest: nil, services: services, web: web).values
-        data["shareText"] = web.t("share_text", ["name": event.name, "code": event.code.description,
-                                                 "link": joinURLString(for: event.code, baseURL: services.configuration.publicBaseURL)])
+    private func managePage(
+        _ web: WebRequest, event: Event, form: EventForm, error: Problem?, saved: Bool, created: Bool,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
+        var data = EventPageData(event: event, role: .organizer, guest: nil, now: events.clock.now, links: events.links, web: web).values
+        data["shareText"] = web.t("share_text", ["name": event.name, "code": event.code.description, "link": events.links.join(event.code)])
         data["settingsLocked"] = event.hasPhotos
-        return web.page("event-manage", title: event.name, data: [
-            "event": data, "form": form.data(error: error), "saved": saved, "created": created,
-        ], status: status)
+        return web.page(
+            "event-manage", title: event.name,
+            data: [
+                "event": data, "form": form.data(error: error), "saved": saved, "created": created,
+            ], status: status)
     }
 
     @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -207,11 +210,12 @@ struct OrganizerPages {
         // The form asks to type the event's name, so that a slip of the finger cannot delete a wedding.
         guard form["confirm"]?.trimmingCharacters(in: .whitespaces) == event.name else {
             let web = WebRequest(request, context: context)
-            return managePage(web, event: event, form: EventForm(web: web, event: event),
-                              error: Problem.invalidField("confirm", web.t("delete_confirm_mismatch")), saved: false, created: false,
-                              status: .unprocessableContent)
+            return managePage(
+                web, event: event, form: EventForm(web: web, event: event),
+                error: Problem.invalidField("confirm", web.t("delete_confirm_mismatch")), saved: false, created: false,
+                status: .unprocessableContent)
         }
-        try await EventDeletion(services: services).delete(eventID: event.id, reason: .organizer)
+        try await events.delete(event)
         return WebRequest.redirect("/events")
     }
 
@@ -221,12 +225,16 @@ struct OrganizerPages {
         guard let event = found else { return failure! }
         let web = WebRequest(request, context: context)
         let a5 = request.uri.queryParameters.get("size") == "a5"
-        let qr = try QRCode(joinURLString(for: event.code, baseURL: services.configuration.publicBaseURL)).svg(size: a5 ? 900 : 600)
-        return web.page("card", title: event.name, data: [
-            "event": ["id": event.id, "name": event.name, "code": event.code.description,
-                      "joinURL": joinURLString(for: event.code, baseURL: services.configuration.publicBaseURL),
-                      "shotsPerGuest": event.shotsPerGuest],
-            "qrSVG": qr, "a5": a5, "pageSize": a5 ? "A5" : "A6",
-        ])
+        let qr = try QRCode(events.links.join(event.code)).svg(size: a5 ? 900 : 600)
+        return web.page(
+            "card", title: event.name,
+            data: [
+                "event": [
+                    "id": event.id, "name": event.name, "code": event.code.description,
+                    "joinURL": events.links.join(event.code),
+                    "shotsPerGuest": event.shotsPerGuest,
+                ],
+                "qrSVG": qr, "a5": a5, "pageSize": a5 ? "A5" : "A6",
+            ])
     }
 }

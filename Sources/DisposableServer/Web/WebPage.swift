@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import NIOCore
@@ -11,8 +12,9 @@ struct WebRequest: Sendable {
     let resources: WebResources
 
     init(_ request: Request, context: AppRequestContext, resources: WebResources = .shared) {
-        language = WebLanguage.of(cookie: request.cookies[WebLanguage.cookieName]?.value,
-                                  acceptLanguage: request.headers[.acceptLanguage])
+        language = WebLanguage.of(
+            cookie: request.cookies[WebLanguage.cookieName]?.value,
+            acceptLanguage: request.headers[.acceptLanguage])
         // Set by the pages' script from the browser's own time zone; UTC until then.
         timeZone = request.cookies["disposable_tz"].flatMap { TimeZone(identifier: $0.value) } ?? .gmt
         identity = context.identity
@@ -74,16 +76,20 @@ struct WebRequest: Sendable {
     }
 
     /// Renders a page template inside the layout.
-    func page(_ template: String, title: String, data: [String: Any] = [:], status: HTTPResponse.Status = .ok,
-              headers: HTTPFields = [:]) -> Response {
+    func page(
+        _ template: String, title: String, data: [String: Any] = [:], status: HTTPResponse.Status = .ok,
+        headers: HTTPFields = [:]
+    ) -> Response {
         var context: [String: Any] = data
         context["t"] = strings
         context["lang"] = language.rawValue
         context["title"] = title
         context["asset"] = resources.assetURLs
         context["languages"] = WebLanguage.allCases.map { language -> [String: Any] in
-            ["code": language.rawValue, "label": resources.catalogues[language]?["language_name"] ?? language.rawValue,
-             "current": language == self.language, "back": path]
+            [
+                "code": language.rawValue, "label": resources.catalogues[language]?["language_name"] ?? language.rawValue,
+                "current": language == self.language, "back": path,
+            ]
         }
         if let user { context["user"] = ["name": user.name, "isAdmin": user.isAdmin] }
         context["jsStrings"] = resources.scriptStrings[language] ?? "{}"

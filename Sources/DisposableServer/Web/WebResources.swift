@@ -52,18 +52,21 @@ struct WebResources: Sendable {
             staticFiles[name] = StaticFile(data: data, contentType: contentType(name), etag: etag)
         }
         let version = all.finalize().prefix(5).hex
-        let assetURLs = Dictionary(uniqueKeysWithValues: staticFiles.keys.map {
-            ($0.replacingOccurrences(of: ".", with: "_"), "/static/\($0)?v=\(version)")
-        })
-        let scriptStrings = Dictionary(uniqueKeysWithValues: catalogues.map { language, strings -> (WebLanguage, String) in
-            var entries: [String: String] = [:]
-            for (key, value) in strings where key.hasPrefix("js_") { entries[String(key.dropFirst(3))] = value }
-            entries["locale"] = language.scriptLocale
-            let data = (try? JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys])) ?? Data("{}".utf8)
-            return (language, String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c"))
-        })
-        return WebResources(templates: library, catalogues: catalogues, staticFiles: staticFiles, assetVersion: version,
-                            assetURLs: assetURLs, scriptStrings: scriptStrings)
+        let assetURLs = Dictionary(
+            uniqueKeysWithValues: staticFiles.keys.map {
+                ($0.replacingOccurrences(of: ".", with: "_"), "/static/\($0)?v=\(version)")
+            })
+        let scriptStrings = Dictionary(
+            uniqueKeysWithValues: catalogues.map { language, strings -> (WebLanguage, String) in
+                var entries: [String: String] = [:]
+                for (key, value) in strings where key.hasPrefix("js_") { entries[String(key.dropFirst(3))] = value }
+                entries["locale"] = language.scriptLocale
+                let data = (try? JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys])) ?? Data("{}".utf8)
+                return (language, String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c"))
+            })
+        return WebResources(
+            templates: library, catalogues: catalogues, staticFiles: staticFiles, assetVersion: version,
+            assetURLs: assetURLs, scriptStrings: scriptStrings)
     }
 
     static func contentType(_ name: String) -> String {

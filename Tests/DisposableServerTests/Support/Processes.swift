@@ -20,8 +20,10 @@ final class ChildProcess: Sendable {
 
     /// Launches `executable`; standard output goes to `output` (default: nowhere), standard error nowhere —
     /// or, with `log`, both to that file.
-    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: FileHandle? = nil,
-         log: String? = nil) throws {
+    init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: FileHandle? = nil,
+        log: String? = nil
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// HTTP/1.1 over a bare socket, for what clients hide: several requests sent in one write (pipelined), and
@@ -21,9 +22,10 @@ enum RawHTTP {
     static func exchange(port: Int, _ text: String, responses: Int, pieceSize: Int? = nil, timeoutSeconds: Int = 30) async throws -> [Answer] {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result {
-                    try blockingExchange(port: port, text, responses: responses, pieceSize: pieceSize, timeoutSeconds: timeoutSeconds)
-                })
+                continuation.resume(
+                    with: Result {
+                        try blockingExchange(port: port, text, responses: responses, pieceSize: pieceSize, timeoutSeconds: timeoutSeconds)
+                    })
             }
         }
     }

@@ -39,8 +39,10 @@ private let serverClient: HTTPClient = {
 
 /// Sends one request over AsyncHTTPClient, which fails cleanly when the server dies mid-request
 /// (URLSession on Linux could leave such a request hanging forever).
-private func fetch(_ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: Data? = nil,
-                  timeout: Duration = .seconds(60)) async throws -> HTTPResult {
+private func fetch(
+    _ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: Data? = nil,
+    timeout: Duration = .seconds(60)
+) async throws -> HTTPResult {
     var request = HTTPClientRequest(url: url)
     request.method = method
     for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -58,8 +60,9 @@ private func authorization(_ token: String?) -> [(String, String)] {
 }
 
 func post(_ url: String, json: [String: Any], token: String? = nil) async throws -> HTTPResult {
-    try await fetch(url, method: .POST, headers: [("Content-Type", "application/json")] + authorization(token),
-                   body: try JSONSerialization.data(withJSONObject: json))
+    try await fetch(
+        url, method: .POST, headers: [("Content-Type", "application/json")] + authorization(token),
+        body: try JSONSerialization.data(withJSONObject: json))
 }
 
 func upload(_ data: Data, to url: String, token: String, timeout: Duration = .seconds(60)) async throws -> HTTPResult {

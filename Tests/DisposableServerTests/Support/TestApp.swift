@@ -1,12 +1,13 @@
 import AsyncHTTPClient
-@testable import DisposableServer
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
+
+@testable import DisposableServer
 
 /// A real application on a fresh database and a temporary data folder, driven through HTTP.
 struct TestApp {
@@ -31,8 +32,9 @@ struct TestApp {
             databasePoolSize: 4,  // dozens of apps share the test server's connections
             publicBaseURL: "https://disposable.test",
             // Generous limits so that tests of other things never meet them; rate-limit tests set their own.
-            limits: RateLimits(login: .init(burst: 1000, refillEvery: .seconds(1)), join: .init(burst: 1000, refillEvery: .seconds(1)),
-                               registration: .init(burst: 1000, refillEvery: .seconds(1))),
+            limits: RateLimits(
+                login: .init(burst: 1000, refillEvery: .seconds(1)), join: .init(burst: 1000, refillEvery: .seconds(1)),
+                registration: .init(burst: 1000, refillEvery: .seconds(1))),
             passwordHashCost: 4  // the default, 12, is checked by its own test; 4 keeps fixtures fast
         )
         configure(&configuration)
@@ -41,8 +43,9 @@ struct TestApp {
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         // Remembered reads outlive every test here (in service, a second): an answer not forgotten when it
         // should be shows up as a failure, not as a delay.
-        let services = try AppServices(configuration: configuration, database: database, clock: clock, logger: logger,
-                                       recentReads: RecentReads(lifetime: .minutes(10)))
+        let services = try AppServices(
+            configuration: configuration, database: database, clock: clock, logger: logger,
+            recentReads: RecentReads(lifetime: .minutes(10)))
         let app = buildApplication(services: services)
         try await app.test(live ? .live : .router) { client in
             try await body(TestApp(client: client, services: services, clock: clock))
@@ -173,9 +176,10 @@ extension TestApp {
     func storedFiles() -> Set<String> {
         let root = services.configuration.mediaDirectory
         let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
-        return Set(files.filter { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
-        })
+        return Set(
+            files.filter { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            })
     }
 }

@@ -69,7 +69,7 @@ actor PostgresTestServer {
                     try await db.sql { try await $0.raw("CREATE DATABASE \(unsafeRaw: name) TEMPLATE disposable_template").run() }
                 }
                 break
-            } catch where attempt < 50 {
+            } catch  where attempt < 50 {
                 try await Task.sleep(for: .milliseconds(100))
             }
         }

@@ -19,7 +19,8 @@ enum TestImages {
         func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
         var bytes = Array("GIF89a".utf8) + le16(width) + le16(height) + [0x80, 0, 0]  // 2-colour global table
         bytes += [0, 0, 0, 255, 255, 255]
-        let frame: [UInt8] = [0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00]  // 0.1 s per frame
+        let frame: [UInt8] =
+            [0x21, 0xF9, 0x04, 0x00, 0x0A, 0x00, 0x00, 0x00]  // 0.1 s per frame
             + [0x2C] + le16(0) + le16(0) + le16(1) + le16(1) + [0x00]
             + [0x02, 0x02, 0x44, 0x01, 0x00]  // LZW: clear, pixel 0, end
         for _ in 0..<frames { bytes += frame }

@@ -9,11 +9,17 @@ import NIOCore
 ///
 /// One per connection (it keeps the `Date` header of the current second).
 final class MediaShortcut: ShortcutAnswers {
-    private let services: AppServices
+    private let signer: MediaSigner
+    private let blobs: CachingBlobStore
+    private let clock: any AppClock
+    private let requestLog: RequestLog
     private var date = (second: Int64(0), text: "")
 
-    init(services: AppServices) {
-        self.services = services
+    init(signer: MediaSigner, blobs: CachingBlobStore, clock: any AppClock, requestLog: RequestLog) {
+        self.signer = signer
+        self.blobs = blobs
+        self.clock = clock
+        self.requestLog = requestLog
     }
 
     func answer(_ head: RequestHead, allocator: ByteBufferAllocator) -> (head: ByteBuffer, body: ByteBuffer?)? {
@@ -21,18 +27,20 @@ final class MediaShortcut: ShortcutAnswers {
         guard head.isGet, head.isHTTP11, !head.unusualConnection, let link = SignedMediaRequest(target: head.target),
             MediaController.isID(link.eventID), MediaController.isID(link.photoID)
         else { return nil }
-        let now = services.clock.now
-        guard services.media.check(eventID: link.eventID, photoID: link.photoID, until: link.until, signature: link.signature, now: now) == .valid,
-            let bytes = services.blobs.cached(key: BlobKey.media(link.file, link.eventID, link.photoID))
+        let now = clock.now
+        guard signer.check(eventID: link.eventID, photoID: link.photoID, until: link.until, signature: link.signature, now: now) == .valid,
+            let bytes = blobs.cached(key: BlobKey.media(link.file, link.eventID, link.photoID))
         else { return nil }
 
         let eTag = MediaController.eTag(photoID: link.photoID, file: link.file)
         let unchanged = head.ifNoneMatch == eTag
         // Piece by piece: building the lines as interpolated strings first cost as much again.
         var out = allocator.buffer(capacity: 512)
-        for piece in [unchanged ? "HTTP/1.1 304 Not Modified\r\nContent-Type: " : "HTTP/1.1 200 OK\r\nContent-Type: ",
-                      MediaController.contentType, "\r\nETag: ", eTag, "\r\nCache-Control: ",
-                      MediaController.cacheControl(until: link.until, now: now), "\r\n", Self.commonLines, "Date: ", httpDate(), "\r\n"] {
+        for piece in [
+            unchanged ? "HTTP/1.1 304 Not Modified\r\nContent-Type: " : "HTTP/1.1 200 OK\r\nContent-Type: ",
+            MediaController.contentType, "\r\nETag: ", eTag, "\r\nCache-Control: ",
+            MediaController.cacheControl(until: link.until, now: now), "\r\n", Self.commonLines, "Date: ", httpDate(), "\r\n",
+        ] {
             out.writeString(piece)
         }
         if !unchanged {
@@ -41,11 +49,14 @@ final class MediaShortcut: ShortcutAnswers {
             out.writeString("\r\n")
         }
         out.writeString("\r\n")
+        requestLog.record(
+            method: "GET", path: "/api/v1/media/\(link.eventID)/\(link.photoID)/\(link.file.rawValue)", status: unchanged ? 304 : 200, inFront: true)
         return (out, unchanged ? nil : bytes)
     }
 
     /// The headers every response carries, and the server's name, as HTTP/1.1 lines.
-    private static let commonLines = (SecurityHeadersMiddleware<AppRequestContext>.commonHeaders + [HTTPField(name: .server, value: AppServices.serverName)])
+    private static let commonLines =
+        (SecurityHeadersMiddleware<AppRequestContext>.commonHeaders + [HTTPField(name: .server, value: AppServices.serverName)])
         .map { "\($0.name.rawName): \($0.value)\r\n" }.joined()
 
     /// The wall clock's, like the router's (not the services' clock, which tests move).

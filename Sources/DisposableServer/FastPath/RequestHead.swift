@@ -62,8 +62,9 @@ struct RequestHead {
             }
         }
         guard lines.isAtEnd else { return nil }
-        return RequestHead(isGet: method.elementsEqual("GET".utf8), isHTTP11: isHTTP11, target: String(decoding: target, as: UTF8.self),
-                           contentLength: contentLength ?? 0, unusualConnection: unusualConnection, ifNoneMatch: ifNoneMatch)
+        return RequestHead(
+            isGet: method.elementsEqual("GET".utf8), isHTTP11: isHTTP11, target: String(decoding: target, as: UTF8.self),
+            contentLength: contentLength ?? 0, unusualConnection: unusualConnection, ifNoneMatch: ifNoneMatch)
     }
 
     private static let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")

@@ -33,7 +33,8 @@ struct SignedMediaRequest {
         var parts: [Range<Int>] = []
         parts.reserveCapacity(5)
         var start = prefix.count
-        for index in start..<bytes.count where bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "&") {
+        for index in start..<bytes.count
+        where bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?") || bytes[index] == UInt8(ascii: "&") {
             guard parts.count < separators.count, bytes[index] == separators[parts.count] else { return nil }
             parts.append(start..<index)
             start = index + 1
@@ -46,7 +47,8 @@ struct SignedMediaRequest {
             untilField.starts(with: "until=".utf8), sigField.starts(with: "sig=".utf8),
             let until = untilField.dropFirst("until=".utf8.count).asciiDecimal
         else { return nil }
-        return SignedMediaRequest(eventID: text(parts[0]), photoID: text(parts[1]), file: file, until: until,
-                                  signature: text(parts[4].dropFirst("sig=".utf8.count)))
+        return SignedMediaRequest(
+            eventID: text(parts[0]), photoID: text(parts[1]), file: file, until: until,
+            signature: text(parts[4].dropFirst("sig=".utf8.count)))
     }
 }

@@ -1,0 +1,125 @@
+import Foundation
+
+/// An account as the API shows it (never the password hash).
+public struct UserJSON: Codable, Sendable, Equatable {
+    public var id: String
+    public var email: String
+    public var name: String
+    public var isAdmin: Bool
+    public var createdAt: Date
+
+    public init(id: String, email: String, name: String, isAdmin: Bool, createdAt: Date) {
+        self.id = id
+        self.email = email
+        self.name = name
+        self.isAdmin = isAdmin
+        self.createdAt = createdAt
+    }
+}
+
+/// A guest of one event.
+public struct GuestJSON: Codable, Sendable, Equatable {
+    public var id: String
+    public var eventId: String
+    public var name: String
+    public var joinedAt: Date
+    public var shotsUsed: Int
+    public var shotsLeft: Int
+
+    public init(id: String, eventId: String, name: String, joinedAt: Date, shotsUsed: Int, shotsLeft: Int) {
+        self.id = id
+        self.eventId = eventId
+        self.name = name
+        self.joinedAt = joinedAt
+        self.shotsUsed = shotsUsed
+        self.shotsLeft = shotsLeft
+    }
+}
+
+/// `POST /api/v1/users`.
+public struct RegisterRequest: Codable, Sendable {
+    public var email: String?
+    public var password: String?
+    public var name: String?
+
+    public init(email: String?, password: String?, name: String? = nil) {
+        self.email = email
+        self.password = password
+        self.name = name
+    }
+}
+
+/// `POST /api/v1/sessions`.
+public struct LoginRequest: Codable, Sendable {
+    public var email: String?
+    public var password: String?
+
+    public init(email: String?, password: String?) {
+        self.email = email
+        self.password = password
+    }
+}
+
+/// A bearer token and the account it belongs to.
+public struct Session: Codable, Sendable {
+    public var token: String
+    public var user: UserJSON
+
+    public init(token: String, user: UserJSON) {
+        self.token = token
+        self.user = user
+    }
+}
+
+/// `GET /api/v1/me`: an account (`kind` "user") or a guest (`kind` "guest").
+public struct Me: Codable, Sendable {
+    public var kind: String
+    public var user: UserJSON?
+    public var guest: GuestJSON?
+
+    public init(kind: String, user: UserJSON?, guest: GuestJSON?) {
+        self.kind = kind
+        self.user = user
+        self.guest = guest
+    }
+}
+
+/// `POST /api/v1/join`: an event's code, a display name, and the event's password when it has one.
+public struct JoinRequest: Codable, Sendable {
+    public var code: String?
+    public var name: String?
+    public var password: String?
+    /// The version of the terms the guest accepted (SUP-3).
+    public var acceptedTerms: String?
+
+    public init(code: String?, name: String?, password: String? = nil, acceptedTerms: String? = nil) {
+        self.code = code
+        self.name = name
+        self.password = password
+        self.acceptedTerms = acceptedTerms
+    }
+}
+
+/// A guest's token, the guest and the event joined.
+public struct JoinResult: Codable, Sendable {
+    public var token: String
+    public var guest: GuestJSON
+    public var event: EventJSON
+
+    public init(token: String, guest: GuestJSON, event: EventJSON) {
+        self.token = token
+        self.guest = guest
+        self.event = event
+    }
+}
+
+/// "Continue on another phone" (JN-5): a one-time link, valid a day.
+public struct PersonalLink: Codable, Sendable {
+    public var url: String
+    public var expiresAt: Date
+
+    public init(url: String, expiresAt: Date) {
+        self.url = url
+        self.expiresAt = expiresAt
+    }
+}

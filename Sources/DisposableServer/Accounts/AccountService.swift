@@ -1,0 +1,125 @@
+import Foundation
+
+/// Accounts and sessions: registering, signing in and out, who holds a token, the admin (ADM-2, ADM-3).
+/// Owns the log-in and registration limiters, shared by the API and the web forms.
+public struct AccountService: Sendable {
+    let database: any DatabaseEngine
+    let clock: any AppClock
+    let users: UserRepository
+    let tokens: AccessTokenRepository
+    let settings: InstanceSettingsRepository
+    let passwords: PasswordHasher
+    /// Failed log-ins per client address.
+    let loginLimiter: RateLimiter
+    /// Registrations per client address, successful or not.
+    let registrationLimiter: RateLimiter
+
+    /// Needs only the database: `disposable admin create` builds this and nothing else.
+    public init(database: any DatabaseEngine, clock: any AppClock, configuration: AppConfiguration) {
+        self.database = database
+        self.clock = clock
+        users = UserRepository(database: database)
+        tokens = AccessTokenRepository(database: database)
+        settings = InstanceSettingsRepository(database: database, registrationDefault: configuration.registrationEnabledByDefault)
+        passwords = PasswordHasher(cost: configuration.passwordHashCost)
+        loginLimiter = RateLimiter(configuration.limits.login)
+        registrationLimiter = RateLimiter(configuration.limits.registration)
+    }
+
+    func registrationEnabled() async throws -> Bool {
+        try await settings.registrationEnabled()
+    }
+
+    /// 403 when the admin closed registration.
+    func checkRegistrationOpen() async throws {
+        guard try await settings.registrationEnabled() else {
+            throw Problem(.forbidden, "registration-disabled", title: "Registration disabled", detail: "Account registration is disabled")
+        }
+    }
+
+    /// Creates an organizer's account: registration open, within the address's limit, valid credentials.
+    func register(email rawEmail: String?, password rawPassword: String?, name rawName: String?, client: String) async throws -> User {
+        try await checkRegistrationOpen()
+        try await registrationLimiter.take(client)
+        let email = try Credentials.email(rawEmail)
+        let password = try Credentials.newPassword(rawPassword)
+        let name = try DisplayName.validate(rawName.flatMap { $0.isEmpty ? nil : $0 } ?? String(email.prefix { $0 != "@" }), max: 80)
+        let hash = try await passwords.hash(password)
+        let now = clock.now
+        let users = users
+        let created = try await database.transaction { db in
+            try await users.create(email: email, name: name, passwordHash: hash, isAdmin: false, now: now, in: db)
+        }
+        guard let user = created else {
+            throw Problem.conflict("email-taken", "An account with the email address “\(email)” already exists. Try logging in.")
+        }
+        return user
+    }
+
+    /// Checks the credentials (failures limited per address) and issues a session token.
+    func signIn(email rawEmail: String?, password rawPassword: String?, client: String) async throws -> (token: String, user: User) {
+        try await loginLimiter.check(client)
+        let email = try Credentials.email(rawEmail)
+        let password = try Credentials.loginPassword(rawPassword)
+        let account = try await users.findWithPassword(email: email)
+        // Verify against a decoy when the account is unknown, so timing does not reveal which emails exist.
+        let matches = try await passwords.verify(password, hash: account?.passwordHash ?? PasswordHasher.decoyHash)
+        guard let (user, _) = account, matches else {
+            await loginLimiter.consume(client)
+            throw Problem(
+                .unauthorized, "wrong-credentials", title: "Wrong email or password",
+                detail: "The email address or the password is wrong. Check them and try again.")
+        }
+        let now = clock.now
+        let tokens = tokens
+        let token = try await database.sql { db in try await tokens.issue(userID: user.id, now: now, in: db) }
+        return (token, user)
+    }
+
+    /// Ends the session of this token.
+    func signOut(_ identity: Identity) async throws {
+        try await tokens.revoke(hash: identity.tokenHash)
+    }
+
+    /// Who holds a token, if anyone.
+    func identity(for token: String) async throws -> Identity? {
+        try await tokens.identity(for: token)
+    }
+
+    public enum AdminOutcome: Sendable, Equatable {
+        case created(userID: String)
+        /// Only for the wizard: an admin appeared meanwhile, so the wizard is closed.
+        case adminAlreadyExists
+        case emailTaken
+    }
+
+    /// Creates an admin account (the first-run wizard and `disposable admin create`). With `onlyIfFirst`, it is
+    /// refused once any admin exists — checked in the same transaction as the insert, so two racing wizard
+    /// submissions cannot both win.
+    public func createAdmin(email rawEmail: String, password rawPassword: String, name rawName: String?, onlyIfFirst: Bool) async throws
+        -> AdminOutcome
+    {
+        let email = try Credentials.email(rawEmail)
+        let password = try Credentials.newPassword(rawPassword)
+        let name = try DisplayName.validate(rawName ?? String(email.prefix { $0 != "@" }), max: 80)
+        let hash = try await passwords.hash(password)
+        let now = clock.now
+        let database = database
+        let users = users
+        return try await database.transaction { db in
+            if database.kind == .postgres {
+                try await db.raw("SELECT pg_advisory_xact_lock(74042027)").run()
+            }
+            if onlyIfFirst, try await users.adminExists(in: db) { return .adminAlreadyExists }
+            guard let user = try await users.create(email: email, name: name, passwordHash: hash, isAdmin: true, now: now, in: db) else {
+                return .emailTaken
+            }
+            return .created(userID: user.id)
+        }
+    }
+
+    public func adminExists() async throws -> Bool {
+        let users = users
+        return try await database.sql { db in try await users.adminExists(in: db) }
+    }
+}

@@ -1,0 +1,128 @@
+import DisposableAPI
+import Foundation
+
+/// Events (EV-1..4): who may see one, creating, editing, ending and deleting. Controllers and pages only
+/// parse, ask here, and render.
+struct EventService: Sendable {
+    let events: EventRepository
+    let guests: GuestRepository
+    let passwords: PasswordHasher
+    let clock: any AppClock
+    let links: InstanceLinks
+    /// Event rows reads may take from memory for a second (PERF-2).
+    let recentReads: RecentReads
+    let changes: ChangeHub
+    let deletion: EventDeletion
+
+    static let notFound = Problem.notFound("There is no event with this id, or you have not joined it.")
+    static let organizerOnly = Problem(
+        .forbidden, "organizer-only", title: "Organizer only",
+        detail: "Only the organizer of this event can do this.")
+
+    // MARK: Who sees an event
+
+    /// The event and the caller's role in it. Its organizer and its guests see it; everyone else gets 404, so
+    /// that ids of other people's events cannot even be confirmed; anonymous callers get 401. A read
+    /// (`forRead`) may get the row as it was up to a second ago, unless something changed since.
+    func event(_ id: String, for identity: Identity?, forRead: Bool = false) async throws -> (Event, EventRole) {
+        guard let identity else { throw Problem.unauthorized }
+        let events = events
+        let found =
+            forRead
+            ? try await recentReads.events.answer(for: id) { try await events.find(id: id) }
+            : try await events.find(id: id)
+        guard let event = found, isKept(event) else { throw Self.notFound }
+        switch identity {
+        case .user(let user, _):
+            if event.organizerID == user.id { return (event, .organizer) }
+            if try await guests.activeMembership(userID: user.id, eventID: id) != nil { return (event, .guest) }
+        case .guest(let guest, _):
+            if guest.eventID == event.id { return (event, .guest) }
+        }
+        throw Self.notFound
+    }
+
+    /// The event if the caller organizes it; 403 for its guests.
+    func organizedEvent(_ id: String, for identity: Identity?) async throws -> Event {
+        let (event, role) = try await event(id, for: identity)
+        guard role == .organizer else { throw Self.organizerOnly }
+        return event
+    }
+
+    /// The id a caller's photos are recorded under in this event (guest id, or the organizer's user id).
+    func viewerID(in event: Event, role: EventRole, identity: Identity) async throws -> String {
+        switch identity {
+        case .guest(let guest, _): return guest.id
+        case .user(let user, _):
+            if role == .organizer { return user.id }
+            return try await guests.activeMembership(userID: user.id, eventID: event.id)?.id ?? user.id
+        }
+    }
+
+    /// The event a code names, while it is kept (after `deletesAt` the code is unknown).
+    func event(code: EventCode) async throws -> Event? {
+        try await events.find(code: code).flatMap { isKept($0) ? $0 : nil }
+    }
+
+    /// The events an identity organizes or joined (EV-4), with its role in each.
+    func list(for identity: Identity) async throws -> [(Event, EventRole)] {
+        let all: [(Event, EventRole)]
+        switch identity {
+        case .user(let user, _):
+            all = try await events.list(forUser: user.id).map { ($0, $0.organizerID == user.id ? .organizer : .guest) }
+        case .guest(let guest, _):
+            all = try await events.find(id: guest.eventID).map { [($0, .guest)] } ?? []
+        }
+        return all.filter { isKept($0.0) }
+    }
+
+    /// Expired events are deleted by the sweeper; until then they are already invisible.
+    func isKept(_ event: Event) -> Bool {
+        clock.now < event.deletesAt(retention: links.retention)
+    }
+
+    /// The event as the API shows it to `role`, now.
+    func json(_ event: Event, role: EventRole) -> EventJSON {
+        EventJSON(event, role: role, now: clock.now, links: links)
+    }
+
+    // MARK: Changing events
+
+    /// Validates the settings against the defaults and stores the new event.
+    func create(_ input: EventSettingsInput, by user: User) async throws -> Event {
+        let now = clock.now
+        var (settings, password) = try EventRules.apply(input, to: EventRules.newEvent(by: user.id, now: now), isNew: true, now: now)
+        if case .some(.some(let password)) = password { settings.passwordHash = try await passwords.hash(password) }
+        let final = settings
+        return try await events.create { code in final.withCode(code) }
+    }
+
+    /// Applies an edit under the EV-2 rules and announces it.
+    func update(_ original: Event, with input: EventSettingsInput) async throws -> Event {
+        let now = clock.now
+        var (event, password) = try EventRules.apply(input, to: original, isNew: false, now: now)
+        switch password {
+        case .none: break
+        case .some(.none): event.passwordHash = nil
+        case .some(.some(let password)): event.passwordHash = try await passwords.hash(password)
+        }
+        let links = links
+        try await events.update(event, now: now) { saved in
+            ChangePayload(kind: .eventUpdated, event: EventJSON(saved, role: .organizer, now: now, links: links))
+        }
+        await changes.refresh(event.id)
+        return try await events.find(id: event.id) ?? event
+    }
+
+    /// Ends a live or scheduled event now (an event that already ended keeps its end time).
+    func end(_ event: Event) async throws -> Event {
+        try await events.end(id: event.id, now: clock.now)
+        await changes.refresh(event.id)
+        return try await events.find(id: event.id) ?? event
+    }
+
+    /// Deletes the event and everything in it, at the organizer's request.
+    func delete(_ event: Event) async throws {
+        try await deletion.delete(eventID: event.id, reason: .organizer)
+    }
+}

@@ -1,0 +1,45 @@
+import Hummingbird
+import Logging
+import Synchronization
+
+/// Where every answered request is told — the log (at debug level) now, metrics later. The router's middleware
+/// and the media fast path (which answers in front of the router) both report here.
+final class RequestLog: Sendable {
+    let logger: Logger
+    private let all = Atomic<Int>(0)
+    private let inFront = Atomic<Int>(0)
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// `path` without its query: signed links carry their signature there. `inFront`: answered by the media
+    /// fast path, before the router.
+    func record(method: String, path: String, status: Int, inFront: Bool = false) {
+        all.add(1, ordering: .relaxed)
+        if inFront { self.inFront.add(1, ordering: .relaxed) }
+        logger.debug("\(method) \(path) \(status)\(inFront ? " (fast path)" : "")")
+    }
+
+    /// Requests answered so far, and how many of them by the fast path.
+    var answered: (all: Int, inFront: Int) { (all.load(ordering: .relaxed), inFront.load(ordering: .relaxed)) }
+}
+
+/// Reports every request the router answers to the `RequestLog`, errors included.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let log: RequestLog
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            let response = try await next(request, context)
+            log.record(method: request.method.rawValue, path: request.uri.path, status: response.status.code)
+            return response
+        } catch let error as HTTPResponseError {
+            log.record(method: request.method.rawValue, path: request.uri.path, status: error.status.code)
+            throw error
+        } catch {
+            log.record(method: request.method.rawValue, path: request.uri.path, status: 500)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Joining an event as a guest, leaving it, and carrying on from another phone (JN-1..5). Owns the guess
+/// limiter that the API and the join form share.
+struct JoinService: Sendable {
+    let database: any DatabaseEngine
+    let events: EventRepository
+    let guests: GuestRepository
+    let tokens: AccessTokenRepository
+    let passwords: PasswordHasher
+    let clock: any AppClock
+    let links: InstanceLinks
+    /// Wrong codes and wrong passwords per client address; correct joins cost nothing, so a whole
+    /// wedding behind one venue Wi-Fi address can join at once.
+    let guessLimiter: RateLimiter
+
+    struct Joined: Sendable {
+        let token: String
+        let guest: Guest
+        let event: Event
+    }
+
+    /// Checks the code, name and password, takes a place and returns the new guest's token.
+    func join(
+        code rawCode: String?, name rawName: String?, password: String?, termsVersion: String?, identity: Identity?,
+        client: String
+    ) async throws -> Joined {
+        try await guessLimiter.check(client)
+        let name = try DisplayName.validate(rawName)
+        if let termsVersion, termsVersion.isEmpty || termsVersion.count > 40 {
+            throw Problem.invalidField("acceptedTerms", "acceptedTerms must be the version of the terms the guest accepted.")
+        }
+        let now = clock.now
+        guard let code = rawCode.flatMap(EventCode.init(typed:)),
+            let event = try await events.find(code: code),
+            now < event.deletesAt(retention: links.retention)
+        else {
+            await guessLimiter.consume(client)
+            throw Problem(
+                .notFound, "unknown-code", title: "Unknown code",
+                detail: "No event has this code. Check the code on the card or ask the organizer.")
+        }
+        if let hash = event.passwordHash {
+            guard let password, !password.isEmpty else {
+                throw Problem(
+                    .forbidden, "event-password-required", title: "Password needed",
+                    detail: "This event is protected by a password. Ask the organizer for it.")
+            }
+            guard try await passwords.verify(password, hash: hash) else {
+                await guessLimiter.consume(client)
+                throw Problem(
+                    .forbidden, "wrong-event-password", title: "Wrong password",
+                    detail: "That is not the event's password. Check it with the organizer and try again.")
+            }
+        }
+        var userID: String? = nil
+        if case .user(let user, _) = identity { userID = user.id }
+        let guest = Guest(id: newID(), eventID: event.id, userID: userID, name: name, joinedAt: now, leftAt: nil, shotsUsed: 0)
+        let (guests, tokens) = (guests, tokens)
+        let token = try await database.transaction { db -> String? in
+            guard try await EventRepository.claimGuestPlace(eventID: event.id, in: db) else { return nil }
+            try await guests.insert(guest, in: db)
+            if let termsVersion { try await GuestRepository.recordTerms(guestID: guest.id, version: termsVersion, at: now, in: db) }
+            return try await tokens.issue(guestID: guest.id, now: now, in: db)
+        }
+        guard let token else {
+            throw Problem(
+                .conflict, "event-full", title: "Event full",
+                detail: "This event is full: it already has the \(event.maxGuests ?? 0) guests the organizer allowed.")
+        }
+        return Joined(token: token, guest: guest, event: try await events.find(id: event.id) ?? event)
+    }
+
+    /// The guest an identity is in this event, if it joined it as one.
+    func guest(of identity: Identity?, in eventID: String) async throws -> Guest? {
+        switch identity {
+        case .guest(let guest, _): guest.eventID == eventID ? guest : nil
+        case .user(let user, _): try await guests.activeMembership(userID: user.id, eventID: eventID)
+        case nil: nil
+        }
+    }
+
+    /// Marks the guest as gone, revokes their tokens and frees their place; their photos stay (JN-3).
+    func leave(_ guest: Guest) async throws {
+        try await guests.leave(guest, now: clock.now)
+    }
+
+    /// Who holds each token of this browser's list, among those still valid.
+    func memberships(_ joined: JoinedEvents) async throws -> [(token: String, guest: Guest)] {
+        try await joined.memberships(tokens)
+    }
+
+    // MARK: Personal links (JN-5)
+
+    /// "Continue on another phone": a one-time link that signs a second device in as the same guest, with the
+    /// same name and the same shots left. Valid for a day, used once, stored as a hash.
+    static let personalLinkLifetime: TimeInterval = 24 * 3600
+
+    func personalLink(for guest: Guest) async throws -> (url: String, expiresAt: Date) {
+        let token = AccessTokenRepository.generate()
+        let now = clock.now
+        let expires = now + Self.personalLinkLifetime
+        try await guests.storeLink(tokenHash: AccessTokenRepository.hash(token), guestID: guest.id, now: now, expires: expires)
+        return ("\(links.publicBaseURL)/c/\(token)", expires)
+    }
+
+    /// Uses the link up: a new session token for its guest, or nil when it is unknown, used or expired.
+    func redeem(personalLink token: String) async throws -> (token: String, guest: Guest)? {
+        let now = clock.now
+        let tokens = tokens
+        return try await database.transaction { db in
+            guard let guest = try await GuestRepository.takeLink(tokenHash: AccessTokenRepository.hash(token), now: now, in: db) else {
+                return nil
+            }
+            return (try await tokens.issue(guestID: guest.id, now: now, in: db), guest)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import DisposableAPI
+import Foundation
+import NIOCore
+
+/// The general gallery, "My shots" (GAL-1..3), the organizer's numbers (ORG-2) and what a ZIP holds (DL-2).
+struct GalleryService: Sendable {
+    let photos: PhotoRepository
+    let events: EventService
+    let signer: MediaSigner
+    let clock: any AppClock
+    /// Pages written lately, reused while their event stands still (PERF-2).
+    let pages = GalleryPageCache()
+
+    struct PageRequest: Sendable {
+        let eventID: String
+        let mine: Bool
+        let order: PhotoRepository.Order
+        /// As the client sent it (a cursor we gave out).
+        let cursor: String?
+        let limit: Int
+    }
+
+    /// One page as the response body: written once, shared by every answer while the event stands still.
+    func page(_ request: PageRequest, for identity: Identity?) async throws -> ByteBuffer {
+        guard let identity else { throw Problem.unauthorized }
+        // The event row carries the change feed's position, read before the page, so that nothing committed
+        // in between is missed by a subscriber starting there.
+        let (event, role) = try await events.event(request.eventID, for: identity, forRead: true)
+        let viewerID = try await events.viewerID(in: event, role: role, identity: identity)
+        let cursor = try request.cursor.map { raw in
+            guard let cursor = PhotoRepository.Cursor(token: raw) else {
+                throw Problem.invalidField("cursor", "This cursor is not one we gave out; start again without it.")
+            }
+            return cursor
+        }
+        let now = clock.now
+        let visibility = PhotoVisibility(event: event, role: role, viewerID: viewerID, now: now)
+        let revealAt = event.revealMode == .now ? nil : event.revealsAt
+        let developingCount = visibility.revealed ? nil : try await developingCount(event)
+        if !request.mine && !visibility.galleryIsOpen {
+            return ByteBuffer(
+                bytes: GalleryPage.json(
+                    items: Array("[]".utf8), nextCursor: nil, revealed: false, revealAt: revealAt,
+                    developingCount: developingCount, changeSeq: event.changeSeq
+                ).bytes)
+        }
+        let links = signer.links(now: now)
+        let key = GalleryPageCache.Key(
+            eventID: event.id, viewerID: viewerID, guestView: role == .guest, order: request.order,
+            cursor: request.cursor, limit: request.limit, linksUntil: links?.until, revealed: visibility.revealed)
+        if !request.mine, let kept = pages.page(key, at: event.changeSeq) { return kept }
+        let read = try await photos.page(
+            eventID: event.id, request.mine ? .mine(uploaderID: viewerID) : .gallery(visibility), order: request.order,
+            after: cursor, limit: request.limit)
+        var items = JSONText(capacity: read.items.count * 700)
+        items.array(read.items) { photo, json in PhotoJSON(photo, viewerID: viewerID, links: links).write(to: &json) }
+        let page = ByteBuffer(
+            bytes: GalleryPage.json(
+                items: items.bytes, nextCursor: read.next?.token, revealed: visibility.revealed,
+                revealAt: revealAt, developingCount: developingCount, changeSeq: event.changeSeq
+            ).bytes)
+        // "My shots" is not kept: approving a photo that is still processing changes it without a feed entry.
+        if !request.mine { pages.store(page, for: key, at: event.changeSeq) }
+        return page
+    }
+
+    /// Photos waiting for the reveal, counted once per position of the event's feed.
+    private func developingCount(_ event: Event) async throws -> Int {
+        if let known = pages.developingCount(eventID: event.id, at: event.changeSeq) { return known }
+        let count = try await photos.developingCount(eventID: event.id)
+        pages.storeDevelopingCount(count, eventID: event.id, at: event.changeSeq)
+        return count
+    }
+
+    /// The organizer's numbers: photos, guests, photos per guest, storage used, uploads over time.
+    func stats(eventID: String, for identity: Identity?) async throws -> EventStats {
+        let event = try await events.organizedEvent(eventID, for: identity)
+        let photos = try await photos.all(eventID: event.id).filter { $0.status != .failed }
+        var perShooter: [String: (name: String, count: Int)] = [:]
+        var perHour: [Int64: Int] = [:]
+        for photo in photos {
+            perShooter[photo.uploaderID, default: (photo.shooterName, 0)].count += 1
+            perHour[photo.uploadedAt.millisecondsSince1970 / 3_600_000, default: 0] += 1
+        }
+        return EventStats(
+            photos: photos.count,
+            awaitingApproval: photos.filter { !$0.approved }.count,
+            guests: event.guestCount,
+            bytesStored: try await self.photos.storedBytes(eventID: event.id),
+            photosPerGuest: perShooter.values.sorted { ($1.count, $0.name) < ($0.count, $1.name) }.map { .init(name: $0.name, photos: $0.count) },
+            uploadsPerHour: perHour.sorted { $0.key < $1.key }.map { .init(hour: Date(millisecondsSince1970: $0.key * 3_600_000), photos: $0.value) })
+    }
+
+    /// What a ZIP of the event holds for this caller (DL-2): the ready photos they may see, or the chosen
+    /// ones among them; the originals without GPS unless they are the caller's own.
+    func archive(eventID: String, only wanted: Set<String>?, for identity: Identity?) async throws -> (Event, [Photo], viewerID: String) {
+        guard let identity else { throw Problem.unauthorized }
+        let (event, role) = try await events.event(eventID, for: identity)
+        let viewerID = try await events.viewerID(in: event, role: role, identity: identity)
+        if role == .guest && !event.allowGuestDownloads { throw Problem.downloadsDisabled }
+        let visibility = PhotoVisibility(event: event, role: role, viewerID: viewerID, now: clock.now)
+        var chosen = try await photos.visible(eventID: event.id, to: visibility)
+        if let wanted {
+            guard !wanted.isEmpty, wanted.count <= 10_000 else { throw Problem.invalidField("ids", "ids must list 1 to 10000 photo ids.") }
+            chosen = chosen.filter { wanted.contains($0.id) }
+            guard chosen.count == wanted.count else {
+                throw Problem.notFound("Some of these photos do not exist, are not ready, or you cannot see them.")
+            }
+        }
+        return (event, chosen, viewerID)
+    }
+}

@@ -1,0 +1,153 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+import NIOPosix
+
+/// The shutter (UP-1, UP-2, UP-5, UP-6). The path is short on purpose: accept, store durably, record,
+/// enqueue, answer. Derivatives are a job (`PhotoRenderer`).
+extension PhotoService {
+    /// What the controller read from the request besides its body.
+    struct UploadRequest: Sendable {
+        let eventID: String
+        let source: PhotoSource
+        /// A client-generated id (UP-3): a retry with it gets the same photo back, never a second shot.
+        let idempotencyKey: String?
+        let declaredLength: Int64?
+    }
+
+    enum Uploaded: Sendable {
+        case created(PhotoJSON)
+        /// The same idempotency key was sent before: the photo it made.
+        case existing(PhotoJSON)
+    }
+
+    func upload(_ request: UploadRequest, body: RequestBody, by identity: Identity?) async throws -> Uploaded {
+        guard let identity else { throw Problem.unauthorized }
+        let (event, role) = try await events.event(request.eventID, for: identity)
+        let uploader = try await uploader(event: event, role: role, identity: identity)
+        guard event.status(at: clock.now) == .live else {
+            throw Problem(
+                .forbidden, "event-not-live", title: "Not shooting now",
+                detail: "Photos can only be taken while the event is live, between its start and its end.")
+        }
+        if request.source == .library, case .guest = uploader, !event.allowLibraryUploads {
+            throw Problem(
+                .forbidden, "library-uploads-disabled", title: "Camera only",
+                detail: "The organizer allows only photos taken with the camera in this event.")
+        }
+        if let key = request.idempotencyKey, let existing = try await photos.find(uploaderID: uploader.id, idempotencyKey: key) {
+            return .existing(json(existing, viewerID: uploader.id))
+        }
+        if case .guest(let guest, let shots) = uploader { try ShotLimit.check(guest, shotsPerGuest: shots) }
+        if let length = request.declaredLength, length > limits.maxBytes { throw Problem.photoTooLarge(limits.maxBytes) }
+
+        let staged: StagedUpload
+        do {
+            staged = try await staging.receive(body, maxBytes: limits.maxBytes)
+        } catch is StorageFull {
+            throw Problem.storageFull
+        }
+        defer { staged.discard() }
+        let format = try await validate(staged)
+        if let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256) { throw Problem.alreadyExists(duplicate.id) }
+
+        let photoID = newID()
+        try await pendingWrites.begin(eventID: event.id, photoID: photoID)
+        do {
+            try await blobs.put(file: staged.file, key: BlobKey.original(event.id, photoID), sha256: staged.sha256, size: staged.byteSize)
+        } catch {
+            try? await pendingWrites.abandon(eventID: event.id, photoID: photoID)
+            if error is StorageFull { throw Problem.storageFull }
+            throw error
+        }
+        var new = PhotoRepository.NewPhoto(
+            id: photoID, eventID: event.id, idempotencyKey: request.idempotencyKey, sha256: staged.sha256, format: format,
+            source: request.source, byteSize: staged.byteSize, uploadedAt: clock.now)
+        if event.requireApproval, case .guest = uploader { new.approved = false }
+        let outcome: PhotoRepository.InsertOutcome
+        do {
+            outcome = try await photos.insert(new, by: uploader)
+        } catch {
+            try? await pendingWrites.abandon(eventID: event.id, photoID: photoID)
+            throw error
+        }
+        switch outcome {
+        case .inserted(let photo):
+            await newWork.notify()
+            await changes.refresh(event.id)
+            return .created(json(photo, viewerID: uploader.id))
+        case .shotLimitReached:
+            try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
+            throw ShotLimit.reached(event.shotsPerGuest)
+        case .conflict:
+            // A parallel retry with the same key, or the same content, won the race.
+            try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
+            if let key = request.idempotencyKey, let existing = try await photos.find(uploaderID: uploader.id, idempotencyKey: key) {
+                return .existing(json(existing, viewerID: uploader.id))
+            }
+            let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256)
+            throw Problem.alreadyExists(duplicate?.id ?? "")
+        }
+    }
+
+    /// The format from the bytes, and the size from the header — before anything is decoded (MED-3).
+    private func validate(_ staged: StagedUpload) async throws -> ImageFormat {
+        guard staged.byteSize > 0 else {
+            throw Problem(.unprocessableContent, "empty-file", title: "Empty file", detail: "The file is empty.")
+        }
+        guard let format = ImageFormat(sniffing: staged.head) else {
+            throw Problem(
+                .unsupportedMediaType, "unsupported-format", title: "Not a photo we accept",
+                detail: "This file is not a photo we accept. Send JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF.")
+        }
+        let broken = Problem(
+            .unprocessableContent, "unreadable-image", title: "Broken photo",
+            detail: "This file looks like a \(format.rawValue.uppercased()) image but cannot be read: it may be damaged or cut short.")
+        let header: ImageHeader
+        do {
+            header = try await images.probe(staged.file.path, format: format)
+        } catch is UndecodableImage {
+            throw broken
+        } catch let error as ImageLibraryUnavailable {
+            logger.error("\(error.description)")
+            throw Problem(
+                .serviceUnavailable, "images-unavailable", title: "Photos cannot be checked right now",
+                detail: "The server cannot read photos at the moment. Your photo was not kept; please try again later.")
+        }
+        if format == .jpeg {
+            let path = staged.file.path
+            guard try await NIOThreadPool.singleton.runIfActive({ try JPEGStructure.isComplete(file: path) }) else { throw broken }
+        }
+        let pixels = header.width * header.height * header.pages
+        guard header.width > 0, header.height > 0, pixels <= limits.maxPixels else {
+            throw Problem(
+                .unprocessableContent, "too-many-pixels", title: "Image too large",
+                detail: "This image is \(header.width)×\(header.height) pixels\(header.pages > 1 ? " × \(header.pages) frames" : ""), "
+                    + "more than the \(limits.maxPixels / 1_000_000) megapixels allowed.")
+        }
+        return format
+    }
+
+    private func uploader(event: Event, role: EventRole, identity: Identity) async throws -> PhotoRepository.Uploader {
+        switch (identity, role) {
+        case (.user(let user, _), .organizer): return .organizer(userID: user.id, name: user.name)
+        case (.guest(let guest, _), _): return .guest(guest, shotsPerGuest: event.shotsPerGuest)
+        case (.user, .guest):
+            guard let guest = try await joining.guest(of: identity, in: event.id) else { throw EventService.notFound }
+            return .guest(guest, shotsPerGuest: event.shotsPerGuest)
+        }
+    }
+}
+
+extension Problem {
+    static func alreadyExists(_ id: String) -> Problem {
+        var problem = Problem(
+            .conflict, "already-exists", title: "Media already exists", detail: "Media already exists: this photo is already in the event.")
+        problem.extensions["existingId"] = id
+        return problem
+    }
+
+    static let storageFull = Problem(
+        .init(code: 507, reasonPhrase: "Insufficient Storage"), "storage-full", title: "Storage full",
+        detail: "The server's storage is full, so this photo could not be saved. Keep it on your phone and try again later.")
+}

@@ -1,0 +1,122 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+import Logging
+import NIOPosix
+
+/// Photos (UP-1..7, GAL-3, ORG-3, ORG-4, DL-1, MED-2): the shutter, who may see or change a photo, deleting,
+/// approving, and originals as served. Controllers only parse, ask here, and render.
+struct PhotoService: Sendable {
+    let photos: PhotoRepository
+    let events: EventService
+    let joining: JoinService
+    let blobs: any BlobStore
+    let staging: UploadStaging
+    let pendingWrites: PendingWrites
+    let images: any ImageProcessor
+    let signer: MediaSigner
+    let changes: ChangeHub
+    /// Wakes the media workers as soon as a photo is stored.
+    let newWork: WorkSignal
+    let clock: any AppClock
+    let limits: UploadLimits
+    let logger: Logger
+
+    struct UploadLimits: Sendable {
+        let maxBytes: Int64
+        let maxPixels: Int
+    }
+
+    /// A photo as one caller may see it.
+    struct Grant: Sendable {
+        let photo: Photo
+        let event: Event
+        let role: EventRole
+        let visibility: PhotoVisibility
+        /// The caller's uploader id in this event (guest id, or user id for the organizer).
+        var viewerID: String { visibility.viewerID }
+        var isOwner: Bool { photo.uploaderID == viewerID }
+    }
+
+    static let notFound = Problem.notFound("There is no photo with this id, or you cannot see it.")
+
+    /// Signed thumbnail and preview links for a response made now.
+    var mediaLinks: MediaLinks? { signer.links(now: clock.now) }
+
+    func json(_ photo: Photo, viewerID: String?) -> PhotoJSON {
+        PhotoJSON(photo, viewerID: viewerID, links: mediaLinks)
+    }
+
+    // MARK: Who sees a photo
+
+    /// The photo if the caller may see it now (`PhotoVisibility`); 404 otherwise.
+    func photo(_ id: String, for identity: Identity?) async throws -> Grant {
+        guard let identity else { throw Problem.unauthorized }
+        guard let photo = try await photos.find(id: id) else { throw Self.notFound }
+        let (event, role): (Event, EventRole)
+        do {
+            (event, role) = try await events.event(photo.eventID, for: identity)
+        } catch let problem as Problem where problem.status == .notFound {
+            throw Self.notFound
+        }
+        let viewerID = try await events.viewerID(in: event, role: role, identity: identity)
+        let visibility = PhotoVisibility(event: event, role: role, viewerID: viewerID, now: clock.now)
+        guard visibility.canSee(photo) else { throw Self.notFound }
+        return Grant(photo: photo, event: event, role: role, visibility: visibility)
+    }
+
+    /// Deleting: the shooter, or the event's organizer (GAL-3, ORG-3). Not recoverable.
+    func delete(_ id: String, for identity: Identity?) async throws {
+        let grant = try await photo(id, for: identity)
+        guard grant.isOwner || grant.role == .organizer else {
+            throw Problem(
+                .forbidden, "not-your-photo", title: "Not your photo",
+                detail: "Only the person who took this photo, or the event's organizer, can delete it.")
+        }
+        try await photos.delete(grant.photo, now: clock.now)
+        try await pendingWrites.abandon(eventID: grant.photo.eventID, photoID: grant.photo.id)
+        await changes.refresh(grant.photo.eventID)
+    }
+
+    /// ORG-4: the organizer lets a guest's photo into the gallery. Refusing one is deleting it.
+    func approve(_ id: String, for identity: Identity?) async throws -> PhotoJSON {
+        let grant = try await photo(id, for: identity)
+        guard grant.role == .organizer else {
+            throw Problem(.forbidden, "organizer-only", title: "Organizer only", detail: "Only the organizer of this event can approve photos.")
+        }
+        let approved = try await photos.approve(grant.photo.id, now: clock.now)
+        await changes.refresh(grant.photo.eventID)
+        return json(approved ?? grant.photo, viewerID: grant.viewerID)
+    }
+
+    /// The original as this caller gets it: GPS removed for anyone but the shooter (MED-2); 403 when the
+    /// organizer turned downloads off.
+    func original(_ id: String, for identity: Identity?) async throws -> (Grant, OriginalSource) {
+        let grant = try await photo(id, for: identity)
+        guard grant.visibility.mayDownloadOriginal(of: grant.photo, in: grant.event) else { throw Problem.downloadsDisabled }
+        guard grant.photo.status != .failed else { throw Problem.notReady(.failed) }
+        return (grant, OriginalSource(blobs: blobs, photo: grant.photo, stripGPS: !grant.isOwner))
+    }
+
+    /// Which of these SHA-256 the event already has, so a client skips sending them (UP-7).
+    func existingHashes(eventID: String, among hashes: [String], for identity: Identity?) async throws -> Set<String> {
+        let (event, _) = try await events.event(eventID, for: identity)
+        return try await photos.existingHashes(eventID: event.id, among: hashes)
+    }
+}
+
+extension Problem {
+    static let downloadsDisabled = Problem(
+        .forbidden, "downloads-disabled", title: "Downloads disabled",
+        detail: "The organizer has turned off downloading photos in this event.")
+
+    static func notReady(_ status: PhotoStatus) -> Problem {
+        status == .failed
+            ? Problem(
+                .gone, "photo-failed", title: "Photo could not be processed",
+                detail: "This file could not be read as an image, so it was not kept.")
+            : Problem(
+                .conflict, "photo-processing", title: "Still developing",
+                detail: "This photo is still being processed. It will be ready in a moment.")
+    }
+}

@@ -1,0 +1,56 @@
+import DisposableAPI
+import Foundation
+import SQLKit
+
+/// Who may see which photo now — the one rule, in Swift and as the matching SQL condition. The gallery, the
+/// media routes, the ZIP and the change feed all ask it.
+///
+/// The organizer sees every photo of their event, and a shooter their own, whatever their state. Anyone else
+/// sees a photo once it is ready, approved (ORG-4) and the gallery is revealed (GAL-2).
+struct PhotoVisibility: Sendable {
+    let role: EventRole
+    /// The viewer's uploader id in the event (guest id, or the organizer's user id).
+    let viewerID: String
+    /// Whether the general gallery is open now.
+    let revealed: Bool
+
+    init(event: Event, role: EventRole, viewerID: String, now: Date) {
+        self.role = role
+        self.viewerID = viewerID
+        revealed = Self.isRevealed(event, at: now)
+    }
+
+    /// Whether the general gallery is open (GAL-2), decided at every request from the mode and the clock.
+    static func isRevealed(_ event: Event, at now: Date) -> Bool {
+        now >= event.revealsAt
+    }
+
+    func canSee(_ photo: Photo) -> Bool {
+        role == .organizer || photo.uploaderID == viewerID || (photo.status == .ready && photo.approved && revealed)
+    }
+
+    /// The same rule over `photos` columns, for lists.
+    var sqlCondition: SQLQueryString {
+        if role == .organizer { return "TRUE" }
+        if !revealed { return "uploader_id = \(bind: viewerID)" }
+        return "(uploader_id = \(bind: viewerID) OR (approved AND status = 'ready'))"
+    }
+
+    /// The shared gallery shows guests nothing before the reveal (their own shots are in "My shots").
+    var galleryIsOpen: Bool { role == .organizer || revealed }
+
+    /// Whether the viewer may download this (visible) photo's original: the organizer turns downloads off for guests.
+    func mayDownloadOriginal(of photo: Photo, in event: Event) -> Bool {
+        role == .organizer || photo.uploaderID == viewerID || event.allowGuestDownloads
+    }
+
+    /// What a live change about someone's photo may tell the viewer. The feed announces photos as they are
+    /// added, before they are ready; until the reveal or the approval it tells only that there is one.
+    enum Disclosure { case whole, awaitingApproval, developing }
+
+    func disclosure(uploaderID: String?, approved: Bool) -> Disclosure {
+        guard role == .guest, uploaderID != viewerID else { return .whole }
+        if !approved { return .awaitingApproval }
+        return revealed ? .whole : .developing
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import Hummingbird
+
+/// The local folder where upload bodies are written while they arrive and are checked, whatever the store.
+/// For the local store it lies on the store's filesystem, so storing a checked upload is a rename.
+struct UploadStaging: Sendable {
+    let directory: URL
+
+    init(directory: URL) throws {
+        self.directory = directory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// Streams a body to a new staging file while its SHA-256 is computed; 413 past `maxBytes`.
+    func receive(_ body: RequestBody, maxBytes: Int64) async throws -> StagedUpload {
+        try await StagedUpload.receive(body, into: directory, maxBytes: maxBytes)
+    }
+
+    /// Empties the folder: what is there at start-up was never acknowledged.
+    func clear() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Escapes text for HTML element content and quoted attribute values.
+func escapeHTML(_ text: String) -> String {
+    var escaped = ""
+    escaped.reserveCapacity(text.count)
+    for character in text {
+        switch character {
+        case "&": escaped += "&amp;"
+        case "<": escaped += "&lt;"
+        case ">": escaped += "&gt;"
+        case "\"": escaped += "&quot;"
+        case "'": escaped += "&#39;"
+        default: escaped.append(character)
+        }
+    }
+    return escaped
+}
