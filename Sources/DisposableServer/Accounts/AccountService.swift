@@ -30,16 +30,11 @@ public struct AccountService: Sendable {
         try await settings.registrationEnabled()
     }
 
-    /// 403 when the admin closed registration.
-    func checkRegistrationOpen() async throws {
+    /// Creates an organizer's account: registration open, within the address's limit, valid credentials.
+    func register(email rawEmail: String?, password rawPassword: String?, name rawName: String?, client: String) async throws -> User {
         guard try await settings.registrationEnabled() else {
             throw Problem(.forbidden, "registration-disabled", title: "Registration disabled", detail: "Account registration is disabled")
         }
-    }
-
-    /// Creates an organizer's account: registration open, within the address's limit, valid credentials.
-    func register(email rawEmail: String?, password rawPassword: String?, name rawName: String?, client: String) async throws -> User {
-        try await checkRegistrationOpen()
         try await registrationLimiter.take(client)
         let email = try Credentials.email(rawEmail)
         let password = try Credentials.newPassword(rawPassword)

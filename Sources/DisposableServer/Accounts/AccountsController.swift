@@ -16,7 +16,6 @@ struct AccountsController {
     }
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await accounts.checkRegistrationOpen()
         let body = try await request.decodeJSON(RegisterRequest.self)
         let user = try await accounts.register(email: body.email, password: body.password, name: body.name, client: context.clientAddress)
         return try jsonResponse(UserJSON(user), status: .created)

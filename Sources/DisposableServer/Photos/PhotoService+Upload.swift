@@ -6,9 +6,14 @@ import NIOPosix
 /// The shutter (UP-1, UP-2, UP-5, UP-6). The path is short on purpose: accept, store durably, record,
 /// enqueue, answer. Derivatives are a job (`PhotoRenderer`).
 extension PhotoService {
+    /// Who shoots into which event: checked before the request's headers are even read.
+    struct Shooting: Sendable {
+        let event: Event
+        let uploader: PhotoRepository.Uploader
+    }
+
     /// What the controller read from the request besides its body.
     struct UploadRequest: Sendable {
-        let eventID: String
         let source: PhotoSource
         /// A client-generated id (UP-3): a retry with it gets the same photo back, never a second shot.
         let idempotencyKey: String?
@@ -21,15 +26,21 @@ extension PhotoService {
         case existing(PhotoJSON)
     }
 
-    func upload(_ request: UploadRequest, body: RequestBody, by identity: Identity?) async throws -> Uploaded {
+    /// The caller may shoot into this event now: a member, while the event is live.
+    func shooting(into eventID: String, for identity: Identity?) async throws -> Shooting {
         guard let identity else { throw Problem.unauthorized }
-        let (event, role) = try await events.event(request.eventID, for: identity)
+        let (event, role) = try await events.event(eventID, for: identity)
         let uploader = try await uploader(event: event, role: role, identity: identity)
         guard event.status(at: clock.now) == .live else {
             throw Problem(
                 .forbidden, "event-not-live", title: "Not shooting now",
                 detail: "Photos can only be taken while the event is live, between its start and its end.")
         }
+        return Shooting(event: event, uploader: uploader)
+    }
+
+    func upload(_ request: UploadRequest, _ shooting: Shooting, body: RequestBody) async throws -> Uploaded {
+        let (event, uploader) = (shooting.event, shooting.uploader)
         if request.source == .library, case .guest = uploader, !event.allowLibraryUploads {
             throw Problem(
                 .forbidden, "library-uploads-disabled", title: "Camera only",

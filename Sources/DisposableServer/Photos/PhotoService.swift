@@ -99,9 +99,14 @@ struct PhotoService: Sendable {
     }
 
     /// Which of these SHA-256 the event already has, so a client skips sending them (UP-7).
-    func existingHashes(eventID: String, among hashes: [String], for identity: Identity?) async throws -> Set<String> {
-        let (event, _) = try await events.event(eventID, for: identity)
-        return try await photos.existingHashes(eventID: event.id, among: hashes)
+    func check(hashes raw: [String], in event: Event) async throws -> HashCheckResult {
+        guard raw.count <= 1000 else { throw Problem.invalidField("sha256", "Ask about at most 1000 hashes at a time.") }
+        let hashes = raw.map { $0.lowercased() }
+        guard hashes.allSatisfy({ $0.count == 64 && $0.allSatisfy(\.isHexDigit) }) else {
+            throw Problem.invalidField("sha256", "Each sha256 must be 64 hexadecimal characters.")
+        }
+        let existing = try await photos.existingHashes(eventID: event.id, among: hashes)
+        return HashCheckResult(existing: hashes.filter(existing.contains), missing: hashes.filter { !existing.contains($0) })
     }
 }
 

@@ -14,14 +14,13 @@ struct UploadController {
 
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
-        let eventID = try context.parameters.require("id")
         // Membership first: a stranger learns nothing from the headers' checks.
-        _ = try await photos.events.event(eventID, for: identity)
+        let shooting = try await photos.shooting(into: try context.parameters.require("id"), for: identity)
         try checkDeclaredType(request)
         let upload = PhotoService.UploadRequest(
-            eventID: eventID, source: try photoSource(request), idempotencyKey: try idempotencyKey(request),
+            source: try photoSource(request), idempotencyKey: try idempotencyKey(request),
             declaredLength: request.headers[.contentLength].flatMap(Int64.init))
-        switch try await photos.upload(upload, body: request.body, by: identity) {
+        switch try await photos.upload(upload, shooting, body: request.body) {
         case .existing(let photo):
             return try jsonResponse(photo, status: .ok)
         case .created(let photo):
@@ -62,16 +61,9 @@ struct UploadController {
 
     /// Which of these SHA-256 the event already has, so a client skips sending them (UP-7).
     @Sendable func check(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let eventID = try context.parameters.require("id")
-        _ = try await photos.events.event(eventID, for: context.identity)
+        let (event, _) = try await photos.events.event(try context.parameters.require("id"), for: context.identity)
         let body = try await request.decodeJSON(HashCheckRequest.self)
-        guard body.sha256.count <= 1000 else { throw Problem.invalidField("sha256", "Ask about at most 1000 hashes at a time.") }
-        let hashes = body.sha256.map { $0.lowercased() }
-        guard hashes.allSatisfy({ $0.count == 64 && $0.allSatisfy(\.isHexDigit) }) else {
-            throw Problem.invalidField("sha256", "Each sha256 must be 64 hexadecimal characters.")
-        }
-        let existing = try await photos.existingHashes(eventID: eventID, among: hashes, for: context.identity)
-        return try jsonResponse(HashCheckResult(existing: hashes.filter(existing.contains), missing: hashes.filter { !existing.contains($0) }))
+        return try jsonResponse(try await photos.check(hashes: body.sha256, in: event))
     }
 }
 
