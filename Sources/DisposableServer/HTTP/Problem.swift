@@ -22,13 +22,8 @@ public struct Problem: Error, HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var body: [String: String] = extensions
-        body["type"] = "/problems/\(slug)"
-        body["title"] = title
-        body["detail"] = detail
-        var object = try JSONSerialization.jsonObject(with: JSONEncoder.sorted.encode(body)) as! [String: Any]
-        object["status"] = Int(status.code)
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        let document = ProblemDocument(type: "/problems/\(slug)", title: title, detail: detail, status: status.code, extensions: extensions)
+        let data = try JSONEncoder.sorted.encode(document)
         var fields = headers
         fields[.contentType] = "application/problem+json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(data: data)))

@@ -31,80 +31,95 @@ struct EventForm {
     /// The form as API settings. Against an existing event, times that did not change at the form's
     /// minute precision are left out, so an untouched form never trips the EV-2 lock.
     func input(comparedTo original: Event?) throws -> EventSettingsInput {
-        var json: [String: Any] = [:]
-        json["name"] = values["name"] ?? ""
-        json["description"] = values["description"] ?? ""
-        func time(_ key: String, _ current: Date?) throws {
-            guard let raw = values[key], !raw.isEmpty else { return }
-            if let current, raw == web.localInputValue(current) { return }
+        var input = EventSettingsInput()
+        input.name = .value(values["name"] ?? "")
+        input.description = .value(values["description"] ?? "")
+        func time(_ key: String, _ current: Date?) throws -> PatchValue<String> {
+            guard let raw = values[key], !raw.isEmpty else { return .absent }
+            if let current, raw == web.localInputValue(current) { return .absent }
             guard let rfc = web.rfc3339(fromLocalInput: raw) else { throw Problem.invalidField(key, web.t("problem_invalid_time")) }
-            json[key] = rfc
+            return .value(rfc)
         }
         if !locked {
-            try time("startsAt", original?.startsAt)
-            json["allowLibraryUploads"] = on("allowLibraryUploads")
+            input.startsAt = try time("startsAt", original?.startsAt)
+            input.allowLibraryUploads = .value(on("allowLibraryUploads"))
             if let raw = values["shotsPerGuest"] {
                 guard let shots = Int(raw) else { throw Problem.invalidField("shotsPerGuest", web.t("problem_whole_number")) }
-                json["shotsPerGuest"] = shots
+                input.shotsPerGuest = .value(shots)
             }
             let mode = values["revealMode"] ?? "now"
-            var reveal: [String: Any] = ["mode": mode]
+            var reveal = RevealInput(mode: mode)
             if mode == "at" {
                 guard let raw = values["revealAt"], let rfc = web.rfc3339(fromLocalInput: raw) else {
                     throw Problem.invalidField("revealAt", web.t("problem_reveal_time_needed"))
                 }
-                reveal["at"] = rfc
+                reveal.at = rfc
             }
             if original == nil || mode != original?.revealMode.rawValue
-                || mode == "at" && reveal["at"] as? String != nil
-                    && values["revealAt"] != original?.revealAt.map(web.localInputValue)
+                || mode == "at" && values["revealAt"] != original?.revealAt.map(web.localInputValue)
             {
-                json["reveal"] = reveal
+                input.reveal = .value(reveal)
             }
             let maxGuests = values["maxGuests"]?.trimmingCharacters(in: .whitespaces) ?? ""
             if maxGuests.isEmpty {
-                if original?.maxGuests != nil { json["maxGuests"] = NSNull() }
+                if original?.maxGuests != nil { input.maxGuests = .null }
             } else {
                 guard let max = Int(maxGuests) else { throw Problem.invalidField("maxGuests", web.t("problem_whole_number")) }
-                json["maxGuests"] = max
+                input.maxGuests = .value(max)
             }
             if on("removePassword") {
-                json["password"] = NSNull()
+                input.password = .null
             } else if let password = values["password"], !password.isEmpty {
-                json["password"] = password
+                input.password = .value(password)
             }
         }
-        try time("endsAt", original?.endsAt)
-        json["allowGuestDownloads"] = on("allowGuestDownloads")
-        json["requireApproval"] = on("requireApproval")
-        let data = try JSONSerialization.data(withJSONObject: json)
-        return try JSONDecoder().decode(EventSettingsInput.self, from: data)
+        input.endsAt = try time("endsAt", original?.endsAt)
+        input.allowGuestDownloads = .value(on("allowGuestDownloads"))
+        input.requireApproval = .value(on("requireApproval"))
+        return input
     }
 
-    func data(error: Problem?) -> [String: Any] {
-        var data: [String: Any] = values.filter { $0.key != "password" }
-        for key in ["allowLibraryUploads", "allowGuestDownloads", "requireApproval"] { data[key] = on(key) }
+    /// What the form template shows: the values as typed, the switches, and each error by its field.
+    struct View: Sendable {
+        var name, description, startsAt, endsAt, shotsPerGuest, revealAt, maxGuests: String?
+        var allowLibraryUploads = false, allowGuestDownloads = false, requireApproval = false
+        var revealNow = false, revealAtEnd = false, revealAt_mode = false
+        var locked = false
+        var error_name, error_description, error_startsAt, error_endsAt, error_shotsPerGuest, error_revealAt: String?
+        var error_maxGuests, error_password, error_allowLibraryUploads, error_allowGuestDownloads, error_confirm: String?
+        /// A problem no field owns.
+        var error: String?
+        var hasError = false
+        var errorSummary: String?
+    }
+
+    func view(error: Problem?) -> View {
+        var view = View(
+            name: values["name"], description: values["description"], startsAt: values["startsAt"], endsAt: values["endsAt"],
+            shotsPerGuest: values["shotsPerGuest"], revealAt: values["revealAt"], maxGuests: values["maxGuests"])
+        (view.allowLibraryUploads, view.allowGuestDownloads, view.requireApproval) =
+            (on("allowLibraryUploads"), on("allowGuestDownloads"), on("requireApproval"))
         let mode = values["revealMode"] ?? "now"
-        data["revealNow"] = mode == "now"
-        data["revealAtEnd"] = mode == "at-end"
-        data["revealAt_mode"] = mode == "at"
-        data["locked"] = locked
-        if let error {
-            let field = error.extensions["field"]
-            let message = web.problemMessage(error)
-            if let field,
-                [
-                    "name", "description", "startsAt", "endsAt", "durationHours", "shotsPerGuest", "reveal", "revealAt",
-                    "maxGuests", "password", "allowLibraryUploads", "allowGuestDownloads", "confirm", "reveal.at",
-                ].contains(field)
-            {
-                data["error_\(field.hasPrefix("reveal") ? "revealAt" : field == "durationHours" ? "endsAt" : field)"] = message
-            } else {
-                data["error"] = message
-            }
-            data["hasError"] = true
-            data["errorSummary"] = message
+        (view.revealNow, view.revealAtEnd, view.revealAt_mode) = (mode == "now", mode == "at-end", mode == "at")
+        view.locked = locked
+        guard let error else { return view }
+        let message = web.problemMessage(error)
+        switch error.extensions["field"] {
+        case "name": view.error_name = message
+        case "description": view.error_description = message
+        case "startsAt": view.error_startsAt = message
+        case "endsAt", "durationHours": view.error_endsAt = message
+        case "shotsPerGuest": view.error_shotsPerGuest = message
+        case "reveal", "revealAt", "reveal.at": view.error_revealAt = message
+        case "maxGuests": view.error_maxGuests = message
+        case "password": view.error_password = message
+        case "allowLibraryUploads": view.error_allowLibraryUploads = message
+        case "allowGuestDownloads": view.error_allowGuestDownloads = message
+        case "confirm": view.error_confirm = message
+        default: view.error = message
         }
-        return data
+        view.hasError = true
+        view.errorSummary = message
+        return view
     }
 }

@@ -24,21 +24,22 @@ struct GuestPages {
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let joined = try await joinedEvents(request, web: web)
-        var data: [String: Any] = ["joined": joined, "hasJoined": !joined.isEmpty, "left": request.uri.queryParameters.get("left") != nil]
-        if request.uri.queryParameters.get("error") == "code" { data["codeError"] = web.t("join_code_invalid") }
-        return web.page("home", title: web.t("app_name"), data: data)
+        let page = HomePage(
+            joined: joined, hasJoined: !joined.isEmpty, left: request.uri.queryParameters.get("left") != nil,
+            codeError: request.uri.queryParameters.get("error") == "code" ? web.t("join_code_invalid") : nil)
+        return web.page("home", title: web.t("app_name"), model: page)
     }
 
     /// EV-4: the events this browser joined and can still open.
-    private func joinedEvents(_ request: Request, web: WebRequest) async throws -> [[String: Any]] {
-        var list: [[String: Any]] = []
+    private func joinedEvents(_ request: Request, web: WebRequest) async throws -> [HomePage.Joined] {
+        var list: [HomePage.Joined] = []
         for (_, guest) in try await joining.memberships(JoinedEvents(request)) {
             guard let event = try await events.events.find(id: guest.eventID) else { continue }
             let status = event.status(at: events.clock.now)
-            list.append([
-                "name": event.name, "code": event.code.description, "guestName": guest.name,
-                "statusText": web.t("status_\(status.rawValue)"), "endsAt": web.time(event.endsAt),
-            ])
+            list.append(
+                HomePage.Joined(
+                    name: event.name, code: event.code.description, guestName: guest.name,
+                    statusText: web.t("status_\(status.rawValue)"), endsAt: web.time(event.endsAt)))
         }
         return list
     }
@@ -84,49 +85,46 @@ struct GuestPages {
 
     /// `/e/CODE`, the QR code's target: the join form, or the gallery for those who joined.
     @Sendable func event(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await memberPage(request, context: context, template: "gallery", extra: ["tabAll": true])
+        try await memberPage(request, context: context, template: "gallery", tabs: .init(tabAll: true))
     }
 
     @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await memberPage(request, context: context, template: "gallery", extra: ["tabMine": true, "mine": true])
+        try await memberPage(request, context: context, template: "gallery", tabs: .init(tabMine: true, mine: true))
     }
 
     @Sendable func camera(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await memberPage(
             request, context: context, template: "camera",
-            extra: ["welcome": request.uri.queryParameters.get("welcome") != nil, "tabCamera": true])
+            tabs: .init(tabCamera: true, welcome: request.uri.queryParameters.get("welcome") != nil))
     }
 
     @Sendable func wall(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await memberPage(request, context: context, template: "wall", extra: [:])
+        try await memberPage(request, context: context, template: "wall", tabs: .init())
     }
 
-    private func memberPage(_ request: Request, context: AppRequestContext, template: String, extra: [String: Any]) async throws -> Response {
+    private func memberPage(_ request: Request, context: AppRequestContext, template: String, tabs: EventPage.Tabs) async throws -> Response {
         let web = WebRequest(request, context: context)
         let raw = try context.parameters.require("code")
         let (event, membership) = try await membership(request, context: context, code: raw)
         guard let event else { return unknownEvent(web) }
         guard let membership else {
-            if template != "gallery" || extra["mine"] != nil { return WebRequest.redirect("/e/\(event.code)") }
+            if template != "gallery" || tabs.mine { return WebRequest.redirect("/e/\(event.code)") }
             return joinForm(web, event: event, name: "", error: nil, status: .ok)
         }
-        var data = extra
-        data["event"] =
-            EventPageData(event: event, role: membership.role, guest: membership.guest, now: events.clock.now, links: events.links, web: web).values
-        var response = web.page(template, title: event.name, data: data)
+        let view = EventView(event: event, role: membership.role, guest: membership.guest, now: events.clock.now, links: events.links, web: web)
+        var response = web.page(template, title: event.name, model: EventPage(event: view, tabs: tabs))
         for cookie in membership.cookies { response.setCookie(cookie) }
         return response
     }
 
     private func joinForm(_ web: WebRequest, event: Event, name: String, error: String?, status: HTTPResponse.Status) -> Response {
-        var eventData: [String: Any] = [
-            "name": event.name, "code": event.code.description, "hasPassword": event.passwordHash != nil,
-            "statusText": web.t("status_\(event.status(at: events.clock.now).rawValue)"),
-        ]
-        if !event.description.isEmpty { eventData["description"] = event.description }
-        var data: [String: Any] = ["event": eventData, "name": name, "termsVersion": TermsOfUse.version]
-        if let error { data["error"] = error }
-        return web.page("join", title: event.name, data: data, status: status)
+        let page = JoinPage(
+            event: .init(
+                name: event.name, code: event.code.description, hasPassword: event.passwordHash != nil,
+                statusText: web.t("status_\(event.status(at: events.clock.now).rawValue)"),
+                description: event.description.isEmpty ? nil : event.description),
+            name: name, termsVersion: TermsOfUse.version, error: error)
+        return web.page("join", title: event.name, model: page, status: status)
     }
 
     /// The join form's submission (JN-1): name, terms, password → a guest session, then the camera.
@@ -175,18 +173,16 @@ struct GuestPages {
         let (event, membership) = try await membership(request, context: context, code: raw)
         guard let event else { return unknownEvent(web) }
         guard let membership, let guest = membership.guest, membership.role == .guest else { return WebRequest.redirect("/e/\(event.code)") }
-        let eventData = EventPageData(event: event, role: .guest, guest: guest, now: events.clock.now, links: events.links, web: web).values
+        let view = EventView(event: event, role: .guest, guest: guest, now: events.clock.now, links: events.links, web: web)
         if case .user = context.identity {
-            return web.page("continue", title: event.name, data: ["event": eventData, "signedIn": true, "tabMore": true])
+            return web.page("continue", title: event.name, model: ContinuePage(event: view, signedIn: true))
         }
         let link = try await joining.personalLink(for: guest)
         let qr = try QRCode(link.url).svg(size: 280)
         var response = web.page(
             "continue", title: event.name,
-            data: [
-                "event": eventData, "link": link.url, "qrSVG": qr,
-                "expiresAt": web.time(link.expiresAt), "guestName": guest.name, "tabMore": true,
-            ])
+            model: ContinuePage(
+                event: view, signedIn: false, link: link.url, qrSVG: qr, expiresAt: web.time(link.expiresAt), guestName: guest.name))
         for cookie in membership.cookies { response.setCookie(cookie) }
         return response
     }

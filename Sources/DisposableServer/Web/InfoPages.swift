@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import NIOCore
@@ -25,13 +26,13 @@ struct InfoPages {
     @Sendable func terms(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let days = Int(retention / 86_400)
-        return web.page("terms", title: web.t("terms_title"), data: ["version": TermsOfUse.version, "retentionDays": days])
+        return web.page("terms", title: web.t("terms_title"), model: TermsPage(version: TermsOfUse.version, retentionDays: days))
     }
 
     @Sendable func privacy(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let days = Int(retention / 86_400)
-        return web.page("privacy", title: web.t("privacy_title"), data: ["retentionDays": days])
+        return web.page("privacy", title: web.t("privacy_title"), model: PrivacyPage(retentionDays: days))
     }
 
     /// The switcher's links: remember the choice for a year and go back where the reader was.
@@ -52,19 +53,16 @@ struct InfoPages {
     /// UI-3: installable on the home screen, opening on the home page.
     @Sendable func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
-        let icon = { (name: String, size: String, type: String) -> [String: String] in
-            ["src": "/static/\(name)?v=\(resources.assetVersion)", "sizes": size, "type": type, "purpose": "any maskable"]
+        let icon = { (name: String, size: String, type: String) in
+            WebManifest.Icon(src: "/static/\(name)?v=\(resources.assetVersion)", sizes: size, type: type)
         }
-        let manifest: [String: Any] = [
-            "name": web.t("app_name"), "short_name": web.t("app_name"), "description": web.t("app_tagline"),
-            "start_url": "/", "scope": "/", "display": "standalone", "background_color": "#1b1a17", "theme_color": "#e2583e",
-            "lang": web.language.rawValue,
-            "icons": [
+        let manifest = WebManifest(
+            name: web.t("app_name"), short_name: web.t("app_name"), description: web.t("app_tagline"), lang: web.language.rawValue,
+            icons: [
                 icon("icon192.png", "192x192", "image/png"), icon("icon512.png", "512x512", "image/png"),
                 icon("icon.svg", "any", "image/svg+xml"),
-            ],
-        ]
-        let data = try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys, .withoutEscapingSlashes])
+            ])
+        let data = try JSONEncoder.sorted.encode(manifest)
         return Response(
             status: .ok, headers: [.contentType: "application/manifest+json", .cacheControl: "public, max-age=3600"],
             body: .init(byteBuffer: ByteBuffer(data: data)))
@@ -84,4 +82,27 @@ struct InfoPages {
                 .contentType: file.contentType, .eTag: file.etag, .cacheControl: "public, max-age=31536000, immutable",
             ], body: .init(byteBuffer: ByteBuffer(data: file.data)))
     }
+}
+
+/// The terms guests accept (SUP-3): their version and how long photos are kept.
+struct TermsPage: Sendable {
+    let version: String
+    let retentionDays: Int
+}
+
+struct PrivacyPage: Sendable {
+    let retentionDays: Int
+}
+
+/// The web app manifest (UI-3); member names as the standard spells them.
+struct WebManifest: Encodable {
+    struct Icon: Encodable {
+        let src, sizes, type: String
+        var purpose = "any maskable"
+    }
+
+    let name, short_name, description: String
+    var start_url = "/", scope = "/", display = "standalone", background_color = "#1b1a17", theme_color = "#e2583e"
+    let lang: String
+    let icons: [Icon]
 }

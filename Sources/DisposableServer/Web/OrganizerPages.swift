@@ -33,7 +33,7 @@ struct OrganizerPages {
 
     @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
-        return web.page("login", title: web.t("login_title"), data: ["next": nextPath(request.uri.queryParameters.get("next"))])
+        return web.page("login", title: web.t("login_title"), model: LoginPage(next: nextPath(request.uri.queryParameters.get("next"))))
     }
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -45,9 +45,8 @@ struct OrganizerPages {
         } catch let problem as Problem {
             return web.page(
                 "login", title: web.t("login_title"),
-                data: [
-                    "next": nextPath(form["next"]), "email": form["email"] ?? "", "error": web.problemMessage(problem),
-                ], status: problem.status)
+                model: LoginPage(next: nextPath(form["next"]), email: form["email"] ?? "", error: web.problemMessage(problem)),
+                status: problem.status)
         }
     }
 
@@ -72,9 +71,8 @@ struct OrganizerPages {
         } catch let problem as Problem {
             return web.page(
                 "register", title: web.t("register_title"),
-                data: [
-                    "email": form["email"] ?? "", "name": form["name"] ?? "", "error": web.problemMessage(problem),
-                ], status: problem.status)
+                model: RegisterPage(email: form["email"] ?? "", name: form["name"] ?? "", error: web.problemMessage(problem)),
+                status: problem.status)
         }
     }
 
@@ -96,22 +94,19 @@ struct OrganizerPages {
         guard let user else { return redirect! }
         let web = WebRequest(request, context: context)
         let now = events.clock.now
-        let visible = try await events.list(for: context.identity!).map(\.0)
-        func item(_ event: Event) -> [String: Any] {
+        let visible = try await events.list(for: .user(user, tokenHash: "")).map(\.0)
+        func item(_ event: Event) -> DashboardPage.Item {
             let status = event.status(at: now)
-            return [
-                "id": event.id, "name": event.name, "code": event.code.description, "statusText": web.t("status_\(status.rawValue)"),
-                "status": status.rawValue, "startsAt": web.time(event.startsAt), "guestCount": event.guestCount,
-                "isOrganizer": event.organizerID == user.id,
-            ]
+            return DashboardPage.Item(
+                id: event.id, name: event.name, code: event.code.description, statusText: web.t("status_\(status.rawValue)"),
+                status: status.rawValue, startsAt: web.time(event.startsAt), guestCount: event.guestCount,
+                isOrganizer: event.organizerID == user.id)
         }
         let active = visible.filter { $0.status(at: now) != .ended }.map(item)
         let past = visible.filter { $0.status(at: now) == .ended }.map(item)
         return web.page(
             "dashboard", title: web.t("dashboard_title"),
-            data: [
-                "active": active, "past": past, "hasActive": !active.isEmpty, "hasPast": !past.isEmpty,
-            ])
+            model: DashboardPage(active: active, past: past, hasActive: !active.isEmpty, hasPast: !past.isEmpty))
     }
 
     @Sendable func newEventForm(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -126,7 +121,7 @@ struct OrganizerPages {
                 "shotsPerGuest": "\(EventRules.defaultShotsPerGuest)", "revealMode": "now", "allowLibraryUploads": "on",
                 "allowGuestDownloads": "on",
             ], locked: false)
-        return web.page("event-new", title: web.t("create_title"), data: ["form": form.data(error: nil)])
+        return web.page("event-new", title: web.t("create_title"), model: NewEventPage(form: form.view(error: nil)))
     }
 
     @Sendable func createEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -139,7 +134,7 @@ struct OrganizerPages {
             let event = try await events.create(try form.input(comparedTo: nil), by: user)
             return WebRequest.redirect("/events/\(event.id)?created=1")
         } catch let problem as Problem {
-            return web.page("event-new", title: web.t("create_title"), data: ["form": form.data(error: problem)], status: problem.status)
+            return web.page("event-new", title: web.t("create_title"), model: NewEventPage(form: form.view(error: problem)), status: problem.status)
         }
     }
 
@@ -172,14 +167,11 @@ struct OrganizerPages {
         _ web: WebRequest, event: Event, form: EventForm, error: Problem?, saved: Bool, created: Bool,
         status: HTTPResponse.Status = .ok
     ) -> Response {
-        var data = EventPageData(event: event, role: .organizer, guest: nil, now: events.clock.now, links: events.links, web: web).values
-        data["shareText"] = web.t("share_text", ["name": event.name, "code": event.code.description, "link": events.links.join(event.code)])
-        data["settingsLocked"] = event.hasPhotos
+        var view = EventView(event: event, role: .organizer, guest: nil, now: events.clock.now, links: events.links, web: web)
+        view.shareText = web.t("share_text", ["name": event.name, "code": event.code.description, "link": events.links.join(event.code)])
         return web.page(
             "event-manage", title: event.name,
-            data: [
-                "event": data, "form": form.data(error: error), "saved": saved, "created": created,
-            ], status: status)
+            model: ManagePage(event: view, form: form.view(error: error), saved: saved, created: created), status: status)
     }
 
     @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -228,13 +220,8 @@ struct OrganizerPages {
         let qr = try QRCode(events.links.join(event.code)).svg(size: a5 ? 900 : 600)
         return web.page(
             "card", title: event.name,
-            data: [
-                "event": [
-                    "id": event.id, "name": event.name, "code": event.code.description,
-                    "joinURL": events.links.join(event.code),
-                    "shotsPerGuest": event.shotsPerGuest,
-                ],
-                "qrSVG": qr, "a5": a5, "pageSize": a5 ? "A5" : "A6",
-            ])
+            model: CardPage(
+                event: .init(id: event.id, name: event.name, joinURL: events.links.join(event.code)), qrSVG: qr,
+                pageSize: a5 ? "A5" : "A6"))
     }
 }

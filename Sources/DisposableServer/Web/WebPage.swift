@@ -71,29 +71,25 @@ struct WebRequest: Sendable {
     }
 
     /// A `<time>` element's data: the machine value and the server's rendering (the script re-renders it locally).
-    func time(_ date: Date) -> [String: String] {
-        ["iso": date.formatted(Date.ISO8601FormatStyle()), "text": dateTime(date)]
+    func time(_ date: Date) -> TimeText {
+        TimeText(iso: date.formatted(Date.ISO8601FormatStyle()), text: dateTime(date))
     }
 
-    /// Renders a page template inside the layout.
+    /// Renders a page template, with its view model, inside the layout.
     func page(
-        _ template: String, title: String, data: [String: Any] = [:], status: HTTPResponse.Status = .ok,
+        _ template: String, title: String, model: any Sendable = NoPageData(), status: HTTPResponse.Status = .ok,
         headers: HTTPFields = [:]
     ) -> Response {
-        var context: [String: Any] = data
-        context["t"] = strings
-        context["lang"] = language.rawValue
-        context["title"] = title
-        context["asset"] = resources.assetURLs
-        context["languages"] = WebLanguage.allCases.map { language -> [String: Any] in
-            [
-                "code": language.rawValue, "label": resources.catalogues[language]?["language_name"] ?? language.rawValue,
-                "current": language == self.language, "back": path,
-            ]
-        }
-        if let user { context["user"] = ["name": user.name, "isAdmin": user.isAdmin] }
-        context["jsStrings"] = resources.scriptStrings[language] ?? "{}"
-        let html = resources.templates.render(context, withTemplate: template) ?? "Missing template \(template)"
+        let layout = LayoutView(
+            t: strings, lang: language.rawValue, title: title, asset: resources.assetURLs,
+            languages: WebLanguage.allCases.map { language in
+                LayoutView.LanguageLink(
+                    code: language.rawValue, label: resources.catalogues[language]?["language_name"] ?? language.rawValue,
+                    current: language == self.language, back: path)
+            },
+            user: user.map { LayoutView.SignedIn(name: $0.name, isAdmin: $0.isAdmin) },
+            jsStrings: resources.scriptStrings[language] ?? "{}")
+        let html = resources.templates.render(PageContext(page: model, layout: layout), withTemplate: template) ?? "Missing template \(template)"
         var fields = headers
         fields[.contentType] = "text/html; charset=utf-8"
         if fields[.cacheControl] == nil { fields[.cacheControl] = "no-store" }
@@ -102,7 +98,7 @@ struct WebRequest: Sendable {
 
     /// A friendly error page: what happened and what to do (never a raw problem document).
     func errorPage(status: HTTPResponse.Status, titleKey: String, messageKey: String, values: [String: String] = [:]) -> Response {
-        page("error", title: t(titleKey), data: ["heading": t(titleKey), "message": t(messageKey, values)], status: status)
+        page("error", title: t(titleKey), model: ErrorPage(heading: t(titleKey), message: t(messageKey, values)), status: status)
     }
 
     static func redirect(_ location: String, cookies: [Cookie] = []) -> Response {
@@ -132,4 +128,10 @@ struct WebForm: Sendable {
     subscript(_ key: String) -> String? { values[key] }
 
     func isOn(_ key: String) -> Bool { ["on", "true", "1"].contains(values[key] ?? "") }
+}
+
+/// The friendly error page.
+struct ErrorPage: Sendable {
+    let heading: String
+    let message: String
 }

@@ -1,0 +1,83 @@
+import DisposableAPI
+import Foundation
+
+/// What the event pages and their scripts show of an event, for one viewer.
+struct EventView: Sendable {
+    /// RET-3: guests are warned in the last days before everything disappears.
+    static let deletionWarning: TimeInterval = 3 * 86_400
+
+    let id: String
+    let code: String
+    let name: String
+    let description: String?
+    let joinURL: String
+    let status: String
+    let statusText: String
+    let isLive: Bool
+    let isEnded: Bool
+    let isScheduled: Bool
+    let startsAt: TimeText
+    let endsAt: TimeText
+    let deletesAt: TimeText
+    let revealsAt: TimeText
+    let isOrganizer: Bool
+    let isGuest: Bool
+    let allowLibraryUploads: Bool
+    let allowGuestDownloads: Bool
+    let deletionSoon: Bool
+    let deletionCountdown: String
+    let guestName: String?
+    let shotsLeft: Int?
+    /// The organizer's ready-made invitation (QR-2).
+    var shareText: String?
+    /// The same facts as JSON for the page's scripts, safe inside `<script type="application/json">`.
+    let config: String
+
+    init(event: Event, role: EventRole, guest: Guest?, now: Date, links: InstanceLinks, web: WebRequest) {
+        let status = event.status(at: now)
+        let deletesAt = event.deletesAt(retention: links.retention)
+        let shotsLeft = guest.map { max(0, event.shotsPerGuest - $0.shotsUsed) }
+        let daysLeft = max(0, Int((deletesAt.timeIntervalSince(now) / 86_400).rounded(.up)))
+        id = event.id
+        code = event.code.description
+        name = event.name
+        description = event.description.isEmpty ? nil : event.description
+        joinURL = links.join(event.code)
+        self.status = status.rawValue
+        statusText = web.t("status_\(status.rawValue)")
+        (isLive, isEnded, isScheduled) = (status == .live, status == .ended, status == .scheduled)
+        startsAt = web.time(event.startsAt)
+        endsAt = web.time(event.endsAt)
+        self.deletesAt = web.time(deletesAt)
+        revealsAt = web.time(event.revealsAt)
+        isOrganizer = role == .organizer
+        isGuest = role == .guest
+        allowLibraryUploads = event.allowLibraryUploads || role == .organizer
+        allowGuestDownloads = event.allowGuestDownloads || role == .organizer
+        deletionSoon = deletesAt.timeIntervalSince(now) < Self.deletionWarning
+        deletionCountdown = web.t(daysLeft <= 1 ? "event_deletes_tomorrow" : "event_deletes_in_days", ["days": "\(daysLeft)"])
+        guestName = guest?.name
+        self.shotsLeft = shotsLeft
+        let iso = Date.ISO8601FormatStyle()
+        let config = Config(
+            id: event.id, code: event.code.description, name: event.name, role: role, status: status,
+            revealed: PhotoVisibility.isRevealed(event, at: now), revealsAt: event.revealsAt.formatted(iso),
+            startsAt: event.startsAt.formatted(iso), endsAt: event.endsAt.formatted(iso), allowLibraryUploads: allowLibraryUploads,
+            allowGuestDownloads: allowGuestDownloads, shotsPerGuest: event.shotsPerGuest, shotsLeft: shotsLeft, guestId: guest?.id)
+        let data = (try? JSONEncoder.sorted.encode(config)) ?? Data("{}".utf8)
+        self.config = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+    }
+
+    /// What the scripts read (`#event-config`).
+    struct Config: Encodable {
+        let id, code, name: String
+        let role: EventRole
+        let status: EventStatus
+        let revealed: Bool
+        let revealsAt, startsAt, endsAt: String
+        let allowLibraryUploads, allowGuestDownloads: Bool
+        let shotsPerGuest: Int
+        let shotsLeft: Int?
+        let guestId: String?
+    }
+}

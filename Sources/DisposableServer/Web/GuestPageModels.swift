@@ -1,0 +1,69 @@
+// The view models of the guests' pages (`GuestPages`). Templates read their stored properties by name.
+
+/// `/`: join by code, the events this browser joined (EV-4), organizing.
+struct HomePage: Sendable {
+    struct Joined: Sendable {
+        let name: String
+        let code: String
+        let guestName: String
+        let statusText: String
+        let endsAt: TimeText
+    }
+
+    let joined: [Joined]
+    let hasJoined: Bool
+    /// Just left an event (JN-3).
+    let left: Bool
+    let codeError: String?
+}
+
+/// `/e/CODE` for someone who has not joined: name, terms, the event's password if it has one.
+struct JoinPage: Sendable {
+    struct EventSummary: Sendable {
+        let name: String
+        let code: String
+        let hasPassword: Bool
+        let statusText: String
+        let description: String?
+    }
+
+    let event: EventSummary
+    let name: String
+    let termsVersion: String
+    let error: String?
+}
+
+/// The pages of an event for its members: gallery, "My shots", camera, wall.
+struct EventPage: Sendable {
+    /// Which tab of the guests' navigation is open, and what the page shows.
+    struct Tabs: Sendable {
+        var tabAll = false
+        var tabMine = false
+        var tabCamera = false
+        /// "My shots" rather than the general gallery.
+        var mine = false
+        /// The camera's first opening, right after joining.
+        var welcome = false
+    }
+
+    let event: EventView
+    // Stored, not computed: templates read stored properties.
+    let tabAll, tabMine, tabCamera, mine, welcome: Bool
+
+    init(event: EventView, tabs: Tabs) {
+        self.event = event
+        (tabAll, tabMine, tabCamera, mine, welcome) = (tabs.tabAll, tabs.tabMine, tabs.tabCamera, tabs.mine, tabs.welcome)
+    }
+}
+
+/// "Continue on another phone" (JN-5).
+struct ContinuePage: Sendable {
+    let event: EventView
+    /// With an account, the other phone signs in instead.
+    let signedIn: Bool
+    let tabMore = true
+    var link: String? = nil
+    var qrSVG: String? = nil
+    var expiresAt: TimeText? = nil
+    var guestName: String? = nil
+}

@@ -1,0 +1,59 @@
+// The view models of the organizers' pages (`OrganizerPages`). Templates read their stored properties by name.
+
+struct LoginPage: Sendable {
+    /// Where to go once signed in (a local path).
+    let next: String
+    var email: String? = nil
+    var error: String? = nil
+}
+
+struct RegisterPage: Sendable {
+    let email: String
+    let name: String
+    let error: String?
+}
+
+/// `/events`: the events an organizer runs or joined, live and upcoming first.
+struct DashboardPage: Sendable {
+    struct Item: Sendable {
+        let id: String
+        let name: String
+        let code: String
+        let statusText: String
+        let status: String
+        let startsAt: TimeText
+        let guestCount: Int
+        let isOrganizer: Bool
+    }
+
+    let active: [Item]
+    let past: [Item]
+    let hasActive: Bool
+    let hasPast: Bool
+}
+
+struct NewEventPage: Sendable {
+    let form: EventForm.View
+}
+
+/// `/events/{id}`: invite, numbers, photos, settings, end, delete (ORG-1..4).
+struct ManagePage: Sendable {
+    let event: EventView
+    let form: EventForm.View
+    let saved: Bool
+    let created: Bool
+}
+
+/// QR-3: the printable table card.
+struct CardPage: Sendable {
+    struct EventSummary: Sendable {
+        let id: String
+        let name: String
+        let joinURL: String
+    }
+
+    let event: EventSummary
+    let qrSVG: String
+    /// "A6" or "A5".
+    let pageSize: String
+}
