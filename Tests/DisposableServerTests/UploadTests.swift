@@ -93,6 +93,29 @@ struct UploadTests {
         }
     }
 
+    @Test("The check by hash tells only about photos the caller may see", arguments: TestEngine.allCases)
+    func checkFollowsVisibility(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            // setup: a reveal-later event; Ana's photo is hidden from Maggie until the reveal
+            let f = try await Self.fixture(app, ["reveal": ["mode": "at-end"], "durationHours": 2])
+            let code = try #require(try await app.call(.get, "/api/v1/events/\(f.event)", token: f.organizer).string("code"))
+            let ana = try await app.guestToken(code: code, name: "Ana")
+            let photo = try await TestImages.jpeg(width: 140, height: 100)
+            let id = try #require(try await app.upload(photo, event: f.event, token: ana).string("id"))
+            _ = try await app.waitUntilProcessed(id, token: ana)
+            let hash = try await photo.sha256Hex
+
+            // MUT + validate: the shooter and the organizer see it; another guest learns nothing before the reveal.
+            for (token, seen) in [(ana, true), (f.organizer, true), (f.guest, false)] {
+                let check = try await app.call(.post, "/api/v1/events/\(f.event)/photos/check", json: ["sha256": [hash]], token: token)
+                #expect(check["existing"] as? [String] == (seen ? [hash] : []))
+            }
+            app.clock.advance(by: 3 * 3600)
+            let revealed = try await app.call(.post, "/api/v1/events/\(f.event)/photos/check", json: ["sha256": [hash]], token: f.guest)
+            #expect(revealed["existing"] as? [String] == [hash])
+        }
+    }
+
     @Test("Library uploads can be refused; shooting only while live", arguments: TestEngine.allCases)
     func rules(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in

@@ -115,13 +115,13 @@ public struct PhotoRepository: Sendable {
         }
     }
 
-    /// Which of `hashes` the event already has (UP-7).
-    func existingHashes(eventID: String, among hashes: [String]) async throws -> Set<String> {
+    /// Which of `hashes` the event has among the photos `visibility` lets the viewer see (UP-7).
+    func existingHashes(eventID: String, among hashes: [String], visibleTo visibility: PhotoVisibility) async throws -> Set<String> {
         guard !hashes.isEmpty else { return [] }
-        return try await database.sql { db in
-            let rows = try await db.select().column("sha256").from("photos")
-                .where("event_id", .equal, eventID).where("sha256", .in, hashes).all()
-            return Set(try rows.map { try $0.decode(column: "sha256", as: String.self) })
+        return try await database.read { db in
+            var sql = SQLQueryString("SELECT sha256 FROM photos WHERE event_id = \(bind: eventID) AND sha256 IN (\(binds: hashes)) AND ")
+            sql += visibility.sqlCondition
+            return Set(try await db.raw(sql).all().map { try $0.decode(column: "sha256", as: String.self) })
         }
     }
 

@@ -98,14 +98,17 @@ struct PhotoService: Sendable {
         return (grant, OriginalSource(blobs: blobs, photo: grant.photo, stripGPS: !grant.isOwner))
     }
 
-    /// Which of these SHA-256 the event already has, so a client skips sending them (UP-7).
-    func check(hashes raw: [String], in event: Event) async throws -> HashCheckResult {
+    /// Which of these SHA-256 the event already has, so a client skips sending them (UP-7) — among the photos
+    /// the caller may see: the check tells no more than the gallery does.
+    func check(hashes raw: [String], in event: Event, role: EventRole, for identity: Identity) async throws -> HashCheckResult {
         guard raw.count <= 1000 else { throw Problem.invalidField("sha256", "Ask about at most 1000 hashes at a time.") }
         let hashes = raw.map { $0.lowercased() }
         guard hashes.allSatisfy({ $0.count == 64 && $0.allSatisfy(\.isHexDigit) }) else {
             throw Problem.invalidField("sha256", "Each sha256 must be 64 hexadecimal characters.")
         }
-        let existing = try await photos.existingHashes(eventID: event.id, among: hashes)
+        let viewerID = try await events.viewerID(in: event, role: role, identity: identity)
+        let visibility = PhotoVisibility(event: event, role: role, viewerID: viewerID, now: clock.now)
+        let existing = try await photos.existingHashes(eventID: event.id, among: hashes, visibleTo: visibility)
         return HashCheckResult(existing: hashes.filter(existing.contains), missing: hashes.filter { !existing.contains($0) })
     }
 }
