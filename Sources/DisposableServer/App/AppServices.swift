@@ -64,9 +64,10 @@ public struct AppServices: Sendable {
         let deletion = EventDeletion(database: database, photos: photoRows, blobs: blobs, changes: changes, clock: clock)
 
         accounts = AccountService(database: database, clock: clock, configuration: configuration)
+        let rememberedEvents = RememberedEvents(events: eventRows, recent: recentReads)
         events = EventService(
-            events: eventRows, guests: guests, passwords: passwords, clock: clock, links: links, recentReads: recentReads,
-            changes: changes, deletion: deletion)
+            events: eventRows, guests: guests, passwords: passwords, clock: clock, links: links,
+            readEvent: { try await rememberedEvents.event($0) }, changes: changes, deletion: deletion)
         joining = JoinService(
             database: database, events: eventRows, guests: guests, tokens: AccessTokenRepository(database: database),
             passwords: passwords, clock: clock, links: links, guessLimiter: RateLimiter(configuration.limits.join))

@@ -9,8 +9,8 @@ struct EventService: Sendable {
     let passwords: PasswordHasher
     let clock: any AppClock
     let links: InstanceLinks
-    /// Event rows reads may take from memory for a second (PERF-2).
-    let recentReads: RecentReads
+    /// How a read (the gallery list) finds an event row: may be from memory for a second (`RememberedEvents`).
+    let readEvent: @Sendable (String) async throws -> Event?
     let changes: ChangeHub
     let deletion: EventDeletion
 
@@ -26,11 +26,7 @@ struct EventService: Sendable {
     /// (`forRead`) may get the row as it was up to a second ago, unless something changed since.
     func event(_ id: String, for identity: Identity?, forRead: Bool = false) async throws -> (Event, EventRole) {
         guard let identity else { throw Problem.unauthorized }
-        let events = events
-        let found =
-            forRead
-            ? try await recentReads.events.answer(for: id) { try await events.find(id: id) }
-            : try await events.find(id: id)
+        let found = forRead ? try await readEvent(id) : try await events.find(id: id)
         guard let event = found, isKept(event) else { throw Self.notFound }
         switch identity {
         case .user(let user, _):

@@ -27,3 +27,15 @@ struct ForgetRecentReadsMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 }
+
+/// Event rows for reads, answered from memory for a second (`RecentReads`): the gallery list reads the row for
+/// its change position with every request. Forgotten like identities.
+struct RememberedEvents: Sendable {
+    let events: EventRepository
+    let recent: RecentReads
+
+    func event(_ id: String) async throws -> Event? {
+        let events = events
+        return try await recent.events.answer(for: id) { try await events.find(id: id) }
+    }
+}
