@@ -62,14 +62,17 @@ struct EventService: Sendable {
 
     /// The events an identity organizes or joined (EV-4), with its role in each.
     func list(for identity: Identity) async throws -> [(Event, EventRole)] {
-        let all: [(Event, EventRole)]
         switch identity {
         case .user(let user, _):
-            all = try await events.list(forUser: user.id).map { ($0, $0.organizerID == user.id ? .organizer : .guest) }
+            return try await list(for: user)
         case .guest(let guest, _):
-            all = try await events.find(id: guest.eventID).map { [($0, .guest)] } ?? []
+            return (try await events.find(id: guest.eventID)).flatMap { isKept($0) ? [($0, .guest)] : nil } ?? []
         }
-        return all.filter { isKept($0.0) }
+    }
+
+    /// The events an account organizes or joined as a guest, newest first.
+    func list(for user: User) async throws -> [(Event, EventRole)] {
+        try await events.list(forUser: user.id).filter(isKept).map { ($0, $0.organizerID == user.id ? .organizer : .guest) }
     }
 
     /// Expired events are deleted by the sweeper; until then they are already invisible.

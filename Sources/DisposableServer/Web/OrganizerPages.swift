@@ -94,7 +94,7 @@ struct OrganizerPages {
         guard let user else { return redirect! }
         let web = WebRequest(request, context: context)
         let now = events.clock.now
-        let visible = try await events.list(for: .user(user, tokenHash: "")).map(\.0)
+        let visible = try await events.list(for: user).map(\.0)
         func item(_ event: Event) -> DashboardPage.Item {
             let status = event.status(at: now)
             return DashboardPage.Item(
