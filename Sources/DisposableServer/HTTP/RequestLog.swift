@@ -15,10 +15,11 @@ final class RequestLog: Sendable {
 
     /// `path` without its query: signed links carry their signature there. `inFront`: answered by the media
     /// fast path, before the router.
-    func record(method: String, path: String, status: Int, inFront: Bool = false) {
+    /// The path is only built when the log is at debug level: the fast path answers 90,000 requests a second.
+    func record(method: String, path: @autoclosure () -> String, status: Int, inFront: Bool = false) {
         all.add(1, ordering: .relaxed)
         if inFront { self.inFront.add(1, ordering: .relaxed) }
-        logger.debug("\(method) \(path) \(status)\(inFront ? " (fast path)" : "")")
+        logger.debug("\(method) \(path()) \(status)\(inFront ? " (fast path)" : "")")
     }
 
     /// Requests answered so far, and how many of them by the fast path.
