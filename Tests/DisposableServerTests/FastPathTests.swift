@@ -19,7 +19,7 @@ struct FastPathTests {
             for link in [try #require(urls["thumbnail"]), try #require(urls["preview"])] {
                 // MUT: the first request reads the file through the router (and keeps it in memory); the second
                 // is answered from memory — in front of the router when the fast path is on.
-                let before = app.services.requestLog.answered.inFront
+                let before = app.services.requestLog.answeredInFront
                 let first = try await app.call(.get, link)
                 let second = try await app.call(.get, link)
                 let etag = try #require(first.headers[.eTag])
@@ -27,7 +27,7 @@ struct FastPathTests {
                 let secondUnchanged = try await app.call(.get, link, headers: [.ifNoneMatch: etag])
 
                 // validate
-                #expect(app.services.requestLog.answered.inFront - before == (fastPath ? 3 : 0), "which path answered")
+                #expect(app.services.requestLog.answeredInFront - before == (fastPath ? 3 : 0), "which path answered")
                 #expect(first.status == .ok && second.status == .ok)
                 #expect(first.body == second.body && first.body.readableBytes > 500)
                 #expect(MediaLinkTests.describing(first.headers) == MediaLinkTests.describing(second.headers))
