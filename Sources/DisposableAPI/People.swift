@@ -87,13 +87,17 @@ public struct Me: Codable, Sendable {
 /// `POST /api/v1/join`: an event's code, a display name, and the event's password when it has one.
 public struct JoinRequest: Codable, Sendable {
     public var code: String?
+    /// The `k` of the QR code's link (`/e/CODE?k=KEY`). With it, a join is never slowed down by other
+    /// people's wrong guesses from the same address; without it, unknown codes count against the address.
+    public var key: String?
     public var name: String?
     public var password: String?
     /// The version of the terms the guest accepted (SUP-3).
     public var acceptedTerms: String?
 
-    public init(code: String?, name: String?, password: String? = nil, acceptedTerms: String? = nil) {
+    public init(code: String?, key: String? = nil, name: String?, password: String? = nil, acceptedTerms: String? = nil) {
         self.code = code
+        self.key = key
         self.name = name
         self.password = password
         self.acceptedTerms = acceptedTerms

@@ -74,9 +74,21 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Answer signed thumbnails held in memory in front of the router (env DISPOSABLE_MEDIA_FAST_PATH).")
     var mediaFastPath: Bool = env("DISPOSABLE_MEDIA_FAST_PATH").map { $0 == "true" || $0 == "1" } ?? true
 
+    @Option(
+        help: """
+            Reverse proxies whose Forwarded / X-Forwarded-For headers name the client, as addresses or CIDR blocks \
+            separated by commas, e.g. 127.0.0.1,10.0.0.0/8 (env DISPOSABLE_TRUSTED_PROXIES). None by default.
+            """)
+    var trustedProxies: String = env("DISPOSABLE_TRUSTED_PROXIES") ?? ""
+
     func run() async throws {
         var configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
         configuration.databasePoolSize = databasePoolSize
+        do {
+            configuration.trustedProxies = try TrustedProxies(trustedProxies)
+        } catch {
+            throw ValidationError("--trusted-proxies: \(error)")
+        }
         configuration.mediaFastPath = mediaFastPath
         if let mediaWorkers {
             guard (1...64).contains(mediaWorkers) else { throw ValidationError("--media-workers must be between 1 and 64.") }

@@ -1,8 +1,9 @@
-import DisposableServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+@testable import DisposableServer
 
 @Suite("Errors and the API contract (API-1)")
 struct ContractTests {
@@ -76,6 +77,17 @@ struct ContractTests {
             let routes = Set(registeredRoutes(app.services))
             #expect(routes.subtracting(documented).isEmpty, "undocumented: \(routes.subtracting(documented).sorted())")
             #expect(documented.subtracting(routes).isEmpty, "documented but not served: \(documented.subtracting(routes).sorted())")
+            // Every path parameter is declared; the signed media route needs no session but its signature.
+            for (path, operations) in paths {
+                for (method, operation) in operations {
+                    let declared = ((operation as? [String: Any])?["parameters"] as? [[String: Any]] ?? []).filter { $0["in"] as? String == "path" }
+                    #expect(Set(declared.map { $0["name"] as! String }) == Set(OpenAPIDocument.pathParameters(path)), "\(method) \(path)")
+                }
+            }
+            let media = try #require(paths["/api/v1/media/{event}/{id}/{file}"]?["get"] as? [String: Any])
+            #expect((media["security"] as? [Any])?.isEmpty == true)
+            let query = (media["parameters"] as? [[String: Any]] ?? []).filter { $0["in"] as? String == "query" }
+            #expect(Set(query.map { $0["name"] as! String }) == ["until", "sig"] && query.allSatisfy { $0["required"] as? Bool == true })
         }
     }
 

@@ -9,7 +9,7 @@ public struct AccountService: Sendable {
     let tokens: AccessTokenRepository
     let settings: InstanceSettingsRepository
     let passwords: PasswordHasher
-    /// Failed log-ins per client address.
+    /// Failed log-ins per address and account, per address, per account.
     let loginLimiter: RateLimiter
     /// Registrations per client address, successful or not.
     let registrationLimiter: RateLimiter
@@ -22,7 +22,8 @@ public struct AccountService: Sendable {
         tokens = AccessTokenRepository(database: database)
         settings = InstanceSettingsRepository(database: database, registrationDefault: configuration.registrationEnabledByDefault)
         passwords = PasswordHasher(cost: configuration.passwordHashCost)
-        loginLimiter = RateLimiter(configuration.limits.login)
+        let limits = configuration.limits
+        loginLimiter = RateLimiter([.pair: limits.login, .address: limits.loginPerAddress, .target: limits.loginPerAccount])
         registrationLimiter = RateLimiter(configuration.limits.registration)
     }
 
@@ -35,7 +36,7 @@ public struct AccountService: Sendable {
         guard try await settings.registrationEnabled() else {
             throw Problem(.forbidden, "registration-disabled", title: "Registration disabled", detail: "Account registration is disabled")
         }
-        try await registrationLimiter.take(client)
+        try await registrationLimiter.take(address: client)
         let email = try Credentials.email(rawEmail)
         let password = try Credentials.newPassword(rawPassword)
         let name = try DisplayName.validate(rawName.flatMap { $0.isEmpty ? nil : $0 } ?? String(email.prefix { $0 != "@" }), max: 80)
@@ -51,24 +52,29 @@ public struct AccountService: Sendable {
         return user
     }
 
-    /// Checks the credentials (failures limited per address) and issues a session token.
+    /// Checks the credentials and issues a session token. Each attempt takes its tokens before the password is
+    /// checked and gets them back when it is right, so only failures count, and parallel ones cannot slip past.
     func signIn(email rawEmail: String?, password rawPassword: String?, client: String) async throws -> (token: String, user: User) {
-        try await loginLimiter.check(client)
         let email = try Credentials.email(rawEmail)
         let password = try Credentials.loginPassword(rawPassword)
+        let ticket = try await loginLimiter.take([.pair(client, email), .address(client), .target(email)])
         let account = try await users.findWithPassword(email: email)
         // Verify against a decoy when the account is unknown, so timing does not reveal which emails exist.
         let matches = try await passwords.verify(password, hash: account?.passwordHash ?? PasswordHasher.decoyHash)
         guard let (user, _) = account, matches else {
-            await loginLimiter.consume(client)
             throw Problem(
                 .unauthorized, "wrong-credentials", title: "Wrong email or password",
                 detail: "The email address or the password is wrong. Check them and try again.")
         }
+        await loginLimiter.giveBack(ticket)
+        return (try await session(for: user), user)
+    }
+
+    /// A new session token for an account that just proved who it is (signed in, or registered a moment ago).
+    func session(for user: User) async throws -> String {
         let now = clock.now
         let tokens = tokens
-        let token = try await database.sql { db in try await tokens.issue(userID: user.id, now: now, in: db) }
-        return (token, user)
+        return try await database.sql { db in try await tokens.issue(userID: user.id, now: now, in: db) }
     }
 
     /// Ends the session of this token.

@@ -34,6 +34,8 @@ public struct AppConfiguration: Sendable {
     /// Whether people may create their own accounts (ADM-4 turns it off).
     public var registrationEnabledByDefault: Bool
     public var limits: RateLimits
+    /// The reverse proxies whose forwarded headers name the client (SEC-3); none by default.
+    public var trustedProxies: TrustedProxies
     /// How long an event's photos are kept after it ends (RET-1, the seeds' "Post-Event Access (30 Days)").
     public var retention: TimeInterval
     /// Largest photo accepted, in bytes (413 above).
@@ -61,6 +63,7 @@ public struct AppConfiguration: Sendable {
         publicBaseURL: String? = nil,
         registrationEnabledByDefault: Bool = true,
         limits: RateLimits = .init(),
+        trustedProxies: TrustedProxies = .none,
         retentionDays: Int = 30,
         maxUploadBytes: Int64 = 50 * 1024 * 1024,
         maxPixels: Int = 100_000_000,
@@ -77,6 +80,7 @@ public struct AppConfiguration: Sendable {
         self.publicBaseURL = Self.trimmedBaseURL(publicBaseURL ?? "http://localhost:\(port)")
         self.registrationEnabledByDefault = registrationEnabledByDefault
         self.limits = limits
+        self.trustedProxies = trustedProxies
         self.retention = TimeInterval(retentionDays) * 86_400
         self.maxUploadBytes = maxUploadBytes
         self.maxPixels = maxPixels
@@ -108,22 +112,37 @@ public struct AppConfiguration: Sendable {
     }
 }
 
-/// How many attempts a client address gets before it must wait (SEC-3, JN-4).
+/// How many failed attempts a client gets before it must wait (SEC-3, JN-4). Each is counted against the
+/// address, the account or event aimed at, and the two together, so that one person's failures do not lock
+/// out others behind the same address (a venue's Wi-Fi, a proxy) while guessing stays slow from anywhere.
 public struct RateLimits: Sendable {
-    /// Log-in attempts per client address.
+    /// Failed log-ins of one address on one account.
     public var login: RateLimit
-    /// Join attempts (code or password guesses) per client address.
+    /// Failed log-ins of one address, whatever the account (password spraying).
+    public var loginPerAddress: RateLimit
+    /// Failed log-ins on one account, from every address together (distributed guessing).
+    public var loginPerAccount: RateLimit
+    /// Typed codes that match no event, per address; and wrong passwords of one address on one event.
+    /// Joins through the QR code's link are never counted.
     public var join: RateLimit
-    /// Account registrations per client address.
+    /// Wrong passwords on one event, from every address together.
+    public var joinPerEvent: RateLimit
+    /// Account registrations per address.
     public var registration: RateLimit
 
     public init(
         login: RateLimit = .init(burst: 10, refillEvery: .seconds(30)),
+        loginPerAddress: RateLimit = .init(burst: 50, refillEvery: .seconds(6)),
+        loginPerAccount: RateLimit = .init(burst: 50, refillEvery: .seconds(60)),
         join: RateLimit = .init(burst: 20, refillEvery: .seconds(15)),
+        joinPerEvent: RateLimit = .init(burst: 100, refillEvery: .seconds(3)),
         registration: RateLimit = .init(burst: 10, refillEvery: .seconds(60))
     ) {
         self.login = login
+        self.loginPerAddress = loginPerAddress
+        self.loginPerAccount = loginPerAccount
         self.join = join
+        self.joinPerEvent = joinPerEvent
         self.registration = registration
     }
 }

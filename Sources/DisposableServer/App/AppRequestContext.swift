@@ -11,10 +11,12 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        clientAddress = remoteAddress?.ipAddress ?? "local"
     }
 
-    /// The key rate limits count against: the client's IP address.
-    var clientAddress: String { remoteAddress?.ipAddress ?? "local" }
+    /// The key rate limits count against: the client's IP address, the socket's unless a trusted proxy
+    /// forwarded the request (`ClientAddressMiddleware`).
+    var clientAddress: String
 
     /// The signed-in user, or 401 / 403 for anyone else.
     func requireUser() throws -> User {

@@ -70,7 +70,7 @@ public struct AppServices: Sendable {
             readEvent: { try await rememberedEvents.event($0) }, changes: changes, deletion: deletion)
         joining = JoinService(
             database: database, events: eventRows, guests: guests, tokens: AccessTokenRepository(database: database),
-            passwords: passwords, clock: clock, links: links, guessLimiter: RateLimiter(configuration.limits.join))
+            passwords: passwords, clock: clock, links: links, guessLimiter: JoinService.guessLimiter(configuration.limits))
         photos = PhotoService(
             photos: photoRows, events: events, joining: joining, blobs: blobs, staging: staging, pendingWrites: pendingWrites,
             images: images, signer: signer, changes: changes, newWork: newWork, clock: clock,

@@ -9,8 +9,10 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     let secure = services.configuration.usesHTTPS
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware(log: services.requestLog))
+    router.add(middleware: ClientAddressMiddleware(trusted: services.configuration.trustedProxies))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: ProtocolRulesMiddleware())
     // Signed media links carry their own grant: no session to look up (PERF-3).
     MediaController(signer: services.signer, blobs: services.blobs, clock: services.clock).addRoutes(to: router)
 

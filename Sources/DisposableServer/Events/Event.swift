@@ -6,6 +6,9 @@ public struct Event: Sendable, Equatable {
     public let id: String
     public let organizerID: String
     public let code: EventCode
+    /// The secret half of the QR code's link (`/e/CODE?k=KEY`): whoever holds it got it from the organizer's
+    /// QR or share, so joining with it is never slowed by others' wrong guesses, while typed codes are.
+    public let joinKey: String
     public var name: String
     public var description: String
     public var startsAt: Date
@@ -47,10 +50,18 @@ public struct Event: Sendable, Equatable {
 
     public var hasPhotos: Bool { firstPhotoAt != nil }
 
+    /// Whether `key` is this event's join key (compared in constant time).
+    func opens(withKey key: String?) -> Bool {
+        guard let key, key.utf8.count == joinKey.utf8.count else { return false }
+        return zip(key.utf8, joinKey.utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    static func newJoinKey() -> String { String(AccessTokenRepository.generate().prefix(22)) }
+
     /// The same settings under another code (a new event's code is drawn until one is free).
     func withCode(_ code: EventCode) -> Event {
         Event(
-            id: id, organizerID: organizerID, code: code, name: name, description: description, startsAt: startsAt,
+            id: id, organizerID: organizerID, code: code, joinKey: joinKey, name: name, description: description, startsAt: startsAt,
             endsAt: endsAt, shotsPerGuest: shotsPerGuest, revealMode: revealMode, revealAt: revealAt,
             allowLibraryUploads: allowLibraryUploads, allowGuestDownloads: allowGuestDownloads, passwordHash: passwordHash,
             maxGuests: maxGuests, requireApproval: requireApproval, guestCount: guestCount, firstPhotoAt: firstPhotoAt,

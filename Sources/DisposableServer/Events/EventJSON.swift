@@ -5,7 +5,7 @@ extension EventJSON {
     /// An event as `role` sees it at `now`.
     init(_ event: Event, role: EventRole, now: Date, links: InstanceLinks) {
         self.init(
-            id: event.id, code: event.code.description, joinURL: links.join(event.code), name: event.name,
+            id: event.id, code: event.code.description, joinURL: links.join(event), name: event.name,
             description: event.description, status: event.status(at: now), startsAt: event.startsAt, endsAt: event.endsAt,
             deletesAt: event.deletesAt(retention: links.retention), shotsPerGuest: event.shotsPerGuest,
             reveal: Reveal(mode: event.revealMode, at: event.revealMode == .at ? event.revealAt : nil), revealsAt: event.revealsAt,
@@ -21,6 +21,10 @@ struct InstanceLinks: Sendable {
     let publicBaseURL: String
     let retention: TimeInterval
 
-    /// The address a QR code opens: `https://HOST/e/CODE` (QR-1).
-    func join(_ code: EventCode) -> String { "\(publicBaseURL)/e/\(code)" }
+    /// The address a QR code and a share open: `https://HOST/e/CODE?k=KEY` (QR-1). The key lets its holders
+    /// join without going through the limiter that slows down people guessing codes.
+    func join(_ event: Event) -> String { "\(publicBaseURL)/e/\(event.code)?k=\(event.joinKey)" }
+
+    /// The short address people type: `https://HOST/e/CODE`.
+    func typed(_ code: EventCode) -> String { "\(publicBaseURL)/e/\(code)" }
 }

@@ -13,10 +13,10 @@ public struct EventRepository: Sendable {
             let inserted = try await database.sql { db in
                 try await db.raw(
                     """
-                    INSERT INTO events (id, organizer_id, code, name, description, starts_at, ends_at, shots_per_guest,
+                    INSERT INTO events (id, organizer_id, code, join_key, name, description, starts_at, ends_at, shots_per_guest,
                         reveal_mode, reveal_at, allow_library_uploads, allow_guest_downloads, password_hash, max_guests,
                         require_approval, created_at, updated_at)
-                    VALUES (\(bind: event.id), \(bind: event.organizerID), \(bind: event.code.symbols), \(bind: event.name),
+                    VALUES (\(bind: event.id), \(bind: event.organizerID), \(bind: event.code.symbols), \(bind: event.joinKey), \(bind: event.name),
                         \(bind: event.description), \(bind: event.startsAt.millisecondsSince1970), \(bind: event.endsAt.millisecondsSince1970),
                         \(bind: event.shotsPerGuest), \(bind: event.revealMode.rawValue), \(bind: event.revealAt?.millisecondsSince1970),
                         \(bind: event.allowLibraryUploads), \(bind: event.allowGuestDownloads), \(bind: event.passwordHash),
@@ -130,6 +130,7 @@ public struct EventRepository: Sendable {
             id: try row.decode(column: "id", as: String.self),
             organizerID: try row.decode(column: "organizer_id", as: String.self),
             code: EventCode(symbols: try row.decode(column: "code", as: String.self)),
+            joinKey: try row.decode(column: "join_key", as: String.self),
             name: try row.decode(column: "name", as: String.self),
             description: try row.decode(column: "description", as: String.self),
             startsAt: try date("starts_at"),

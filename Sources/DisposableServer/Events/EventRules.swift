@@ -10,7 +10,8 @@ enum EventRules {
     static let defaultShotsPerGuest = 27
     static let shotsPerGuest = 1...1000
     static let maxGuests = 1...100_000
-    static let passwordLength = 1...128
+    /// Six characters at least: with guesses limited per event, that keeps a password from falling in an evening.
+    static let passwordLength = 6...128
     /// A start a little in the past is "now" (clocks of phones and servers differ).
     static let clockSkew: TimeInterval = 5 * 60
     /// Events are planned at most this far ahead.
@@ -22,7 +23,7 @@ enum EventRules {
     /// A new event's settings before the organizer's input: starting now, the default length and shots.
     static func newEvent(by organizerID: String, now: Date) -> Event {
         Event(
-            id: newID(), organizerID: organizerID, code: EventCode.random(), name: "", description: "",
+            id: newID(), organizerID: organizerID, code: EventCode.random(), joinKey: Event.newJoinKey(), name: "", description: "",
             startsAt: now, endsAt: now + TimeInterval(defaultDurationHours) * 3600,
             shotsPerGuest: defaultShotsPerGuest, revealMode: .now, revealAt: nil,
             allowLibraryUploads: true, allowGuestDownloads: true, passwordHash: nil, maxGuests: nil,
@@ -189,7 +190,11 @@ enum EventRules {
         case .null: return .some(nil)
         case .value(let password) where password.isEmpty: return .some(nil)
         case .value(let password):
-            guard passwordLength.contains(password.count), password.utf8.count <= 72 else {
+            guard password.count >= passwordLength.lowerBound else {
+                throw Problem.invalidField(
+                    "password", "An event password needs at least \(passwordLength.lowerBound) characters, so that it cannot be guessed.")
+            }
+            guard password.count <= passwordLength.upperBound, password.utf8.count <= 72 else {
                 throw Problem.invalidField("password", "The event password must be at most 72 bytes long.")
             }
             return .some(password)

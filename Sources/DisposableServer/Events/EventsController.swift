@@ -54,14 +54,14 @@ struct EventsController {
     @Sendable func qrPNG(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await events.organizedEvent(try context.parameters.require("id"), for: context.identity)
         let size = try qrSize(request)
-        let code = try QRCode(events.links.join(event.code))
+        let code = try QRCode(events.links.join(event))
         return qrResponse(code.png(size: size), contentType: "image/png", event: event, ext: "png")
     }
 
     @Sendable func qrSVG(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await events.organizedEvent(try context.parameters.require("id"), for: context.identity)
         let size = try qrSize(request)
-        let code = try QRCode(events.links.join(event.code))
+        let code = try QRCode(events.links.join(event))
         return qrResponse(Data(code.svg(size: size).utf8), contentType: "image/svg+xml", event: event, ext: "svg")
     }
 

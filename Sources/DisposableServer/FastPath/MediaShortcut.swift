@@ -24,7 +24,7 @@ final class MediaShortcut: ShortcutAnswers {
 
     func answer(_ head: RequestHead, allocator: ByteBufferAllocator) -> (head: ByteBuffer, body: ByteBuffer?)? {
         // A request that closes the connection is left to the router, which closes it after the answer.
-        guard head.isGet, head.isHTTP11, !head.unusualConnection, let link = SignedMediaRequest(target: head.target),
+        guard head.isGet, head.isHTTP11, head.hasHost, !head.unusualConnection, let link = SignedMediaRequest(target: head.target),
             MediaController.isID(link.eventID), MediaController.isID(link.photoID)
         else { return nil }
         let now = clock.now

@@ -5,6 +5,8 @@
 struct RequestHead {
     let isGet: Bool
     let isHTTP11: Bool
+    /// Requests without one are handed on, for the router to refuse.
+    let hasHost: Bool
     /// The request target as sent (`/path?query`).
     let target: String
     /// Body bytes that follow the head.
@@ -42,6 +44,7 @@ struct RequestHead {
         var contentLength: Int?
         var unusualConnection = false
         var ifNoneMatch: String?
+        var hasHost = false
         while let line = lines.next() {
             if line.isEmpty { break }  // the blank line
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
@@ -57,13 +60,15 @@ struct RequestHead {
                 return nil
             } else if name.equalsIgnoringCase("connection".utf8) {
                 unusualConnection = unusualConnection || !value.equalsIgnoringCase("keep-alive".utf8)
+            } else if name.equalsIgnoringCase("host".utf8) {
+                hasHost = !value.isEmpty
             } else if name.equalsIgnoringCase("if-none-match".utf8) {
                 ifNoneMatch = String(decoding: value, as: UTF8.self)
             }
         }
         guard lines.isAtEnd else { return nil }
         return RequestHead(
-            isGet: method.elementsEqual("GET".utf8), isHTTP11: isHTTP11, target: String(decoding: target, as: UTF8.self),
+            isGet: method.elementsEqual("GET".utf8), isHTTP11: isHTTP11, hasHost: hasHost, target: String(decoding: target, as: UTF8.self),
             contentLength: contentLength ?? 0, unusualConnection: unusualConnection, ifNoneMatch: ifNoneMatch)
     }
 

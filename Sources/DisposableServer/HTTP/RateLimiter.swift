@@ -1,58 +1,107 @@
 import Foundation
 
-/// Token buckets per client address (SEC-3, JN-4): a burst of attempts, then one more per interval.
+/// Token buckets for one purpose (log-ins, code guesses, registrations; SEC-3, JN-4), each attempt counted
+/// against several keys at once — the client address, the account, the event — each with its own budget.
+///
+/// An attempt takes its tokens *before* the work it guards (a bcrypt check, a code lookup) and gives them
+/// back when it turns out legitimate, so parallel attempts cannot all slip through a check made before any
+/// of them was counted.
 actor RateLimiter {
+    /// What an attempt is counted against.
+    enum Scope: Hashable, Sendable {
+        /// The client's address (after trusted proxies).
+        case address
+        /// The account or event aimed at, from any address.
+        case target
+        /// The address and the target together: one person's failures on one account or event.
+        case pair
+    }
+
+    struct Key: Hashable, Sendable {
+        let scope: Scope
+        let value: String
+    }
+
+    /// The tokens an attempt took, to give back when it succeeds.
+    struct Ticket: Sendable {
+        fileprivate let keys: [Key]
+    }
+
     private struct Bucket {
         var tokens: Double
         var updated: ContinuousClock.Instant
     }
 
-    private let limit: RateLimit
-    private var buckets: [String: Bucket] = [:]
+    private let limits: [Scope: RateLimit]
+    private var buckets: [Key: Bucket] = [:]
     private let clock = ContinuousClock()
 
+    /// Keys of a scope without a limit here are not counted.
+    init(_ limits: [Scope: RateLimit]) {
+        self.limits = limits
+    }
+
     init(_ limit: RateLimit) {
-        self.limit = limit
+        self.init([.address: limit])
     }
 
-    private var refillSeconds: Double {
-        Double(limit.refillEvery.components.seconds) + Double(limit.refillEvery.components.attoseconds) / 1e18
+    /// Takes one token from each key, or none and throws 429 with `Retry-After` when any is empty.
+    @discardableResult
+    func take(_ keys: [Key]) throws -> Ticket {
+        let counted = keys.filter { limits[$0.scope] != nil }
+        var refreshed: [Key: Bucket] = [:]
+        var wait = 0.0
+        for key in counted {
+            let bucket = self.refreshed(key)
+            refreshed[key] = bucket
+            if bucket.tokens < 1 { wait = max(wait, (1 - bucket.tokens) * seconds(limits[key.scope]!.refillEvery)) }
+        }
+        if wait > 0 { throw Problem.tooManyRequests(retryAfterSeconds: max(1, Int(wait.rounded(.up)))) }
+        for (key, var bucket) in refreshed {
+            bucket.tokens -= 1
+            buckets[key] = bucket
+        }
+        if buckets.count > 50_000 { pruneFullBuckets() }
+        return Ticket(keys: counted)
     }
 
-    /// Throws 429 with `Retry-After` when `key` has no attempt left; does not use one up.
-    func check(_ key: String) throws {
-        let bucket = refreshed(key)
-        if bucket.tokens < 1 {
-            throw Problem.tooManyRequests(retryAfterSeconds: max(1, Int(((1 - bucket.tokens) * refillSeconds).rounded(.up))))
+    /// One key of the address scope, for purposes counted per address only.
+    @discardableResult
+    func take(address: String) throws -> Ticket {
+        try take([Key(scope: .address, value: address)])
+    }
+
+    /// The attempt was legitimate (a right password, a code that exists): it costs nothing.
+    func giveBack(_ ticket: Ticket) {
+        for key in ticket.keys {
+            guard let limit = limits[key.scope] else { continue }
+            var bucket = refreshed(key)
+            bucket.tokens = min(Double(limit.burst), bucket.tokens + 1)
+            buckets[key] = bucket
         }
     }
 
-    /// Uses up one attempt of `key` (a failed log-in, a wrong code…).
-    func consume(_ key: String) {
-        var bucket = refreshed(key)
-        bucket.tokens -= 1
-        buckets[key] = bucket
-        if buckets.count > 50_000 { pruneFullBuckets() }
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// `check` then `consume`: for actions limited whether or not they succeed.
-    func take(_ key: String) throws {
-        try check(key)
-        consume(key)
-    }
-
-    private func refreshed(_ key: String) -> Bucket {
+    private func refreshed(_ key: Key) -> Bucket {
         let now = clock.now
+        let limit = limits[key.scope]!
         guard var bucket = buckets[key] else { return Bucket(tokens: Double(limit.burst), updated: now) }
-        let elapsed = bucket.updated.duration(to: now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        bucket.tokens = min(Double(limit.burst), bucket.tokens + seconds / refillSeconds)
+        bucket.tokens = min(Double(limit.burst), bucket.tokens + seconds(bucket.updated.duration(to: now)) / seconds(limit.refillEvery))
         bucket.updated = now
         return bucket
     }
 
-    /// Forget clients that are back to a full bucket, so memory stays bounded.
+    /// Forget keys that are back to a full bucket, so memory stays bounded.
     private func pruneFullBuckets() {
-        buckets = buckets.filter { refreshed($0.key).tokens < Double(limit.burst) }
+        buckets = buckets.filter { refreshed($0.key).tokens < Double(limits[$0.key.scope]!.burst) }
     }
+}
+
+extension RateLimiter.Key {
+    static func address(_ address: String) -> Self { .init(scope: .address, value: address) }
+    static func target(_ target: String) -> Self { .init(scope: .target, value: target) }
+    static func pair(_ address: String, _ target: String) -> Self { .init(scope: .pair, value: address + "\u{0}" + target) }
 }

@@ -16,7 +16,7 @@ struct JoinController {
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(JoinRequest.self)
         let joined = try await joining.join(
-            code: body.code, name: body.name, password: body.password, termsVersion: body.acceptedTerms,
+            code: body.code, key: body.key, name: body.name, password: body.password, termsVersion: body.acceptedTerms,
             identity: context.identity, client: context.clientAddress)
         return try jsonResponse(
             JoinResult(
@@ -50,5 +50,5 @@ struct JoinController {
 }
 
 extension JoinRequest: JSONBody {
-    static let fields: Set<String> = ["code", "name", "password", "acceptedTerms"]
+    static let fields: Set<String> = ["code", "key", "name", "password", "acceptedTerms"]
 }

@@ -10,9 +10,14 @@ struct JoinService: Sendable {
     let passwords: PasswordHasher
     let clock: any AppClock
     let links: InstanceLinks
-    /// Wrong codes and wrong passwords per client address; correct joins cost nothing, so a whole
-    /// wedding behind one venue Wi-Fi address can join at once.
+    /// Unknown codes per address; wrong event passwords per address and event, and per event. Correct joins
+    /// cost nothing, and joins with the QR code's key never meet it, so a whole wedding behind one venue
+    /// Wi-Fi address joins at once even while someone there guesses codes.
     let guessLimiter: RateLimiter
+
+    static func guessLimiter(_ limits: RateLimits) -> RateLimiter {
+        RateLimiter([.address: limits.join, .pair: limits.join, .target: limits.joinPerEvent])
+    }
 
     struct Joined: Sendable {
         let token: String
@@ -20,22 +25,37 @@ struct JoinService: Sendable {
         let event: Event
     }
 
-    /// Checks the code, name and password, takes a place and returns the new guest's token.
+    /// The event a code names, for someone who is not (yet) in it. Every lookup that reveals whether a code
+    /// exists comes here: with the event's key it is free; otherwise it takes a token from the address before
+    /// looking, and gives it back when the code exists, so only unknown codes count and a throttled address
+    /// learns nothing more.
+    func lookUp(code rawCode: String?, key: String?, client: String) async throws -> Event? {
+        var found: Event? = nil
+        if let code = rawCode.flatMap(EventCode.init(typed:)) { found = try await events.find(code: code) }
+        return try await admit(found, key: key, client: client)
+    }
+
+    /// `lookUp` for an event already read (or not found) by the caller, who is a stranger to it.
+    func admit(_ event: Event?, key: String?, client: String) async throws -> Event? {
+        let found = event.flatMap { clock.now < $0.deletesAt(retention: links.retention) ? $0 : nil }
+        if let found, found.opens(withKey: key) { return found }
+        let ticket = try await guessLimiter.take([.address(client)])
+        guard let found else { return nil }
+        await guessLimiter.giveBack(ticket)
+        return found
+    }
+
+    /// Checks the code (or its key), name and password, takes a place and returns the new guest's token.
     func join(
-        code rawCode: String?, name rawName: String?, password: String?, termsVersion: String?, identity: Identity?,
-        client: String
+        code rawCode: String?, key: String? = nil, name rawName: String?, password: String?, termsVersion: String?,
+        identity: Identity?, client: String
     ) async throws -> Joined {
-        try await guessLimiter.check(client)
         let name = try DisplayName.validate(rawName)
         if let termsVersion, termsVersion.isEmpty || termsVersion.count > 40 {
             throw Problem.invalidField("acceptedTerms", "acceptedTerms must be the version of the terms the guest accepted.")
         }
         let now = clock.now
-        guard let code = rawCode.flatMap(EventCode.init(typed:)),
-            let event = try await events.find(code: code),
-            now < event.deletesAt(retention: links.retention)
-        else {
-            await guessLimiter.consume(client)
+        guard let event = try await lookUp(code: rawCode, key: key, client: client) else {
             throw Problem(
                 .notFound, "unknown-code", title: "Unknown code",
                 detail: "No event has this code. Check the code on the card or ask the organizer.")
@@ -46,12 +66,13 @@ struct JoinService: Sendable {
                     .forbidden, "event-password-required", title: "Password needed",
                     detail: "This event is protected by a password. Ask the organizer for it.")
             }
+            let ticket = try await guessLimiter.take([.pair(client, event.id), .target(event.id)])
             guard try await passwords.verify(password, hash: hash) else {
-                await guessLimiter.consume(client)
                 throw Problem(
                     .forbidden, "wrong-event-password", title: "Wrong password",
                     detail: "That is not the event's password. Check it with the organizer and try again.")
             }
+            await guessLimiter.giveBack(ticket)
         }
         var userID: String? = nil
         if case .user(let user, _) = identity { userID = user.id }

@@ -12,6 +12,8 @@ enum OpenAPIDocument {
         var request: String? = nil
         var responses: [Int: String]
         var query: [String] = []
+        /// Query parameters the route refuses to answer without.
+        var requiredQuery: [String] = []
     }
 
     static let operations: [Operation] = [
@@ -105,7 +107,7 @@ enum OpenAPIDocument {
         .init(
             method: "get", path: "/api/v1/media/{event}/{id}/{file}",
             summary: "A thumbnail.jpg or preview.jpg by the signed link in a Photo's urls: no session needed, valid 12–24 h",
-            responses: [200: "JPEG image", 403: "Problem (link forged or expired)", 404: "Problem"], query: ["until", "sig"]),
+            auth: false, responses: [200: "JPEG image", 403: "Problem", 404: "Problem"], requiredQuery: ["until", "sig"]),
         .init(
             method: "get", path: "/api/v1/events/{id}/changes",
             summary: "The change feed: Server-Sent Events (id = sequence number, resume with Last-Event-ID or lastEventId); "
@@ -122,7 +124,8 @@ enum OpenAPIDocument {
             "Problem": object(["type": string, "title": string, "status": integer, "detail": string, "field": string]),
             "Register": object(["email": string, "password": string, "name": string], required: ["email", "password"]),
             "Login": object(["email": string, "password": string], required: ["email", "password"]),
-            "Join": object(["code": string, "name": string, "password": string, "acceptedTerms": string], required: ["code", "name"]),
+            "Join": object(
+                ["code": string, "key": string, "name": string, "password": string, "acceptedTerms": string], required: ["code", "name"]),
             "PersonalLink": object(["url": string, "expiresAt": ["type": "string", "format": "date-time"]], required: ["url", "expiresAt"]),
             "User": object(["id": string, "email": string, "name": string, "isAdmin": boolean, "createdAt": dateTime]),
             "Guest": object(["id": string, "eventId": string, "name": string, "joinedAt": dateTime, "shotsUsed": integer, "shotsLeft": integer]),
@@ -196,12 +199,14 @@ enum OpenAPIDocument {
             }
             var entry: [String: Any] = ["summary": operation.summary, "responses": responses]
             var parameters: [[String: Any]] = []
-            if operation.path.contains("{id}") {
-                parameters.append(["name": "id", "in": "path", "required": true, "schema": string])
+            for name in pathParameters(operation.path) {
+                parameters.append(["name": name, "in": "path", "required": true, "schema": string])
             }
-            for name in operation.query {
-                let type = ["size", "limit", "since", "lastEventId"].contains(name) ? integer : string
-                parameters.append(["name": name, "in": "query", "required": false, "schema": type])
+            for (names, required) in [(operation.query, false), (operation.requiredQuery, true)] {
+                for name in names {
+                    let type = ["size", "limit", "since", "lastEventId", "until"].contains(name) ? integer : string
+                    parameters.append(["name": name, "in": "query", "required": required, "schema": type])
+                }
             }
             if !parameters.isEmpty { entry["parameters"] = parameters }
             if operation.request == "ImageBytes" {
@@ -228,6 +233,11 @@ enum OpenAPIDocument {
             ],
         ]
         return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// `{event}`, `{id}`… in a path template.
+    static func pathParameters(_ path: String) -> [String] {
+        path.split(separator: "/").filter { $0.hasPrefix("{") && $0.hasSuffix("}") }.map { String($0.dropFirst().dropLast()) }
     }
 
     private static var string: [String: Any] { ["type": "string"] }

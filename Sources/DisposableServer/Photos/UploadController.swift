@@ -43,7 +43,9 @@ struct UploadController {
     }
 
     private func photoSource(_ request: Request) throws -> PhotoSource {
-        guard let raw = request.headers[.init("X-Photo-Source")!] else { return .camera }
+        // Unsaid counts as the library: an event that allows only the camera must not be reachable by leaving
+        // the header out.
+        guard let raw = request.headers[.init("X-Photo-Source")!] else { return .library }
         guard let source = PhotoSource(rawValue: raw.lowercased()) else {
             throw Problem.badRequest("X-Photo-Source must be “camera” or “library”.", field: "X-Photo-Source")
         }

@@ -10,7 +10,10 @@ struct EventView: Sendable {
     let code: String
     let name: String
     let description: String?
+    /// The QR code's and share's link, with the join key.
     let joinURL: String
+    /// The short link people type, without the key.
+    let typedURL: String
     let status: String
     let statusText: String
     let isLive: Bool
@@ -42,7 +45,8 @@ struct EventView: Sendable {
         code = event.code.description
         name = event.name
         description = event.description.isEmpty ? nil : event.description
-        joinURL = links.join(event.code)
+        joinURL = links.join(event)
+        typedURL = links.typed(event.code)
         self.status = status.rawValue
         statusText = web.t("status_\(status.rawValue)")
         (isLive, isEnded, isScheduled) = (status == .live, status == .ended, status == .scheduled)

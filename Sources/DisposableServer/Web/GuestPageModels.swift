@@ -28,6 +28,8 @@ struct JoinPage: Sendable {
     }
 
     let event: EventSummary
+    /// The QR link's key, carried into the form so the join skips the guess limiter.
+    let key: String?
     let name: String
     let termsVersion: String
     let error: String?

@@ -60,22 +60,45 @@ struct GuestPages {
         var cookies: [Cookie] = []
     }
 
+    /// The event and the caller's place in it. Members and the organizer never meet the guess limiter; for
+    /// anyone else the page reveals whether the code exists, so it goes through it (unless the QR link's key
+    /// is in the address) and throws 429 when the address has guessed too much.
     func membership(_ request: Request, context: AppRequestContext, code raw: String) async throws -> (Event?, Membership?) {
-        guard let code = EventCode(typed: raw), let event = try await events.event(code: code) else { return (nil, nil) }
+        var found: Event? = nil
+        if let code = EventCode(typed: raw) { found = try await events.event(code: code) }
+        if let event = found, let membership = try await membership(request, context: context, in: event) { return (event, membership) }
+        let event = try await joining.admit(found, key: request.uri.queryParameters.get("k"), client: context.clientAddress)
+        return (event, nil)
+    }
+
+    private func membership(_ request: Request, context: AppRequestContext, in event: Event) async throws -> Membership? {
         switch context.identity {
         case .user(let user, _):
-            if event.organizerID == user.id { return (event, Membership(event: event, role: .organizer, guest: nil)) }
-            if let guest = try await joining.guest(of: context.identity, in: event.id) {
-                return (event, Membership(event: event, role: .guest, guest: guest))
-            }
-            return (event, nil)
+            if event.organizerID == user.id { return Membership(event: event, role: .organizer, guest: nil) }
+            return try await joining.guest(of: context.identity, in: event.id).map { Membership(event: event, role: .guest, guest: $0) }
         case .guest(let guest, _) where guest.eventID == event.id:
-            return (event, Membership(event: event, role: .guest, guest: guest))
+            return Membership(event: event, role: .guest, guest: guest)
         case .guest, nil:
             for (token, guest) in try await joining.memberships(JoinedEvents(request)) where guest.eventID == event.id {
-                return (event, Membership(event: event, role: .guest, guest: guest, cookies: [SessionCookie.make(token, secure: secure)]))
+                return Membership(event: event, role: .guest, guest: guest, cookies: [SessionCookie.make(token, secure: secure)])
             }
-            return (event, nil)
+            return nil
+        }
+    }
+
+    /// An event page's lookup: the event and the caller's place in it, or the page to answer instead.
+    enum Lookup {
+        case event(Event, Membership?)
+        case answer(Response)
+    }
+
+    func lookUp(_ request: Request, context: AppRequestContext, web: WebRequest, code raw: String) async throws -> Lookup {
+        do {
+            let (event, membership) = try await membership(request, context: context, code: raw)
+            guard let event else { return .answer(unknownEvent(web)) }
+            return .event(event, membership)
+        } catch let problem as Problem where problem.status == .tooManyRequests {
+            return .answer(web.errorPage(status: .tooManyRequests, titleKey: "error_too_many_title", messageKey: "error_too_many_message"))
         }
     }
 
@@ -105,11 +128,14 @@ struct GuestPages {
     private func memberPage(_ request: Request, context: AppRequestContext, template: String, tabs: EventPage.Tabs) async throws -> Response {
         let web = WebRequest(request, context: context)
         let raw = try context.parameters.require("code")
-        let (event, membership) = try await membership(request, context: context, code: raw)
-        guard let event else { return unknownEvent(web) }
+        let (event, membership): (Event, Membership?)
+        switch try await lookUp(request, context: context, web: web, code: raw) {
+        case .answer(let response): return response
+        case .event(let found, let place): (event, membership) = (found, place)
+        }
         guard let membership else {
             if template != "gallery" || tabs.mine { return WebRequest.redirect("/e/\(event.code)") }
-            return joinForm(web, event: event, name: "", error: nil, status: .ok)
+            return joinForm(web, event: event, key: request.uri.queryParameters.get("k"), name: "", error: nil, status: .ok)
         }
         let view = EventView(event: event, role: membership.role, guest: membership.guest, now: events.clock.now, links: events.links, web: web)
         var response = web.page(template, title: event.name, model: EventPage(event: view, tabs: tabs))
@@ -117,13 +143,15 @@ struct GuestPages {
         return response
     }
 
-    private func joinForm(_ web: WebRequest, event: Event, name: String, error: String?, status: HTTPResponse.Status) -> Response {
+    private func joinForm(
+        _ web: WebRequest, event: Event, key: String?, name: String, error: String?, status: HTTPResponse.Status
+    ) -> Response {
         let page = JoinPage(
             event: .init(
                 name: event.name, code: event.code.description, hasPassword: event.passwordHash != nil,
                 statusText: web.t("status_\(event.status(at: events.clock.now).rawValue)"),
                 description: event.description.isEmpty ? nil : event.description),
-            name: name, termsVersion: TermsOfUse.version, error: error)
+            key: event.opens(withKey: key) ? key : nil, name: name, termsVersion: TermsOfUse.version, error: error)
         return web.page("join", title: event.name, model: page, status: status)
     }
 
@@ -131,22 +159,30 @@ struct GuestPages {
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let raw = try context.parameters.require("code")
-        guard let code = EventCode(typed: raw), let event = try await events.events.find(code: code) else { return unknownEvent(web) }
         let form = try await WebForm.read(request)
+        let key = form["key"]
+        let found: Event?
+        do {
+            found = try await joining.lookUp(code: raw, key: key, client: context.clientAddress)
+        } catch let problem as Problem where problem.status == .tooManyRequests {
+            return web.errorPage(status: .tooManyRequests, titleKey: "error_too_many_title", messageKey: "error_too_many_message")
+        }
+        guard let event = found else { return unknownEvent(web) }
         guard form["terms"] == TermsOfUse.version else {
-            return joinForm(web, event: event, name: form["name"] ?? "", error: web.t("join_terms_required"), status: .unprocessableContent)
+            return joinForm(
+                web, event: event, key: key, name: form["name"] ?? "", error: web.t("join_terms_required"), status: .unprocessableContent)
         }
         let joined: JoinService.Joined
         do {
             joined = try await joining.join(
-                code: raw, name: form["name"], password: form["password"], termsVersion: TermsOfUse.version,
+                code: raw, key: key, name: form["name"], password: form["password"], termsVersion: TermsOfUse.version,
                 identity: context.identity, client: context.clientAddress)
         } catch let problem as Problem {
             if problem.status == .tooManyRequests {
                 return web.errorPage(status: .tooManyRequests, titleKey: "error_too_many_title", messageKey: "error_too_many_message")
             }
             if problem.slug == "unknown-code" { return unknownEvent(web) }
-            return joinForm(web, event: event, name: form["name"] ?? "", error: web.problemMessage(problem), status: problem.status)
+            return joinForm(web, event: event, key: key, name: form["name"] ?? "", error: web.problemMessage(problem), status: problem.status)
         }
         var cookies = [JoinedEvents(request).adding(joined.token).cookie(secure: secure)]
         if case .user = context.identity {} else { cookies.append(SessionCookie.make(joined.token, secure: secure)) }
@@ -157,7 +193,7 @@ struct GuestPages {
     @Sendable func leave(_ request: Request, context: AppRequestContext) async throws -> Response {
         let raw = try context.parameters.require("code")
         let (_, membership) = try await membership(request, context: context, code: raw)
-        guard let membership, membership.role == .guest, let guest = membership.guest else { return WebRequest.redirect("/e/\(raw)") }
+        guard let membership, membership.role == .guest, let guest = membership.guest else { return WebRequest.redirect("/") }
         try await joining.leave(guest)
         // The tokens are revoked; keep only the ones of this browser that still work.
         let kept = JoinedEvents(tokens: try await joining.memberships(JoinedEvents(request)).map(\.token))
@@ -170,8 +206,11 @@ struct GuestPages {
     @Sendable func continueElsewhere(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let raw = try context.parameters.require("code")
-        let (event, membership) = try await membership(request, context: context, code: raw)
-        guard let event else { return unknownEvent(web) }
+        let (event, membership): (Event, Membership?)
+        switch try await lookUp(request, context: context, web: web, code: raw) {
+        case .answer(let response): return response
+        case .event(let found, let place): (event, membership) = (found, place)
+        }
         guard let membership, let guest = membership.guest, membership.role == .guest else { return WebRequest.redirect("/e/\(event.code)") }
         let view = EventView(event: event, role: .guest, guest: guest, now: events.clock.now, links: events.links, web: web)
         if case .user = context.identity {

@@ -40,7 +40,7 @@ struct InfoPages {
         guard let language = WebLanguage(rawValue: try context.parameters.require("code")) else {
             return WebRequest.redirect("/")
         }
-        let back = request.uri.queryParameters.get("back").flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil } ?? "/"
+        let back = LocalPath.safe(request.uri.queryParameters.get("back")) ?? "/"
         return WebRequest.redirect(
             back,
             cookies: [

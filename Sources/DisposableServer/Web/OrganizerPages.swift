@@ -25,8 +25,7 @@ struct OrganizerPages {
 
     /// Only local paths: `next` must not send anyone to another site.
     private func nextPath(_ raw: String?) -> String {
-        guard let raw, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.contains("\\") else { return "/events" }
-        return raw
+        LocalPath.safe(raw) ?? "/events"
     }
 
     // MARK: Accounts
@@ -65,8 +64,9 @@ struct OrganizerPages {
         }
         let form = try await WebForm.read(request)
         do {
-            _ = try await accounts.register(email: form["email"], password: form["password"], name: form["name"], client: context.clientAddress)
-            let (token, _) = try await accounts.signIn(email: form["email"], password: form["password"], client: context.clientAddress)
+            let user = try await accounts.register(
+                email: form["email"], password: form["password"], name: form["name"], client: context.clientAddress)
+            let token = try await accounts.session(for: user)
             return WebRequest.redirect("/events", cookies: [SessionCookie.make(token, secure: secure)])
         } catch let problem as Problem {
             return web.page(
@@ -168,7 +168,7 @@ struct OrganizerPages {
         status: HTTPResponse.Status = .ok
     ) -> Response {
         var view = EventView(event: event, role: .organizer, guest: nil, now: events.clock.now, links: events.links, web: web)
-        view.shareText = web.t("share_text", ["name": event.name, "code": event.code.description, "link": events.links.join(event.code)])
+        view.shareText = web.t("share_text", ["name": event.name, "code": event.code.description, "link": events.links.join(event)])
         return web.page(
             "event-manage", title: event.name,
             model: ManagePage(event: view, form: form.view(error: error), saved: saved, created: created), status: status)
@@ -217,11 +217,11 @@ struct OrganizerPages {
         guard let event = found else { return failure! }
         let web = WebRequest(request, context: context)
         let a5 = request.uri.queryParameters.get("size") == "a5"
-        let qr = try QRCode(events.links.join(event.code)).svg(size: a5 ? 900 : 600)
+        let qr = try QRCode(events.links.join(event)).svg(size: a5 ? 900 : 600)
         return web.page(
             "card", title: event.name,
             model: CardPage(
-                event: .init(id: event.id, name: event.name, joinURL: events.links.join(event.code)), qrSVG: qr,
+                event: .init(id: event.id, name: event.name, joinURL: events.links.typed(event.code)), qrSVG: qr,
                 pageSize: a5 ? "A5" : "A6"))
     }
 }

@@ -33,8 +33,8 @@ struct TestApp {
             publicBaseURL: "https://disposable.test",
             // Generous limits so that tests of other things never meet them; rate-limit tests set their own.
             limits: RateLimits(
-                login: .init(burst: 1000, refillEvery: .seconds(1)), join: .init(burst: 1000, refillEvery: .seconds(1)),
-                registration: .init(burst: 1000, refillEvery: .seconds(1))),
+                login: .generous, loginPerAddress: .generous, loginPerAccount: .generous, join: .generous, joinPerEvent: .generous,
+                registration: .generous),
             passwordHashCost: 4  // the default, 12, is checked by its own test; 4 keeps fixtures fast
         )
         configure(&configuration)
@@ -182,4 +182,8 @@ extension TestApp {
                 return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
             })
     }
+}
+
+extension RateLimit {
+    static let generous = RateLimit(burst: 1000, refillEvery: .seconds(1))
 }

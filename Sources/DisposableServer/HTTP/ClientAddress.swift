@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The networks whose `Forwarded` / `X-Forwarded-For` headers are believed (SEC-3): the reverse proxy in front
+/// of the instance. Anyone else could write any address there, so for them the socket's address is the client.
+public struct TrustedProxies: Sendable, Equatable {
+    struct Network: Sendable, Equatable {
+        let address: [UInt8]
+        let prefixLength: Int
+
+        func contains(_ other: [UInt8]) -> Bool {
+            guard other.count == address.count else { return false }
+            var bits = prefixLength
+            for (a, b) in zip(address, other) where bits > 0 {
+                let mask: UInt8 = bits >= 8 ? 0xFF : ~(0xFF >> UInt8(bits))
+                if a & mask != b & mask { return false }
+                bits -= 8
+            }
+            return true
+        }
+    }
+
+    let networks: [Network]
+
+    public static let none = TrustedProxies(networks: [])
+
+    private init(networks: [Network]) {
+        self.networks = networks
+    }
+
+    /// `10.0.0.0/8, 192.168.1.5, ::1` — addresses or CIDR blocks, separated by commas or spaces.
+    public init(_ list: String) throws {
+        var networks: [Network] = []
+        for item in list.split(whereSeparator: { $0 == "," || $0 == " " }) {
+            let parts = item.split(separator: "/", maxSplits: 1)
+            guard let address = IPAddress.bytes(String(parts[0])) else {
+                throw ConfigurationError("“\(item)” in the trusted proxies is not an IP address or a CIDR block.")
+            }
+            let bits = address.count * 8
+            let prefix = parts.count == 2 ? Int(parts[1]) : bits
+            guard let prefix, (0...bits).contains(prefix) else {
+                throw ConfigurationError("“\(item)” in the trusted proxies has a prefix length outside 0…\(bits).")
+            }
+            networks.append(Network(address: address, prefixLength: prefix))
+        }
+        self.networks = networks
+    }
+
+    func contains(_ address: String) -> Bool {
+        guard !networks.isEmpty, let bytes = IPAddress.bytes(address) else { return false }
+        return networks.contains { $0.contains(bytes) }
+    }
+
+    /// The client behind the proxies: walking the forwarded chain from the socket's end, the first address
+    /// that is not a trusted proxy. With an untrusted peer, the headers are ignored.
+    func client(peer: String, headers: HTTPFields) -> String {
+        guard contains(peer) else { return peer }
+        let chain = Self.forwardedChain(headers)
+        for hop in chain.reversed() where !contains(hop) { return hop }
+        return chain.first ?? peer
+    }
+
+    /// The addresses a request passed through, client first: `Forwarded`'s `for=` values (RFC 7239) when
+    /// present, else `X-Forwarded-For`.
+    static func forwardedChain(_ headers: HTTPFields) -> [String] {
+        let forwarded = headers[values: HTTPField.Name("Forwarded")!]
+        if !forwarded.isEmpty {
+            return forwarded.flatMap { $0.split(separator: ",") }.compactMap { element in
+                element.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+                    .first { $0.lowercased().hasPrefix("for=") }
+                    .map { IPAddress.withoutPort(String($0.dropFirst(4)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
+            }
+        }
+        return headers[values: HTTPField.Name("X-Forwarded-For")!].flatMap { $0.split(separator: ",") }
+            .map { IPAddress.withoutPort($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
+    }
+}
+
+enum IPAddress {
+    /// 4 or 16 bytes; IPv4-mapped IPv6 addresses (`::ffff:1.2.3.4`) as their IPv4 address.
+    static func bytes(_ text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF { return Array(bytes[12...]) }
+        return bytes
+    }
+
+    /// `[2001:db8::1]:4711` → `2001:db8::1`, `192.0.2.1:80` → `192.0.2.1`; anything else as it is.
+    static func withoutPort(_ value: String) -> String {
+        if value.hasPrefix("["), let end = value.firstIndex(of: "]") {
+            return String(value[value.index(after: value.startIndex)..<end])
+        }
+        if value.filter({ $0 == ":" }).count == 1, let colon = value.firstIndex(of: ":") { return String(value[..<colon]) }
+        return value
+    }
+}
+
+/// Sets the request's client address from the forwarded headers when a trusted proxy sent it.
+struct ClientAddressMiddleware: RouterMiddleware {
+    let trusted: TrustedProxies
+
+    func handle(
+        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        guard !trusted.networks.isEmpty else { return try await next(request, context) }
+        var context = context
+        context.clientAddress = trusted.client(peer: context.clientAddress, headers: request.headers)
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import DisposableServer
+
+/// Issue 19, items 8 and 12: what a request must be, and where a page may send the reader.
+@Suite("Protocol rules and redirects")
+struct ProtocolRulesTests {
+    @Test("An HTTP/1.1 request without Host gets 400; TRACE gets 405; both with the media fast path on")
+    func hostAndMethods() async throws {
+        try await TestApp.run(.sqlite, live: true) { app in
+            let port = try #require(app.client.port)
+            let answers = try await RawHTTP.exchange(
+                port: port,
+                "GET /healthz HTTP/1.1\r\n\r\n" + "GET /api/v1/media/e/p/thumbnail.jpg?until=1&sig=x HTTP/1.1\r\n\r\n"
+                    + "TRACE /healthz HTTP/1.1\r\nHost: x\r\n\r\n" + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+                responses: 4)
+            #expect(answers.map(\.status) == [400, 400, 405, 200])
+            #expect(answers[0].contentType == "application/problem+json")
+        }
+    }
+
+    @Test(
+        "next and back accept only a plain local path",
+        arguments: [
+            // As they arrive decoded: the review's `/%5C127.0.0.1:8093/` and `/%09/evil.example`, and their kin.
+            "/\\127.0.0.1:8093/", "/\t/evil.example", "//evil.example", "/\n/evil.example", "https://evil.example/",
+            "/\r\nSet-Cookie: x=1", "/ /evil.example", "javascript:alert(1)",
+        ])
+    func redirects(target: String) async throws {
+        try await TestApp.run(.sqlite) { app in
+            let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
+            let language = try await app.page(.get, "/language/fr?back=\(encoded)")
+            #expect(language.headers[.location] == "/", "\(target) → \(language.headers[.location] ?? "")")
+            _ = try await app.userToken(email: "ana@example.com", password: "correct horse")
+            let login = try await app.page(.post, "/login", form: "email=ana%40example.com&password=correct+horse&next=\(encoded)")
+            #expect(login.headers[.location] == "/events", "\(target) → \(login.headers[.location] ?? "")")
+        }
+        #expect(LocalPath.safe("/e/K7QX-M2PA/camera?welcome=1") == "/e/K7QX-M2PA/camera?welcome=1")
+    }
+}
