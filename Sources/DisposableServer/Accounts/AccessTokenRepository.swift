@@ -34,8 +34,11 @@ struct AccessTokenRepository: Sendable {
 
     /// Who holds this token, if anyone: one query, since every authenticated request asks.
     func identity(for token: String) async throws -> Identity? {
-        let hash = Self.hash(token)
-        return try await database.read { db in
+        try await identity(hash: Self.hash(token))
+    }
+
+    func identity(hash: String) async throws -> Identity? {
+        try await database.read { db in
             guard
                 let row = try await db.raw(
                     """

@@ -87,6 +87,11 @@ public struct AccountService: Sendable {
         try await tokens.identity(for: token)
     }
 
+    /// The same, for a token known by its hash (a live stream checking its token is still good).
+    func identity(tokenHash: String) async throws -> Identity? {
+        try await tokens.identity(hash: tokenHash)
+    }
+
     public enum AdminOutcome: Sendable, Equatable {
         case created(userID: String)
         /// Only for the wizard: an admin appeared meanwhile, so the wizard is closed.

@@ -36,6 +36,8 @@ public struct AppConfiguration: Sendable {
     public var limits: RateLimits
     /// The reverse proxies whose forwarded headers name the client (SEC-3); none by default.
     public var trustedProxies: TrustedProxies
+    /// Deadlines and caps on connections and live streams.
+    public var connections: ConnectionLimits
     /// How long an event's photos are kept after it ends (RET-1, the seeds' "Post-Event Access (30 Days)").
     public var retention: TimeInterval
     /// Largest photo accepted, in bytes (413 above).
@@ -64,6 +66,7 @@ public struct AppConfiguration: Sendable {
         registrationEnabledByDefault: Bool = true,
         limits: RateLimits = .init(),
         trustedProxies: TrustedProxies = .none,
+        connections: ConnectionLimits = .init(),
         retentionDays: Int = 30,
         maxUploadBytes: Int64 = 50 * 1024 * 1024,
         maxPixels: Int = 100_000_000,
@@ -81,6 +84,7 @@ public struct AppConfiguration: Sendable {
         self.registrationEnabledByDefault = registrationEnabledByDefault
         self.limits = limits
         self.trustedProxies = trustedProxies
+        self.connections = connections
         self.retention = TimeInterval(retentionDays) * 86_400
         self.maxUploadBytes = maxUploadBytes
         self.maxPixels = maxPixels
@@ -144,6 +148,33 @@ public struct RateLimits: Sendable {
         self.join = join
         self.joinPerEvent = joinPerEvent
         self.registration = registration
+    }
+}
+
+/// How long a connection may stay silent or slow, and how many one client may hold (issue 19, item 5). The
+/// defaults suit a venue, where a whole wedding shares one address, and a proxy in front, whose connections
+/// are not capped (it has its own limits).
+public struct ConnectionLimits: Sendable {
+    /// A connection with no request in progress is closed after this long without a byte.
+    public var idleTimeout: Duration
+    /// A request's head must arrive whole within this long of its first byte.
+    public var headerTimeout: Duration
+    /// A request body that stops arriving for this long ends the connection.
+    public var bodyTimeout: Duration
+    /// Open connections per client address (trusted proxies excepted).
+    public var perClient: Int
+    /// Live streams (the change feed) open per session token.
+    public var liveStreamsPerToken: Int
+
+    public init(
+        idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30),
+        perClient: Int = 1024, liveStreamsPerToken: Int = 8
+    ) {
+        self.idleTimeout = idleTimeout
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        self.perClient = perClient
+        self.liveStreamsPerToken = liveStreamsPerToken
     }
 }
 

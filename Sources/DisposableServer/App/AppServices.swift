@@ -36,6 +36,7 @@ public struct AppServices: Sendable {
     let started = StartupGate()
     let retention: RetentionSweeper
     let requestLog: RequestLog
+    let liveStreams: LiveStreamSlots
 
     public init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger) throws {
         try self.init(configuration: configuration, database: database, clock: clock, logger: logger, recentReads: RecentReads())
@@ -48,6 +49,7 @@ public struct AppServices: Sendable {
         self.logger = logger
         self.recentReads = recentReads
         requestLog = RequestLog(logger: logger)
+        liveStreams = LiveStreamSlots(perToken: configuration.connections.liveStreamsPerToken)
         let links = InstanceLinks(publicBaseURL: configuration.publicBaseURL, retention: configuration.retention)
         let passwords = PasswordHasher(cost: configuration.passwordHashCost)
         let eventRows = EventRepository(database: database)

@@ -33,7 +33,17 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     ArchiveController(gallery: services.gallery, blobs: services.blobs).addRoutes(to: withSession)
     ChangesController(
         events: services.events, hub: services.changes, signer: services.signer, clock: services.clock,
-        heartbeat: services.configuration.liveHeartbeat
+        heartbeat: services.configuration.liveHeartbeat,
+        stillValid: { [accounts = services.accounts, events = services.events] identity, eventID in
+            guard let fresh = try await accounts.identity(tokenHash: identity.tokenHash) else { return false }
+            do {
+                _ = try await events.event(eventID, for: fresh)
+                return true
+            } catch is Problem {
+                return false
+            }
+        },
+        streams: services.liveStreams
     ).addRoutes(to: withSession)
     DeletionRecordsController(database: services.database).addRoutes(to: withSession)
     GuestPages(events: services.events, joining: services.joining, secure: secure).addRoutes(to: withSession)

@@ -1,6 +1,7 @@
 import DisposableAPI
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
 
@@ -15,6 +16,11 @@ struct ChangesController {
     let heartbeat: Duration
     /// Payloads rendered once per variant, shared by every stream.
     let rendered = RenderedChanges()
+    /// Whether the stream's token still opens the event: checked every `tokenRecheck`.
+    let stillValid: @Sendable (Identity, _ eventID: String) async throws -> Bool
+    /// Live streams open per token, so one client cannot hold thousands.
+    let streams: LiveStreamSlots
+    static let tokenRecheck: Duration = .seconds(5)
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/events/:id/changes", use: changes)
@@ -31,17 +37,19 @@ struct ChangesController {
 
         let query = request.uri.queryParameters
         let resumeFrom = request.headers[.init("Last-Event-ID")!] ?? query.get("lastEventId")
-        let start: Int64
+        // A new subscriber gets what happens from now on (it loaded the gallery just before). A resuming one
+        // never starts past what exists: a made-up position would make every stream of the event spin.
+        let latest = try await hub.latest(event.id)
+        var resumed: Int64? = nil
         if let resumeFrom {
             guard let seq = Int64(resumeFrom), seq >= 0 else {
                 throw Problem.invalidField("lastEventId", "Last-Event-ID must be the id of an event this stream sent.")
             }
-            start = seq
-        } else {
-            // A new subscriber gets what happens from now on; it loaded the gallery just before.
-            start = try await hub.latest(event.id)
+            resumed = seq
         }
-        let (hub, rendered, heartbeat, eventRows) = (hub, rendered, heartbeat, events.events)
+        let start = min(resumed ?? latest, latest)
+        let slot = try streams.open(for: identity.tokenHash)
+        let (hub, rendered, heartbeat, eventRows, stillValid) = (hub, rendered, heartbeat, events.events, stillValid)
         await hub.follow(event.id, from: start)
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
@@ -50,13 +58,20 @@ struct ChangesController {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
+                defer { slot.close() }
                 var last = start
                 var event = event
+                var checked = ContinuousClock.now
                 // Tell the browser how long to wait before reconnecting, and open the stream at once.
                 try await writer.write(ByteBuffer(string: "retry: 2000\n: stream of \(event.id) from \(start)\n\n"))
                 var lastWrite = ContinuousClock.now
                 // Streams end when the server shuts down; browsers reconnect (to another instance) and resume.
                 while !Task.isCancelled && !Task.isShuttingDownGracefully {
+                    // A guest who left, a signed-out session, a deleted account: the stream ends with the token.
+                    if ContinuousClock.now - checked >= Self.tokenRecheck {
+                        guard try await stillValid(identity, event.id) else { break }
+                        checked = .now
+                    }
                     let batch = try await hub.changes(event.id, after: last)
                     if batch.isEmpty {
                         if await hub.isDeleted(event.id) {
@@ -103,4 +118,43 @@ struct ChangesController {
         }
         return try jsonResponse(ChangePage(items: items, next: changes.prefix(limit).last?.seq ?? since, hasMore: changes.count > limit))
     }
+}
+
+/// How many live streams each token holds open (issue 19: one guest held 2,000). A browser needs one per tab.
+final class LiveStreamSlots: Sendable {
+    let perToken: Int
+    private let open = NIOLockedValueBox<[String: Int]>([:])
+
+    init(perToken: Int) {
+        self.perToken = perToken
+    }
+
+    struct Slot: Sendable {
+        let slots: LiveStreamSlots
+        let tokenHash: String
+        func close() { slots.release(tokenHash) }
+    }
+
+    func open(for tokenHash: String) throws -> Slot {
+        let taken = open.withLockedValue { counts -> Bool in
+            guard counts[tokenHash, default: 0] < perToken else { return false }
+            counts[tokenHash, default: 0] += 1
+            return true
+        }
+        guard taken else {
+            throw Problem(
+                .tooManyRequests, "too-many-streams", title: "Too many live views",
+                detail: "This session already has \(perToken) live galleries open. Close a tab or two and try again.")
+        }
+        return Slot(slots: self, tokenHash: tokenHash)
+    }
+
+    private func release(_ tokenHash: String) {
+        open.withLockedValue { counts in
+            counts[tokenHash, default: 1] -= 1
+            if counts[tokenHash] == 0 { counts[tokenHash] = nil }
+        }
+    }
+
+    func count(for tokenHash: String) -> Int { open.withLockedValue { $0[tokenHash] ?? 0 } }
 }

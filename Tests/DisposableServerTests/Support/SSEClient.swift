@@ -41,6 +41,9 @@ final class SSEClient: @unchecked Sendable {
 
     deinit { reader.cancel() }  // the connection drops
 
+    /// Whether the server ended the stream.
+    var ended: Bool { received.withLockedValue { $0.ended } }
+
     static func connect(_ url: String, token: String, lastEventID: Int64? = nil) async throws -> SSEClient {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
