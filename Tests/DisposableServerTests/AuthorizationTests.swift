@@ -47,6 +47,9 @@ struct AuthorizationTests {
         Row(
             method: .post, path: "/api/v1/events/{id}/membership/link",
             expected: statuses(.unauthorized, .created, .notFound, .conflict, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/events/{id}/membership/link",
+            expected: statuses(.unauthorized, .noContent, .notFound, .conflict, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events", expected: statuses(.unauthorized, .ok, .ok, .ok, .ok, .ok)),
         Row(
             method: .post, path: "/api/v1/events", json: ["name": "Mine"],

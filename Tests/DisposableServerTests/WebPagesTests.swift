@@ -46,6 +46,8 @@ struct WebPagesTests {
         PageRow(method: .get, path: "/e/{code}/continue", expected: statuses(.seeOther, .ok, .seeOther, .seeOther, .seeOther, .seeOther)),
         PageRow(method: .post, path: "/e/{code}/leave", expected: all303),
         PageRow(method: .get, path: "/c/{token}", expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
+        PageRow(method: .post, path: "/c/{token}", expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
+        PageRow(method: .post, path: "/e/{code}/continue/stop", expected: all303),
         PageRow(method: .get, path: "/login", expected: all200),
         PageRow(method: .post, path: "/login", form: "email=member%40example.com&password=password", expected: all303),
         PageRow(method: .get, path: "/register", expected: all200),
@@ -211,7 +213,12 @@ struct WebPagesTests {
             #expect(link.status == .created)
             let url = try #require(link.string("url"))
             let path = String(url[url.range(of: "/c/")!.lowerBound...])
-            let first = try await app.page(.get, path)
+            // Opening the link changes nothing yet: the second phone confirms first (issue 19, item 9).
+            let shown = try await app.page(.get, path)
+            #expect(shown.status == .ok)
+            #expect(shown.text.contains("Maggie") && shown.text.contains("method=\"post\""))
+            #expect(!shown.headers[values: .setCookie].contains { $0.hasPrefix("disposable_session=") })
+            let first = try await app.page(.post, path)
             #expect(first.status == .seeOther)
             let cookie = try #require(first.headers[values: .setCookie].first { $0.hasPrefix("disposable_session=") })
             let secondToken = String(cookie.dropFirst("disposable_session=".count).prefix { $0 != ";" })
@@ -228,6 +235,21 @@ struct WebPagesTests {
                 try await app.upload(try await TestImages.jpeg(width: 66, height: 48), event: event["id"] as! String, token: secondToken).status
                     == .forbidden)
             #expect(try await app.page(.get, path).status == .notFound)
+            #expect(try await app.page(.post, path).status == .notFound)
+        }
+    }
+
+    @Test("JN-5: a signed-in organizer who opens a personal link keeps their session until they confirm")
+    func personalLinkKeepsSession() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let organizer = try await app.userToken()
+            let event = try await app.createEvent(token: organizer)
+            let guest = try await app.guestToken(code: event["code"] as! String, name: "Maggie")
+            let url = try #require(try await app.call(.post, "/api/v1/events/\(event["id"] as! String)/membership/link", token: guest).string("url"))
+            let path = String(url[url.range(of: "/c/")!.lowerBound...])
+            let shown = try await app.page(.get, path, cookie: organizer)
+            #expect(shown.status == .ok && shown.text.contains("Olivia"))
+            #expect(try await app.page(.get, "/events", cookie: organizer).status == .ok)
         }
     }
 

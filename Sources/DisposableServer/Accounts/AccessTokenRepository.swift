@@ -4,8 +4,14 @@ import Foundation
 import SQLKit
 
 /// Bearer tokens of users and guests. Only their SHA-256 is stored: a leaked database leaks no session.
+///
+/// A token lives as long as it is used: `lifetime` after its last use it no longer opens anything, and the
+/// retention sweep deletes it. The last use is written at most once per `touchEvery`, not with every request.
 struct AccessTokenRepository: Sendable {
     let database: any DatabaseEngine
+    let clock: any AppClock
+    let lifetime: TimeInterval
+    static let touchEvery: TimeInterval = 3600
 
     /// A fresh token: 256 random bits, URL-safe base64.
     static func generate() -> String {
@@ -25,8 +31,9 @@ struct AccessTokenRepository: Sendable {
         let token = Self.generate()
         try await db.raw(
             """
-            INSERT INTO access_tokens (token_hash, user_id, guest_id, created_at)
-            VALUES (\(bind: Self.hash(token)), \(bind: userID), \(bind: guestID), \(bind: now.millisecondsSince1970))
+            INSERT INTO access_tokens (token_hash, user_id, guest_id, created_at, last_used_at)
+            VALUES (\(bind: Self.hash(token)), \(bind: userID), \(bind: guestID), \(bind: now.millisecondsSince1970),
+                \(bind: now.millisecondsSince1970))
             """
         ).run()
         return token
@@ -38,25 +45,42 @@ struct AccessTokenRepository: Sendable {
     }
 
     func identity(hash: String) async throws -> Identity? {
-        try await database.read { db in
+        let now = clock.now
+        let (identity, lastUsed): (Identity?, Int64) = try await database.read { db in
             guard
                 let row = try await db.raw(
                     """
-                    SELECT t.user_id,
+                    SELECT t.user_id, t.last_used_at,
                            u.id AS u_id, u.email AS u_email, u.name AS u_name, u.is_admin AS u_is_admin, u.created_at AS u_created_at,
                            g.id AS g_id, g.event_id AS g_event_id, g.user_id AS g_user_id, g.name AS g_name,
                            g.joined_at AS g_joined_at, g.left_at AS g_left_at, g.shots_used AS g_shots_used
                     FROM access_tokens t LEFT JOIN users u ON u.id = t.user_id LEFT JOIN guests g ON g.id = t.guest_id
-                    WHERE t.token_hash = \(bind: hash)
+                    WHERE t.token_hash = \(bind: hash) AND t.last_used_at > \(bind: (now - lifetime).millisecondsSince1970)
                     """
                 ).first()
-            else { return nil }
+            else { return (nil, 0) }
+            let lastUsed = try row.decode(column: "last_used_at", as: Int64.self)
             if try row.decodeNil(column: "user_id") == false {
-                return .user(try UserRepository.user(from: row, prefix: "u_"), tokenHash: hash)
+                return (.user(try UserRepository.user(from: row, prefix: "u_"), tokenHash: hash), lastUsed)
             }
-            guard try row.decodeNil(column: "g_id") == false else { return nil }
+            guard try row.decodeNil(column: "g_id") == false else { return (nil, 0) }
             let guest = try GuestRepository.guest(from: row, prefix: "g_")
-            return guest.leftAt == nil ? .guest(guest, tokenHash: hash) : nil
+            return (guest.leftAt == nil ? .guest(guest, tokenHash: hash) : nil, lastUsed)
+        }
+        if identity != nil, lastUsed < (now - Self.touchEvery).millisecondsSince1970 {
+            try await database.sql { db in
+                try await db.raw("UPDATE access_tokens SET last_used_at = \(bind: now.millisecondsSince1970) WHERE token_hash = \(bind: hash)")
+                    .run()
+            }
+        }
+        return identity
+    }
+
+    /// Deletes tokens unused for longer than their lifetime; returns how many.
+    func purgeExpired() async throws -> Int {
+        let cutoff = (clock.now - lifetime).millisecondsSince1970
+        return try await database.sql { db in
+            try await db.raw("DELETE FROM access_tokens WHERE last_used_at <= \(bind: cutoff) RETURNING token_hash").all().count
         }
     }
 

@@ -19,7 +19,7 @@ public struct AccountService: Sendable {
         self.database = database
         self.clock = clock
         users = UserRepository(database: database)
-        tokens = AccessTokenRepository(database: database)
+        tokens = AccessTokenRepository(database: database, clock: clock, lifetime: configuration.sessionLifetime)
         settings = InstanceSettingsRepository(database: database, registrationDefault: configuration.registrationEnabledByDefault)
         passwords = PasswordHasher(cost: configuration.passwordHashCost)
         let limits = configuration.limits

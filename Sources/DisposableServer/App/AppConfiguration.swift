@@ -36,6 +36,8 @@ public struct AppConfiguration: Sendable {
     public var limits: RateLimits
     /// The reverse proxies whose forwarded headers name the client (SEC-3); none by default.
     public var trustedProxies: TrustedProxies
+    /// How long a session (an account's or a guest's token) lasts after its last use.
+    public var sessionLifetime: TimeInterval
     /// Deadlines and caps on connections and live streams.
     public var connections: ConnectionLimits
     /// How long an event's photos are kept after it ends (RET-1, the seeds' "Post-Event Access (30 Days)").
@@ -67,6 +69,7 @@ public struct AppConfiguration: Sendable {
         limits: RateLimits = .init(),
         trustedProxies: TrustedProxies = .none,
         connections: ConnectionLimits = .init(),
+        sessionLifetimeDays: Int = 30,
         retentionDays: Int = 30,
         maxUploadBytes: Int64 = 50 * 1024 * 1024,
         maxPixels: Int = 100_000_000,
@@ -85,6 +88,7 @@ public struct AppConfiguration: Sendable {
         self.limits = limits
         self.trustedProxies = trustedProxies
         self.connections = connections
+        self.sessionLifetime = TimeInterval(sessionLifetimeDays) * 86_400
         self.retention = TimeInterval(retentionDays) * 86_400
         self.maxUploadBytes = maxUploadBytes
         self.maxPixels = maxPixels

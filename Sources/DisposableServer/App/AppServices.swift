@@ -71,7 +71,7 @@ public struct AppServices: Sendable {
             events: eventRows, guests: guests, passwords: passwords, clock: clock, links: links,
             readEvent: { try await rememberedEvents.event($0) }, changes: changes, deletion: deletion)
         joining = JoinService(
-            database: database, events: eventRows, guests: guests, tokens: AccessTokenRepository(database: database),
+            database: database, events: eventRows, guests: guests, tokens: accounts.tokens,
             passwords: passwords, clock: clock, links: links, guessLimiter: JoinService.guessLimiter(configuration.limits))
         photos = PhotoService(
             photos: photoRows, events: events, joining: joining, blobs: blobs, staging: staging, pendingWrites: pendingWrites,
@@ -81,7 +81,7 @@ public struct AppServices: Sendable {
         renderer = PhotoRenderer(
             photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)
         retention = RetentionSweeper(
-            database: database, deletion: deletion, pendingWrites: pendingWrites, retention: configuration.retention, clock: clock,
-            logger: logger, started: started, interval: .seconds(600))
+            database: database, deletion: deletion, pendingWrites: pendingWrites, tokens: accounts.tokens, guests: guests,
+            retention: configuration.retention, clock: clock, logger: logger, started: started, interval: .seconds(600))
     }
 }

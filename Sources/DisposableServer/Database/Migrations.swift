@@ -251,6 +251,16 @@ let migrations: [Migration] = [
             "UPDATE events SET join_key = replace(gen_random_uuid()::text, '-', '') WHERE join_key IS NULL",
         ]
     ),
+    Migration(
+        version: 14,
+        name: "token lifetimes",
+        statements: [
+            "ALTER TABLE access_tokens ADD COLUMN last_used_at BIGINT",
+            "UPDATE access_tokens SET last_used_at = created_at",
+            "CREATE INDEX access_tokens_last_used ON access_tokens (last_used_at)",
+            "CREATE INDEX guest_links_expiry ON guest_links (expires_at)",
+        ]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

@@ -37,15 +37,44 @@ struct GuestRepository: Sendable {
         }
     }
 
-    /// Stores a personal link (JN-5) by the hash of its token.
+    /// Stores a personal link (JN-5) by the hash of its token, in place of the guest's earlier ones: a guest has
+    /// one live link at a time, so links do not pile up and the last one shown is the only one that works.
     func storeLink(tokenHash: String, guestID: String, now: Date, expires: Date) async throws {
-        try await database.sql { db in
+        try await database.transaction { db in
+            try await db.raw("DELETE FROM guest_links WHERE guest_id = \(bind: guestID)").run()
             try await db.raw(
                 """
                 INSERT INTO guest_links (token_hash, guest_id, created_at, expires_at)
                 VALUES (\(bind: tokenHash), \(bind: guestID), \(bind: now.millisecondsSince1970), \(bind: expires.millisecondsSince1970))
                 """
             ).run()
+        }
+    }
+
+    /// Revokes the guest's personal link, if there is one; returns whether there was.
+    func revokeLinks(guestID: String) async throws -> Bool {
+        try await database.sql { db in
+            try await db.raw("DELETE FROM guest_links WHERE guest_id = \(bind: guestID) RETURNING token_hash").all().count > 0
+        }
+    }
+
+    /// Deletes links past their expiry; returns how many.
+    func purgeExpiredLinks(now: Date) async throws -> Int {
+        try await database.sql { db in
+            try await db.raw("DELETE FROM guest_links WHERE expires_at <= \(bind: now.millisecondsSince1970) RETURNING token_hash").all().count
+        }
+    }
+
+    /// The guest a link would sign in as, without using it (the confirmation page).
+    func linkGuest(tokenHash: String, now: Date) async throws -> Guest? {
+        try await database.sql { db in
+            guard
+                let row = try await db.raw(
+                    "SELECT guest_id FROM guest_links WHERE token_hash = \(bind: tokenHash) AND expires_at > \(bind: now.millisecondsSince1970)"
+                ).first(),
+                let guest = try await Self.find(id: try row.decode(column: "guest_id", as: String.self), in: db), guest.leftAt == nil
+            else { return nil }
+            return guest
         }
     }
 

@@ -11,6 +11,7 @@ struct JoinController {
         router.post("/api/v1/join", use: join)
         router.delete("/api/v1/events/:id/membership", use: leave)
         router.post("/api/v1/events/:id/membership/link", use: personalLink)
+        router.delete("/api/v1/events/:id/membership/link", use: revokePersonalLink)
     }
 
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -46,6 +47,16 @@ struct JoinController {
         }
         let link = try await joining.personalLink(for: guest)
         return try jsonResponse(PersonalLink(url: link.url, expiresAt: link.expiresAt), status: .created)
+    }
+
+    /// Stops the guest's personal link (a new one replaces it anyway); 204 whether or not there was one.
+    @Sendable func revokePersonalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (_, role) = try await events.event(try context.parameters.require("id"), for: context.identity)
+        guard role == .guest, case .guest(let guest, _) = context.identity else {
+            throw Problem(.conflict, "not-a-guest", title: "Not a guest", detail: "Only a guest who joined without an account has a personal link.")
+        }
+        try await joining.revokePersonalLink(of: guest)
+        return Response(status: .noContent)
     }
 }
 

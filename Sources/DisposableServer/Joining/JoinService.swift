@@ -125,6 +125,17 @@ struct JoinService: Sendable {
         return ("\(links.publicBaseURL)/c/\(token)", expires)
     }
 
+    /// Stops the guest's personal link before anyone uses it; returns whether there was one.
+    @discardableResult
+    func revokePersonalLink(of guest: Guest) async throws -> Bool {
+        try await guests.revokeLinks(guestID: guest.id)
+    }
+
+    /// Who a link would sign in as, without using it up (the second phone confirms first).
+    func guest(ofPersonalLink token: String) async throws -> Guest? {
+        try await guests.linkGuest(tokenHash: AccessTokenRepository.hash(token), now: clock.now)
+    }
+
     /// Uses the link up: a new session token for its guest, or nil when it is unknown, used or expired.
     func redeem(personalLink token: String) async throws -> (token: String, guest: Guest)? {
         let now = clock.now

@@ -75,6 +75,10 @@ enum OpenAPIDocument {
             summary: "JN-5: a one-time personal link (valid a day) that signs another device in as this guest",
             responses: [201: "PersonalLink", 401: "Problem", 404: "Problem", 409: "Problem"]),
         .init(
+            method: "delete", path: "/api/v1/events/{id}/membership/link",
+            summary: "JN-5: stop the guest's personal link before it is used (creating a new one also replaces it)",
+            responses: [204: "Stopped", 401: "Problem", 404: "Problem", 409: "Problem"]),
+        .init(
             method: "post", path: "/api/v1/events/{id}/photos",
             summary: "Upload a photo: the body is the image's bytes; headers Idempotency-Key and X-Photo-Source: camera|library",
             request: "ImageBytes",

@@ -6,11 +6,14 @@ import ServiceLifecycle
 
 /// Deletes events whose retention period is over (RET-1), and finishes deletions a crash cut short: at
 /// start-up, before serving, and then every `interval`. Safe on several instances at once and after a crash.
-/// It also settles storage writes that never got their row (`PendingWrites`).
+/// It also settles storage writes that never got their row (`PendingWrites`), and forgets sessions and
+/// personal links that can no longer be used.
 struct RetentionSweeper: Service {
     let database: any DatabaseEngine
     let deletion: EventDeletion
     let pendingWrites: PendingWrites
+    let tokens: AccessTokenRepository
+    let guests: GuestRepository
     let retention: TimeInterval
     let clock: any AppClock
     let logger: Logger
@@ -38,6 +41,9 @@ struct RetentionSweeper: Service {
             try await deletion.delete(eventID: eventID, reason: .expired)
         }
         if !due.isEmpty { logger.notice("Deleted \(due.count) expired events.") }
+        let sessions = try await tokens.purgeExpired()
+        let links = try await guests.purgeExpiredLinks(now: clock.now)
+        if sessions + links > 0 { logger.info("Forgot \(sessions) expired sessions and \(links) expired personal links.") }
         return due.count
     }
 }

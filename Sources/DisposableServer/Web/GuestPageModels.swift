@@ -68,4 +68,15 @@ struct ContinuePage: Sendable {
     var qrSVG: String? = nil
     var expiresAt: TimeText? = nil
     var guestName: String? = nil
+    /// The guest just stopped their link: no new one until they ask.
+    var stopped = false
+}
+
+/// `/c/TOKEN`: the second phone confirms before it becomes the guest.
+struct RedeemPage: Sendable {
+    let token: String
+    let eventName: String
+    let guestName: String
+    /// The account this browser is signed in with, which continuing replaces here.
+    let signedInAs: String?
 }
