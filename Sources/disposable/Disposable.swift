@@ -81,6 +81,24 @@ struct Serve: AsyncParsableCommand {
             """)
     var trustedProxies: String = env("DISPOSABLE_TRUSTED_PROXIES") ?? ""
 
+    @Option(help: "Seconds an open connection may stay silent between requests (env DISPOSABLE_IDLE_TIMEOUT).")
+    var idleTimeout: Int = env("DISPOSABLE_IDLE_TIMEOUT").flatMap(Int.init) ?? 60
+
+    @Option(help: "Seconds a request's head may take to arrive (env DISPOSABLE_HEADER_TIMEOUT).")
+    var headerTimeout: Int = env("DISPOSABLE_HEADER_TIMEOUT").flatMap(Int.init) ?? 10
+
+    @Option(help: "Seconds an upload may stall before its connection is closed (env DISPOSABLE_BODY_TIMEOUT).")
+    var bodyTimeout: Int = env("DISPOSABLE_BODY_TIMEOUT").flatMap(Int.init) ?? 30
+
+    @Option(help: "Open connections per client address, trusted proxies excepted (env DISPOSABLE_MAX_CONNECTIONS_PER_CLIENT).")
+    var maxConnectionsPerClient: Int = env("DISPOSABLE_MAX_CONNECTIONS_PER_CLIENT").flatMap(Int.init) ?? 1024
+
+    @Option(help: "Live galleries open at once per session (env DISPOSABLE_MAX_STREAMS_PER_SESSION).")
+    var maxStreamsPerSession: Int = env("DISPOSABLE_MAX_STREAMS_PER_SESSION").flatMap(Int.init) ?? 8
+
+    @Option(help: "Days a session lasts after its last use (env DISPOSABLE_SESSION_DAYS).")
+    var sessionDays: Int = env("DISPOSABLE_SESSION_DAYS").flatMap(Int.init) ?? 30
+
     func run() async throws {
         var configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
         configuration.databasePoolSize = databasePoolSize
@@ -89,6 +107,18 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw ValidationError("--trusted-proxies: \(error)")
         }
+        for (name, value) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout)] {
+            guard (1...3600).contains(value) else { throw ValidationError("\(name) must be between 1 and 3600 seconds.") }
+        }
+        guard (1...100_000).contains(maxConnectionsPerClient), (1...1000).contains(maxStreamsPerSession) else {
+            throw ValidationError("--max-connections-per-client must be 1…100000 and --max-streams-per-session 1…1000.")
+        }
+        guard (1...3650).contains(sessionDays) else { throw ValidationError("--session-days must be between 1 and 3650.") }
+        configuration.connections = ConnectionLimits(
+            idleTimeout: .seconds(idleTimeout), headerTimeout: .seconds(headerTimeout), bodyTimeout: .seconds(bodyTimeout),
+            perClient: maxConnectionsPerClient, liveStreamsPerToken: maxStreamsPerSession)
+        configuration.sessionLifetime = TimeInterval(sessionDays) * 86_400
+        raiseOpenFileLimit()
         configuration.mediaFastPath = mediaFastPath
         if let mediaWorkers {
             guard (1...64).contains(mediaWorkers) else { throw ValidationError("--media-workers must be between 1 and 64.") }

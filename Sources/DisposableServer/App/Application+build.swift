@@ -62,11 +62,13 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
     var app = Application(
         router: buildRouter(services: services),
         // The optional media fast path (FastPath/): signed thumbnails in memory answered in front of the router.
-        server: fastPath
-            ? .http1(shortcut: {
-                MediaShortcut(signer: services.signer, blobs: services.blobs, clock: services.clock, requestLog: services.requestLog)
-            })
-            : .http1(),
+        server: .guardedHTTP1(
+            limits: configuration.connections, trustedProxies: configuration.trustedProxies,
+            shortcut: fastPath
+                ? { @Sendable in
+                    MediaShortcut(signer: services.signer, blobs: services.blobs, clock: services.clock, requestLog: services.requestLog)
+                }
+                : nil),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: AppServices.serverName),
         logger: services.logger
     )

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import DisposableServer
+
+/// Issue 19, item 5: idle, slow-head and stalled-body connections are closed; one client's connections are
+/// capped; the server keeps answering others meanwhile.
+@Suite("Connection limits")
+struct ConnectionLimitsTests {
+    private static func configure(_ configuration: inout AppConfiguration) {
+        configuration.connections = ConnectionLimits(
+            idleTimeout: .seconds(2), headerTimeout: .seconds(1), bodyTimeout: .seconds(1), perClient: 20, liveStreamsPerToken: 8)
+    }
+
+    @Test("Idle connections, before and after a request, are closed")
+    func idle() async throws {
+        try await TestApp.run(.sqlite, live: true, configure: Self.configure) { app in
+            let port = try #require(app.client.port)
+            let silent = try RawConnection(port: port)
+            let served = try RawConnection(port: port)
+            served.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await Task.sleep(for: .seconds(1))
+            #expect(!silent.isClosedByServer && !served.isClosedByServer, "not before the deadline")
+            #expect(try await silent.closedByServer(within: .seconds(5)))
+            #expect(try await served.closedByServer(within: .seconds(5)))
+        }
+    }
+
+    @Test("A head that trickles in and a body that stops are cut off, though bytes keep coming")
+    func slowClients() async throws {
+        try await TestApp.run(.sqlite, live: true, configure: Self.configure) { app in
+            let port = try #require(app.client.port)
+            let slowHead = try RawConnection(port: port)
+            let slowBody = try RawConnection(port: port)
+            slowHead.send("GET /healthz HTTP/1.1\r\n")
+            slowBody.send("POST /api/v1/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"co")
+            var closed = false
+            let deadline = ContinuousClock.now + .seconds(6)
+            while !closed && ContinuousClock.now < deadline {
+                slowHead.send("X-A: b\r\n")  // a header line every 300 ms: never idle, never complete
+                try await Task.sleep(for: .milliseconds(300))
+                closed = slowHead.isClosedByServer
+            }
+            #expect(closed)
+            #expect(try await slowBody.closedByServer(within: .seconds(5)))
+        }
+    }
+
+    @Test("One client's 300 connections are capped, and /healthz answers others at once")
+    func perClientCap() async throws {
+        try await TestApp.run(.sqlite, live: true, configure: Self.configure) { app in
+            let port = try #require(app.client.port)
+            var flood: [RawConnection] = []
+            for _ in 0..<300 { flood.append(try RawConnection(port: port, from: "127.0.0.2")) }
+            let started = ContinuousClock.now
+            let health = try await RawHTTP.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", responses: 1, timeoutSeconds: 5)
+            #expect(health.first?.status == 200)
+            #expect(ContinuousClock.now - started < .seconds(2))
+            try await Task.sleep(for: .milliseconds(500))
+            let open = flood.filter { !$0.isClosedByServer }.count
+            #expect(open <= 20, "\(open) of the flood still open")
+        }
+    }
+}
