@@ -5,12 +5,15 @@ import NIOCore
 public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    /// The connection's event loop: long downloads pace themselves on it (`PacedWriter`).
+    let eventLoop: any EventLoop
     /// Set by `AuthenticationMiddleware` from a bearer token or the session cookie.
     var identity: Identity?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        eventLoop = source.channel.eventLoop
         clientAddress = remoteAddress?.ipAddress ?? "local"
     }
 

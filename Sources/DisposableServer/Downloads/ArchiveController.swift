@@ -25,21 +25,23 @@ struct ArchiveController {
             .contentDisposition: contentDisposition(Self.archiveName(event.name)),
             .cacheControl: "no-store",
         ]
+        let eventLoop = context.eventLoop
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody(contentLength: Int(ZipEncoder.length(of: entries))) { writer in
+                var paced = PacedWriter(writer: writer, eventLoop: eventLoop)
                 var encoder = ZipEncoder()
                 for (entry, source) in zip(entries, sources) {
-                    try await writer.write(encoder.begin(entry))
+                    try await paced.write(encoder.begin(entry))
                     var crc: UInt32 = 0
                     try await source.stream(range: nil) { chunk in
                         crc = ZipEncoder.crc(crc, chunk)
-                        try await writer.write(chunk)
+                        try await paced.write(chunk)
                     }
-                    try await writer.write(encoder.end(crc: crc))
+                    try await paced.write(encoder.end(crc: crc))
                 }
-                try await writer.write(encoder.finish())
-                try await writer.finish(nil)
+                try await paced.write(encoder.finish())
+                try await paced.writer.finish(nil)
             })
     }
 

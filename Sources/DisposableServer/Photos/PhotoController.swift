@@ -76,11 +76,13 @@ struct PhotoController {
         }
         let requested = range
         let length = requested.map { $0.upperBound - $0.lowerBound + 1 } ?? total
+        let eventLoop = context.eventLoop
         return Response(
             status: requested == nil ? .ok : .partialContent, headers: headers,
             body: ResponseBody(contentLength: Int(length)) { writer in
-                try await source.stream(range: requested) { try await writer.write($0) }
-                try await writer.finish(nil)
+                var paced = PacedWriter(writer: writer, eventLoop: eventLoop)
+                try await source.stream(range: requested) { try await paced.write($0) }
+                try await paced.writer.finish(nil)
             })
     }
 }

@@ -9,9 +9,11 @@ import Foundation
 final class RawConnection: @unchecked Sendable {
     let socket: Int32
 
-    init(port: Int, from source: String = "127.0.0.1") throws {
+    /// `receiveBuffer`: a small one makes a client that stops reading stall the server's writes sooner.
+    init(port: Int, from source: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw RawHTTP.Failure(description: "socket: \(errno)") }
+        if var size = receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         local.sin_addr.s_addr = inet_addr(source)
