@@ -80,7 +80,10 @@ struct MediaPipelineTests {
             let f = try await UploadTests.fixture(app)
             let jpeg = try await TestImages.jpeg(
                 width: 800, height: 600,
-                exif: ["-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", "-Make=Pixel"])
+                exif: [
+                    "-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", "-Make=Pixel",
+                    "-XMP:GPSLatitude=48.8584N", "-XMP:GPSLongitude=2.2945E",
+                ])
             let id = try #require(try await app.upload(jpeg, event: f.event, token: f.guest).string("id"))
             _ = try await app.waitUntilProcessed(id, token: f.guest)
 
@@ -91,7 +94,11 @@ struct MediaPipelineTests {
             let theirs = try await app.call(.get, "/api/v1/photos/\(id)/original", token: f.organizer)
             let stripped = Data(buffer: theirs.body)
             let tags = try await exifTags(stripped)
-            #expect(!tags.contains("GPS Latitude") && !tags.contains("GPS Longitude"), "\(tags)")
+            #expect(!tags.contains("GPS Latitude") && !tags.contains("GPS Longitude") && !tags.contains("48.8584"), "\(tags)")
+            // The same in the event's ZIP.
+            let archive = try await app.call(.get, "/api/v1/events/\(f.event)/archive.zip", token: f.organizer)
+            #expect(archive.status == .ok)
+            #expect(!Data(buffer: archive.body).contains(Data("GPSLatitude".utf8)), "the XMP property is blanked")
             #expect(tags.contains("Make"), "other EXIF stays")
             #expect(stripped.count == jpeg.count)
             // Lossless: every byte after the EXIF header region is untouched.

@@ -74,7 +74,8 @@ public struct AppServices: Sendable {
             database: database, events: eventRows, guests: guests, tokens: accounts.tokens,
             passwords: passwords, clock: clock, links: links, guessLimiter: JoinService.guessLimiter(configuration.limits))
         photos = PhotoService(
-            photos: photoRows, events: events, joining: joining, blobs: blobs, staging: staging, pendingWrites: pendingWrites,
+            photos: photoRows, events: events, joining: joining, blobs: blobs, redactions: LocationRedactions(), staging: staging,
+            pendingWrites: pendingWrites,
             images: images, signer: signer, changes: changes, newWork: newWork, clock: clock,
             limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels), logger: logger)
         gallery = GalleryService(photos: photoRows, events: events, signer: signer, clock: clock)

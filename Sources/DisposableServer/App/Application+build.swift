@@ -30,7 +30,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     UploadController(photos: services.photos).addRoutes(to: withSession)
     GalleryController(gallery: services.gallery).addRoutes(to: withSession)
     PhotoController(photos: services.photos).addRoutes(to: withSession)
-    ArchiveController(gallery: services.gallery, blobs: services.blobs).addRoutes(to: withSession)
+    ArchiveController(gallery: services.gallery, blobs: services.blobs, redactions: services.photos.redactions).addRoutes(to: withSession)
     ChangesController(
         events: services.events, hub: services.changes, signer: services.signer, clock: services.clock,
         heartbeat: services.configuration.liveHeartbeat,

@@ -6,6 +6,7 @@ import NIOCore
 struct ArchiveController {
     let gallery: GalleryService
     let blobs: any BlobStore
+    let redactions: LocationRedactions
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/events/:id/archive.zip", use: archive)
@@ -19,7 +20,8 @@ struct ArchiveController {
         let names = Self.uniqueNames(photos.map(\.downloadName))
         let entries = zip(photos, names).map { ZipEncoder.Entry(name: $1, size: $0.byteSize, modified: $0.takenAt) }
         let blobs = blobs
-        let sources = photos.map { OriginalSource(blobs: blobs, photo: $0, stripGPS: $0.uploaderID != viewerID) }
+        let redactions = redactions
+        let sources = photos.map { OriginalSource(blobs: blobs, photo: $0, redactions: $0.uploaderID == viewerID ? nil : redactions) }
         let headers: HTTPFields = [
             .contentType: "application/zip",
             .contentDisposition: contentDisposition(Self.archiveName(event.name)),

@@ -87,32 +87,28 @@ struct PhotoController {
     }
 }
 
-/// A stored original as served: the first bytes scrubbed of GPS when needed, the rest streamed as stored.
+/// A stored original as served: as stored to its shooter; to anyone else with its location taken out
+/// (`LocationRedactor`), same length, so ranges and the ZIP's sizes hold.
 struct OriginalSource: Sendable {
     let blobs: any BlobStore
     let photo: Photo
-    let stripGPS: Bool
+    /// Nil for the shooter.
+    let redactions: LocationRedactions?
+
+    var stripGPS: Bool { redactions != nil }
 
     func stream(range: ClosedRange<Int64>?, _ write: (ByteBuffer) async throws -> Void) async throws {
+        guard photo.byteSize > 0 else { return }
         let key = BlobKey.original(photo.eventID, photo.id)
         let range = range ?? 0...(photo.byteSize - 1)
-        guard photo.byteSize > 0 else { return }
-        guard stripGPS else {
-            try await blobs.read(key: key, range: range, write)
-            return
-        }
-        // The head (where EXIF lives) is read, scrubbed in place — same length — and then the rest streams.
-        let headLength = min(Int64(ExifGPS.searchLength), photo.byteSize)
-        var head: [UInt8] = []
-        head.reserveCapacity(Int(headLength))
-        try await blobs.read(key: key, range: 0...(headLength - 1)) { head += Array(buffer: $0) }
-        ExifGPS.scrub(&head)
-        if range.lowerBound < headLength {
-            let end = min(range.upperBound, headLength - 1)
-            try await write(ByteBuffer(bytes: head[Int(range.lowerBound)...Int(end)]))
-        }
-        if range.upperBound >= headLength {
-            try await blobs.read(key: key, range: max(range.lowerBound, headLength)...range.upperBound, write)
+        guard let redactions else { return try await blobs.read(key: key, range: range, write) }
+        let redaction = try await redactions.redaction(of: photo, in: blobs)
+        var offset = range.lowerBound
+        try await blobs.read(key: key, range: range) { chunk in
+            var chunk = chunk
+            redaction.apply(to: &chunk, at: offset)
+            offset += Int64(chunk.readableBytes)
+            try await write(chunk)
         }
     }
 }

@@ -11,6 +11,8 @@ struct PhotoService: Sendable {
     let events: EventService
     let joining: JoinService
     let blobs: any BlobStore
+    /// Originals served to others lose their location (MED-2).
+    let redactions: LocationRedactions
     let staging: UploadStaging
     let pendingWrites: PendingWrites
     let images: any ImageProcessor
@@ -95,7 +97,7 @@ struct PhotoService: Sendable {
         let grant = try await photo(id, for: identity)
         guard grant.visibility.mayDownloadOriginal(of: grant.photo, in: grant.event) else { throw Problem.downloadsDisabled }
         guard grant.photo.status != .failed else { throw Problem.notReady(.failed) }
-        return (grant, OriginalSource(blobs: blobs, photo: grant.photo, stripGPS: !grant.isOwner))
+        return (grant, OriginalSource(blobs: blobs, photo: grant.photo, redactions: grant.isOwner ? nil : redactions))
     }
 
     /// Which of these SHA-256 the event already has, so a client skips sending them (UP-7) — among the photos

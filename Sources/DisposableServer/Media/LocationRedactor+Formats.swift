@@ -1,0 +1,322 @@
+import Foundation
+import NIOCore
+
+/// The walks, one per container format. Each returns false when the structure breaks off, and the file is
+/// then searched instead (`searchAndBlank`).
+extension LocationRedactor {
+    private func u16be(_ b: [UInt8], _ i: Int) -> Int { Int(b[i]) << 8 | Int(b[i + 1]) }
+    private func u32be(_ b: [UInt8], _ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+    private func u32le(_ b: [UInt8], _ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 | Int(b[i + 3]) << 24 }
+
+    // MARK: JPEG
+
+    private static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+    private static let extendedXMPSignature = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
+
+    /// The segments up to the first scan, then every APP1 of images embedded after it (MPF, depth maps):
+    /// in entropy-coded data an FF is always followed by 00 or a restart marker, so an FF E1 there is a
+    /// segment of another image.
+    mutating func walkJPEG() -> Bool {
+        var offset: Int64 = 2
+        while true {
+            guard let head = file.read(offset, 4), head[0] == 0xFF else { return false }
+            let marker = head[1]
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                offset += 2
+                continue
+            }
+            if marker == 0xD9 { return true }
+            let length = u16be(head, 2)
+            guard length >= 2 else { return false }
+            if marker == 0xE1 { app1(payload: offset + 4, length: length - 2) }
+            offset += 2 + Int64(length)
+            if marker == 0xDA { break }
+        }
+        // After the first scan: look for APP1 segments of embedded images.
+        let window = 1 << 20
+        while offset < file.size {
+            guard let bytes = file.read(offset, Int(min(Int64(window + 3), file.size - offset))) else { return true }
+            for index in Self.occurrences(of: [0xFF, 0xE1], in: bytes) where index + 4 <= bytes.count && index < window {
+                let length = u16be(bytes, index + 2)
+                if length >= 2 { app1(payload: offset + Int64(index + 4), length: length - 2) }
+            }
+            offset += Int64(window)
+        }
+        return true
+    }
+
+    private mutating func app1(payload: Int64, length: Int) {
+        guard let start = file.read(payload, min(length, Self.extendedXMPSignature.count)) else { return }
+        if start.starts(with: Array("Exif".utf8) + [0, 0]) {
+            exif(payload, length)
+        } else if start.starts(with: Self.xmpSignature) {
+            xmp(payload + Int64(Self.xmpSignature.count), length - Self.xmpSignature.count)
+        } else if start.starts(with: Self.extendedXMPSignature) {
+            // Pieces of one packet split at arbitrary bytes: a property may straddle two. Blanked whole.
+            blank(payload + Int64(Self.extendedXMPSignature.count), length - Self.extendedXMPSignature.count, with: 0x20)
+        }
+    }
+
+    // MARK: PNG
+
+    /// Chunks: eXIf cleaned in place; XMP in an uncompressed iTXt cleaned in place; XMP compressed, or EXIF
+    /// as ImageMagick's hex text, blanked and renamed to a private ancillary chunk every decoder skips.
+    /// Each changed chunk gets its CRC again.
+    mutating func walkPNG() -> Bool {
+        var offset: Int64 = 8
+        while true {
+            guard let head = file.read(offset, 8) else { return false }
+            let length = u32be(head, 0)
+            let type = String(decoding: head[4..<8], as: UTF8.self)
+            let data = offset + 8
+            guard data + Int64(length) + 4 <= file.size else { return false }
+            let before = redaction.patches.count
+            var renamed = false
+            switch type {
+            case "eXIf":
+                exif(data, length)
+            case "iTXt", "tEXt", "zTXt":
+                let keywordLength = min(length, 80)
+                guard let keyword = file.read(data, keywordLength).map({ Array($0.prefix { $0 != 0 }) }) else { return false }
+                let name = String(decoding: keyword, as: UTF8.self)
+                if name == "XML:com.adobe.xmp", type == "iTXt", let flags = file.read(data + Int64(keyword.count) + 1, 2), flags[0] == 0 {
+                    // keyword\0, compression flag and method, language\0, translated keyword\0, then the text
+                    let headerLimit = min(length, keyword.count + 3 + 2 * 256)
+                    guard let header = file.read(data, headerLimit) else { return false }
+                    var index = keyword.count + 3
+                    for _ in 0..<2 {
+                        guard let end = header[index...].firstIndex(of: 0) else { return false }
+                        index = end + 1
+                    }
+                    xmp(data + Int64(index), length - index)
+                } else if name == "XML:com.adobe.xmp" || name.hasPrefix("Raw profile type") {
+                    blank(data, length, with: 0)
+                    redaction.replace(at: offset + 4, with: Array("diSp".utf8))
+                    renamed = true
+                }
+            case "IEND":
+                return true
+            default:
+                break
+            }
+            if redaction.patches.count != before {
+                guard let chunk = file.read(offset + 4, 4 + length) else { return false }
+                var patched = chunk
+                var local = Redaction()
+                for patch in redaction.patches[before...] { local.replace(at: patch.offset - (offset + 4), with: patch.bytes) }
+                local.apply(to: &patched)
+                if renamed { patched.replaceSubrange(0..<4, with: Array("diSp".utf8)) }
+                let crc = ZipEncoder.crc(0, ByteBuffer(bytes: patched))
+                redaction.replace(
+                    at: data + Int64(length), with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+            }
+            offset = data + Int64(length) + 4
+        }
+    }
+
+    // MARK: WebP
+
+    mutating func walkWebP() -> Bool {
+        guard let header = file.read(4, 4) else { return false }
+        let end = min(file.size, 8 + Int64(u32le(header, 0)))
+        var offset: Int64 = 12
+        while offset + 8 <= end {
+            guard let head = file.read(offset, 8) else { return false }
+            let length = u32le(head, 4)
+            let data = offset + 8
+            guard data + Int64(length) <= end else { return false }
+            switch String(decoding: head[0..<4], as: UTF8.self) {
+            case "EXIF": exif(data, length)
+            case "XMP ": xmp(data, length)
+            default: break
+            }
+            offset = data + Int64(length) + Int64(length & 1)
+        }
+        return true
+    }
+
+    // MARK: HEIC, AVIF (ISO base media files)
+
+    private struct Box {
+        let type: String
+        let start: Int64
+        let content: Int64
+        let end: Int64
+    }
+
+    private func boxes(from start: Int64, to end: Int64) -> [Box]? {
+        var list: [Box] = []
+        var offset = start
+        while offset + 8 <= end {
+            guard let head = file.read(offset, 8) else { return nil }
+            var size = Int64(u32be(head, 0))
+            var content = offset + 8
+            if size == 1 {
+                guard let large = file.read(offset + 8, 8) else { return nil }
+                size = Int64(u32be(large, 0)) << 32 | Int64(u32be(large, 4))
+                content += 8
+            } else if size == 0 {
+                size = end - offset
+            }
+            guard size >= content - offset, offset + size <= end else { return nil }
+            list.append(Box(type: String(decoding: head[4..<8], as: UTF8.self), start: offset, content: content, end: offset + size))
+            offset += size
+        }
+        return list
+    }
+
+    /// The `meta` box's items: which are EXIF or XMP (`iinf`), and where their bytes are (`iloc`).
+    mutating func walkISOBMFF() -> Bool {
+        guard let top = boxes(from: 0, to: file.size), let meta = top.first(where: { $0.type == "meta" }),
+            let children = boxes(from: meta.content + 4, to: meta.end),
+            let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }),
+            let kinds = itemKinds(iinf), let locations = itemLocations(iloc)
+        else { return false }
+        for (item, kind) in kinds {
+            guard let extents = locations[item] else { return false }
+            guard extents.count == 1, let extent = extents.first, extent.method == 0 else {
+                // In pieces, or inside the meta box's own data: no certain cleaning, so blank what lies in the file.
+                for extent in extents where extent.method == 0 { blank(extent.offset, extent.length, with: 0) }
+                if extents.contains(where: { $0.method != 0 }) { return false }
+                continue
+            }
+            switch kind {
+            case .exif: exif(extent.offset, extent.length, layout: .heif)
+            case .xmp: xmp(extent.offset, extent.length)
+            }
+        }
+        return true
+    }
+
+    private enum ItemKind { case exif, xmp }
+
+    private func itemKinds(_ iinf: Box) -> [Int: ItemKind]? {
+        guard let head = file.read(iinf.content, 8) else { return nil }
+        let version = head[0]
+        let first = iinf.content + (version == 0 ? 6 : 8)
+        guard let entries = boxes(from: first, to: iinf.end) else { return nil }
+        var kinds: [Int: ItemKind] = [:]
+        for infe in entries where infe.type == "infe" {
+            guard let body = file.read(infe.content, Int(min(infe.end - infe.content, 512))), body.count >= 12, body[0] >= 2 else { continue }
+            let wide = body[0] == 3
+            let id = wide ? u32be(body, 4) : u16be(body, 4)
+            let typeAt = wide ? 10 : 8
+            guard body.count >= typeAt + 4 else { continue }
+            let type = String(decoding: body[typeAt..<(typeAt + 4)], as: UTF8.self)
+            if type == "Exif" {
+                kinds[id] = .exif
+            } else if type == "mime" {
+                let strings = body[(typeAt + 4)...].split(separator: 0, omittingEmptySubsequences: false)
+                if strings.count >= 2, String(decoding: strings[1], as: UTF8.self).hasPrefix("application/rdf+xml") { kinds[id] = .xmp }
+            }
+        }
+        return kinds
+    }
+
+    private struct Extent {
+        let method: Int
+        let offset: Int64
+        let length: Int
+    }
+
+    private func itemLocations(_ iloc: Box) -> [Int: [Extent]]? {
+        guard let body = file.read(iloc.content, Int(min(iloc.end - iloc.content, 1 << 20))), body.count >= 8 else { return nil }
+        let version = body[0]
+        let offsetSize = Int(body[4] >> 4), lengthSize = Int(body[4] & 0x0F), baseSize = Int(body[5] >> 4)
+        let indexSize = version >= 1 ? Int(body[5] & 0x0F) : 0
+        var index = 6
+        func number(_ size: Int) -> Int? {
+            guard [0, 2, 4, 8].contains(size), index + size <= body.count else { return nil }
+            var value = 0
+            for _ in 0..<size {
+                value = value << 8 | Int(body[index])
+                index += 1
+            }
+            return value
+        }
+        guard let count = number(version < 2 ? 2 : 4) else { return nil }
+        var locations: [Int: [Extent]] = [:]
+        for _ in 0..<count {
+            guard let id = number(version < 2 ? 2 : 4) else { return nil }
+            var method = 0
+            if version >= 1 {
+                guard let field = number(2) else { return nil }
+                method = field & 0x0F
+            }
+            guard number(2) != nil, let base = number(baseSize), let extentCount = number(2) else { return nil }
+            var extents: [Extent] = []
+            for _ in 0..<extentCount {
+                if indexSize > 0 { guard number(indexSize) != nil else { return nil } }
+                guard let offset = number(offsetSize), let length = number(lengthSize) else { return nil }
+                extents.append(Extent(method: method, offset: Int64(base + offset), length: length))
+            }
+            locations[id] = extents
+        }
+        return locations
+    }
+
+    // MARK: GIF
+
+    /// Extensions: an application extension "XMP DataXMP" (the packet written raw, then a "magic trailer"
+    /// that makes it read as sub-blocks) is replaced by empty sub-blocks of the same total length.
+    mutating func walkGIF() -> Bool {
+        guard let screen = file.read(6, 7) else { return false }
+        var offset: Int64 = 13
+        if screen[4] & 0x80 != 0 { offset += 3 * (Int64(1) << (Int64(screen[4] & 0x07) + 1)) }
+        while let introducer = file.read(offset, 1)?.first {
+            switch introducer {
+            case 0x3B:
+                return true
+            case 0x21:
+                guard let label = file.read(offset + 1, 1)?.first else { return false }
+                offset += 2
+                var isXMP = false
+                if label == 0xFF, let identifier = file.read(offset, 12), identifier[0] == 11 {
+                    isXMP = Array(identifier[1..<12]) == Array("XMP DataXMP".utf8)
+                }
+                guard let next = subBlocks(from: offset) else { return false }
+                if isXMP { emptySubBlocks(from: offset + 12, to: next) }
+                offset = next
+            case 0x2C:
+                guard let descriptor = file.read(offset, 10) else { return false }
+                offset += 10
+                if descriptor[9] & 0x80 != 0 { offset += 3 * (Int64(1) << (Int64(descriptor[9] & 0x07) + 1)) }
+                guard let next = subBlocks(from: offset + 1) else { return false }
+                offset = next
+            default:
+                return false
+            }
+        }
+        return false
+    }
+
+    /// Follows data sub-blocks to their terminator; returns the offset after it.
+    private func subBlocks(from start: Int64) -> Int64? {
+        var offset = start
+        while let length = file.read(offset, 1)?.first {
+            if length == 0 { return offset + 1 }
+            offset += 1 + Int64(length)
+        }
+        return nil
+    }
+
+    /// Zero-filled sub-blocks and a terminator exactly filling `start..<end`.
+    private mutating func emptySubBlocks(from start: Int64, to end: Int64) {
+        var bytes: [UInt8] = []
+        var remaining = Int(end - start) - 1  // the terminator
+        guard remaining >= 0 else { return }
+        while remaining > 0 {
+            // Never leave a single byte, which no block can fill.
+            let length = remaining > 256 ? (remaining - 256 == 1 ? 253 : 255) : max(0, remaining - 1)
+            guard length > 0 else { break }
+            bytes += [UInt8(length)] + [UInt8](repeating: 0, count: length)
+            remaining -= 1 + length
+        }
+        guard remaining == 0 else { return blank(start, Int(end - start), with: 0) }
+        redaction.replace(at: start, with: bytes + [0])
+    }
+}
