@@ -101,6 +101,34 @@ struct HostileInputTests {
             #expect(app.storedFiles().isEmpty)
         }
     }
+
+    @Test("A GIF's frames are counted from the file, past the 4,097 libvips reports (issue 19, item 10)")
+    func framesCountedFromTheFile() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let f = try await UploadTests.fixture(app)
+            // 12,000 frames of 100×100 = 120 MP, over the default 100 MP.
+            let response = try await app.upload(TestImages.animatedGIF(frames: 12_000, width: 100, height: 100), event: f.event, token: f.guest)
+            #expect(response.expectProblem(.unprocessableContent).contains("12000 frames"))
+            #expect(app.storedFiles().isEmpty)
+        }
+    }
+
+    @Test("A huge image in a tiny file is refused before it is decoded (issue 19, item 10)")
+    func cheapFileExpensiveWork() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flat-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("flat.png").path
+        #expect(try await runTool("/usr/bin/vips", ["black", path, "8000", "8000"]).status == 0)
+        let flat = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(flat.count < 1_000_000)
+        try await TestApp.run(.sqlite) { app in
+            let f = try await UploadTests.fixture(app)
+            let response = try await app.upload(flat, event: f.event, token: f.guest)
+            #expect(response.expectProblem(.unprocessableContent).contains("64 megapixels"))
+            #expect(app.storedFiles().isEmpty)
+        }
+    }
 }
 
 /// A PNG signature and an IHDR chunk (valid CRC) claiming the given size, then an empty IDAT and IEND.

@@ -261,6 +261,14 @@ let migrations: [Migration] = [
             "CREATE INDEX guest_links_expiry ON guest_links (expires_at)",
         ]
     ),
+    Migration(
+        version: 15,
+        name: "job owners",
+        statements: [
+            "ALTER TABLE jobs ADD COLUMN owner TEXT NOT NULL DEFAULT ''",
+            "CREATE INDEX jobs_by_owner ON jobs (owner, run_after, id)",
+        ]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

@@ -80,7 +80,7 @@ public struct PhotoRepository: Sendable {
                 // Undo the shot taken above: a retry or a duplicate must never count twice.
                 guard inserted != nil else { throw RollBack() }
                 try await PendingWrites.end(photoID: new.id, in: db)
-                try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, now: new.uploadedAt, in: db)
+                try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, owner: uploader.id, now: new.uploadedAt, in: db)
                 try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
                 let photo = try await Self.find(id: new.id, in: db)!
                 try await ChangeLog.append(.photoAdded, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)

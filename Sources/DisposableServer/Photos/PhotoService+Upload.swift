@@ -101,6 +101,11 @@ extension PhotoService {
         }
     }
 
+    /// Up to this many pixels, any file size is fine (screenshots, drawings, scans compress well).
+    static let pixelsAlwaysAccepted = 24_000_000
+    /// Beyond, at least one byte of file per this many pixels: real photos have 2–8.
+    static let pixelsPerByte: Int64 = 16
+
     /// The format from the bytes, and the size from the header — before anything is decoded (MED-3).
     private func validate(_ staged: StagedUpload) async throws -> ImageFormat {
         guard staged.byteSize > 0 else {
@@ -129,12 +134,26 @@ extension PhotoService {
             let path = staged.file.path
             guard try await NIOThreadPool.singleton.runIfActive({ try JPEGStructure.isComplete(file: path) }) else { throw broken }
         }
-        let pixels = header.width * header.height * header.pages
+        var frames = header.pages
+        if format == .gif {
+            let path = staged.file.path
+            guard let counted = try await NIOThreadPool.singleton.runIfActive({ try GIFFrames.count(fileAt: path) }) else { throw broken }
+            frames = max(frames, counted)
+        }
+        let pixels = header.width * header.height * frames
         guard header.width > 0, header.height > 0, pixels <= limits.maxPixels else {
             throw Problem(
                 .unprocessableContent, "too-many-pixels", title: "Image too large",
-                detail: "This image is \(header.width)×\(header.height) pixels\(header.pages > 1 ? " × \(header.pages) frames" : ""), "
+                detail: "This image is \(header.width)×\(header.height) pixels\(frames > 1 ? " × \(frames) frames" : ""), "
                     + "more than the \(limits.maxPixels / 1_000_000) megapixels allowed.")
+        }
+        // A photo of many megapixels is megabytes. One that is not (a 100-megapixel PNG of 1 MB) costs as
+        // much to decode as a real one while costing its sender nothing to send (issue 19, item 10).
+        if pixels > Self.pixelsAlwaysAccepted, Int64(pixels) > staged.byteSize * Self.pixelsPerByte {
+            throw Problem(
+                .unprocessableContent, "too-many-pixels", title: "Image too large",
+                detail: "This image is \(pixels / 1_000_000) megapixels in a file of only \(staged.byteSize / 1_000) KB. "
+                    + "Photos that large are welcome as cameras save them; send it at a smaller size.")
         }
         return format
     }
