@@ -29,7 +29,12 @@ struct EventsTests {
             #expect(deletesAt.timeIntervalSince(endsAt) == 30 * 86_400, "kept 30 days after the end")
             let code = try #require(event["code"] as? String)
             #expect(code.wholeMatch(of: /[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}/) != nil, "\(code)")
-            #expect(event["joinURL"] as? String == "https://disposable.test/e/\(code)")
+            // The QR code's link: the code, and the key that spares its holders the guess limiter.
+            let joinURL = try #require(event["joinURL"] as? String)
+            #expect(
+                joinURL.wholeMatch(of: /https:\/\/disposable\.test\/e\/[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}\?k=[A-Za-z0-9_-]{22}/) != nil, "\(joinURL)"
+            )
+            #expect(joinURL.hasPrefix("https://disposable.test/e/\(code)?k="))
         }
     }
 

@@ -64,3 +64,31 @@ final class RawConnection: @unchecked Sendable {
         return isClosedByServer
     }
 }
+
+extension RawHTTP {
+    /// One request and its answer over a connection left open afterwards (to watch what the server does with it).
+    static func exchangeKeepingOpen(port: Int, _ text: String, timeoutSeconds: Int = 30) async throws -> (connection: RawConnection, answer: Answer) {
+        let connection = try RawConnection(port: port)
+        connection.send(text)
+        let answer = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try connection.readAnswer(timeoutSeconds: timeoutSeconds) }) }
+        }
+        return (connection, answer)
+    }
+}
+
+extension RawConnection {
+    /// Blocks until one whole answer arrived (or the timeout passed).
+    func readAnswer(timeoutSeconds: Int) throws -> RawHTTP.Answer {
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let (answer, _) = try RawHTTP.parse(received) { return answer }
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else { throw RawHTTP.Failure(description: "no answer (errno \(errno))") }
+            received += buffer[0..<count]
+        }
+    }
+}

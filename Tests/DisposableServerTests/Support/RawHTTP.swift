@@ -70,7 +70,7 @@ enum RawHTTP {
     }
 
     /// The first complete answer in `bytes` and how many bytes it took; nil while incomplete.
-    private static func parse(_ bytes: [UInt8]) throws -> (Answer, Int)? {
+    static func parse(_ bytes: [UInt8]) throws -> (Answer, Int)? {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let headEnd = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<$0 + 4]) == separator })
         else { return nil }
