@@ -5,6 +5,7 @@ Usage: test_web.py PATH_TO_DISPOSABLE_BINARY
 Starts its own server on embedded defaults, drives headless Chromium with its fake camera at phone size,
 and saves screenshots of the main pages in $DISPOSABLE_WEB_ARTIFACTS (default .build/web-artifacts).
 """
+import datetime
 import hashlib
 import io
 import json
@@ -63,6 +64,11 @@ class Server:
         request = urllib.request.Request(self.base + path, headers={"Cookie": f"disposable_session={cookie}", "Accept": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read())
+
+
+def utc(text):
+    """An API time as an aware datetime, whatever its fraction digits."""
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).replace(microsecond=0)
 
 
 def browser(language="en-GB", downloads=None):
@@ -251,6 +257,16 @@ def main():
         qr_url = decode_qr(organizer)
         url = qr_url.split("?")[0]  # the event's pages; the QR's key is for joining
         check("the QR code on the event page decodes with zbarimg to the join link")
+
+        # Issue 20, item 2: Share sends the name, the link, the code, "no app needed" and the QR image.
+        organizer.execute_script("navigator.canShare = () => true;"
+                                 "navigator.share = async (data) => { window.shared = {text: data.text, files: (data.files || []).map(f => f.type)}; };")
+        organizer.find_element(By.ID, "share-button").click()
+        shared = wait(organizer, lambda d: d.execute_script("return window.shared"), "the share sheet opened")
+        code = url.rsplit("/", 1)[1]
+        assert "Leo's baptism" in shared["text"] and qr_url in shared["text"] and code in shared["text"], shared
+        assert "no app" in shared["text"] and shared["files"] == ["image/png"], shared
+        check("Share carries the event's name, link, code, 'no app needed' and the QR image")
         organizer_cookie = session_cookie(organizer)
 
         ana = browser(); drivers.append(ana)
@@ -258,6 +274,9 @@ def main():
         ana.get(url)
         shot(ana, "guest-join")
         join(ana, qr_url, "Ana")
+        # Issue 20, item 7: each module is fetched once (pages and imports use the same versioned URL).
+        loads = ana.execute_script("return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/static/app.js'))")
+        assert len(loads) == 1, loads
         shot(ana, "guest-camera")
         join(ben, qr_url, "Ben")
         assert shots_left(ana) == 3 and shots_left(ben) == 3
@@ -389,6 +408,52 @@ def main():
         french.find_element(By.CSS_SELECTOR, ".languages a[lang=en]").click()
         wait(french, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en", "switched to English")
         check("a browser asking for French gets French, and can switch")
+
+        # Issue 20, item 1: times typed in the form are the organizer's local times, wherever the browser is.
+        for zone, starts, reveals in [("Europe/Paris", "2026-12-24T18:25:00Z", "2026-12-24T21:00:00Z"),
+                                      ("America/Los_Angeles", "2026-12-25T03:25:00Z", "2026-12-25T06:00:00Z")]:
+            organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})
+            organizer.get(server.base + "/events/new")  # the page's script records the zone in a cookie
+            organizer.get(server.base + "/events/new")
+            organizer.find_element(By.ID, "f-name").send_keys(f"Christmas in {zone}")
+            organizer.execute_script("document.getElementById('f-startsAt').value = '2026-12-24T19:25';"
+                                     "document.getElementById('f-endsAt').value = '2026-12-25T02:00';"
+                                     "document.querySelector('input[name=revealAt]').value = '2026-12-24T22:00';")
+            organizer.find_element(By.CSS_SELECTOR, "input[name=revealMode][value='at']").click()
+            organizer.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+            wait(organizer, lambda d: "created=1" in d.current_url, f"event created in {zone}")
+            created = server.api("/api/v1/events/" + organizer.current_url.split("/events/")[1].split("?")[0], organizer_cookie)
+            stored = (utc(created["startsAt"]), utc(created["reveal"]["at"]))
+            assert stored == (utc(starts), utc(reveals)), f"{zone}: typed 19:25 and 22:00, stored {stored}"
+        organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
+        check("form times are read in the organizer's time zone (Paris, Los Angeles)")
+
+        # Issue 20, items 3 and 4: no page is wider than a phone, at 360 and 390 px, in English and French.
+        pages = {
+            organizer: ["/", "/events", "/events/new", f"/events/{event_id}", "/help", "/terms", "/privacy"],
+            ana: [url + "/camera", url, url + "/mine", url + "/continue"],
+        }
+        too_wide = []
+        for language in ["en", "fr"]:
+            for driver, paths in pages.items():
+                driver.get(f"{server.base}/language/{language}?back=/help")
+                for width in [360, 390]:
+                    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+                    for path in paths:
+                        driver.get(path if path.startswith("http") else server.base + path)
+                        # Compared with the phone's width: a mobile browser zooms out to fit a page that is too wide,
+                        # so innerWidth grows with it.
+                        widths = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+                        if max(widths) > width:
+                            culprits = driver.execute_script(
+                                "return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > arguments[0] + 1)"
+                                ".slice(0, 4).map(e => e.tagName + '.' + e.className + '#' + e.id)", width)
+                            too_wide.append((language, width, path, widths, culprits))
+                            shot(driver, f"too-wide-{language}-{width}-{len(too_wide)}")
+                driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 412, "height": 915, "deviceScaleFactor": 2, "mobile": True})
+                driver.get(f"{server.base}/language/en?back=/help")
+        assert not too_wide, too_wide
+        check("no page is wider than the phone at 360 and 390 px, in English and French")
 
         # The guest camera page's own JS + CSS stays under 100 KB.
         sizes = {}

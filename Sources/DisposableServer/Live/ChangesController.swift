@@ -66,16 +66,23 @@ struct ChangesController {
                 try await writer.write(ByteBuffer(string: "retry: 2000\n: stream of \(event.id) from \(start)\n\n"))
                 var lastWrite = ContinuousClock.now
                 // Streams end when the server shuts down; browsers reconnect (to another instance) and resume.
+                let deleted = String(decoding: try JSONEncoder.sorted.encode(ChangePayload(kind: .eventDeleted)), as: UTF8.self)
                 while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                    // A guest who left, a signed-out session, a deleted account: the stream ends with the token.
+                    // A guest who left, a signed-out session, a deleted account: the stream ends with the token —
+                    // telling of a deleted event first, since deleting it takes its guests' tokens too.
                     if ContinuousClock.now - checked >= Self.tokenRecheck {
-                        guard try await stillValid(identity, event.id) else { break }
+                        guard try await stillValid(identity, event.id) else {
+                            await hub.refresh(event.id, force: true)
+                            if await hub.isDeleted(event.id) {
+                                try await writer.write(ByteBuffer(string: "event: event-deleted\ndata: \(deleted)\n\n"))
+                            }
+                            break
+                        }
                         checked = .now
                     }
                     let batch = try await hub.changes(event.id, after: last)
                     if batch.isEmpty {
                         if await hub.isDeleted(event.id) {
-                            let deleted = String(decoding: try JSONEncoder.sorted.encode(ChangePayload(kind: .eventDeleted)), as: UTF8.self)
                             try await writer.write(ByteBuffer(string: "event: event-deleted\ndata: \(deleted)\n\n"))
                             break
                         }

@@ -76,10 +76,13 @@ struct InfoPages {
         if request.headers[.ifNoneMatch] == file.etag {
             return Response(status: .notModified, headers: [.eTag: file.etag])
         }
+        // Only the current versioned URL is cached for good; any other may be stale after an upgrade.
+        let current = request.uri.queryParameters.get("v") == resources.assetVersion
         return Response(
             status: .ok,
             headers: [
-                .contentType: file.contentType, .eTag: file.etag, .cacheControl: "public, max-age=31536000, immutable",
+                .contentType: file.contentType, .eTag: file.etag,
+                .cacheControl: current ? "public, max-age=31536000, immutable" : "no-cache",
             ], body: .init(byteBuffer: ByteBuffer(data: file.data)))
     }
 }

@@ -16,7 +16,9 @@ struct WebRequest: Sendable {
             cookie: request.cookies[WebLanguage.cookieName]?.value,
             acceptLanguage: request.headers[.acceptLanguage])
         // Set by the pages' script from the browser's own time zone; UTC until then.
-        timeZone = request.cookies["disposable_tz"].flatMap { TimeZone(identifier: $0.value) } ?? .gmt
+        // The browser writes its zone URL-encoded (`Europe%2FParis`); read undecoded it named no zone, and
+        // form times were taken as UTC (issue 20, item 1).
+        timeZone = request.cookies["disposable_tz"].flatMap { TimeZone(identifier: $0.value.removingPercentEncoding ?? $0.value) } ?? .gmt
         identity = context.identity
         path = request.uri.path
         self.resources = resources

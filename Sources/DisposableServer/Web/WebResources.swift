@@ -52,6 +52,16 @@ struct WebResources: Sendable {
             staticFiles[name] = StaticFile(data: data, contentType: contentType(name), etag: etag)
         }
         let version = all.finalize().prefix(5).hex
+        // Modules import each other by the same versioned URL the pages use: `./app.js` and `app.js?v=…` are
+        // two modules to a browser, so every listener ran twice (issue 20, item 7).
+        for (name, file) in staticFiles where name.hasSuffix(".js") {
+            var text = String(decoding: file.data, as: UTF8.self)
+            for other in staticFiles.keys where other.hasSuffix(".js") {
+                text = text.replacingOccurrences(of: "from './\(other)'", with: "from './\(other)?v=\(version)'")
+            }
+            let data = Data(text.utf8)
+            staticFiles[name] = StaticFile(data: data, contentType: file.contentType, etag: "\"" + SHA256.hash(data: data).prefix(8).hex + "\"")
+        }
         let assetURLs = Dictionary(
             uniqueKeysWithValues: staticFiles.keys.map {
                 ($0.replacingOccurrences(of: ".", with: "_"), "/static/\($0)?v=\(version)")

@@ -5,11 +5,17 @@ const config = eventConfig();
 
 const share = document.getElementById('share-button');
 share.addEventListener('click', async () => {
-  const data = { title: share.dataset.title, text: share.dataset.text, url: share.dataset.url };
+  // The message already holds the link (QR-2); phones that share files get the QR code as an image too.
+  const data = { title: share.dataset.title, text: share.dataset.text };
   if (navigator.share) {
+    try {
+      const png = await fetch(`/api/v1/events/${config.id}/qr.png?size=600`).then((response) => response.blob());
+      const file = new File([png], 'qr.png', { type: 'image/png' });
+      if (navigator.canShare && navigator.canShare({ files: [file] })) data.files = [file];
+    } catch { /* the text alone */ }
     try { await navigator.share(data); return; } catch (error) { if (error.name === 'AbortError') return; }
   }
-  await navigator.clipboard.writeText(`${data.text}`);
+  await navigator.clipboard.writeText(data.text);
   toast(t('copied'));
 });
 
