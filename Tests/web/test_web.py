@@ -409,6 +409,20 @@ def main():
         wait(french, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en", "switched to English")
         check("a browser asking for French gets French, and can switch")
 
+        # Issue 20, item 5: a refusal reads as a short sentence in the guest's language, wholly visible.
+        french.get(f"{server.base}/language/fr?back=/")
+        join(french, qr_url, "Zoé")
+        not_a_photo = os.path.join(downloads, "notes.txt")
+        with open(not_a_photo, "w") as handle:
+            handle.write("not a photo")
+        french.find_element(By.ID, "file-input").send_keys(not_a_photo)
+        toast = wait(french, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, ".toast") if "photo" in e.text), None), "the refusal shown")
+        assert "Ce fichier n'est pas une photo" in toast.text, toast.text
+        assert french.execute_script("const e = arguments[0]; const r = e.getBoundingClientRect();"
+                                     "return e.scrollWidth <= e.clientWidth && r.left >= 0 && r.right <= innerWidth", toast), "toast clipped"
+        shot(french, "guest-refusal-fr")
+        check("a refused photo is explained in the guest's language, in full")
+
         # Issue 20, item 1: times typed in the form are the organizer's local times, wherever the browser is.
         for zone, starts, reveals in [("Europe/Paris", "2026-12-24T18:25:00Z", "2026-12-24T21:00:00Z"),
                                       ("America/Los_Angeles", "2026-12-25T03:25:00Z", "2026-12-25T06:00:00Z")]:

@@ -25,13 +25,20 @@ export function eventConfig() {
   return element ? JSON.parse(element.textContent) : null;
 }
 
+/** What a refusal means, in the reader's language: the server's problem type names a sentence of the catalogue
+ * (the server's own sentence is for developers, and in English). */
+export function problemText(problem, status) {
+  const slug = typeof problem?.type === 'string' ? problem.type.split('/').pop() : '';
+  return strings[`problem_${slug}`] ?? t('problem_other', { status });
+}
+
 /** A JSON API call with the session cookie; throws an Error carrying the problem's sentence. */
 export async function api(path, options = {}) {
   const response = await fetch(path, { credentials: 'same-origin', headers: { Accept: 'application/json' }, ...options });
   if (response.status === 204) return null;
   const body = await response.json().catch(() => null);
   if (!response.ok) {
-    const error = new Error(body?.detail || `HTTP ${response.status}`);
+    const error = new Error(problemText(body, response.status));
     error.status = response.status;
     error.problem = body;
     throw error;

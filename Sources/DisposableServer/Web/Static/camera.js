@@ -1,6 +1,6 @@
 // The camera (CAM-1..4): rear camera first, switch, torch, a screen flash for selfies, full resolution
 // through ImageCapture where the browser has it; every shot goes to the upload queue.
-import { t, eventConfig, toast } from './app.js';
+import { t, eventConfig, toast, problemText } from './app.js';
 import { UploadQueue, watchQueue } from './queue.js';
 
 const config = eventConfig();
@@ -148,7 +148,7 @@ fileInput.addEventListener('change', async () => {
 });
 queue.addEventListener('uploaded', () => toast(t('upload_done'), 1500));
 queue.addEventListener('duplicate', () => toast(t('duplicate'), 3000));
-queue.addEventListener('failed', (event) => toast(t('upload_failed', { reason: event.detail.reason }), 5000));
+queue.addEventListener('failed', (event) => toast(t('upload_failed', { reason: problemText(event.detail.problem, event.detail.status) }), 6000));
 document.addEventListener('visibilitychange', () => { if (document.hidden) stop(); else if (!intro || intro.hidden) start(); });
 
 if (intro.hidden) start();

@@ -110,7 +110,7 @@ export class UploadQueue extends EventTarget {
           resolve('retry');
         } else {
           // Refused for good (no shots left, event over, not a photo): say why, keep nothing that cannot go.
-          this.dispatchEvent(new CustomEvent('failed', { detail: { id: item.id, reason: body?.detail || `HTTP ${request.status}`, status: request.status } }));
+          this.dispatchEvent(new CustomEvent('failed', { detail: { id: item.id, problem: body, status: request.status } }));
           resolve('done');
         }
       };
