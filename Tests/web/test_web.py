@@ -267,6 +267,14 @@ def main():
         assert "Leo's baptism" in shared["text"] and qr_url in shared["text"] and code in shared["text"], shared
         assert "no app" in shared["text"] and shared["files"] == ["image/png"], shared
         check("Share carries the event's name, link, code, 'no app needed' and the QR image")
+
+        # Issue 20, item 6: an error in a form sent back is on screen, its field focused.
+        organizer.find_element(By.ID, "confirm").send_keys("not the name")
+        organizer.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button[type=submit]").click()
+        error = wait(organizer, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, ".field-error")), None), "the delete form's error")
+        in_view = organizer.execute_script("const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight", error)
+        assert in_view and organizer.execute_script("return document.activeElement.id") == "confirm", "the error is off-screen"
+        check("a form's error is scrolled into view and its field focused")
         organizer_cookie = session_cookie(organizer)
 
         ana = browser(); drivers.append(ana)

@@ -13,6 +13,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: ProtocolRulesMiddleware())
+    router.add(middleware: PageNotFoundMiddleware())
     // Signed media links carry their own grant: no session to look up (PERF-3).
     MediaController(signer: services.signer, blobs: services.blobs, clock: services.clock).addRoutes(to: router)
 

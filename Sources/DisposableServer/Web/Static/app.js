@@ -64,6 +64,14 @@ const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 if (zone) document.cookie = `disposable_tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
 for (const element of document.querySelectorAll('time[datetime]')) element.textContent = formatDateTime(element.dateTime);
 
+// A form sent back with errors: bring the first one into view and put the cursor in its field (issue 20, item 6).
+const firstError = document.querySelector('.field-error, p.error[role=alert]');
+if (firstError) {
+  const field = document.querySelector('[aria-invalid="true"]') ?? firstError.closest('form')?.querySelector('input:not([type=hidden]), textarea');
+  (field ?? firstError).scrollIntoView({ block: 'center' });
+  field?.focus({ preventScroll: true });
+}
+
 // SUP-5: say so when the network is gone.
 const offline = document.getElementById('offline');
 const updateOnline = () => { if (offline) offline.hidden = navigator.onLine; };

@@ -1,0 +1,21 @@
+import Hummingbird
+
+/// A browser that opens an address nothing answers gets a page in the app's look and its language, not the
+/// API's JSON (issue 20, item 10). API paths and clients that do not ask for HTML keep problem+json.
+struct PageNotFoundMiddleware: RouterMiddleware {
+    func handle(
+        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound && Self.wantsPage(request) {
+            return WebRequest(request, context: context).errorPage(
+                status: .notFound, titleKey: "error_missing_title", messageKey: "error_missing_message")
+        }
+    }
+
+    static func wantsPage(_ request: Request) -> Bool {
+        (request.method == .get || request.method == .head) && !request.uri.path.hasPrefix("/api/")
+            && request.headers[.accept]?.contains("text/html") == true
+    }
+}
