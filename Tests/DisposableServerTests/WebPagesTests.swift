@@ -204,6 +204,25 @@ struct WebPagesTests {
         }
     }
 
+    @Test("Typed codes are forgiving, a wrong one comes back to be corrected, and counts read as words (issue 20)")
+    func typedCodesAndPlurals() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let organizer = try await app.userToken()
+            let code = try #require(try await app.createEvent(token: organizer, ["name": "Party"])["code"] as? String)
+            let typed = code.lowercased().replacingOccurrences(of: "-", with: " ").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            #expect(try await app.page(.get, "/join?code=\(typed)").headers[.location] == "/e/\(code)")
+            let wrong = try await app.page(.get, "/join?code=ABC%3Cb%3E")
+            let back = try #require(wrong.headers[.location])
+            #expect(back.hasPrefix("/?error=code&code=ABC"))
+            let home = try await app.page(.get, String(back.prefix { $0 != "#" }))
+            #expect(home.text.contains("value=\"ABC&lt;b&gt;\""), "kept, escaped")
+            _ = try await app.guestToken(code: code)
+            #expect(try await app.page(.get, "/events", cookie: organizer).text.contains("1 guest<"))
+            let french = try await app.page(.get, "/events", cookie: organizer, headers: [.acceptLanguage: "fr"])
+            #expect(french.text.contains("1 invité<"))
+        }
+    }
+
     @Test("JN-5: a personal link signs a second phone in as the same guest, once")
     func personalLink() async throws {
         try await TestApp.run(.sqlite) { app in

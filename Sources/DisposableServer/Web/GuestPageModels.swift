@@ -14,6 +14,8 @@ struct HomePage: Sendable {
     let hasJoined: Bool
     /// Just left an event (JN-3).
     let left: Bool
+    /// A code that did not work, shown again to be corrected.
+    let typedCode: String
     let codeError: String?
 }
 

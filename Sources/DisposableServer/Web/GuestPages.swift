@@ -28,6 +28,7 @@ struct GuestPages {
         let joined = try await joinedEvents(request, web: web)
         let page = HomePage(
             joined: joined, hasJoined: !joined.isEmpty, left: request.uri.queryParameters.get("left") != nil,
+            typedCode: String((request.uri.queryParameters.get("code") ?? "").prefix(20)),
             codeError: request.uri.queryParameters.get("error") == "code" ? web.t("join_code_invalid") : nil)
         return web.page("home", title: web.t("app_name"), model: page)
     }
@@ -49,7 +50,10 @@ struct GuestPages {
     /// The home page's "type the code" form (JN-2).
     @Sendable func joinByCode(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let raw = request.uri.queryParameters.get("code"), let code = EventCode(typed: raw) else {
-            return WebRequest.redirect("/?error=code#join")
+            // Back to the form with what was typed, to correct rather than type again.
+            let typed = String((request.uri.queryParameters.get("code") ?? "").prefix(20))
+            let kept = typed.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return WebRequest.redirect("/?error=code&code=\(kept)#join")
         }
         return WebRequest.redirect("/e/\(code)")
     }

@@ -22,7 +22,8 @@ struct DashboardPage: Sendable {
         let statusText: String
         let status: String
         let startsAt: TimeText
-        let guestCount: Int
+        /// "1 guest", "3 guests", "0 invité".
+        let guests: String
         let isOrganizer: Bool
     }
 

@@ -99,7 +99,7 @@ struct OrganizerPages {
             let status = event.status(at: now)
             return DashboardPage.Item(
                 id: event.id, name: event.name, code: event.code.description, statusText: web.t("status_\(status.rawValue)"),
-                status: status.rawValue, startsAt: web.time(event.startsAt), guestCount: event.guestCount,
+                status: status.rawValue, startsAt: web.time(event.startsAt), guests: web.plural("guest_count", event.guestCount),
                 isOrganizer: event.organizerID == user.id)
         }
         let active = visible.filter { $0.status(at: now) != .ended }.map(item)

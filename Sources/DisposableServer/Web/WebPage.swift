@@ -32,6 +32,12 @@ struct WebRequest: Sendable {
         return text
     }
 
+    /// `key_one` where the language says `n` is singular (English: 1; French: 0 and 1), else `key`; `{n}` filled.
+    func plural(_ key: String, _ n: Int) -> String {
+        let singular = language == .fr ? n < 2 : n == 1
+        return t(singular && strings["\(key)_one"] != nil ? "\(key)_one" : key, ["n": String(n)])
+    }
+
     var user: User? {
         if case .user(let user, _) = identity { return user }
         return nil
