@@ -5,11 +5,13 @@ Usage: test_web.py PATH_TO_DISPOSABLE_BINARY
 Starts its own server on embedded defaults, drives headless Chromium with its fake camera at phone size,
 and saves screenshots of the main pages in $DISPOSABLE_WEB_ARTIFACTS (default .build/web-artifacts).
 """
+import base64
 import datetime
 import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -267,6 +269,17 @@ def main():
         assert "Leo's baptism" in shared["text"] and qr_url in shared["text"] and code in shared["text"], shared
         assert "no app" in shared["text"] and shared["files"] == ["image/png"], shared
         check("Share carries the event's name, link, code, 'no app needed' and the QR image")
+
+        # Issue 20 (QR-3): the table card prints on one sheet of its own size, A6 or A5, not the printer's Letter.
+        for size, points in [("A6", (297.6, 419.5)), ("A5", (419.5, 595.3))]:
+            organizer.get(f"{server.base}/events/{event_id}/card" + ("?size=a5" if size == "A5" else ""))
+            pdf = base64.b64decode(organizer.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True, "printBackground": True})["data"])
+            boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)", pdf)
+            assert len(boxes) == 1, f"{size}: {len(boxes)} pages"
+            width, height = (float(value) for value in boxes[0])
+            assert abs(width - points[0]) < 2 and abs(height - points[1]) < 2, f"{size}: printed on {width}×{height} pt"
+        organizer.get(f"{server.base}/events/{event_id}")
+        check("the table card prints on one A6 or A5 sheet")
 
         # Issue 20, item 6: an error in a form sent back is on screen, its field focused.
         organizer.find_element(By.ID, "confirm").send_keys("not the name")

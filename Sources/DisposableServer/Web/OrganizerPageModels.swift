@@ -50,6 +50,7 @@ struct CardPage: Sendable {
     struct EventSummary: Sendable {
         let id: String
         let name: String
+        let code: String
         let joinURL: String
     }
 
@@ -57,4 +58,6 @@ struct CardPage: Sendable {
     let qrSVG: String
     /// "A6" or "A5".
     let pageSize: String
+    /// The stylesheet that sets the printed sheet's size (sections do not run inside a layout's blocks).
+    let sheetStylesheet: String
 }

@@ -221,7 +221,7 @@ struct OrganizerPages {
         return web.page(
             "card", title: event.name,
             model: CardPage(
-                event: .init(id: event.id, name: event.name, joinURL: events.links.typed(event.code)), qrSVG: qr,
-                pageSize: a5 ? "A5" : "A6"))
+                event: .init(id: event.id, name: event.name, code: event.code.description, joinURL: events.links.typed(event.code)), qrSVG: qr,
+                pageSize: a5 ? "A5" : "A6", sheetStylesheet: web.resources.assetURLs[a5 ? "card_a5_css" : "card_a6_css"] ?? ""))
     }
 }
