@@ -220,6 +220,11 @@ struct WebPagesTests {
             #expect(try await app.page(.get, "/events", cookie: organizer).text.contains("1 guest<"))
             let french = try await app.page(.get, "/events", cookie: organizer, headers: [.acceptLanguage: "fr"])
             #expect(french.text.contains("1 invité<"))
+            // An event that is over invites to see the photos, not to shoot (issue 20, item 8).
+            #expect(try await app.page(.get, "/e/\(code)").text.contains("Join and start shooting"))
+            app.clock.advance(by: 9 * 86_400)
+            app.services.recentReads.forgetAll()
+            #expect(try await app.page(.get, "/e/\(code)").text.contains("Join to see the photos"))
         }
     }
 

@@ -356,6 +356,16 @@ def main():
         assert shots_left(ana) == 0
         wait(ana, lambda d: not d.find_element(By.ID, "shutter").is_enabled(), "shutter disabled at 0")
         assert "No shots left" in ana.find_element(By.ID, "shots-text").text
+        # Issue 20, item 8: the messages, the shutter and the library button do not cover each other.
+        overlaps = ana.execute_script("""
+            const box = (e) => e && !e.hidden && e.offsetParent ? e.getBoundingClientRect() : null;
+            const hit = (a, b) => a && b && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+            const shutter = box(document.getElementById('shutter')), text = box(document.getElementById('shots-text'));
+            const message = box(document.getElementById('camera-message')), notice = box(document.querySelector('.viewfinder .notice'));
+            const library = box(document.querySelector('.fallback .button')), tabs = box(document.querySelector('.tabs'));
+            return [hit(shutter, text) && 'counter on shutter', hit(shutter, message) && 'message on shutter',
+                    hit(message, notice) && 'message on notice', library && tabs && library.bottom > tabs.top && 'library button under the tabs'].filter(Boolean);""")
+        assert not overlaps, overlaps
         wait(ana, queue_empty, "Ana's last photos sent")
         shot(ana, "guest-camera-empty")
         ana.refresh()

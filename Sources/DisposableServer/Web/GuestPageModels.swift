@@ -26,6 +26,8 @@ struct JoinPage: Sendable {
         let code: String
         let hasPassword: Bool
         let statusText: String
+        /// Over: joining is to see and download, no longer to shoot.
+        let isEnded: Bool
         let description: String?
     }
 

@@ -156,6 +156,7 @@ struct GuestPages {
             event: .init(
                 name: event.name, code: event.code.description, hasPassword: event.passwordHash != nil,
                 statusText: web.t("status_\(event.status(at: events.clock.now).rawValue)"),
+                isEnded: event.status(at: events.clock.now) == .ended,
                 description: event.description.isEmpty ? nil : event.description),
             key: event.opens(withKey: key) ? key : nil, name: name, termsVersion: TermsOfUse.version, error: error)
         return web.page("join", title: event.name, model: page, status: status)
