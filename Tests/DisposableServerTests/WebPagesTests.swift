@@ -1,8 +1,9 @@
-import DisposableServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+@testable import DisposableServer
 
 /// The web app's pages (issue 5) at the HTTP level: who may open what, forms, cookies, escaping,
 /// CSRF and the catalogues. The browser-level behaviour is in Tests/web/test_web.py (real Chromium).
