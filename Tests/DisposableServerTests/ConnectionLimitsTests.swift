@@ -56,8 +56,13 @@ struct ConnectionLimitsTests {
             let health = try await RawHTTP.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", responses: 1, timeoutSeconds: 5)
             #expect(health.first?.status == 200)
             #expect(ContinuousClock.now - started < .seconds(2))
-            try await Task.sleep(for: .milliseconds(500))
-            let open = flood.filter { !$0.isClosedByServer }.count
+            // Connections still in the kernel's accept queue look open until the server gets to them: give it time.
+            var open = flood.count
+            let deadline = ContinuousClock.now + .seconds(15)
+            while open > 20 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                open = flood.filter { !$0.isClosedByServer }.count
+            }
             #expect(open <= 20, "\(open) of the flood still open")
         }
     }

@@ -88,6 +88,19 @@ struct JoinTests {
         }
     }
 
+    @Test("Two guests with the same name can be told apart: the second is “Maggie 2” (issue 20)", arguments: TestEngine.allCases)
+    func sameName(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let code = try await app.createEvent(token: try await app.userToken())["code"]!
+            var names: [String] = []
+            for typed in ["Maggie", "Maggie", "maggie", "Ana"] {
+                let joined = try await app.call(.post, "/api/v1/join", json: ["code": code, "name": typed])
+                names.append(try #require((joined["guest"] as? [String: Any])?["name"] as? String))
+            }
+            #expect(names == ["Maggie", "Maggie 2", "maggie 3", "Ana"])
+        }
+    }
+
     @Test("Max guests holds under 20 parallel joins; leaving frees a place and revokes the token", arguments: TestEngine.allCases)
     func maxGuests(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in

@@ -76,15 +76,16 @@ struct JoinService: Sendable {
         }
         var userID: String? = nil
         if case .user(let user, _) = identity { userID = user.id }
-        let guest = Guest(id: newID(), eventID: event.id, userID: userID, name: name, joinedAt: now, leftAt: nil, shotsUsed: 0)
-        let (guests, tokens) = (guests, tokens)
-        let token = try await database.transaction { db -> String? in
+        let (guests, tokens, accountID) = (guests, tokens, userID)
+        let joined = try await database.transaction { db -> (String, Guest)? in
             guard try await EventRepository.claimGuestPlace(eventID: event.id, in: db) else { return nil }
+            let shown = try await GuestRepository.distinctName(name, eventID: event.id, in: db)
+            let guest = Guest(id: newID(), eventID: event.id, userID: accountID, name: shown, joinedAt: now, leftAt: nil, shotsUsed: 0)
             try await guests.insert(guest, in: db)
             if let termsVersion { try await GuestRepository.recordTerms(guestID: guest.id, version: termsVersion, at: now, in: db) }
-            return try await tokens.issue(guestID: guest.id, now: now, in: db)
+            return (try await tokens.issue(guestID: guest.id, now: now, in: db), guest)
         }
-        guard let token else {
+        guard let (token, guest) = joined else {
             throw Problem(
                 .conflict, "event-full", title: "Event full",
                 detail: "This event is full: it already has the \(event.maxGuests ?? 0) guests the organizer allowed.")
