@@ -1,5 +1,5 @@
 // The organizer's event page: sharing (ORG-1), the numbers (ORG-2) and moderation (ORG-3).
-import { t, api, eventConfig, toast, photoAlt, showPhoto } from './app.js';
+import { t, api, eventConfig, toast, photoAlt, showPhoto, formatTime } from './app.js';
 
 const config = eventConfig();
 
@@ -50,6 +50,50 @@ async function loadStats() {
     }
     box.append(heading, list);
   }
+  if (stats.uploadsPerHour.length) box.append(uploadsChart(stats.uploadsPerHour));
+}
+
+/** ORG-2: photos per hour as small bars, the busiest hour full height; its numbers in the title for screen readers. */
+function uploadsChart(hours) {
+  const svgNS = 'http://www.w3.org/2000/svg';
+  const width = 320, height = 90, gap = 2;
+  const most = Math.max(...hours.map((hour) => hour.photos));
+  // Bars no wider than a finger: an event of one hour is one bar, not a red wall.
+  const bar = Math.min(28, (width - gap * (hours.length - 1)) / hours.length);
+  const figure = document.createElement('figure');
+  figure.className = 'uploads-chart';
+  const svg = document.createElementNS(svgNS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${width} ${height + 16}`);
+  svg.setAttribute('role', 'img');
+  const summary = hours.map((hour) => `${formatTime(hour.hour)}: ${hour.photos}`).join(', ');
+  const title = document.createElementNS(svgNS, 'title');
+  title.textContent = `${t('stats_over_time')} — ${summary}`;
+  svg.append(title);
+  hours.forEach((hour, index) => {
+    const rect = document.createElementNS(svgNS, 'rect');
+    const h = Math.max(2, (hour.photos / most) * height);
+    rect.setAttribute('x', String(index * (bar + gap)));
+    rect.setAttribute('y', String(height - h));
+    rect.setAttribute('width', String(Math.max(1, bar)));
+    rect.setAttribute('height', String(h));
+    rect.setAttribute('rx', '2');
+    rect.dataset.photos = String(hour.photos);
+    svg.append(rect);
+  });
+  const last = hours.length - 1;
+  const ends = last === 0 ? [[0, 'start']] : [[0, 'start'], [last, 'end']];
+  for (const [index, anchor] of ends) {
+    const label = document.createElementNS(svgNS, 'text');
+    label.setAttribute('x', String(anchor === 'start' ? 0 : index * (bar + gap) + bar));
+    label.setAttribute('y', String(height + 13));
+    label.setAttribute('text-anchor', anchor);
+    label.textContent = formatTime(hours[index].hour);
+    svg.append(label);
+  }
+  const caption = document.createElement('figcaption');
+  caption.textContent = t('stats_over_time');
+  figure.append(caption, svg);
+  return figure;
 }
 
 const grid = document.getElementById('moderation-grid');
