@@ -12,8 +12,6 @@ struct Redaction: Sendable, Equatable {
 
     private(set) var patches: [Patch] = []
 
-    var isEmpty: Bool { patches.isEmpty }
-
     mutating func replace(at offset: Int64, with bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         patches.append(Patch(offset: offset, bytes: bytes))
