@@ -404,6 +404,11 @@ def main():
         bars = organizer.find_elements(By.CSS_SELECTOR, "#stats .uploads-chart rect")
         assert sum(int(bar.get_attribute("data-photos")) for bar in bars) == 4, "the chart's bars do not add up to the photos"
         organizer.execute_script("document.getElementById('stats').scrollIntoView()")
+        # Moderation thumbnails say who shot them and open larger (issue 20).
+        wait(organizer, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#moderation-grid li")) == 4, "4 thumbnails to moderate")
+        names = {e.text for e in organizer.find_elements(By.CSS_SELECTOR, "#moderation-grid .shooter")}
+        links = organizer.find_elements(By.CSS_SELECTOR, "#moderation-grid li a[href*='preview']")
+        assert names == {"Ana", "Ben"} and len(links) == 4, (names, len(links))
         shot(organizer, "organizer-event-with-photos")
         for name in os.listdir(downloads):
             os.remove(os.path.join(downloads, name))

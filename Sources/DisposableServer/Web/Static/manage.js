@@ -111,6 +111,15 @@ async function loadPhotos() {
     image.alt = photoAlt(photo);
     image.loading = 'lazy';
     if (photo.status === 'ready') showPhoto(image, photo, 'thumbnail');
+    // Who shot it, and the larger picture a tap away: moderating needs both (issue 20).
+    const enlarge = document.createElement('a');
+    enlarge.href = photo.urls.preview;
+    enlarge.target = '_blank';
+    enlarge.rel = 'noopener';
+    enlarge.append(image);
+    const shooter = document.createElement('span');
+    shooter.className = 'shooter';
+    shooter.textContent = photo.shooter.name;
     const remove = document.createElement('button');
     remove.type = 'button';
     remove.className = 'danger remove';
@@ -124,7 +133,7 @@ async function loadPhotos() {
         loadStats();
       } catch (error) { toast(error.message, 4000); }
     });
-    item.append(image, remove);
+    item.append(enlarge, shooter, remove);
     if (photo.approved === false) {
       // ORG-4: waiting in the approval queue.
       item.classList.add('awaiting');
