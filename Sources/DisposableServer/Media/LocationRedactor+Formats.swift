@@ -264,44 +264,9 @@ extension LocationRedactor {
     /// Extensions: an application extension "XMP DataXMP" (the packet written raw, then a "magic trailer"
     /// that makes it read as sub-blocks) is replaced by empty sub-blocks of the same total length.
     mutating func walkGIF() -> Bool {
-        guard let screen = file.read(6, 7) else { return false }
-        var offset: Int64 = 13
-        if screen[4] & 0x80 != 0 { offset += 3 * (Int64(1) << (Int64(screen[4] & 0x07) + 1)) }
-        while let introducer = file.read(offset, 1)?.first {
-            switch introducer {
-            case 0x3B:
-                return true
-            case 0x21:
-                guard let label = file.read(offset + 1, 1)?.first else { return false }
-                offset += 2
-                var isXMP = false
-                if label == 0xFF, let identifier = file.read(offset, 12), identifier[0] == 11 {
-                    isXMP = Array(identifier[1..<12]) == Array("XMP DataXMP".utf8)
-                }
-                guard let next = subBlocks(from: offset) else { return false }
-                if isXMP { emptySubBlocks(from: offset + 12, to: next) }
-                offset = next
-            case 0x2C:
-                guard let descriptor = file.read(offset, 10) else { return false }
-                offset += 10
-                if descriptor[9] & 0x80 != 0 { offset += 3 * (Int64(1) << (Int64(descriptor[9] & 0x07) + 1)) }
-                guard let next = subBlocks(from: offset + 1) else { return false }
-                offset = next
-            default:
-                return false
-            }
-        }
-        return false
-    }
-
-    /// Follows data sub-blocks to their terminator; returns the offset after it.
-    private func subBlocks(from start: Int64) -> Int64? {
-        var offset = start
-        while let length = file.read(offset, 1)?.first {
-            if length == 0 { return offset + 1 }
-            offset += 1 + Int64(length)
-        }
-        return nil
+        guard let gif = GIFStructure(file), gif.complete else { return false }
+        for data in gif.xmpData { emptySubBlocks(from: data.lowerBound, to: data.upperBound) }
+        return true
     }
 
     /// Zero-filled sub-blocks and a terminator exactly filling `start..<end`.

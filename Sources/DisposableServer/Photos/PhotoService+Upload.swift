@@ -137,7 +137,7 @@ extension PhotoService {
         var frames = header.pages
         if format == .gif {
             let path = staged.file.path
-            guard let counted = try await NIOThreadPool.singleton.runIfActive({ try GIFFrames.count(fileAt: path) }) else { throw broken }
+            guard let counted = try await NIOThreadPool.singleton.runIfActive({ try GIFStructure.frames(fileAt: path) }) else { throw broken }
             frames = max(frames, counted)
         }
         let pixels = header.width * header.height * frames

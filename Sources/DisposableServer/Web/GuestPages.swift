@@ -104,8 +104,12 @@ struct GuestPages {
             guard let event else { return .answer(unknownEvent(web)) }
             return .event(event, membership)
         } catch let problem as Problem where problem.status == .tooManyRequests {
-            return .answer(web.errorPage(status: .tooManyRequests, titleKey: "error_too_many_title", messageKey: "error_too_many_message"))
+            return .answer(tooManyGuesses(web))
         }
+    }
+
+    private func tooManyGuesses(_ web: WebRequest) -> Response {
+        web.errorPage(status: .tooManyRequests, titleKey: "error_too_many_title", messageKey: "error_too_many_message")
     }
 
     private func unknownEvent(_ web: WebRequest) -> Response {
@@ -172,7 +176,7 @@ struct GuestPages {
         do {
             found = try await joining.lookUp(code: raw, key: key, client: context.clientAddress)
         } catch let problem as Problem where problem.status == .tooManyRequests {
-            return web.errorPage(status: .tooManyRequests, titleKey: "error_too_many_title", messageKey: "error_too_many_message")
+            return tooManyGuesses(web)
         }
         guard let event = found else { return unknownEvent(web) }
         guard form["terms"] == TermsOfUse.version else {
@@ -186,7 +190,7 @@ struct GuestPages {
                 identity: context.identity, client: context.clientAddress)
         } catch let problem as Problem {
             if problem.status == .tooManyRequests {
-                return web.errorPage(status: .tooManyRequests, titleKey: "error_too_many_title", messageKey: "error_too_many_message")
+                return tooManyGuesses(web)
             }
             if problem.slug == "unknown-code" { return unknownEvent(web) }
             return joinForm(web, event: event, key: key, name: form["name"] ?? "", error: web.problemMessage(problem), status: problem.status)
