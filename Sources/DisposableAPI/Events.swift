@@ -196,3 +196,12 @@ public struct EventSettingsInput: Codable, Sendable {
         try container.encode(requireApproval, forKey: .requireApproval)
     }
 }
+
+/// The venue wall's link (GAL-5): opens the event's wall on any screen without signing in.
+public struct WallLink: Codable, Sendable, Equatable {
+    public let url: String
+
+    public init(url: String) {
+        self.url = url
+    }
+}

@@ -98,6 +98,17 @@ struct AuthorizationTests {
         Row(
             method: .get, path: "/api/v1/events/{id}/changes", headers: [.accept: "application/json"],
             expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(
+            method: .post, path: "/api/v1/events/{id}/wall", expected: statuses(.unauthorized, .forbidden, .notFound, .created, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/events/{id}/wall",
+            expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)
+        ),
+        // The wall link is the grant: whoever holds it sees what guests see, signed in or not.
+        Row(method: .get, path: "/api/v1/walls/{key}/photos", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
+        Row(
+            method: .get, path: "/api/v1/walls/{key}/changes", headers: [.accept: "application/json"],
+            expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
         Row(method: .get, path: "/api/v1/admin/deletions", expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
     ]
 
@@ -125,6 +136,10 @@ struct AuthorizationTests {
                         try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
                 }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
+                if path.contains("{key}") {
+                    let wall = try await app.call(.post, "/api/v1/events/\(event["id"] as! String)/wall", token: organizer)
+                    path = path.replacingOccurrences(of: "{key}", with: try #require(wall.string("url")?.components(separatedBy: "/w/").last))
+                }
                 if path.contains("{photo}") {
                     // A ready photo taken by the organizer.
                     let photo = try await app.upload(

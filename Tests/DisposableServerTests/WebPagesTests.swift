@@ -43,7 +43,10 @@ struct WebPagesTests {
         PageRow(method: .post, path: "/e/{code}/join", form: "name=Maggie&terms=\(TermsOfUse.version)", expected: all303),
         PageRow(method: .get, path: "/e/{code}/camera", expected: members),
         PageRow(method: .get, path: "/e/{code}/mine", expected: members),
-        PageRow(method: .get, path: "/e/{code}/wall", expected: members),
+        // The organizer goes on to the wall link; everyone else to the event's page.
+        PageRow(method: .get, path: "/e/{code}/wall", expected: all303),
+        // The wall link opens for anyone who holds it (a venue screen nobody signs in on).
+        PageRow(method: .get, path: "/w/{key}", expected: all200),
         PageRow(method: .get, path: "/e/{code}/continue", expected: statuses(.seeOther, .ok, .seeOther, .seeOther, .seeOther, .seeOther)),
         PageRow(method: .post, path: "/e/{code}/leave", expected: all303),
         PageRow(method: .get, path: "/c/{token}", expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
@@ -64,6 +67,8 @@ struct WebPagesTests {
         PageRow(method: .post, path: "/events/{id}/end", expected: organizerWrites),
         PageRow(method: .post, path: "/events/{id}/delete", form: "confirm=Ana+%26+Ben%27s+wedding", expected: organizerWrites),
         PageRow(method: .get, path: "/events/{id}/card", expected: organizerOnly),
+        PageRow(method: .post, path: "/events/{id}/wall", expected: organizerWrites),
+        PageRow(method: .post, path: "/events/{id}/wall/off", expected: organizerWrites),
         PageRow(method: .get, path: "/help", expected: all200),
         PageRow(method: .get, path: "/terms", expected: all200),
         PageRow(method: .get, path: "/privacy", expected: all200),
@@ -90,7 +95,13 @@ struct WebPagesTests {
                     case .otherUser: try await app.userToken()
                     case .admin: try await app.adminToken()
                     }
-                let path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
+                var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
+                if path.contains("{key}") {
+                    let wall = try await app.call(.post, "/api/v1/events/\(event["id"] as! String)/wall", token: organizer)
+                    path = path.replacingOccurrences(of: "{key}", with: try #require(wall.string("url")?.components(separatedBy: "/w/").last))
+                }
+                path =
+                    path
                     .replacingOccurrences(of: "{code}", with: event["code"] as! String)
                     .replacingOccurrences(of: "{token}", with: "not-a-real-link").replacingOccurrences(of: "{lang}", with: "fr")
                     .replacingOccurrences(of: "{file}", with: "app.js")

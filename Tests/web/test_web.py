@@ -421,6 +421,72 @@ def main():
         assert hashes == sorted(p["sha256"] for p in remaining), "ZIP entries differ from the event's photos"
         check("the organizer downloads the ZIP and it holds every photo (SHA-256)")
 
+        # Issue 20, item 9 (GAL-5): the venue wall, on a big screen nobody signs in on.
+        organizer.get(f"{server.base}/events/{event_id}#wall")
+        organizer.find_element(By.CSS_SELECTOR, "#wall form button[type=submit]").click()
+        wall_url = wait(organizer, lambda d: next(iter(d.find_elements(By.ID, "wall-link")), None), "the wall link made").get_attribute("value")
+        shot(organizer, "organizer-wall-link")
+        screen = browser(); drivers.append(screen)
+        screen.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+        screen.get(wall_url)
+        current_slide = "return document.querySelector('.slide.current')?.dataset.id"
+        first = wait(screen, lambda d: d.execute_script(current_slide), "a photo on the wall")
+        assert screen.get_cookie("disposable_session") is None
+        # One photo at a time, as large as the screen allows.
+        covered = screen.execute_script("""
+            const image = document.querySelector('.slide.current img');
+            const scale = Math.min(innerWidth / image.naturalWidth, innerHeight / image.naturalHeight);
+            return Math.max(image.naturalWidth * scale / innerWidth, image.naturalHeight * scale / innerHeight);""")
+        assert covered > 0.95, f"the photo fills {covered:.0%} of the screen"
+        assert screen.find_element(By.CSS_SELECTOR, ".slide.current figcaption").text in {"Ana", "Ben"}
+        # The corner's QR code scans to the join link.
+        corner = os.path.join(ARTIFACTS, "wall-qr.png")
+        screen.find_element(By.CSS_SELECTOR, ".wall-qr").screenshot(corner)
+        assert subprocess.run(["zbarimg", "--raw", "-q", corner], capture_output=True, text=True).stdout.strip() == qr_url
+        assert code in screen.find_element(By.CSS_SELECTOR, ".wall-corner").text
+        time.sleep(1.5)  # the cross-fade
+        shot(screen, "wall")
+        # A photo just taken goes next, with its shooter's name.
+        fresh = organizer.execute_script("""return (async (event) => {
+            const canvas = Object.assign(document.createElement('canvas'), { width: 1600, height: 1000 });
+            const context = canvas.getContext('2d');
+            context.fillStyle = '#2a6f97'; context.fillRect(0, 0, 1600, 1000);
+            context.fillStyle = '#fff'; context.font = '120px sans-serif'; context.fillText('On the wall ' + Date.now(), 80, 520);
+            const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.9));
+            const response = await fetch(`/api/v1/events/${event}/photos`,
+              { method: 'POST', body: blob, headers: { 'Content-Type': 'image/jpeg', 'X-Photo-Source': 'camera' } });
+            return (await response.json()).id; })(arguments[0]);""", event_id)
+        wait(screen, lambda d: d.execute_script(current_slide) == fresh, "the new photo on the wall next")
+        caption = screen.find_element(By.CSS_SELECTOR, ".slide.current figcaption").text
+        assert caption.startswith("Emma") and "New" in caption, caption
+        time.sleep(1.5)
+        shot(screen, "wall-new-photo")
+        # Space pauses (and says so), the arrow goes on by hand, Space again plays.
+        screen.find_element(By.TAG_NAME, "body").send_keys(" ")
+        wait(screen, lambda d: d.find_element(By.ID, "wall-paused").is_displayed(), "paused")
+        screen.find_element(By.TAG_NAME, "body").send_keys("\ue014")  # the right arrow
+        wait(screen, lambda d: d.execute_script(current_slide) not in (fresh, None), "the next photo by hand")
+        time.sleep(9)  # longer than a photo's time on screen: paused, it stays
+        assert screen.find_element(By.ID, "wall-paused").is_displayed()
+        screen.find_element(By.TAG_NAME, "body").send_keys(" ")
+        wait(screen, lambda d: not d.find_element(By.ID, "wall-paused").is_displayed(), "playing again")
+        # The cross-fade, unless the screen asks for less motion.
+        fade = "return getComputedStyle(document.querySelector('.slide')).transitionDuration"
+        assert screen.execute_script(fade) != "0s"
+        screen.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        assert screen.execute_script(fade) == "0s"
+        screen.find_element(By.ID, "wall-fullscreen").click()
+        wait(screen, lambda d: d.execute_script("return document.fullscreenElement !== null"), "full screen")
+        # The organizer turns the link off: the screen says so within seconds.
+        organizer.get(f"{server.base}/events/{event_id}#wall")
+        organizer.find_element(By.CSS_SELECTOR, "#wall form[action$='/wall/off'] button").click()
+        organizer.switch_to.alert.accept()
+        wait(organizer, lambda d: not d.find_elements(By.ID, "wall-link"), "the wall link turned off")
+        wait(screen, lambda d: d.find_element(By.ID, "wall-gone").is_displayed(), "the wall says its link is off")
+        screen.get(wall_url)
+        assert "does not work" in screen.page_source
+        check("the venue wall: full screen, one photo at a time, new ones first, QR in a corner, keys, link turned off")
+
         organizer.get(server.base + f"/events/{event_id}/card")
         shot(organizer, "organizer-table-card")
         organizer.get(server.base + "/events")

@@ -32,6 +32,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     GalleryController(gallery: services.gallery).addRoutes(to: withSession)
     PhotoController(photos: services.photos).addRoutes(to: withSession)
     ArchiveController(gallery: services.gallery, blobs: services.blobs, redactions: services.photos.redactions).addRoutes(to: withSession)
+    let walls = VenueWall(events: services.events, gallery: services.gallery)
+    WallController(walls: walls).addRoutes(to: withSession)
     ChangesController(
         events: services.events, hub: services.changes, signer: services.signer, clock: services.clock,
         heartbeat: services.configuration.liveHeartbeat,
@@ -44,11 +46,12 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
                 return false
             }
         },
-        streams: services.liveStreams
+        streams: services.liveStreams, walls: walls
     ).addRoutes(to: withSession)
     DeletionRecordsController(database: services.database).addRoutes(to: withSession)
-    GuestPages(events: services.events, joining: services.joining, secure: secure).addRoutes(to: withSession)
-    OrganizerPages(accounts: services.accounts, events: services.events, secure: secure).addRoutes(to: withSession)
+    GuestPages(events: services.events, joining: services.joining, walls: walls, secure: secure).addRoutes(to: withSession)
+    OrganizerPages(accounts: services.accounts, events: services.events, walls: walls, secure: secure).addRoutes(to: withSession)
+    WallPages(walls: walls).addRoutes(to: withSession)
     InfoPages(retention: services.configuration.retention, secure: secure).addRoutes(to: withSession)
     withSession.get("/api/v1/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try OpenAPIDocument.json())))

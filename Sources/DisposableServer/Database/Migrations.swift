@@ -269,6 +269,14 @@ let migrations: [Migration] = [
             "CREATE INDEX jobs_by_owner ON jobs (owner, run_after, id)",
         ]
     ),
+    Migration(
+        version: 16,
+        name: "wall links",
+        statements: [
+            "ALTER TABLE events ADD COLUMN wall_key TEXT",
+            "CREATE UNIQUE INDEX events_wall_key ON events (wall_key)",
+        ]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

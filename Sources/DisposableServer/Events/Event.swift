@@ -29,6 +29,9 @@ public struct Event: Sendable, Equatable {
     /// The change feed's position when this row was read: it moves with every change to the event or its
     /// photos (in the same transaction), so pages worked out at one position stay true while it stands.
     public var changeSeq: Int64 = 0
+    /// The venue wall's link key (`/w/KEY`, GAL-5), while the organizer keeps one: it shows what every guest
+    /// may see, on a screen nobody signs in on.
+    public var wallKey: String? = nil
 
     public func status(at now: Date) -> EventStatus {
         if now < startsAt { return .scheduled }

@@ -46,6 +46,23 @@ public struct EventRepository: Sendable {
         }
     }
 
+    func find(wallKey: String) async throws -> Event? {
+        try await database.sql { db in
+            try await db.raw("SELECT * FROM events WHERE wall_key = \(bind: wallKey)").first().map(Self.event(from:))
+        }
+    }
+
+    /// Gives the event a wall key: `key` where it has none (or always, with `replacing`), or none with nil.
+    func setWallKey(eventID: String, _ key: String?, replacing: Bool) async throws {
+        try await database.sql { db in
+            if replacing || key == nil {
+                try await db.raw("UPDATE events SET wall_key = \(bind: key) WHERE id = \(bind: eventID)").run()
+            } else {
+                try await db.raw("UPDATE events SET wall_key = \(bind: key) WHERE id = \(bind: eventID) AND wall_key IS NULL").run()
+            }
+        }
+    }
+
     /// The events a user organizes or joined as a guest (EV-4), newest first.
     func list(forUser userID: String) async throws -> [Event] {
         try await database.sql { db in
@@ -146,7 +163,8 @@ public struct EventRepository: Sendable {
             guestCount: try row.decode(column: "guest_count", as: Int.self),
             firstPhotoAt: try optionalDate("first_photo_at"),
             createdAt: try date("created_at"),
-            changeSeq: try row.decode(column: "change_seq", as: Int64.self)
+            changeSeq: try row.decode(column: "change_seq", as: Int64.self),
+            wallKey: try row.decode(column: "wall_key", as: String?.self)
         )
     }
 }

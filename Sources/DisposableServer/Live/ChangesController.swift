@@ -20,10 +20,12 @@ struct ChangesController {
     let stillValid: @Sendable (Identity, _ eventID: String) async throws -> Bool
     /// Live streams open per token, so one client cannot hold thousands.
     let streams: LiveStreamSlots
+    let walls: VenueWall
     static let tokenRecheck: Duration = .seconds(5)
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/events/:id/changes", use: changes)
+        router.get("/api/v1/walls/:key/changes", use: wallChanges)
     }
 
     @Sendable func changes(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -31,10 +33,29 @@ struct ChangesController {
         let (event, role) = try await events.event(try context.parameters.require("id"), for: identity)
         let viewer = ChangeViewer(
             role: role, viewerID: try await events.viewerID(in: event, role: role, identity: identity), clock: clock, signer: signer)
-        let wantsJSON =
-            request.headers[.accept]?.contains("application/json") == true && request.headers[.accept]?.contains("text/event-stream") != true
-        if wantsJSON { return try await page(request, event: event, viewer: viewer) }
+        if Self.wantsJSON(request) { return try await page(request, event: event, viewer: viewer) }
+        let stillValid = self.stillValid
+        return try await stream(request, event: event, viewer: viewer, slotKey: identity.tokenHash) {
+            try await stillValid(identity, event.id)
+        }
+    }
 
+    /// The venue wall's feed (GAL-5): what a guest who shot nothing sees, for as long as the wall link stands.
+    @Sendable func wallChanges(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let key = try context.parameters.require("key")
+        let event = try await walls.event(key: key)
+        let viewer = ChangeViewer(role: .guest, viewerID: VenueWall.viewerID, clock: clock, signer: signer)
+        if Self.wantsJSON(request) { return try await page(request, event: event, viewer: viewer) }
+        let walls = self.walls
+        return try await stream(request, event: event, viewer: viewer, slotKey: "wall:\(AccessTokenRepository.hash(key))") {
+            try await walls.opens(key: key, eventID: event.id)
+        }
+    }
+
+    /// The feed of `event` as `viewer` sees it, from `Last-Event-ID` or from now, while `stillValid` holds.
+    private func stream(
+        _ request: Request, event: Event, viewer: ChangeViewer, slotKey: String, stillValid: @escaping @Sendable () async throws -> Bool
+    ) async throws -> Response {
         let query = request.uri.queryParameters
         let resumeFrom = request.headers[.init("Last-Event-ID")!] ?? query.get("lastEventId")
         // A new subscriber gets what happens from now on (it loaded the gallery just before). A resuming one
@@ -48,8 +69,8 @@ struct ChangesController {
             resumed = seq
         }
         let start = min(resumed ?? latest, latest)
-        let slot = try streams.open(for: identity.tokenHash)
-        let (hub, rendered, heartbeat, eventRows, stillValid) = (hub, rendered, heartbeat, events.events, stillValid)
+        let slot = try streams.open(for: slotKey)
+        let (hub, rendered, heartbeat, eventRows) = (hub, rendered, heartbeat, events.events)
         await hub.follow(event.id, from: start)
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
@@ -68,10 +89,11 @@ struct ChangesController {
                 // Streams end when the server shuts down; browsers reconnect (to another instance) and resume.
                 let deleted = String(decoding: try JSONEncoder.sorted.encode(ChangePayload(kind: .eventDeleted)), as: UTF8.self)
                 while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                    // A guest who left, a signed-out session, a deleted account: the stream ends with the token —
-                    // telling of a deleted event first, since deleting it takes its guests' tokens too.
+                    // A guest who left, a signed-out session, a deleted account, a wall link turned off: the stream
+                    // ends with its grant — telling of a deleted event first, since deleting it takes its guests'
+                    // tokens too.
                     if ContinuousClock.now - checked >= Self.tokenRecheck {
-                        guard try await stillValid(identity, event.id) else {
+                        guard try await stillValid() else {
                             await hub.refresh(event.id, force: true)
                             if await hub.isDeleted(event.id) {
                                 try await writer.write(ByteBuffer(string: "event: event-deleted\ndata: \(deleted)\n\n"))
@@ -109,6 +131,11 @@ struct ChangesController {
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// Sync clients ask for JSON pages; browsers' EventSource for the stream.
+    private static func wantsJSON(_ request: Request) -> Bool {
+        request.headers[.accept]?.contains("application/json") == true && request.headers[.accept]?.contains("text/event-stream") != true
     }
 
     /// The feed as JSON: entries after `since`, oldest first; ask again with `since` = `next`.

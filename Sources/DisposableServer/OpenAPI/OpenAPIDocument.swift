@@ -119,6 +119,22 @@ enum OpenAPIDocument {
             responses: [200: "text/event-stream, or ChangePage", 401: "Problem", 404: "Problem", 422: "Problem"],
             query: ["lastEventId", "since", "limit"]),
         .init(
+            method: "post", path: "/api/v1/events/{id}/wall",
+            summary: "GAL-5: a new venue wall link (/w/KEY, opens without signing in); the previous one stops working (organizer)",
+            responses: [201: "WallLink", 401: "Problem", 403: "Problem", 404: "Problem"]),
+        .init(
+            method: "delete", path: "/api/v1/events/{id}/wall", summary: "Turn the venue wall link off (organizer)",
+            responses: [204: "Turned off", 401: "Problem", 403: "Problem", 404: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/walls/{key}/photos",
+            summary: "The venue wall's photos: what every guest may see, newest first; the key is the wall link's",
+            auth: false, responses: [200: "PhotoPage", 404: "Problem", 422: "Problem"], query: ["cursor", "limit"]),
+        .init(
+            method: "get", path: "/api/v1/walls/{key}/changes",
+            summary: "The venue wall's change feed, as /api/v1/events/{id}/changes, while the wall link stands",
+            auth: false, responses: [200: "text/event-stream, or ChangePage", 404: "Problem", 422: "Problem"],
+            query: ["lastEventId", "since", "limit"]),
+        .init(
             method: "get", path: "/api/v1/admin/deletions", summary: "Deleted events: ids, times, counts (admin)",
             responses: [200: "DeletionRecords", 401: "Problem", 403: "Problem"]),
     ]
@@ -130,6 +146,7 @@ enum OpenAPIDocument {
             "Login": object(["email": string, "password": string], required: ["email", "password"]),
             "Join": object(
                 ["code": string, "key": string, "name": string, "password": string, "acceptedTerms": string], required: ["code", "name"]),
+            "WallLink": object(["url": string], required: ["url"]),
             "PersonalLink": object(["url": string, "expiresAt": ["type": "string", "format": "date-time"]], required: ["url", "expiresAt"]),
             "User": object(["id": string, "email": string, "name": string, "isAdmin": boolean, "createdAt": dateTime]),
             "Guest": object(["id": string, "eventId": string, "name": string, "joinedAt": dateTime, "shotsUsed": integer, "shotsLeft": integer]),

@@ -27,6 +27,11 @@ struct GalleryService: Sendable {
         // in between is missed by a subscriber starting there.
         let (event, role) = try await events.event(request.eventID, for: identity, forRead: true)
         let viewerID = try await events.viewerID(in: event, role: role, identity: identity)
+        return try await page(request, in: event, role: role, viewerID: viewerID)
+    }
+
+    /// The page as `viewerID`, in `role`, sees it (the venue wall sees it as a guest who shot nothing).
+    func page(_ request: PageRequest, in event: Event, role: EventRole, viewerID: String) async throws -> ByteBuffer {
         let cursor = try request.cursor.map { raw in
             guard let cursor = PhotoRepository.Cursor(token: raw) else {
                 throw Problem.invalidField("cursor", "This cursor is not one we gave out; start again without it.")

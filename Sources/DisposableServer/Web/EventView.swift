@@ -33,6 +33,8 @@ struct EventView: Sendable {
     let shotsLeft: Int?
     /// The organizer's ready-made invitation (QR-2).
     var shareText: String?
+    /// The venue wall's link, on the organizer's page while there is one (GAL-5).
+    var wallURL: String?
     /// The same facts as JSON for the page's scripts, safe inside `<script type="application/json">`.
     let config: String
 

@@ -6,6 +6,7 @@ import Hummingbird
 struct GuestPages {
     let events: EventService
     let joining: JoinService
+    let walls: VenueWall
     let secure: Bool
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
@@ -131,8 +132,17 @@ struct GuestPages {
             tabs: .init(tabCamera: true, welcome: request.uri.queryParameters.get("welcome") != nil))
     }
 
+    /// The organizer's way to the venue wall: its link (made on first use), which opens on screens that are
+    /// not signed in too. Guests have the gallery.
     @Sendable func wall(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await memberPage(request, context: context, template: "wall", tabs: .init())
+        let web = WebRequest(request, context: context)
+        switch try await lookUp(request, context: context, web: web, code: try context.parameters.require("code")) {
+        case .answer(let response):
+            return response
+        case .event(let event, let membership):
+            guard membership?.role == .organizer else { return WebRequest.redirect("/e/\(event.code)") }
+            return WebRequest.redirect(try await walls.link(eventID: event.id, for: context.identity))
+        }
     }
 
     private func memberPage(_ request: Request, context: AppRequestContext, template: String, tabs: EventPage.Tabs) async throws -> Response {

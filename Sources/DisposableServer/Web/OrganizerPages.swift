@@ -5,6 +5,7 @@ import Hummingbird
 struct OrganizerPages {
     let accounts: AccountService
     let events: EventService
+    let walls: VenueWall
     let secure: Bool
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
@@ -21,6 +22,8 @@ struct OrganizerPages {
         router.post("/events/:id/end", use: end)
         router.post("/events/:id/delete", use: delete)
         router.get("/events/:id/card", use: card)
+        router.post("/events/:id/wall", use: newWallLink)
+        router.post("/events/:id/wall/off", use: turnOffWall)
     }
 
     /// Only local paths: `next` must not send anyone to another site.
@@ -169,6 +172,7 @@ struct OrganizerPages {
     ) -> Response {
         var view = EventView(event: event, role: .organizer, guest: nil, now: events.clock.now, links: events.links, web: web)
         view.shareText = web.t("share_text", ["name": event.name, "code": event.code.description, "link": events.links.join(event)])
+        view.wallURL = event.wallKey.map(walls.url)
         return web.page(
             "event-manage", title: event.name,
             model: ManagePage(event: view, form: form.view(error: error), saved: saved, created: created), status: status)
@@ -209,6 +213,21 @@ struct OrganizerPages {
         }
         try await events.delete(event)
         return WebRequest.redirect("/events")
+    }
+
+    /// GAL-5: a wall link, or a new one in place of the old (which stops working on every screen).
+    @Sendable func newWallLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (found, failure) = try await organized(request, context: context)
+        guard let event = found else { return failure! }
+        _ = try await walls.link(eventID: event.id, for: context.identity, renew: true)
+        return WebRequest.redirect("/events/\(event.id)#wall")
+    }
+
+    @Sendable func turnOffWall(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (found, failure) = try await organized(request, context: context)
+        guard let event = found else { return failure! }
+        try await walls.turnOff(eventID: event.id, for: context.identity)
+        return WebRequest.redirect("/events/\(event.id)#wall")
     }
 
     /// QR-3: a printable table card, A6 or A5.

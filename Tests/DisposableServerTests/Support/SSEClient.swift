@@ -44,9 +44,10 @@ final class SSEClient: @unchecked Sendable {
     /// Whether the server ended the stream.
     var ended: Bool { received.withLockedValue { $0.ended } }
 
-    static func connect(_ url: String, token: String, lastEventID: Int64? = nil) async throws -> SSEClient {
+    /// `token` nil: a screen that is not signed in (the venue wall).
+    static func connect(_ url: String, token: String?, lastEventID: Int64? = nil) async throws -> SSEClient {
         var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         request.headers.add(name: "Accept", value: "text/event-stream")
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: String(lastEventID)) }
         // The deadline covers the response head only (the stream itself may last as long as the test).

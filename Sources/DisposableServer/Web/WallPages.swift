@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+
+/// GAL-5: the venue wall, `/w/KEY`, for a screen nobody signs in on. Its page carries what the screen shows
+/// around the photos (name, code, QR); the photos come from `/api/v1/walls/KEY/…`.
+struct WallPages {
+    let walls: VenueWall
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/w/:key", use: wall)
+    }
+
+    @Sendable func wall(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        let key = try context.parameters.require("key")
+        let event: Event
+        do {
+            event = try await walls.event(key: key)
+        } catch let problem as Problem where problem.status == .notFound {
+            return web.errorPage(status: .notFound, titleKey: "wall_unknown_title", messageKey: "wall_unknown_message")
+        }
+        let links = walls.events.links
+        let config = WallPage.Config(
+            key: key, revealsAt: event.revealsAt.formatted(Date.ISO8601FormatStyle()),
+            revealed: PhotoVisibility.isRevealed(event, at: walls.events.clock.now))
+        let page = WallPage(
+            name: event.name, code: event.code.description, typedAddress: Self.withoutScheme(links.typed(event.code)),
+            qrSVG: try QRCode(links.join(event)).svg(size: 600), config: WallPage.json(config))
+        return web.page("wall", title: event.name, model: page, headers: [.cacheControl: "no-store"])
+    }
+
+    /// `photos.example.org/e/CODE`: what people type into a phone's address bar, read from across a room.
+    static func withoutScheme(_ url: String) -> String {
+        guard let range = url.range(of: "://") else { return url }
+        return String(url[range.upperBound...])
+    }
+}
+
+struct WallPage: Sendable {
+    let name: String
+    let code: String
+    /// The short address without `https://`.
+    let typedAddress: String
+    let qrSVG: String
+    /// `#wall-config` for the script, safe inside `<script type="application/json">`.
+    let config: String
+
+    struct Config: Encodable {
+        let key: String
+        let revealsAt: String
+        let revealed: Bool
+    }
+
+    static func json(_ config: Config) -> String {
+        let data = (try? JSONEncoder.sorted.encode(config)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+    }
+}
