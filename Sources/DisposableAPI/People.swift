@@ -127,3 +127,30 @@ public struct PersonalLink: Codable, Sendable {
         self.expiresAt = expiresAt
     }
 }
+
+/// One guest of an event as its organizer sees them (ORG-3): who, since when, how many photos.
+public struct EventGuestJSON: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var joinedAt: Date
+    public var shotsUsed: Int
+    /// Their photos in the event now (deleted ones not counted).
+    public var photos: Int
+
+    public init(id: String, name: String, joinedAt: Date, shotsUsed: Int, photos: Int) {
+        self.id = id
+        self.name = name
+        self.joinedAt = joinedAt
+        self.shotsUsed = shotsUsed
+        self.photos = photos
+    }
+}
+
+/// `GET /api/v1/events/{id}/guests`: the guests still in the event, in the order they joined.
+public struct EventGuestList: Codable, Sendable, Equatable {
+    public var items: [EventGuestJSON]
+
+    public init(items: [EventGuestJSON]) {
+        self.items = items
+    }
+}

@@ -98,6 +98,10 @@ struct AuthorizationTests {
         Row(
             method: .get, path: "/api/v1/events/{id}/changes", headers: [.accept: "application/json"],
             expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/events/{id}/guests", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/events/{id}/guests/{guest}",
+            expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)),
         Row(
             method: .post, path: "/api/v1/events/{id}/wall", expected: statuses(.unauthorized, .forbidden, .notFound, .created, .notFound, .notFound)),
         Row(
@@ -136,6 +140,11 @@ struct AuthorizationTests {
                         try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
                 }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
+                if path.contains("{guest}") {
+                    let victim = try await app.guestToken(code: event["code"] as! String, name: "Victim")
+                    let me = try await app.call(.get, "/api/v1/me", token: victim)
+                    path = path.replacingOccurrences(of: "{guest}", with: try #require((me["guest"] as? [String: Any])?["id"] as? String))
+                }
                 if path.contains("{key}") {
                     let wall = try await app.call(.post, "/api/v1/events/\(event["id"] as! String)/wall", token: organizer)
                     path = path.replacingOccurrences(of: "{key}", with: try #require(wall.string("url")?.components(separatedBy: "/w/").last))

@@ -67,6 +67,7 @@ struct WebPagesTests {
         PageRow(method: .post, path: "/events/{id}/end", expected: organizerWrites),
         PageRow(method: .post, path: "/events/{id}/delete", form: "confirm=Ana+%26+Ben%27s+wedding", expected: organizerWrites),
         PageRow(method: .get, path: "/events/{id}/card", expected: organizerOnly),
+        PageRow(method: .post, path: "/events/{id}/guests/{guest}/remove", form: "photos=true", expected: organizerWrites),
         PageRow(method: .post, path: "/events/{id}/wall", expected: organizerWrites),
         PageRow(method: .post, path: "/events/{id}/wall/off", expected: organizerWrites),
         PageRow(method: .get, path: "/help", expected: all200),
@@ -96,6 +97,11 @@ struct WebPagesTests {
                     case .admin: try await app.adminToken()
                     }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
+                if path.contains("{guest}") {
+                    let victim = try await app.guestToken(code: event["code"] as! String, name: "Victim")
+                    let me = try await app.call(.get, "/api/v1/me", token: victim)
+                    path = path.replacingOccurrences(of: "{guest}", with: try #require((me["guest"] as? [String: Any])?["id"] as? String))
+                }
                 if path.contains("{key}") {
                     let wall = try await app.call(.post, "/api/v1/events/\(event["id"] as! String)/wall", token: organizer)
                     path = path.replacingOccurrences(of: "{key}", with: try #require(wall.string("url")?.components(separatedBy: "/w/").last))

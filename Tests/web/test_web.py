@@ -104,7 +104,7 @@ def wait(driver, condition, message, timeout=WAIT):
 
 
 def shot(driver, name):
-    os.makedirs(ARTIFACTS, exist_ok=True)
+    os.makedirs(os.path.dirname(os.path.join(ARTIFACTS, name)), exist_ok=True)
     driver.save_screenshot(os.path.join(ARTIFACTS, f"{name}.png"))
 
 
@@ -510,6 +510,21 @@ def main():
         shot(dan, "guest-developing")
         check("a reveal-later event shows developing, the count and the countdown")
 
+        # ORG-3 (issue 20): the organizer removes a guest from the event page; the guest is signed out at once.
+        organizer.get(f"{server.base}/events/{later_id}#guests")
+        guests = {e.find_element(By.CSS_SELECTOR, ".guest-name").text: e for e in organizer.find_elements(By.CSS_SELECTOR, ".guest-list li")}
+        assert set(guests) == {"Cleo", "Dan"}, set(guests)
+        guests["Dan"].find_element(By.TAG_NAME, "summary").click()
+        shot(organizer, "organizer-guests")
+        guests["Dan"].find_element(By.CSS_SELECTOR, "button.danger").click()
+        organizer.switch_to.alert.accept()
+        wait(organizer, lambda d: "removed=1" in d.current_url, "the guest removed")
+        names = [e.text for e in organizer.find_elements(By.CSS_SELECTOR, ".guest-list .guest-name")]
+        assert names == ["Cleo"], names
+        dan.get(later_url.split("?")[0])
+        wait(dan, lambda d: d.find_elements(By.ID, "join-form"), "the removed guest is back at the join form")
+        check("the organizer removes a guest from the event page, and the guest is signed out")
+
         # French from Accept-Language, and the switcher back to English.
         french = browser("fr-FR"); drivers.append(french)
         french.get(server.base + "/")
@@ -555,10 +570,12 @@ def main():
         organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
         check("form times are read in the organizer's time zone (Paris, Los Angeles)")
 
-        # Issue 20, items 3 and 4: no page is wider than a phone, at 360 and 390 px, in English and French.
+        # Issue 20, items 3 and 4: no page is wider than a phone, at 360 and 390 px, in English and French; and a
+        # screenshot of each at 390 px, light and dark, in both languages (look at them: .build/web-artifacts/pages).
         pages = {
-            organizer: ["/", "/events", "/events/new", f"/events/{event_id}", "/help", "/terms", "/privacy"],
+            organizer: ["/", "/events", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/help", "/terms", "/privacy"],
             ana: [url + "/camera", url, url + "/mine", url + "/continue"],
+            cleo: ["/login", "/register", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"],
         }
         too_wide = []
         for language in ["en", "fr"]:
@@ -577,6 +594,12 @@ def main():
                                 ".slice(0, 4).map(e => e.tagName + '.' + e.className + '#' + e.id)", width)
                             too_wide.append((language, width, path, widths, culprits))
                             shot(driver, f"too-wide-{language}-{width}-{len(too_wide)}")
+                        if width == 390:
+                            name = re.sub(r"[^a-z0-9]+", "-", path.replace(server.base, "").replace(url, "/event").lower()).strip("-") or "home"
+                            for scheme in ["light", "dark"]:
+                                driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                                shot(driver, f"pages/{language}-{scheme}-{name}")
+                            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
                 driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 412, "height": 915, "deviceScaleFactor": 2, "mobile": True})
                 driver.get(f"{server.base}/language/en?back=/help")
         assert not too_wide, too_wide

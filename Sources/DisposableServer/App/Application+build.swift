@@ -32,6 +32,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     GalleryController(gallery: services.gallery).addRoutes(to: withSession)
     PhotoController(photos: services.photos).addRoutes(to: withSession)
     ArchiveController(gallery: services.gallery, blobs: services.blobs, redactions: services.photos.redactions).addRoutes(to: withSession)
+    let guests = EventGuests(events: services.events, guests: services.joining.guests, photos: services.photos)
+    EventGuestsController(guests: guests).addRoutes(to: withSession)
     let walls = VenueWall(events: services.events, gallery: services.gallery)
     WallController(walls: walls).addRoutes(to: withSession)
     ChangesController(
@@ -50,7 +52,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     ).addRoutes(to: withSession)
     DeletionRecordsController(database: services.database).addRoutes(to: withSession)
     GuestPages(events: services.events, joining: services.joining, walls: walls, secure: secure).addRoutes(to: withSession)
-    OrganizerPages(accounts: services.accounts, events: services.events, walls: walls, secure: secure).addRoutes(to: withSession)
+    OrganizerPages(accounts: services.accounts, events: services.events, guests: guests, walls: walls, secure: secure).addRoutes(to: withSession)
     WallPages(walls: walls).addRoutes(to: withSession)
     InfoPages(retention: services.configuration.retention, secure: secure).addRoutes(to: withSession)
     withSession.get("/api/v1/openapi.json") { _, _ in

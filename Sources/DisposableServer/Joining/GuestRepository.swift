@@ -107,6 +107,23 @@ struct GuestRepository: Sendable {
         ).run()
     }
 
+    /// The guests still in an event, in the order they joined, each with how many photos they have in it.
+    func roster(eventID: String, limit: Int) async throws -> [(guest: Guest, photos: Int)] {
+        try await database.sql { db in
+            try await db.raw(
+                """
+                SELECT guests.*, (SELECT COUNT(*) FROM photos WHERE photos.event_id = guests.event_id AND photos.uploader_id = guests.id AND photos.status <> 'failed') AS photo_count
+                FROM guests WHERE event_id = \(bind: eventID) AND left_at IS NULL
+                ORDER BY joined_at, id LIMIT \(bind: limit)
+                """
+            ).all().map { (try Self.guest(from: $0), try $0.decode(column: "photo_count", as: Int.self)) }
+        }
+    }
+
+    func find(id: String) async throws -> Guest? {
+        try await database.sql { db in try await Self.find(id: id, in: db) }
+    }
+
     static func find(id: String, in db: any SQLDatabase) async throws -> Guest? {
         try await db.raw("SELECT * FROM guests WHERE id = \(bind: id)").first().map { try guest(from: $0) }
     }

@@ -119,6 +119,13 @@ enum OpenAPIDocument {
             responses: [200: "text/event-stream, or ChangePage", 401: "Problem", 404: "Problem", 422: "Problem"],
             query: ["lastEventId", "since", "limit"]),
         .init(
+            method: "get", path: "/api/v1/events/{id}/guests", summary: "ORG-3: the guests still in the event, with their photo counts (organizer)",
+            responses: [200: "EventGuestList", 401: "Problem", 403: "Problem", 404: "Problem"]),
+        .init(
+            method: "delete", path: "/api/v1/events/{id}/guests/{guest}",
+            summary: "ORG-3: remove a guest (signed out at once, place freed); photos=true deletes their photos too (organizer)",
+            responses: [204: "Removed", 401: "Problem", 403: "Problem", 404: "Problem", 422: "Problem"], query: ["photos"]),
+        .init(
             method: "post", path: "/api/v1/events/{id}/wall",
             summary: "GAL-5: a new venue wall link (/w/KEY, opens without signing in); the previous one stops working (organizer)",
             responses: [201: "WallLink", 401: "Problem", 403: "Problem", 404: "Problem"]),
@@ -146,6 +153,12 @@ enum OpenAPIDocument {
             "Login": object(["email": string, "password": string], required: ["email", "password"]),
             "Join": object(
                 ["code": string, "key": string, "name": string, "password": string, "acceptedTerms": string], required: ["code", "name"]),
+            "EventGuestList": object([
+                "items": [
+                    "type": "array",
+                    "items": object(["id": string, "name": string, "joinedAt": dateTime, "shotsUsed": integer, "photos": integer]),
+                ]
+            ]),
             "WallLink": object(["url": string], required: ["url"]),
             "PersonalLink": object(["url": string, "expiresAt": ["type": "string", "format": "date-time"]], required: ["url", "expiresAt"]),
             "User": object(["id": string, "email": string, "name": string, "isAdmin": boolean, "createdAt": dateTime]),

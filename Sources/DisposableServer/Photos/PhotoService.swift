@@ -80,6 +80,18 @@ struct PhotoService: Sendable {
         await changes.refresh(grant.photo.eventID)
     }
 
+    /// ORG-3: every photo one person took in an event, gone (the organizer removing a guest with their photos).
+    /// Each goes as a single deletion does: row, change entry, then its files. Returns how many.
+    func deleteAll(by uploaderID: String, in event: Event) async throws -> Int {
+        let theirs = try await photos.all(eventID: event.id).filter { $0.uploaderID == uploaderID }
+        for photo in theirs {
+            try await photos.delete(photo, now: clock.now)
+            try await pendingWrites.abandon(eventID: event.id, photoID: photo.id)
+        }
+        await changes.refresh(event.id)
+        return theirs.count
+    }
+
     /// ORG-4: the organizer lets a guest's photo into the gallery. Refusing one is deleting it.
     func approve(_ id: String, for identity: Identity?) async throws -> PhotoJSON {
         let grant = try await photo(id, for: identity)

@@ -39,10 +39,22 @@ struct NewEventPage: Sendable {
 
 /// `/events/{id}`: invite, numbers, photos, settings, end, delete (ORG-1..4).
 struct ManagePage: Sendable {
+    /// A guest in the list the organizer can remove someone from (ORG-3).
+    struct Guest: Sendable {
+        let id: String
+        let name: String
+        let photosText: String
+        let confirm: String
+    }
+
     let event: EventView
     let form: EventForm.View
     let saved: Bool
     let created: Bool
+    let guests: [Guest]
+    let hasGuests: Bool
+    /// A guest was just removed.
+    let removed: Bool
 }
 
 /// QR-3: the printable table card.

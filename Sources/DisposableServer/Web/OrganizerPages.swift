@@ -5,6 +5,7 @@ import Hummingbird
 struct OrganizerPages {
     let accounts: AccountService
     let events: EventService
+    let guests: EventGuests
     let walls: VenueWall
     let secure: Bool
 
@@ -22,6 +23,7 @@ struct OrganizerPages {
         router.post("/events/:id/end", use: end)
         router.post("/events/:id/delete", use: delete)
         router.get("/events/:id/card", use: card)
+        router.post("/events/:id/guests/:guest/remove", use: removeGuest)
         router.post("/events/:id/wall", use: newWallLink)
         router.post("/events/:id/wall/off", use: turnOffWall)
     }
@@ -161,21 +163,30 @@ struct OrganizerPages {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         let web = WebRequest(request, context: context)
-        return managePage(
-            web, event: event, form: EventForm(web: web, event: event), error: nil,
-            saved: request.uri.queryParameters.get("saved") != nil, created: request.uri.queryParameters.get("created") != nil)
+        let query = request.uri.queryParameters
+        return try await managePage(
+            web, event: event, form: EventForm(web: web, event: event), error: nil, saved: query.get("saved") != nil,
+            created: query.get("created") != nil, removed: query.get("removed") != nil, context: context)
     }
 
     private func managePage(
-        _ web: WebRequest, event: Event, form: EventForm, error: Problem?, saved: Bool, created: Bool,
-        status: HTTPResponse.Status = .ok
-    ) -> Response {
+        _ web: WebRequest, event: Event, form: EventForm, error: Problem?, saved: Bool, created: Bool, removed: Bool = false,
+        status: HTTPResponse.Status = .ok, context: AppRequestContext
+    ) async throws -> Response {
+        let roster = try await guests.list(eventID: event.id, for: context.identity).items.map { guest in
+            ManagePage.Guest(
+                id: guest.id, name: guest.name, photosText: web.plural("photo_count", guest.photos),
+                confirm: web.t("manage_guest_remove_confirm", ["name": guest.name]))
+        }
         var view = EventView(event: event, role: .organizer, guest: nil, now: events.clock.now, links: events.links, web: web)
         view.shareText = web.t("share_text", ["name": event.name, "code": event.code.description, "link": events.links.join(event)])
         view.wallURL = event.wallKey.map(walls.url)
         return web.page(
             "event-manage", title: event.name,
-            model: ManagePage(event: view, form: form.view(error: error), saved: saved, created: created), status: status)
+            model: ManagePage(
+                event: view, form: form.view(error: error), saved: saved, created: created, guests: roster, hasGuests: !roster.isEmpty,
+                removed: removed),
+            status: status)
     }
 
     @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -188,7 +199,8 @@ struct OrganizerPages {
             _ = try await events.update(event, with: try form.input(comparedTo: event))
             return WebRequest.redirect("/events/\(event.id)?saved=1#settings")
         } catch let problem as Problem {
-            return managePage(web, event: event, form: form, error: problem, saved: false, created: false, status: problem.status)
+            return try await managePage(
+                web, event: event, form: form, error: problem, saved: false, created: false, status: problem.status, context: context)
         }
     }
 
@@ -206,13 +218,27 @@ struct OrganizerPages {
         // The form asks to type the event's name, so that a slip of the finger cannot delete a wedding.
         guard form["confirm"]?.trimmingCharacters(in: .whitespaces) == event.name else {
             let web = WebRequest(request, context: context)
-            return managePage(
+            return try await managePage(
                 web, event: event, form: EventForm(web: web, event: event),
                 error: Problem.invalidField("confirm", web.t("delete_confirm_mismatch")), saved: false, created: false,
-                status: .unprocessableContent)
+                status: .unprocessableContent, context: context)
         }
         try await events.delete(event)
         return WebRequest.redirect("/events")
+    }
+
+    /// ORG-3: the guest leaves the event now, with their photos if the box was ticked.
+    @Sendable func removeGuest(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (found, failure) = try await organized(request, context: context)
+        guard let event = found else { return failure! }
+        let form = try await WebForm.read(request)
+        do {
+            try await guests.remove(
+                guestID: try context.parameters.require("guest"), eventID: event.id, withPhotos: form["photos"] == "true", for: context.identity)
+        } catch let problem as Problem where problem.status == .notFound {
+            // Removed from another tab meanwhile: the list shows how things stand.
+        }
+        return WebRequest.redirect("/events/\(event.id)?removed=1#guests")
     }
 
     /// GAL-5: a wall link, or a new one in place of the old (which stops working on every screen).
