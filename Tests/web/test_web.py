@@ -573,13 +573,13 @@ def main():
         # Issue 20, items 3 and 4: no page is wider than a phone, at 360 and 390 px, in English and French; and a
         # screenshot of each at 390 px, light and dark, in both languages (look at them: .build/web-artifacts/pages).
         pages = {
-            organizer: ["/", "/events", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/help", "/terms", "/privacy"],
-            ana: [url + "/camera", url, url + "/mine", url + "/continue"],
-            cleo: ["/login", "/register", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"],
+            "organizer": (organizer, ["/", "/events", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/help", "/terms", "/privacy"]),
+            "guest": (ana, [url + "/camera", url, url + "/mine", url + "/continue"]),
+            "visitor": (cleo, ["/login", "/register", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"]),
         }
         too_wide = []
         for language in ["en", "fr"]:
-            for driver, paths in pages.items():
+            for role, (driver, paths) in pages.items():
                 driver.get(f"{server.base}/language/{language}?back=/help")
                 for width in [360, 390]:
                     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 800, "deviceScaleFactor": 2, "mobile": True})
@@ -595,7 +595,8 @@ def main():
                             too_wide.append((language, width, path, widths, culprits))
                             shot(driver, f"too-wide-{language}-{width}-{len(too_wide)}")
                         if width == 390:
-                            name = re.sub(r"[^a-z0-9]+", "-", path.replace(server.base, "").replace(url, "/event").lower()).strip("-") or "home"
+                            place = path.replace(url, "/event").replace(later_url.split("?")[0], "/developing").replace(server.base, "")
+                            name = role + "-" + (re.sub(r"[^a-z0-9]+", "-", place.lower()).strip("-") or "home")
                             for scheme in ["light", "dark"]:
                                 driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
                                 shot(driver, f"pages/{language}-{scheme}-{name}")
