@@ -99,9 +99,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Days a session lasts after its last use (env DISPOSABLE_SESSION_DAYS).")
     var sessionDays: Int = env("DISPOSABLE_SESSION_DAYS").flatMap(Int.init) ?? 30
 
+    @OptionGroup(title: "Storage") var storage: StorageOptions
+
     func run() async throws {
         var configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
         configuration.databasePoolSize = databasePoolSize
+        configuration.storage = try storage.location()
         do {
             configuration.trustedProxies = try TrustedProxies(trustedProxies)
         } catch {

@@ -5,12 +5,12 @@ import Testing
 
 @testable import DisposableServer
 
-/// What every `BlobStore` must do, run against each implementation (the local folder, the same behind the
-/// memory cache; S3 joins with its issue).
+/// What every `BlobStore` must do, run against each implementation: the local folder, the same behind the
+/// memory cache, and an S3 bucket (moto) with and without a key prefix.
 @Suite("Blob stores: the shared conformance suite")
 struct BlobStoreConformanceTests {
     enum Kind: String, CaseIterable, CustomStringConvertible {
-        case local, cachedLocal
+        case local, cachedLocal, s3, s3WithPrefix
         var description: String { rawValue }
     }
 
@@ -19,8 +19,51 @@ struct BlobStoreConformanceTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blobs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let local = try LocalBlobStore(root: folder.path)
-        let store: any BlobStore = kind == .local ? local : CachingBlobStore(wrapping: local)
+        let store: any BlobStore =
+            switch kind {
+            case .local: local
+            case .cachedLocal: CachingBlobStore(wrapping: local)
+            case .s3: try S3BlobStore(settings: try await TestS3.freshBucket())
+            case .s3WithPrefix: try S3BlobStore(settings: try await TestS3.freshBucket(prefix: "disposable/photos"))
+            }
         try await BlobStoreConformance(store: store, scratch: folder.appendingPathComponent("scratch")).run()
+    }
+}
+
+extension BlobStoreConformanceTests {
+    @Test("S3: a file above the threshold goes up in parts and comes back byte for byte; a failed one leaves nothing")
+    func multipart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blobs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let settings = try await TestS3.freshBucket(multipartThreshold: 5 << 20)
+        let store = try S3BlobStore(settings: settings)
+        // 12 MiB and a bit: parts of 5, 5 and 2 MiB.
+        let bytes = Data((0..<(12 << 20) + 12345).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 13) })
+        let file = folder.appendingPathComponent("big")
+        try bytes.write(to: file)
+        try await store.put(file: file, key: "events/e/p/original", sha256: SHA256.hash(data: bytes).hex, size: Int64(bytes.count))
+        #expect(try await store.contents(key: "events/e/p/original").map { Data(buffer: $0) } == bytes)
+        var tail = Data()
+        try await store.read(key: "events/e/p/original", range: Int64(bytes.count - 100)...Int64(bytes.count - 1)) { tail.append(Data(buffer: $0)) }
+        #expect(tail == bytes.suffix(100))
+        // A file shorter than announced: the upload is aborted, and no object appears.
+        await #expect(throws: (any Error).self) {
+            try await store.put(file: file, key: "events/e/p2/original", sha256: "0", size: Int64(bytes.count) + (6 << 20))
+        }
+        #expect(try await store.contents(key: "events/e/p2/original") == nil)
+        #expect(try await store.list(prefix: "events/", after: nil, limit: 10) == ["events/e/p/original"])
+    }
+
+    @Test("S3: a store out of reach is StorageUnavailable, quickly")
+    func unreachable() async throws {
+        // A port nothing listens on: connections are refused at once.
+        let store = try S3BlobStore(
+            settings: S3Settings(bucket: "nowhere", endpoint: "http://127.0.0.1:9", accessKey: "test", secretKey: "test"))
+        let started = ContinuousClock.now
+        await #expect(throws: StorageUnavailable.self) { try await store.put(data: Data("x".utf8), key: "events/e/p/thumbnail.jpg") }
+        await #expect(throws: StorageUnavailable.self) { try await store.checkHealth() }
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 }
 

@@ -1,24 +1,30 @@
 import Foundation
 import Testing
 
+@testable import DisposableServer
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// LIVE-2: several instances on one PostgreSQL — a change committed by one reaches subscribers of another.
+/// LIVE-2, OPS-4: several instances on one PostgreSQL and one S3 bucket, sharing no folder — what one
+/// stores and announces, the other serves.
 @Suite("Scale-out (LIVE-2)", .serialized)
 struct ScaleOutTests {
-    @Test("Upload on one `disposable serve`, receive the event and see it in the gallery on another")
+    @Test("Upload on one `disposable serve`; the feed, gallery, original, ZIP and delete on another (PostgreSQL + S3)")
     func changeCrossesInstances() async throws {
-        // setup: two instances, one database, their own media folders (S3 comes with its own issue)
+        // setup: two instances, one database, one bucket, their own data folders
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-scale-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         guard case .postgres(let url) = try await TestEngine.postgres.freshDatabase(in: directory) else { return }
+        let bucket = try await TestS3.freshBucket()
         let ports = [try freePort(), try freePort()]
         let servers = try ports.enumerated().map { index, port in
             try startServer([
                 "DISPOSABLE_DATA_DIR": directory.appendingPathComponent("instance\(index)").path, "DISPOSABLE_PORT": String(port),
-                "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_LOG_LEVEL": "error",
+                "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_LOG_LEVEL": "error", "DISPOSABLE_STORAGE_URL": "s3://\(bucket.bucket)",
+                "DISPOSABLE_S3_ENDPOINT": bucket.endpoint, "DISPOSABLE_S3_PATH_STYLE": "true", "AWS_ACCESS_KEY_ID": bucket.accessKey,
+                "AWS_SECRET_ACCESS_KEY": bucket.secretKey,
             ])
         }
         defer { for server in servers { server.signal(SIGTERM) } }
@@ -35,7 +41,8 @@ struct ScaleOutTests {
         #expect((try await get(gallery, token: token).json["items"] as? [Any])?.isEmpty == true)
 
         // MUT: the photo goes to instance A
-        let uploaded = try await upload(try await TestImages.jpeg(), to: "\(a)/api/v1/events/\(event)/photos", token: token)
+        let photo = try await TestImages.jpeg()
+        let uploaded = try await upload(photo, to: "\(a)/api/v1/events/\(event)/photos", token: token)
         #expect(uploaded.status == 201)
 
         // validate: the subscriber on instance B hears of it (LISTEN/NOTIFY)
@@ -48,5 +55,23 @@ struct ScaleOutTests {
         #expect(ready.name == "photo-ready")
         let items = try #require(try await get(gallery, token: token).json["items"] as? [[String: Any]])
         #expect(items.map { $0["id"] as? String } == [uploaded.json["id"] as? String])
+
+        // validate: B serves the original, byte for byte, and the ZIP holds it (stored, not compressed)
+        let id = try #require(uploaded.json["id"] as? String)
+        #expect(try await get("\(b)/api/v1/photos/\(id)/original", token: token).body == photo)
+        let archive = try await get("\(b)/api/v1/events/\(event)/archive.zip", token: token)
+        #expect(archive.status == 200 && archive.body.range(of: photo) != nil)
+
+        // validate: deleted on B, gone for A and from the bucket
+        #expect(try await delete("\(b)/api/v1/photos/\(id)", token: token).status == 204)
+        #expect(try await get("\(a)/api/v1/photos/\(id)", token: token).status == 404)
+        let store = try S3BlobStore(settings: bucket)
+        var left = try await store.list(prefix: "events/", after: nil, limit: 10)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !left.isEmpty && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            left = try await store.list(prefix: "events/", after: nil, limit: 10)
+        }
+        #expect(left.isEmpty, "objects left in the bucket: \(left)")
     }
 }

@@ -21,6 +21,8 @@ public struct AppConfiguration: Sendable {
     public enum StorageLocation: Sendable, Equatable {
         /// A folder on this machine (embedded default).
         case localFolder(path: String)
+        /// An S3-compatible bucket (OPS-4): instances share it, with no shared folder.
+        case s3(S3Settings)
     }
 
     public var host: String
@@ -100,13 +102,15 @@ public struct AppConfiguration: Sendable {
 
     public var mediaDirectory: String { dataDirectory + "/media" }
 
-    /// Chosen by configuration; the local folder is the only store until S3 lands.
-    public var storage: StorageLocation { .localFolder(path: mediaDirectory) }
+    /// Where photos are kept: the media folder by default.
+    public var storage: StorageLocation? = nil
+    var blobStorage: StorageLocation { storage ?? .localFolder(path: mediaDirectory) }
 
     /// Uploads arriving. Beside the local store's files, so that storing one is a rename.
     var stagingDirectory: URL {
-        switch storage {
+        switch blobStorage {
         case .localFolder(let path): LocalBlobStore.stagingDirectory(root: path)
+        case .s3: URL(fileURLWithPath: dataDirectory, isDirectory: true).appendingPathComponent("staging", isDirectory: true)
         }
     }
 

@@ -63,6 +63,10 @@ struct MediaWorkers: Service {
             // a full disk must never turn an acknowledged photo into a failed (and deleted) one.
             logger.warning("Storage full while rendering \(job.subjectID); will try again in a minute.")
             try? await jobs.retry(job, after: 60, now: clock.now, countAttempt: false)
+        } catch let error as StorageUnavailable {
+            // The same for a bucket out of reach: the photo waits for it, it does not fail.
+            logger.warning("\(error) while rendering \(job.subjectID); will try again in 30 seconds.")
+            try? await jobs.retry(job, after: 30, now: clock.now, countAttempt: false)
         } catch  where Task.isCancelled {
             // Shutting down, not the photo's fault: the job's lease lapses (or is released at
             // the next start) and the photo is rendered then, as after a crash.

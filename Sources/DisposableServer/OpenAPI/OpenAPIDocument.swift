@@ -82,7 +82,10 @@ enum OpenAPIDocument {
             method: "post", path: "/api/v1/events/{id}/photos",
             summary: "Upload a photo: the body is the image's bytes; headers Idempotency-Key and X-Photo-Source: camera|library",
             request: "ImageBytes",
-            responses: [200: "Photo", 201: "Photo", 403: "Problem", 409: "Problem", 413: "Problem", 415: "Problem", 422: "Problem", 507: "Problem"]),
+            responses: [
+                200: "Photo", 201: "Photo", 403: "Problem", 409: "Problem", 413: "Problem", 415: "Problem", 422: "Problem", 503: "Problem",
+                507: "Problem",
+            ]),
         .init(
             method: "post", path: "/api/v1/events/{id}/photos/check", summary: "Which of these SHA-256 the event already has",
             request: "HashCheck", responses: [200: "HashCheckResult", 404: "Problem", 422: "Problem"]),

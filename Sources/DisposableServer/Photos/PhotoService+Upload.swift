@@ -69,6 +69,7 @@ extension PhotoService {
         } catch {
             try? await pendingWrites.abandon(eventID: event.id, photoID: photoID)
             if error is StorageFull { throw Problem.storageFull }
+            if error is StorageUnavailable { throw Problem.storageUnavailable }
             throw error
         }
         var new = PhotoRepository.NewPhoto(
@@ -176,6 +177,10 @@ extension Problem {
         problem.extensions["existingId"] = id
         return problem
     }
+
+    static let storageUnavailable = Problem(
+        .serviceUnavailable, "storage-unavailable", title: "Storage unavailable",
+        detail: "The server cannot reach its photo storage just now, so this photo was not saved. Keep it and try again in a moment.")
 
     static let storageFull = Problem(
         .init(code: 507, reasonPhrase: "Insufficient Storage"), "storage-full", title: "Storage full",

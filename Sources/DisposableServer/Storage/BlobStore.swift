@@ -64,7 +64,8 @@ public struct StorageFull: Error {}
 
 /// Builds the store the configuration names, wrapped in the memory cache of small files.
 func makeBlobStore(_ configuration: AppConfiguration) throws -> CachingBlobStore {
-    switch configuration.storage {
+    switch configuration.blobStorage {
     case .localFolder(let path): CachingBlobStore(wrapping: try LocalBlobStore(root: path))
+    case .s3(let settings): CachingBlobStore(wrapping: try S3BlobStore(settings: settings))
     }
 }

@@ -73,6 +73,10 @@ func get(_ url: String, token: String?) async throws -> HTTPResult {
     try await fetch(url, headers: authorization(token))
 }
 
+func delete(_ url: String, token: String?) async throws -> HTTPResult {
+    try await fetch(url, method: .DELETE, headers: authorization(token))
+}
+
 /// Polls `url` until it answers (`server` is starting), returning the status code. If it never does, the
 /// error says whether the server ended and what it printed.
 func waitForHTTP(_ url: String, server: ChildProcess? = nil, timeout: TimeInterval = 20) async throws -> Int {

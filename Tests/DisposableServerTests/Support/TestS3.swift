@@ -1,0 +1,24 @@
+import Foundation
+
+@testable import DisposableServer
+
+/// The private S3 endpoint `scripts/test` starts (moto): a fresh bucket per test.
+enum TestS3 {
+    static var endpoint: String {
+        get throws {
+            guard let url = ProcessInfo.processInfo.environment["DISPOSABLE_TEST_S3_ENDPOINT"] else {
+                throw TestSetupError("DISPOSABLE_TEST_S3_ENDPOINT is not set: run the suite with scripts/test, which starts an S3 endpoint.")
+            }
+            return url
+        }
+    }
+
+    /// Settings for a new, empty bucket (moto takes any credentials).
+    static func freshBucket(prefix: String = "", multipartThreshold: Int64 = 16 << 20) async throws -> S3Settings {
+        let settings = S3Settings(
+            bucket: "test-\(UUID().uuidString.lowercased().prefix(18))", prefix: prefix, endpoint: try endpoint, accessKey: "test",
+            secretKey: "test", multipartThreshold: multipartThreshold, partSize: 5 << 20)
+        try await S3Client(settings: settings).createBucket()
+        return settings
+    }
+}
