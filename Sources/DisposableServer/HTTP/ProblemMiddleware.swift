@@ -17,6 +17,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                 detail: "The server cannot reach its database right now. Nothing was saved; please try again in a moment.")
             problem.headers[.retryAfter] = "5"
             return try problem.response(from: request, context: context)
+        } catch let error as StorageUnavailable {
+            context.logger.warning("\(error)")
+            var problem = Problem.storageUnavailable
+            problem.headers[.retryAfter] = "10"
+            return try problem.response(from: request, context: context)
         } catch is DecodingError {
             return try Problem.badRequest("The request body is not valid JSON for this route.")
                 .response(from: request, context: context)

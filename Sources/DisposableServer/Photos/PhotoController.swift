@@ -76,6 +76,8 @@ struct PhotoController {
         }
         let requested = range
         let length = requested.map { $0.upperBound - $0.lowerBound + 1 } ?? total
+        // Read now what must be known before the first byte: storage out of reach is then a 503, not a broken download.
+        try await source.prepare()
         let eventLoop = context.eventLoop
         return Response(
             status: requested == nil ? .ok : .partialContent, headers: headers,
@@ -96,6 +98,11 @@ struct OriginalSource: Sendable {
     let redactions: LocationRedactions?
 
     var stripGPS: Bool { redactions != nil }
+
+    /// Works out (and keeps) where the location sits in the file, for a download to anyone but the shooter.
+    func prepare() async throws {
+        if let redactions { _ = try await redactions.redaction(of: photo, in: blobs) }
+    }
 
     func stream(range: ClosedRange<Int64>?, _ write: (ByteBuffer) async throws -> Void) async throws {
         guard photo.byteSize > 0 else { return }

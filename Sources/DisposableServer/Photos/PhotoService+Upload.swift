@@ -180,7 +180,7 @@ extension Problem {
 
     static let storageUnavailable = Problem(
         .serviceUnavailable, "storage-unavailable", title: "Storage unavailable",
-        detail: "The server cannot reach its photo storage just now, so this photo was not saved. Keep it and try again in a moment.")
+        detail: "The server cannot reach its photo storage just now: nothing was saved. Please try again in a moment.")
 
     static let storageFull = Problem(
         .init(code: 507, reasonPhrase: "Insufficient Storage"), "storage-full", title: "Storage full",

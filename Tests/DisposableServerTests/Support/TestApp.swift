@@ -184,6 +184,13 @@ extension TestApp {
     }
 }
 
+extension TestApp {
+    /// Files in upload staging: none once every upload has ended, stored or refused.
+    func stagedFiles() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: services.configuration.stagingDirectory.path)) ?? []
+    }
+}
+
 extension RateLimit {
     static let generous = RateLimit(burst: 1000, refillEvery: .seconds(1))
 }
