@@ -9,7 +9,7 @@ struct Disposable: AsyncParsableCommand {
         commandName: "disposable",
         abstract: "A self-hosted disposable camera for events.",
         version: disposableVersion,
-        subcommands: [Serve.self, Migrate.self, Admin.self]
+        subcommands: [Serve.self, Migrate.self, Admin.self, Backup.self, Restore.self]
     )
 }
 
