@@ -101,10 +101,15 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup(title: "Storage") var storage: StorageOptions
 
+    @Option(help: "A bearer token that may read /metrics from anywhere; loopback clients and admins may without it (env DISPOSABLE_METRICS_TOKEN).")
+    var metricsToken: String? = env("DISPOSABLE_METRICS_TOKEN")
+
     func run() async throws {
         var configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
         configuration.databasePoolSize = databasePoolSize
         configuration.storage = try storage.location()
+        if let metricsToken, metricsToken.utf8.count < 16 { throw ValidationError("--metrics-token must be at least 16 characters.") }
+        configuration.metricsToken = metricsToken
         do {
             configuration.trustedProxies = try TrustedProxies(trustedProxies)
         } catch {

@@ -60,6 +60,8 @@ struct AuthorizationTests {
             expected: statuses(.unauthorized, .noContent, .noContent, .noContent, .noContent, .noContent)),
         Row(method: .get, path: "/status", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
         Row(method: .get, path: "/healthz", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
+        // Loopback clients may read it too (MetricsTests); the router tests' client is not one.
+        Row(method: .get, path: "/metrics", expected: statuses(.forbidden, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
         Row(method: .get, path: "/api/v1/openapi.json", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
         Row(
             method: .post, path: "/api/v1/users", json: ["email": "new-{role}@example.com", "password": "password"],
@@ -201,7 +203,7 @@ func registeredRoutes(_ services: AppServices) -> [String] {
 /// The web app's pages: everything outside the API, the status endpoints and the setup wizard.
 func isWebPage(_ route: String) -> Bool {
     let path = String(route.split(separator: " ")[1])
-    return !path.hasPrefix("/api/") && !["/status", "/healthz", "/setup"].contains(path)
+    return !path.hasPrefix("/api/") && !["/status", "/healthz", "/setup", "/metrics"].contains(path)
 }
 
 func allRoutes(_ services: AppServices) -> [String] {

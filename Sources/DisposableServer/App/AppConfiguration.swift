@@ -59,6 +59,8 @@ public struct AppConfiguration: Sendable {
     /// Whether signed thumbnails held in memory are answered in front of the router (`FastPath/`, PERF-3).
     /// Off, every request takes the plain path; the answers are the same.
     public var mediaFastPath: Bool
+    /// A bearer token that may read `/metrics` from anywhere (loopback clients and admins may without it).
+    public var metricsToken: String? = nil
 
     public init(
         host: String = "127.0.0.1",

@@ -8,7 +8,9 @@ import ServiceLifecycle
 public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     let secure = services.configuration.usesHTTPS
     let router = Router(context: AppRequestContext.self)
+    InstanceMetrics.start()
     router.add(middleware: RequestLogMiddleware(log: services.requestLog))
+    router.add(middleware: MetricsMiddleware())
     router.add(middleware: ClientAddressMiddleware(trusted: services.configuration.trustedProxies))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ProblemMiddleware())
@@ -16,6 +18,10 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: PageNotFoundMiddleware())
     // Signed media links carry their own grant: no session to look up (PERF-3).
     MediaController(signer: services.signer, blobs: services.blobs, clock: services.clock).addRoutes(to: router)
+
+    MetricsController(
+        database: services.database, liveStreams: services.liveStreams, accounts: services.accounts, token: services.configuration.metricsToken
+    ).addRoutes(to: router)
 
     // Everything else knows who is asking from the session.
     let identities = RememberedIdentities(accounts: services.accounts, recent: services.recentReads)

@@ -49,6 +49,7 @@ final class MediaShortcut: ShortcutAnswers {
             out.writeString("\r\n")
         }
         out.writeString("\r\n")
+        Metric.fastPathAnswer()
         requestLog.record(
             method: "GET", path: "/api/v1/media/\(link.eventID)/\(link.photoID)/\(link.file.rawValue)", status: unchanged ? 304 : 200, inFront: true)
         return (out, unchanged ? nil : bytes)

@@ -12,12 +12,14 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError {
             return try Self.problem(for: error).response(from: request, context: context)
         } catch is DatabaseUnavailable {
+            Metric.databaseError()
             var problem = Problem(
                 .serviceUnavailable, "database-unavailable", title: "Try again in a moment",
                 detail: "The server cannot reach its database right now. Nothing was saved; please try again in a moment.")
             problem.headers[.retryAfter] = "5"
             return try problem.response(from: request, context: context)
         } catch let error as StorageUnavailable {
+            Metric.storageError()
             context.logger.warning("\(error)")
             var problem = Problem.storageUnavailable
             problem.headers[.retryAfter] = "10"

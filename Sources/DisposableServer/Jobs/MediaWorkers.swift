@@ -64,6 +64,7 @@ struct MediaWorkers: Service {
             logger.warning("Storage full while rendering \(job.subjectID); will try again in a minute.")
             try? await jobs.retry(job, after: 60, now: clock.now, countAttempt: false)
         } catch let error as StorageUnavailable {
+            Metric.storageError()
             // The same for a bucket out of reach: the photo waits for it, it does not fail.
             logger.warning("\(error) while rendering \(job.subjectID); will try again in 30 seconds.")
             try? await jobs.retry(job, after: 30, now: clock.now, countAttempt: false)

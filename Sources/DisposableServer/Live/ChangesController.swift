@@ -191,4 +191,7 @@ final class LiveStreamSlots: Sendable {
     }
 
     func count(for tokenHash: String) -> Int { open.withLockedValue { $0[tokenHash] ?? 0 } }
+
+    /// Every stream open on this instance (`/metrics`).
+    var total: Int { open.withLockedValue { $0.values.reduce(0, +) } }
 }

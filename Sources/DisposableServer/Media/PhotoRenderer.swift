@@ -17,9 +17,11 @@ struct PhotoRenderer: Sendable {
         }
         let rendered: RenderedImage
         do {
+            let started = ContinuousClock.now
             rendered = try await blobs.withLocalFile(key: BlobKey.original(photo.eventID, photo.id)) { path in
                 try await images.render(path, format: photo.format)
             }
+            Metric.renderSeconds(ContinuousClock.now - started)
         } catch let error as UndecodableImage {
             try await fail(photoID: photoID, jobID: jobID, reason: "This file could not be read as an image (\(error.description)).")
             return

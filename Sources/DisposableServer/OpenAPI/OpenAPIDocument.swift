@@ -24,6 +24,11 @@ enum OpenAPIDocument {
             method: "get", path: "/healthz", summary: "200 when the database and the media storage are usable", auth: false,
             responses: [200: "Health", 503: "Problem"]),
         .init(
+            method: "get", path: "/metrics",
+            summary: "OPS-2: Prometheus text (requests, uploads by outcome, render queue, live streams, bytes stored) for loopback "
+                + "clients, the metrics token or an admin",
+            responses: [200: "text/plain (Prometheus exposition format)", 403: "Problem"]),
+        .init(
             method: "get", path: "/setup", summary: "First-run wizard page (only while no admin exists)", auth: false,
             responses: [200: "HTML page", 404: "HTML page"]),
         .init(

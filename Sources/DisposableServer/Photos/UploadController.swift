@@ -13,6 +13,17 @@ struct UploadController {
     }
 
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
+        do {
+            let response = try await receive(request, context: context)
+            Metric.upload(response.status == .created ? "accepted" : "repeated")
+            return response
+        } catch let problem as Problem {
+            Metric.upload(problem.slug)
+            throw problem
+        }
+    }
+
+    private func receive(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         // Membership first: a stranger learns nothing from the headers' checks.
         let shooting = try await photos.shooting(into: try context.parameters.require("id"), for: identity)

@@ -1,0 +1,59 @@
+import Metrics
+import Prometheus
+import SQLKit
+
+/// OPS-2: what an operator watches, as Prometheus text at `GET /metrics`. Requests by route, their durations
+/// and errors come from Hummingbird's `MetricsMiddleware`; the rest is counted where it happens (`Metric`) or
+/// read when scraped (queue depth, live streams, bytes stored). swift-metrics has one backend per process, so
+/// the registry is too: apps built in one process (the tests) share it.
+enum InstanceMetrics {
+    static let registry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
+
+    /// Sets up the backend; call before anything counts.
+    static func start() { _ = registry }
+
+    /// The numbers read at scrape time, then the whole registry as text.
+    static func scrape(database: any DatabaseEngine, liveStreams: LiveStreamSlots) async throws -> [UInt8] {
+        let (queued, stored) = try await database.sql { db in
+            let queued = try await db.raw("SELECT COUNT(*) AS n FROM jobs").first()?.decode(column: "n", as: Int.self) ?? 0
+            let stored =
+                try await db.raw(
+                    "SELECT CAST(COALESCE(SUM(byte_size + derivative_bytes), 0) AS BIGINT) AS n FROM photos WHERE status <> 'failed'"
+                ).first()?.decode(column: "n", as: Int64.self) ?? 0
+            return (queued, stored)
+        }
+        registry.makeGauge(name: "disposable_render_queue_depth", help: "Photos waiting to be rendered (jobs).").set(Double(queued))
+        registry.makeGauge(name: "disposable_live_streams", help: "Live streams open on this instance.").set(Double(liveStreams.total))
+        registry.makeGauge(name: "disposable_bytes_stored", help: "Bytes of photos and their derivatives stored.").set(Double(stored))
+        return registry.emitToBuffer()
+    }
+}
+
+/// The counters and timers the app records, by name, in one place.
+enum Metric {
+    /// An upload's outcome: `accepted`, `duplicate`, or the problem's slug (`shot-limit-reached`, `storage-full`…).
+    static func upload(_ outcome: String) {
+        Counter(label: "disposable_uploads_total", dimensions: [("outcome", outcome)]).increment()
+    }
+
+    static func renderSeconds(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        renderTimer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    private static let renderTimer = Timer(label: "disposable_render_seconds", preferredDisplayUnit: .seconds)
+
+    static func storageError() { storageErrors.increment() }
+    static func databaseError() { databaseErrors.increment() }
+    /// Signed thumbnails answered in front of the router (`MediaShortcut`, which bypasses the router's metrics).
+    static func fastPathAnswer() { fastPathAnswers.increment() }
+
+    // Made once, after `InstanceMetrics.start()`: a lookup by label on every thumbnail would cost the fast path.
+    private static let storageErrors = Counter(label: "disposable_storage_errors_total")
+    private static let databaseErrors = Counter(label: "disposable_database_errors_total")
+    private static let fastPathAnswers = Counter(label: "disposable_fast_path_answers_total")
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+
+/// `GET /metrics` (OPS-2). Outside the session routes, with its own rule: loopback clients (a Prometheus on the
+/// same machine), the `--metrics-token` bearer, or an admin's session; anyone else gets 403.
+struct MetricsController {
+    let database: any DatabaseEngine
+    let liveStreams: LiveStreamSlots
+    let accounts: AccountService
+    let token: String?
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/metrics", use: metrics)
+    }
+
+    @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard try await mayRead(request, context: context) else {
+            throw Problem(
+                .forbidden, "metrics-forbidden", title: "Not for you",
+                detail: "Metrics are for this machine, the metrics token, or an admin's session.")
+        }
+        let text = try await InstanceMetrics.scrape(database: database, liveStreams: liveStreams)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: text)))
+    }
+
+    private func mayRead(_ request: Request, context: AppRequestContext) async throws -> Bool {
+        if Self.isLoopback(context.clientAddress) { return true }
+        let bearer = request.headers[.authorization].flatMap(AuthenticationMiddleware.bearerToken)
+        if let token, let bearer, Self.same(bearer, token) { return true }
+        guard let session = bearer ?? request.cookies[SessionCookie.name]?.value, !session.isEmpty else { return false }
+        if case .user(let user, _) = try await accounts.identity(for: session), user.isAdmin { return true }
+        return false
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address == "::ffff:127.0.0.1"
+    }
+
+    /// Compared in constant time.
+    private static func same(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
