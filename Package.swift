@@ -26,6 +26,8 @@ let package = Package(
         // OPS-2: /metrics in Prometheus's text format, fed through swift-metrics (Hummingbird's middleware uses it).
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // OPS-1: the configuration file (YAML, or JSON).
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         // The S3 client's HTTP (and, in the tests, a streaming client for Server-Sent Events).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
@@ -62,6 +64,7 @@ let package = Package(
             dependencies: [
                 "DisposableServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

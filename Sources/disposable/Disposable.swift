@@ -11,10 +11,23 @@ struct Disposable: AsyncParsableCommand {
         version: disposableVersion,
         subcommands: [Serve.self, Migrate.self, Admin.self, Backup.self, Restore.self]
     )
+
+    /// The configuration file first (OPS-1): its values stand in for unset environment variables.
+    static func main() async {
+        do {
+            try ConfigFile.apply(arguments: CommandLine.arguments)
+        } catch {
+            exit(withError: error)
+        }
+        await main(nil)
+    }
 }
 
 /// Options every command shares: where the data is. Each flag also reads an environment variable.
 struct InstanceOptions: ParsableArguments {
+    @Option(help: "A YAML or JSON file with any of the settings below, keyed by the flags' names (env DISPOSABLE_CONFIG).")
+    var config: String?
+
     @Option(help: "Folder for the SQLite database and the media files (env DISPOSABLE_DATA_DIR).")
     var dataDir: String = env("DISPOSABLE_DATA_DIR") ?? "./data"
 
