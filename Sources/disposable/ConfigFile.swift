@@ -12,7 +12,7 @@ enum ConfigFile {
         uniqueKeysWithValues: [
             "data-dir", "database-url", "log-level", "host", "port", "public-url", "retention-days", "max-upload-mb", "database-pool-size",
             "registration", "media-workers", "media-fast-path", "trusted-proxies", "idle-timeout", "header-timeout", "body-timeout",
-            "max-connections-per-client", "max-streams-per-session", "session-days", "storage-url", "s3-endpoint", "s3-region",
+            "max-connections-per-client", "max-streams-per-session", "session-days", "storage-url", "s3-endpoint", "s3-public-endpoint", "s3-region",
             "s3-path-style", "metrics-token",
         ].map { ($0, "DISPOSABLE_" + $0.uppercased().replacingOccurrences(of: "-", with: "_")) })
 

@@ -14,6 +14,12 @@ struct StorageOptions: ParsableArguments {
     @Option(help: "The S3 API's address, e.g. http://minio:9000 (env DISPOSABLE_S3_ENDPOINT). Default: AWS in --s3-region.")
     var s3Endpoint: String? = env("DISPOSABLE_S3_ENDPOINT")
 
+    @Option(
+        help:
+            "Where phones reach the bucket, to fetch thumbnails and previews from it by presigned links (env DISPOSABLE_S3_PUBLIC_ENDPOINT). Default: through this server."
+    )
+    var s3PublicEndpoint: String? = env("DISPOSABLE_S3_PUBLIC_ENDPOINT")
+
     @Option(help: "The bucket's region: us-east-1, eu-west-3, auto… (env DISPOSABLE_S3_REGION).")
     var s3Region: String = env("DISPOSABLE_S3_REGION") ?? "us-east-1"
 
@@ -36,9 +42,15 @@ struct StorageOptions: ParsableArguments {
         guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ValidationError("--s3-endpoint must be an http:// or https:// address, e.g. https://s3.eu-west-3.amazonaws.com.")
         }
+        if let s3PublicEndpoint {
+            guard let url = URL(string: s3PublicEndpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError("--s3-public-endpoint must be an http:// or https:// address, e.g. https://media.example.org.")
+            }
+        }
         return .s3(
             S3Settings(
-                bucket: bucket, prefix: prefix, endpoint: endpoint, region: s3Region, pathStyle: pathStyle, accessKey: accessKey,
+                bucket: bucket, prefix: prefix, endpoint: endpoint, publicEndpoint: s3PublicEndpoint, region: s3Region, pathStyle: pathStyle,
+                accessKey: accessKey,
                 secretKey: secretKey))
     }
 }

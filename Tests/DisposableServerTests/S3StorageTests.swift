@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Testing
 
@@ -35,6 +36,36 @@ struct S3StorageTests {
             try await expectEventually { try await store.list(prefix: "events/\(id)/\(photo)/", after: nil, limit: 10).isEmpty }
             #expect(try await app.call(.delete, "/api/v1/events/\(id)", token: organizer).status == .noContent)
             try await expectEventually { try await store.list(prefix: "events/", after: nil, limit: 10).isEmpty }
+        }
+    }
+
+    @Test("With a public endpoint, phones fetch thumbnails and previews from the bucket by presigned links")
+    func bucketLinks() async throws {
+        var bucket = try await TestS3.freshBucket(prefix: "shared")
+        bucket.publicEndpoint = bucket.endpoint
+        let settings = bucket
+        try await TestApp.run(.sqlite, configure: { $0.storage = .s3(settings) }) { app in
+            let organizer = try await app.userToken()
+            let event = try await app.createEvent(token: organizer)
+            let id = event["id"] as! String
+            let photo = try #require(try await app.upload(try await TestImages.jpeg(), event: id, token: organizer).string("id"))
+            let ready = try await app.waitUntilProcessed(photo, token: organizer)
+            let urls = try #require(ready["urls"] as? [String: String])
+            for (kind, url) in [("thumbnail", urls["thumbnail"]), ("preview", urls["preview"])] {
+                let link = try #require(url)
+                #expect(link.hasPrefix("\(settings.endpoint)/\(settings.bucket)/shared/events/\(id)/\(photo)/"), "\(link)")
+                #expect(link.contains("X-Amz-Signature=") && link.contains("X-Amz-Expires="))
+                // Straight from the bucket, no session: the same bytes the instance serves.
+                let direct = try await HTTPClient.shared.execute(HTTPClientRequest(url: link), timeout: .seconds(30))
+                #expect(direct.status == .ok)
+                let bytes = try await direct.body.collect(upTo: 16 << 20)
+                #expect(bytes == (try await app.call(.get, "/api/v1/photos/\(photo)/\(kind)", token: organizer)).body)
+            }
+            // The same links for the whole window (browsers keep them cached), and pages may show them.
+            let again = try await app.call(.get, "/api/v1/photos/\(photo)", token: organizer)
+            #expect(again["urls"] as? [String: String] == urls)
+            let page = try await app.call(.get, "/e/\(event["code"] as! String)", token: organizer)
+            #expect(page.headers[.contentSecurityPolicy]?.contains("img-src 'self' data: blob: \(settings.endpoint)") == true)
         }
     }
 

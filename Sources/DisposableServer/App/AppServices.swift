@@ -29,7 +29,7 @@ public struct AppServices: Sendable {
     /// Identities and event rows reads may take from memory for a second (PERF-2).
     let recentReads: RecentReads
     /// Signs thumbnail and preview links; its key is loaded at start-up.
-    let signer = MediaSigner()
+    let signer: MediaSigner
     /// Wakes the media workers as soon as a photo is stored.
     let newWork = WorkSignal()
     /// Opens once migrations and the storage checks are done; background services wait for it.
@@ -50,6 +50,11 @@ public struct AppServices: Sendable {
         self.recentReads = recentReads
         requestLog = RequestLog(logger: logger)
         liveStreams = LiveStreamSlots(perToken: configuration.connections.liveStreamsPerToken)
+        if case .s3(let settings) = configuration.blobStorage {
+            signer = MediaSigner(bucket: BucketLinks(settings: settings))
+        } else {
+            signer = MediaSigner()
+        }
         let links = InstanceLinks(publicBaseURL: configuration.publicBaseURL, retention: configuration.retention)
         let passwords = PasswordHasher(cost: configuration.passwordHashCost)
         let eventRows = EventRepository(database: database)

@@ -12,7 +12,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: RequestLogMiddleware(log: services.requestLog))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ClientAddressMiddleware(trusted: services.configuration.trustedProxies))
-    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware(imageOrigins: services.signer.bucket.map { [$0.origin] } ?? []))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: ProtocolRulesMiddleware())
     router.add(middleware: PageNotFoundMiddleware())

@@ -3,12 +3,15 @@ import Hummingbird
 
 /// Headers every response carries (SEC-3): no MIME sniffing, no framing, and a strict CSP for pages.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Pages may show images from these origins too (the bucket, when thumbnails are fetched from it).
+    var imageOrigins: [String] = []
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         Self.addCommonHeaders(to: &response.headers)
         if response.headers[.contentType]?.hasPrefix("text/html") == true {
             response.headers[.contentSecurityPolicy] =
-                "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+                "default-src 'self'; img-src 'self' data: blob:\(imageOrigins.map { " " + $0 }.joined()); style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
             response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         }
         return response

@@ -9,6 +9,13 @@ import NIOConcurrencyHelpers
 /// ends when the address expires (12–24 h after it was made), or at once when the photo or its event is
 /// deleted (the files are gone). Originals keep the per-request check: what they show depends on who asks.
 final class MediaSigner: Sendable {
+    /// With a public bucket endpoint, thumbnails and previews link to the bucket instead (`BucketLinks`).
+    let bucket: BucketLinks?
+
+    init(bucket: BucketLinks? = nil) {
+        self.bucket = bucket
+    }
+
     /// Addresses stay the same for a whole window, so browsers keep serving them from their cache.
     static let window: Int64 = 12 * 3600
     /// An HMAC already keyed: copying it skips the key set-up, a third of a signature's cost.
@@ -36,7 +43,7 @@ final class MediaSigner: Sendable {
     func links(now: Date) -> MediaLinks? {
         guard let keyed = keyed.withLockedValue({ $0 }) else { return nil }
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        return MediaLinks(keyed: keyed, until: (seconds / Self.window + 2) * Self.window)
+        return MediaLinks(keyed: keyed, until: (seconds / Self.window + 2) * Self.window, bucket: bucket)
     }
 
     /// Whether a presented address is genuine and still valid.
@@ -44,7 +51,7 @@ final class MediaSigner: Sendable {
         let fields = SignedFields(eventID: eventID, photoID: photoID, until: until)
         if genuine.withLockedValue({ $0[signature] }) != fields {
             guard let keyed = keyed.withLockedValue({ $0 }), let presented = Array(hex: signature) else { return .forged }
-            let expected = MediaLinks(keyed: keyed, until: until).signature(eventID: eventID, photoID: photoID)
+            let expected = MediaLinks(keyed: keyed, until: until, bucket: nil).signature(eventID: eventID, photoID: photoID)
             // Constant time: the comparison must not tell how many leading bytes were right.
             guard presented.count == expected.count, zip(presented, expected).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { return .forged }
             genuine.withLockedValue { genuine in
@@ -68,9 +75,16 @@ struct MediaLinks: Sendable {
     let keyed: HMAC<SHA256>
     /// Seconds since 1970 after which the links stop working.
     let until: Int64
+    var bucket: BucketLinks? = nil
 
-    /// Both links of a photo (one signature serves both).
+    /// Both links of a photo (one signature serves both), or the bucket's presigned ones.
     func paths(eventID: String, photoID: String) -> (thumbnail: String, preview: String) {
+        if let bucket {
+            return (
+                bucket.url(key: BlobKey.thumbnail(eventID, photoID), until: until, window: MediaSigner.window),
+                bucket.url(key: BlobKey.preview(eventID, photoID), until: until, window: MediaSigner.window)
+            )
+        }
         let base = "/api/v1/media/\(eventID)/\(photoID)/"
         let query = "?until=\(until)&sig=\(signature(eventID: eventID, photoID: photoID).hex)"
         return (base + File.thumbnail.rawValue + query, base + File.preview.rawValue + query)

@@ -9,6 +9,9 @@ public struct S3Settings: Sendable, Equatable {
     /// The API's address as this instance reaches it, e.g. `https://s3.eu-west-3.amazonaws.com` or
     /// `http://minio:9000`.
     public var endpoint: String
+    /// Where phones reach the bucket, when they should fetch thumbnails and previews from it directly
+    /// (presigned links); nil: through the instance.
+    public var publicEndpoint: String?
     public var region: String
     /// `endpoint/bucket/key` rather than `bucket.endpoint/key` (MinIO, moto and most self-hosted stores).
     public var pathStyle: Bool
@@ -19,12 +22,14 @@ public struct S3Settings: Sendable, Equatable {
     public var partSize: Int64
 
     public init(
-        bucket: String, prefix: String = "", endpoint: String, region: String = "us-east-1", pathStyle: Bool = true, accessKey: String,
+        bucket: String, prefix: String = "", endpoint: String, publicEndpoint: String? = nil, region: String = "us-east-1",
+        pathStyle: Bool = true, accessKey: String,
         secretKey: String, multipartThreshold: Int64 = 16 << 20, partSize: Int64 = 8 << 20
     ) {
         self.bucket = bucket
         self.prefix = prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/"
         self.endpoint = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
+        self.publicEndpoint = publicEndpoint.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.region = region
         self.pathStyle = pathStyle
         self.accessKey = accessKey
