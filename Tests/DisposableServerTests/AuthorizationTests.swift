@@ -142,15 +142,7 @@ struct AuthorizationTests {
                         try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
                 }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
-                if path.contains("{guest}") {
-                    let victim = try await app.guestToken(code: event["code"] as! String, name: "Victim")
-                    let me = try await app.call(.get, "/api/v1/me", token: victim)
-                    path = path.replacingOccurrences(of: "{guest}", with: try #require((me["guest"] as? [String: Any])?["id"] as? String))
-                }
-                if path.contains("{key}") {
-                    let wall = try await app.call(.post, "/api/v1/events/\(event["id"] as! String)/wall", token: organizer)
-                    path = path.replacingOccurrences(of: "{key}", with: try #require(wall.string("url")?.components(separatedBy: "/w/").last))
-                }
+                path = try await app.fillGuestAndWall(path, event: event, organizer: organizer)
                 if path.contains("{photo}") {
                     // A ready photo taken by the organizer.
                     let photo = try await app.upload(

@@ -97,15 +97,7 @@ struct WebPagesTests {
                     case .admin: try await app.adminToken()
                     }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
-                if path.contains("{guest}") {
-                    let victim = try await app.guestToken(code: event["code"] as! String, name: "Victim")
-                    let me = try await app.call(.get, "/api/v1/me", token: victim)
-                    path = path.replacingOccurrences(of: "{guest}", with: try #require((me["guest"] as? [String: Any])?["id"] as? String))
-                }
-                if path.contains("{key}") {
-                    let wall = try await app.call(.post, "/api/v1/events/\(event["id"] as! String)/wall", token: organizer)
-                    path = path.replacingOccurrences(of: "{key}", with: try #require(wall.string("url")?.components(separatedBy: "/w/").last))
-                }
+                path = try await app.fillGuestAndWall(path, event: event, organizer: organizer)
                 path =
                     path
                     .replacingOccurrences(of: "{code}", with: event["code"] as! String)

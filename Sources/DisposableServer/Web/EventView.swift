@@ -70,8 +70,7 @@ struct EventView: Sendable {
             revealed: PhotoVisibility.isRevealed(event, at: now), revealsAt: event.revealsAt.formatted(iso),
             startsAt: event.startsAt.formatted(iso), endsAt: event.endsAt.formatted(iso), allowLibraryUploads: allowLibraryUploads,
             allowGuestDownloads: allowGuestDownloads, shotsPerGuest: event.shotsPerGuest, shotsLeft: shotsLeft, guestId: guest?.id)
-        let data = (try? JSONEncoder.sorted.encode(config)) ?? Data("{}".utf8)
-        self.config = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+        self.config = ScriptJSON.text(config)
     }
 
     /// What the scripts read (`#event-config`).
@@ -85,5 +84,13 @@ struct EventView: Sendable {
         let shotsPerGuest: Int
         let shotsLeft: Int?
         let guestId: String?
+    }
+}
+
+/// JSON for a page's `<script type="application/json">`: no `<` inside, so no `</script>` can end it early.
+enum ScriptJSON {
+    static func text(_ value: some Encodable) -> String {
+        let data = (try? JSONEncoder.sorted.encode(value)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 }

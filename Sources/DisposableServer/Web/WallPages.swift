@@ -25,7 +25,7 @@ struct WallPages {
             revealed: PhotoVisibility.isRevealed(event, at: walls.events.clock.now))
         let page = WallPage(
             name: event.name, code: event.code.description, typedAddress: Self.withoutScheme(links.typed(event.code)),
-            qrSVG: try QRCode(links.join(event)).svg(size: 600), config: WallPage.json(config))
+            qrSVG: try QRCode(links.join(event)).svg(size: 600), config: ScriptJSON.text(config))
         return web.page("wall", title: event.name, model: page, headers: [.cacheControl: "no-store"])
     }
 
@@ -49,10 +49,5 @@ struct WallPage: Sendable {
         let key: String
         let revealsAt: String
         let revealed: Bool
-    }
-
-    static func json(_ config: Config) -> String {
-        let data = (try? JSONEncoder.sorted.encode(config)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 }

@@ -185,6 +185,21 @@ extension TestApp {
 }
 
 extension TestApp {
+    /// A matrix row's `{guest}` (a guest of `event` other than the caller) and `{key}` (its wall link's key).
+    func fillGuestAndWall(_ path: String, event: [String: Any], organizer: String) async throws -> String {
+        var path = path
+        if path.contains("{guest}") {
+            let victim = try await guestToken(code: event["code"] as! String, name: "Victim")
+            let me = try await call(.get, "/api/v1/me", token: victim)
+            path = path.replacingOccurrences(of: "{guest}", with: try #require((me["guest"] as? [String: Any])?["id"] as? String))
+        }
+        if path.contains("{key}") {
+            let wall = try await call(.post, "/api/v1/events/\(event["id"] as! String)/wall", token: organizer)
+            path = path.replacingOccurrences(of: "{key}", with: try #require(wall.string("url")?.components(separatedBy: "/w/").last))
+        }
+        return path
+    }
+
     /// Files in upload staging: none once every upload has ended, stored or refused.
     func stagedFiles() -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: services.configuration.stagingDirectory.path)) ?? []

@@ -71,7 +71,11 @@ struct S3Client: Sendable {
     func get(key: String, range: ClosedRange<Int64>?) async throws -> HTTPClientResponse.Body? {
         let headers = range.map { [("Range", "bytes=\($0.lowerBound)-\($0.upperBound)")] } ?? []
         let response = try await send("GET", key: key, headers: headers, expecting: [200, 206, 404], keepBody: true)
-        return response.status == .notFound ? nil : response.body
+        guard response.status != .notFound else {
+            _ = try? await response.body.collect(upTo: 1 << 20)  // read, so that the connection is reused
+            return nil
+        }
+        return response.body
     }
 
     func delete(key: String) async throws {
