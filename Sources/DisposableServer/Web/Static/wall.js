@@ -39,8 +39,12 @@ async function loadPhotos() {
 /** Shows `photo` once its picture is loaded, cross-fading from the one on screen. */
 async function show(photo, isFresh) {
   const picture = new Image();
-  picture.src = photo.urls.preview;
-  try { await picture.decode(); } catch { return false; }  // deleted meanwhile, or a link past its time
+  try {
+    await new Promise((resolve, reject) => { picture.onload = resolve; picture.onerror = reject; picture.src = photo.urls.preview; });
+  } catch {
+    return false;  // deleted meanwhile, or a link past its time
+  }
+  await picture.decode().catch(() => {});  // a smoother swap where it works (Chrome may refuse it now and then)
   const slide = slides[1 - front];
   const image = slide.querySelector('img');
   image.src = picture.src;
@@ -67,13 +71,18 @@ async function advance(step = 1) {
   let shown = false;
   for (let tries = 0; !shown && tries < 3; tries++) {
     if (step > 0 && fresh.length) {
-      shown = await show(fresh.shift(), true);
+      shown = await show(fresh[0], true);
+      // Shown, or tried enough: the next goes. Otherwise it stays first, with the fresh links loaded below.
+      if (shown || tries === 2) fresh.shift();
     } else if (photos.length) {
       position = (position + step + photos.length) % photos.length;
       shown = await show(photos[position], false);
     } else break;
     // Links are signed for hours: a wall left on overnight fetches fresh ones.
-    if (!shown) await loadPhotos().catch(() => {});
+    if (!shown) {
+      await loadPhotos().catch(() => {});
+      fresh = fresh.map((waiting) => photos.find((photo) => photo.id === waiting.id) ?? waiting);
+    }
   }
   if (!photos.length && !fresh.length) clear();
   schedule();
