@@ -37,7 +37,15 @@ struct InstanceOptions: ParsableArguments {
     @Option(help: "Log level: trace, debug, info, notice, warning, error (env DISPOSABLE_LOG_LEVEL).")
     var logLevel: String = env("DISPOSABLE_LOG_LEVEL") ?? "info"
 
+    @Option(help: "Log lines as text, or json: one object per line, with each request's id (env DISPOSABLE_LOG_FORMAT).")
+    var logFormat: String = env("DISPOSABLE_LOG_FORMAT") ?? "text"
+
+    func validate() throws {
+        guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json.") }
+    }
+
     func logger() -> Logger {
+        if logFormat == "json" { LogFormat.useJSON() }
         var logger = Logger(label: "disposable")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         return logger
@@ -215,4 +223,10 @@ struct CreateAdmin: AsyncParsableCommand {
         case .adminAlreadyExists: break
         }
     }
+}
+
+/// swift-log takes one backend per process: JSON lines are set up once, before the first logger.
+enum LogFormat {
+    private static let json: Void = LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+    static func useJSON() { _ = json }
 }

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Testing
 
@@ -57,5 +58,29 @@ struct ServeProcessTests {
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!process.isRunning, "still running 10 s after SIGTERM")
         #expect(await process.exited() == .exit(0))
+    }
+
+    @Test("JSON log lines carry each request's id, which the response gives back in X-Request-ID")
+    func jsonLogs() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-logs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var (environment, port) = try await serverEnvironment(.sqlite, directory: directory)
+        environment["DISPOSABLE_LOG_FORMAT"] = "json"
+        let process = try startServer(environment)
+        defer { if process.isRunning { process.signal(SIGKILL) } }
+        _ = try await waitForHTTP("http://127.0.0.1:\(port)/healthz", server: process)
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/status")
+        request.method = .GET
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let id = try #require(response.headers.first(name: "X-Request-ID"))
+        process.signal(SIGTERM)
+        await process.exited()
+        let log = String(decoding: FileManager.default.contents(atPath: try #require(process.logPath)) ?? Data(), as: UTF8.self)
+        let lines = log.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        #expect(!lines.isEmpty && lines.allSatisfy { $0["time"] != nil && $0["level"] != nil && $0["message"] != nil })
+        #expect(lines.contains { $0["hb.request.id"] as? String == id && ($0["message"] as? String)?.contains("GET /status 200") == true })
+        #expect(try await runTool(try disposableBinary(), ["migrate", "--log-format", "xml"], environment: environment).status != 0)
     }
 }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 import Synchronization
@@ -16,30 +17,35 @@ final class RequestLog: Sendable {
     /// `path` without its query: signed links carry their signature there. `inFront`: answered by the media
     /// fast path, before the router.
     /// The path is only built when the log is at debug level: the fast path answers 90,000 requests a second.
-    func record(method: String, path: @autoclosure () -> String, status: Int, inFront: Bool = false) {
+    /// `logger`: the request's own (it carries the request id), when there is one.
+    func record(method: String, path: @autoclosure () -> String, status: Int, inFront: Bool = false, logger requestLogger: Logger? = nil) {
         if inFront { self.inFront.add(1, ordering: .relaxed) }
-        logger.debug("\(method) \(path()) \(status)\(inFront ? " (fast path)" : "")")
+        (requestLogger ?? logger).debug("\(method) \(path()) \(status)\(inFront ? " (fast path)" : "")")
     }
 
     /// Requests the fast path answered so far.
     var answeredInFront: Int { inFront.load(ordering: .relaxed) }
 }
 
-/// Reports every request the router answers to the `RequestLog`, errors included.
+/// Reports every request the router answers to the `RequestLog`, errors included, and gives the request's id
+/// back in `X-Request-ID` (the `hb.request.id` of its log lines), so that a support question can find them.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let log: RequestLog
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
-            let response = try await next(request, context)
-            log.record(method: request.method.rawValue, path: request.uri.path, status: response.status.code)
+            var response = try await next(request, context)
+            log.record(method: request.method.rawValue, path: request.uri.path, status: response.status.code, logger: context.logger)
+            response.headers[Self.requestID] = context.id
             return response
         } catch let error as HTTPResponseError {
-            log.record(method: request.method.rawValue, path: request.uri.path, status: error.status.code)
+            log.record(method: request.method.rawValue, path: request.uri.path, status: error.status.code, logger: context.logger)
             throw error
         } catch {
-            log.record(method: request.method.rawValue, path: request.uri.path, status: 500)
+            log.record(method: request.method.rawValue, path: request.uri.path, status: 500, logger: context.logger)
             throw error
         }
     }
+
+    static var requestID: HTTPField.Name { HTTPField.Name("X-Request-ID")! }
 }
