@@ -74,4 +74,62 @@ struct ScaleOutTests {
         }
         #expect(left.isEmpty, "objects left in the bucket: \(left)")
     }
+
+    @Test("Both instances running: a reveal is announced once on each feed; a burst on one, with both workers leasing, is ready once each")
+    func backgroundWorkShared() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-scale-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard case .postgres(let url) = try await TestEngine.postgres.freshDatabase(in: directory) else { return }
+        let bucket = try await TestS3.freshBucket()
+        let ports = [try freePort(), try freePort()]
+        let servers = try ports.enumerated().map { index, port in
+            try startServer([
+                "DISPOSABLE_DATA_DIR": directory.appendingPathComponent("instance\(index)").path, "DISPOSABLE_PORT": String(port),
+                "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_LOG_LEVEL": "info", "DISPOSABLE_STORAGE_URL": "s3://\(bucket.bucket)",
+                "DISPOSABLE_S3_ENDPOINT": bucket.endpoint, "DISPOSABLE_S3_PATH_STYLE": "true", "AWS_ACCESS_KEY_ID": bucket.accessKey,
+                "AWS_SECRET_ACCESS_KEY": bucket.secretKey,
+            ])
+        }
+        defer { for server in servers { server.signal(SIGTERM) } }
+        let (a, b) = ("http://127.0.0.1:\(ports[0])", "http://127.0.0.1:\(ports[1])")
+        for (base, server) in zip([a, b], servers) { _ = try await waitForHTTP(base + "/healthz", server: server) }
+        _ = try await post(a + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
+        let token = try #require(
+            try await post(a + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
+        let event = try #require(try await post(a + "/api/v1/events", json: ["name": "Reveal"], token: token).json["id"] as? String)
+
+        // A reveal four seconds from now: both instances' announcers see it due; the feed must say it once.
+        let revealAt = Date().addingTimeInterval(4).rfc3339
+        #expect(try await patch("\(a)/api/v1/events/\(event)", json: ["reveal": ["mode": "at", "at": revealAt]], token: token).status == 200)
+        let feeds = [
+            try await SSEClient.connect("\(a)/api/v1/events/\(event)/changes", token: token),
+            try await SSEClient.connect("\(b)/api/v1/events/\(event)/changes", token: token),
+        ]
+        // A burst of 12 on A while both instances lease jobs from the same table: every photo ready exactly once.
+        var ids: [String] = []
+        for index in 0..<12 {
+            let uploaded = try await upload(
+                try await TestImages.jpeg(width: 400 + index, height: 300), to: "\(a)/api/v1/events/\(event)/photos", token: token)
+            ids.append(try #require(uploaded.json["id"] as? String))
+        }
+        for feed in feeds {
+            var revealed = 0
+            var ready = Set<String>()
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline, revealed == 0 || ready.count < ids.count {
+                guard let next = try await feed.next(timeout: .seconds(10)) else { continue }
+                if next.name == "event-revealed" { revealed += 1 }
+                if next.name == "photo-ready", let id = (next.json["photo"] as? [String: Any])?["id"] as? String {
+                    #expect(!ready.contains(id), "photo-ready twice for \(id)")
+                    ready.insert(id)
+                }
+            }
+            // A little longer: a second announcement would come within the announcers' period.
+            while let late = try await feed.next(timeout: .seconds(2)) { if late.name == "event-revealed" { revealed += 1 } }
+            #expect(revealed == 1, "event-revealed \(revealed) times")
+            #expect(ready == Set(ids))
+        }
+        let logs = servers.map { String(decoding: FileManager.default.contents(atPath: $0.logPath ?? "") ?? Data(), as: UTF8.self) }
+        #expect(!logs.joined().contains("error"), "\(logs)")
+    }
 }

@@ -73,6 +73,12 @@ func get(_ url: String, token: String?) async throws -> HTTPResult {
     try await fetch(url, headers: authorization(token))
 }
 
+func patch(_ url: String, json: [String: Any], token: String?) async throws -> HTTPResult {
+    try await fetch(
+        url, method: .PATCH, headers: [("Content-Type", "application/json")] + authorization(token),
+        body: try JSONSerialization.data(withJSONObject: json))
+}
+
 func delete(_ url: String, token: String?) async throws -> HTTPResult {
     try await fetch(url, method: .DELETE, headers: authorization(token))
 }
