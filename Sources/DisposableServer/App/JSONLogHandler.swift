@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 
 /// One JSON object per line on standard output (`--log-format json`, OPS-2), for log collectors: `time`,
 /// `level`, `label`, `message`, `source`, and every metadata key — Hummingbird's `hb.request.id` among them, so
-/// that a request's lines can be found together (the same id goes back in the `X-Request-ID` header).
+/// that a request's lines can be found together.
 public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var metadataProvider: Logger.MetadataProvider?

@@ -1,4 +1,3 @@
-import HTTPTypes
 import Hummingbird
 import Logging
 import Synchronization
@@ -27,16 +26,15 @@ final class RequestLog: Sendable {
     var answeredInFront: Int { inFront.load(ordering: .relaxed) }
 }
 
-/// Reports every request the router answers to the `RequestLog`, errors included, and gives the request's id
-/// back in `X-Request-ID` (the `hb.request.id` of its log lines), so that a support question can find them.
+/// Reports every request the router answers to the `RequestLog`, errors included, with the request's own logger
+/// (its lines carry `hb.request.id`).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let log: RequestLog
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
-            var response = try await next(request, context)
+            let response = try await next(request, context)
             log.record(method: request.method.rawValue, path: request.uri.path, status: response.status.code, logger: context.logger)
-            response.headers[Self.requestID] = context.id
             return response
         } catch let error as HTTPResponseError {
             log.record(method: request.method.rawValue, path: request.uri.path, status: error.status.code, logger: context.logger)
@@ -46,6 +44,4 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         }
     }
-
-    static var requestID: HTTPField.Name { HTTPField.Name("X-Request-ID")! }
 }
