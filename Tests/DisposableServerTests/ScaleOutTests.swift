@@ -22,14 +22,16 @@ struct ScaleOutTests {
         let servers = try ports.enumerated().map { index, port in
             try startServer([
                 "DISPOSABLE_DATA_DIR": directory.appendingPathComponent("instance\(index)").path, "DISPOSABLE_PORT": String(port),
-                "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_LOG_LEVEL": "error", "DISPOSABLE_STORAGE_URL": "s3://\(bucket.bucket)",
+                "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_DATABASE_POOL_SIZE": "4", "DISPOSABLE_LOG_LEVEL": "error",
+                "DISPOSABLE_STORAGE_URL": "s3://\(bucket.bucket)",
                 "DISPOSABLE_S3_ENDPOINT": bucket.endpoint, "DISPOSABLE_S3_PATH_STYLE": "true", "AWS_ACCESS_KEY_ID": bucket.accessKey,
                 "AWS_SECRET_ACCESS_KEY": bucket.secretKey,
             ])
         }
         defer { for server in servers { server.signal(SIGTERM) } }
         let (a, b) = ("http://127.0.0.1:\(ports[0])", "http://127.0.0.1:\(ports[1])")
-        for (base, server) in zip([a, b], servers) { _ = try await waitForHTTP(base + "/healthz", server: server) }
+        // Two instances migrating and starting at once, while the rest of the suite shares the two cores: generous.
+        for (base, server) in zip([a, b], servers) { _ = try await waitForHTTP(base + "/healthz", server: server, timeout: 90) }
 
         _ = try await post(a + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
         let token = try #require(
@@ -85,14 +87,16 @@ struct ScaleOutTests {
         let servers = try ports.enumerated().map { index, port in
             try startServer([
                 "DISPOSABLE_DATA_DIR": directory.appendingPathComponent("instance\(index)").path, "DISPOSABLE_PORT": String(port),
-                "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_LOG_LEVEL": "info", "DISPOSABLE_STORAGE_URL": "s3://\(bucket.bucket)",
+                "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_DATABASE_POOL_SIZE": "4", "DISPOSABLE_LOG_LEVEL": "info",
+                "DISPOSABLE_STORAGE_URL": "s3://\(bucket.bucket)",
                 "DISPOSABLE_S3_ENDPOINT": bucket.endpoint, "DISPOSABLE_S3_PATH_STYLE": "true", "AWS_ACCESS_KEY_ID": bucket.accessKey,
                 "AWS_SECRET_ACCESS_KEY": bucket.secretKey,
             ])
         }
         defer { for server in servers { server.signal(SIGTERM) } }
         let (a, b) = ("http://127.0.0.1:\(ports[0])", "http://127.0.0.1:\(ports[1])")
-        for (base, server) in zip([a, b], servers) { _ = try await waitForHTTP(base + "/healthz", server: server) }
+        // Two instances migrating and starting at once, while the rest of the suite shares the two cores: generous.
+        for (base, server) in zip([a, b], servers) { _ = try await waitForHTTP(base + "/healthz", server: server, timeout: 90) }
         _ = try await post(a + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
         let token = try #require(
             try await post(a + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)

@@ -7,7 +7,11 @@ import Testing
 /// The environment for a `disposable serve` process on a fresh database and data folder, and its port.
 func serverEnvironment(_ engine: TestEngine, directory: URL) async throws -> ([String: String], Int) {
     let port = try freePort()
-    var environment = ["DISPOSABLE_DATA_DIR": directory.path, "DISPOSABLE_PORT": String(port), "DISPOSABLE_LOG_LEVEL": "debug"]
+    // A small pool: the suite's apps and servers share one PostgreSQL (its connections ran out once).
+    var environment = [
+        "DISPOSABLE_DATA_DIR": directory.path, "DISPOSABLE_PORT": String(port), "DISPOSABLE_LOG_LEVEL": "debug",
+        "DISPOSABLE_DATABASE_POOL_SIZE": "4",
+    ]
     if engine == .postgres, case .postgres(let url) = try await engine.freshDatabase(in: directory) {
         environment["DISPOSABLE_DATABASE_URL"] = url
     }
