@@ -438,7 +438,9 @@ def main():
             const scale = Math.min(innerWidth / image.naturalWidth, innerHeight / image.naturalHeight);
             return Math.max(image.naturalWidth * scale / innerWidth, image.naturalHeight * scale / innerHeight);""")
         assert covered > 0.95, f"the photo fills {covered:.0%} of the screen"
-        assert screen.find_element(By.CSS_SELECTOR, ".slide.current figcaption").text in {"Ana", "Ben"}
+        # textContent, not .text: during the cross-fade the slide is still transparent, and selenium reads no text there.
+        caption_text = "return document.querySelector('.slide.current figcaption').textContent"
+        assert screen.execute_script(caption_text) in {"Ana", "Ben"}
         # The corner's QR code scans to the join link.
         corner = os.path.join(ARTIFACTS, "wall-qr.png")
         screen.find_element(By.CSS_SELECTOR, ".wall-qr").screenshot(corner)
@@ -457,7 +459,7 @@ def main():
               { method: 'POST', body: blob, headers: { 'Content-Type': 'image/jpeg', 'X-Photo-Source': 'camera' } });
             return (await response.json()).id; })(arguments[0]);""", event_id)
         wait(screen, lambda d: d.execute_script(current_slide) == fresh, "the new photo on the wall next")
-        caption = screen.find_element(By.CSS_SELECTOR, ".slide.current figcaption").text
+        caption = screen.execute_script(caption_text)
         assert caption.startswith("Emma") and "New" in caption, caption
         time.sleep(1.5)
         shot(screen, "wall-new-photo")
