@@ -20,11 +20,7 @@ struct DurabilityTests {
         var bucket: S3Settings? = nil
         if stack == .postgresAndS3 {
             let settings = try await TestS3.freshBucket()
-            environment.merge(
-                [
-                    "DISPOSABLE_STORAGE_URL": "s3://\(settings.bucket)", "DISPOSABLE_S3_ENDPOINT": settings.endpoint,
-                    "DISPOSABLE_S3_PATH_STYLE": "true", "AWS_ACCESS_KEY_ID": settings.accessKey, "AWS_SECRET_ACCESS_KEY": settings.secretKey,
-                ]) { $1 }
+            environment.merge(TestS3.environment(settings)) { $1 }
             bucket = settings
         }
         let base = "http://127.0.0.1:\(port)"

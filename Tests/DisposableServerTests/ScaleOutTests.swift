@@ -16,26 +16,9 @@ struct ScaleOutTests {
         // setup: two instances, one database, one bucket, their own data folders
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-scale-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        guard case .postgres(let url) = try await TestEngine.postgres.freshDatabase(in: directory) else { return }
-        let bucket = try await TestS3.freshBucket()
-        let ports = [try freePort(), try freePort()]
-        let servers = try ports.enumerated().map { index, port in
-            try startServer([
-                "DISPOSABLE_DATA_DIR": directory.appendingPathComponent("instance\(index)").path, "DISPOSABLE_PORT": String(port),
-                "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_DATABASE_POOL_SIZE": "4", "DISPOSABLE_LOG_LEVEL": "error",
-                "DISPOSABLE_STORAGE_URL": "s3://\(bucket.bucket)",
-                "DISPOSABLE_S3_ENDPOINT": bucket.endpoint, "DISPOSABLE_S3_PATH_STYLE": "true", "AWS_ACCESS_KEY_ID": bucket.accessKey,
-                "AWS_SECRET_ACCESS_KEY": bucket.secretKey,
-            ])
-        }
-        defer { for server in servers { server.signal(SIGTERM) } }
-        let (a, b) = ("http://127.0.0.1:\(ports[0])", "http://127.0.0.1:\(ports[1])")
-        // Two instances migrating and starting at once, while the rest of the suite shares the two cores: generous.
-        for (base, server) in zip([a, b], servers) { _ = try await waitForHTTP(base + "/healthz", server: server, timeout: 90) }
-
-        _ = try await post(a + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
-        let token = try #require(
-            try await post(a + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
+        let two = try await TwoInstances.start(in: directory, logLevel: "error")
+        defer { two.stop() }
+        let (a, b, token, bucket) = (two.a, two.b, two.token, two.bucket)
         let event = try #require(try await post(a + "/api/v1/events", json: ["name": "Two instances"], token: token).json["id"] as? String)
         let stream = try await SSEClient.connect("\(b)/api/v1/events/\(event)/changes", token: token)
         // B writes (and keeps) the empty gallery page before the photo exists.
@@ -81,25 +64,9 @@ struct ScaleOutTests {
     func backgroundWorkShared() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-scale-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        guard case .postgres(let url) = try await TestEngine.postgres.freshDatabase(in: directory) else { return }
-        let bucket = try await TestS3.freshBucket()
-        let ports = [try freePort(), try freePort()]
-        let servers = try ports.enumerated().map { index, port in
-            try startServer([
-                "DISPOSABLE_DATA_DIR": directory.appendingPathComponent("instance\(index)").path, "DISPOSABLE_PORT": String(port),
-                "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_DATABASE_POOL_SIZE": "4", "DISPOSABLE_LOG_LEVEL": "info",
-                "DISPOSABLE_STORAGE_URL": "s3://\(bucket.bucket)",
-                "DISPOSABLE_S3_ENDPOINT": bucket.endpoint, "DISPOSABLE_S3_PATH_STYLE": "true", "AWS_ACCESS_KEY_ID": bucket.accessKey,
-                "AWS_SECRET_ACCESS_KEY": bucket.secretKey,
-            ])
-        }
-        defer { for server in servers { server.signal(SIGTERM) } }
-        let (a, b) = ("http://127.0.0.1:\(ports[0])", "http://127.0.0.1:\(ports[1])")
-        // Two instances migrating and starting at once, while the rest of the suite shares the two cores: generous.
-        for (base, server) in zip([a, b], servers) { _ = try await waitForHTTP(base + "/healthz", server: server, timeout: 90) }
-        _ = try await post(a + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
-        let token = try #require(
-            try await post(a + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
+        let two = try await TwoInstances.start(in: directory, logLevel: "info")
+        defer { two.stop() }
+        let (a, b, token, servers) = (two.a, two.b, two.token, two.servers)
         let event = try #require(try await post(a + "/api/v1/events", json: ["name": "Reveal"], token: token).json["id"] as? String)
 
         // A reveal four seconds from now: both instances' announcers see it due; the feed must say it once.
@@ -136,4 +103,43 @@ struct ScaleOutTests {
         let logs = servers.map { String(decoding: FileManager.default.contents(atPath: $0.logPath ?? "") ?? Data(), as: UTF8.self) }
         #expect(!logs.joined().contains("error"), "\(logs)")
     }
+}
+
+/// Two `disposable serve` on one fresh PostgreSQL database and one bucket, with their own data folders, and an
+/// organizer signed in on the first.
+private struct TwoInstances {
+    let a: String
+    let b: String
+    let servers: [ChildProcess]
+    let bucket: S3Settings
+    let token: String
+
+    static func start(in directory: URL, logLevel: String) async throws -> TwoInstances {
+        guard case .postgres(let url) = try await TestEngine.postgres.freshDatabase(in: directory) else {
+            throw TestSetupError("no PostgreSQL database")
+        }
+        let bucket = try await TestS3.freshBucket()
+        let ports = [try freePort(), try freePort()]
+        let servers = try ports.enumerated().map { index, port in
+            try startServer(
+                [
+                    "DISPOSABLE_DATA_DIR": directory.appendingPathComponent("instance\(index)").path, "DISPOSABLE_PORT": String(port),
+                    "DISPOSABLE_DATABASE_URL": url, "DISPOSABLE_DATABASE_POOL_SIZE": "4", "DISPOSABLE_LOG_LEVEL": logLevel,
+                ].merging(TestS3.environment(bucket)) { $1 })
+        }
+        let (a, b) = ("http://127.0.0.1:\(ports[0])", "http://127.0.0.1:\(ports[1])")
+        do {
+            // Two instances migrating and starting at once, while the rest of the suite shares the two cores: generous.
+            for (base, server) in zip([a, b], servers) { _ = try await waitForHTTP(base + "/healthz", server: server, timeout: 90) }
+            _ = try await post(a + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
+            let token = try #require(
+                try await post(a + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
+            return TwoInstances(a: a, b: b, servers: servers, bucket: bucket, token: token)
+        } catch {
+            for server in servers { server.signal(SIGTERM) }
+            throw error
+        }
+    }
+
+    func stop() { for server in servers { server.signal(SIGTERM) } }
 }

@@ -13,6 +13,14 @@ enum TestS3 {
         }
     }
 
+    /// The variables that point `disposable serve` at this bucket.
+    static func environment(_ settings: S3Settings) -> [String: String] {
+        [
+            "DISPOSABLE_STORAGE_URL": "s3://\(settings.bucket)", "DISPOSABLE_S3_ENDPOINT": settings.endpoint, "DISPOSABLE_S3_PATH_STYLE": "true",
+            "AWS_ACCESS_KEY_ID": settings.accessKey, "AWS_SECRET_ACCESS_KEY": settings.secretKey,
+        ]
+    }
+
     /// Settings for a new, empty bucket (moto takes any credentials).
     static func freshBucket(prefix: String = "", multipartThreshold: Int64 = 16 << 20) async throws -> S3Settings {
         let settings = S3Settings(
