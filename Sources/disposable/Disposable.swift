@@ -125,12 +125,21 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A bearer token that may read /metrics from anywhere; loopback clients and admins may without it (env DISPOSABLE_METRICS_TOKEN).")
     var metricsToken: String? = env("DISPOSABLE_METRICS_TOKEN")
 
+    @Option(help: "A second port on --host serving only /metrics, to whoever reaches it (env DISPOSABLE_METRICS_PORT). None by default.")
+    var metricsPort: Int? = env("DISPOSABLE_METRICS_PORT").flatMap(Int.init)
+
     func run() async throws {
         var configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
         configuration.databasePoolSize = databasePoolSize
         configuration.storage = try storage.location()
         if let metricsToken, metricsToken.utf8.count < 16 { throw ValidationError("--metrics-token must be at least 16 characters.") }
         configuration.metricsToken = metricsToken
+        if let metricsPort {
+            guard (1...65535).contains(metricsPort), metricsPort != port else {
+                throw ValidationError("--metrics-port must be a port (1…65535) other than --port.")
+            }
+            configuration.metricsPort = metricsPort
+        }
         do {
             configuration.trustedProxies = try TrustedProxies(trustedProxies)
         } catch {

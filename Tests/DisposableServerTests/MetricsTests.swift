@@ -42,4 +42,27 @@ struct MetricsTests {
             #expect(try await app.call(.get, "/metrics", token: try await app.adminToken()).status == .ok)
         }
     }
+
+    @Test("--metrics-port: a second listener with /metrics alone, for whoever reaches it; the main port still guards it")
+    func separatePort() async throws {
+        let metricsPort = try freePort()
+        try await TestApp.run(
+            .sqlite, live: true,
+            configure: {
+                $0.metricsPort = metricsPort
+                $0.trustedProxies = try! TrustedProxies("127.0.0.1")
+            }
+        ) { app in
+            // Through a trusted proxy, a remote Prometheus is refused on the main port…
+            let remote: HTTPFields = [.init("X-Forwarded-For")!: "203.0.113.9"]
+            try await app.call(.get, "/metrics", headers: remote).expectProblem(.forbidden)
+            // …and served on the metrics port, which knows no forwarding and serves nothing else.
+            let base = "http://127.0.0.1:\(metricsPort)"
+            let scraped = try await get(base + "/metrics", headers: [("X-Forwarded-For", "203.0.113.9")])
+            #expect(scraped.status == 200)
+            #expect(scraped.text.contains("# TYPE disposable_render_queue_depth gauge"))
+            #expect(try await get(base + "/healthz").status == 404)
+            #expect(try await get(base + "/api/v1/status").status == 404)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import Testing
 
 @testable import DisposableServer
@@ -102,6 +103,65 @@ struct ScaleOutTests {
         }
         let logs = servers.map { String(decoding: FileManager.default.contents(atPath: $0.logPath ?? "") ?? Data(), as: UTF8.self) }
         #expect(!logs.joined().contains("error"), "\(logs)")
+    }
+
+    @Test("Two instances' retention sweepers at once: every expired event deleted, one record each, nothing left behind")
+    func sweepersTogether() async throws {
+        let bucket = try await TestS3.freshBucket()
+        try await TestApp.run(
+            .postgres,
+            configure: {
+                $0.storage = .s3(bucket); $0.retention = 86_400
+            }
+        ) { app in
+            // setup: five events of an hour with two photos each, and one that lasts a month
+            let organizer = try await app.userToken()
+            var expiring: [String] = []
+            for index in 0..<5 {
+                let id = try #require(try await app.createEvent(token: organizer, ["name": "Party \(index)", "durationHours": 1])["id"] as? String)
+                for photo in 0..<2 {
+                    let uploaded = try await app.upload(
+                        try await TestImages.jpeg(width: 300 + photo, height: 200 + index), event: id, token: organizer)
+                    _ = try await app.waitUntilProcessed(try #require(uploaded.string("id")), token: organizer)
+                }
+                expiring.append(id)
+            }
+            let kept = try #require(try await app.createEvent(token: organizer, ["name": "Month", "durationHours": 720])["id"] as? String)
+            let keptPhoto = try #require(try await app.upload(try await TestImages.jpeg(), event: kept, token: organizer).string("id"))
+            _ = try await app.waitUntilProcessed(keptPhoto, token: organizer)
+
+            // A second instance: its own services and data folder, on the same database, bucket and time.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-second-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            var configuration = app.services.configuration
+            configuration.dataDirectory = folder.path
+            let database = try await openDatabase(configuration.database, poolSize: 4, logger: app.services.logger)
+            let running = Task { await database.run() }
+            defer { running.cancel() }
+            let other = try AppServices(configuration: configuration, database: database, clock: app.clock, logger: app.services.logger)
+
+            // MUT: two days later, both sweep at the same moment, twice
+            app.clock.advance(by: 2 * 86_400)
+            for _ in 0..<2 {
+                async let first = app.services.retention.sweep()
+                async let second = other.retention.sweep()
+                _ = try await (first, second)
+            }
+
+            // validate: one deletion record per expired event, no row or object of theirs, the month's event whole
+            let records = try await app.services.database.sql { db in
+                try await db.raw("SELECT event_id FROM deletion_records").all().map { try $0.decode(column: "event_id", as: String.self) }
+            }
+            #expect(records.sorted() == expiring.sorted())
+            let rows = try await app.services.database.sql { db in
+                try await db.raw("SELECT (SELECT COUNT(*) FROM events) AS events, (SELECT COUNT(*) FROM photos) AS photos").first()
+                    .map { [try $0.decode(column: "events", as: Int.self), try $0.decode(column: "photos", as: Int.self)] }
+            }
+            #expect(rows == [1, 1])
+            let objects = try await S3BlobStore(settings: bucket).list(prefix: "events/", after: nil, limit: 100)
+            #expect(Set(objects) == Set(["original", "preview.jpg", "thumbnail.jpg"].map { "events/\(kept)/\(keptPhoto)/\($0)" }))
+            #expect(try await app.call(.get, "/api/v1/photos/\(keptPhoto)/original", token: organizer).status == .ok)
+        }
     }
 }
 

@@ -61,6 +61,9 @@ public struct AppConfiguration: Sendable {
     public var mediaFastPath: Bool
     /// A bearer token that may read `/metrics` from anywhere (loopback clients and admins may without it).
     public var metricsToken: String? = nil
+    /// A second port, on the same host, that serves only `/metrics` to whoever reaches it (a Prometheus on another
+    /// machine, the port kept to the operator's network).
+    public var metricsPort: Int? = nil
 
     public init(
         host: String = "127.0.0.1",

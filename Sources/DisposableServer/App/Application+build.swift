@@ -94,6 +94,9 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
             database: services.database, changes: services.changes, clock: services.clock, started: services.started,
             logger: services.logger),
         services.retention)
+    if let metricsPort = configuration.metricsPort {
+        app.addServices(metricsListener(services: services, port: metricsPort))
+    }
     if case .postgres(let url) = configuration.database {
         app.addServices(PostgresChangeListener(url: url, hub: services.changes, logger: services.logger))
     }
@@ -107,6 +110,18 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
         await services.started.open()
     }
     return app
+}
+
+/// `--metrics-port`: a second, plain listener with `/metrics` alone, readable by whoever reaches the port.
+private func metricsListener(services: AppServices, port: Int) -> some Service {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ProblemMiddleware())
+    MetricsController(
+        database: services.database, liveStreams: services.liveStreams, accounts: services.accounts, token: nil, open: true
+    ).addRoutes(to: router)
+    return Application(
+        router: router, configuration: .init(address: .hostname(services.configuration.host, port: port), serverName: AppServices.serverName),
+        logger: services.logger)
 }
 
 /// Keeps the database engine running for the lifetime of the server, and closes it last.

@@ -28,6 +28,7 @@ struct HTTPResult: @unchecked Sendable {
     let status: Int
     let body: Data
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// The client for servers the tests start (and kill).
@@ -73,8 +74,8 @@ func upload(_ data: Data, to url: String, token: String, timeout: Duration = .se
     try await fetch(url, method: .POST, headers: [("Content-Type", "image/jpeg")] + authorization(token), body: data, timeout: timeout)
 }
 
-func get(_ url: String, token: String?) async throws -> HTTPResult {
-    try await fetch(url, headers: authorization(token))
+func get(_ url: String, token: String? = nil, headers: [(String, String)] = []) async throws -> HTTPResult {
+    try await fetch(url, headers: authorization(token) + headers)
 }
 
 func patch(_ url: String, json: [String: Any], token: String?) async throws -> HTTPResult {
