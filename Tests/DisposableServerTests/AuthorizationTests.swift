@@ -116,6 +116,22 @@ struct AuthorizationTests {
             method: .get, path: "/api/v1/walls/{key}/changes", headers: [.accept: "application/json"],
             expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
         Row(method: .get, path: "/api/v1/admin/deletions", expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
+        // ADM-4..6: the admin's alone; `{user}` is another account.
+        Row(method: .get, path: "/api/v1/admin/users", expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
+        Row(
+            method: .post, path: "/api/v1/admin/users", json: ["email": "added-{role}@example.com", "password": "password"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .created)),
+        Row(
+            method: .patch, path: "/api/v1/admin/users/{user}", json: ["quotaBytes": 1_000_000],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
+        Row(
+            method: .delete, path: "/api/v1/admin/users/{user}",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .noContent)),
+        Row(method: .get, path: "/api/v1/admin/settings", expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
+        Row(
+            method: .patch, path: "/api/v1/admin/settings", json: ["registrationEnabled": true],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
+        Row(method: .get, path: "/api/v1/admin/stats", expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
     ]
 
     @Test("Each route answers each role as expected", arguments: TestEngine.allCases, rows)
@@ -143,6 +159,10 @@ struct AuthorizationTests {
                 }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
                 path = try await app.fillGuestAndWall(path, event: event, organizer: organizer)
+                if path.contains("{user}") {
+                    let victim = try await app.call(.get, "/api/v1/me", token: try await app.userToken())
+                    path = path.replacingOccurrences(of: "{user}", with: try #require((victim["user"] as? [String: Any])?["id"] as? String))
+                }
                 if path.contains("{photo}") {
                     // A ready photo taken by the organizer.
                     let photo = try await app.upload(
@@ -178,7 +198,10 @@ struct AuthorizationTests {
     @Test("Every registered route has a row in the matrix")
     func everyRouteIsCovered() async throws {
         try await TestApp.run(.sqlite) { app in
-            let covered = Set(Self.rows.map { "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}"))" })
+            let covered = Set(
+                Self.rows.map {
+                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}"))"
+                })
             let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
             for route in registeredRoutes(app.services) where !pages.contains(route) {
                 #expect(covered.contains(route), "\(route) has no row in the authorization matrix")

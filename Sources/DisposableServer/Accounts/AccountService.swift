@@ -37,6 +37,11 @@ public struct AccountService: Sendable {
             throw Problem(.forbidden, "registration-disabled", title: "Registration disabled", detail: "Account registration is disabled")
         }
         try await registrationLimiter.take(address: client)
+        return try await addAccount(email: rawEmail, password: rawPassword, name: rawName, isAdmin: false)
+    }
+
+    /// Creates an account with valid credentials and a free email: registering, or the admin adding one (ADM-4).
+    func addAccount(email rawEmail: String?, password rawPassword: String?, name rawName: String?, isAdmin: Bool) async throws -> User {
         let email = try Credentials.email(rawEmail)
         let password = try Credentials.newPassword(rawPassword)
         let name = try DisplayName.validate(rawName.flatMap { $0.isEmpty ? nil : $0 } ?? String(email.prefix { $0 != "@" }), max: 80)
@@ -44,7 +49,7 @@ public struct AccountService: Sendable {
         let now = clock.now
         let users = users
         let created = try await database.transaction { db in
-            try await users.create(email: email, name: name, passwordHash: hash, isAdmin: false, now: now, in: db)
+            try await users.create(email: email, name: name, passwordHash: hash, isAdmin: isAdmin, now: now, in: db)
         }
         guard let user = created else {
             throw Problem.conflict("email-taken", "An account with the email address “\(email)” already exists. Try logging in.")

@@ -25,6 +25,25 @@ struct InstanceSettingsRepository: Sendable {
 }
 
 extension InstanceSettingsRepository {
+    /// The quota of accounts that have none of their own (ADM-5).
+    func defaultQuota() async throws -> Int64 {
+        try await database.sql { db in
+            let row = try await db.raw("SELECT value FROM instance_settings WHERE key = 'default_quota_bytes'").first()
+            return try row.flatMap { Int64(try $0.decode(column: "value", as: String.self)) } ?? Quota.builtInDefault
+        }
+    }
+
+    func setDefaultQuota(_ bytes: Int64) async throws {
+        try await database.sql { db in
+            try await db.raw(
+                """
+                INSERT INTO instance_settings (key, value) VALUES ('default_quota_bytes', \(bind: String(bytes)))
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """
+            ).run()
+        }
+    }
+
     /// The key that signs media links: the stored one, or `candidate` if none is stored yet.
     /// Instances starting together agree on whichever was written first.
     func mediaSigningKey(candidate: String) async throws -> String {

@@ -17,6 +17,7 @@ public struct AppServices: Sendable {
     let joining: JoinService
     let photos: PhotoService
     let gallery: GalleryService
+    let admin: AdminService
 
     // What they share.
     let blobs: CachingBlobStore
@@ -84,6 +85,7 @@ public struct AppServices: Sendable {
             images: images, signer: signer, changes: changes, newWork: newWork, clock: clock,
             limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels), logger: logger)
         gallery = GalleryService(photos: photoRows, events: events, signer: signer, clock: clock)
+        admin = AdminService(database: database, accounts: accounts, deletion: deletion, clock: clock, configuration: configuration)
         renderer = PhotoRenderer(
             photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)
         retention = RetentionSweeper(

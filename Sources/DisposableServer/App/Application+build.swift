@@ -57,6 +57,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
         streams: services.liveStreams, walls: walls
     ).addRoutes(to: withSession)
     DeletionRecordsController(database: services.database).addRoutes(to: withSession)
+    AdminController(admin: services.admin).addRoutes(to: withSession)
     GuestPages(events: services.events, joining: services.joining, walls: walls, secure: secure).addRoutes(to: withSession)
     OrganizerPages(accounts: services.accounts, events: services.events, guests: guests, walls: walls, secure: secure).addRoutes(to: withSession)
     WallPages(walls: walls).addRoutes(to: withSession)

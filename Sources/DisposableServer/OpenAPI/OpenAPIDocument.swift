@@ -152,6 +152,30 @@ enum OpenAPIDocument {
         .init(
             method: "get", path: "/api/v1/admin/deletions", summary: "Deleted events: ids, times, counts (admin)",
             responses: [200: "DeletionRecords", 401: "Problem", 403: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/admin/users", summary: "ADM-4: accounts by email with their quota and used space (admin)",
+            responses: [200: "AdminUserList", 401: "Problem", 403: "Problem", 422: "Problem"], query: ["cursor", "limit"]),
+        .init(
+            method: "post", path: "/api/v1/admin/users", summary: "ADM-4: add an account (admin), whether registration is open or not",
+            request: "NewUser", responses: [201: "AdminUser", 401: "Problem", 403: "Problem", 409: "Problem", 422: "Problem"]),
+        .init(
+            method: "patch", path: "/api/v1/admin/users/{id}",
+            summary: "ADM-4: change an account's name, admin flag or quota (quotaBytes null: the instance's default) (admin)",
+            request: "AdminUserPatch", responses: [200: "AdminUser", 401: "Problem", 403: "Problem", 404: "Problem", 409: "Problem", 422: "Problem"]),
+        .init(
+            method: "delete", path: "/api/v1/admin/users/{id}",
+            summary: "ADM-4: delete an account and every file of theirs: their events, photos and sessions (admin)",
+            responses: [204: "Deleted", 401: "Problem", 403: "Problem", 404: "Problem", 409: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/admin/settings", summary: "The instance's switches: registration, default quota (admin)",
+            responses: [200: "InstanceSettings", 401: "Problem", 403: "Problem"]),
+        .init(
+            method: "patch", path: "/api/v1/admin/settings", summary: "Change the instance's switches; only what is sent changes (admin)",
+            request: "InstanceSettings", responses: [200: "InstanceSettings", 401: "Problem", 403: "Problem", 422: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/admin/stats",
+            summary: "ADM-6: users, events, photos, uploads per day (30 days), render queue, storage (admin)",
+            responses: [200: "InstanceStats", 401: "Problem", 403: "Problem"]),
     ]
 
     static var schemas: [String: Any] {
@@ -217,6 +241,25 @@ enum OpenAPIDocument {
                         "photoCount": integer, "byteCount": integer,
                     ]),
                 ]
+            ]),
+            "AdminUser": object(
+                [
+                    "id": string, "email": string, "name": string, "isAdmin": boolean, "quotaBytes": integer, "quotaIsDefault": boolean,
+                    "usedBytes": integer, "createdAt": dateTime,
+                ], required: ["id", "email", "name", "isAdmin", "quotaBytes", "quotaIsDefault", "usedBytes", "createdAt"]),
+            "AdminUserList": object(["items": ["type": "array", "items": ref("AdminUser")], "nextCursor": string], required: ["items"]),
+            "NewUser": object(
+                ["email": string, "password": string, "name": string, "isAdmin": boolean, "quotaBytes": integer], required: ["email", "password"]),
+            "AdminUserPatch": object(["name": string, "isAdmin": boolean, "quotaBytes": ["type": ["integer", "null"]]]),
+            "InstanceSettings": object(["registrationEnabled": boolean, "defaultQuotaBytes": integer]),
+            "InstanceStats": object([
+                "users": integer, "photos": integer, "renderQueueDepth": integer,
+                "events": object(["upcoming": integer, "live": integer, "ended": integer]),
+                "uploadsPerDay": ["type": "array", "items": object(["day": ["type": "string", "format": "date"], "uploads": integer])],
+                "storage": object([
+                    "kind": ["type": "string", "enum": ["folder", "s3"]], "storedBytes": integer, "diskFreeBytes": integer,
+                    "diskTotalBytes": integer,
+                ]),
             ]),
             "Stats": object([
                 "photos": integer, "guests": integer, "bytesStored": integer,

@@ -24,11 +24,18 @@ public struct PhotoRepository: Sendable {
             case .organizer(_, let name): name
             }
         }
+
+        var isOrganizer: Bool {
+            if case .organizer = self { return true }
+            return false
+        }
     }
 
     enum InsertOutcome: Sendable {
         case inserted(Photo)
         case shotLimitReached
+        /// The organizer's storage quota has no room for it (`Quota`).
+        case quotaExceeded
         /// The idempotency key or the content is already there (the caller looks up which).
         case conflict
     }
@@ -78,7 +85,8 @@ public struct PhotoRepository: Sendable {
                     """
                 ).first()
                 // Undo the shot taken above: a retry or a duplicate must never count twice.
-                guard inserted != nil else { throw RollBack() }
+                guard inserted != nil else { throw RollBack.conflict }
+                guard try await Quota.charge(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }
                 try await PendingWrites.end(photoID: new.id, in: db)
                 try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, owner: uploader.id, now: new.uploadedAt, in: db)
                 try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
@@ -86,12 +94,21 @@ public struct PhotoRepository: Sendable {
                 try await ChangeLog.append(.photoAdded, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
                 return .inserted(photo)
             }
-        } catch is RollBack {
+        } catch RollBack.conflict {
             return .conflict
+        } catch RollBack.quotaExceeded {
+            return .quotaExceeded
         }
     }
 
-    private struct RollBack: Error {}
+    private enum RollBack: Error {
+        case conflict, quotaExceeded
+    }
+
+    /// What the account counts against its quota, and may (`Quota`).
+    func usage(userID: String) async throws -> Quota.Usage? {
+        try await database.read { db in try await Quota.usage(userID: userID, in: db) }
+    }
 
     func find(id: String) async throws -> Photo? {
         try await database.read { db in try await Self.find(id: id, in: db) }
@@ -281,7 +298,10 @@ extension PhotoRepository {
         let kind = database.kind
         try await database.transaction { db in
             try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: photo.id)").run()
-            try await db.raw("DELETE FROM photos WHERE id = \(bind: photo.id)").run()
+            // Only the transaction that removed the row gives its bytes back (two deletions may race).
+            if try await db.raw("DELETE FROM photos WHERE id = \(bind: photo.id) RETURNING id").first() != nil {
+                try await Quota.release(photo.byteSize, eventID: photo.eventID, in: db)
+            }
             try await db.raw(
                 """
                 INSERT INTO pending_writes (photo_id, event_id, instance, started_at)

@@ -51,6 +51,7 @@ extension PhotoService {
         }
         if case .guest(let guest, let shots) = uploader { try ShotLimit.check(guest, shotsPerGuest: shots) }
         if let length = request.declaredLength, length > limits.maxBytes { throw Problem.photoTooLarge(limits.maxBytes) }
+        try await checkQuota(of: event, uploader: uploader, adding: request.declaredLength ?? 1)
 
         let staged: StagedUpload
         do {
@@ -91,6 +92,10 @@ extension PhotoService {
         case .shotLimitReached:
             try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
             throw ShotLimit.reached(event.shotsPerGuest)
+        case .quotaExceeded:
+            try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
+            let usage = try await photos.usage(userID: event.organizerID) ?? .init(used: 0, allowed: 0, own: nil)
+            throw Quota.exceeded(usage, byOrganizer: uploader.isOrganizer)
         case .conflict:
             // A parallel retry with the same key, or the same content, won the race.
             try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
@@ -100,6 +105,12 @@ extension PhotoService {
             let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256)
             throw Problem.alreadyExists(duplicate?.id ?? "")
         }
+    }
+
+    /// Refuses at once when the organizer's quota has no room for `bytes` more (the recording transaction decides).
+    private func checkQuota(of event: Event, uploader: PhotoRepository.Uploader, adding bytes: Int64) async throws {
+        guard let usage = try await photos.usage(userID: event.organizerID), !usage.fits(bytes) else { return }
+        throw Quota.exceeded(usage, byOrganizer: uploader.isOrganizer)
     }
 
     /// Up to this many pixels, any file size is fine (screenshots, drawings, scans compress well).

@@ -13,6 +13,8 @@ struct EventDeletion: Sendable {
 
     enum Reason: String {
         case expired, organizer
+        /// The admin deleted the organizer's account (ADM-4).
+        case accountDeleted = "account-deleted"
     }
 
     func delete(eventID: String, reason: Reason) async throws {
@@ -36,6 +38,11 @@ struct EventDeletion: Sendable {
         // 3. The rows; photos, guests, their tokens and the change log go with the event (ON DELETE CASCADE).
         try await database.transaction { db in
             try await PhotoRepository.cancelJobs(eventID: eventID, in: db)
+            // The photos' bytes go back to the organizer's quota — counted from the rows this transaction removes,
+            // so a second deletion running at once (another instance's sweep) gives nothing back twice.
+            let freed = try await db.raw("DELETE FROM photos WHERE event_id = \(bind: eventID) RETURNING byte_size").all()
+                .reduce(Int64(0)) { $0 + (try $1.decode(column: "byte_size", as: Int64.self)) }
+            try await Quota.release(freed, eventID: eventID, in: db)
             try await db.raw("DELETE FROM events WHERE id = \(bind: eventID)").run()
             if databaseKind == .postgres { try await ChangeLog.notify(eventID: eventID, in: db) }
         }

@@ -1,0 +1,179 @@
+import DisposableAPI
+import Foundation
+import SQLKit
+
+/// The instance's people and numbers, for its admin (ADM-4..6): accounts with their quotas and usage, adding,
+/// changing and deleting accounts, the instance's switches and its statistics. The API and the panel call it;
+/// every method expects the caller to be an admin (`requireAdmin`), checked by them.
+struct AdminService: Sendable {
+    let database: any DatabaseEngine
+    let accounts: AccountService
+    let deletion: EventDeletion
+    let clock: any AppClock
+    let configuration: AppConfiguration
+
+    static let pageSize = 100
+
+    // MARK: Accounts
+
+    /// Accounts by email, `limit` at a time after `cursor` (the last email of the previous page).
+    func users(after cursor: String?, limit: Int = pageSize) async throws -> AdminUserList {
+        guard (1...500).contains(limit) else { throw Problem.invalidField("limit", "The page size (limit) must be between 1 and 500.") }
+        let rows = try await database.read { db in
+            try await db.raw(
+                """
+                SELECT users.*, \(Quota.allowedSQL) AS allowed FROM users
+                WHERE \(bind: cursor ?? "") = '' OR email > \(bind: cursor ?? "")
+                ORDER BY email LIMIT \(bind: limit + 1)
+                """
+            ).all().map(Self.user(from:))
+        }
+        return AdminUserList(items: Array(rows.prefix(limit)), nextCursor: rows.count > limit ? rows[limit - 1].email : nil)
+    }
+
+    func user(_ id: String) async throws -> AdminUserJSON {
+        let found = try await database.read { db in
+            try await db.raw("SELECT users.*, \(Quota.allowedSQL) AS allowed FROM users WHERE id = \(bind: id)").first().map(Self.user(from:))
+        }
+        guard let found else { throw Self.notFound }
+        return found
+    }
+
+    /// An account the admin adds: the same rules as registering, open or closed registration alike.
+    func addUser(_ request: NewUserRequest) async throws -> AdminUserJSON {
+        let quota = try request.quotaBytes.map(Self.validQuota)
+        let user = try await accounts.addAccount(
+            email: request.email, password: request.password, name: request.name, isAdmin: request.isAdmin ?? false)
+        if let quota { try await setQuota(quota, of: user.id) }
+        return try await self.user(user.id)
+    }
+
+    func update(_ id: String, with patch: AdminUserPatch, by admin: User) async throws -> AdminUserJSON {
+        _ = try await user(id)
+        switch patch.quotaBytes {
+        case .absent: break
+        case .null: try await setQuota(nil, of: id)
+        case .value(let bytes): try await setQuota(try Self.validQuota(bytes), of: id)
+        }
+        if case .value(let name) = patch.name {
+            let valid = try DisplayName.validate(name, max: 80)
+            try await database.sql { db in try await db.raw("UPDATE users SET name = \(bind: valid) WHERE id = \(bind: id)").run() }
+        }
+        switch patch.isAdmin {
+        case .absent: break
+        case .null: throw Problem.invalidField("isAdmin", "Whether the account is an admin (isAdmin) must be true or false.")
+        case .value(let isAdmin):
+            if !isAdmin && id == admin.id {
+                throw Problem.conflict("last-admin", "You cannot take away your own admin rights: another admin must do it.")
+            }
+            try await database.sql { db in try await db.raw("UPDATE users SET is_admin = \(bind: isAdmin) WHERE id = \(bind: id)").run() }
+        }
+        return try await user(id)
+    }
+
+    /// Deletes an account and everything of it (P-I-230): each event it organizes — files, rows, with a deletion
+    /// record — then the account, its sessions with it. An admin deletes their own account elsewhere (`/me`).
+    func deleteUser(_ id: String, by admin: User) async throws {
+        _ = try await user(id)
+        guard id != admin.id else {
+            throw Problem.conflict("own-account", "You cannot delete your own account from the admin panel.")
+        }
+        let events = try await database.read { db in
+            try await db.raw("SELECT id FROM events WHERE organizer_id = \(bind: id)").all().map { try $0.decode(column: "id", as: String.self) }
+        }
+        for event in events { try await deletion.delete(eventID: event, reason: .accountDeleted) }
+        try await database.sql { db in try await db.raw("DELETE FROM users WHERE id = \(bind: id)").run() }
+    }
+
+    private func setQuota(_ bytes: Int64?, of id: String) async throws {
+        try await database.sql { db in try await db.raw("UPDATE users SET quota_bytes = \(bind: bytes) WHERE id = \(bind: id)").run() }
+    }
+
+    /// From 0 (nothing more may be stored) to a petabyte.
+    static func validQuota(_ bytes: Int64) throws -> Int64 {
+        guard (0...1_000_000_000_000_000).contains(bytes) else {
+            throw Problem.invalidField("quotaBytes", "The quota (quotaBytes) must be between 0 and 1,000,000,000,000,000 bytes.")
+        }
+        return bytes
+    }
+
+    static let notFound = Problem.notFound("There is no account with this id.")
+
+    private static func user(from row: any SQLRow) throws -> AdminUserJSON {
+        let user = try UserRepository.user(from: row)
+        let own = try row.decode(column: "quota_bytes", as: Int64?.self)
+        return AdminUserJSON(
+            id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, quotaBytes: try row.decode(column: "allowed", as: Int64.self),
+            quotaIsDefault: own == nil, usedBytes: try row.decode(column: "used_bytes", as: Int64.self), createdAt: user.createdAt)
+    }
+
+    // MARK: Settings
+
+    func settings() async throws -> InstanceSettingsJSON {
+        InstanceSettingsJSON(
+            registrationEnabled: try await accounts.settings.registrationEnabled(),
+            defaultQuotaBytes: try await accounts.settings.defaultQuota())
+    }
+
+    func update(settings patch: InstanceSettingsJSON) async throws -> InstanceSettingsJSON {
+        let quota = try patch.defaultQuotaBytes.map(Self.validQuota)
+        if let enabled = patch.registrationEnabled { try await accounts.settings.setRegistrationEnabled(enabled) }
+        if let quota { try await accounts.settings.setDefaultQuota(quota) }
+        return try await settings()
+    }
+
+    // MARK: Statistics
+
+    func stats() async throws -> InstanceStats {
+        let now = clock.now.millisecondsSince1970
+        let dayMilliseconds: Int64 = 86_400_000
+        let today = now / dayMilliseconds
+        let since = (today - 29) * dayMilliseconds
+        let (users, events, photos, queue, stored, days) = try await database.read { db in
+            func count(_ sql: SQLQueryString) async throws -> Int {
+                try await db.raw(sql).first()?.decode(column: "n", as: Int.self) ?? 0
+            }
+            let events = InstanceStats.Events(
+                upcoming: try await count("SELECT COUNT(*) AS n FROM events WHERE starts_at > \(bind: now)"),
+                live: try await count("SELECT COUNT(*) AS n FROM events WHERE starts_at <= \(bind: now) AND ends_at > \(bind: now)"),
+                ended: try await count("SELECT COUNT(*) AS n FROM events WHERE ends_at <= \(bind: now)"))
+            let stored =
+                try await db.raw(
+                    "SELECT CAST(COALESCE(SUM(byte_size + derivative_bytes), 0) AS BIGINT) AS n FROM photos WHERE status <> 'failed'"
+                ).first()?.decode(column: "n", as: Int64.self) ?? 0
+            let days = try await db.raw(
+                """
+                SELECT uploaded_at / \(literal: dayMilliseconds) AS day, COUNT(*) AS n FROM photos
+                WHERE uploaded_at >= \(bind: since) GROUP BY uploaded_at / \(literal: dayMilliseconds)
+                """
+            ).all().reduce(into: [Int64: Int]()) { $0[try $1.decode(column: "day", as: Int64.self)] = try $1.decode(column: "n", as: Int.self) }
+            return (
+                try await count("SELECT COUNT(*) AS n FROM users"), events, try await count("SELECT COUNT(*) AS n FROM photos"),
+                try await count("SELECT COUNT(*) AS n FROM jobs"), stored, days
+            )
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = .gmt
+        formatter.dateFormat = "yyyy-MM-dd"
+        let perDay = (today - 29...today).map { day in
+            InstanceStats.Day(
+                day: formatter.string(from: Date(millisecondsSince1970: day * dayMilliseconds)), uploads: days[day] ?? 0)
+        }
+        return InstanceStats(
+            users: users, events: events, photos: photos, uploadsPerDay: perDay, renderQueueDepth: queue, storage: storage(stored: stored))
+    }
+
+    private func storage(stored: Int64) -> InstanceStats.Storage {
+        if case .s3 = configuration.blobStorage {
+            return .init(kind: "s3", storedBytes: stored, diskFreeBytes: nil, diskTotalBytes: nil)
+        }
+        var disk = statvfs()
+        guard statvfs(configuration.mediaDirectory, &disk) == 0 else {
+            return .init(kind: "folder", storedBytes: stored, diskFreeBytes: nil, diskTotalBytes: nil)
+        }
+        let block = Int64(disk.f_frsize)
+        return .init(
+            kind: "folder", storedBytes: stored, diskFreeBytes: Int64(disk.f_bavail) * block, diskTotalBytes: Int64(disk.f_blocks) * block)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Hummingbird
+import SQLKit
+import Testing
+
+@testable import DisposableServer
+
+/// ADM-4, ADM-6, P-I-220/230/250: the admin's accounts, switches and numbers, through the API.
+@Suite("Admin (ADM-4, ADM-6)")
+struct AdminTests {
+    @Test(
+        "Accounts listed with quota and used space; added while registration is closed; deleted with every file and row of theirs",
+        arguments: TestEngine.allCases)
+    func accounts(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let admin = try await app.adminToken()
+            // Registration off: registering answers 403 with the seed's sentence, on the API and the page.
+            let off = try await app.call(.patch, "/api/v1/admin/settings", json: ["registrationEnabled": false], token: admin)
+            #expect(off["registrationEnabled"] as? Bool == false)
+            let register = try await app.call(.post, "/api/v1/users", json: ["email": "late@example.com", "password": "password"])
+            #expect(register.expectProblem(.forbidden) == "Account registration is disabled")
+            #expect(try await app.call(.get, "/register").status == .forbidden)
+            #expect(try await app.call(.get, "/status")["registrationEnabled"] as? Bool == false)
+
+            // The admin adds an account anyway; it signs in and organizes.
+            let added = try await app.call(
+                .post, "/api/v1/admin/users", json: ["email": "Ana@Example.com", "password": "a good password", "name": "Ana"], token: admin)
+            #expect(added.status == .created, "\(added.text)")
+            #expect(added["email"] as? String == "ana@example.com" && added["quotaBytes"] as? Int == 50_000_000_000)
+            #expect(added["usedBytes"] as? Int == 0 && added["isAdmin"] as? Bool == false)
+            let ana = try #require(added.string("id"))
+            let token = try #require(
+                try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "a good password"]).string("token"))
+            let event = try await app.createEvent(token: token)
+            let id = event["id"] as! String
+            let guest = try await app.guestToken(code: event["code"] as! String)
+            var sizes = 0
+            for width in [200, 201] {
+                let bytes = try await TestImages.jpeg(width: width, height: 150)
+                sizes += bytes.count
+                let photo = try #require(try await app.upload(bytes, event: id, token: guest).string("id"))
+                _ = try await app.waitUntilProcessed(photo, token: token)
+            }
+            try await app.call(.post, "/api/v1/admin/users", json: ["email": "ana@example.com", "password": "password"], token: admin)
+                .expectProblem(.conflict)
+            try await app.call(.post, "/api/v1/admin/users", json: ["email": "not an email", "password": "password"], token: admin)
+                .expectProblem(.unprocessableContent)
+
+            // Listed by email with what they use: the guests' photos count against the organizer.
+            let list = try await app.call(.get, "/api/v1/admin/users?limit=1", token: admin)
+            #expect((list["items"] as? [[String: Any]])?.count == 1)
+            let cursor = try #require(list.string("nextCursor"))
+            let rest = try await app.call(.get, "/api/v1/admin/users?cursor=\(cursor)", token: admin)
+            let row = try #require((rest["items"] as? [[String: Any]])?.first { $0["id"] as? String == ana })
+            #expect(row["usedBytes"] as? Int == sizes)
+            for bad in ["limit=0", "limit=501", "limit=lots"] {
+                try await app.call(.get, "/api/v1/admin/users?\(bad)", token: admin).expectProblem(.unprocessableContent)
+            }
+
+            // Stats see them.
+            let stats = try await app.call(.get, "/api/v1/admin/stats", token: admin)
+            #expect(stats["photos"] as? Int == 2)
+            #expect((stats["events"] as? [String: Any])?["live"] as? Int == 1)
+            let days = try #require(stats["uploadsPerDay"] as? [[String: Any]])
+            #expect(days.count == 30 && days.last?["uploads"] as? Int == 2)
+            #expect(((stats["storage"] as? [String: Any])?["storedBytes"] as? Int ?? 0) > sizes)
+
+            // MUT: delete Ana
+            #expect(try await app.call(.delete, "/api/v1/admin/users/\(ana)", token: admin).status == .noContent)
+
+            // validate: no file, no row of theirs; her session and her guests' sessions end; a deletion record stays
+            #expect(app.storedFiles().isEmpty, "\(app.storedFiles())")
+            try await app.call(.get, "/api/v1/me", token: token).expectProblem(.unauthorized)
+            try await app.call(.get, "/api/v1/me", token: guest).expectProblem(.unauthorized)
+            let leftovers = try await app.services.database.sql { db in
+                var counts: [String: Int] = [:]
+                for (table, condition) in [
+                    ("users", "id = '\(ana)'"), ("events", "organizer_id = '\(ana)'"), ("photos", "1 = 1"), ("guests", "1 = 1"),
+                    ("access_tokens", "user_id = '\(ana)'"), ("jobs", "1 = 1"), ("changes", "1 = 1"),
+                ] {
+                    counts[table] = try await db.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE \(unsafeRaw: condition)").first()!
+                        .decode(column: "n", as: Int.self)
+                }
+                return counts
+            }
+            #expect(leftovers.values.allSatisfy { $0 == 0 }, "\(leftovers)")
+            let records = try #require(try await app.call(.get, "/api/v1/admin/deletions", token: admin)["items"] as? [[String: Any]])
+            #expect(records.first?["eventId"] as? String == id && records.first?["reason"] as? String == "account-deleted")
+            try await app.call(.delete, "/api/v1/admin/users/\(ana)", token: admin).expectProblem(.notFound)
+            try await app.call(.patch, "/api/v1/admin/users/\(ana)", json: ["name": "Ghost"], token: admin).expectProblem(.notFound)
+        }
+    }
+
+    @Test("An admin cannot delete their own account or drop their own admin rights here; names and flags change")
+    func selfProtection() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let admin = try await app.adminToken()
+            let me = try #require(((try await app.call(.get, "/api/v1/me", token: admin))["user"] as? [String: Any])?["id"] as? String)
+            try await app.call(.delete, "/api/v1/admin/users/\(me)", token: admin).expectProblem(.conflict)
+            try await app.call(.patch, "/api/v1/admin/users/\(me)", json: ["isAdmin": false], token: admin).expectProblem(.conflict)
+
+            let other = try await app.userToken()
+            let id = try #require(((try await app.call(.get, "/api/v1/me", token: other))["user"] as? [String: Any])?["id"] as? String)
+            let promoted = try await app.call(.patch, "/api/v1/admin/users/\(id)", json: ["isAdmin": true, "name": "Co-admin"], token: admin)
+            #expect(promoted["isAdmin"] as? Bool == true && promoted["name"] as? String == "Co-admin")
+            #expect(try await app.call(.get, "/api/v1/admin/stats", token: other).status == .ok)
+            // Hostile input: unknown fields, a name too long or with control characters, made-up ids.
+            try await app.call(.patch, "/api/v1/admin/users/\(id)", json: ["password": "x"], token: admin).expectProblem(.badRequest)
+            try await app.call(.patch, "/api/v1/admin/users/\(id)", json: ["name": String(repeating: "a", count: 81)], token: admin)
+                .expectProblem(.unprocessableContent)
+            try await app.call(.patch, "/api/v1/admin/users/\(id)", json: ["name": "bell\u{7}"], token: admin).expectProblem(.unprocessableContent)
+            for made in ["nobody", "%27%20OR%201=1--", String(repeating: "f", count: 5000)] {
+                try await app.call(.delete, "/api/v1/admin/users/\(made)", token: admin).expectProblem(.notFound)
+            }
+        }
+    }
+}
