@@ -115,3 +115,51 @@ struct AdminTests {
         }
     }
 }
+
+/// The panel's pages over HTTP (the browser test drives the dialog): what it shows, its forms, the
+/// confirmation page for browsers without scripts, and a quota change the organizer sees on their dashboard.
+@Suite("Admin panel pages (ADM-4)")
+struct AdminPanelPagesTests {
+    @Test("The panel lists accounts with usage, changes a quota the organizer then sees, and asks again before deleting")
+    func panel() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let admin = try await app.adminToken()
+            let organizer = try await app.userToken(email: "olivia@example.com")
+            let event = try await app.createEvent(token: organizer)["id"] as! String
+            let photo = try await TestImages.jpeg(width: 400, height: 300)
+            #expect(try await app.upload(photo, event: event, token: organizer).status == .created)
+            let olivia = try #require(((try await app.call(.get, "/api/v1/me", token: organizer))["user"] as? [String: Any])?["id"] as? String)
+
+            let page = try await app.page(.get, "/admin", cookie: admin)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("olivia@example.com") && page.text.contains("All media files for this user will be deleted."))
+            #expect(page.text.contains(Quota.format(Int64(photo.count)) + " used"))
+            let french = try await app.page(.get, "/admin", cookie: admin, headers: [.acceptLanguage: "fr"])
+            #expect(french.text.contains("Tous les fichiers de cet utilisateur seront supprimés.") && french.text.contains("Continuer"))
+
+            // A quota of a few kilobytes over what she uses: her dashboard warns her (over 90 %).
+            let quota = String(format: "%.9f", Double(photo.count + 1000) / 1e9)
+            #expect(try await app.page(.post, "/admin/users/\(olivia)/quota", cookie: admin, form: "quotaGB=\(quota)").status == .seeOther)
+            let dashboard = try await app.page(.get, "/events", cookie: organizer)
+            #expect(dashboard.text.contains("Your storage is almost full"), "\(dashboard.text)")
+            #expect(dashboard.text.contains("of \(Quota.format(Int64(photo.count + 1000))) used"))
+            try await app.upload(try await TestImages.jpeg(width: 401, height: 300), event: event, token: organizer).expectProblem(.forbidden)
+            let refused = try await app.page(.post, "/admin/users/\(olivia)/quota", cookie: admin, form: "quotaGB=lots")
+            #expect(refused.status == .unprocessableContent && refused.text.contains("number of gigabytes"))
+
+            // Registration off from the panel: the register page says so.
+            #expect(try await app.page(.post, "/admin/settings", cookie: admin, form: "registration=off").status == .seeOther)
+            #expect(try await app.page(.get, "/register").status == .forbidden)
+
+            // Without the dialog's confirmation, deleting asks on a page of its own and deletes nothing.
+            let ask = try await app.page(.post, "/admin/users/\(olivia)/delete", cookie: admin, form: "")
+            #expect(ask.status == .ok && ask.text.contains("All media files for this user will be deleted."))
+            #expect(try await app.call(.get, "/api/v1/me", token: organizer).status == .ok)
+            #expect(try await app.page(.post, "/admin/users/\(olivia)/delete", cookie: admin, form: "confirmed=1").status == .seeOther)
+            try await app.call(.get, "/api/v1/me", token: organizer).expectProblem(.unauthorized)
+            #expect(app.storedFiles().isEmpty)
+            let after = try await app.page(.get, "/admin?done=deleted", cookie: admin)
+            #expect(after.text.contains("The account and all its files were deleted.") && !after.text.contains("olivia@example.com"))
+        }
+    }
+}

@@ -34,6 +34,8 @@ struct WebPagesTests {
     static let organizerOnly = statuses(.seeOther, .seeOther, .seeOther, .ok, .notFound, .notFound)
     static let organizerWrites = statuses(.seeOther, .seeOther, .seeOther, .seeOther, .notFound, .notFound)
     static let accounts = statuses(.seeOther, .seeOther, .seeOther, .ok, .ok, .ok)
+    static let adminOnly = statuses(.seeOther, .seeOther, .seeOther, .forbidden, .forbidden, .ok)
+    static let adminWrites = statuses(.seeOther, .seeOther, .seeOther, .forbidden, .forbidden, .seeOther)
 
     /// SEC-1 for pages: every page route × every role, with the session cookie as a browser sends it.
     static let rows: [PageRow] = [
@@ -70,6 +72,12 @@ struct WebPagesTests {
         PageRow(method: .post, path: "/events/{id}/guests/{guest}/remove", form: "photos=true", expected: organizerWrites),
         PageRow(method: .post, path: "/events/{id}/wall", expected: organizerWrites),
         PageRow(method: .post, path: "/events/{id}/wall/off", expected: organizerWrites),
+        // The admin panel (ADM-4): sign in first; other accounts get a friendly "admins only".
+        PageRow(method: .get, path: "/admin", expected: adminOnly),
+        PageRow(method: .post, path: "/admin/settings", form: "registration=on", expected: adminWrites),
+        PageRow(method: .post, path: "/admin/users", form: "email=added-{role}%40example.com&password=password1", expected: adminWrites),
+        PageRow(method: .post, path: "/admin/users/{user}/quota", form: "quotaGB=2.5", expected: adminWrites),
+        PageRow(method: .post, path: "/admin/users/{user}/delete", form: "confirmed=1", expected: adminWrites),
         PageRow(method: .get, path: "/help", expected: all200),
         PageRow(method: .get, path: "/terms", expected: all200),
         PageRow(method: .get, path: "/privacy", expected: all200),
@@ -98,6 +106,10 @@ struct WebPagesTests {
                     }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
                 path = try await app.fillGuestAndWall(path, event: event, organizer: organizer)
+                if path.contains("{user}") {
+                    let victim = try await app.call(.get, "/api/v1/me", token: try await app.userToken())
+                    path = path.replacingOccurrences(of: "{user}", with: try #require((victim["user"] as? [String: Any])?["id"] as? String))
+                }
                 path =
                     path
                     .replacingOccurrences(of: "{code}", with: event["code"] as! String)
@@ -122,7 +134,7 @@ struct WebPagesTests {
             let covered = Set(
                 Self.rows.map { row in
                     let path = row.path.split(separator: "?")[0].replacingOccurrences(of: "{code}", with: "{code}")
-                        .replacingOccurrences(of: "{lang}", with: "{code}")
+                        .replacingOccurrences(of: "{lang}", with: "{code}").replacingOccurrences(of: "{user}", with: "{id}")
                     return "\(row.method.rawValue) \(path)"
                 })
             for route in allRoutes(app.services) where isWebPage(route) {

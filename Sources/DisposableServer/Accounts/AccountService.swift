@@ -129,6 +129,11 @@ public struct AccountService: Sendable {
         }
     }
 
+    /// What the account's events use of its quota (ADM-5).
+    func usage(of user: User) async throws -> Quota.Usage? {
+        try await database.read { db in try await Quota.usage(userID: user.id, in: db) }
+    }
+
     public func adminExists() async throws -> Bool {
         let users = users
         return try await database.sql { db in try await users.adminExists(in: db) }

@@ -61,6 +61,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     GuestPages(events: services.events, joining: services.joining, walls: walls, secure: secure).addRoutes(to: withSession)
     OrganizerPages(accounts: services.accounts, events: services.events, guests: guests, walls: walls, secure: secure).addRoutes(to: withSession)
     WallPages(walls: walls).addRoutes(to: withSession)
+    AdminPages(admin: services.admin, database: services.database).addRoutes(to: withSession)
     InfoPages(retention: services.configuration.retention, secure: secure).addRoutes(to: withSession)
     withSession.get("/api/v1/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try OpenAPIDocument.json())))

@@ -13,8 +13,13 @@ struct DeletionRecordsController {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireAdmin()
-        let records = try await database.sql { db in
-            try await db.raw("SELECT * FROM deletion_records ORDER BY deleted_at DESC, event_id LIMIT 1000").all().map { row in
+        return try jsonResponse(DeletionRecordList(items: try await Self.records(in: database, limit: 1000)))
+    }
+
+    /// The newest records first.
+    static func records(in database: any DatabaseEngine, limit: Int) async throws -> [DeletionRecord] {
+        try await database.sql { db in
+            try await db.raw("SELECT * FROM deletion_records ORDER BY deleted_at DESC, event_id LIMIT \(bind: limit)").all().map { row in
                 DeletionRecord(
                     eventId: try row.decode(column: "event_id", as: String.self),
                     organizerId: try row.decode(column: "organizer_id", as: String.self),
@@ -25,6 +30,5 @@ struct DeletionRecordsController {
                     byteCount: try row.decode(column: "byte_count", as: Int64.self))
             }
         }
-        return try jsonResponse(DeletionRecordList(items: records))
     }
 }

@@ -27,10 +27,18 @@ struct DashboardPage: Sendable {
         let isOrganizer: Bool
     }
 
+    /// ADM-5: what the account's events use of its quota; a warning from 90 %.
+    struct Storage: Sendable {
+        let text: String
+        let percent: Int
+        let nearlyFull: Bool
+    }
+
     let active: [Item]
     let past: [Item]
     let hasActive: Bool
     let hasPast: Bool
+    let storage: Storage?
 }
 
 struct NewEventPage: Sendable {

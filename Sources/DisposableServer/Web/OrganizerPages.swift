@@ -109,9 +109,17 @@ struct OrganizerPages {
         }
         let active = visible.filter { $0.status(at: now) != .ended }.map(item)
         let past = visible.filter { $0.status(at: now) == .ended }.map(item)
+        let usage = try await accounts.usage(of: user)
+        let storage = usage.map { usage in
+            let percent = usage.allowed > 0 ? Int(min(100, usage.used * 100 / usage.allowed)) : 100
+            return DashboardPage.Storage(
+                text: web.t(
+                    "dashboard_storage", ["used": Quota.format(usage.used), "allowed": Quota.format(usage.allowed), "percent": "\(percent)"]),
+                percent: percent, nearlyFull: usage.nearlyFull)
+        }
         return web.page(
             "dashboard", title: web.t("dashboard_title"),
-            model: DashboardPage(active: active, past: past, hasActive: !active.isEmpty, hasPast: !past.isEmpty))
+            model: DashboardPage(active: active, past: past, hasActive: !active.isEmpty, hasPast: !past.isEmpty, storage: storage))
     }
 
     @Sendable func newEventForm(_ request: Request, context: AppRequestContext) async throws -> Response {

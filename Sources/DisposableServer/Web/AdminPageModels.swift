@@ -1,0 +1,136 @@
+import DisposableAPI
+import Foundation
+
+/// `/admin`: what the panel shows, worded for the reader (ADM-4..6).
+struct AdminPage: Sendable {
+    struct Account: Sendable {
+        let id: String
+        let email: String
+        let name: String
+        let isAdmin: Bool
+        let isMe: Bool
+        /// "50 GB", "2 GB (own)".
+        let quotaText: String
+        /// The quota field's value in GB; empty when the account follows the default.
+        let quotaGB: String
+        /// "1.2 GB used (2 %)".
+        let usedText: String
+        let percent: Int
+        let nearlyFull: Bool
+        let confirmTitle: String
+    }
+
+    struct Bar: Sendable {
+        let x: Int
+        let y: Int
+        let height: Int
+        let title: String
+    }
+
+    struct Record: Sendable {
+        let when: TimeText
+        let text: String
+    }
+
+    let notice: String?
+    let error: String?
+    let figures: [String]
+    let bars: [Bar]
+    let chartLabel: String
+    let firstDay: String
+    let lastDay: String
+    let registrationEnabled: Bool
+    let defaultQuotaGB: String
+    let accounts: [Account]
+    let nextURL: String?
+    let records: [Record]
+    let hasRecords: Bool
+    let formEmail: String
+    let formName: String
+
+    static let chartWidth = 300
+    static let chartHeight = 80
+
+    init(
+        web: WebRequest, me: String, stats: InstanceStats, settings: InstanceSettingsJSON, users: AdminUserList, records: [DeletionRecord],
+        notice: String?, error: String?, form: [String: String]
+    ) {
+        self.notice = notice
+        self.error = error
+        var figures = [
+            web.plural("admin_users_count", stats.users),
+            web.t("admin_events_count", ["live": "\(stats.events.live)", "upcoming": "\(stats.events.upcoming)", "ended": "\(stats.events.ended)"]),
+            web.plural("photo_count", stats.photos),
+            web.t("admin_stored", ["size": Quota.format(stats.storage.storedBytes)]),
+            web.plural("admin_queue", stats.renderQueueDepth),
+        ]
+        if let free = stats.storage.diskFreeBytes, let total = stats.storage.diskTotalBytes {
+            figures.append(web.t("admin_disk", ["free": Quota.format(free), "total": Quota.format(total)]))
+        } else if stats.storage.kind == "s3" {
+            figures.append(web.t("admin_bucket"))
+        }
+        self.figures = figures
+        let most = max(1, stats.uploadsPerDay.map(\.uploads).max() ?? 1)
+        let slot = Self.chartWidth / max(1, stats.uploadsPerDay.count)
+        bars = stats.uploadsPerDay.enumerated().map { index, day in
+            let height = day.uploads == 0 ? 0 : max(2, day.uploads * Self.chartHeight / most)
+            return Bar(x: index * slot, y: Self.chartHeight - height, height: height, title: "\(day.day): \(day.uploads)")
+        }
+        let total = stats.uploadsPerDay.reduce(0) { $0 + $1.uploads }
+        chartLabel = web.plural("admin_uploads_30_days", total)
+        firstDay = stats.uploadsPerDay.first?.day ?? ""
+        lastDay = stats.uploadsPerDay.last?.day ?? ""
+        registrationEnabled = settings.registrationEnabled ?? true
+        defaultQuotaGB = Self.gigabytes(settings.defaultQuotaBytes ?? Quota.builtInDefault)
+        accounts = users.items.map { user in
+            let percent = user.quotaBytes > 0 ? Int(min(100, user.usedBytes * 100 / user.quotaBytes)) : 100
+            return Account(
+                id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, isMe: user.id == me,
+                quotaText: Quota.format(user.quotaBytes) + (user.quotaIsDefault ? "" : " " + web.t("admin_quota_own")),
+                quotaGB: user.quotaIsDefault ? "" : Self.gigabytes(user.quotaBytes),
+                usedText: web.t("admin_used", ["size": Quota.format(user.usedBytes), "percent": "\(percent)"]), percent: percent,
+                nearlyFull: Quota.Usage(used: user.usedBytes, allowed: user.quotaBytes, own: nil).nearlyFull,
+                confirmTitle: web.t("admin_delete_named", ["email": user.email]))
+        }
+        nextURL = users.nextCursor.map { "/admin?after=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#users" }
+        self.records = records.map { record in
+            Record(
+                when: web.time(record.deletedAt),
+                text: web.t(
+                    "admin_record",
+                    [
+                        "reason": web.t("admin_reason_\(record.reason)"), "photos": web.plural("photo_count", record.photoCount),
+                        "size": Quota.format(record.byteCount),
+                    ]))
+        }
+        hasRecords = !records.isEmpty
+        formEmail = form["email"] ?? ""
+        formName = form["name"] ?? ""
+    }
+
+    /// The message a redirect's `done=` names.
+    static func notice(_ done: String) -> String? {
+        ["settings": "admin_saved", "added": "admin_added", "quota": "admin_quota_saved", "deleted": "admin_deleted"][done]
+    }
+
+    /// "50", "2.5": the quota fields speak gigabytes.
+    static func gigabytes(_ bytes: Int64) -> String {
+        let value = Double(bytes) / 1e9
+        return value == value.rounded() ? String(Int64(value)) : String(format: "%.2f", value).replacingOccurrences(of: ".00", with: "")
+    }
+
+    /// A typed number of gigabytes ("2", "2.5", "2,5") as bytes.
+    static func bytes(gigabytes text: String, field: String) throws -> Int64 {
+        let normalized = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+        guard let value = Double(normalized), value.isFinite, value >= 0, value <= 1_000_000 else {
+            throw Problem.invalidField(field, "The quota must be a number of gigabytes, from 0 to 1,000,000.")
+        }
+        return Int64((value * 1e9).rounded())
+    }
+}
+
+/// The delete confirmation as a page of its own, for a browser without scripts.
+struct AdminConfirmPage: Sendable {
+    let id: String
+    let email: String
+}

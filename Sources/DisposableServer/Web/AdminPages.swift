@@ -1,0 +1,122 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+
+/// The admin panel (ADM-4..6, P-I-220/230): the instance's numbers, its switches, its accounts with their quotas
+/// and used space, adding and deleting accounts, and the deletion records. Calls `AdminService`, like the API.
+struct AdminPages {
+    let admin: AdminService
+    let database: any DatabaseEngine
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/admin", use: panel)
+        router.post("/admin/settings", use: saveSettings)
+        router.post("/admin/users", use: addUser)
+        router.post("/admin/users/:id/quota", use: changeQuota)
+        router.post("/admin/users/:id/delete", use: deleteUser)
+    }
+
+    /// The admin, or the page to show instead: sign in first, or "admins only".
+    private func signedInAdmin(_ request: Request, context: AppRequestContext) -> (User?, Response?) {
+        guard case .user(let user, _) = context.identity else {
+            return (nil, WebRequest.redirect("/login?next=/admin"))
+        }
+        guard user.isAdmin else {
+            return (
+                nil,
+                WebRequest(request, context: context).errorPage(status: .forbidden, titleKey: "admin_only_title", messageKey: "admin_only_message")
+            )
+        }
+        return (user, nil)
+    }
+
+    @Sendable func panel(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (user, refusal) = signedInAdmin(request, context: context)
+        guard let me = user else { return refusal! }
+        let query = request.uri.queryParameters
+        return try await page(
+            WebRequest(request, context: context), me: me, notice: query.get("done").flatMap(AdminPage.notice), cursor: query.get("after"))
+    }
+
+    private func page(
+        _ web: WebRequest, me: User, notice: String?, error: String? = nil, cursor: String? = nil, form: [String: String] = [:],
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let stats = try await admin.stats()
+        let settings = try await admin.settings()
+        let users = try await admin.users(after: cursor.flatMap { $0.utf8.count <= 320 ? $0 : nil })
+        let records = try await DeletionRecordsController.records(in: database, limit: 20)
+        let model = AdminPage(
+            web: web, me: me.id, stats: stats, settings: settings, users: users, records: records, notice: notice.map { web.t($0) }, error: error,
+            form: form)
+        return web.page("admin", title: web.t("admin_title"), model: model, status: status)
+    }
+
+    @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (user, refusal) = signedInAdmin(request, context: context)
+        guard let me = user else { return refusal! }
+        let web = WebRequest(request, context: context)
+        let form = try await WebForm.read(request)
+        do {
+            var patch = InstanceSettingsJSON(registrationEnabled: nil, defaultQuotaBytes: nil)
+            if let registration = form["registration"] { patch.registrationEnabled = registration == "on" }
+            if let quota = form["defaultQuotaGB"] { patch.defaultQuotaBytes = try AdminPage.bytes(gigabytes: quota, field: "defaultQuotaBytes") }
+            _ = try await admin.update(settings: patch)
+            return WebRequest.redirect("/admin?done=settings#settings")
+        } catch let problem as Problem {
+            return try await page(web, me: me, notice: nil, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+
+    @Sendable func addUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (user, refusal) = signedInAdmin(request, context: context)
+        guard let me = user else { return refusal! }
+        let web = WebRequest(request, context: context)
+        let form = try await WebForm.read(request)
+        do {
+            let quota = try form["quotaGB"].flatMap { $0.isEmpty ? nil : $0 }.map { try AdminPage.bytes(gigabytes: $0, field: "quotaBytes") }
+            _ = try await admin.addUser(
+                NewUserRequest(email: form["email"], password: form["password"], name: form["name"], isAdmin: false, quotaBytes: quota))
+            return WebRequest.redirect("/admin?done=added#users")
+        } catch let problem as Problem {
+            return try await page(
+                web, me: me, notice: nil, error: web.problemMessage(problem), form: ["email": form["email"] ?? "", "name": form["name"] ?? ""],
+                status: problem.status)
+        }
+    }
+
+    @Sendable func changeQuota(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (user, refusal) = signedInAdmin(request, context: context)
+        guard let me = user else { return refusal! }
+        let web = WebRequest(request, context: context)
+        let form = try await WebForm.read(request)
+        do {
+            let raw = form["quotaGB"]?.trimmingCharacters(in: .whitespaces) ?? ""
+            let quota: PatchValue<Int64> = raw.isEmpty ? .null : .value(try AdminPage.bytes(gigabytes: raw, field: "quotaBytes"))
+            _ = try await admin.update(try context.parameters.require("id"), with: AdminUserPatch(quotaBytes: quota), by: me)
+            return WebRequest.redirect("/admin?done=quota#users")
+        } catch let problem as Problem {
+            return try await page(web, me: me, notice: nil, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+
+    /// P-I-230's double confirmation: the panel's dialog sends `confirmed=1`; without it (no script), this asks
+    /// once more on a page of its own before anything is deleted.
+    @Sendable func deleteUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (user, refusal) = signedInAdmin(request, context: context)
+        guard let me = user else { return refusal! }
+        let web = WebRequest(request, context: context)
+        let form = try await WebForm.read(request)
+        let id = try context.parameters.require("id")
+        do {
+            guard form["confirmed"] == "1" else {
+                let account = try await admin.user(id)
+                return web.page("admin-confirm", title: web.t("admin_delete_title"), model: AdminConfirmPage(id: id, email: account.email))
+            }
+            try await admin.deleteUser(id, by: me)
+            return WebRequest.redirect("/admin?done=deleted#users")
+        } catch let problem as Problem {
+            return try await page(web, me: me, notice: nil, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+}

@@ -1,0 +1,286 @@
+"""PERF-7 "event night": a wedding on one 2-core box. Guests each hold a live stream and shoot in a burst faster
+than photos can be rendered, while others page through the gallery and a venue wall follows its feed.
+
+Reports upload acknowledgement p50/p99, the time from acknowledgement until every stream (all shooters' and
+the wall's) has heard `photo-ready` p50/p99, gallery p99 during the burst, errors, and the server's peak RSS.
+The load generator shares the cores with the server: the figures are for the whole box, as on the night.
+
+Usage (from scripts/bench-event-night): event_night.py [--postgres URL --s3 URL] [--guests 300] [--viewers 300]
+    [--photos 900] [--seconds 60]"""
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import statistics
+import time
+import uuid
+
+from common import WORK, Server, organizer_and_event
+from photos import generate
+
+READY = re.compile(rb'event: photo-ready\ndata: ([^\n]*)')
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+class Connection:
+    """A keep-alive HTTP/1.1 connection (asyncio streams): small, so that hundreds of them stay cheap."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.reader = self.writer = None
+
+    async def call(self, method: str, path: str, token: str | None = None, body: bytes | None = None,
+                   content_type: str = "application/json") -> tuple[int, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        if body is not None:
+            head += f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
+        self.writer.write((head + "\r\n").encode())
+        if body is not None:
+            self.writer.write(body)
+        await self.writer.drain()
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionError("closed")
+        status = int(status_line.split()[1])
+        length, chunked, close = 0, False, False
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            name = name.strip().lower()
+            if name == "content-length":
+                length = int(value)
+            elif name == "transfer-encoding" and "chunked" in value:
+                chunked = True
+            elif name == "connection" and "close" in value.lower():
+                close = True
+        if chunked:
+            data = b""
+            while (size := int((await self.reader.readline()).split(b";")[0], 16)) > 0:
+                data += await self.reader.readexactly(size + 2)
+                data = data[:-2]
+            await self.reader.readline()
+        else:
+            data = await self.reader.readexactly(length)
+        if close:
+            self.close()
+        return status, data
+
+    def close(self):
+        if self.writer:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+async def json_call(port: int, method: str, path: str, body=None, token=None) -> dict:
+    connection = Connection(port)
+    status, data = await connection.call(method, path, token, json.dumps(body).encode() if body is not None else None)
+    connection.close()
+    if status not in (200, 201):
+        raise RuntimeError(f"{method} {path} answered {status}: {data[:200]!r}")
+    return json.loads(data)
+
+
+class Night:
+    def __init__(self, server: Server, args):
+        self.server, self.args = server, args
+        self.heard: dict[str, int] = {}          # photo id -> streams that heard it ready
+        self.visible_at: dict[str, float] = {}   # photo id -> when the last stream did
+        self.acknowledged: dict[str, float] = {}
+        self.ack_ms: list[float] = []
+        self.gallery_ms: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.streams = 0
+        self.burst = False
+        self.peak_rss = 0
+
+    def error(self, kind: str):
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    async def follow(self, path: str, token: str | None, opened: asyncio.Event):
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.server.port)
+        head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+        writer.write((head + (f"Authorization: Bearer {token}\r\n" if token else "") + "\r\n").encode())
+        await writer.drain()
+        self.streams += 1
+        if self.streams == self.args.guests + 1:
+            opened.set()
+        buffer = b""
+        try:
+            while chunk := await reader.read(65536):
+                buffer += chunk
+                cut = buffer.rfind(b"\n\n")
+                if cut < 0:
+                    continue
+                now = time.perf_counter()
+                for match in READY.finditer(buffer, 0, cut):
+                    photo = json.loads(match.group(1))["photo"]["id"]
+                    self.heard[photo] = self.heard.get(photo, 0) + 1
+                    if self.heard[photo] == self.args.guests + 1:
+                        self.visible_at[photo] = now
+                buffer = buffer[cut + 2:]
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+        if not self.done.is_set():
+            self.error("stream closed")
+
+    async def view(self, event: str, token: str):
+        """A guest paging through the gallery: the first page, sometimes the next, every one to three seconds."""
+        connection = Connection(self.server.port)
+        while not self.done.is_set():
+            cursor = ""
+            for _ in range(random.choice((1, 1, 2, 3))):
+                start = time.perf_counter()
+                try:
+                    status, data = await connection.call("GET", f"/api/v1/events/{event}/photos?limit=50{cursor}", token)
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    self.error("gallery connection")
+                    connection.close()
+                    break
+                if self.burst:
+                    self.gallery_ms.append((time.perf_counter() - start) * 1000)
+                if status != 200:
+                    self.error(f"gallery {status}")
+                    break
+                next_cursor = json.loads(data).get("nextCursor")
+                if not next_cursor:
+                    break
+                cursor = f"&cursor={next_cursor}"
+            await asyncio.sleep(random.uniform(1, 3))
+        connection.close()
+
+    async def shoot(self, event: str, token: str, body: bytes):
+        connection = Connection(self.server.port)
+        start = time.perf_counter()
+        try:
+            status, data = await connection.call("POST", f"/api/v1/events/{event}/photos", token, body, "image/jpeg")
+        except (ConnectionError, asyncio.IncompleteReadError):
+            self.error("upload connection")
+            return
+        finally:
+            connection.close()
+        now = time.perf_counter()
+        if status != 201:
+            self.error(f"upload {status}")
+            return
+        self.ack_ms.append((now - start) * 1000)
+        self.acknowledged[json.loads(data)["id"]] = now
+
+    async def sample_rss(self):
+        while not self.done.is_set():
+            self.peak_rss = max(self.peak_rss, self.server.rss_kib())
+            await asyncio.sleep(0.2)
+
+    async def run(self, blobs: list[bytes]) -> dict:
+        args = self.args
+        self.done = asyncio.Event()
+        token, event = organizer_and_event(self.server, shotsPerGuest=max(1, -(-args.photos // args.guests)) + 1)
+        port = self.server.port
+        joins = asyncio.Semaphore(16)
+
+        async def join(name: str) -> str:
+            async with joins:
+                joined = await json_call(port, "POST", "/api/v1/join", {"code": event["code"], "name": name, "acceptedTerms": "2026-11"})
+                return joined["token"]
+
+        shooters = await asyncio.gather(*(join(f"Shooter {n}") for n in range(args.guests)))
+        viewers = await asyncio.gather(*(join(f"Viewer {n}") for n in range(args.viewers)))
+        wall = (await json_call(port, "POST", f"/api/v1/events/{event['id']}/wall", token=token))["url"].split("/w/")[-1]
+        idle_rss = self.server.rss_kib()
+
+        opened = asyncio.Event()
+        background = [asyncio.create_task(self.follow(f"/api/v1/events/{event['id']}/changes", guest, opened)) for guest in shooters]
+        background.append(asyncio.create_task(self.follow(f"/api/v1/walls/{wall}/changes", None, opened)))
+        await asyncio.wait_for(opened.wait(), 60)
+        background += [asyncio.create_task(self.view(event["id"], guest)) for guest in viewers]
+        background.append(asyncio.create_task(self.sample_rss()))
+        await asyncio.sleep(3)  # the viewers settle into their rhythm
+
+        # The burst: photo i leaves at i × seconds / photos, each guest in turn, each on a connection of its own.
+        self.burst = True
+        start = time.perf_counter()
+        uploads = []
+        for index in range(args.photos):
+            await asyncio.sleep(max(0.0, start + index * args.seconds / args.photos - time.perf_counter()))
+            body = blobs[index % len(blobs)] + f"event night {uuid.uuid4()}".encode()  # distinct bytes after the JPEG's end
+            uploads.append(asyncio.create_task(self.shoot(event["id"], shooters[index % len(shooters)], body)))
+        await asyncio.gather(*uploads)
+        acknowledged_after = time.perf_counter() - start
+        deadline = time.perf_counter() + 900
+        while time.perf_counter() < deadline and any(photo not in self.visible_at for photo in self.acknowledged):
+            await asyncio.sleep(0.1)
+        everyone_after = time.perf_counter() - start
+        self.burst = False
+        self.done.set()
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
+
+        visible_s = [self.visible_at[p] - acked for p, acked in self.acknowledged.items() if p in self.visible_at]
+        return {
+            "acknowledged": len(self.acknowledged), "acknowledged_after_s": acknowledged_after, "everyone_after_s": everyone_after,
+            "never_visible": len(self.acknowledged) - len(visible_s),
+            "ack_p50_ms": percentile(self.ack_ms, 50), "ack_p99_ms": percentile(self.ack_ms, 99),
+            "visible_p50_s": percentile(visible_s, 50), "visible_p99_s": percentile(visible_s, 99),
+            "gallery_p99_ms": percentile(self.gallery_ms, 99), "gallery_p50_ms": percentile(self.gallery_ms, 50),
+            "gallery_reads": len(self.gallery_ms), "errors": dict(self.errors),
+            "idle_rss_mb": idle_rss / 1024, "peak_rss_mb": self.peak_rss / 1024,
+        }
+
+
+def line(stack: str, result: dict, args) -> str:
+    errors = sum(result["errors"].values()) + result["never_visible"]
+    detail = f" ({result['errors']}, {result['never_visible']} never visible)" if errors else ""
+    return (f"PERF-7 event night, {stack}: {args.guests} guests streaming + 1 wall, {result['acknowledged']}/{args.photos} photos "
+            f"of 12 MP sent within {args.seconds} s (all acknowledged after {result['acknowledged_after_s']:.0f} s, visible to "
+            f"everyone after {result['everyone_after_s']:.0f} s), {args.viewers} viewers paging | upload ack p50 "
+            f"{result['ack_p50_ms']:.0f} ms, p99 {result['ack_p99_ms']:.0f} ms | ack -> visible to everyone p50 "
+            f"{result['visible_p50_s']:.1f} s, p99 {result['visible_p99_s']:.1f} s | gallery during the burst p50 "
+            f"{result['gallery_p50_ms']:.0f} ms, p99 {result['gallery_p99_ms']:.0f} ms ({result['gallery_reads']} pages) | "
+            f"errors {errors}{detail} | RSS {result['idle_rss_mb']:.0f} MB idle -> peak {result['peak_rss_mb']:.0f} MB")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--postgres")
+    parser.add_argument("--s3")
+    parser.add_argument("--guests", type=int, default=300)
+    parser.add_argument("--viewers", type=int, default=300)
+    parser.add_argument("--photos", type=int, default=900)
+    parser.add_argument("--seconds", type=float, default=60)
+    args = parser.parse_args()
+    blobs = [open(path, "rb").read() for path in generate(os.path.join(WORK, "photos"), 40)]
+    stacks = [("SQLite + folder", {})]
+    if args.postgres and args.s3:
+        bucket = f"night-{uuid.uuid4().hex[:12]}"
+        import subprocess
+        subprocess.run(["curl", "-sf", "-X", "PUT", f"{args.s3}/{bucket}"], check=True)
+        stacks.append(("PostgreSQL + S3 (moto)", {
+            "DISPOSABLE_DATABASE_URL": args.postgres, "DISPOSABLE_STORAGE_URL": f"s3://{bucket}", "DISPOSABLE_S3_ENDPOINT": args.s3,
+            "DISPOSABLE_S3_PATH_STYLE": "true", "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench"}))
+    for stack, env in stacks:
+        server = Server(port=8095, env=env).start()
+        try:
+            result = asyncio.run(Night(server, args).run(blobs))
+        finally:
+            server.stop()
+        text = line(stack, result, args)
+        print(text, flush=True)
+        with open(os.path.join(WORK, "summary.txt"), "a") as summary:
+            summary.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
