@@ -103,6 +103,21 @@ def wait(driver, condition, message, timeout=WAIT):
         raise AssertionError(f"timed out: {message} (at {driver.current_url})")
 
 
+def click_and_load(driver, element, fragment, message):
+    """Clicks something that loads a new page, and waits for that page (not the one still showing) to be there."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    wait(driver, lambda d: fragment in d.current_url and not old_is_current(old), message)
+
+
+def old_is_current(element):
+    try:
+        element.tag_name
+        return True
+    except Exception:
+        return False
+
+
 def shot(driver, name):
     os.makedirs(os.path.dirname(os.path.join(ARTIFACTS, name)), exist_ok=True)
     driver.save_screenshot(os.path.join(ARTIFACTS, f"{name}.png"))
@@ -572,12 +587,76 @@ def main():
         organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
         check("form times are read in the organizer's time zone (Paris, Los Angeles)")
 
+        # Issue 22 (ADM-4): the admin panel — set up by the first-run wizard, then signed in.
+        admin = browser(); drivers.append(admin)
+        admin.get(server.base + "/setup")
+        admin.find_element(By.ID, "name").send_keys("Ines")
+        admin.find_element(By.ID, "email").send_keys("ines@example.com")
+        admin.find_element(By.ID, "password").send_keys("admin password")
+        admin.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+        admin.get(server.base + "/login?next=/admin")
+        admin.find_element(By.ID, "email").send_keys("ines@example.com")
+        admin.find_element(By.ID, "password").send_keys("admin password")
+        admin.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+        wait(admin, lambda d: d.current_url.endswith("/admin"), "the admin panel after signing in")
+        emma = wait(admin, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, ".account") if e.get_attribute("data-email").startswith("emma-")), None),
+                    "Emma in the accounts")
+        assert " used" in emma.find_element(By.CSS_SELECTOR, ".used").text, emma.text
+        # A quota change the organizer sees: 1 KB, so her dashboard says it is full and warns her.
+        quota = emma.find_element(By.CSS_SELECTOR, "input[name=quotaGB]")
+        quota.send_keys("0.000001")
+        click_and_load(admin, emma.find_element(By.CSS_SELECTOR, ".quota-form button[type=submit]"), "done=quota", "the quota saved")
+        organizer.get(server.base + "/events")
+        storage = organizer.find_element(By.ID, "storage").text
+        assert "of 1 KB used" in storage and "almost full" in storage, storage
+        check("the admin sets an organizer's quota from the panel; her dashboard shows it and warns her")
+        emma = next(e for e in admin.find_elements(By.CSS_SELECTOR, ".account") if e.get_attribute("data-email").startswith("emma-"))
+        emma.find_element(By.CSS_SELECTOR, "input[name=quotaGB]").clear()
+        click_and_load(admin, emma.find_element(By.CSS_SELECTOR, ".quota-form button[type=submit]"), "done=quota", "the quota back to the default")
+        # The registration switch: off, a visitor's register page says so; on again.
+        click_and_load(admin, admin.find_element(By.ID, "registration-toggle"), "done=settings", "registration turned off")
+        cleo.get(server.base + "/register")
+        assert "Account registration is disabled" in cleo.find_element(By.TAG_NAME, "main").text, cleo.find_element(By.TAG_NAME, "main").text
+        click_and_load(admin, admin.find_element(By.ID, "registration-toggle"), "done=settings", "registration turned on")
+        cleo.get(server.base + "/register")
+        assert cleo.find_elements(By.ID, "password"), "the register form is back"
+        check("the admin turns registration off and on; the register page follows")
+        # Delete an account with the double confirmation: the button, then Cancel (left) / Continue (right).
+        admin.find_element(By.ID, "new-email").send_keys("zoe@example.com")
+        admin.find_element(By.ID, "new-name").send_keys("Zoe")
+        admin.find_element(By.ID, "new-password").send_keys("zoe password")
+        click_and_load(admin, admin.find_element(By.CSS_SELECTOR, "#add-user button[type=submit]"), "done=added", "Zoe added")
+        zoe = admin.find_element(By.CSS_SELECTOR, ".account[data-email='zoe@example.com']")
+        zoe.find_element(By.CSS_SELECTOR, "form[data-delete-account] button").click()
+        dialog = wait(admin, lambda d: next((e for e in d.find_elements(By.ID, "delete-dialog") if e.is_displayed()), None), "the dialog")
+        assert "All media files for this user will be deleted." in dialog.text, dialog.text
+        cancel, proceed = admin.find_element(By.ID, "delete-cancel"), admin.find_element(By.ID, "delete-continue")
+        assert cancel.text == "Cancel" and proceed.text == "Continue", (cancel.text, proceed.text)
+        assert cancel.rect["x"] < proceed.rect["x"], "Cancel on the left, Continue on the right"
+        shot(admin, "pages/en-light-admin-delete-dialog")
+        cancel.click()
+        time.sleep(0.5)
+        assert admin.find_elements(By.CSS_SELECTOR, ".account[data-email='zoe@example.com']"), "Cancel deletes nothing"
+        admin.find_element(By.CSS_SELECTOR, ".account[data-email='zoe@example.com'] form[data-delete-account] button").click()
+        wait(admin, lambda d: d.find_element(By.ID, "delete-dialog").is_displayed(), "the dialog again")
+        click_and_load(admin, admin.find_element(By.ID, "delete-continue"), "done=deleted", "Zoe deleted")
+        assert not admin.find_elements(By.CSS_SELECTOR, ".account[data-email='zoe@example.com']")
+        check("deleting an account asks twice (Cancel left, Continue right) and only Continue deletes")
+        for language in ["en", "fr"]:
+            admin.get(f"{server.base}/language/{language}?back=/admin")
+            admin.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+            admin.get(server.base + "/admin")
+            shot(admin, f"pages/{language}-light-admin-desktop")
+            admin.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 412, "height": 915, "deviceScaleFactor": 2, "mobile": True})
+        admin.get(f"{server.base}/language/en?back=/admin")
+
         # Issue 20, items 3 and 4: no page is wider than a phone, at 360 and 390 px, in English and French; and a
         # screenshot of each at 390 px, light and dark, in both languages (look at them: .build/web-artifacts/pages).
         pages = {
             "organizer": (organizer, ["/", "/events", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/help", "/terms", "/privacy"]),
             "guest": (ana, [url + "/camera", url, url + "/mine", url + "/continue"]),
             "visitor": (cleo, ["/login", "/register", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"]),
+            "admin": (admin, ["/admin"]),
         }
         too_wide = []
         for language in ["en", "fr"]:

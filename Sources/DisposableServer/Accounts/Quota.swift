@@ -73,13 +73,16 @@ enum Quota {
                 : "This event's storage is full — ask the organizer (\(numbers)).")
     }
 
-    /// "1.2 GB", "350 MB", "12 KB": decimal units, as phones and disks count.
-    static func format(_ bytes: Int64) -> String {
-        let units: [(Int64, String)] = [(1_000_000_000_000, "TB"), (1_000_000_000, "GB"), (1_000_000, "MB"), (1_000, "KB")]
-        for (size, unit) in units where bytes >= size {
+    /// "1.2 GB", "350 MB", "12 KB": decimal units, as phones and disks count. French writes "1,2 Go".
+    static func format(_ bytes: Int64, french: Bool = false) -> String {
+        let units: [(Int64, String, String)] = [
+            (1_000_000_000_000, "TB", "To"), (1_000_000_000, "GB", "Go"), (1_000_000, "MB", "Mo"), (1_000, "KB", "Ko"),
+        ]
+        for (size, unit, unité) in units where bytes >= size {
             let value = Double(bytes) / Double(size)
-            return value >= 100 || value == value.rounded() ? "\(Int(value.rounded())) \(unit)" : String(format: "%.1f \(unit)", value)
+            let number = value >= 100 || value == value.rounded() ? "\(Int(value.rounded()))" : String(format: "%.1f", value)
+            return french ? number.replacingOccurrences(of: ".", with: ",") + "\u{a0}" + unité : "\(number) \(unit)"
         }
-        return "\(bytes) bytes"
+        return french ? "\(bytes)\u{a0}octets" : "\(bytes) bytes"
     }
 }

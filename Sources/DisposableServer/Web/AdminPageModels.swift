@@ -61,11 +61,11 @@ struct AdminPage: Sendable {
             web.plural("admin_users_count", stats.users),
             web.t("admin_events_count", ["live": "\(stats.events.live)", "upcoming": "\(stats.events.upcoming)", "ended": "\(stats.events.ended)"]),
             web.plural("photo_count", stats.photos),
-            web.t("admin_stored", ["size": Quota.format(stats.storage.storedBytes)]),
+            web.t("admin_stored", ["size": web.size(stats.storage.storedBytes)]),
             web.plural("admin_queue", stats.renderQueueDepth),
         ]
         if let free = stats.storage.diskFreeBytes, let total = stats.storage.diskTotalBytes {
-            figures.append(web.t("admin_disk", ["free": Quota.format(free), "total": Quota.format(total)]))
+            figures.append(web.t("admin_disk", ["free": web.size(free), "total": web.size(total)]))
         } else if stats.storage.kind == "s3" {
             figures.append(web.t("admin_bucket"))
         }
@@ -86,9 +86,9 @@ struct AdminPage: Sendable {
             let percent = user.quotaBytes > 0 ? Int(min(100, user.usedBytes * 100 / user.quotaBytes)) : 100
             return Account(
                 id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, isMe: user.id == me,
-                quotaText: Quota.format(user.quotaBytes) + (user.quotaIsDefault ? "" : " " + web.t("admin_quota_own")),
+                quotaText: web.size(user.quotaBytes) + (user.quotaIsDefault ? "" : " " + web.t("admin_quota_own")),
                 quotaGB: user.quotaIsDefault ? "" : Self.gigabytes(user.quotaBytes),
-                usedText: web.t("admin_used", ["size": Quota.format(user.usedBytes), "percent": "\(percent)"]), percent: percent,
+                usedText: web.t("admin_used", ["size": web.size(user.usedBytes), "percent": "\(percent)"]), percent: percent,
                 nearlyFull: Quota.Usage(used: user.usedBytes, allowed: user.quotaBytes, own: nil).nearlyFull,
                 confirmTitle: web.t("admin_delete_named", ["email": user.email]))
         }
@@ -100,7 +100,7 @@ struct AdminPage: Sendable {
                     "admin_record",
                     [
                         "reason": web.t("admin_reason_\(record.reason)"), "photos": web.plural("photo_count", record.photoCount),
-                        "size": Quota.format(record.byteCount),
+                        "size": web.size(record.byteCount),
                     ]))
         }
         hasRecords = !records.isEmpty

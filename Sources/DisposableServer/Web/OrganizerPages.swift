@@ -114,7 +114,7 @@ struct OrganizerPages {
             let percent = usage.allowed > 0 ? Int(min(100, usage.used * 100 / usage.allowed)) : 100
             return DashboardPage.Storage(
                 text: web.t(
-                    "dashboard_storage", ["used": Quota.format(usage.used), "allowed": Quota.format(usage.allowed), "percent": "\(percent)"]),
+                    "dashboard_storage", ["used": web.size(usage.used), "allowed": web.size(usage.allowed), "percent": "\(percent)"]),
                 percent: percent, nearlyFull: usage.nearlyFull)
         }
         return web.page(

@@ -43,6 +43,9 @@ struct WebRequest: Sendable {
         return nil
     }
 
+    /// "1.2 GB", "1,2 Go": a size in the reader's language.
+    func size(_ bytes: Int64) -> String { Quota.format(bytes, french: language == .fr) }
+
     /// "21 Nov 2026, 18:30" in the reader's language and time zone (UI-1).
     func dateTime(_ date: Date) -> String { format(date, date: .medium, time: .short) }
 

@@ -149,6 +149,7 @@ fileInput.addEventListener('change', async () => {
 queue.addEventListener('uploaded', () => toast(t('upload_done'), 1500));
 queue.addEventListener('duplicate', () => toast(t('duplicate'), 3000));
 queue.addEventListener('failed', (event) => toast(t('upload_failed', { reason: problemText(event.detail.problem, event.detail.status) }), 6000));
+queue.addEventListener('held', (event) => toast(problemText(event.detail.problem, event.detail.status), 6000));
 document.addEventListener('visibilitychange', () => { if (document.hidden) stop(); else if (!intro || intro.hidden) start(); });
 
 if (intro.hidden) start();

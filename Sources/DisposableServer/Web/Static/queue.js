@@ -108,6 +108,10 @@ export class UploadQueue extends EventTarget {
           resolve('done');
         } else if (request.status >= 500 || request.status === 408 || request.status === 429 || request.status === 0) {
           resolve('retry');
+        } else if (request.status === 403 && body?.type?.endsWith('/quota-exceeded')) {
+          // The organizer's storage is full (ADM-5): say so, and keep the photo until room is made.
+          this.dispatchEvent(new CustomEvent('held', { detail: { id: item.id, problem: body, status: request.status } }));
+          resolve('retry');
         } else {
           // Refused for good (no shots left, event over, not a photo): say why, keep nothing that cannot go.
           this.dispatchEvent(new CustomEvent('failed', { detail: { id: item.id, problem: body, status: request.status } }));
