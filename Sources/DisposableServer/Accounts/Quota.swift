@@ -78,10 +78,10 @@ enum Quota {
         let units: [(Int64, String, String)] = [
             (1_000_000_000_000, "TB", "To"), (1_000_000_000, "GB", "Go"), (1_000_000, "MB", "Mo"), (1_000, "KB", "Ko"),
         ]
-        for (size, unit, unité) in units where bytes >= size {
+        for (size, unit, frenchUnit) in units where bytes >= size {
             let value = Double(bytes) / Double(size)
             let number = value >= 100 || value == value.rounded() ? "\(Int(value.rounded()))" : String(format: "%.1f", value)
-            return french ? number.replacingOccurrences(of: ".", with: ",") + "\u{a0}" + unité : "\(number) \(unit)"
+            return french ? number.replacingOccurrences(of: ".", with: ",") + "\u{a0}" + frenchUnit : "\(number) \(unit)"
         }
         return french ? "\(bytes)\u{a0}octets" : "\(bytes) bytes"
     }
