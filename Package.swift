@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         // The S3 client's HTTP (and, in the tests, a streaming client for Server-Sent Events).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // TLS for the mail server (smtps://).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
@@ -56,6 +58,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("Web/Strings")]
         ),

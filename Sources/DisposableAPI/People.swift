@@ -154,3 +154,43 @@ public struct EventGuestList: Codable, Sendable, Equatable {
         self.items = items
     }
 }
+
+/// `POST /api/v1/password-resets`: "forgot password" (the answer is always 202).
+public struct PasswordResetRequest: Codable, Sendable {
+    public var email: String?
+
+    public init(email: String?) {
+        self.email = email
+    }
+}
+
+/// `POST /api/v1/password-resets/{token}`: the new password.
+public struct NewPasswordRequest: Codable, Sendable {
+    public var password: String?
+
+    public init(password: String?) {
+        self.password = password
+    }
+}
+
+/// `POST /api/v1/me/password`: a signed-in user changes their password; their other sessions end.
+public struct PasswordChange: Codable, Sendable {
+    public var currentPassword: String?
+    public var newPassword: String?
+
+    public init(currentPassword: String?, newPassword: String?) {
+        self.currentPassword = currentPassword
+        self.newPassword = newPassword
+    }
+}
+
+/// A one-time link to set a new password, valid an hour (the admin hands it over when there is no mail server).
+public struct ResetLink: Codable, Sendable {
+    public var resetURL: String
+    public var expiresAt: Date
+
+    public init(resetURL: String, expiresAt: Date) {
+        self.resetURL = resetURL
+        self.expiresAt = expiresAt
+    }
+}

@@ -14,7 +14,7 @@ enum ConfigFile {
             "database-pool-size",
             "registration", "media-workers", "media-fast-path", "trusted-proxies", "idle-timeout", "header-timeout", "body-timeout",
             "max-connections-per-client", "max-streams-per-session", "session-days", "storage-url", "s3-endpoint", "s3-public-endpoint", "s3-region",
-            "s3-path-style", "metrics-token", "metrics-port",
+            "s3-path-style", "metrics-token", "metrics-port", "smtp-url", "mail-from",
         ].map { ($0, "DISPOSABLE_" + $0.uppercased().replacingOccurrences(of: "-", with: "_")) })
 
     /// Reads the file `--config PATH` (or `DISPOSABLE_CONFIG`) names, if any, into the environment.

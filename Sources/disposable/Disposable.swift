@@ -125,6 +125,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A bearer token that may read /metrics from anywhere; loopback clients and admins may without it (env DISPOSABLE_METRICS_TOKEN).")
     var metricsToken: String? = env("DISPOSABLE_METRICS_TOKEN")
 
+    @Option(help: "smtp://host:25 or smtps://user:password@host:465 — mail for password resets (env DISPOSABLE_SMTP_URL). None by default.")
+    var smtpURL: String? = env("DISPOSABLE_SMTP_URL")
+
+    @Option(help: "The From of its mails, e.g. 'Disposable <photos@example.org>' (env DISPOSABLE_MAIL_FROM).")
+    var mailFrom: String? = env("DISPOSABLE_MAIL_FROM")
+
     @Option(help: "A second port on --host serving only /metrics, to whoever reaches it (env DISPOSABLE_METRICS_PORT). None by default.")
     var metricsPort: Int? = env("DISPOSABLE_METRICS_PORT").flatMap(Int.init)
 
@@ -134,6 +140,8 @@ struct Serve: AsyncParsableCommand {
         configuration.storage = try storage.location()
         if let metricsToken, metricsToken.utf8.count < 16 { throw ValidationError("--metrics-token must be at least 16 characters.") }
         configuration.metricsToken = metricsToken
+        configuration.smtpURL = smtpURL
+        configuration.mailFrom = mailFrom
         if let metricsPort {
             guard (1...65535).contains(metricsPort), metricsPort != port else {
                 throw ValidationError("--metrics-port must be a port (1…65535) other than --port.")

@@ -132,6 +132,20 @@ struct AuthorizationTests {
             method: .patch, path: "/api/v1/admin/settings", json: ["registrationEnabled": true],
             expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
         Row(method: .get, path: "/api/v1/admin/stats", expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
+        // ADM-3: asking is open to all and says nothing; a made-up link finds nothing; the admin's link is theirs.
+        Row(
+            method: .post, path: "/api/v1/password-resets", json: ["email": "{role}@example.com"],
+            expected: statuses(.accepted, .accepted, .accepted, .accepted, .accepted, .accepted)),
+        Row(
+            method: .post, path: "/api/v1/password-resets/{token}", json: ["password": "a new password"],
+            expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
+        Row(
+            method: .post, path: "/api/v1/admin/users/{user}/password-reset",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .created)),
+        // Accounts made here have "correct horse"; the admin's is "password", so theirs is refused as wrong.
+        Row(
+            method: .post, path: "/api/v1/me/password", json: ["currentPassword": "correct horse", "newPassword": "another horse"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .noContent, .forbidden)),
     ]
 
     @Test("Each route answers each role as expected", arguments: TestEngine.allCases, rows)
@@ -158,6 +172,7 @@ struct AuthorizationTests {
                         try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
                 }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
+                    .replacingOccurrences(of: "{token}", with: String(repeating: "A", count: 43))
                 path = try await app.fillGuestAndWall(path, event: event, organizer: organizer)
                 if path.contains("{user}") {
                     let victim = try await app.call(.get, "/api/v1/me", token: try await app.userToken())

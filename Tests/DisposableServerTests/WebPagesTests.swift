@@ -78,6 +78,13 @@ struct WebPagesTests {
         PageRow(method: .post, path: "/admin/users", form: "email=added-{role}%40example.com&password=password1", expected: adminWrites),
         PageRow(method: .post, path: "/admin/users/{user}/quota", form: "quotaGB=2.5", expected: adminWrites),
         PageRow(method: .post, path: "/admin/users/{user}/delete", form: "confirmed=1", expected: adminWrites),
+        PageRow(method: .post, path: "/admin/users/{user}/reset-link", expected: adminOnly),
+        PageRow(method: .get, path: "/forgot", expected: all200),
+        PageRow(method: .post, path: "/forgot", form: "email={role}%40example.com", expected: all200),
+        PageRow(method: .get, path: "/reset/{token}", expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
+        PageRow(
+            method: .post, path: "/reset/{token}", form: "password=a+new+password&confirmation=a+new+password",
+            expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
         PageRow(method: .get, path: "/help", expected: all200),
         PageRow(method: .get, path: "/terms", expected: all200),
         PageRow(method: .get, path: "/privacy", expected: all200),

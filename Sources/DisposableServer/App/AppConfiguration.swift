@@ -64,6 +64,11 @@ public struct AppConfiguration: Sendable {
     /// A second port, on the same host, that serves only `/metrics` to whoever reaches it (a Prometheus on another
     /// machine, the port kept to the operator's network).
     public var metricsPort: Int? = nil
+    /// `smtp://host:25` or `smtps://user:password@host:465`: mail for password resets (ADM-3). None: the admin
+    /// hands out reset links.
+    public var smtpURL: String? = nil
+    /// The From of every mail; by default `Disposable <disposable@HOST>`, HOST from the public URL.
+    public var mailFrom: String? = nil
 
     public init(
         host: String = "127.0.0.1",

@@ -18,6 +18,7 @@ public struct AppServices: Sendable {
     let photos: PhotoService
     let gallery: GalleryService
     let admin: AdminService
+    let passwordResets: PasswordResetService
 
     // What they share.
     let blobs: CachingBlobStore
@@ -86,6 +87,12 @@ public struct AppServices: Sendable {
             limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels), logger: logger)
         gallery = GalleryService(photos: photoRows, events: events, signer: signer, clock: clock)
         admin = AdminService(database: database, accounts: accounts, deletion: deletion, clock: clock, configuration: configuration)
+        let mailer: (any Mailer)? = try configuration.smtpURL.map { url in
+            let host = URL(string: configuration.publicBaseURL)?.host ?? "localhost"
+            return SMTPMailer(settings: try SMTPSettings(url: url, from: configuration.mailFrom ?? "Disposable <disposable@\(host)>"), logger: logger)
+        }
+        passwordResets = PasswordResetService(
+            database: database, accounts: accounts, mailer: mailer, publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
         renderer = PhotoRenderer(
             photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)
         retention = RetentionSweeper(

@@ -58,10 +58,12 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     ).addRoutes(to: withSession)
     DeletionRecordsController(database: services.database).addRoutes(to: withSession)
     AdminController(admin: services.admin).addRoutes(to: withSession)
+    PasswordController(resets: services.passwordResets, accounts: services.accounts).addRoutes(to: withSession)
     GuestPages(events: services.events, joining: services.joining, walls: walls, secure: secure).addRoutes(to: withSession)
     OrganizerPages(accounts: services.accounts, events: services.events, guests: guests, walls: walls, secure: secure).addRoutes(to: withSession)
     WallPages(walls: walls).addRoutes(to: withSession)
-    AdminPages(admin: services.admin, database: services.database).addRoutes(to: withSession)
+    AdminPages(admin: services.admin, resets: services.passwordResets, database: services.database).addRoutes(to: withSession)
+    PasswordPages(resets: services.passwordResets).addRoutes(to: withSession)
     InfoPages(retention: services.configuration.retention, secure: secure).addRoutes(to: withSession)
     withSession.get("/api/v1/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try OpenAPIDocument.json())))

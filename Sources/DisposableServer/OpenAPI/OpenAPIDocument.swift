@@ -176,6 +176,22 @@ enum OpenAPIDocument {
             method: "get", path: "/api/v1/admin/stats",
             summary: "ADM-6: users, events, photos, uploads per day (30 days), render queue, storage (admin)",
             responses: [200: "InstanceStats", 401: "Problem", 403: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/password-resets",
+            summary: "ADM-3: mail a one-time link to set a new password, if the account exists and mail is configured (always 202)",
+            auth: false, request: "PasswordResetRequest", responses: [202: "Accepted", 400: "Problem", 422: "Problem", 429: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/password-resets/{token}",
+            summary: "ADM-3: set the new password with the link's token (once, within the hour); every session of the account ends",
+            auth: false, request: "NewPassword", responses: [204: "Password set", 404: "Problem", 422: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/admin/users/{id}/password-reset",
+            summary: "ADM-3: a one-time reset link for an account, to hand over when there is no mail server (admin)",
+            responses: [201: "ResetLink", 401: "Problem", 403: "Problem", 404: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/me/password",
+            summary: "Change my password (the current one first); my other sessions end", request: "PasswordChange",
+            responses: [204: "Changed", 401: "Problem", 403: "Problem", 422: "Problem", 429: "Problem"]),
     ]
 
     static var schemas: [String: Any] {
@@ -242,6 +258,10 @@ enum OpenAPIDocument {
                     ]),
                 ]
             ]),
+            "PasswordResetRequest": object(["email": string], required: ["email"]),
+            "NewPassword": object(["password": string], required: ["password"]),
+            "PasswordChange": object(["currentPassword": string, "newPassword": string], required: ["currentPassword", "newPassword"]),
+            "ResetLink": object(["resetURL": string, "expiresAt": dateTime], required: ["resetURL", "expiresAt"]),
             "AdminUser": object(
                 [
                     "id": string, "email": string, "name": string, "isAdmin": boolean, "quotaBytes": integer, "quotaIsDefault": boolean,

@@ -27,6 +27,11 @@ struct AdminPage: Sendable {
         let title: String
     }
 
+    struct ResetLink: Sendable {
+        let text: String
+        let url: String
+    }
+
     struct Record: Sendable {
         let when: TimeText
         let text: String
@@ -47,13 +52,14 @@ struct AdminPage: Sendable {
     let hasRecords: Bool
     let formEmail: String
     let formName: String
+    let resetLink: ResetLink?
 
     static let chartWidth = 300
     static let chartHeight = 80
 
     init(
         web: WebRequest, me: String, stats: InstanceStats, settings: InstanceSettingsJSON, users: AdminUserList, records: [DeletionRecord],
-        notice: String?, error: String?, form: [String: String]
+        notice: String?, error: String?, form: [String: String], resetLink: ResetLink? = nil
     ) {
         self.notice = notice
         self.error = error
@@ -106,6 +112,7 @@ struct AdminPage: Sendable {
         hasRecords = !records.isEmpty
         formEmail = form["email"] ?? ""
         formName = form["name"] ?? ""
+        self.resetLink = resetLink
     }
 
     /// The message a redirect's `done=` names.

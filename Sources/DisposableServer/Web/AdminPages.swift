@@ -6,6 +6,7 @@ import Hummingbird
 /// and used space, adding and deleting accounts, and the deletion records. Calls `AdminService`, like the API.
 struct AdminPages {
     let admin: AdminService
+    let resets: PasswordResetService
     let database: any DatabaseEngine
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
@@ -14,6 +15,7 @@ struct AdminPages {
         router.post("/admin/users", use: addUser)
         router.post("/admin/users/:id/quota", use: changeQuota)
         router.post("/admin/users/:id/delete", use: deleteUser)
+        router.post("/admin/users/:id/reset-link", use: resetLink)
     }
 
     /// The admin, or the page to show instead: sign in first, or "admins only".
@@ -40,7 +42,7 @@ struct AdminPages {
 
     private func page(
         _ web: WebRequest, me: User, notice: String?, error: String? = nil, cursor: String? = nil, form: [String: String] = [:],
-        status: HTTPResponse.Status = .ok
+        resetLink: AdminPage.ResetLink? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let stats = try await admin.stats()
         let settings = try await admin.settings()
@@ -48,7 +50,7 @@ struct AdminPages {
         let records = try await DeletionRecordsController.records(in: database, limit: 20)
         let model = AdminPage(
             web: web, me: me.id, stats: stats, settings: settings, users: users, records: records, notice: notice.map { web.t($0) }, error: error,
-            form: form)
+            form: form, resetLink: resetLink)
         return web.page("admin", title: web.t("admin_title"), model: model, status: status)
     }
 
@@ -95,6 +97,21 @@ struct AdminPages {
             let quota: PatchValue<Int64> = raw.isEmpty ? .null : .value(try AdminPage.bytes(gigabytes: raw, field: "quotaBytes"))
             _ = try await admin.update(try context.parameters.require("id"), with: AdminUserPatch(quotaBytes: quota), by: me)
             return WebRequest.redirect("/admin?done=quota#users")
+        } catch let problem as Problem {
+            return try await page(web, me: me, notice: nil, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+
+    /// ADM-3 without a mail server: the admin hands a one-time link to the person.
+    @Sendable func resetLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (user, refusal) = signedInAdmin(request, context: context)
+        guard let me = user else { return refusal! }
+        let web = WebRequest(request, context: context)
+        do {
+            let account = try await admin.user(try context.parameters.require("id"))
+            let (url, _) = try await resets.issue(userID: account.id)
+            return try await page(
+                web, me: me, notice: nil, resetLink: AdminPage.ResetLink(text: web.t("admin_reset_issued", ["email": account.email]), url: url))
         } catch let problem as Problem {
             return try await page(web, me: me, notice: nil, error: web.problemMessage(problem), status: problem.status)
         }

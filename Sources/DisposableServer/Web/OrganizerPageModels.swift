@@ -5,6 +5,7 @@ struct LoginPage: Sendable {
     let next: String
     var email: String? = nil
     var error: String? = nil
+    var notice: String? = nil
 }
 
 struct RegisterPage: Sendable {

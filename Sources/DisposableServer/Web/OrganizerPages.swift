@@ -37,7 +37,10 @@ struct OrganizerPages {
 
     @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
-        return web.page("login", title: web.t("login_title"), model: LoginPage(next: nextPath(request.uri.queryParameters.get("next"))))
+        let reset = request.uri.queryParameters.get("reset") != nil
+        return web.page(
+            "login", title: web.t("login_title"),
+            model: LoginPage(next: nextPath(request.uri.queryParameters.get("next")), notice: reset ? web.t("reset_done") : nil))
     }
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
