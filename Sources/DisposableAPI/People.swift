@@ -194,3 +194,32 @@ public struct ResetLink: Codable, Sendable {
         self.expiresAt = expiresAt
     }
 }
+
+/// One of my sessions (a signed-in browser, phone or script).
+public struct SessionJSON: Codable, Sendable, Equatable {
+    public var id: String
+    /// "Chrome on Android", from the User-Agent it signed in with.
+    public var device: String?
+    public var createdAt: Date
+    /// To the hour: a session notes its use at most once an hour.
+    public var lastSeenAt: Date
+    /// The session asking.
+    public var current: Bool
+
+    public init(id: String, device: String?, createdAt: Date, lastSeenAt: Date, current: Bool) {
+        self.id = id
+        self.device = device
+        self.createdAt = createdAt
+        self.lastSeenAt = lastSeenAt
+        self.current = current
+    }
+}
+
+/// `GET /api/v1/me/sessions`.
+public struct SessionList: Codable, Sendable {
+    public var items: [SessionJSON]
+
+    public init(items: [SessionJSON]) {
+        self.items = items
+    }
+}

@@ -146,6 +146,14 @@ struct AuthorizationTests {
         Row(
             method: .post, path: "/api/v1/me/password", json: ["currentPassword": "correct horse", "newPassword": "another horse"],
             expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .noContent, .forbidden)),
+        // Issue 22, item 7: an account's own sessions; a made-up or someone else's session id is not found.
+        Row(method: .get, path: "/api/v1/me/sessions", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(
+            method: .delete, path: "/api/v1/me/sessions",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .noContent, .noContent)),
+        Row(
+            method: .delete, path: "/api/v1/me/sessions/{session}",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
     ]
 
     @Test("Each route answers each role as expected", arguments: TestEngine.allCases, rows)
@@ -173,6 +181,7 @@ struct AuthorizationTests {
                 }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
                     .replacingOccurrences(of: "{token}", with: String(repeating: "A", count: 43))
+                    .replacingOccurrences(of: "{session}", with: "0123456789abcdef")
                 path = try await app.fillGuestAndWall(path, event: event, organizer: organizer)
                 if path.contains("{user}") {
                     let victim = try await app.call(.get, "/api/v1/me", token: try await app.userToken())

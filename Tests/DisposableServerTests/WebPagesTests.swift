@@ -85,6 +85,14 @@ struct WebPagesTests {
         PageRow(
             method: .post, path: "/reset/{token}", form: "password=a+new+password&confirmation=a+new+password",
             expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
+        PageRow(method: .get, path: "/account", expected: accounts),
+        PageRow(
+            method: .post, path: "/account/password", form: "currentPassword=correct+horse&newPassword=another+horse&confirmation=another+horse",
+            expected: statuses(.seeOther, .seeOther, .seeOther, .seeOther, .seeOther, .forbidden)),
+        PageRow(
+            method: .post, path: "/account/sessions/{session}/end",
+            expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)),
+        PageRow(method: .post, path: "/account/sessions/end-others", expected: all303),
         PageRow(method: .get, path: "/help", expected: all200),
         PageRow(method: .get, path: "/terms", expected: all200),
         PageRow(method: .get, path: "/privacy", expected: all200),
@@ -121,7 +129,7 @@ struct WebPagesTests {
                     path
                     .replacingOccurrences(of: "{code}", with: event["code"] as! String)
                     .replacingOccurrences(of: "{token}", with: "not-a-real-link").replacingOccurrences(of: "{lang}", with: "fr")
-                    .replacingOccurrences(of: "{file}", with: "app.js")
+                    .replacingOccurrences(of: "{file}", with: "app.js").replacingOccurrences(of: "{session}", with: "0123456789abcdef")
                 let response = try await app.page(
                     row.method, path, cookie: token, form: row.form?.replacingOccurrences(of: "{role}", with: "\(role)-\(suffix)"))
                 #expect(response.status == row.expected[role], "\(row.method) \(row.path) as \(role): \(response.text.prefix(300))")

@@ -709,7 +709,7 @@ def main():
         # Issue 20, items 3 and 4: no page is wider than a phone, at 360 and 390 px, in English and French; and a
         # screenshot of each at 390 px, light and dark, in both languages (look at them: .build/web-artifacts/pages).
         pages = {
-            "organizer": (organizer, ["/", "/events", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/help", "/terms", "/privacy"]),
+            "organizer": (organizer, ["/", "/events", "/account", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/help", "/terms", "/privacy"]),
             "guest": (ana, [url + "/camera", url, url + "/mine", url + "/continue"]),
             "visitor": (cleo, ["/login", "/forgot", "/register", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"]),
             "admin": (admin, ["/admin"]),

@@ -27,13 +27,13 @@ struct AccessTokenRepository: Sendable {
     }
 
     /// Issues a token for a user or a guest and returns it in clear (the only time it exists in clear).
-    func issue(userID: String? = nil, guestID: String? = nil, now: Date, in db: any SQLDatabase) async throws -> String {
+    func issue(userID: String? = nil, guestID: String? = nil, device: String? = nil, now: Date, in db: any SQLDatabase) async throws -> String {
         let token = Self.generate()
         try await db.raw(
             """
-            INSERT INTO access_tokens (token_hash, user_id, guest_id, created_at, last_used_at)
+            INSERT INTO access_tokens (token_hash, user_id, guest_id, created_at, last_used_at, device)
             VALUES (\(bind: Self.hash(token)), \(bind: userID), \(bind: guestID), \(bind: now.millisecondsSince1970),
-                \(bind: now.millisecondsSince1970))
+                \(bind: now.millisecondsSince1970), \(bind: device))
             """
         ).run()
         return token
@@ -81,6 +81,25 @@ struct AccessTokenRepository: Sendable {
         let cutoff = (clock.now - lifetime).millisecondsSince1970
         return try await database.sql { db in
             try await db.raw("DELETE FROM access_tokens WHERE last_used_at <= \(bind: cutoff) RETURNING token_hash").all().count
+        }
+    }
+
+    /// An account's sessions still in use, the most recently used first.
+    func sessions(userID: String) async throws -> [(hash: String, device: String?, createdAt: Date, lastUsedAt: Date)] {
+        let cutoff = (clock.now - lifetime).millisecondsSince1970
+        return try await database.read { db in
+            try await db.raw(
+                """
+                SELECT token_hash, device, created_at, last_used_at FROM access_tokens
+                WHERE user_id = \(bind: userID) AND last_used_at > \(bind: cutoff) ORDER BY last_used_at DESC, created_at DESC
+                """
+            ).all().map { row in
+                (
+                    try row.decode(column: "token_hash", as: String.self), try row.decode(column: "device", as: String?.self),
+                    Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
+                    Date(millisecondsSince1970: try row.decode(column: "last_used_at", as: Int64.self))
+                )
+            }
         }
     }
 

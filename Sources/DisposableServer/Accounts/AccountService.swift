@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 
 /// Accounts and sessions: registering, signing in and out, who holds a token, the admin (ADM-2, ADM-3).
@@ -59,7 +60,9 @@ public struct AccountService: Sendable {
 
     /// Checks the credentials and issues a session token. Each attempt takes its tokens before the password is
     /// checked and gets them back when it is right, so only failures count, and parallel ones cannot slip past.
-    func signIn(email rawEmail: String?, password rawPassword: String?, client: String) async throws -> (token: String, user: User) {
+    func signIn(email rawEmail: String?, password rawPassword: String?, client: String, device: String? = nil) async throws -> (
+        token: String, user: User
+    ) {
         let email = try Credentials.email(rawEmail)
         let password = try Credentials.loginPassword(rawPassword)
         let ticket = try await loginLimiter.take([.pair(client, email), .address(client), .target(email)])
@@ -72,15 +75,41 @@ public struct AccountService: Sendable {
                 detail: "The email address or the password is wrong. Check them and try again.")
         }
         await loginLimiter.giveBack(ticket)
-        return (try await session(for: user), user)
+        return (try await session(for: user, device: device), user)
     }
 
-    /// A new session token for an account that just proved who it is (signed in, or registered a moment ago).
-    func session(for user: User) async throws -> String {
+    /// A new session token for an account that just proved who it is (signed in, or registered a moment ago);
+    /// `device` names it on the account's sessions page.
+    func session(for user: User, device: String? = nil) async throws -> String {
         let now = clock.now
         let tokens = tokens
-        return try await database.sql { db in try await tokens.issue(userID: user.id, now: now, in: db) }
+        return try await database.sql { db in try await tokens.issue(userID: user.id, device: device, now: now, in: db) }
     }
+
+    /// The account's sessions (issue 22, item 7): device, since when, last seen, and which one is asking.
+    func sessions(of user: User, current: String) async throws -> [SessionJSON] {
+        try await tokens.sessions(userID: user.id).map { session in
+            SessionJSON(
+                id: Self.sessionID(session.hash), device: session.device, createdAt: session.createdAt, lastSeenAt: session.lastUsedAt,
+                current: session.hash == current)
+        }
+    }
+
+    /// Signs out one of the account's sessions, by the id `sessions` gives; 404 when it is not theirs.
+    func endSession(_ id: String, of user: User) async throws {
+        guard let match = try await tokens.sessions(userID: user.id).first(where: { Self.sessionID($0.hash) == id }) else {
+            throw Problem.notFound("There is no session of yours with this id.")
+        }
+        try await tokens.revoke(hash: match.hash)
+    }
+
+    /// Signs out every session of the account but the one asking.
+    func endOtherSessions(of user: User, keeping current: String) async throws {
+        for session in try await tokens.sessions(userID: user.id) where session.hash != current { try await tokens.revoke(hash: session.hash) }
+    }
+
+    /// A session's public id: the start of its token's hash (the token itself is never shown again).
+    static func sessionID(_ hash: String) -> String { String(hash.prefix(16)) }
 
     /// Ends the session of this token.
     func signOut(_ identity: Identity) async throws {

@@ -13,6 +13,9 @@ struct AccountsController {
         router.post("/api/v1/sessions", use: login)
         router.delete("/api/v1/sessions/current", use: logout)
         router.get("/api/v1/me", use: me)
+        router.get("/api/v1/me/sessions", use: sessions)
+        router.delete("/api/v1/me/sessions", use: endOtherSessions)
+        router.delete("/api/v1/me/sessions/:session", use: endSession)
     }
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -23,7 +26,9 @@ struct AccountsController {
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(LoginRequest.self)
-        let (token, user) = try await accounts.signIn(email: body.email, password: body.password, client: context.clientAddress)
+        let (token, user) = try await accounts.signIn(
+            email: body.email, password: body.password, client: context.clientAddress,
+            device: DeviceName.from(userAgent: request.headers[.userAgent]))
         var response = try jsonResponse(Session(token: token, user: UserJSON(user)), status: .ok)
         response.setCookie(SessionCookie.make(token, secure: secureCookies))
         return response
@@ -34,6 +39,24 @@ struct AccountsController {
         var response = Response(status: .noContent)
         response.setCookie(SessionCookie.make("", secure: secureCookies))
         return response
+    }
+
+    @Sendable func sessions(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        return try jsonResponse(SessionList(items: try await accounts.sessions(of: user, current: try context.requireIdentity().tokenHash)))
+    }
+
+    /// Signs out everywhere but here.
+    @Sendable func endOtherSessions(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        try await accounts.endOtherSessions(of: user, keeping: try context.requireIdentity().tokenHash)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func endSession(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        try await accounts.endSession(try context.parameters.require("session"), of: user)
+        return Response(status: .noContent)
     }
 
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {

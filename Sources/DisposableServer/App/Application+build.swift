@@ -64,6 +64,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     WallPages(walls: walls).addRoutes(to: withSession)
     AdminPages(admin: services.admin, resets: services.passwordResets, database: services.database).addRoutes(to: withSession)
     PasswordPages(resets: services.passwordResets).addRoutes(to: withSession)
+    AccountPages(accounts: services.accounts).addRoutes(to: withSession)
     InfoPages(retention: services.configuration.retention, secure: secure).addRoutes(to: withSession)
     withSession.get("/api/v1/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try OpenAPIDocument.json())))

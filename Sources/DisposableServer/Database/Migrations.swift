@@ -308,6 +308,12 @@ let migrations: [Migration] = [
             "CREATE INDEX password_resets_by_user ON password_resets (user_id)",
         ]
     ),
+    Migration(
+        version: 19,
+        name: "session devices",
+        // "Chrome on Android": what the account's sessions page names each session by (issue 22, item 7).
+        statements: ["ALTER TABLE access_tokens ADD COLUMN device TEXT"]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

@@ -192,6 +192,15 @@ enum OpenAPIDocument {
             method: "post", path: "/api/v1/me/password",
             summary: "Change my password (the current one first); my other sessions end", request: "PasswordChange",
             responses: [204: "Changed", 401: "Problem", 403: "Problem", 422: "Problem", 429: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/me/sessions", summary: "My sessions: device, since, last seen (to the hour), which one is asking",
+            responses: [200: "SessionList", 401: "Problem", 403: "Problem"]),
+        .init(
+            method: "delete", path: "/api/v1/me/sessions", summary: "Sign out every session of mine but this one",
+            responses: [204: "Signed out", 401: "Problem", 403: "Problem"]),
+        .init(
+            method: "delete", path: "/api/v1/me/sessions/{session}", summary: "Sign out one of my sessions (by the id the list gives)",
+            responses: [204: "Signed out", 401: "Problem", 403: "Problem", 404: "Problem"]),
     ]
 
     static var schemas: [String: Any] {
@@ -256,6 +265,14 @@ enum OpenAPIDocument {
                         "eventId": string, "organizerId": string, "reason": string, "endedAt": dateTime, "deletedAt": dateTime,
                         "photoCount": integer, "byteCount": integer,
                     ]),
+                ]
+            ]),
+            "SessionList": object([
+                "items": [
+                    "type": "array",
+                    "items": object(
+                        ["id": string, "device": string, "createdAt": dateTime, "lastSeenAt": dateTime, "current": boolean],
+                        required: ["id", "createdAt", "lastSeenAt", "current"]),
                 ]
             ]),
             "PasswordResetRequest": object(["email": string], required: ["email"]),

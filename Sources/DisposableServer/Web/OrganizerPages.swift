@@ -47,7 +47,9 @@ struct OrganizerPages {
         let web = WebRequest(request, context: context)
         let form = try await WebForm.read(request)
         do {
-            let (token, _) = try await accounts.signIn(email: form["email"], password: form["password"], client: context.clientAddress)
+            let (token, _) = try await accounts.signIn(
+                email: form["email"], password: form["password"], client: context.clientAddress,
+                device: DeviceName.from(userAgent: request.headers[.userAgent]))
             return WebRequest.redirect(nextPath(form["next"]), cookies: [SessionCookie.make(token, secure: secure)])
         } catch let problem as Problem {
             return web.page(
@@ -74,7 +76,7 @@ struct OrganizerPages {
         do {
             let user = try await accounts.register(
                 email: form["email"], password: form["password"], name: form["name"], client: context.clientAddress)
-            let token = try await accounts.session(for: user)
+            let token = try await accounts.session(for: user, device: DeviceName.from(userAgent: request.headers[.userAgent]))
             return WebRequest.redirect("/events", cookies: [SessionCookie.make(token, secure: secure)])
         } catch let problem as Problem {
             return web.page(

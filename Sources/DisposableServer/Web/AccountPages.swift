@@ -1,0 +1,96 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+
+/// `/account`: a signed-in user changes their password and sees their sessions — device, last seen — and
+/// signs out the others (ADM-3, issue 22 item 7). Calls `AccountService`, like the API.
+struct AccountPages {
+    let accounts: AccountService
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/account", use: page)
+        router.post("/account/password", use: changePassword)
+        router.post("/account/sessions/:session/end", use: endSession)
+        router.post("/account/sessions/end-others", use: endOthers)
+    }
+
+    private func signedIn(_ context: AppRequestContext) -> (User, String)? {
+        guard case .user(let user, let hash) = context.identity else { return nil }
+        return (user, hash)
+    }
+
+    private static let toLogin = WebRequest.redirect("/login?next=/account")
+
+    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let (user, hash) = signedIn(context) else { return Self.toLogin }
+        let done = request.uri.queryParameters.get("done")
+        let notice = ["password": "account_password_changed", "ended": "account_session_ended", "others": "account_others_ended"][done ?? ""]
+        return try await render(WebRequest(request, context: context), user: user, current: hash, notice: notice)
+    }
+
+    private func render(_ web: WebRequest, user: User, current: String, notice: String?, error: String? = nil, status: HTTPResponse.Status = .ok)
+        async throws -> Response
+    {
+        let sessions = try await accounts.sessions(of: user, current: current).map { session in
+            AccountPage.Session(
+                id: session.id, device: session.device ?? web.t("account_unknown_device"), since: web.time(session.createdAt),
+                lastSeen: web.time(session.lastSeenAt), current: session.current)
+        }
+        return web.page(
+            "account", title: web.t("account_title"),
+            model: AccountPage(
+                name: user.name, email: user.email, notice: notice.map { web.t($0) }, error: error, sessions: sessions,
+                hasOthers: sessions.contains { !$0.current }),
+            status: status)
+    }
+
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let (user, hash) = signedIn(context) else { return Self.toLogin }
+        let web = WebRequest(request, context: context)
+        let form = try await WebForm.read(request)
+        guard form["newPassword"] == form["confirmation"] else {
+            return try await render(web, user: user, current: hash, notice: nil, error: web.t("reset_mismatch"), status: .unprocessableContent)
+        }
+        do {
+            try await accounts.changePassword(
+                of: user, current: form["currentPassword"], new: form["newPassword"], keeping: hash, client: context.clientAddress)
+            return WebRequest.redirect("/account?done=password")
+        } catch let problem as Problem {
+            return try await render(web, user: user, current: hash, notice: nil, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+
+    @Sendable func endSession(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let (user, hash) = signedIn(context) else { return Self.toLogin }
+        do {
+            try await accounts.endSession(try context.parameters.require("session"), of: user)
+            return WebRequest.redirect("/account?done=ended#sessions")
+        } catch let problem as Problem {
+            let web = WebRequest(request, context: context)
+            return try await render(web, user: user, current: hash, notice: nil, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+
+    @Sendable func endOthers(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let (user, hash) = signedIn(context) else { return Self.toLogin }
+        try await accounts.endOtherSessions(of: user, keeping: hash)
+        return WebRequest.redirect("/account?done=others#sessions")
+    }
+}
+
+struct AccountPage: Sendable {
+    struct Session: Sendable {
+        let id: String
+        let device: String
+        let since: TimeText
+        let lastSeen: TimeText
+        let current: Bool
+    }
+
+    let name: String
+    let email: String
+    let notice: String?
+    let error: String?
+    let sessions: [Session]
+    let hasOthers: Bool
+}
