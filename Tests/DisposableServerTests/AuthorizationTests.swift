@@ -154,6 +154,14 @@ struct AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/me/sessions/{session}",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
+        // SUP-2: anyone writes; the admin reads and closes.
+        Row(
+            method: .post, path: "/api/v1/support/tickets", json: ["subject": "Help", "message": "Where are my photos?"],
+            expected: statuses(.created, .created, .created, .created, .created, .created)),
+        Row(method: .get, path: "/api/v1/admin/tickets", expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
+        Row(
+            method: .patch, path: "/api/v1/admin/tickets/{ticket}", json: ["status": "closed"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
     ]
 
     @Test("Each route answers each role as expected", arguments: TestEngine.allCases, rows)
@@ -183,6 +191,10 @@ struct AuthorizationTests {
                     .replacingOccurrences(of: "{token}", with: String(repeating: "A", count: 43))
                     .replacingOccurrences(of: "{session}", with: "0123456789abcdef")
                 path = try await app.fillGuestAndWall(path, event: event, organizer: organizer)
+                if path.contains("{ticket}") {
+                    let ticket = try await app.call(.post, "/api/v1/support/tickets", json: ["subject": "Hi", "message": "A question"])
+                    path = path.replacingOccurrences(of: "{ticket}", with: try #require(ticket.string("id")))
+                }
                 if path.contains("{user}") {
                     let victim = try await app.call(.get, "/api/v1/me", token: try await app.userToken())
                     path = path.replacingOccurrences(of: "{user}", with: try #require((victim["user"] as? [String: Any])?["id"] as? String))
@@ -224,7 +236,7 @@ struct AuthorizationTests {
         try await TestApp.run(.sqlite) { app in
             let covered = Set(
                 Self.rows.map {
-                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}"))"
+                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}"))"
                 })
             let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
             for route in registeredRoutes(app.services) where !pages.contains(route) {

@@ -93,6 +93,9 @@ struct WebPagesTests {
             method: .post, path: "/account/sessions/{session}/end",
             expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)),
         PageRow(method: .post, path: "/account/sessions/end-others", expected: all303),
+        PageRow(method: .get, path: "/support", expected: all200),
+        PageRow(method: .post, path: "/support", form: "subject=Help&message=Where+are+my+photos%3F", expected: all200),
+        PageRow(method: .post, path: "/admin/tickets/{ticket}", form: "status=closed", expected: adminWrites),
         PageRow(method: .get, path: "/help", expected: all200),
         PageRow(method: .get, path: "/terms", expected: all200),
         PageRow(method: .get, path: "/privacy", expected: all200),
@@ -121,6 +124,10 @@ struct WebPagesTests {
                     }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
                 path = try await app.fillGuestAndWall(path, event: event, organizer: organizer)
+                if path.contains("{ticket}") {
+                    let ticket = try await app.call(.post, "/api/v1/support/tickets", json: ["subject": "Hi", "message": "A question"])
+                    path = path.replacingOccurrences(of: "{ticket}", with: try #require(ticket.string("id")))
+                }
                 if path.contains("{user}") {
                     let victim = try await app.call(.get, "/api/v1/me", token: try await app.userToken())
                     path = path.replacingOccurrences(of: "{user}", with: try #require((victim["user"] as? [String: Any])?["id"] as? String))
@@ -150,6 +157,7 @@ struct WebPagesTests {
                 Self.rows.map { row in
                     let path = row.path.split(separator: "?")[0].replacingOccurrences(of: "{code}", with: "{code}")
                         .replacingOccurrences(of: "{lang}", with: "{code}").replacingOccurrences(of: "{user}", with: "{id}")
+                        .replacingOccurrences(of: "{ticket}", with: "{id}")
                     return "\(row.method.rawValue) \(path)"
                 })
             for route in allRoutes(app.services) where isWebPage(route) {

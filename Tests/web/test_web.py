@@ -711,7 +711,7 @@ def main():
         pages = {
             "organizer": (organizer, ["/", "/events", "/account", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/help", "/terms", "/privacy"]),
             "guest": (ana, [url + "/camera", url, url + "/mine", url + "/continue"]),
-            "visitor": (cleo, ["/login", "/forgot", "/register", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"]),
+            "visitor": (cleo, ["/login", "/forgot", "/register", "/support", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"]),
             "admin": (admin, ["/admin"]),
         }
         too_wide = []

@@ -151,6 +151,8 @@ public struct RateLimits: Sendable {
     public var joinPerEvent: RateLimit
     /// Account registrations per address.
     public var registration: RateLimit
+    /// Support tickets per address (SUP-2).
+    public var support: RateLimit
 
     public init(
         login: RateLimit = .init(burst: 10, refillEvery: .seconds(30)),
@@ -158,7 +160,8 @@ public struct RateLimits: Sendable {
         loginPerAccount: RateLimit = .init(burst: 50, refillEvery: .seconds(60)),
         join: RateLimit = .init(burst: 20, refillEvery: .seconds(15)),
         joinPerEvent: RateLimit = .init(burst: 100, refillEvery: .seconds(3)),
-        registration: RateLimit = .init(burst: 10, refillEvery: .seconds(60))
+        registration: RateLimit = .init(burst: 10, refillEvery: .seconds(60)),
+        support: RateLimit = .init(burst: 5, refillEvery: .seconds(600))
     ) {
         self.login = login
         self.loginPerAddress = loginPerAddress
@@ -166,6 +169,7 @@ public struct RateLimits: Sendable {
         self.join = join
         self.joinPerEvent = joinPerEvent
         self.registration = registration
+        self.support = support
     }
 }
 

@@ -19,6 +19,7 @@ public struct AppServices: Sendable {
     let gallery: GalleryService
     let admin: AdminService
     let passwordResets: PasswordResetService
+    let support: SupportService
 
     // What they share.
     let blobs: CachingBlobStore
@@ -91,6 +92,7 @@ public struct AppServices: Sendable {
             let host = URL(string: configuration.publicBaseURL)?.host ?? "localhost"
             return SMTPMailer(settings: try SMTPSettings(url: url, from: configuration.mailFrom ?? "Disposable <disposable@\(host)>"), logger: logger)
         }
+        support = SupportService(database: database, mailer: mailer, clock: clock, limiter: RateLimiter(configuration.limits.support))
         passwordResets = PasswordResetService(
             database: database, accounts: accounts, mailer: mailer, publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
         renderer = PhotoRenderer(

@@ -62,9 +62,12 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     GuestPages(events: services.events, joining: services.joining, walls: walls, secure: secure).addRoutes(to: withSession)
     OrganizerPages(accounts: services.accounts, events: services.events, guests: guests, walls: walls, secure: secure).addRoutes(to: withSession)
     WallPages(walls: walls).addRoutes(to: withSession)
-    AdminPages(admin: services.admin, resets: services.passwordResets, database: services.database).addRoutes(to: withSession)
+    AdminPages(admin: services.admin, resets: services.passwordResets, support: services.support, database: services.database).addRoutes(
+        to: withSession)
     PasswordPages(resets: services.passwordResets).addRoutes(to: withSession)
     AccountPages(accounts: services.accounts).addRoutes(to: withSession)
+    SupportController(support: services.support).addRoutes(to: withSession)
+    SupportPages(support: services.support).addRoutes(to: withSession)
     InfoPages(retention: services.configuration.retention, secure: secure).addRoutes(to: withSession)
     withSession.get("/api/v1/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try OpenAPIDocument.json())))

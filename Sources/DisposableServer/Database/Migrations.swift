@@ -314,6 +314,27 @@ let migrations: [Migration] = [
         // "Chrome on Android": what the account's sessions page names each session by (issue 22, item 7).
         statements: ["ALTER TABLE access_tokens ADD COLUMN device TEXT"]
     ),
+    Migration(
+        version: 20,
+        name: "support tickets",
+        statements: [
+            """
+            CREATE TABLE support_tickets (
+                id TEXT PRIMARY KEY,
+                user_id TEXT REFERENCES users(id) ON DELETE SET NULL,
+                email TEXT,
+                subject TEXT NOT NULL,
+                message TEXT NOT NULL,
+                status TEXT NOT NULL,
+                answer TEXT,
+                created_at BIGINT NOT NULL,
+                answered_at BIGINT,
+                closed_at BIGINT
+            )
+            """,
+            "CREATE INDEX support_tickets_by_status ON support_tickets (status, created_at)",
+        ]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

@@ -201,6 +201,18 @@ enum OpenAPIDocument {
         .init(
             method: "delete", path: "/api/v1/me/sessions/{session}", summary: "Sign out one of my sessions (by the id the list gives)",
             responses: [204: "Signed out", 401: "Problem", 403: "Problem", 404: "Problem"]),
+        .init(
+            method: "post", path: "/api/v1/support/tickets",
+            summary: "SUP-2: write to the admin (anyone; an e-mail address for the answer is optional; 5 per address, then one per 10 min)",
+            auth: false, request: "NewTicket", responses: [201: "Ticket", 400: "Problem", 422: "Problem", 429: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/admin/tickets", summary: "SUP-2: support tickets, open ones first (admin)",
+            responses: [200: "TicketList", 401: "Problem", 403: "Problem", 422: "Problem"], query: ["status"]),
+        .init(
+            method: "patch", path: "/api/v1/admin/tickets/{id}",
+            summary: "SUP-2: answer a ticket by e-mail (needs --smtp-url and the writer's address) and/or close or reopen it (admin)",
+            request: "TicketPatch",
+            responses: [200: "Ticket", 401: "Problem", 403: "Problem", 404: "Problem", 409: "Problem", 422: "Problem", 502: "Problem"]),
     ]
 
     static var schemas: [String: Any] {
@@ -267,6 +279,14 @@ enum OpenAPIDocument {
                     ]),
                 ]
             ]),
+            "NewTicket": object(["email": string, "subject": string, "message": string], required: ["subject", "message"]),
+            "Ticket": object(
+                [
+                    "id": string, "status": ["type": "string", "enum": ["open", "closed"]], "subject": string, "createdAt": dateTime,
+                    "email": string, "message": string, "answer": string, "answeredAt": dateTime,
+                ], required: ["id", "status", "subject", "createdAt"]),
+            "TicketList": object(["items": ["type": "array", "items": ref("Ticket")]], required: ["items"]),
+            "TicketPatch": object(["status": ["type": "string", "enum": ["open", "closed"]], "answer": string]),
             "SessionList": object([
                 "items": [
                     "type": "array",

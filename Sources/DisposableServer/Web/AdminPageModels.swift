@@ -37,6 +37,16 @@ struct AdminPage: Sendable {
         let text: String
     }
 
+    /// An open support ticket (SUP-2).
+    struct Ticket: Sendable {
+        let id: String
+        let subject: String
+        let from: String
+        let when: TimeText
+        let message: String
+        let canAnswer: Bool
+    }
+
     let notice: String?
     let error: String?
     let figures: [String]
@@ -53,13 +63,17 @@ struct AdminPage: Sendable {
     let formEmail: String
     let formName: String
     let resetLink: ResetLink?
+    let tickets: [Ticket]
+    let hasTickets: Bool
+    let canAnswer: Bool
 
     static let chartWidth = 300
     static let chartHeight = 80
 
     init(
         web: WebRequest, me: String, stats: InstanceStats, settings: InstanceSettingsJSON, users: AdminUserList, records: [DeletionRecord],
-        notice: String?, error: String?, form: [String: String], resetLink: ResetLink? = nil
+        notice: String?, error: String?, form: [String: String], resetLink: ResetLink? = nil, tickets: [TicketJSON] = [],
+        canAnswer: Bool = false
     ) {
         self.notice = notice
         self.error = error
@@ -113,11 +127,21 @@ struct AdminPage: Sendable {
         formEmail = form["email"] ?? ""
         formName = form["name"] ?? ""
         self.resetLink = resetLink
+        self.tickets = tickets.map { ticket in
+            Ticket(
+                id: ticket.id, subject: ticket.subject, from: ticket.email ?? web.t("admin_ticket_anonymous"), when: web.time(ticket.createdAt),
+                message: ticket.message ?? "", canAnswer: canAnswer && ticket.email != nil)
+        }
+        hasTickets = !tickets.isEmpty
+        self.canAnswer = canAnswer
     }
 
     /// The message a redirect's `done=` names.
     static func notice(_ done: String) -> String? {
-        ["settings": "admin_saved", "added": "admin_added", "quota": "admin_quota_saved", "deleted": "admin_deleted"][done]
+        [
+            "settings": "admin_saved", "added": "admin_added", "quota": "admin_quota_saved", "deleted": "admin_deleted",
+            "ticket": "admin_ticket_saved",
+        ][done]
     }
 
     /// "50", "2.5": the quota fields speak gigabytes.

@@ -7,6 +7,7 @@ import Hummingbird
 struct AdminPages {
     let admin: AdminService
     let resets: PasswordResetService
+    let support: SupportService
     let database: any DatabaseEngine
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
@@ -48,9 +49,10 @@ struct AdminPages {
         let settings = try await admin.settings()
         let users = try await admin.users(after: cursor.flatMap { $0.utf8.count <= 320 ? $0 : nil })
         let records = try await DeletionRecordsController.records(in: database, limit: 20)
+        let tickets = try await support.tickets(status: "open")
         let model = AdminPage(
             web: web, me: me.id, stats: stats, settings: settings, users: users, records: records, notice: notice.map { web.t($0) }, error: error,
-            form: form, resetLink: resetLink)
+            form: form, resetLink: resetLink, tickets: tickets, canAnswer: support.mailer != nil)
         return web.page("admin", title: web.t("admin_title"), model: model, status: status)
     }
 

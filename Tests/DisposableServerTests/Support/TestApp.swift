@@ -34,7 +34,7 @@ struct TestApp {
             // Generous limits so that tests of other things never meet them; rate-limit tests set their own.
             limits: RateLimits(
                 login: .generous, loginPerAddress: .generous, loginPerAccount: .generous, join: .generous, joinPerEvent: .generous,
-                registration: .generous),
+                registration: .generous, support: .generous),
             passwordHashCost: 4  // the default, 12, is checked by its own test; 4 keeps fixtures fast
         )
         configure(&configuration)
