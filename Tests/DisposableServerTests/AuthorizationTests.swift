@@ -162,6 +162,11 @@ struct AuthorizationTests {
         Row(
             method: .patch, path: "/api/v1/admin/tickets/{ticket}", json: ["status": "closed"],
             expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
+        // SUP-4: my own data; an account is erased only with its own address typed (here a wrong one).
+        Row(method: .get, path: "/api/v1/me/export", expected: statuses(.unauthorized, .ok, .ok, .ok, .ok, .ok)),
+        Row(
+            method: .delete, path: "/api/v1/me", json: ["confirmEmail": "not-mine@example.com"],
+            expected: statuses(.unauthorized, .noContent, .noContent, .unprocessableContent, .unprocessableContent, .unprocessableContent)),
     ]
 
     @Test("Each route answers each role as expected", arguments: TestEngine.allCases, rows)

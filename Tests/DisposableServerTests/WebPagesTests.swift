@@ -96,6 +96,10 @@ struct WebPagesTests {
         PageRow(method: .get, path: "/support", expected: all200),
         PageRow(method: .post, path: "/support", form: "subject=Help&message=Where+are+my+photos%3F", expected: all200),
         PageRow(method: .post, path: "/admin/tickets/{ticket}", form: "status=closed", expected: adminWrites),
+        PageRow(method: .get, path: "/my-data", expected: all200),
+        PageRow(
+            method: .post, path: "/my-data/delete", form: "confirm=on",
+            expected: statuses(.seeOther, .seeOther, .seeOther, .unprocessableContent, .unprocessableContent, .unprocessableContent)),
         PageRow(method: .get, path: "/help", expected: all200),
         PageRow(method: .get, path: "/terms", expected: all200),
         PageRow(method: .get, path: "/privacy", expected: all200),

@@ -467,6 +467,21 @@ def main():
         assert hashes == sorted(p["sha256"] for p in remaining), "ZIP entries differ from the event's photos"
         check("the organizer downloads the ZIP and it holds every photo (SHA-256)")
 
+        # Issue 22 (SUP-4): a guest's "My data" export holds data.json and exactly her photos, byte for byte.
+        for name in os.listdir(downloads):
+            os.remove(os.path.join(downloads, name))
+        ana.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+        ana.get(server.base + "/my-data")
+        ana.find_element(By.ID, "export").click()
+        wait(ana, lambda d: "my-data.zip" in os.listdir(downloads), "my data downloaded", timeout=60)
+        with zipfile.ZipFile(os.path.join(downloads, "my-data.zip")) as z:
+            assert z.testzip() is None
+            data = json.loads(z.read("data.json"))
+            mine = sorted(hashlib.sha256(z.read(name)).hexdigest() for name in z.namelist() if name.startswith("photos/"))
+        assert data["kind"] == "guest" and data["guest"]["name"] == "Ana", data
+        assert mine == sorted(p["sha256"] for p in remaining if p["shooter"]["name"] == "Ana") and mine, "the export is not Ana's photos"
+        check("a guest's 'My data' export holds data.json and her photos (SHA-256)")
+
         # Issue 20, item 9 (GAL-5): the venue wall, on a big screen nobody signs in on.
         organizer.get(f"{server.base}/events/{event_id}#wall")
         organizer.find_element(By.CSS_SELECTOR, "#wall form button[type=submit]").click()
@@ -710,7 +725,7 @@ def main():
         # screenshot of each at 390 px, light and dark, in both languages (look at them: .build/web-artifacts/pages).
         pages = {
             "organizer": (organizer, ["/", "/events", "/account", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/help", "/terms", "/privacy"]),
-            "guest": (ana, [url + "/camera", url, url + "/mine", url + "/continue"]),
+            "guest": (ana, [url + "/camera", url, url + "/mine", url + "/continue", "/my-data"]),
             "visitor": (cleo, ["/login", "/forgot", "/register", "/support", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"]),
             "admin": (admin, ["/admin"]),
         }

@@ -8,7 +8,7 @@ import SQLKit
 struct AdminService: Sendable {
     let database: any DatabaseEngine
     let accounts: AccountService
-    let deletion: EventDeletion
+    let myData: MyDataService
     let clock: any AppClock
     let configuration: AppConfiguration
 
@@ -71,18 +71,15 @@ struct AdminService: Sendable {
         return try await user(id)
     }
 
-    /// Deletes an account and everything of it (P-I-230): each event it organizes — files, rows, with a deletion
-    /// record — then the account, its sessions with it. An admin deletes their own account elsewhere (`/me`).
+    /// Deletes an account and everything of it (P-I-230), as `DELETE /api/v1/me` does: each event it organizes —
+    /// files, rows, with a deletion record — its photos in others' events, then the account and its sessions.
+    /// An admin deletes their own account elsewhere (`/me`).
     func deleteUser(_ id: String, by admin: User) async throws {
         _ = try await user(id)
         guard id != admin.id else {
             throw Problem.conflict("own-account", "You cannot delete your own account from the admin panel.")
         }
-        let events = try await database.read { db in
-            try await db.raw("SELECT id FROM events WHERE organizer_id = \(bind: id)").all().map { try $0.decode(column: "id", as: String.self) }
-        }
-        for event in events { try await deletion.delete(eventID: event, reason: .accountDeleted) }
-        try await database.sql { db in try await db.raw("DELETE FROM users WHERE id = \(bind: id)").run() }
+        try await myData.eraseAccount(id)
     }
 
     private func setQuota(_ bytes: Int64?, of id: String) async throws {

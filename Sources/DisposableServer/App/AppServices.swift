@@ -18,6 +18,7 @@ public struct AppServices: Sendable {
     let photos: PhotoService
     let gallery: GalleryService
     let admin: AdminService
+    let myData: MyDataService
     let passwordResets: PasswordResetService
     let support: SupportService
 
@@ -87,7 +88,10 @@ public struct AppServices: Sendable {
             images: images, signer: signer, changes: changes, newWork: newWork, clock: clock,
             limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels), logger: logger)
         gallery = GalleryService(photos: photoRows, events: events, signer: signer, clock: clock)
-        admin = AdminService(database: database, accounts: accounts, deletion: deletion, clock: clock, configuration: configuration)
+        myData = MyDataService(
+            database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,
+            pendingWrites: pendingWrites, changes: changes, clock: clock)
+        admin = AdminService(database: database, accounts: accounts, myData: myData, clock: clock, configuration: configuration)
         let mailer: (any Mailer)? = try configuration.smtpURL.map { url in
             let host = URL(string: configuration.publicBaseURL)?.host ?? "localhost"
             return SMTPMailer(settings: try SMTPSettings(url: url, from: configuration.mailFrom ?? "Disposable <disposable@\(host)>"), logger: logger)

@@ -67,6 +67,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     PasswordPages(resets: services.passwordResets).addRoutes(to: withSession)
     AccountPages(accounts: services.accounts).addRoutes(to: withSession)
     SupportController(support: services.support).addRoutes(to: withSession)
+    MyDataController(myData: services.myData, blobs: services.blobs).addRoutes(to: withSession)
+    MyDataPages(myData: services.myData, secure: secure).addRoutes(to: withSession)
     SupportPages(support: services.support).addRoutes(to: withSession)
     InfoPages(retention: services.configuration.retention, secure: secure).addRoutes(to: withSession)
     withSession.get("/api/v1/openapi.json") { _, _ in

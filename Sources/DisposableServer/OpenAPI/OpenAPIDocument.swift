@@ -213,6 +213,15 @@ enum OpenAPIDocument {
             summary: "SUP-2: answer a ticket by e-mail (needs --smtp-url and the writer's address) and/or close or reopen it (admin)",
             request: "TicketPatch",
             responses: [200: "Ticket", 401: "Problem", 403: "Problem", 404: "Problem", 409: "Problem", 422: "Problem", 502: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/me/export",
+            summary: "SUP-4: a streamed ZIP of my own photos as I sent them, and data.json with everything stored about me",
+            responses: [200: "ZIP archive", 401: "Problem"]),
+        .init(
+            method: "delete", path: "/api/v1/me",
+            summary:
+                "SUP-4: an account deletes itself and everything in it (confirmEmail: its address); a guest deletes all their photos in the event",
+            request: "DeleteMe", responses: [204: "Deleted", 401: "Problem", 422: "Problem"]),
     ]
 
     static var schemas: [String: Any] {
@@ -279,6 +288,7 @@ enum OpenAPIDocument {
                     ]),
                 ]
             ]),
+            "DeleteMe": object(["confirmEmail": string]),
             "NewTicket": object(["email": string, "subject": string, "message": string], required: ["subject", "message"]),
             "Ticket": object(
                 [

@@ -1,0 +1,143 @@
+import Foundation
+
+/// `data.json` in `GET /api/v1/me/export`, and what the "My data" page shows (SUP-4): everything stored about
+/// the person asking — an account or a guest.
+public struct MyData: Codable, Sendable {
+    public struct Account: Codable, Sendable {
+        public var id: String
+        public var email: String
+        public var name: String
+        public var isAdmin: Bool
+        public var createdAt: Date
+        public var quotaBytes: Int64
+        public var usedBytes: Int64
+
+        public init(id: String, email: String, name: String, isAdmin: Bool, createdAt: Date, quotaBytes: Int64, usedBytes: Int64) {
+            self.id = id
+            self.email = email
+            self.name = name
+            self.isAdmin = isAdmin
+            self.createdAt = createdAt
+            self.quotaBytes = quotaBytes
+            self.usedBytes = usedBytes
+        }
+    }
+
+    /// A guest: the person asking, or one of an account's memberships in others' events.
+    public struct Membership: Codable, Sendable {
+        public var guestId: String
+        public var eventId: String
+        public var eventName: String
+        public var name: String
+        public var joinedAt: Date
+        public var leftAt: Date?
+        public var shotsUsed: Int
+        public var termsVersion: String?
+        public var termsAcceptedAt: Date?
+
+        public init(
+            guestId: String, eventId: String, eventName: String, name: String, joinedAt: Date, leftAt: Date? = nil, shotsUsed: Int,
+            termsVersion: String? = nil, termsAcceptedAt: Date? = nil
+        ) {
+            self.guestId = guestId
+            self.eventId = eventId
+            self.eventName = eventName
+            self.name = name
+            self.joinedAt = joinedAt
+            self.leftAt = leftAt
+            self.shotsUsed = shotsUsed
+            self.termsVersion = termsVersion
+            self.termsAcceptedAt = termsAcceptedAt
+        }
+    }
+
+    public struct Event: Codable, Sendable {
+        public var id: String
+        public var name: String
+        public var code: String
+        public var startsAt: Date
+        public var endsAt: Date
+        public var photoCount: Int
+
+        public init(id: String, name: String, code: String, startsAt: Date, endsAt: Date, photoCount: Int) {
+            self.id = id
+            self.name = name
+            self.code = code
+            self.startsAt = startsAt
+            self.endsAt = endsAt
+            self.photoCount = photoCount
+        }
+    }
+
+    public struct Photo: Codable, Sendable {
+        public var id: String
+        public var eventId: String
+        /// Its name in the export's `photos/` folder.
+        public var file: String
+        public var takenAt: Date
+        public var uploadedAt: Date
+        public var byteSize: Int64
+        public var format: String
+        public var sha256: String
+
+        public init(id: String, eventId: String, file: String, takenAt: Date, uploadedAt: Date, byteSize: Int64, format: String, sha256: String) {
+            self.id = id
+            self.eventId = eventId
+            self.file = file
+            self.takenAt = takenAt
+            self.uploadedAt = uploadedAt
+            self.byteSize = byteSize
+            self.format = format
+            self.sha256 = sha256
+        }
+    }
+
+    public struct Ticket: Codable, Sendable {
+        public var id: String
+        public var subject: String
+        public var status: String
+        public var createdAt: Date
+
+        public init(id: String, subject: String, status: String, createdAt: Date) {
+            self.id = id
+            self.subject = subject
+            self.status = status
+            self.createdAt = createdAt
+        }
+    }
+
+    /// `user` or `guest`.
+    public var kind: String
+    public var exportedAt: Date
+    public var account: Account?
+    public var guest: Membership?
+    public var memberships: [Membership]
+    public var events: [Event]
+    public var photos: [Photo]
+    public var sessions: [SessionJSON]
+    public var tickets: [Ticket]
+
+    public init(
+        kind: String, exportedAt: Date, account: Account? = nil, guest: Membership? = nil, memberships: [Membership], events: [Event],
+        photos: [Photo], sessions: [SessionJSON], tickets: [Ticket]
+    ) {
+        self.kind = kind
+        self.exportedAt = exportedAt
+        self.account = account
+        self.guest = guest
+        self.memberships = memberships
+        self.events = events
+        self.photos = photos
+        self.sessions = sessions
+        self.tickets = tickets
+    }
+}
+
+/// `DELETE /api/v1/me`: an account is deleted only with its e-mail address typed again; a guest sends nothing.
+public struct DeleteMeRequest: Codable, Sendable {
+    public var confirmEmail: String?
+
+    public init(confirmEmail: String? = nil) {
+        self.confirmEmail = confirmEmail
+    }
+}

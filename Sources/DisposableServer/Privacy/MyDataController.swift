@@ -1,0 +1,61 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// SUP-4: `GET /api/v1/me/export` (a streamed ZIP: `data.json` and my own photos as I sent them) and
+/// `DELETE /api/v1/me` (an account with everything in it, its e-mail typed again; a guest's photos).
+struct MyDataController {
+    let myData: MyDataService
+    let blobs: any BlobStore
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/api/v1/me/export", use: export)
+        router.delete("/api/v1/me", use: erase)
+    }
+
+    @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (data, photos) = try await myData.collect(for: context.identity)
+        let json = ByteBuffer(data: try JSONEncoder.sorted.encode(data))
+        let now = data.exportedAt
+        let entries =
+            [ZipEncoder.Entry(name: "data.json", size: Int64(json.readableBytes), modified: now)]
+            + photos.map { ZipEncoder.Entry(name: $0.1, size: $0.0.byteSize, modified: $0.0.takenAt) }
+        // My own photos, as I sent them: nothing is taken out of them for me.
+        let sources = photos.map { OriginalSource(blobs: blobs, photo: $0.0, redactions: nil) }
+        let eventLoop = context.eventLoop
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/zip", .contentDisposition: contentDisposition("my-data.zip"), .cacheControl: "no-store"],
+            body: ResponseBody(contentLength: Int(ZipEncoder.length(of: entries))) { writer in
+                var paced = PacedWriter(writer: writer, eventLoop: eventLoop)
+                var archive = ZipEncoder()
+                try await paced.write(archive.begin(entries[0]))
+                try await paced.write(json)
+                try await paced.write(archive.end(crc: ZipEncoder.crc(0, json)))
+                for (entry, source) in zip(entries.dropFirst(), sources) {
+                    try await paced.write(archive.begin(entry))
+                    var crc: UInt32 = 0
+                    try await source.stream(range: nil) { chunk in
+                        crc = ZipEncoder.crc(crc, chunk)
+                        try await paced.write(chunk)
+                    }
+                    try await paced.write(archive.end(crc: crc))
+                }
+                try await paced.write(archive.finish())
+                try await paced.writer.finish(nil)
+            })
+    }
+
+    @Sendable func erase(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let identity = try context.requireIdentity()
+        var confirm: String? = nil
+        if case .user = identity { confirm = try await request.decodeJSON(DeleteMeRequest.self).confirmEmail }
+        try await myData.erase(for: identity, confirmEmail: confirm)
+        return Response(status: .noContent)
+    }
+}
+
+extension DeleteMeRequest: JSONBody {
+    static let fields: Set<String> = ["confirmEmail"]
+}

@@ -1,0 +1,87 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+
+/// `/my-data` (SUP-4): what is stored about me, the export, and erasing it — for an account or a guest.
+struct MyDataPages {
+    let myData: MyDataService
+    let secure: Bool
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/my-data", use: page)
+        router.post("/my-data/delete", use: erase)
+    }
+
+    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        guard context.identity != nil else { return web.page("my-data", title: web.t("mydata_title"), model: MyDataPage.nothing) }
+        let (data, _) = try await myData.collect(for: context.identity)
+        let done = request.uri.queryParameters.get("done") == "deleted"
+        return web.page(
+            "my-data", title: web.t("mydata_title"), model: MyDataPage(web: web, data: data, notice: done ? web.t("mydata_photos_deleted") : nil))
+    }
+
+    @Sendable func erase(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        guard let identity = context.identity else { return WebRequest.redirect("/my-data") }
+        let form = try await WebForm.read(request)
+        do {
+            if case .guest = identity, form["confirm"] != "on" {
+                throw Problem.invalidField("confirm", web.t("mydata_guest_confirm_missing"))
+            }
+            try await myData.erase(for: identity, confirmEmail: form["confirmEmail"])
+        } catch let problem as Problem {
+            let (data, _) = try await myData.collect(for: identity)
+            var model = MyDataPage(web: web, data: data, notice: nil)
+            model.error = web.problemMessage(problem)
+            return web.page("my-data", title: web.t("mydata_title"), model: model, status: problem.status)
+        }
+        if case .user = identity {
+            var response = web.page("my-data", title: web.t("mydata_title"), model: MyDataPage.erased(web))
+            response.setCookie(SessionCookie.make("", secure: secure))
+            return response
+        }
+        return WebRequest.redirect("/my-data?done=deleted")
+    }
+}
+
+struct MyDataPage: Sendable {
+    var signedIn = true
+    var isUser = false
+    var facts: [String] = []
+    var notice: String? = nil
+    var error: String? = nil
+    var erased = false
+
+    static let nothing = MyDataPage(signedIn: false)
+
+    static func erased(_ web: WebRequest) -> MyDataPage {
+        MyDataPage(signedIn: false, notice: web.t("mydata_account_deleted"), erased: true)
+    }
+
+    init(signedIn: Bool = true, notice: String? = nil, erased: Bool = false) {
+        self.signedIn = signedIn
+        self.notice = notice
+        self.erased = erased
+    }
+
+    init(web: WebRequest, data: MyData, notice: String?) {
+        self.notice = notice
+        isUser = data.kind == "user"
+        if let account = data.account {
+            facts.append(web.t("mydata_account", ["name": account.name, "email": account.email, "date": web.dateTime(account.createdAt)]))
+            facts.append(web.t("mydata_storage", ["used": web.size(account.usedBytes), "allowed": web.size(account.quotaBytes)]))
+            facts.append(web.plural("mydata_events", data.events.count))
+            facts.append(web.plural("mydata_memberships", data.memberships.count))
+            facts.append(web.plural("mydata_sessions", data.sessions.count))
+            facts.append(web.plural("mydata_tickets", data.tickets.count))
+        }
+        if let guest = data.guest {
+            facts.append(web.t("mydata_guest", ["name": guest.name, "event": guest.eventName, "date": web.dateTime(guest.joinedAt)]))
+            if let version = guest.termsVersion, let accepted = guest.termsAcceptedAt {
+                facts.append(web.t("mydata_terms", ["version": version, "date": web.dateTime(accepted)]))
+            }
+        }
+        facts.append(web.plural("mydata_photos", data.photos.count))
+    }
+}
