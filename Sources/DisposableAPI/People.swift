@@ -223,3 +223,23 @@ public struct SessionList: Codable, Sendable {
         self.items = items
     }
 }
+
+/// `PATCH /api/v1/me`: what a user changes of their profile (SOC-5).
+public struct ProfilePatch: Codable, Sendable {
+    public var name: String?
+
+    public init(name: String?) {
+        self.name = name
+    }
+}
+
+/// A user's profile: display name and picture (a 400 px JPEG, or none).
+public struct ProfileJSON: Codable, Sendable {
+    public var name: String
+    public var avatarURL: String?
+
+    public init(name: String, avatarURL: String?) {
+        self.name = name
+        self.avatarURL = avatarURL
+    }
+}

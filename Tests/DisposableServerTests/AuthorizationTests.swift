@@ -167,6 +167,17 @@ struct AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/me", json: ["confirmEmail": "not-mine@example.com"],
             expected: statuses(.unauthorized, .noContent, .noContent, .unprocessableContent, .unprocessableContent, .unprocessableContent)),
+        // SOC-5: an account's own profile; a JSON body is no picture (415). Pictures are seen by whoever is signed in.
+        Row(
+            method: .patch, path: "/api/v1/me", json: ["name": "New name"], expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(
+            method: .put, path: "/api/v1/me/avatar", json: ["not": "a picture"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .unsupportedMediaType, .unsupportedMediaType, .unsupportedMediaType)),
+        Row(
+            method: .delete, path: "/api/v1/me/avatar", expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .noContent, .noContent)),
+        Row(
+            method: .get, path: "/api/v1/users/{user}/avatar.jpg",
+            expected: statuses(.unauthorized, .notFound, .notFound, .notFound, .notFound, .notFound)),
     ]
 
     @Test("Each route answers each role as expected", arguments: TestEngine.allCases, rows)

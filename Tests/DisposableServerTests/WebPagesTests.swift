@@ -96,6 +96,7 @@ struct WebPagesTests {
         PageRow(method: .get, path: "/support", expected: all200),
         PageRow(method: .post, path: "/support", form: "subject=Help&message=Where+are+my+photos%3F", expected: all200),
         PageRow(method: .post, path: "/admin/tickets/{ticket}", form: "status=closed", expected: adminWrites),
+        PageRow(method: .post, path: "/account/name", form: "name=Renamed", expected: all303),
         PageRow(method: .get, path: "/my-data", expected: all200),
         PageRow(
             method: .post, path: "/my-data/delete", form: "confirm=on",

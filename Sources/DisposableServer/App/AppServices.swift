@@ -19,6 +19,7 @@ public struct AppServices: Sendable {
     let gallery: GalleryService
     let admin: AdminService
     let myData: MyDataService
+    let profiles: ProfileService
     let passwordResets: PasswordResetService
     let support: SupportService
 
@@ -88,9 +89,10 @@ public struct AppServices: Sendable {
             images: images, signer: signer, changes: changes, newWork: newWork, clock: clock,
             limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels), logger: logger)
         gallery = GalleryService(photos: photoRows, events: events, signer: signer, clock: clock)
+        profiles = ProfileService(database: database, blobs: blobs, staging: staging, images: images)
         myData = MyDataService(
             database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,
-            pendingWrites: pendingWrites, changes: changes, clock: clock)
+            pendingWrites: pendingWrites, blobs: blobs, changes: changes, clock: clock)
         admin = AdminService(database: database, accounts: accounts, myData: myData, clock: clock, configuration: configuration)
         let mailer: (any Mailer)? = try configuration.smtpURL.map { url in
             let host = URL(string: configuration.publicBaseURL)?.host ?? "localhost"

@@ -65,10 +65,11 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     AdminPages(admin: services.admin, resets: services.passwordResets, support: services.support, database: services.database).addRoutes(
         to: withSession)
     PasswordPages(resets: services.passwordResets).addRoutes(to: withSession)
-    AccountPages(accounts: services.accounts).addRoutes(to: withSession)
+    AccountPages(accounts: services.accounts, profiles: services.profiles).addRoutes(to: withSession)
     SupportController(support: services.support).addRoutes(to: withSession)
     MyDataController(myData: services.myData, blobs: services.blobs).addRoutes(to: withSession)
     MyDataPages(myData: services.myData, secure: secure).addRoutes(to: withSession)
+    ProfileController(profiles: services.profiles).addRoutes(to: withSession)
     SupportPages(support: services.support).addRoutes(to: withSession)
     InfoPages(retention: services.configuration.retention, secure: secure).addRoutes(to: withSession)
     withSession.get("/api/v1/openapi.json") { _, _ in

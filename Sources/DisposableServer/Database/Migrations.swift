@@ -335,6 +335,12 @@ let migrations: [Migration] = [
             "CREATE INDEX support_tickets_by_status ON support_tickets (status, created_at)",
         ]
     ),
+    Migration(
+        version: 21,
+        name: "avatars",
+        // NULL: no picture; else a number that changes with each new one (its URL carries it, so caches follow).
+        statements: ["ALTER TABLE users ADD COLUMN avatar_version INTEGER"]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

@@ -222,6 +222,19 @@ enum OpenAPIDocument {
             summary:
                 "SUP-4: an account deletes itself and everything in it (confirmEmail: its address); a guest deletes all their photos in the event",
             request: "DeleteMe", responses: [204: "Deleted", 401: "Problem", 422: "Problem"]),
+        .init(
+            method: "patch", path: "/api/v1/me", summary: "SOC-5: change my display name", request: "ProfilePatch",
+            responses: [200: "Profile", 400: "Problem", 401: "Problem", 403: "Problem", 422: "Problem"]),
+        .init(
+            method: "put", path: "/api/v1/me/avatar",
+            summary: "SOC-5: my picture: the body is the image's bytes, checked and re-encoded (a 400 px JPEG, no metadata)",
+            request: "ImageBytes", responses: [200: "Profile", 401: "Problem", 403: "Problem", 413: "Problem", 415: "Problem", 422: "Problem"]),
+        .init(
+            method: "delete", path: "/api/v1/me/avatar", summary: "SOC-5: remove my picture",
+            responses: [204: "Removed", 401: "Problem", 403: "Problem"]),
+        .init(
+            method: "get", path: "/api/v1/users/{id}/avatar.jpg", summary: "SOC-5: an account's picture (anyone signed in)",
+            responses: [200: "JPEG image", 401: "Problem", 404: "Problem"]),
     ]
 
     static var schemas: [String: Any] {
@@ -288,6 +301,8 @@ enum OpenAPIDocument {
                     ]),
                 ]
             ]),
+            "ProfilePatch": object(["name": string]),
+            "Profile": object(["name": string, "avatarURL": string], required: ["name"]),
             "DeleteMe": object(["confirmEmail": string]),
             "NewTicket": object(["email": string, "subject": string, "message": string], required: ["subject", "message"]),
             "Ticket": object(

@@ -12,6 +12,7 @@ struct MyDataService: Sendable {
     let photoRows: PhotoRepository
     let deletion: EventDeletion
     let pendingWrites: PendingWrites
+    let blobs: any BlobStore
     let changes: ChangeHub
     let clock: any AppClock
 
@@ -74,6 +75,7 @@ struct MyDataService: Sendable {
             try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id)
             await changes.refresh(photo.eventID)
         }
+        try await blobs.delete(key: ProfileService.key(userID))
         try await database.transaction { db in
             try await db.raw("DELETE FROM guests WHERE user_id = \(bind: userID)").run()
             try await db.raw("DELETE FROM support_tickets WHERE user_id = \(bind: userID)").run()

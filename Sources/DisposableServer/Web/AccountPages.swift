@@ -6,10 +6,12 @@ import Hummingbird
 /// signs out the others (ADM-3, issue 22 item 7). Calls `AccountService`, like the API.
 struct AccountPages {
     let accounts: AccountService
+    let profiles: ProfileService
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/account", use: page)
         router.post("/account/password", use: changePassword)
+        router.post("/account/name", use: rename)
         router.post("/account/sessions/:session/end", use: endSession)
         router.post("/account/sessions/end-others", use: endOthers)
     }
@@ -24,7 +26,9 @@ struct AccountPages {
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let (user, hash) = signedIn(context) else { return Self.toLogin }
         let done = request.uri.queryParameters.get("done")
-        let notice = ["password": "account_password_changed", "ended": "account_session_ended", "others": "account_others_ended"][done ?? ""]
+        let notice = [
+            "password": "account_password_changed", "ended": "account_session_ended", "others": "account_others_ended", "name": "account_name_saved",
+        ][done ?? ""]
         return try await render(WebRequest(request, context: context), user: user, current: hash, notice: notice)
     }
 
@@ -39,7 +43,8 @@ struct AccountPages {
         return web.page(
             "account", title: web.t("account_title"),
             model: AccountPage(
-                name: user.name, email: user.email, notice: notice.map { web.t($0) }, error: error, sessions: sessions,
+                name: user.name, email: user.email, avatarURL: try await profiles.avatarURL(of: user.id), notice: notice.map { web.t($0) },
+                error: error, sessions: sessions,
                 hasOthers: sessions.contains { !$0.current }),
             status: status)
     }
@@ -56,6 +61,18 @@ struct AccountPages {
                 of: user, current: form["currentPassword"], new: form["newPassword"], keeping: hash, client: context.clientAddress)
             return WebRequest.redirect("/account?done=password")
         } catch let problem as Problem {
+            return try await render(web, user: user, current: hash, notice: nil, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+
+    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let (user, hash) = signedIn(context) else { return Self.toLogin }
+        let form = try await WebForm.read(request)
+        do {
+            try await profiles.rename(user, to: form["name"])
+            return WebRequest.redirect("/account?done=name")
+        } catch let problem as Problem {
+            let web = WebRequest(request, context: context)
             return try await render(web, user: user, current: hash, notice: nil, error: web.problemMessage(problem), status: problem.status)
         }
     }
@@ -89,6 +106,7 @@ struct AccountPage: Sendable {
 
     let name: String
     let email: String
+    let avatarURL: String?
     let notice: String?
     let error: String?
     let sessions: [Session]

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import SQLKit
+
+/// A profile (SOC-5): the display name and a small picture. The picture goes through the photos' checks (format
+/// from its bytes, pixel limit) and is re-encoded by the media pipeline — a 400 px JPEG with no metadata — so
+/// nothing of the sent file but its pixels is ever served.
+struct ProfileService: Sendable {
+    let database: any DatabaseEngine
+    let blobs: any BlobStore
+    let staging: UploadStaging
+    let images: any ImageProcessor
+
+    static let maxBytes: Int64 = 15 * 1024 * 1024
+    static let maxPixels = 50_000_000
+
+    static func key(_ userID: String) -> String { "avatars/\(userID).jpg" }
+
+    func rename(_ user: User, to raw: String?) async throws {
+        let name = try DisplayName.validate(raw, max: 80)
+        try await database.sql { db in try await db.raw("UPDATE users SET name = \(bind: name) WHERE id = \(bind: user.id)").run() }
+    }
+
+    /// Checks and re-encodes a picture, then makes it the account's; returns its URL.
+    func setAvatar(of user: User, body: RequestBody) async throws -> String {
+        let staged = try await staging.receive(body, maxBytes: Self.maxBytes)
+        defer { staged.discard() }
+        guard staged.byteSize > 0, let format = ImageFormat(sniffing: staged.head) else {
+            throw Problem(
+                .unsupportedMediaType, "unsupported-format", title: "Not a picture we accept",
+                detail: "Send the picture as JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF.")
+        }
+        let rendered: RenderedImage
+        do {
+            let header = try await images.probe(staged.file.path, format: format)
+            guard header.width * header.height * header.pages <= Self.maxPixels else {
+                throw Problem(.unprocessableContent, "too-many-pixels", title: "Picture too large", detail: "This picture has too many pixels.")
+            }
+            rendered = try await images.render(staged.file.path, format: format)
+        } catch is UndecodableImage {
+            throw Problem(
+                .unprocessableContent, "unreadable-image", title: "Broken picture", detail: "This picture cannot be read: it may be damaged.")
+        }
+        try await blobs.put(data: rendered.thumbnail, key: Self.key(user.id))
+        let version = try await database.sql { db in
+            try await db.raw(
+                "UPDATE users SET avatar_version = COALESCE(avatar_version, 0) + 1 WHERE id = \(bind: user.id) RETURNING avatar_version"
+            ).first()?.decode(column: "avatar_version", as: Int.self) ?? 1
+        }
+        return Self.url(userID: user.id, version: version)
+    }
+
+    func removeAvatar(of user: User) async throws {
+        try await database.sql { db in try await db.raw("UPDATE users SET avatar_version = NULL WHERE id = \(bind: user.id)").run() }
+        try await blobs.delete(key: Self.key(user.id))
+    }
+
+    /// The picture's URL, or nil when the account has none.
+    func avatarURL(of userID: String) async throws -> String? {
+        let version = try await database.read { db in
+            try await db.raw("SELECT avatar_version FROM users WHERE id = \(bind: userID)").first()?.decode(column: "avatar_version", as: Int?.self)
+        }
+        return version.flatMap { $0 }.map { Self.url(userID: userID, version: $0) }
+    }
+
+    /// The picture's bytes (a JPEG), or nil.
+    func avatar(of userID: String) async throws -> ByteBuffer? {
+        guard userID.utf8.count <= 64, try await avatarURL(of: userID) != nil else { return nil }
+        return try await blobs.contents(key: Self.key(userID))
+    }
+
+    static func url(userID: String, version: Int) -> String { "/api/v1/users/\(userID)/avatar.jpg?v=\(version)" }
+}
