@@ -98,8 +98,13 @@ struct AdminPage: Sendable {
         }
         let total = stats.uploadsPerDay.reduce(0) { $0 + $1.uploads }
         chartLabel = web.plural("admin_uploads_30_days", total)
-        firstDay = stats.uploadsPerDay.first?.day ?? ""
-        lastDay = stats.uploadsPerDay.last?.day ?? ""
+        // "26 Oct 2026", "26 oct. 2026": the API's UTC days in the reader's words.
+        func day(_ text: String?) -> String {
+            guard let text, let date = Date(rfc3339: text + "T12:00:00Z") else { return text ?? "" }
+            return web.shortDate(date)
+        }
+        firstDay = day(stats.uploadsPerDay.first?.day)
+        lastDay = day(stats.uploadsPerDay.last?.day)
         registrationEnabled = settings.registrationEnabled ?? true
         defaultQuotaGB = Self.gigabytes(settings.defaultQuotaBytes ?? Quota.builtInDefault)
         accounts = users.items.map { user in

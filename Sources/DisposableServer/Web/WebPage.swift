@@ -51,6 +51,16 @@ struct WebRequest: Sendable {
 
     func date(_ date: Date) -> String { format(date, date: .long, time: .none) }
 
+    /// "26 Oct 2026" in the reader's language, in UTC (days the API counts in UTC).
+    func shortDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = language.locale
+        formatter.timeZone = .gmt
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .none
+        return formatter.string(from: date)
+    }
+
     private func format(_ date: Date, date dateStyle: DateFormatter.Style, time timeStyle: DateFormatter.Style) -> String {
         let formatter = DateFormatter()
         formatter.locale = language.locale
