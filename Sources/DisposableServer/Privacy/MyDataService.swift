@@ -47,10 +47,10 @@ struct MyDataService: Sendable {
     /// Erases the person asking: an account (its e-mail typed again) with its events, its photos anywhere, its
     /// memberships, tickets and sessions; a guest's photos in their event.
     func erase(for identity: Identity?, confirmEmail: String?) async throws {
+        guard let identity else { throw Problem.unauthorized }
         switch identity {
-        case nil: throw Problem.unauthorized
         case .guest(let guest, _):
-            let (event, _) = try await events.event(guest.eventID, for: identity!)
+            let (event, _) = try await events.event(guest.eventID, for: identity)
             _ = try await photos.deleteAll(by: guest.id, in: event)
         case .user(let user, _):
             guard confirmEmail?.trimmingCharacters(in: .whitespaces).lowercased() == user.email else {

@@ -42,8 +42,8 @@ struct AdminPages {
     }
 
     private func page(
-        _ web: WebRequest, me: User, notice: String?, error: String? = nil, cursor: String? = nil, form: [String: String] = [:],
-        resetLink: AdminPage.ResetLink? = nil, status: HTTPResponse.Status = .ok
+        _ web: WebRequest, me: User, notice: String? = nil, refused problem: Problem? = nil, cursor: String? = nil, form: [String: String] = [:],
+        resetLink: AdminPage.ResetLink? = nil
     ) async throws -> Response {
         let stats = try await admin.stats()
         let settings = try await admin.settings()
@@ -51,9 +51,10 @@ struct AdminPages {
         let records = try await DeletionRecordsController.records(in: database, limit: 20)
         let tickets = try await support.tickets(status: "open")
         let model = AdminPage(
-            web: web, me: me.id, stats: stats, settings: settings, users: users, records: records, notice: notice.map { web.t($0) }, error: error,
+            web: web, me: me.id, stats: stats, settings: settings, users: users, records: records, notice: notice.map { web.t($0) },
+            error: problem.map(web.problemMessage),
             form: form, resetLink: resetLink, tickets: tickets, canAnswer: support.mailer != nil)
-        return web.page("admin", title: web.t("admin_title"), model: model, status: status)
+        return web.page("admin", title: web.t("admin_title"), model: model, status: problem?.status ?? .ok)
     }
 
     @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -68,7 +69,7 @@ struct AdminPages {
             _ = try await admin.update(settings: patch)
             return WebRequest.redirect("/admin?done=settings#settings")
         } catch let problem as Problem {
-            return try await page(web, me: me, notice: nil, error: web.problemMessage(problem), status: problem.status)
+            return try await page(web, me: me, refused: problem)
         }
     }
 
@@ -83,9 +84,7 @@ struct AdminPages {
                 NewUserRequest(email: form["email"], password: form["password"], name: form["name"], isAdmin: false, quotaBytes: quota))
             return WebRequest.redirect("/admin?done=added#users")
         } catch let problem as Problem {
-            return try await page(
-                web, me: me, notice: nil, error: web.problemMessage(problem), form: ["email": form["email"] ?? "", "name": form["name"] ?? ""],
-                status: problem.status)
+            return try await page(web, me: me, refused: problem, form: ["email": form["email"] ?? "", "name": form["name"] ?? ""])
         }
     }
 
@@ -100,7 +99,7 @@ struct AdminPages {
             _ = try await admin.update(try context.parameters.require("id"), with: AdminUserPatch(quotaBytes: quota), by: me)
             return WebRequest.redirect("/admin?done=quota#users")
         } catch let problem as Problem {
-            return try await page(web, me: me, notice: nil, error: web.problemMessage(problem), status: problem.status)
+            return try await page(web, me: me, refused: problem)
         }
     }
 
@@ -113,9 +112,9 @@ struct AdminPages {
             let account = try await admin.user(try context.parameters.require("id"))
             let (url, _) = try await resets.issue(userID: account.id)
             return try await page(
-                web, me: me, notice: nil, resetLink: AdminPage.ResetLink(text: web.t("admin_reset_issued", ["email": account.email]), url: url))
+                web, me: me, resetLink: AdminPage.ResetLink(text: web.t("admin_reset_issued", ["email": account.email]), url: url))
         } catch let problem as Problem {
-            return try await page(web, me: me, notice: nil, error: web.problemMessage(problem), status: problem.status)
+            return try await page(web, me: me, refused: problem)
         }
     }
 
@@ -135,7 +134,7 @@ struct AdminPages {
             try await admin.deleteUser(id, by: me)
             return WebRequest.redirect("/admin?done=deleted#users")
         } catch let problem as Problem {
-            return try await page(web, me: me, notice: nil, error: web.problemMessage(problem), status: problem.status)
+            return try await page(web, me: me, refused: problem)
         }
     }
 }
