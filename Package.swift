@@ -3,13 +3,16 @@ import PackageDescription
 
 let package = Package(
     name: "disposable",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "disposable", targets: ["disposable"]),
         .library(name: "DisposableServer", targets: ["DisposableServer"]),
         // The API's request and response bodies as Codable models, with no server dependency: the server,
         // the tests and the Swift SDK share them.
         .library(name: "DisposableAPI", targets: ["DisposableAPI"]),
+        // SDK-1: the Swift SDK for apps and scripts, generated from the contract (openapi.yaml) with a small layer on
+        // top; no server dependency, builds on Linux and Apple platforms.
+        .library(name: "DisposableClient", targets: ["DisposableClient"]),
         // libvips behind a plain-C face, opened by the server when the first photo needs it (see VipsLoader).
         .library(name: "DisposableVips", type: .dynamic, targets: ["VipsShim"]),
     ],
@@ -32,6 +35,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // TLS for the mail server (smtps://).
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // The SDK's generated client runs on these (the generator itself is built only by scripts/generate-sdk).
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
@@ -59,8 +65,19 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Yams", package: "Yams"),
             ],
-            resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("Web/Strings")]
+            resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("Web/Strings"), .copy("OpenAPI/openapi.yaml")]
+        ),
+        .target(
+            name: "DisposableClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["openapi-generator-config.yaml"]
         ),
         .executableTarget(
             name: "disposable",
@@ -75,6 +92,7 @@ let package = Package(
             dependencies: [
                 "DisposableServer",
                 "DisposableAPI",
+                "DisposableClient",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

@@ -89,10 +89,38 @@ struct ContractTests {
                     #expect(Set(declared.map { $0["name"] as! String }) == Set(OpenAPIDocument.pathParameters(path)), "\(method) \(path)")
                 }
             }
+            // The signed media route needs no session but its signature (a query apiKey) and `until`.
             let media = try #require(paths["/api/v1/media/{event}/{id}/{file}"]?["get"] as? [String: Any])
-            #expect((media["security"] as? [Any])?.isEmpty == true)
+            #expect((media["security"] as? [[String: [String]]]) == [["signedLink": []]])
             let query = (media["parameters"] as? [[String: Any]] ?? []).filter { $0["in"] as? String == "query" }
-            #expect(Set(query.map { $0["name"] as! String }) == ["until", "sig"] && query.allSatisfy { $0["required"] as? Bool == true })
+            #expect(query.map { $0["name"] as! String } == ["until"] && query.allSatisfy { $0["required"] as? Bool == true })
+            let components = try #require(response["components"] as? [String: Any])
+            let signedLink = (components["securitySchemes"] as? [String: [String: String]])?["signedLink"]
+            #expect(signedLink == ["type": "apiKey", "in": "query", "name": "sig", "description": signedLink?["description"] ?? ""])
+
+            // Generators need these: a unique operationId each, security said per operation, every refusal as
+            // problem+json (a page's refusal aside), the upload's headers.
+            let operations = paths.values.flatMap { $0.values.compactMap { $0 as? [String: Any] } }
+            let ids = operations.compactMap { $0["operationId"] as? String }
+            #expect(ids.count == operations.count && Set(ids).count == ids.count)
+            #expect(operations.allSatisfy { $0["security"] is [Any] })
+            let problems = try #require(components["responses"] as? [String: [String: Any]])
+            for (path, methods) in paths where path != "/setup" {
+                for (method, operation) in methods {
+                    let responses = try #require((operation as? [String: Any])?["responses"] as? [String: [String: Any]])
+                    for (status, answer) in responses where Int(status)! >= 400 {
+                        let name = (answer["$ref"] as? String)?.split(separator: "/").last.map(String.init) ?? ""
+                        let content = problems[name]?["content"] as? [String: Any]
+                        #expect(content?.keys.first == "application/problem+json", "\(method) \(path) \(status)")
+                    }
+                }
+            }
+            let upload = try #require(paths["/api/v1/events/{id}/photos"]?["post"] as? [String: Any])
+            let headers = (upload["parameters"] as? [[String: Any]] ?? []).filter { $0["in"] as? String == "header" }.map { $0["name"] as! String }
+            #expect(Set(headers) == ["Idempotency-Key", "X-Photo-Source"])
+            let feed = try #require(paths["/api/v1/events/{id}/changes"]?["get"] as? [String: Any])
+            let feedAnswer = (feed["responses"] as? [String: [String: Any]])?["200"]?["content"] as? [String: Any]
+            #expect(Set(feedAnswer?.keys.map { $0 } ?? []) == ["text/event-stream", "application/json"])
         }
     }
 

@@ -1,0 +1,66 @@
+import Foundation
+import OpenAPIRuntime
+
+/// One change of an event's feed: its sequence number and what happened.
+public struct EventChange: Sendable, Hashable {
+    /// The change's position in the feed; resume after it with `after:`.
+    public let seq: Int64
+    public let kind: Components.Schemas.ChangeKind
+    public let change: Components.Schemas.Change
+}
+
+extension DisposableClient {
+    /// The event's live change feed (LIVE-1) as an `AsyncSequence`.
+    ///
+    /// It follows the Server-Sent Events stream and, when the connection drops, connects again with
+    /// `Last-Event-ID` set to the last change received, so no change is missed or repeated. It ends by throwing when
+    /// the server refuses (a ``DisposableProblem``: the event is gone, the token was revoked…), and when the task
+    /// iterating it is cancelled.
+    /// - Parameters:
+    ///   - after: start after this sequence number (a gallery page's `changeSeq`); nil: from now on.
+    ///   - wall: read a venue wall's feed by its key instead of an event's.
+    public func changes(in event: String, after: Int64? = nil, reconnectDelay: Duration = .seconds(1)) -> AsyncThrowingStream<EventChange, any Error>
+    {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                var last = after
+                var delay = reconnectDelay
+                while !Task.isCancelled {
+                    do {
+                        let output = try await streaming.getEventChanges(
+                            path: .init(id: event), headers: .init(lastEventID: last, accept: [.init(contentType: .textEventStream)]))
+                        let events = try output.ok.body.textEventStream.asDecodedServerSentEventsWithJSONData(
+                            of: Components.Schemas.Change.self, decoder: Self.decoder)
+                        for try await event in events {
+                            guard let id = event.id.flatMap({ Int64($0) }), let change = event.data else { continue }
+                            last = id
+                            delay = reconnectDelay
+                            continuation.yield(EventChange(seq: id, kind: change.kind, change: change))
+                        }
+                    } catch {
+                        if let problem = DisposableProblem.from(error), problem.status != 429, problem.status < 500 {
+                            continuation.finish(throwing: problem)
+                            return
+                        }
+                        if Task.isCancelled { break }
+                    }
+                    // Dropped (or closed by the server): wait a little, longer each time up to 30 s, and resume.
+                    try? await Task.sleep(for: delay)
+                    delay = min(delay * 2, .seconds(30))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Decodes what the API writes (times with milliseconds).
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        let transcoder = APIDateTranscoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            try transcoder.decode(try decoder.singleValueContainer().decode(String.self))
+        }
+        return decoder
+    }
+}
