@@ -83,6 +83,10 @@ let package = Package(
             name: "disposable",
             dependencies: [
                 "DisposableServer",
+                // The client commands (login, event, upload…) go through the SDK alone, like any app would.
+                "DisposableClient",
+                "CQRencode",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]

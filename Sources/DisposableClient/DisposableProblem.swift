@@ -18,8 +18,24 @@ public struct DisposableProblem: Error, LocalizedError, Sendable, Equatable {
 
     public var errorDescription: String? { detail }
 
+    public init(status: Int, type: String, title: String, detail: String, extensions: [String: String] = [:], retryAfter: Int? = nil) {
+        self.status = status
+        self.type = type
+        self.title = title
+        self.detail = detail
+        self.extensions = extensions
+        self.retryAfter = retryAfter
+    }
+
     /// The slug of ``type``: `shot-limit-reached`.
     public var slug: String { type.split(separator: "/").last.map(String.init) ?? type }
+
+    /// When an error is the exchange with the server failing (no connection, a dropped one, an answer that is not
+    /// what the contract says) rather than the server refusing or something on this side: what went wrong.
+    public static func exchangeFailure(_ error: any Error) -> (any Error)? {
+        guard from(error) == nil, let error = error as? ClientError else { return nil }
+        return error.underlyingError
+    }
 
     /// The problem inside an error thrown by the generated client, if there is one.
     public static func from(_ error: any Error) -> DisposableProblem? {

@@ -9,7 +9,10 @@ struct Disposable: AsyncParsableCommand {
         commandName: "disposable",
         abstract: "A self-hosted disposable camera for events.",
         version: disposableVersion,
-        subcommands: [Serve.self, Migrate.self, Admin.self, Backup.self, Restore.self]
+        subcommands: [
+            Serve.self, Migrate.self, Admin.self, Backup.self, Restore.self,
+            Login.self, Logout.self, EventCommand.self, Upload.self, Sync.self,
+        ]
     )
 
     /// The configuration file first (OPS-1): its values stand in for unset environment variables.
