@@ -15,6 +15,8 @@ struct AuthorizationTests {
         let method: HTTPRequest.Method
         let path: String
         var json: [String: Any]? = nil
+        /// Sent as it is.
+        var raw: String? = nil
         /// Send a fresh JPEG as the body.
         var image = false
         var headers: HTTPFields = [:]
@@ -178,6 +180,22 @@ struct AuthorizationTests {
         Row(
             method: .get, path: "/api/v1/users/{user}/avatar.jpg",
             expected: statuses(.unauthorized, .notFound, .notFound, .notFound, .notFound, .notFound)),
+        // UP-4: tus. Creating needs a member of a live event; an upload is its sender's alone.
+        Row(method: .options, path: "/api/v1/uploads", expected: statuses(.noContent, .noContent, .noContent, .noContent, .noContent, .noContent)),
+        Row(
+            method: .post, path: "/api/v1/uploads",
+            headers: [.init("Tus-Resumable")!: "1.0.0", .init("Upload-Length")!: "100", .init("Upload-Metadata")!: "event {id-base64}"],
+            expected: statuses(.unauthorized, .created, .notFound, .created, .notFound, .notFound)),
+        Row(
+            method: .head, path: "/api/v1/uploads/{upload}", headers: [.init("Tus-Resumable")!: "1.0.0"],
+            expected: statuses(.unauthorized, .notFound, .notFound, .ok, .notFound, .notFound)),
+        Row(
+            method: .patch, path: "/api/v1/uploads/{upload}", raw: "first bytes",
+            headers: [.init("Tus-Resumable")!: "1.0.0", .contentType: "application/offset+octet-stream", .init("Upload-Offset")!: "0"],
+            expected: statuses(.unauthorized, .notFound, .notFound, .noContent, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/uploads/{upload}", headers: [.init("Tus-Resumable")!: "1.0.0"],
+            expected: statuses(.unauthorized, .notFound, .notFound, .noContent, .notFound, .notFound)),
     ]
 
     @Test("Each route answers each role as expected", arguments: TestEngine.allCases, rows)
@@ -228,6 +246,20 @@ struct AuthorizationTests {
                         path = try #require(urls?["thumbnail"] as? String)
                     }
                 }
+                if path.contains("{upload}") {
+                    // An upload the organizer began.
+                    var headers: HTTPFields = [
+                        .init("Tus-Resumable")!: "1.0.0", .init("Upload-Length")!: "100", .authorization: "Bearer \(organizer)",
+                    ]
+                    headers[.init("Upload-Metadata")!] = "event " + Data((event["id"] as! String).utf8).base64EncodedString()
+                    let created = try await app.send("/api/v1/uploads", method: .post, headers: headers, body: nil)
+                    path = path.replacingOccurrences(of: "{upload}", with: try #require(created.headers[.location]?.split(separator: "/").last))
+                }
+                var headers = row.headers
+                for field in row.headers where field.value.contains("{id-base64}") {
+                    headers[field.name] = field.value.replacingOccurrences(
+                        of: "{id-base64}", with: Data((event["id"] as! String).utf8).base64EncodedString())
+                }
                 let json = row.json?.mapValues { value -> Any in
                     guard let text = value as? String else { return value }
                     return text.replacingOccurrences(of: "{code}", with: event["code"] as! String).replacingOccurrences(
@@ -237,7 +269,7 @@ struct AuthorizationTests {
                 let response =
                     row.image
                     ? try await app.upload(try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: token)
-                    : try await app.call(row.method, path, json: json, token: token, headers: row.headers)
+                    : try await app.call(row.method, path, json: json, raw: row.raw, token: token, headers: headers)
                 // validate
                 #expect(response.status == row.expected[role], "\(row.method) \(row.path) as \(role): \(response.text)")
                 if response.status.code >= 400 {
@@ -252,7 +284,7 @@ struct AuthorizationTests {
         try await TestApp.run(.sqlite) { app in
             let covered = Set(
                 Self.rows.map {
-                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}"))"
+                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}"))"
                 })
             let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
             for route in registeredRoutes(app.services) where !pages.contains(route) {

@@ -64,7 +64,8 @@ try:
         for operation in destructive:
             command += ["--exclude-operation-id", operation]
         junit = os.path.join(data, f"{who}.xml")
-        subprocess.run(command + ["--report", "junit", "--report-junit-path", junit], cwd=data)
+        hooks = dict(os.environ, SCHEMATHESIS_HOOKS="hooks", PYTHONPATH=os.path.dirname(os.path.abspath(__file__)))
+        subprocess.run(command + ["--report", "junit", "--report-junit-path", junit], cwd=data, env=hooks)
         # A finding about the server is a <failure>; an <error> is schemathesis tripping over itself (Hypothesis'
         # lambda-source cache has thrown "AST constructor recursion depth mismatch" here): shown, not held against us.
         report = ElementTree.parse(junit).getroot()

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "7472e6c48f7b2daff994c6e080016ba95d721f56d1519e7c6251830a2d8748da"
+    public static let contractDigest = "329423c2a37bcb6ba21d2d56067d08b6b240c55de538121e7cd4ed91d67a4804"
 }

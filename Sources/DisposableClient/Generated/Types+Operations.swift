@@ -14296,4 +14296,1556 @@ public enum Operations {
             }
         }
     }
+    /// UP-4: begin a resumable upload of Upload-Length bytes into the event Upload-Metadata names (`event`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
+    ///
+    /// - Remark: HTTP `POST /api/v1/uploads`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)`.
+    public enum CreateUpload {
+        public static let id: Swift.String = "createUpload"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/uploads/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/POST/header/Tus-Resumable`.
+                @frozen public enum TusResumablePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case _1_0_0 = "1.0.0"
+                }
+                /// The tus version the client speaks.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/uploads/POST/header/Tus-Resumable`.
+                public var tusResumable: Operations.CreateUpload.Input.Headers.TusResumablePayload?
+                /// The file's size in bytes.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/uploads/POST/header/Upload-Length`.
+                public var uploadLength: Swift.Int64
+                /// Comma-separated `key base64value` pairs: event (required), idempotencyKey, source (camera|library), filename.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/uploads/POST/header/Upload-Metadata`.
+                public var uploadMetadata: Swift.String?
+                /// `sha1 BASE64` or `sha256 BASE64` of this request's body; on a mismatch nothing of it is kept (460).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/uploads/POST/header/Upload-Checksum`.
+                public var uploadChecksum: Swift.String?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateUpload.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - tusResumable: The tus version the client speaks.
+                ///   - uploadLength: The file's size in bytes.
+                ///   - uploadMetadata: Comma-separated `key base64value` pairs: event (required), idempotencyKey, source (camera|library), filename.
+                ///   - uploadChecksum: `sha1 BASE64` or `sha256 BASE64` of this request's body; on a mismatch nothing of it is kept (460).
+                ///   - accept:
+                public init(
+                    tusResumable: Operations.CreateUpload.Input.Headers.TusResumablePayload? = nil,
+                    uploadLength: Swift.Int64,
+                    uploadMetadata: Swift.String? = nil,
+                    uploadChecksum: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateUpload.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.tusResumable = tusResumable
+                    self.uploadLength = uploadLength
+                    self.uploadMetadata = uploadMetadata
+                    self.uploadChecksum = uploadChecksum
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.CreateUpload.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/uploads/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/POST/requestBody/content/application\/offset+octet-stream`.
+                case applicationOffsetOctetStream(OpenAPIRuntime.HTTPBody)
+            }
+            public var body: Operations.CreateUpload.Input.Body?
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.CreateUpload.Input.Headers,
+                body: Operations.CreateUpload.Input.Body? = nil
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// 1.0.0
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/POST/responses/201/headers/Tus-Resumable`.
+                    public var tusResumable: Swift.String?
+                    /// Bytes the server has kept
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/POST/responses/201/headers/Upload-Offset`.
+                    public var uploadOffset: Swift.Int64?
+                    /// When an upload left alone is dropped (HTTP date)
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/POST/responses/201/headers/Upload-Expires`.
+                    public var uploadExpires: Swift.String?
+                    /// The upload's address
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/POST/responses/201/headers/Location`.
+                    public var location: Swift.String?
+                    /// When the bytes sent along completed it: the photo
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/POST/responses/201/headers/X-Photo-ID`.
+                    public var xPhotoID: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - tusResumable: 1.0.0
+                    ///   - uploadOffset: Bytes the server has kept
+                    ///   - uploadExpires: When an upload left alone is dropped (HTTP date)
+                    ///   - location: The upload's address
+                    ///   - xPhotoID: When the bytes sent along completed it: the photo
+                    public init(
+                        tusResumable: Swift.String? = nil,
+                        uploadOffset: Swift.Int64? = nil,
+                        uploadExpires: Swift.String? = nil,
+                        location: Swift.String? = nil,
+                        xPhotoID: Swift.String? = nil
+                    ) {
+                        self.tusResumable = tusResumable
+                        self.uploadOffset = uploadOffset
+                        self.uploadExpires = uploadExpires
+                        self.location = location
+                        self.xPhotoID = xPhotoID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.CreateUpload.Output.Created.Headers
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.CreateUpload.Output.Created.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Created: its address is Location
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.CreateUpload.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.CreateUpload.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed (its body, a parameter or a header)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Signed in, but not allowed
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not found (or not visible to the caller)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// In conflict with the current state
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's tus version is not 1.0.0 (Tus-Version says which is)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            public var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is too large
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body's media type is not accepted
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The values are not acceptable
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bytes do not match Upload-Checksum: nothing of them was kept
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/460`.
+            ///
+            /// HTTP response code: `460 code460`.
+            case code460(Components.Responses.ChecksumMismatch)
+            /// The associated value of the enum case if `self` is `.code460`.
+            ///
+            /// - Throws: An error if `self` is not `.code460`.
+            /// - SeeAlso: `.code460`.
+            public var code460: Components.Responses.ChecksumMismatch {
+                get throws {
+                    switch self {
+                    case let .code460(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "code460",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Temporarily unavailable: try again after Retry-After seconds
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server's storage is full
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)/responses/507`.
+            ///
+            /// HTTP response code: `507 code507`.
+            case code507(Components.Responses.InsufficientStorage)
+            /// The associated value of the enum case if `self` is `.code507`.
+            ///
+            /// - Throws: An error if `self` is not `.code507`.
+            /// - SeeAlso: `.code507`.
+            public var code507: Components.Responses.InsufficientStorage {
+                get throws {
+                    switch self {
+                    case let .code507(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "code507",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// tus: the version, extensions, largest size and checksum algorithms
+    ///
+    /// - Remark: HTTP `OPTIONS /api/v1/uploads`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/options(getUploadCapabilities)`.
+    public enum GetUploadCapabilities {
+        public static let id: Swift.String = "getUploadCapabilities"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/uploads/OPTIONS/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUploadCapabilities.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUploadCapabilities.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetUploadCapabilities.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.GetUploadCapabilities.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/OPTIONS/responses/204/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// 1.0.0
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/OPTIONS/responses/204/headers/Tus-Resumable`.
+                    public var tusResumable: Swift.String?
+                    /// 1.0.0
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/OPTIONS/responses/204/headers/Tus-Version`.
+                    public var tusVersion: Swift.String?
+                    /// creation,creation-with-upload,checksum,termination,expiration
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/OPTIONS/responses/204/headers/Tus-Extension`.
+                    public var tusExtension: Swift.String?
+                    /// Bytes
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/OPTIONS/responses/204/headers/Tus-Max-Size`.
+                    public var tusMaxSize: Swift.Int64?
+                    /// sha1,sha256
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/OPTIONS/responses/204/headers/Tus-Checksum-Algorithm`.
+                    public var tusChecksumAlgorithm: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - tusResumable: 1.0.0
+                    ///   - tusVersion: 1.0.0
+                    ///   - tusExtension: creation,creation-with-upload,checksum,termination,expiration
+                    ///   - tusMaxSize: Bytes
+                    ///   - tusChecksumAlgorithm: sha1,sha256
+                    public init(
+                        tusResumable: Swift.String? = nil,
+                        tusVersion: Swift.String? = nil,
+                        tusExtension: Swift.String? = nil,
+                        tusMaxSize: Swift.Int64? = nil,
+                        tusChecksumAlgorithm: Swift.String? = nil
+                    ) {
+                        self.tusResumable = tusResumable
+                        self.tusVersion = tusVersion
+                        self.tusExtension = tusExtension
+                        self.tusMaxSize = tusMaxSize
+                        self.tusChecksumAlgorithm = tusChecksumAlgorithm
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetUploadCapabilities.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.GetUploadCapabilities.Output.NoContent.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Capabilities
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/options(getUploadCapabilities)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.GetUploadCapabilities.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.GetUploadCapabilities.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/options(getUploadCapabilities)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// UP-4: the next bytes, at Upload-Offset; the last one makes the photo (X-Photo-ID)
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/uploads/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)`.
+    public enum AppendToUpload {
+        public static let id: Swift.String = "appendToUpload"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.AppendToUpload.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/header`.
+            public struct Headers: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/header/Tus-Resumable`.
+                @frozen public enum TusResumablePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case _1_0_0 = "1.0.0"
+                }
+                /// The tus version the client speaks.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/header/Tus-Resumable`.
+                public var tusResumable: Operations.AppendToUpload.Input.Headers.TusResumablePayload?
+                /// Where these bytes go: the offset the server has.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/header/Upload-Offset`.
+                public var uploadOffset: Swift.Int64
+                /// `sha1 BASE64` or `sha256 BASE64` of this request's body; on a mismatch nothing of it is kept (460).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/header/Upload-Checksum`.
+                public var uploadChecksum: Swift.String?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AppendToUpload.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - tusResumable: The tus version the client speaks.
+                ///   - uploadOffset: Where these bytes go: the offset the server has.
+                ///   - uploadChecksum: `sha1 BASE64` or `sha256 BASE64` of this request's body; on a mismatch nothing of it is kept (460).
+                ///   - accept:
+                public init(
+                    tusResumable: Operations.AppendToUpload.Input.Headers.TusResumablePayload? = nil,
+                    uploadOffset: Swift.Int64,
+                    uploadChecksum: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AppendToUpload.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.tusResumable = tusResumable
+                    self.uploadOffset = uploadOffset
+                    self.uploadChecksum = uploadChecksum
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AppendToUpload.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/requestBody/content/application\/offset+octet-stream`.
+                case applicationOffsetOctetStream(OpenAPIRuntime.HTTPBody)
+            }
+            public var body: Operations.AppendToUpload.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.AppendToUpload.Input.Path,
+                headers: Operations.AppendToUpload.Input.Headers,
+                body: Operations.AppendToUpload.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/responses/204/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// 1.0.0
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/responses/204/headers/Tus-Resumable`.
+                    public var tusResumable: Swift.String?
+                    /// Bytes the server has kept
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/responses/204/headers/Upload-Offset`.
+                    public var uploadOffset: Swift.Int64?
+                    /// When an upload left alone is dropped (HTTP date)
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/responses/204/headers/Upload-Expires`.
+                    public var uploadExpires: Swift.String?
+                    /// Once complete: the photo it became
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/responses/204/headers/X-Photo-ID`.
+                    public var xPhotoID: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - tusResumable: 1.0.0
+                    ///   - uploadOffset: Bytes the server has kept
+                    ///   - uploadExpires: When an upload left alone is dropped (HTTP date)
+                    ///   - xPhotoID: Once complete: the photo it became
+                    public init(
+                        tusResumable: Swift.String? = nil,
+                        uploadOffset: Swift.Int64? = nil,
+                        uploadExpires: Swift.String? = nil,
+                        xPhotoID: Swift.String? = nil
+                    ) {
+                        self.tusResumable = tusResumable
+                        self.uploadOffset = uploadOffset
+                        self.uploadExpires = uploadExpires
+                        self.xPhotoID = xPhotoID
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.AppendToUpload.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.AppendToUpload.Output.NoContent.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Kept
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.AppendToUpload.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.AppendToUpload.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed (its body, a parameter or a header)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Signed in, but not allowed
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not found (or not visible to the caller)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// In conflict with the current state
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's tus version is not 1.0.0 (Tus-Version says which is)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            public var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is too large
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body's media type is not accepted
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The values are not acceptable
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Another request is sending to this upload: ask where it stands (HEAD)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/423`.
+            ///
+            /// HTTP response code: `423 code423`.
+            case code423(Components.Responses.Locked)
+            /// The associated value of the enum case if `self` is `.code423`.
+            ///
+            /// - Throws: An error if `self` is not `.code423`.
+            /// - SeeAlso: `.code423`.
+            public var code423: Components.Responses.Locked {
+                get throws {
+                    switch self {
+                    case let .code423(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "code423",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bytes do not match Upload-Checksum: nothing of them was kept
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/460`.
+            ///
+            /// HTTP response code: `460 code460`.
+            case code460(Components.Responses.ChecksumMismatch)
+            /// The associated value of the enum case if `self` is `.code460`.
+            ///
+            /// - Throws: An error if `self` is not `.code460`.
+            /// - SeeAlso: `.code460`.
+            public var code460: Components.Responses.ChecksumMismatch {
+                get throws {
+                    switch self {
+                    case let .code460(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "code460",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Temporarily unavailable: try again after Retry-After seconds
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server's storage is full
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)/responses/507`.
+            ///
+            /// HTTP response code: `507 code507`.
+            case code507(Components.Responses.InsufficientStorage)
+            /// The associated value of the enum case if `self` is `.code507`.
+            ///
+            /// - Throws: An error if `self` is not `.code507`.
+            /// - SeeAlso: `.code507`.
+            public var code507: Components.Responses.InsufficientStorage {
+                get throws {
+                    switch self {
+                    case let .code507(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "code507",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// UP-4: end an upload: its bytes are removed and a held shot given back
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/uploads/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/delete(terminateUpload)`.
+    public enum TerminateUpload {
+        public static let id: Swift.String = "terminateUpload"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/DELETE/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.TerminateUpload.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/DELETE/header/Tus-Resumable`.
+                @frozen public enum TusResumablePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case _1_0_0 = "1.0.0"
+                }
+                /// The tus version the client speaks.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/DELETE/header/Tus-Resumable`.
+                public var tusResumable: Operations.TerminateUpload.Input.Headers.TusResumablePayload?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.TerminateUpload.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - tusResumable: The tus version the client speaks.
+                ///   - accept:
+                public init(
+                    tusResumable: Operations.TerminateUpload.Input.Headers.TusResumablePayload? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.TerminateUpload.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.tusResumable = tusResumable
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.TerminateUpload.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.TerminateUpload.Input.Path,
+                headers: Operations.TerminateUpload.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/DELETE/responses/204/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// 1.0.0
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/DELETE/responses/204/headers/Tus-Resumable`.
+                    public var tusResumable: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - tusResumable: 1.0.0
+                    public init(tusResumable: Swift.String? = nil) {
+                        self.tusResumable = tusResumable
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.TerminateUpload.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.TerminateUpload.Output.NoContent.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Ended
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/delete(terminateUpload)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.TerminateUpload.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.TerminateUpload.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/delete(terminateUpload)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not found (or not visible to the caller)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/delete(terminateUpload)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's tus version is not 1.0.0 (Tus-Version says which is)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/delete(terminateUpload)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            public var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// UP-4: where an upload stands (stops a request still sending to it, keeping its bytes)
+    ///
+    /// - Remark: HTTP `HEAD /api/v1/uploads/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)`.
+    public enum GetUploadOffset {
+        public static let id: Swift.String = "getUploadOffset"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GetUploadOffset.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/header`.
+            public struct Headers: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/header/Tus-Resumable`.
+                @frozen public enum TusResumablePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case _1_0_0 = "1.0.0"
+                }
+                /// The tus version the client speaks.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/header/Tus-Resumable`.
+                public var tusResumable: Operations.GetUploadOffset.Input.Headers.TusResumablePayload?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUploadOffset.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - tusResumable: The tus version the client speaks.
+                ///   - accept:
+                public init(
+                    tusResumable: Operations.GetUploadOffset.Input.Headers.TusResumablePayload? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUploadOffset.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.tusResumable = tusResumable
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetUploadOffset.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetUploadOffset.Input.Path,
+                headers: Operations.GetUploadOffset.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// 1.0.0
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers/Tus-Resumable`.
+                    public var tusResumable: Swift.String?
+                    /// Bytes the server has kept
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers/Upload-Offset`.
+                    public var uploadOffset: Swift.Int64?
+                    /// When an upload left alone is dropped (HTTP date)
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers/Upload-Expires`.
+                    public var uploadExpires: Swift.String?
+                    /// Once complete: the photo it became
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers/X-Photo-ID`.
+                    public var xPhotoID: Swift.String?
+                    /// Bytes
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers/Upload-Length`.
+                    public var uploadLength: Swift.Int64?
+                    /// As sent
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers/Upload-Metadata`.
+                    public var uploadMetadata: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - tusResumable: 1.0.0
+                    ///   - uploadOffset: Bytes the server has kept
+                    ///   - uploadExpires: When an upload left alone is dropped (HTTP date)
+                    ///   - xPhotoID: Once complete: the photo it became
+                    ///   - uploadLength: Bytes
+                    ///   - uploadMetadata: As sent
+                    public init(
+                        tusResumable: Swift.String? = nil,
+                        uploadOffset: Swift.Int64? = nil,
+                        uploadExpires: Swift.String? = nil,
+                        xPhotoID: Swift.String? = nil,
+                        uploadLength: Swift.Int64? = nil,
+                        uploadMetadata: Swift.String? = nil
+                    ) {
+                        self.tusResumable = tusResumable
+                        self.uploadOffset = uploadOffset
+                        self.uploadExpires = uploadExpires
+                        self.xPhotoID = xPhotoID
+                        self.uploadLength = uploadLength
+                        self.uploadMetadata = uploadMetadata
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetUploadOffset.Output.Ok.Headers
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.GetUploadOffset.Output.Ok.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Its offset
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetUploadOffset.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetUploadOffset.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not found (or not visible to the caller)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's tus version is not 1.0.0 (Tus-Version says which is)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            public var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
 }

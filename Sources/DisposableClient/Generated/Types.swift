@@ -333,6 +333,31 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/support/tickets`.
     /// - Remark: Generated from `#/paths//api/v1/support/tickets/post(createSupportTicket)`.
     func createSupportTicket(_ input: Operations.CreateSupportTicket.Input) async throws -> Operations.CreateSupportTicket.Output
+    /// UP-4: begin a resumable upload of Upload-Length bytes into the event Upload-Metadata names (`event`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
+    ///
+    /// - Remark: HTTP `POST /api/v1/uploads`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)`.
+    func createUpload(_ input: Operations.CreateUpload.Input) async throws -> Operations.CreateUpload.Output
+    /// tus: the version, extensions, largest size and checksum algorithms
+    ///
+    /// - Remark: HTTP `OPTIONS /api/v1/uploads`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/options(getUploadCapabilities)`.
+    func getUploadCapabilities(_ input: Operations.GetUploadCapabilities.Input) async throws -> Operations.GetUploadCapabilities.Output
+    /// UP-4: the next bytes, at Upload-Offset; the last one makes the photo (X-Photo-ID)
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/uploads/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)`.
+    func appendToUpload(_ input: Operations.AppendToUpload.Input) async throws -> Operations.AppendToUpload.Output
+    /// UP-4: end an upload: its bytes are removed and a held shot given back
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/uploads/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/delete(terminateUpload)`.
+    func terminateUpload(_ input: Operations.TerminateUpload.Input) async throws -> Operations.TerminateUpload.Output
+    /// UP-4: where an upload stands (stops a request still sending to it, keeping its bytes)
+    ///
+    /// - Remark: HTTP `HEAD /api/v1/uploads/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)`.
+    func getUploadOffset(_ input: Operations.GetUploadOffset.Input) async throws -> Operations.GetUploadOffset.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -1100,6 +1125,67 @@ extension APIProtocol {
         try await createSupportTicket(Operations.CreateSupportTicket.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// UP-4: begin a resumable upload of Upload-Length bytes into the event Upload-Metadata names (`event`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
+    ///
+    /// - Remark: HTTP `POST /api/v1/uploads`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)`.
+    public func createUpload(
+        headers: Operations.CreateUpload.Input.Headers,
+        body: Operations.CreateUpload.Input.Body? = nil
+    ) async throws -> Operations.CreateUpload.Output {
+        try await createUpload(Operations.CreateUpload.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// tus: the version, extensions, largest size and checksum algorithms
+    ///
+    /// - Remark: HTTP `OPTIONS /api/v1/uploads`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/options(getUploadCapabilities)`.
+    public func getUploadCapabilities(headers: Operations.GetUploadCapabilities.Input.Headers = .init()) async throws -> Operations.GetUploadCapabilities.Output {
+        try await getUploadCapabilities(Operations.GetUploadCapabilities.Input(headers: headers))
+    }
+    /// UP-4: the next bytes, at Upload-Offset; the last one makes the photo (X-Photo-ID)
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/uploads/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)`.
+    public func appendToUpload(
+        path: Operations.AppendToUpload.Input.Path,
+        headers: Operations.AppendToUpload.Input.Headers,
+        body: Operations.AppendToUpload.Input.Body
+    ) async throws -> Operations.AppendToUpload.Output {
+        try await appendToUpload(Operations.AppendToUpload.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// UP-4: end an upload: its bytes are removed and a held shot given back
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/uploads/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/delete(terminateUpload)`.
+    public func terminateUpload(
+        path: Operations.TerminateUpload.Input.Path,
+        headers: Operations.TerminateUpload.Input.Headers = .init()
+    ) async throws -> Operations.TerminateUpload.Output {
+        try await terminateUpload(Operations.TerminateUpload.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// UP-4: where an upload stands (stops a request still sending to it, keeping its bytes)
+    ///
+    /// - Remark: HTTP `HEAD /api/v1/uploads/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)`.
+    public func getUploadOffset(
+        path: Operations.GetUploadOffset.Input.Path,
+        headers: Operations.GetUploadOffset.Input.Headers = .init()
+    ) async throws -> Operations.GetUploadOffset.Output {
+        try await getUploadOffset(Operations.GetUploadOffset.Input(
+            path: path,
+            headers: headers
         ))
     }
 }

@@ -53,7 +53,8 @@ struct AccessTokenRepository: Sendable {
                     SELECT t.user_id, t.last_used_at,
                            u.id AS u_id, u.email AS u_email, u.name AS u_name, u.is_admin AS u_is_admin, u.created_at AS u_created_at,
                            g.id AS g_id, g.event_id AS g_event_id, g.user_id AS g_user_id, g.name AS g_name,
-                           g.joined_at AS g_joined_at, g.left_at AS g_left_at, g.shots_used AS g_shots_used
+                           g.joined_at AS g_joined_at, g.left_at AS g_left_at, g.shots_used AS g_shots_used,
+                           g.shots_reserved AS g_shots_reserved
                     FROM access_tokens t LEFT JOIN users u ON u.id = t.user_id LEFT JOIN guests g ON g.id = t.guest_id
                     WHERE t.token_hash = \(bind: hash) AND t.last_used_at > \(bind: (now - lifetime).millisecondsSince1970)
                     """

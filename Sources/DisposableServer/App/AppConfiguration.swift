@@ -124,6 +124,11 @@ public struct AppConfiguration: Sendable {
         }
     }
 
+    /// Resumable uploads under way (UP-4): kept across restarts, per instance (see DECISIONS).
+    var resumableUploadsDirectory: URL {
+        URL(fileURLWithPath: dataDirectory, isDirectory: true).appendingPathComponent("resumable-uploads", isDirectory: true)
+    }
+
     /// Cookies are `Secure` only when the instance is really served over HTTPS.
     var usesHTTPS: Bool { publicBaseURL.hasPrefix("https://") }
 

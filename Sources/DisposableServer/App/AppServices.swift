@@ -16,6 +16,7 @@ public struct AppServices: Sendable {
     let events: EventService
     let joining: JoinService
     let photos: PhotoService
+    let resumableUploads: ResumableUploadService
     let gallery: GalleryService
     let admin: AdminService
     let myData: MyDataService
@@ -103,8 +104,11 @@ public struct AppServices: Sendable {
             database: database, accounts: accounts, mailer: mailer, publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
         renderer = PhotoRenderer(
             photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)
+        resumableUploads = try ResumableUploadService(
+            database: database, photos: photos, directory: configuration.resumableUploadsDirectory, clock: clock)
         retention = RetentionSweeper(
             database: database, deletion: deletion, pendingWrites: pendingWrites, tokens: accounts.tokens, guests: guests,
+            uploads: resumableUploads,
             retention: configuration.retention, clock: clock, logger: logger, started: started, interval: .seconds(600))
     }
 }

@@ -35,6 +35,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     EventsController(events: services.events).addRoutes(to: withSession)
     JoinController(joining: services.joining, events: services.events).addRoutes(to: withSession)
     UploadController(photos: services.photos).addRoutes(to: withSession)
+    ResumableUploadController(uploads: services.resumableUploads).addRoutes(to: withSession)
     GalleryController(gallery: services.gallery).addRoutes(to: withSession)
     PhotoController(photos: services.photos).addRoutes(to: withSession)
     ArchiveController(gallery: services.gallery, blobs: services.blobs, redactions: services.photos.redactions).addRoutes(to: withSession)

@@ -137,7 +137,9 @@ struct GuestRepository: Sendable {
             name: try row.decode(column: prefix + "name", as: String.self),
             joinedAt: Date(millisecondsSince1970: try row.decode(column: prefix + "joined_at", as: Int64.self)),
             leftAt: try row.decode(column: prefix + "left_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)),
+            // A shot held by a resumable upload under way counts as used (UP-2 stays exact).
             shotsUsed: try row.decode(column: prefix + "shots_used", as: Int.self)
+                + row.decode(column: prefix + "shots_reserved", as: Int.self)
         )
     }
 }

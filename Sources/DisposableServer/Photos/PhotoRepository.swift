@@ -51,6 +51,8 @@ public struct PhotoRepository: Sendable {
         let uploadedAt: Date
         /// False when the event holds guests' photos for approval (ORG-4).
         var approved = true
+        /// A resumable upload held the guest's shot since its creation: the photo takes that one.
+        var shotReserved = false
     }
 
     /// Records an upload whose original is already stored: takes a shot (`ShotLimit`), inserts the row and its
@@ -62,9 +64,11 @@ public struct PhotoRepository: Sendable {
                 let number: Int
                 switch uploader {
                 case .guest(let guest, let shotsPerGuest):
-                    guard let taken = try await ShotLimit.take(guestID: guest.id, shotsPerGuest: shotsPerGuest, in: db) else {
-                        return .shotLimitReached
-                    }
+                    let taken =
+                        new.shotReserved
+                        ? try await ShotLimit.takeReserved(guestID: guest.id, in: db)
+                        : try await ShotLimit.take(guestID: guest.id, shotsPerGuest: shotsPerGuest, in: db)
+                    guard let taken else { return .shotLimitReached }
                     number = taken
                 case .organizer:
                     let row = try await db.raw(

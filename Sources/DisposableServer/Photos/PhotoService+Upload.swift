@@ -41,11 +41,7 @@ extension PhotoService {
 
     func upload(_ request: UploadRequest, _ shooting: Shooting, body: RequestBody) async throws -> Uploaded {
         let (event, uploader) = (shooting.event, shooting.uploader)
-        if request.source == .library, case .guest = uploader, !event.allowLibraryUploads {
-            throw Problem(
-                .forbidden, "library-uploads-disabled", title: "Camera only",
-                detail: "The organizer allows only photos taken with the camera in this event.")
-        }
+        try checkSource(request.source, shooting)
         if let key = request.idempotencyKey, let existing = try await photos.find(uploaderID: uploader.id, idempotencyKey: key) {
             return .existing(json(existing, viewerID: uploader.id))
         }
@@ -60,6 +56,13 @@ extension PhotoService {
             throw Problem.storageFull
         }
         defer { staged.discard() }
+        return try await record(staged, request, shooting, shotReserved: false)
+    }
+
+    /// The rest of the shutter once the bytes are whole on disk — a plain upload's body, or a resumable upload
+    /// finished (`shotReserved`: it has held the guest's shot since it began): check, store, record, enqueue.
+    func record(_ staged: StagedUpload, _ request: UploadRequest, _ shooting: Shooting, shotReserved: Bool) async throws -> Uploaded {
+        let (event, uploader) = (shooting.event, shooting.uploader)
         let format = try await validate(staged)
         if let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256) { throw Problem.alreadyExists(duplicate.id) }
 
@@ -77,6 +80,7 @@ extension PhotoService {
             id: photoID, eventID: event.id, idempotencyKey: request.idempotencyKey, sha256: staged.sha256, format: format,
             source: request.source, byteSize: staged.byteSize, uploadedAt: clock.now)
         if event.requireApproval, case .guest = uploader { new.approved = false }
+        new.shotReserved = shotReserved
         let outcome: PhotoRepository.InsertOutcome
         do {
             outcome = try await photos.insert(new, by: uploader)
@@ -107,8 +111,17 @@ extension PhotoService {
         }
     }
 
+    /// Guests may send photos from their library only where the organizer allows it.
+    func checkSource(_ source: PhotoSource, _ shooting: Shooting) throws {
+        if source == .library, case .guest = shooting.uploader, !shooting.event.allowLibraryUploads {
+            throw Problem(
+                .forbidden, "library-uploads-disabled", title: "Camera only",
+                detail: "The organizer allows only photos taken with the camera in this event.")
+        }
+    }
+
     /// Refuses at once when the organizer's quota has no room for `bytes` more (the recording transaction decides).
-    private func checkQuota(of event: Event, uploader: PhotoRepository.Uploader, adding bytes: Int64) async throws {
+    func checkQuota(of event: Event, uploader: PhotoRepository.Uploader, adding bytes: Int64) async throws {
         guard let usage = try await photos.usage(userID: event.organizerID), !usage.fits(bytes) else { return }
         throw Quota.exceeded(usage, byOrganizer: uploader.isOrganizer)
     }

@@ -14,6 +14,7 @@ struct RetentionSweeper: Service {
     let pendingWrites: PendingWrites
     let tokens: AccessTokenRepository
     let guests: GuestRepository
+    let uploads: ResumableUploadService
     let retention: TimeInterval
     let clock: any AppClock
     let logger: Logger
@@ -25,6 +26,7 @@ struct RetentionSweeper: Service {
         await runPeriodically(started, logger: logger, every: interval, waitFirst: true, what: "Retention sweep") {
             try await sweep()
             try await pendingWrites.reconcile(atStart: false)
+            try await uploads.sweep()
         }
     }
 

@@ -104,7 +104,7 @@ extension TestApp {
     /// In `live` mode requests go over AsyncHTTPClient connections of their own: HummingbirdTesting's live
     /// client pipelines every request on one connection with a fixed 20 s read timeout, too short when the
     /// whole suite shares two cores.
-    private func send(_ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> APIResponse {
+    func send(_ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> APIResponse {
         guard let port = client.port else {
             return try await client.execute(uri: path, method: method, headers: headers, body: body) {
                 APIResponse(status: $0.status, headers: $0.headers, body: $0.body)

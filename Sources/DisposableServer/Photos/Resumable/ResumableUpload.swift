@@ -1,0 +1,60 @@
+import DisposableAPI
+import Foundation
+import SQLKit
+
+/// One tus upload (UP-4) as stored: who sends what into which event, its length, and how much of it is durable.
+struct ResumableUpload: Sendable {
+    let id: String
+    let eventID: String
+    /// The account or guest sending it (`PhotoRepository.Uploader.id`).
+    let uploaderID: String
+    /// Set when a guest's shot is held for it.
+    let guestID: String?
+    let length: Int64
+    /// Bytes fsynced so far: the offset a client resumes from.
+    let received: Int64
+    let idempotencyKey: String?
+    let source: PhotoSource
+    /// `Upload-Metadata` as it was sent, given back by HEAD.
+    let metadata: String
+    let expiresAt: Date
+    /// The photo it became, once complete.
+    let photoID: String?
+
+    var isComplete: Bool { received == length }
+
+    init(row: any SQLRow) throws {
+        id = try row.decode(column: "id", as: String.self)
+        eventID = try row.decode(column: "event_id", as: String.self)
+        uploaderID = try row.decode(column: "uploader_id", as: String.self)
+        guestID = try row.decode(column: "guest_id", as: String?.self)
+        length = try row.decode(column: "length", as: Int64.self)
+        received = try row.decode(column: "received", as: Int64.self)
+        idempotencyKey = try row.decode(column: "idempotency_key", as: String?.self)
+        source = PhotoSource(rawValue: try row.decode(column: "source", as: String.self)) ?? .library
+        metadata = try row.decode(column: "metadata", as: String.self)
+        expiresAt = Date(millisecondsSince1970: try row.decode(column: "expires_at", as: Int64.self))
+        photoID = try row.decode(column: "photo_id", as: String?.self)
+    }
+}
+
+/// `Upload-Metadata`: comma-separated `key base64value` pairs (tus 1.0, creation extension).
+struct UploadMetadata {
+    let values: [String: String]
+
+    init(header: String?) throws {
+        var values: [String: String] = [:]
+        for pair in (header ?? "").split(separator: ",") {
+            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            guard let key = parts.first, !key.isEmpty, values[String(key)] == nil else {
+                throw Problem.badRequest("Upload-Metadata must be pairs of a key and a base64 value, each key once.", field: "Upload-Metadata")
+            }
+            let encoded = parts.count == 2 ? String(parts[1]) : ""
+            guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8) else {
+                throw Problem.badRequest("The value of “\(key)” in Upload-Metadata is not base64 text.", field: "Upload-Metadata")
+            }
+            values[String(key)] = text
+        }
+        self.values = values
+    }
+}
