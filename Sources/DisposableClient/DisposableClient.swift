@@ -38,7 +38,7 @@ public struct DisposableClient: Sendable {
     public init(serverURL: URL, token: String? = nil, httpClient: HTTPClient = .shared) {
         self.serverURL = serverURL
         self.token = token
-        let middlewares: [any ClientMiddleware] = [BearerToken(token: token), ProblemReader()]
+        let middlewares: [any ClientMiddleware] = [BearerToken(token: token), RawHeaders(), ProblemReader()]
         let configuration = Configuration(dateTranscoder: APIDateTranscoder())
         // Uploads and downloads of whole events over a slow link take long: an hour per request.
         api = Client(
@@ -90,6 +90,20 @@ struct BearerToken: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         if let token { request.headerFields[.authorization] = "Bearer \(token)" }
+        return try await next(request, body, baseURL)
+    }
+}
+
+/// Header fields a call sets byte for byte (`RawHeaders.$fields.withValue`), past the generated client's encoding.
+struct RawHeaders: ClientMiddleware {
+    @TaskLocal static var fields: [String: String] = [:]
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        for (name, value) in Self.fields { if let name = HTTPField.Name(name) { request.headerFields[name] = value } }
         return try await next(request, body, baseURL)
     }
 }

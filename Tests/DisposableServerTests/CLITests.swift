@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Testing
 
@@ -178,6 +179,77 @@ struct CLITests {
         } cleanup: {
             await setup.stop()
         }
+    }
+
+    @Test("A large file goes with tus: killed halfway, the next run goes on from the server's bytes (same upload)")
+    func largeFileResumes() async throws {
+        let setup = try await Setup.start()
+        try await withCleanup {
+            try await setup.logIn()
+            let created = try await setup.cli(["event", "create", "--name", "Big files", "--json"])
+            let id = try #require((created.json as? [String: Any])?["id"] as? String)
+            let big = setup.root.appendingPathComponent("big/PANO_0001.JPG")
+            try FileManager.default.createDirectory(at: big.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try await TestImages.jpeg(width: 6000, height: 4000).write(to: big)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: big.path)[.size] as? Int)
+            #expect(size > 8 << 20, "large enough for tus: \(size)")
+            let token = try setup.token
+            let store = setup.config.appendingPathComponent("disposable/uploads.json")
+
+            let upload = try ChildProcess(
+                try disposableBinary(), ["upload", "--event", id, big.path, "--piece-kb", "64"],
+                environment: ["XDG_CONFIG_HOME": setup.config.path])
+            // Killed once the upload began…
+            let uploadID = try await withTimeLimit(.seconds(120), "the upload to begin") {
+                while true {
+                    if let data = FileManager.default.contents(atPath: store.path),
+                        let entry = (try? JSONDecoder().decode([String: String].self, from: data))?.values.first
+                    {
+                        return entry
+                    }
+                    guard upload.isRunning else { throw TestSetupError("the upload ended before it could be killed") }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            }
+            // …once the server's file for it holds a megabyte (read on disk: asking the server would stop its requests).
+            let partial = setup.root.appendingPathComponent("data/resumable-uploads/\(uploadID)").path
+            try await withTimeLimit(.seconds(120), "a megabyte on the server") {
+                while ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) < 1 << 20 {
+                    guard upload.isRunning else { throw TestSetupError("the upload ended before it could be killed") }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            }
+            upload.signal(SIGKILL)
+            await upload.exited()
+            let before = try #require(try await Self.offset(setup.base, uploadID, token: token))
+            #expect(before > 0 && before < size, "killed halfway: \(before) of \(size)")
+
+            let rerun = try await setup.cli(["upload", "--event", id, big.path, "--json"])
+            #expect(rerun.status == 0, "\(rerun.errors)")
+            let outcome = try #require((rerun.json as? [[String: Any]])?.first)
+            #expect(outcome["status"] as? String == "uploaded")
+            // The same upload went on to the end and became the photo.
+            let head = try await Self.head(setup.base, uploadID, token: token)
+            #expect(head.photoID == outcome["photoId"] as? String && head.offset == size)
+            let photo = try await get("\(setup.base)/api/v1/photos/\(try #require(head.photoID))", token: token)
+            #expect(photo.json["sha256"] as? String == (try await Self.sha256(big)))
+            #expect((try? JSONDecoder().decode([String: String].self, from: Data(contentsOf: store)))?.isEmpty == true, "forgotten when done")
+        } cleanup: {
+            await setup.stop()
+        }
+    }
+
+    static func head(_ base: String, _ upload: String, token: String) async throws -> (offset: Int?, photoID: String?) {
+        var request = HTTPClientRequest(url: "\(base)/api/v1/uploads/\(upload)")
+        request.method = .HEAD
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Tus-Resumable", value: "1.0.0")
+        let answer = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        return (answer.headers.first(name: "Upload-Offset").flatMap(Int.init), answer.headers.first(name: "X-Photo-ID"))
+    }
+
+    static func offset(_ base: String, _ upload: String, token: String) async throws -> Int? {
+        try await head(base, upload, token: token).offset
     }
 
     /// The terminal's half-block drawing back into a greyscale image (8 pixels a module) for zbar.

@@ -10,12 +10,17 @@ import NIOConcurrencyHelpers
 struct Upload: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Upload photos (files, or folders of them) into an event.")
 
+    /// Files larger than this go with tus (resumable); smaller ones in one request.
+    static let resumableFrom: Int64 = 8 << 20
+
     /// What the server can take: the formats MED-1 reads.
     static let photoExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif", "png", "webp", "avif", "gif", "tif", "tiff"]
 
     @Option(help: "The event's id.") var event: String
     @Argument(help: "Photo files, or folders to look through (and their subfolders).") var paths: [String]
     @Option(help: "How many uploads at once.") var concurrency = 4
+    @Option(help: "Large files go in checked pieces of this many KB; smaller ones lose less when the connection drops.")
+    var pieceKB = 4096
     @OptionGroup var output: OutputOptions
 
     struct Outcome: Encodable {
@@ -28,11 +33,13 @@ struct Upload: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...16).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 16.") }
+        guard (64...65536).contains(pieceKB) else { throw ValidationError("--piece-kb must be between 64 and 65536.") }
         guard !paths.isEmpty else { throw ValidationError("Name at least one file or folder.") }
     }
 
     func run() async throws {
-        try await withClient { client, _ in
+        try await withClient { client, credentials in
+            let resumes = ResumeStore()
             let files = try collect()
             guard !files.isEmpty else { throw CLIError.failed("No photos found in \(paths.joined(separator: ", ")).") }
             var hashes: [(file: URL, sha256: String, size: Int64)] = []
@@ -55,11 +62,24 @@ struct Upload: AsyncParsableCommand {
                     group.addTask {
                         let last = NIOLockedValueBox<Int64>(0)
                         do {
-                            let (photo, already) = try await client.uploadPhoto(item.file, to: event, idempotencyKey: item.sha256) { sent, _ in
+                            let report: DisposableClient.Progress = { sent, _ in
                                 let previous = last.withLockedValue { value in
-                                    defer { value = sent }; return value
+                                    defer { value = sent }
+                                    return value
                                 }
                                 bar.advance(by: sent - previous, total: total)
+                            }
+                            let (photo, already): (Components.Schemas.Photo, Bool)
+                            if item.size > Self.resumableFrom {
+                                // Large files go with tus, remembered so that a killed run goes on where it stopped.
+                                let key = ResumeStore.key(server: credentials.server, event: event, sha256: item.sha256)
+                                (photo, already) = try await client.uploadPhotoResumable(
+                                    item.file, to: event, idempotencyKey: item.sha256, resuming: resumes.upload(for: key),
+                                    pieceSize: pieceKB * 1024, remember: { resumes.set($0, for: key) }, progress: report)
+                                resumes.set(nil, for: key)
+                            } else {
+                                (photo, already) = try await client.uploadPhoto(
+                                    item.file, to: event, idempotencyKey: item.sha256, progress: report)
                             }
                             let count = finished.withLockedValue {
                                 $0 += 1; return $0
