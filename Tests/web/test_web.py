@@ -393,6 +393,40 @@ def main():
         assert len(server.api(f"/api/v1/events/{event_id}/photos?mine=true", session_cookie(ben))["items"]) == 2
         check("a shot taken offline is uploaded exactly once when the guest is back online")
 
+        # Issue 23: a large file goes with tus; offline halfway, a reload, back online: it goes on where it stopped.
+        big_event = create_event(organizer, server, "Large files", 5)
+        big_url = decode_qr(organizer)
+        join(ben, big_url, "Ben")
+        big = os.path.join(downloads, "PANO_0001.jpg")
+        subprocess.run(["vips", "gaussnoise", big + "[Q=90]", "5000", "3500"], check=True)
+        assert os.path.getsize(big) > 6 * 1024 * 1024
+        # Slowed to 2 MB/s, so that "halfway" lasts long enough to be caught.
+        ben.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": 2_000_000})
+        ben.find_element(By.ID, "file-input").send_keys(big)
+        partials = os.path.join(server.data, "resumable-uploads")
+        def partial_size(d):
+            names = [n for n in os.listdir(partials)] if os.path.isdir(partials) else []
+            sizes = [os.path.getsize(os.path.join(partials, n)) for n in names]
+            return (names[0], sizes[0]) if sizes and sizes[0] >= 2 * 1024 * 1024 else None
+        upload_id, halfway = wait(ben, partial_size, "two megabytes on the server")
+        ben.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        try:
+            ben.refresh()  # offline: the browser's own error page
+        except Exception:
+            pass
+        time.sleep(1)
+        assert os.path.getsize(os.path.join(partials, upload_id)) < os.path.getsize(big), "cut off halfway"
+        ben.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        ben.get(big_url.split("?")[0] + "/camera")
+        wait(ben, queue_empty, "the large file sent after coming back", timeout=90)
+        sent = wait_for_photos(server, organizer_cookie, big_event, 1, "Ben")[0]
+        assert sent["sha256"] == hashlib.sha256(open(big, "rb").read()).hexdigest()
+        # The upload that went on is the one begun before the cut (a new one would have ended it: 404).
+        head = urllib.request.Request(f"{server.base}/api/v1/uploads/{upload_id}", method="HEAD",
+                                      headers={"Cookie": f"disposable_session={session_cookie(ben)}", "Tus-Resumable": "1.0.0"})
+        assert urllib.request.urlopen(head, timeout=30).headers.get("X-Photo-ID") == sent["id"]
+        check("a large file cut off halfway (offline, reload) goes on from the server's bytes when back online")
+
         # The counter goes down and the shutter blocks at zero.
         ana.get(url + "/camera")
         wait(ana, lambda d: d.find_element(By.ID, "shutter").is_enabled(), "Ana's camera again")

@@ -1,6 +1,9 @@
 // UP-3: every shot goes into a queue kept in IndexedDB, so it survives a reload, a dead network or a closed tab.
 // Each item has an id made here and sent as Idempotency-Key: retries can never make a second photo.
 const DB_NAME = 'disposable';
+// Files above this go with tus (resumable), in pieces of RESUMABLE_PIECE bytes.
+const RESUMABLE_FROM = 4 * 1024 * 1024;
+const RESUMABLE_PIECE = 1024 * 1024;
 const STORE = 'uploads';
 
 function openDatabase() {
@@ -85,6 +88,9 @@ export class UploadQueue extends EventTarget {
   }
 
   send(item) {
+    // UP-4: a large file goes with tus, in pieces, so a phone that drops off the venue's Wi-Fi goes on where it
+    // stopped — also after a reload, since the upload's address is kept with the item.
+    if (item.blob.size > RESUMABLE_FROM) return this.sendResumable(item).catch(() => 'retry');
     return new Promise((resolve) => {
       const request = new XMLHttpRequest();
       request.open('POST', `/api/v1/events/${encodeURIComponent(item.eventId)}/photos`);
@@ -92,36 +98,113 @@ export class UploadQueue extends EventTarget {
       request.setRequestHeader('Idempotency-Key', item.id);
       request.setRequestHeader('X-Photo-Source', item.source);
       request.setRequestHeader('Accept', 'application/json');
-      request.upload.onprogress = (progress) =>
-        this.dispatchEvent(new CustomEvent('progress', { detail: { id: item.id, loaded: progress.loaded, total: progress.total } }));
+      request.upload.onprogress = (progress) => this.progress(item, progress.loaded, progress.total);
       request.onerror = () => resolve('retry');
       request.ontimeout = () => resolve('retry');
       request.onload = () => {
-        let body = null;
-        try { body = JSON.parse(request.responseText); } catch { /* not JSON */ }
-        if (request.status === 200 || request.status === 201) {
-          this.dispatchEvent(new CustomEvent('uploaded', { detail: { id: item.id, photo: body } }));
-          resolve('done');
-        } else if (request.status === 409 && body?.existingId) {
-          // The same photo is already in the event (sent from another tab, say): nothing is lost, no shot is used.
-          this.dispatchEvent(new CustomEvent('duplicate', { detail: { id: item.id, existingId: body.existingId } }));
-          resolve('done');
-        } else if (request.status >= 500 || request.status === 408 || request.status === 429 || request.status === 0) {
-          resolve('retry');
-        } else if (request.status === 403 && body?.type?.endsWith('/quota-exceeded')) {
-          // The organizer's storage is full (ADM-5): say so, and keep the photo until room is made.
-          this.dispatchEvent(new CustomEvent('held', { detail: { id: item.id, problem: body, status: request.status } }));
-          resolve('retry');
-        } else {
-          // Refused for good (no shots left, event over, not a photo): say why, keep nothing that cannot go.
-          this.dispatchEvent(new CustomEvent('failed', { detail: { id: item.id, problem: body, status: request.status } }));
-          resolve('done');
-        }
+        const body = parse(request.responseText);
+        resolve(this.settle(item, request.status, body, body));
       };
       request.timeout = 120000;
       request.send(item.blob);
     });
   }
+
+  progress(item, loaded, total) {
+    this.dispatchEvent(new CustomEvent('progress', { detail: { id: item.id, loaded, total } }));
+  }
+
+  /** What an answer means for the item: 'done' (sent, or refused for good) or 'retry'. */
+  settle(item, status, body, photo) {
+    if (status === 200 || status === 201) {
+      this.dispatchEvent(new CustomEvent('uploaded', { detail: { id: item.id, photo } }));
+      return 'done';
+    }
+    if (status === 409 && body?.existingId) {
+      // The same photo is already in the event (sent from another tab, say): nothing is lost, no shot is used.
+      this.dispatchEvent(new CustomEvent('duplicate', { detail: { id: item.id, existingId: body.existingId } }));
+      return 'done';
+    }
+    if (status >= 500 || status === 408 || status === 429 || status === 0) return 'retry';
+    if (status === 403 && body?.type?.endsWith('/quota-exceeded')) {
+      // The organizer's storage is full (ADM-5): say so, and keep the photo until room is made.
+      this.dispatchEvent(new CustomEvent('held', { detail: { id: item.id, problem: body, status } }));
+      return 'retry';
+    }
+    // Refused for good (no shots left, event over, not a photo): say why, keep nothing that cannot go.
+    this.dispatchEvent(new CustomEvent('failed', { detail: { id: item.id, problem: body, status } }));
+    return 'done';
+  }
+
+  async sendResumable(item) {
+    const tus = { 'Tus-Resumable': '1.0.0' };
+    let url = item.tusURL;
+    let offset = 0;
+    if (url) {
+      const head = await fetch(url, { method: 'HEAD', headers: tus, cache: 'no-store' });
+      if (head.status === 404) {
+        url = null; // expired or ended: begin again
+      } else if (!head.ok) {
+        return this.settle(item, head.status, null, null);
+      } else {
+        offset = Number(head.headers.get('Upload-Offset'));
+        if (head.headers.get('X-Photo-ID')) return this.finished(item, head.headers.get('X-Photo-ID'));
+      }
+    }
+    if (!url) {
+      const metadata = [['event', item.eventId], ['idempotencyKey', item.id], ['source', item.source], ['filename', item.blob.name || 'photo']]
+        .map(([key, value]) => `${key} ${btoa(unescape(encodeURIComponent(value)))}`).join(',');
+      const created = await fetch('/api/v1/uploads', {
+        method: 'POST', headers: { ...tus, 'Upload-Length': String(item.blob.size), 'Upload-Metadata': metadata, Accept: 'application/json' },
+      });
+      if (created.status !== 201) return this.settle(item, created.status, await created.json().catch(() => null), null);
+      url = created.headers.get('Location');
+      await this.update({ ...item, tusURL: url });
+    }
+    while (offset < item.blob.size) {
+      const answer = await this.patch(url, offset, item.blob.slice(offset, offset + RESUMABLE_PIECE), item);
+      // Another tab sending it (423), or the offset moved (409): ask where it stands on the next try.
+      if ((answer.status === 409 && !answer.body?.existingId) || answer.status === 423) return 'retry';
+      if (answer.status !== 204) return this.settle(item, answer.status, answer.body, null);
+      offset = Number(answer.headers.offset);
+      if (answer.headers.photo) return this.finished(item, answer.headers.photo);
+    }
+    return 'retry';
+  }
+
+  patch(url, offset, piece, item) {
+    return new Promise((resolve) => {
+      const request = new XMLHttpRequest();
+      request.open('PATCH', url);
+      request.setRequestHeader('Tus-Resumable', '1.0.0');
+      request.setRequestHeader('Upload-Offset', String(offset));
+      request.setRequestHeader('Content-Type', 'application/offset+octet-stream');
+      request.setRequestHeader('Accept', 'application/json');
+      request.upload.onprogress = (progress) => this.progress(item, offset + progress.loaded, item.blob.size);
+      request.onerror = () => resolve({ status: 0 });
+      request.ontimeout = () => resolve({ status: 0 });
+      request.onload = () => resolve({
+        status: request.status, body: parse(request.responseText),
+        headers: { offset: request.getResponseHeader('Upload-Offset'), photo: request.getResponseHeader('X-Photo-ID') },
+      });
+      request.timeout = 120000;
+      request.send(piece);
+    });
+  }
+
+  async finished(item, photoId) {
+    const answer = await fetch(`/api/v1/photos/${encodeURIComponent(photoId)}`, { headers: { Accept: 'application/json' } });
+    return this.settle(item, 201, null, answer.ok ? await answer.json() : null);
+  }
+
+  async update(item) {
+    const db = await this.database;
+    await run(db, 'readwrite', (store) => store.put(item));
+  }
+}
+
+function parse(text) {
+  try { return JSON.parse(text); } catch { return null; }
 }
 
 /**
