@@ -1,8 +1,10 @@
 """What every benchmark needs: a release server on a fresh data folder, and a small HTTP client."""
+import contextlib
 import http.client
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -11,6 +13,23 @@ import uuid
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, ".build", "release", "disposable")
 WORK = os.path.join(ROOT, ".build", "bench")
+
+
+@contextlib.contextmanager
+def stage(name: str, seconds: int):
+    """Says which stage runs, and fails it (naming it) past `seconds`: a benchmark never hangs silently."""
+    print(f"[{time.strftime('%H:%M:%S')}] {name} …", flush=True)
+
+    def overdue(signum, frame):
+        raise TimeoutError(f"stage “{name}” took more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, overdue)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 class Server:

@@ -2,6 +2,7 @@
 just the two derivatives from the same files on the same cores (no HTTP, no storage, no database)."""
 import concurrent.futures
 import io
+import multiprocessing
 import os
 import threading
 import time
@@ -40,8 +41,11 @@ def _init_pyvips():
 
 
 def reference(paths: list[str], work) -> float:
-    """photos/s with one process per core, each taking the next file."""
-    with concurrent.futures.ProcessPoolExecutor(CORES, initializer=_init_pyvips) as pool:
+    """photos/s with one process per core, each taking the next file. The workers are spawned, not forked: this
+    process may have run libvips already (generating the photos), and libvips' threads do not survive a fork —
+    forked workers sat in a futex wait forever on a fresh machine."""
+    spawned = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(CORES, mp_context=spawned, initializer=_init_pyvips) as pool:
         list(pool.map(work, paths[:CORES]))  # warm up: imports, libvips start
         start = time.perf_counter()
         list(pool.map(work, paths))

@@ -8,7 +8,7 @@ import time
 import gallery
 import ingest
 import memory
-from common import WORK, Server, organizer_and_event
+from common import WORK, Server, organizer_and_event, stage
 from photos import generate
 
 lines = []
@@ -24,17 +24,20 @@ def main():
     parser.add_argument("--photos", type=int, default=40)
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
-    paths = generate(os.path.join(WORK, "photos"), args.photos)
+    with stage("generating the photos", 1800):
+        paths = generate(os.path.join(WORK, "photos"), args.photos)
     sizes = [os.path.getsize(path) / 1e6 for path in paths]
     print(f"{len(paths)} photos of 4032x3024, {min(sizes):.1f}-{max(sizes):.1f} MB", flush=True)
 
     # PERF-1: ingest. A run takes 3 s, so one spell of the VM can swing it: the median of three, each side
     # (each Disposable run into a new event on the same server; the median run's event serves what follows).
-    pyvips_rates = [ingest.reference(paths, ingest.pyvips_derivatives) for _ in range(3)]
-    pyvips_rate = statistics.median(pyvips_rates)
-    pillow_rate = ingest.reference(paths, ingest.pillow_derivatives)
-    server = Server(env={"DISPOSABLE_MAX_UPLOAD_MB": "300"}).start()  # room for PERF-5's 200 MB upload
-    runs = sorted((ingest.disposable(server, paths) for _ in range(3)), key=lambda run: run["photos_per_s"])
+    with stage("PERF-1 references: pyvips three times, Pillow once", 900):
+        pyvips_rates = [ingest.reference(paths, ingest.pyvips_derivatives) for _ in range(3)]
+        pyvips_rate = statistics.median(pyvips_rates)
+        pillow_rate = ingest.reference(paths, ingest.pillow_derivatives)
+    with stage("PERF-1 Disposable: three ingest runs", 900):
+        server = Server(env={"DISPOSABLE_MAX_UPLOAD_MB": "300"}).start()  # room for PERF-5's 200 MB upload
+        runs = sorted((ingest.disposable(server, paths) for _ in range(3)), key=lambda run: run["photos_per_s"])
     ingested = runs[1]
     rate = ingested["photos_per_s"]
     each_run = ", ".join(f"{run['photos_per_s']:.1f}" for run in runs)
@@ -46,30 +49,34 @@ def main():
     after_photos = memory.idle(server)  # libvips is loaded by the first photo: idle memory once it has been
 
     # PERF-3: thumbnails, Disposable vs nginx on the same files.
-    served = gallery.thumbnails(server, event_id, token, ingested["photo_ids"])
+    with stage("PERF-3 thumbnails: Disposable and nginx under wrk", 600):
+        served = gallery.thumbnails(server, event_id, token, ingested["photo_ids"])
     ratio = served["disposable"]["rps"] / served["nginx"]["rps"]
     report(f"PERF-3 thumbnails (wrk 64 conns, {len(paths)} files in rotation): {served['disposable']['rps']:.0f} req/s, "
            f"p99 {served['disposable']['99%']:.2f} ms (signed links; session-checked address {served['session']['rps']:.0f} req/s) | "
            f"nginx {served['nginx']['rps']:.0f} req/s, p99 {served['nginx']['99%']:.2f} ms -> {ratio:.2f}x" + error_note(served))
 
     # PERF-5: one 200 MB upload, then a 2 GB ZIP (copies of the photos, hard-linked).
-    upload = memory.receiving_upload(server, event_id, guest)
+    with stage("PERF-5 a 200 MB upload", 600):
+        upload = memory.receiving_upload(server, event_id, guest)
     report(f"PERF-5 memory, 200 MB upload ({upload['size_mb']:.0f} MB, HTTP {upload['status']}): RSS {upload['before_mb']:.1f} -> peak "
            f"{upload['peak_mb']:.1f} MB (+{upload['peak_mb'] - upload['before_mb']:.1f} MB)")
-    server.stop(remove=False)
-    zip_copies = int(2.1e9 / (sum(sizes) / len(sizes) * 1e6))
-    gallery.seed_photos(server, event_id, event_id, zip_copies, link_files=True)
-    server.start()
-    streamed = memory.streaming_zip(server, event_id, token)
+    with stage("PERF-5 a 2 GB event ZIP", 900):
+        server.stop(remove=False)
+        zip_copies = int(2.1e9 / (sum(sizes) / len(sizes) * 1e6))
+        gallery.seed_photos(server, event_id, event_id, zip_copies, link_files=True)
+        server.start()
+        streamed = memory.streaming_zip(server, event_id, token)
     report(f"PERF-5 memory, event ZIP ({streamed['size_gb']:.2f} GB at {streamed['mb_per_s']:.0f} MB/s, HTTP {streamed['status']}): "
            f"RSS {streamed['before_mb']:.1f} -> peak {streamed['peak_mb']:.1f} MB (+{streamed['peak_mb'] - streamed['before_mb']:.1f} MB)")
 
     # PERF-2: the gallery API on a 10,000-photo event (rows added straight in SQLite).
-    _, other = organizer_and_event(server)
-    server.stop(remove=False)
-    gallery.seed_photos(server, event_id, event_id, 10_000 - len(paths) - zip_copies - 1)
-    server.start()
-    api = gallery.gallery_api(server, event_id, token)
+    with stage("PERF-2 the gallery API on 10,000 photos", 900):
+        _, other = organizer_and_event(server)
+        server.stop(remove=False)
+        gallery.seed_photos(server, event_id, event_id, 10_000 - len(paths) - zip_copies - 1)
+        server.start()
+        api = gallery.gallery_api(server, event_id, token)
     for name, label in (("first", "first page"), ("deep", "page after 9,000")):
         result = api[name]
         report(f"PERF-2 gallery API, 10,000 photos, {label} of 50 (wrk 64 conns): {result['rps']:.0f} req/s, "
@@ -77,14 +84,15 @@ def main():
                f"{api['static']['rps']:.0f} req/s -> {result['rps'] / api['static']['rps']:.2f}x" + error_note({name: result}))
 
     # PERF-6: start-up with 100,000 photos in the database; idle memory after it.
-    server.stop(remove=False)
-    gallery.seed_photos(server, event_id, other["id"], 90_000 - 2 * len(paths))  # the two other ingest runs hold the rest
-    startups = []
-    for _ in range(5):
-        server.start(wait=False)
-        startups.append(server.wait_healthy())
-        idle = memory.idle(server) if len(startups) == 5 else None
+    with stage("PERF-6 start-up with 100,000 photos, five times", 1200):
         server.stop(remove=False)
+        gallery.seed_photos(server, event_id, other["id"], 90_000 - 2 * len(paths))  # the two other ingest runs hold the rest
+        startups = []
+        for _ in range(5):
+            server.start(wait=False)
+            startups.append(server.wait_healthy())
+            idle = memory.idle(server) if len(startups) == 5 else None
+            server.stop(remove=False)
     report(f"PERF-6 start-up to the first /healthz 200, 100,000 photos: median {statistics.median(startups) * 1000:.0f} ms "
            f"(of 5: {', '.join(f'{s * 1000:.0f}' for s in startups)} ms; target < 1 s)")
     report(f"PERF-5 memory, idle after start-up (100,000 photos): {idle:.1f} MB (target < 60 MB); "
