@@ -159,10 +159,7 @@ struct CLITests {
             let upload = try ChildProcess(
                 try disposableBinary(), ["upload", "--event", id, folder.path, "--concurrency", "1"],
                 environment: ["XDG_CONFIG_HOME": setup.config.path])
-            try await withTimeLimit(.seconds(120), "the first photos") {
-                while try await stored() < 3 { try await Task.sleep(for: .milliseconds(20)) }
-            }
-            upload.signal(SIGKILL)
+            try await Self.kill(upload, "the first photos") { try await stored() >= 3 }
             #expect(await upload.exited() == .signal(SIGKILL))
             let before = try await stored()
             #expect(before >= 3 && before < 16, "killed halfway: \(before) of 16")
@@ -199,27 +196,18 @@ struct CLITests {
             let upload = try ChildProcess(
                 try disposableBinary(), ["upload", "--event", id, big.path, "--piece-kb", "64"],
                 environment: ["XDG_CONFIG_HOME": setup.config.path])
-            // Killed once the upload began…
-            let uploadID = try await withTimeLimit(.seconds(120), "the upload to begin") {
-                while true {
-                    if let data = FileManager.default.contents(atPath: store.path),
-                        let entry = (try? JSONDecoder().decode([String: String].self, from: data))?.values.first
-                    {
-                        return entry
-                    }
-                    guard upload.isRunning else { throw TestSetupError("the upload ended before it could be killed") }
-                    try await Task.sleep(for: .milliseconds(5))
+            // Killed once the server's file for the upload holds a megabyte (read on disk: asking the server would
+            // stop the upload's requests).
+            let partials = setup.root.appendingPathComponent("data/resumable-uploads").path
+            try await Self.kill(upload, "a megabyte on the server") {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: partials)) ?? []
+                return names.contains { name in
+                    ((try? FileManager.default.attributesOfItem(atPath: "\(partials)/\(name)")[.size] as? Int) ?? 0) >= 1 << 20
                 }
             }
-            // …once the server's file for it holds a megabyte (read on disk: asking the server would stop its requests).
-            let partial = setup.root.appendingPathComponent("data/resumable-uploads/\(uploadID)").path
-            try await withTimeLimit(.seconds(120), "a megabyte on the server") {
-                while ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) < 1 << 20 {
-                    guard upload.isRunning else { throw TestSetupError("the upload ended before it could be killed") }
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-            }
-            upload.signal(SIGKILL)
+            let uploadID = try #require(
+                FileManager.default.contents(atPath: store.path).flatMap { try? JSONDecoder().decode([String: String].self, from: $0) }?
+                    .values.first, "the CLI remembered its upload")
             await upload.exited()
             let before = try #require(try await Self.offset(setup.base, uploadID, token: token))
             #expect(before > 0 && before < size, "killed halfway: \(before) of \(size)")
@@ -237,6 +225,21 @@ struct CLITests {
         } cleanup: {
             await setup.stop()
         }
+    }
+
+    /// Kills `process` once `ready` holds, looking while it is stopped (SIGSTOP): on a busy machine it would
+    /// otherwise finish between two looks.
+    static func kill(_ process: ChildProcess, _ what: String, when ready: @escaping @Sendable () async throws -> Bool) async throws {
+        try await withTimeLimit(.seconds(120), what) {
+            while true {
+                process.signal(SIGSTOP)
+                guard process.isRunning else { throw TestSetupError("it ended before \(what)") }
+                if try await ready() { break }
+                process.signal(SIGCONT)
+                try await Task.sleep(for: .milliseconds(15))
+            }
+        }
+        process.signal(SIGKILL)
     }
 
     static func head(_ base: String, _ upload: String, token: String) async throws -> (offset: Int?, photoID: String?) {
