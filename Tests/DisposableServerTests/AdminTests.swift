@@ -91,9 +91,9 @@ struct AdminTests {
         }
     }
 
-    @Test("An admin cannot delete their own account or drop their own admin rights here; names and flags change")
-    func selfProtection() async throws {
-        try await TestApp.run(.sqlite) { app in
+    @Test("An admin cannot delete their own account or drop their own admin rights here; names and flags change", arguments: TestEngine.allCases)
+    func selfProtection(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
             let admin = try await app.adminToken()
             let me = try #require(((try await app.call(.get, "/api/v1/me", token: admin))["user"] as? [String: Any])?["id"] as? String)
             try await app.call(.delete, "/api/v1/admin/users/\(me)", token: admin).expectProblem(.conflict)
@@ -120,9 +120,11 @@ struct AdminTests {
 /// confirmation page for browsers without scripts, and a quota change the organizer sees on their dashboard.
 @Suite("Admin panel pages (ADM-4)")
 struct AdminPanelPagesTests {
-    @Test("The panel lists accounts with usage, changes a quota the organizer then sees, and asks again before deleting")
-    func panel() async throws {
-        try await TestApp.run(.sqlite) { app in
+    @Test(
+        "The panel lists accounts with usage, changes a quota the organizer then sees, and asks again before deleting", arguments: TestEngine.allCases
+    )
+    func panel(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
             let admin = try await app.adminToken()
             let organizer = try await app.userToken(email: "olivia@example.com")
             let event = try await app.createEvent(token: organizer)["id"] as! String

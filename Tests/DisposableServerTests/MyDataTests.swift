@@ -86,9 +86,11 @@ struct MyDataTests {
         }
     }
 
-    @Test("A guest sees and exports their data, then deletes all their photos in the event; the page does the same in French")
-    func guest() async throws {
-        try await TestApp.run(.sqlite) { app in
+    @Test(
+        "A guest sees and exports their data, then deletes all their photos in the event; the page does the same in French",
+        arguments: TestEngine.allCases)
+    func guest(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
             let f = try await UploadTests.fixture(app)
             let mine = try await TestImages.jpeg(width: 210, height: 150)
             let id = try #require(try await app.upload(mine, event: f.event, token: f.guest).string("id"))

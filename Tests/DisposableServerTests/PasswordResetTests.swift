@@ -113,9 +113,10 @@ struct PasswordResetTests {
         }
     }
 
-    @Test("Without mail: the admin's one-time link; it expires after an hour; the page checks the two passwords match")
-    func adminLink() async throws {
-        try await TestApp.run(.sqlite) { app in
+    @Test(
+        "Without mail: the admin's one-time link; it expires after an hour; the page checks the two passwords match", arguments: TestEngine.allCases)
+    func adminLink(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
             let session = try await app.userToken(email: "ben@example.com", password: "old password")
             let me = try #require(((try await app.call(.get, "/api/v1/me", token: session))["user"] as? [String: Any])?["id"] as? String)
             let admin = try await app.adminToken()
@@ -143,9 +144,9 @@ struct PasswordResetTests {
         }
     }
 
-    @Test("Changing my password: the current one first; my other sessions end, this one stays")
-    func change() async throws {
-        try await TestApp.run(.sqlite) { app in
+    @Test("Changing my password: the current one first; my other sessions end, this one stays", arguments: TestEngine.allCases)
+    func change(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
             let here = try await app.userToken(email: "cleo@example.com", password: "old password")
             let phone = try #require(
                 try await app.call(.post, "/api/v1/sessions", json: ["email": "cleo@example.com", "password": "old password"]).string("token"))

@@ -84,9 +84,9 @@ struct QuotaTests {
         }
     }
 
-    @Test("The instance's default quota applies to accounts without their own, and follows its changes")
-    func defaultQuota() async throws {
-        try await TestApp.run(.sqlite) { app in
+    @Test("The instance's default quota applies to accounts without their own, and follows its changes", arguments: TestEngine.allCases)
+    func defaultQuota(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
             let admin = try await app.adminToken()
             let settings = try await app.call(.get, "/api/v1/admin/settings", token: admin)
             #expect(settings["defaultQuotaBytes"] as? Int == 50_000_000_000, "the seed's 50 GB")

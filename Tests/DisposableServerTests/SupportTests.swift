@@ -67,15 +67,16 @@ struct SupportTests {
         }
     }
 
-    @Test("Tickets are rate-limited per address; the contact page says thank you and keeps what was typed on a refusal")
-    func limits() async throws {
-        try await TestApp.run(.sqlite, configure: { $0.limits.support = RateLimit(burst: 5, refillEvery: .seconds(600)) }) { app in
+    @Test(
+        "Tickets are rate-limited per address; the contact page says thank you and keeps what was typed on a refusal", arguments: TestEngine.allCases)
+    func limits(engine: TestEngine) async throws {
+        try await TestApp.run(engine, configure: { $0.limits.support = RateLimit(burst: 5, refillEvery: .seconds(600)) }) { app in
             let statuses = try await (0..<6).asyncMap { index in
                 try await app.call(.post, "/api/v1/support/tickets", json: ["subject": "Spam \(index)", "message": "x"]).status
             }
             #expect(statuses == Array(repeating: .created, count: 5) + [.tooManyRequests])
         }
-        try await TestApp.run(.sqlite) { app in
+        try await TestApp.run(engine) { app in
             let sent = try await app.page(.post, "/support", form: "subject=Hello&message=A+question", headers: [.acceptLanguage: "fr"])
             #expect(sent.status == .ok && sent.text.contains("votre message a été envoyé"))
             let refused = try await app.page(.post, "/support", form: "subject=&message=Still+here")
