@@ -8,6 +8,7 @@ import time
 import gallery
 import ingest
 import memory
+import real_photos
 from common import WORK, Server, organizer_and_event, stage
 from photos import generate
 
@@ -22,6 +23,7 @@ def report(line: str):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--photos", type=int, default=40)
+    parser.add_argument("--ingest-only", action="store_true", help="PERF-1 on both corpora, and stop")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
     with stage("generating the photos", 1800):
@@ -46,6 +48,25 @@ def main():
            f"pyvips 8.18 {pyvips_rate:.1f}/s (of {', '.join(f'{r:.1f}' for r in sorted(pyvips_rates))}) -> {rate / pyvips_rate:.2f}x | "
            f"Pillow+draft {pillow_rate:.1f}/s -> {rate / pillow_rate:.2f}x")
     event_id, token, guest = ingested["event"]["id"], ingested["token"], ingested["guest"]
+
+    # PERF-1 again on real photographs (issue 27): smoother and smaller, so everything besides rendering weighs
+    # more. On a server of its own, so that the counts of the figures below stay what they say.
+    with stage("generating the real-photo corpus", 1800):
+        real = real_photos.generate(os.path.join(WORK, "real-photos"), args.photos)
+    real_sizes = [os.path.getsize(path) / 1e6 for path in real]
+    with stage("PERF-1 on real photographs: pyvips three times, Disposable three times", 1200):
+        real_pyvips = sorted(ingest.reference(real, ingest.pyvips_derivatives) for _ in range(3))
+        real_server = Server(port=8093).start()
+        real_runs = sorted((ingest.disposable(real_server, real) for _ in range(3)), key=lambda run: run["photos_per_s"])
+        real_server.stop()
+    real_rate = real_runs[1]["photos_per_s"]
+    real_each = ", ".join(f"{run['photos_per_s']:.1f}" for run in real_runs)
+    report(f"PERF-1 ingest, real photographs ({min(real_sizes):.1f}-{max(real_sizes):.1f} MB): {real_rate:.1f} photos/s "
+           f"(median of {real_each}) | pyvips 8.18 {real_pyvips[1]:.1f}/s "
+           f"(of {', '.join(f'{r:.1f}' for r in real_pyvips)}) -> {real_rate / real_pyvips[1]:.2f}x")
+    if args.ingest_only:
+        server.stop()
+        return
     after_photos = memory.idle(server)  # libvips is loaded by the first photo: idle memory once it has been
 
     # PERF-3: thumbnails, Disposable vs nginx on the same files.
