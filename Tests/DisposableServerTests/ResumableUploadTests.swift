@@ -127,6 +127,17 @@ struct ResumableUploadTests {
             app.services.recentReads.forgetAll()  // in service a remembered identity lasts a second
             let afterExpiry = try await app.call(.get, "/api/v1/me", token: guest)
             #expect((afterExpiry["guest"] as? [String: Any])?["shotsLeft"] as? Int == 1, "\(afterExpiry.text)")
+            // At most 20 unfinished uploads a sender: each holds a file for up to a day.
+            for _ in 0..<ResumableUploadService.maxUnfinished {
+                #expect(try await tus(.post, "/api/v1/uploads", token: organizer, create).status == .created)
+            }
+            let tooMany = try await tus(.post, "/api/v1/uploads", token: organizer, create)
+            #expect(tooMany.expectProblem(.forbidden).contains("under way"))
+            #expect(tooMany.string("type") == "/problems/too-many-uploads")
+            #expect(try await app.services.resumableUploads.sweep() == 0)
+            app.clock.advance(by: 25 * 3600)
+            #expect(try await app.services.resumableUploads.sweep() >= ResumableUploadService.maxUnfinished)
+            app.clock.advance(by: -25 * 3600)
             let files = try FileManager.default.contentsOfDirectory(atPath: app.services.configuration.resumableUploadsDirectory.path)
             #expect(files.isEmpty, "no bytes left behind: \(files)")
         }

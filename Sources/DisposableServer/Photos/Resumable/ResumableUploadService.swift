@@ -19,6 +19,8 @@ struct ResumableUploadService: Sendable {
     let clock: any AppClock
     /// How long an upload waits for its next bytes before it is dropped.
     static let lifetime: TimeInterval = 24 * 3600
+    /// Uploads one sender may have under way at once: each holds a file (and maybe a shot) for up to a day.
+    static let maxUnfinished = 20
 
     enum Checksum: Sendable {
         case sha1(Data), sha256(Data)
@@ -91,6 +93,16 @@ struct ResumableUploadService: Sendable {
         if let key, let previous = try await unfinished(uploaderID: shooting.uploader.id, idempotencyKey: key) {
             await locks.stopHolder(previous.id)
             try await end(previous)
+        }
+        let unfinished = try await database.sql { db in
+            try await db.raw(
+                "SELECT COUNT(*) AS n FROM resumable_uploads WHERE uploader_id = \(bind: shooting.uploader.id) AND photo_id IS NULL"
+            ).first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+        guard unfinished < Self.maxUnfinished else {
+            throw Problem(
+                .forbidden, "too-many-uploads", title: "Too many uploads under way",
+                detail: "You have \(unfinished) uploads under way: finish or cancel some before starting another.")
         }
         let id = newID()
         let now = clock.now
