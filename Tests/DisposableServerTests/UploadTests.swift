@@ -36,11 +36,12 @@ struct UploadTests {
                 }
                 return try await group.reduce(into: [APIResponse]()) { $0.append($1) }
             }
-            // validate
-            #expect(responses.filter { $0.status == .created }.count == 5)
+            // validate (the answers other than 201 and 403 are printed on a failure: they say why)
+            let unexpected = responses.filter { $0.status != .created && $0.status != .forbidden }.map { "\($0.status.code) \($0.text)" }
+            #expect(responses.filter { $0.status == .created }.count == 5, "\(unexpected)")
             let refused = responses.filter { $0.status == .forbidden }
-            #expect(refused.count == 45)
-            #expect(refused.allSatisfy { $0.string("type")?.hasSuffix("shot-limit-reached") == true })
+            #expect(refused.count == 45, "\(unexpected)")
+            #expect(refused.allSatisfy { $0.string("type")?.hasSuffix("shot-limit-reached") == true }, "\(refused.map(\.text))")
             let me = try await app.call(.get, "/api/v1/me", token: f.guest)
             #expect((me["guest"] as? [String: Any])?["shotsLeft"] as? Int == 0)
             let mine = try await app.call(.get, "/api/v1/events/\(f.event)/photos?mine=true", token: f.guest)
