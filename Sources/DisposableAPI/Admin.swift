@@ -13,9 +13,12 @@ public struct AdminUserJSON: Codable, Sendable, Equatable {
     /// The originals of the photos in the events it organizes.
     public var usedBytes: Int64
     public var createdAt: Date
+    /// The account's picture (SOC-5), if it has one.
+    public var avatarURL: String?
 
     public init(
-        id: String, email: String, name: String, isAdmin: Bool, quotaBytes: Int64, quotaIsDefault: Bool, usedBytes: Int64, createdAt: Date
+        id: String, email: String, name: String, isAdmin: Bool, quotaBytes: Int64, quotaIsDefault: Bool, usedBytes: Int64, createdAt: Date,
+        avatarURL: String? = nil
     ) {
         self.id = id
         self.email = email
@@ -25,6 +28,7 @@ public struct AdminUserJSON: Codable, Sendable, Equatable {
         self.quotaIsDefault = quotaIsDefault
         self.usedBytes = usedBytes
         self.createdAt = createdAt
+        self.avatarURL = avatarURL
     }
 }
 

@@ -136,13 +136,16 @@ public struct EventGuestJSON: Codable, Sendable, Equatable {
     public var shotsUsed: Int
     /// Their photos in the event now (deleted ones not counted).
     public var photos: Int
+    /// Their account's picture (SOC-5), when they joined signed in to an account that has one.
+    public var avatarURL: String?
 
-    public init(id: String, name: String, joinedAt: Date, shotsUsed: Int, photos: Int) {
+    public init(id: String, name: String, joinedAt: Date, shotsUsed: Int, photos: Int, avatarURL: String? = nil) {
         self.id = id
         self.name = name
         self.joinedAt = joinedAt
         self.shotsUsed = shotsUsed
         self.photos = photos
+        self.avatarURL = avatarURL
     }
 }
 

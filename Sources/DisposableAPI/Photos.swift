@@ -19,10 +19,13 @@ public struct PhotoJSON: Codable, Sendable, Equatable {
     public struct Shooter: Codable, Sendable, Equatable {
         public var name: String
         public var number: Int
+        /// Their account's picture (SOC-5), when they have an account with one.
+        public var avatarURL: String?
 
-        public init(name: String, number: Int) {
+        public init(name: String, number: Int, avatarURL: String? = nil) {
             self.name = name
             self.number = number
+            self.avatarURL = avatarURL
         }
     }
 

@@ -57,4 +57,85 @@ struct ProfileTests {
             #expect(!app.storedFiles().contains { $0.hasPrefix("avatars/") })
         }
     }
+
+    @Test(
+        "Pictures beside their photos — gallery, photo, upload answer, change feed — and in the guest and account lists; changed at once",
+        arguments: TestEngine.allCases)
+    func picturesBesidePhotos(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let olivia = try await app.userToken(email: "olivia@example.com")
+            let event = try await app.createEvent(token: olivia)
+            let (eventID, code) = (event["id"] as! String, event["code"] as! String)
+            // Ben joins signed in to his account; Maggie has no account.
+            let ben = try await app.userToken(email: "ben@example.com")
+            #expect(try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "Ben"], token: ben).status == .created)
+            let maggie = try await app.guestToken(code: code, name: "Maggie")
+            let oliviaURL = try await Self.setPicture(app, token: olivia)
+            let benURL = try await Self.setPicture(app, token: ben)
+
+            let base = try await TestImages.jpeg(width: 64, height: 48)
+            var answers: [String: String?] = [:]
+            for (who, token) in [("Olivia", olivia), ("Ben", ben), ("Maggie", maggie)] {
+                let uploaded = try await app.upload(base + Data(who.utf8), event: eventID, token: token)
+                #expect(uploaded.status == .created, "\(uploaded.text)")
+                answers[who] = (uploaded.json["shooter"] as? [String: Any])?["avatarURL"] as? String
+                _ = try await app.waitUntilProcessed(try #require(uploaded.string("id")), token: token)
+            }
+            #expect(answers["Olivia"] == oliviaURL && answers["Ben"] == benURL && answers["Maggie"] == .some(nil), "the upload answer")
+
+            /// Shooter name → picture, as the gallery and the feed show them to `token`.
+            func pictures(_ token: String) async throws -> (gallery: [String: String], feed: [String: String]) {
+                func byName(_ photos: [[String: Any]]) -> [String: String] {
+                    photos.reduce(into: [:]) { pictures, photo in
+                        let shooter = photo["shooter"] as? [String: Any]
+                        pictures[shooter?["name"] as? String ?? "?"] = shooter?["avatarURL"] as? String ?? "none"
+                    }
+                }
+                let page = try await app.call(.get, "/api/v1/events/\(eventID)/photos", token: token)
+                let feed = try await app.call(
+                    .get, "/api/v1/events/\(eventID)/changes?since=0", token: token, headers: [.accept: "application/json"])
+                let added = (feed["items"] as? [[String: Any]] ?? []).compactMap { ($0["change"] as? [String: Any])?["photo"] as? [String: Any] }
+                return (byName(page["items"] as? [[String: Any]] ?? []), byName(added))
+            }
+            let expected = ["Olivia": oliviaURL, "Ben": benURL, "Maggie": "none"]
+            for token in [maggie, olivia] {
+                let seen = try await pictures(token)
+                #expect(seen.gallery == expected, "\(seen.gallery)")
+                #expect(seen.feed == expected, "\(seen.feed)")
+            }
+            let photoID = try #require(
+                (try await app.call(.get, "/api/v1/events/\(eventID)/photos", token: maggie)["items"] as? [[String: Any]])?
+                    .first { ($0["shooter"] as? [String: Any])?["name"] as? String == "Ben" }?["id"] as? String)
+            let single = try await app.call(.get, "/api/v1/photos/\(photoID)", token: maggie)
+            #expect((single["shooter"] as? [String: Any])?["avatarURL"] as? String == benURL)
+            #expect(try await app.call(.get, benURL, token: maggie).status == .ok, "a guest without an account sees the picture")
+
+            // The organizer's guest list, the admin's account list.
+            let guests = try await app.call(.get, "/api/v1/events/\(eventID)/guests", token: olivia)["items"] as? [[String: Any]] ?? []
+            #expect(guests.first { $0["name"] as? String == "Ben" }?["avatarURL"] as? String == benURL)
+            #expect(guests.first { $0["name"] as? String == "Maggie" }?["avatarURL"] == nil)
+            #expect(try await app.page(.get, "/events/\(eventID)", cookie: olivia).text.contains(benURL))
+            let admin = try await app.adminToken()
+            let accounts = try await app.call(.get, "/api/v1/admin/users", token: admin)["items"] as? [[String: Any]] ?? []
+            #expect(accounts.first { $0["email"] as? String == "ben@example.com" }?["avatarURL"] as? String == benURL)
+
+            // A new picture shows at once on a page read before (its address changes); a removed one is gone.
+            let newBenURL = try await Self.setPicture(app, token: ben)
+            #expect(newBenURL != benURL)
+            #expect(try await pictures(maggie).gallery["Ben"] == newBenURL)
+            #expect(try await app.call(.delete, "/api/v1/me/avatar", token: olivia).status == .noContent)
+            let after = try await pictures(maggie)
+            #expect(after.gallery["Olivia"] == "none" && after.feed["Olivia"] == "none")
+        }
+    }
+
+    static func setPicture(_ app: TestApp, token: String) async throws -> String {
+        let picture = try await TestImages.jpeg(width: 300, height: 300)
+        let set = try await app.client.execute(
+            uri: "/api/v1/me/avatar", method: .put, headers: [.contentType: "image/jpeg", .authorization: "Bearer \(token)"],
+            body: ByteBuffer(data: picture)
+        ) { APIResponse(status: $0.status, headers: $0.headers, body: $0.body) }
+        #expect(set.status == .ok, "\(set.text)")
+        return try #require(set.string("avatarURL"))
+    }
 }

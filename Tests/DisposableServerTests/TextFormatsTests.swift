@@ -64,7 +64,11 @@ struct TextFormatsTests {
         }
         // Signed links ("?", "&" in the text) on half of them, the session-checked addresses on the rest.
         let links = MediaLinks(keyed: HMAC<SHA256>(key: SymmetricKey(size: .bits256)), until: 1_900_000_000)
-        let items = photos.enumerated().map { index, photo in PhotoJSON(photo, viewerID: "me", links: index % 2 == 0 ? links : nil) }
+        // Some shooters with an account picture (SOC-5).
+        let pictures = ["u1": "/api/v1/users/a1/avatar.jpg?v=3", "me": "/api/v1/users/a2/avatar.jpg?v=1"]
+        let items = photos.enumerated().map { index, photo in
+            PhotoJSON(photo, viewerID: "me", links: index % 2 == 0 ? links : nil, pictures: index % 3 == 0 ? pictures : [:])
+        }
         let pages = [
             GalleryPage(items: items, nextCursor: "c1", revealed: true, revealAt: nil, developingCount: nil, changeSeq: 42),
             GalleryPage(items: [], nextCursor: nil, revealed: false, revealAt: Self.times[3], developingCount: 7, changeSeq: 0),

@@ -622,6 +622,33 @@ def main():
         wait(dan, lambda d: d.find_elements(By.ID, "join-form"), "the removed guest is back at the join form")
         check("the organizer removes a guest from the event page, and the guest is signed out")
 
+        # Issue 22 (SOC-5): the organizer's picture, set on her account page, shows beside her photo in a
+        # guest's gallery (loaded with the guest's session) and in the admin's list of accounts (below).
+        face_file = os.path.join(downloads, "face.jpg")
+        subprocess.run(["vips", "black", face_file + "[Q=90]", "600", "600", "--bands", "3"], check=True)
+        organizer.get(server.base + "/account")
+        organizer.find_element(By.ID, "avatar-file").send_keys(face_file)
+        face_url = wait(organizer, lambda d: next((e.get_attribute("src") for e in d.find_elements(By.ID, "avatar")), None), "the picture on the account page")
+        organizer.get(url)
+        sent = organizer.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const canvas = document.createElement('canvas');
+            canvas.width = 320; canvas.height = 240;
+            const context = canvas.getContext('2d');
+            context.fillStyle = '#c84'; context.fillRect(0, 0, 320, 240); context.fillStyle = '#fff'; context.fillRect(40, 40, 90, 60);
+            canvas.toBlob(async (blob) => {
+              const answer = await fetch(`/api/v1/events/${arguments[0]}/photos`, {method: 'POST', headers: {'Content-Type': 'image/jpeg'}, body: blob});
+              done({status: answer.status, body: await answer.json()});
+            }, 'image/jpeg', 0.9);""", event_id)
+        assert sent["status"] == 201 and face_url.endswith(sent["body"]["shooter"]["avatarURL"]), sent
+        ana.get(url)
+        face = wait(ana, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, f"#grid li[data-id='{sent['body']['id']}'] .who img.face")), None),
+                    "the organizer's picture beside her photo")
+        wait(ana, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", face) > 0, "the picture loads for a guest")
+        assert "/avatar.jpg?v=" in face.get_attribute("src") and "Emma" in face.find_element(By.XPATH, "..").text
+        shot(ana, "guest-gallery-faces")
+        check("the organizer's picture shows beside her photo in a guest's gallery")
+
         # French from Accept-Language, and the switcher back to English.
         french = browser("fr-FR"); drivers.append(french)
         french.get(server.base + "/")
@@ -682,6 +709,7 @@ def main():
         emma = wait(admin, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, ".account") if e.get_attribute("data-email").startswith("emma-")), None),
                     "Emma in the accounts")
         assert " used" in emma.find_element(By.CSS_SELECTOR, ".used").text, emma.text
+        assert "/avatar.jpg?v=" in emma.find_element(By.CSS_SELECTOR, ".account-head img.face").get_attribute("src"), "her picture in the list"
         # A quota change the organizer sees: 1 KB, so her dashboard says it is full and warns her.
         quota = emma.find_element(By.CSS_SELECTOR, "input[name=quotaGB]")
         quota.send_keys("0.000001")

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "329423c2a37bcb6ba21d2d56067d08b6b240c55de538121e7cd4ed91d67a4804"
+    public static let contractDigest = "85d8d3bdbe5b5de78251d61cbe489ab10b256526d1c0fe45e7de09715779abbb"
 }

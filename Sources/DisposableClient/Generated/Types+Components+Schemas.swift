@@ -1249,6 +1249,10 @@ extension Components {
             public var shotsUsed: Swift.Int
             /// - Remark: Generated from `#/components/schemas/EventGuest/photos`.
             public var photos: Swift.Int
+            /// Their account picture, when they joined signed in to an account that has one
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventGuest/avatarURL`.
+            public var avatarURL: Swift.String?
             /// Creates a new `EventGuest`.
             ///
             /// - Parameters:
@@ -1257,18 +1261,21 @@ extension Components {
             ///   - joinedAt:
             ///   - shotsUsed:
             ///   - photos:
+            ///   - avatarURL: Their account picture, when they joined signed in to an account that has one
             public init(
                 id: Swift.String,
                 name: Swift.String,
                 joinedAt: Foundation.Date,
                 shotsUsed: Swift.Int,
-                photos: Swift.Int
+                photos: Swift.Int,
+                avatarURL: Swift.String? = nil
             ) {
                 self.id = id
                 self.name = name
                 self.joinedAt = joinedAt
                 self.shotsUsed = shotsUsed
                 self.photos = photos
+                self.avatarURL = avatarURL
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1276,6 +1283,7 @@ extension Components {
                 case joinedAt
                 case shotsUsed
                 case photos
+                case avatarURL
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1299,12 +1307,17 @@ extension Components {
                     Swift.Int.self,
                     forKey: .photos
                 )
+                self.avatarURL = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .avatarURL
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "name",
                     "joinedAt",
                     "shotsUsed",
-                    "photos"
+                    "photos",
+                    "avatarURL"
                 ])
             }
         }
@@ -1345,21 +1358,29 @@ extension Components {
                 public var name: Swift.String
                 /// - Remark: Generated from `#/components/schemas/Photo/shooter/number`.
                 public var number: Swift.Int
+                /// The shooter's account picture, when they have an account with one
+                ///
+                /// - Remark: Generated from `#/components/schemas/Photo/shooter/avatarURL`.
+                public var avatarURL: Swift.String?
                 /// Creates a new `ShooterPayload`.
                 ///
                 /// - Parameters:
                 ///   - name:
                 ///   - number:
+                ///   - avatarURL: The shooter's account picture, when they have an account with one
                 public init(
                     name: Swift.String,
-                    number: Swift.Int
+                    number: Swift.Int,
+                    avatarURL: Swift.String? = nil
                 ) {
                     self.name = name
                     self.number = number
+                    self.avatarURL = avatarURL
                 }
                 public enum CodingKeys: String, CodingKey {
                     case name
                     case number
+                    case avatarURL
                 }
                 public init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1371,9 +1392,14 @@ extension Components {
                         Swift.Int.self,
                         forKey: .number
                     )
+                    self.avatarURL = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .avatarURL
+                    )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "name",
-                        "number"
+                        "number",
+                        "avatarURL"
                     ])
                 }
             }
@@ -2300,6 +2326,10 @@ extension Components {
             public var usedBytes: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/AdminUser/createdAt`.
             public var createdAt: Foundation.Date
+            /// The account's picture, if it has one
+            ///
+            /// - Remark: Generated from `#/components/schemas/AdminUser/avatarURL`.
+            public var avatarURL: Swift.String?
             /// Creates a new `AdminUser`.
             ///
             /// - Parameters:
@@ -2311,6 +2341,7 @@ extension Components {
             ///   - quotaIsDefault:
             ///   - usedBytes:
             ///   - createdAt:
+            ///   - avatarURL: The account's picture, if it has one
             public init(
                 id: Swift.String,
                 email: Swift.String,
@@ -2319,7 +2350,8 @@ extension Components {
                 quotaBytes: Swift.Int64,
                 quotaIsDefault: Swift.Bool,
                 usedBytes: Swift.Int64,
-                createdAt: Foundation.Date
+                createdAt: Foundation.Date,
+                avatarURL: Swift.String? = nil
             ) {
                 self.id = id
                 self.email = email
@@ -2329,6 +2361,7 @@ extension Components {
                 self.quotaIsDefault = quotaIsDefault
                 self.usedBytes = usedBytes
                 self.createdAt = createdAt
+                self.avatarURL = avatarURL
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2339,6 +2372,7 @@ extension Components {
                 case quotaIsDefault
                 case usedBytes
                 case createdAt
+                case avatarURL
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2374,6 +2408,10 @@ extension Components {
                     Foundation.Date.self,
                     forKey: .createdAt
                 )
+                self.avatarURL = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .avatarURL
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "email",
@@ -2382,7 +2420,8 @@ extension Components {
                     "quotaBytes",
                     "quotaIsDefault",
                     "usedBytes",
-                    "createdAt"
+                    "createdAt",
+                    "avatarURL"
                 ])
             }
         }

@@ -101,7 +101,8 @@ struct AdminService: Sendable {
         let own = try row.decode(column: "quota_bytes", as: Int64?.self)
         return AdminUserJSON(
             id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, quotaBytes: try row.decode(column: "allowed", as: Int64.self),
-            quotaIsDefault: own == nil, usedBytes: try row.decode(column: "used_bytes", as: Int64.self), createdAt: user.createdAt)
+            quotaIsDefault: own == nil, usedBytes: try row.decode(column: "used_bytes", as: Int64.self), createdAt: user.createdAt,
+            avatarURL: try row.decode(column: "avatar_version", as: Int?.self).map { ProfileService.url(userID: user.id, version: $0) })
     }
 
     // MARK: Settings

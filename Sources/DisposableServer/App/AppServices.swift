@@ -84,12 +84,13 @@ public struct AppServices: Sendable {
         joining = JoinService(
             database: database, events: eventRows, guests: guests, tokens: accounts.tokens,
             passwords: passwords, clock: clock, links: links, guessLimiter: JoinService.guessLimiter(configuration.limits))
+        let pictures = ShooterPictures(database: database, recent: recentReads.pictures)
         photos = PhotoService(
             photos: photoRows, events: events, joining: joining, blobs: blobs, redactions: LocationRedactions(), staging: staging,
             pendingWrites: pendingWrites,
-            images: images, signer: signer, changes: changes, newWork: newWork, clock: clock,
+            images: images, signer: signer, pictures: pictures, changes: changes, newWork: newWork, clock: clock,
             limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels), logger: logger)
-        gallery = GalleryService(photos: photoRows, events: events, signer: signer, clock: clock)
+        gallery = GalleryService(photos: photoRows, events: events, signer: signer, pictures: pictures, clock: clock)
         profiles = ProfileService(database: database, blobs: blobs, staging: staging, images: images)
         myData = MyDataService(
             database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,

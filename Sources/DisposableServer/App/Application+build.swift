@@ -44,7 +44,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     let walls = VenueWall(events: services.events, gallery: services.gallery)
     WallController(walls: walls).addRoutes(to: withSession)
     ChangesController(
-        events: services.events, hub: services.changes, signer: services.signer, clock: services.clock,
+        events: services.events, hub: services.changes, signer: services.signer, pictures: services.photos.pictures, clock: services.clock,
         heartbeat: services.configuration.liveHeartbeat,
         stillValid: { [accounts = services.accounts, events = services.events] identity, eventID in
             guard let fresh = try await accounts.identity(tokenHash: identity.tokenHash) else { return false }

@@ -24,6 +24,8 @@ final class GalleryPageCache: Sendable {
         let linksUntil: Int64?
         /// The page says whether the gallery is open, which the clock decides.
         let revealed: Bool
+        /// Shooters' pictures change without a feed entry.
+        let pictures: [String: String]
     }
 
     private struct Entry {

@@ -1,7 +1,8 @@
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// What reads may take from memory for a second (PERF-2): who holds a token, and event rows. A phone
+/// What reads may take from memory for a second (PERF-2): who holds a token, event rows, and which of an
+/// event's shooters have a picture (`ShooterPictures`). A phone
 /// refreshing the gallery asks both questions with every request, and each answer — a query and two thread
 /// hops — cost more than the page itself.
 ///
@@ -13,15 +14,18 @@ import NIOCore
 final class RecentReads: Sendable {
     let identities: RecentAnswers<Identity>
     let events: RecentAnswers<Event>
+    let pictures: RecentAnswers<[String: String]>
 
     init(lifetime: TimeAmount = .seconds(1)) {
         identities = RecentAnswers(lifetime: lifetime)
         events = RecentAnswers(lifetime: lifetime)
+        pictures = RecentAnswers(lifetime: lifetime)
     }
 
     func forgetAll() {
         identities.forgetAll()
         events.forgetAll()
+        pictures.forgetAll()
     }
 }
 

@@ -15,9 +15,12 @@ struct EventGuests: Sendable {
     func list(eventID: String, for identity: Identity?) async throws -> EventGuestList {
         let event = try await events.organizedEvent(eventID, for: identity)
         let roster = try await guests.roster(eventID: event.id, limit: Self.listLimit)
+        let pictures = try await photos.pictures.inEvent(event.id)
         return EventGuestList(
             items: roster.map {
-                .init(id: $0.guest.id, name: $0.guest.name, joinedAt: $0.guest.joinedAt, shotsUsed: $0.guest.shotsUsed, photos: $0.photos)
+                .init(
+                    id: $0.guest.id, name: $0.guest.name, joinedAt: $0.guest.joinedAt, shotsUsed: $0.guest.shotsUsed, photos: $0.photos,
+                    avatarURL: pictures[$0.guest.id])
             })
     }
 

@@ -9,23 +9,32 @@ struct ChangeViewer: Sendable {
     let viewerID: String
     let clock: any AppClock
     let signer: MediaSigner
+    /// Shooters' pictures beside their photos; nil for the venue wall, which has no session to fetch them with.
+    let pictures: ShooterPictures?
+
+    /// The event's shooters' pictures, as `text` and `payload` take them.
+    func pictures(of event: Event) async throws -> [String: String] {
+        try await pictures?.inEvent(event.id) ?? [:]
+    }
 
     /// The change as this viewer's JSON text (an SSE `data:` line). A change has only a few variants
     /// (hidden, someone else's, mine; organizer or guest), so a thousand subscribers share the work.
-    func text(_ change: Change, event: Event, cache: RenderedChanges) throws -> String {
+    func text(_ change: Change, event: Event, pictures: [String: String], cache: RenderedChanges) throws -> String {
         let links = signer.links(now: clock.now)
         let visibility = visibility(event)
         let isMine = change.uploaderID == viewerID
         let disclosure = visibility.disclosure(uploaderID: change.uploaderID, approved: change.facts.photo?.approved ?? true)
-        let key = "\(event.id)/\(change.seq)/\(role.rawValue)/\(isMine)/\(disclosure)/\(links?.until ?? 0)"
+        let picture = change.uploaderID.flatMap { pictures[$0] } ?? ""
+        let key = "\(event.id)/\(change.seq)/\(role.rawValue)/\(isMine)/\(disclosure)/\(links?.until ?? 0)/\(picture)"
         if let cached = cache.get(key) { return cached }
-        let text = String(decoding: try JSONEncoder.sorted.encode(payload(change, event: event, links: links)), as: UTF8.self)
+        let text = String(decoding: try JSONEncoder.sorted.encode(payload(change, event: event, links: links, pictures: pictures)), as: UTF8.self)
         cache.set(key, text)
         return text
     }
 
-    /// The change for this viewer, photo links signed with `links` (stored facts hold unsigned ones).
-    func payload(_ change: Change, event: Event, links: MediaLinks?) -> ChangePayload {
+    /// The change for this viewer, photo links signed with `links` (stored facts hold unsigned ones), the
+    /// shooter's picture as it is now (stored facts hold none).
+    func payload(_ change: Change, event: Event, links: MediaLinks?, pictures: [String: String]) -> ChangePayload {
         var payload = change.facts
         if var photo = payload.photo {
             switch visibility(event).disclosure(uploaderID: change.uploaderID, approved: photo.approved) {
@@ -40,6 +49,7 @@ struct ChangeViewer: Sendable {
             case .whole:
                 photo.mine = change.uploaderID == viewerID
                 photo.urls = PhotoJSON.URLs(photoID: photo.id, eventID: event.id, links: links)
+                photo.shooter.avatarURL = change.uploaderID.flatMap { pictures[$0] }
                 payload.photo = photo
             }
         }

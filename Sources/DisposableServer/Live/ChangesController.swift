@@ -11,6 +11,7 @@ struct ChangesController {
     let events: EventService
     let hub: ChangeHub
     let signer: MediaSigner
+    let pictures: ShooterPictures
     let clock: any AppClock
     /// How often an idle stream sends a comment line, so proxies and phones keep it open.
     let heartbeat: Duration
@@ -32,7 +33,8 @@ struct ChangesController {
         let identity = try context.requireIdentity()
         let (event, role) = try await events.event(try context.parameters.require("id"), for: identity)
         let viewer = ChangeViewer(
-            role: role, viewerID: try await events.viewerID(in: event, role: role, identity: identity), clock: clock, signer: signer)
+            role: role, viewerID: try await events.viewerID(in: event, role: role, identity: identity), clock: clock, signer: signer,
+            pictures: pictures)
         if Self.wantsJSON(request) { return try await page(request, event: event, viewer: viewer) }
         let stillValid = self.stillValid
         return try await stream(request, event: event, viewer: viewer, slotKey: identity.tokenHash) {
@@ -44,7 +46,7 @@ struct ChangesController {
     @Sendable func wallChanges(_ request: Request, context: AppRequestContext) async throws -> Response {
         let key = try context.parameters.require("key")
         let event = try await walls.event(key: key)
-        let viewer = ChangeViewer(role: .guest, viewerID: VenueWall.viewerID, clock: clock, signer: signer)
+        let viewer = ChangeViewer(role: .guest, viewerID: VenueWall.viewerID, clock: clock, signer: signer, pictures: nil)
         if Self.wantsJSON(request) { return try await page(request, event: event, viewer: viewer) }
         let walls = self.walls
         return try await stream(request, event: event, viewer: viewer, slotKey: "wall:\(AccessTokenRepository.hash(key))") {
@@ -118,12 +120,13 @@ struct ChangesController {
                         continue
                     }
                     var text = ""
+                    let pictures = try await viewer.pictures(of: event)
                     for change in batch {
                         if change.kind == .eventUpdated || change.kind == .eventEnded, let fresh = try await eventRows.find(id: event.id) {
                             event = fresh  // the reveal may depend on the new end time
                         }
                         text +=
-                            "id: \(change.seq)\nevent: \(change.kind.rawValue)\ndata: \(try viewer.text(change, event: event, cache: rendered))\n\n"
+                            "id: \(change.seq)\nevent: \(change.kind.rawValue)\ndata: \(try viewer.text(change, event: event, pictures: pictures, cache: rendered))\n\n"
                         last = change.seq
                     }
                     try await writer.write(ByteBuffer(string: text))
@@ -147,8 +150,11 @@ struct ChangesController {
         let limit = try GalleryController.limit(query.get("limit") ?? "100")
         let changes = try await hub.changes(event.id, after: since, limit: limit + 1)
         let links = signer.links(now: clock.now)
+        let pictures = try await viewer.pictures(of: event)
         let items = changes.prefix(limit).map { change in
-            ChangeEntry(seq: change.seq, kind: change.kind, createdAt: change.createdAt, change: viewer.payload(change, event: event, links: links))
+            ChangeEntry(
+                seq: change.seq, kind: change.kind, createdAt: change.createdAt,
+                change: viewer.payload(change, event: event, links: links, pictures: pictures))
         }
         return try jsonResponse(ChangePage(items: items, next: changes.prefix(limit).last?.seq ?? since, hasMore: changes.count > limit))
     }

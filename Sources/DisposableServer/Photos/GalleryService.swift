@@ -7,6 +7,7 @@ struct GalleryService: Sendable {
     let photos: PhotoRepository
     let events: EventService
     let signer: MediaSigner
+    let pictures: ShooterPictures
     let clock: any AppClock
     /// Pages written lately, reused while their event stands still (PERF-2).
     let pages = GalleryPageCache()
@@ -50,15 +51,16 @@ struct GalleryService: Sendable {
                 ).bytes)
         }
         let links = signer.links(now: now)
+        let pictures = try await pictures.inEvent(event.id)
         let key = GalleryPageCache.Key(
             eventID: event.id, viewerID: viewerID, guestView: role == .guest, order: request.order,
-            cursor: request.cursor, limit: request.limit, linksUntil: links?.until, revealed: visibility.revealed)
+            cursor: request.cursor, limit: request.limit, linksUntil: links?.until, revealed: visibility.revealed, pictures: pictures)
         if !request.mine, let kept = pages.page(key, at: event.changeSeq) { return kept }
         let read = try await photos.page(
             eventID: event.id, request.mine ? .mine(uploaderID: viewerID) : .gallery(visibility), order: request.order,
             after: cursor, limit: request.limit)
         var items = JSONText(capacity: read.items.count * 700)
-        items.array(read.items) { photo, json in PhotoJSON(photo, viewerID: viewerID, links: links).write(to: &json) }
+        items.array(read.items) { photo, json in PhotoJSON(photo, viewerID: viewerID, links: links, pictures: pictures).write(to: &json) }
         let page = ByteBuffer(
             bytes: GalleryPage.json(
                 items: items.bytes, nextCursor: read.next?.token, revealed: visibility.revealed,

@@ -18,7 +18,7 @@ struct PhotoController {
 
     @Sendable func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
         let grant = try await photos.photo(try context.parameters.require("id"), for: context.identity)
-        return try jsonResponse(photos.json(grant.photo, viewerID: grant.viewerID))
+        return try jsonResponse(try await photos.json(grant.photo, viewerID: grant.viewerID))
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {

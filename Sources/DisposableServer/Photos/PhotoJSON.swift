@@ -3,10 +3,12 @@ import Foundation
 
 extension PhotoJSON {
     /// With `links`, the thumbnail and preview are signed links (fast, no session needed); without,
-    /// the session-checked API addresses (change-log payloads, signed when they are sent).
-    init(_ photo: Photo, viewerID: String?, links: MediaLinks?) {
+    /// the session-checked API addresses (change-log payloads, signed when they are sent). `pictures`: the
+    /// event's `ShooterPictures`.
+    init(_ photo: Photo, viewerID: String?, links: MediaLinks?, pictures: [String: String] = [:]) {
         self.init(
-            id: photo.id, eventId: photo.eventID, shooter: Shooter(name: photo.shooterName, number: photo.shooterNumber),
+            id: photo.id, eventId: photo.eventID,
+            shooter: Shooter(name: photo.shooterName, number: photo.shooterNumber, avatarURL: pictures[photo.uploaderID]),
             takenAt: photo.takenAt, uploadedAt: photo.uploadedAt, width: photo.width, height: photo.height, byteSize: photo.byteSize,
             format: photo.format.rawValue, status: photo.status, approved: photo.approved, source: photo.source, sha256: photo.sha256,
             downloadName: photo.downloadName, mine: photo.uploaderID == viewerID,
@@ -38,6 +40,7 @@ extension PhotoJSON {
             json.field("sha256", sha256)
             json.key("shooter")
             json.object { json in
+                json.field("avatarURL", shooter.avatarURL)
                 json.field("name", shooter.name)
                 json.field("number", shooter.number)
             }

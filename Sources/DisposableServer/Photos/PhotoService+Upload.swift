@@ -43,7 +43,7 @@ extension PhotoService {
         let (event, uploader) = (shooting.event, shooting.uploader)
         try checkSource(request.source, shooting)
         if let key = request.idempotencyKey, let existing = try await photos.find(uploaderID: uploader.id, idempotencyKey: key) {
-            return .existing(json(existing, viewerID: uploader.id))
+            return .existing(try await json(existing, viewerID: uploader.id))
         }
         if case .guest(let guest, let shots) = uploader { try ShotLimit.check(guest, shotsPerGuest: shots) }
         if let length = request.declaredLength, length > limits.maxBytes { throw Problem.photoTooLarge(limits.maxBytes) }
@@ -92,7 +92,7 @@ extension PhotoService {
         case .inserted(let photo):
             await newWork.notify()
             await changes.refresh(event.id)
-            return .created(json(photo, viewerID: uploader.id))
+            return .created(try await json(photo, viewerID: uploader.id))
         case .shotLimitReached:
             try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
             throw ShotLimit.reached(event.shotsPerGuest)
@@ -104,7 +104,7 @@ extension PhotoService {
             // A parallel retry with the same key, or the same content, won the race.
             try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
             if let key = request.idempotencyKey, let existing = try await photos.find(uploaderID: uploader.id, idempotencyKey: key) {
-                return .existing(json(existing, viewerID: uploader.id))
+                return .existing(try await json(existing, viewerID: uploader.id))
             }
             let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256)
             throw Problem.alreadyExists(duplicate?.id ?? "")

@@ -17,6 +17,7 @@ struct PhotoService: Sendable {
     let pendingWrites: PendingWrites
     let images: any ImageProcessor
     let signer: MediaSigner
+    let pictures: ShooterPictures
     let changes: ChangeHub
     /// Wakes the media workers as soon as a photo is stored.
     let newWork: WorkSignal
@@ -45,8 +46,8 @@ struct PhotoService: Sendable {
     /// Signed thumbnail and preview links for a response made now.
     var mediaLinks: MediaLinks? { signer.links(now: clock.now) }
 
-    func json(_ photo: Photo, viewerID: String?) -> PhotoJSON {
-        PhotoJSON(photo, viewerID: viewerID, links: mediaLinks)
+    func json(_ photo: Photo, viewerID: String?) async throws -> PhotoJSON {
+        PhotoJSON(photo, viewerID: viewerID, links: mediaLinks, pictures: try await pictures.inEvent(photo.eventID))
     }
 
     // MARK: Who sees a photo
@@ -100,7 +101,7 @@ struct PhotoService: Sendable {
         }
         let approved = try await photos.approve(grant.photo.id, now: clock.now)
         await changes.refresh(grant.photo.eventID)
-        return json(approved ?? grant.photo, viewerID: grant.viewerID)
+        return try await json(approved ?? grant.photo, viewerID: grant.viewerID)
     }
 
     /// The original as this caller gets it: GPS removed for anyone but the shooter (MED-2); 403 when the

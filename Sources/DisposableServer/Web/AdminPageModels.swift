@@ -18,6 +18,7 @@ struct AdminPage: Sendable {
         let percent: Int
         let nearlyFull: Bool
         let confirmTitle: String
+        let face: Face
     }
 
     struct Bar: Sendable {
@@ -115,7 +116,7 @@ struct AdminPage: Sendable {
                 quotaGB: user.quotaIsDefault ? "" : Self.gigabytes(user.quotaBytes),
                 usedText: web.t("admin_used", ["size": web.size(user.usedBytes), "percent": "\(percent)"]), percent: percent,
                 nearlyFull: Quota.Usage(used: user.usedBytes, allowed: user.quotaBytes, own: nil).nearlyFull,
-                confirmTitle: web.t("admin_delete_named", ["email": user.email]))
+                confirmTitle: web.t("admin_delete_named", ["email": user.email]), face: Face(name: user.name, url: user.avatarURL))
         }
         nextURL = users.nextCursor.map { "/admin?after=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#users" }
         self.records = records.map { record in

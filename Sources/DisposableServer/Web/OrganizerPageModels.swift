@@ -54,6 +54,7 @@ struct ManagePage: Sendable {
         let name: String
         let photosText: String
         let confirm: String
+        let face: Face
     }
 
     let event: EventView

@@ -189,7 +189,7 @@ struct OrganizerPages {
         let roster = try await guests.list(eventID: event.id, for: context.identity).items.map { guest in
             ManagePage.Guest(
                 id: guest.id, name: guest.name, photosText: web.plural("photo_count", guest.photos),
-                confirm: web.t("manage_guest_remove_confirm", ["name": guest.name]))
+                confirm: web.t("manage_guest_remove_confirm", ["name": guest.name]), face: Face(name: guest.name, url: guest.avatarURL))
         }
         var view = EventView(event: event, role: .organizer, guest: nil, now: events.clock.now, links: events.links, web: web)
         view.shareText = web.t("share_text", ["name": event.name, "code": event.code.description, "link": events.links.join(event)])

@@ -278,7 +278,7 @@ struct ResumableUploadService: Sendable {
         var outcome: PhotoService.Uploaded? = nil
         do {
             if let key = upload.idempotencyKey, let existing = try await photos.photos.find(uploaderID: upload.uploaderID, idempotencyKey: key) {
-                outcome = .existing(photos.json(existing, viewerID: upload.uploaderID))
+                outcome = .existing(try await photos.json(existing, viewerID: upload.uploaderID))
             } else {
                 let staged = try await stage(upload)
                 defer { staged.discard() }

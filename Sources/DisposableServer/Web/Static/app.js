@@ -55,6 +55,19 @@ export function toast(text, ms = 2500) {
   setTimeout(() => element.remove(), ms);
 }
 
+// SOC-5: the shooter's account picture before their name, when they have one.
+export function nameWithFace(element, photo, text) {
+  element.textContent = '';
+  if (photo.shooter.avatarURL) {
+    const face = document.createElement('img');
+    face.className = 'face';
+    face.src = photo.shooter.avatarURL;
+    face.alt = '';
+    element.append(face);
+  }
+  element.append(text);
+}
+
 export function photoAlt(photo) {
   return t('photo_by', { name: photo.shooter.name, time: formatTime(photo.takenAt) });
 }

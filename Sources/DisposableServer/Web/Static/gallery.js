@@ -1,6 +1,6 @@
 // The galleries (GAL-1..4, DL-2): the grid with endless scrolling, live arrivals from the change feed,
 // "developing" with a countdown, My shots with delete, multi-select to a ZIP, and the full-screen viewer.
-import { t, eventConfig, api, toast, photoAlt, formatTime, showPhoto } from './app.js';
+import { t, eventConfig, api, toast, photoAlt, formatTime, showPhoto, nameWithFace } from './app.js';
 import { UploadQueue, watchQueue } from './queue.js';
 
 const config = eventConfig();
@@ -50,7 +50,7 @@ function render(photo) {
   }
   const who = document.createElement('span');
   who.className = 'who';
-  who.textContent = photo.approved === false ? `${photo.shooter.name} · ${t('awaiting_approval')}` : photo.shooter.name;
+  nameWithFace(who, photo, photo.approved === false ? `${photo.shooter.name} · ${t('awaiting_approval')}` : photo.shooter.name);
   button.append(who);
   item.append(button);
   item.classList.toggle('selected', selected.has(photo.id));
@@ -198,7 +198,7 @@ function openViewer(id) {
   current = id;
   showPhoto(viewerImage, photo, 'preview');
   viewerImage.alt = photoAlt(photo);
-  caption.textContent = photoAlt(photo);
+  nameWithFace(caption, photo, photoAlt(photo));
   downloadLink.href = photo.urls.original;
   downloadLink.hidden = !config.allowGuestDownloads && !photo.mine;
   deleteButton.hidden = !canDelete(photo);

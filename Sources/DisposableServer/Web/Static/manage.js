@@ -1,5 +1,5 @@
 // The organizer's event page: sharing (ORG-1), the numbers (ORG-2) and moderation (ORG-3).
-import { t, api, eventConfig, toast, photoAlt, showPhoto, formatTime } from './app.js';
+import { t, api, eventConfig, toast, photoAlt, showPhoto, formatTime, nameWithFace } from './app.js';
 
 const config = eventConfig();
 
@@ -119,7 +119,7 @@ async function loadPhotos() {
     enlarge.append(image);
     const shooter = document.createElement('span');
     shooter.className = 'shooter';
-    shooter.textContent = photo.shooter.name;
+    nameWithFace(shooter, photo, photo.shooter.name);
     const remove = document.createElement('button');
     remove.type = 'button';
     remove.className = 'danger remove';
