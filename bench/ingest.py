@@ -4,6 +4,7 @@ import concurrent.futures
 import io
 import multiprocessing
 import os
+import re
 import threading
 import time
 
@@ -88,3 +89,65 @@ def disposable(server: Server, paths: list[str], clients: int = 4) -> dict:
     done = time.perf_counter()
     return {"photos_per_s": len(paths) / (done - start), "acknowledged_s": all_acknowledged - start, "ready_s": done - start,
             "token": token, "event": event, "guest": guests[0], "photo_ids": [item["id"] for item in items]}
+
+
+def server_cpu_seconds(server: Server) -> float:
+    """CPU seconds (user + system) the server process has used so far."""
+    with open(f"/proc/{server.process.pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# In the order a photo goes through them: the upload's, then the render job's.
+STEPS = ["receive", "check", "store", "record", "render", "write-derivatives", "mark-ready"]
+STEP = re.compile(r'^disposable_ingest_step_seconds_(sum|count)\{step="([a-z-]+)"\} ([0-9.e+-]+)$', re.M)
+
+
+def steps(server: Server) -> dict:
+    """The server's step timers (`disposable_ingest_step_seconds`) so far: {step: [seconds, count]}."""
+    text = server.client().call("GET", "/metrics").decode()
+    found = {}
+    for kind, step, value in STEP.findall(text):
+        found.setdefault(step, [0.0, 0])[0 if kind == "sum" else 1] = float(value)
+    return found
+
+
+def compare(server: Server, paths: list[str], runs: int = 5) -> dict:
+    """PERF-1 as pairs: a pyvips run, then a Disposable run, `runs` times. The VM's speed drifts by 20-30 % within
+    minutes; all of one side and then all of the other put that drift into the ratio, pairs put it in each pair.
+    Also the server's CPU per photo (its setup for each run, two bcrypt hashes, included)."""
+    pairs = []
+    before = steps(server)
+    for _ in range(runs):
+        reference_rate = reference(paths, pyvips_derivatives)
+        before = server_cpu_seconds(server)
+        run = disposable(server, paths)
+        run["cpu_ms_per_photo"] = (server_cpu_seconds(server) - before) / len(paths) * 1000
+        pairs.append((run, reference_rate))
+    by_rate = sorted(pairs, key=lambda pair: pair[0]["photos_per_s"])
+    ratios = sorted(run["photos_per_s"] / rate for run, rate in pairs)
+    after = steps(server)
+    mean_ms = {step: (after[step][0] - before.get(step, [0, 0])[0]) / max(1, after[step][1] - before.get(step, [0, 0])[1]) * 1000
+               for step in after}
+    return {
+        "steps_ms": mean_ms,
+        "median": by_rate[len(by_rate) // 2][0],
+        "rates": sorted(run["photos_per_s"] for run, _ in pairs),
+        "pyvips": sorted(rate for _, rate in pairs),
+        "ratios": ratios,
+        "cpu_ms": sorted(run["cpu_ms_per_photo"] for run, _ in pairs),
+    }
+
+
+def describe(result: dict) -> str:
+    """One line: Disposable's and pyvips' medians and ranges, the ratio of the medians, and each pair's."""
+    def spread(values, digits=1):
+        return f"{values[len(values) // 2]:.{digits}f} ({values[0]:.{digits}f}-{values[-1]:.{digits}f})"
+    median = result["median"]
+    disposable_median = result["rates"][len(result["rates"]) // 2]
+    pyvips_median = result["pyvips"][len(result["pyvips"]) // 2]
+    return (f"{spread(result['rates'])} photos/s over HTTP until ready (median run: acknowledged after "
+            f"{median['acknowledged_s']:.1f} s, ready after {median['ready_s']:.1f} s; server CPU "
+            f"{spread(result['cpu_ms'], 0)} ms a photo) | pyvips 8.18 {spread(result['pyvips'])}/s -> "
+            f"{disposable_median / pyvips_median:.2f}x (pairs {spread(result['ratios'], 2)}x) | steps, mean ms a photo "
+            f"(wall clock, 4 uploads at once): " + ", ".join(f"{step} {result['steps_ms'][step]:.1f}" for step in STEPS if step in result["steps_ms"]))

@@ -21,11 +21,15 @@ struct MetricsTests {
             #expect(metrics.status == .ok)
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
             let text = metrics.text
+            // Where a photo's time goes (issue 27): each step timed.
+            let steps = ["receive", "check", "store", "record", "render", "write-derivatives", "mark-ready"].map { step in
+                "disposable_ingest_step_seconds_count{step=\"\(step)\"}"
+            }
             for expected in [
                 "disposable_uploads_total{outcome=\"accepted\"}", "disposable_uploads_total{outcome=\"unsupported-format\"}",
                 "# TYPE disposable_render_queue_depth gauge", "disposable_live_streams", "disposable_bytes_stored",
                 "disposable_render_seconds", "hb_requests",
-            ] {
+            ] + steps {
                 #expect(text.contains(expected), "\(expected) missing from /metrics")
             }
             let stored = text.split(separator: "\n").first { $0.hasPrefix("disposable_bytes_stored ") }

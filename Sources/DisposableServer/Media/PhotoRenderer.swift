@@ -22,20 +22,25 @@ struct PhotoRenderer: Sendable {
                 try await images.render(path, format: photo.format)
             }
             Metric.renderSeconds(ContinuousClock.now - started)
+            Metric.ingest(.render, since: started)
         } catch let error as UndecodableImage {
             try await fail(photoID: photoID, jobID: jobID, reason: "This file could not be read as an image (\(error.description)).")
             return
         }
         // Recorded before writing: should the photo be deleted meanwhile and the process die, the files go too.
+        let writing = ContinuousClock.now
         try await pendingWrites.begin(eventID: photo.eventID, photoID: photo.id)
         try await blobs.put(data: rendered.preview, key: BlobKey.preview(photo.eventID, photo.id))
         try await blobs.put(data: rendered.thumbnail, key: BlobKey.thumbnail(photo.eventID, photo.id))
+        Metric.ingest(.writeDerivatives, since: writing)
+        let marking = ContinuousClock.now
         let ready = try await photos.markReady(
             photoID, jobID: jobID, width: rendered.width, height: rendered.height, takenAt: rendered.takenAt ?? photo.uploadedAt,
             derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count), now: clock.now)
         // Deleted while we worked: what we just wrote must not stay behind.
         if ready == nil { try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id) }
         await changes.refresh(photo.eventID)
+        Metric.ingest(.markReady, since: marking)
     }
 
     /// Marks the photo failed and removes its files: a file we cannot decode is not kept.

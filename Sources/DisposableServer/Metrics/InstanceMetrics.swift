@@ -47,6 +47,35 @@ enum Metric {
 
     private static let renderTimer = Timer(label: "disposable_render_seconds", preferredDisplayUnit: .seconds)
 
+    /// The steps a photo goes through, timed one by one (issue 27): where an ingested photo's time goes.
+    enum IngestStep: String, CaseIterable, Sendable {
+        /// The body to a staging file, hashed and fsynced.
+        case receive
+        /// Format, header, whole JPEG, duplicate lookup.
+        case check
+        /// Recorded as a pending write, moved under its key (fsyncs).
+        case store
+        /// The transaction that takes the shot and records the photo.
+        case record
+        /// Decode, resize, encode: the libvips work (`disposable_render_seconds` too).
+        case render
+        /// The two derivatives written (fsyncs).
+        case writeDerivatives = "write-derivatives"
+        /// The transaction that marks the photo ready, and the news to live streams.
+        case markReady = "mark-ready"
+    }
+
+    /// Records how long `step` took, from `start` until now.
+    static func ingest(_ step: IngestStep, since start: ContinuousClock.Instant) {
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        ingestTimers[step]?.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    private static let ingestTimers = Dictionary(
+        uniqueKeysWithValues: IngestStep.allCases.map { step in
+            (step, Timer(label: "disposable_ingest_step_seconds", dimensions: [("step", step.rawValue)], preferredDisplayUnit: .seconds))
+        })
+
     static func storageError() { storageErrors.increment() }
     static func databaseError() { databaseErrors.increment() }
     /// Signed thumbnails answered in front of the router (`MediaShortcut`, which bypasses the router's metrics).

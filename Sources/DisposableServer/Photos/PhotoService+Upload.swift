@@ -50,11 +50,13 @@ extension PhotoService {
         try await checkQuota(of: event, uploader: uploader, adding: request.declaredLength ?? 1)
 
         let staged: StagedUpload
+        let receiving = ContinuousClock.now
         do {
             staged = try await staging.receive(body, maxBytes: limits.maxBytes)
         } catch is StorageFull {
             throw Problem.storageFull
         }
+        Metric.ingest(.receive, since: receiving)
         defer { staged.discard() }
         return try await record(staged, request, shooting, shotReserved: false)
     }
@@ -63,9 +65,12 @@ extension PhotoService {
     /// finished (`shotReserved`: it has held the guest's shot since it began): check, store, record, enqueue.
     func record(_ staged: StagedUpload, _ request: UploadRequest, _ shooting: Shooting, shotReserved: Bool) async throws -> Uploaded {
         let (event, uploader) = (shooting.event, shooting.uploader)
+        let checking = ContinuousClock.now
         let format = try await validate(staged)
         if let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256) { throw Problem.alreadyExists(duplicate.id) }
+        Metric.ingest(.check, since: checking)
 
+        let storing = ContinuousClock.now
         let photoID = newID()
         try await pendingWrites.begin(eventID: event.id, photoID: photoID)
         do {
@@ -81,6 +86,8 @@ extension PhotoService {
             source: request.source, byteSize: staged.byteSize, uploadedAt: clock.now)
         if event.requireApproval, case .guest = uploader { new.approved = false }
         new.shotReserved = shotReserved
+        Metric.ingest(.store, since: storing)
+        let recording = ContinuousClock.now
         let outcome: PhotoRepository.InsertOutcome
         do {
             outcome = try await photos.insert(new, by: uploader)
@@ -92,6 +99,7 @@ extension PhotoService {
         case .inserted(let photo):
             await newWork.notify()
             await changes.refresh(event.id)
+            Metric.ingest(.record, since: recording)
             return .created(try await json(photo, viewerID: uploader.id))
         case .shotLimitReached:
             try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
