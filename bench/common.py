@@ -1,4 +1,5 @@
 """What every benchmark needs: a release server on a fresh data folder, and a small HTTP client."""
+import atexit
 import contextlib
 import http.client
 import json
@@ -46,6 +47,7 @@ class Server:
     def start(self, wait: bool = True) -> "Server":
         self.started_at = time.perf_counter()
         self.process = subprocess.Popen([BINARY, "serve"], env=self.env)
+        atexit.register(self.stop)  # a benchmark that fails leaves no server behind
         if wait:
             self.wait_healthy()
         return self

@@ -117,7 +117,7 @@ def compare(server: Server, paths: list[str], runs: int = 5) -> dict:
     minutes; all of one side and then all of the other put that drift into the ratio, pairs put it in each pair.
     Also the server's CPU per photo (its setup for each run, two bcrypt hashes, included)."""
     pairs = []
-    before = steps(server)
+    steps_before = steps(server)
     for _ in range(runs):
         reference_rate = reference(paths, pyvips_derivatives)
         before = server_cpu_seconds(server)
@@ -126,9 +126,11 @@ def compare(server: Server, paths: list[str], runs: int = 5) -> dict:
         pairs.append((run, reference_rate))
     by_rate = sorted(pairs, key=lambda pair: pair[0]["photos_per_s"])
     ratios = sorted(run["photos_per_s"] / rate for run, rate in pairs)
-    after = steps(server)
-    mean_ms = {step: (after[step][0] - before.get(step, [0, 0])[0]) / max(1, after[step][1] - before.get(step, [0, 0])[1]) * 1000
-               for step in after}
+    steps_after = steps(server)
+    mean_ms = {}
+    for step, (seconds, count) in steps_after.items():
+        seconds_before, count_before = steps_before.get(step, [0.0, 0])
+        mean_ms[step] = (seconds - seconds_before) / max(1, count - count_before) * 1000
     return {
         "steps_ms": mean_ms,
         "median": by_rate[len(by_rate) // 2][0],

@@ -1,8 +1,10 @@
 """Runs PERF-1, 2, 3, 5 and 6 on a release build (SQLite + local folder, loopback) and prints one line per figure
 with its reference and the ratio. PERF-4 runs separately (scripts/bench-live), called by scripts/bench."""
 import argparse
+import glob
 import os
 import statistics
+import sys
 import time
 
 import gallery
@@ -52,6 +54,16 @@ def main():
         real_result = ingest.compare(real_server, real)
         real_server.stop()
     report(f"PERF-1 ingest, real photographs ({min(real_sizes):.1f}-{max(real_sizes):.1f} MB): {ingest.describe(real_result)}")
+    # The same, with Disposable on the reference's own libvips (the pyvips-binary wheel's 8.18, preloaded so that
+    # its symbols come first): what the library version is worth. Not a way to run Disposable — that build cannot
+    # decode HEVC, so iPhones' HEIC photos would fail.
+    wheel = glob.glob(os.path.join(sys.prefix, "lib", "python3*", "site-packages", "pyvips_binary.libs", "libvips-*.so.42"))
+    for corpus, files in (("generated photos", paths), ("real photographs", real)) if wheel else ():
+        with stage(f"PERF-1 on {corpus}, Disposable on libvips 8.18: in turn with pyvips, five runs each", 1200):
+            same_library = Server(port=8094, env={"LD_PRELOAD": wheel[0]}).start()
+            same_result = ingest.compare(same_library, files)
+            same_library.stop()
+        report(f"PERF-1 ingest, {corpus}, Disposable on pyvips' libvips 8.18: {ingest.describe(same_result)}")
     if args.ingest_only:
         server.stop()
         return
