@@ -2,9 +2,8 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 /// What reads may take from memory for a second (PERF-2): who holds a token, event rows, and which of an
-/// event's shooters have a picture (`ShooterPictures`). A phone
-/// refreshing the gallery asks both questions with every request, and each answer — a query and two thread
-/// hops — cost more than the page itself.
+/// event's shooters have a picture (`ShooterPictures`). A phone refreshing the gallery asks all three with
+/// every request, and each answer — a query and two thread hops — cost more than the page itself.
 ///
 /// Only reads (GET, HEAD) use them. Every write on this instance forgets everything before and after it
 /// runs (`AuthenticationMiddleware`), and so does every change the `ChangeHub` hears of (photos processed,
