@@ -196,6 +196,41 @@ struct AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/uploads/{upload}", headers: [.init("Tus-Resumable")!: "1.0.0"],
             expected: statuses(.unauthorized, .notFound, .notFound, .noContent, .notFound, .notFound)),
+        // The personal library (LIB-*): accounts only; {asset} is the organizer's own, ready.
+        Row(
+            method: .post, path: "/api/v1/library/assets", image: true,
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .created, .created, .created)),
+        Row(method: .get, path: "/api/v1/library/assets", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(
+            method: .get, path: "/api/v1/library/assets/{asset}",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/library/assets/{asset}",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
+        Row(
+            method: .post, path: "/api/v1/library/assets/{asset}/restore",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .put, path: "/api/v1/library/assets/{asset}/original", image: true,
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .get, path: "/api/v1/library/assets/{asset}/original",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .get, path: "/api/v1/library/assets/{asset}/preview",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .get, path: "/api/v1/library/assets/{asset}/thumbnail",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .post, path: "/api/v1/library/check", json: ["sha256": [String(repeating: "a", count: 64)]],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(method: .get, path: "/api/v1/library/trash", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(method: .delete, path: "/api/v1/library/trash", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(method: .get, path: "/api/v1/library/changes", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(
+            method: .post, path: "/api/v1/photos/{photo}/save-to-library",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .created, .notFound, .notFound)),
     ]
 
     @Test("Each route answers each role as expected", arguments: TestEngine.allCases, rows)
@@ -246,6 +281,13 @@ struct AuthorizationTests {
                         path = try #require(urls?["thumbnail"] as? String)
                     }
                 }
+                if path.contains("{asset}") {
+                    // A ready asset of the organizer's own library.
+                    let asset = try await app.uploadToLibrary(try await TestImages.jpeg(width: 64, height: 48), token: organizer)
+                    let id = try #require(asset.string("id"))
+                    _ = try await app.waitUntilAssetProcessed(id, token: organizer)
+                    path = path.replacingOccurrences(of: "{asset}", with: id)
+                }
                 if path.contains("{upload}") {
                     // An upload the organizer began.
                     var headers: HTTPFields = [
@@ -266,10 +308,15 @@ struct AuthorizationTests {
                         of: "{role}", with: "\(role)-\(suffix)")
                 }
                 // MUT
-                let response =
-                    row.image
-                    ? try await app.upload(try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: token)
-                    : try await app.call(row.method, path, json: json, raw: row.raw, token: token, headers: headers)
+                let response: APIResponse
+                if row.image, path.hasPrefix("/api/v1/library/") {
+                    let image = try await TestImages.jpeg(width: 64, height: 48)
+                    response = try await app.call(row.method, path, token: token, headers: [.contentType: "image/jpeg"], body: image)
+                } else if row.image {
+                    response = try await app.upload(try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: token)
+                } else {
+                    response = try await app.call(row.method, path, json: json, raw: row.raw, token: token, headers: headers)
+                }
                 // validate
                 #expect(response.status == row.expected[role], "\(row.method) \(row.path) as \(role): \(response.text)")
                 if response.status.code >= 400 {
@@ -284,7 +331,7 @@ struct AuthorizationTests {
         try await TestApp.run(.sqlite) { app in
             let covered = Set(
                 Self.rows.map {
-                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}"))"
+                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}"))"
                 })
             let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
             for route in registeredRoutes(app.services) where !pages.contains(route) {

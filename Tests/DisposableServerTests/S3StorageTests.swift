@@ -68,10 +68,4 @@ struct S3StorageTests {
             #expect(page.headers[.contentSecurityPolicy]?.contains("img-src 'self' data: blob: \(settings.endpoint)") == true)
         }
     }
-
-    private func expectEventually(_ condition: () async throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try await !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
-        #expect(try await condition(), sourceLocation: sourceLocation)
-    }
 }

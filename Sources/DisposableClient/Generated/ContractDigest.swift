@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "85d8d3bdbe5b5de78251d61cbe489ab10b256526d1c0fe45e7de09715779abbb"
+    public static let contractDigest = "f5f493932bc72e52bdd043e891d8b3caa83c26a7c427b4aa90845d52addd3fdf"
 }

@@ -3403,5 +3403,437 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/LibraryChangeKind`.
+        @frozen public enum LibraryChangeKind: String, Codable, Hashable, Sendable, CaseIterable {
+            case added = "added"
+            case updated = "updated"
+            case trashed = "trashed"
+            case restored = "restored"
+            case deleted = "deleted"
+        }
+        /// - Remark: Generated from `#/components/schemas/LibraryAsset`.
+        public struct LibraryAsset: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/id`.
+            public var id: Swift.String
+            /// Capture time: EXIF, else X-Taken-At, else the upload time
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/takenAt`.
+            public var takenAt: Foundation.Date
+            /// The timeline's month, `2023-05`
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/month`.
+            public var month: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/uploadedAt`.
+            public var uploadedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/width`.
+            public var width: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/height`.
+            public var height: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/byteSize`.
+            public var byteSize: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/format`.
+            public var format: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case processing = "processing"
+                case ready = "ready"
+                case failed = "failed"
+            }
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/status`.
+            public var status: Components.Schemas.LibraryAsset.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/sha256`.
+            public var sha256: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/fileName`.
+            public var fileName: Swift.String
+            /// One more with each edit
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/fileRevision`.
+            public var fileRevision: Swift.Int
+            /// The revision of its last change in the library's change feed
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/revision`.
+            public var revision: Swift.Int64
+            /// Set while it is in the trash
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/trashedAt`.
+            public var trashedAt: Foundation.Date?
+            /// Session-checked links to its bytes
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls`.
+            public struct UrlsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls/thumbnail`.
+                public var thumbnail: Swift.String
+                /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls/preview`.
+                public var preview: Swift.String
+                /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls/original`.
+                public var original: Swift.String
+                /// Creates a new `UrlsPayload`.
+                ///
+                /// - Parameters:
+                ///   - thumbnail:
+                ///   - preview:
+                ///   - original:
+                public init(
+                    thumbnail: Swift.String,
+                    preview: Swift.String,
+                    original: Swift.String
+                ) {
+                    self.thumbnail = thumbnail
+                    self.preview = preview
+                    self.original = original
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case thumbnail
+                    case preview
+                    case original
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.thumbnail = try container.decode(
+                        Swift.String.self,
+                        forKey: .thumbnail
+                    )
+                    self.preview = try container.decode(
+                        Swift.String.self,
+                        forKey: .preview
+                    )
+                    self.original = try container.decode(
+                        Swift.String.self,
+                        forKey: .original
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "thumbnail",
+                        "preview",
+                        "original"
+                    ])
+                }
+            }
+            /// Session-checked links to its bytes
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls`.
+            public var urls: Components.Schemas.LibraryAsset.UrlsPayload
+            /// Creates a new `LibraryAsset`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - takenAt: Capture time: EXIF, else X-Taken-At, else the upload time
+            ///   - month: The timeline's month, `2023-05`
+            ///   - uploadedAt:
+            ///   - width:
+            ///   - height:
+            ///   - byteSize:
+            ///   - format:
+            ///   - status:
+            ///   - sha256:
+            ///   - fileName:
+            ///   - fileRevision: One more with each edit
+            ///   - revision: The revision of its last change in the library's change feed
+            ///   - trashedAt: Set while it is in the trash
+            ///   - urls: Session-checked links to its bytes
+            public init(
+                id: Swift.String,
+                takenAt: Foundation.Date,
+                month: Swift.String,
+                uploadedAt: Foundation.Date,
+                width: Swift.Int? = nil,
+                height: Swift.Int? = nil,
+                byteSize: Swift.Int64,
+                format: Swift.String,
+                status: Components.Schemas.LibraryAsset.StatusPayload,
+                sha256: Swift.String,
+                fileName: Swift.String,
+                fileRevision: Swift.Int,
+                revision: Swift.Int64,
+                trashedAt: Foundation.Date? = nil,
+                urls: Components.Schemas.LibraryAsset.UrlsPayload
+            ) {
+                self.id = id
+                self.takenAt = takenAt
+                self.month = month
+                self.uploadedAt = uploadedAt
+                self.width = width
+                self.height = height
+                self.byteSize = byteSize
+                self.format = format
+                self.status = status
+                self.sha256 = sha256
+                self.fileName = fileName
+                self.fileRevision = fileRevision
+                self.revision = revision
+                self.trashedAt = trashedAt
+                self.urls = urls
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case takenAt
+                case month
+                case uploadedAt
+                case width
+                case height
+                case byteSize
+                case format
+                case status
+                case sha256
+                case fileName
+                case fileRevision
+                case revision
+                case trashedAt
+                case urls
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.takenAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .takenAt
+                )
+                self.month = try container.decode(
+                    Swift.String.self,
+                    forKey: .month
+                )
+                self.uploadedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .uploadedAt
+                )
+                self.width = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .width
+                )
+                self.height = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .height
+                )
+                self.byteSize = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .byteSize
+                )
+                self.format = try container.decode(
+                    Swift.String.self,
+                    forKey: .format
+                )
+                self.status = try container.decode(
+                    Components.Schemas.LibraryAsset.StatusPayload.self,
+                    forKey: .status
+                )
+                self.sha256 = try container.decode(
+                    Swift.String.self,
+                    forKey: .sha256
+                )
+                self.fileName = try container.decode(
+                    Swift.String.self,
+                    forKey: .fileName
+                )
+                self.fileRevision = try container.decode(
+                    Swift.Int.self,
+                    forKey: .fileRevision
+                )
+                self.revision = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .revision
+                )
+                self.trashedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .trashedAt
+                )
+                self.urls = try container.decode(
+                    Components.Schemas.LibraryAsset.UrlsPayload.self,
+                    forKey: .urls
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "takenAt",
+                    "month",
+                    "uploadedAt",
+                    "width",
+                    "height",
+                    "byteSize",
+                    "format",
+                    "status",
+                    "sha256",
+                    "fileName",
+                    "fileRevision",
+                    "revision",
+                    "trashedAt",
+                    "urls"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LibraryPage`.
+        public struct LibraryPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LibraryPage/items`.
+            public var items: [Components.Schemas.LibraryAsset]
+            /// - Remark: Generated from `#/components/schemas/LibraryPage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `LibraryPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.LibraryAsset],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.LibraryAsset].self,
+                    forKey: .items
+                )
+                self.nextCursor = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nextCursor
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "nextCursor"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LibraryChange`.
+        public struct LibraryChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LibraryChange/revision`.
+            public var revision: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/LibraryChange/kind`.
+            public var kind: Components.Schemas.LibraryChangeKind
+            /// - Remark: Generated from `#/components/schemas/LibraryChange/assetId`.
+            public var assetId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LibraryChange/asset`.
+            public var asset: Components.Schemas.LibraryAsset?
+            /// Creates a new `LibraryChange`.
+            ///
+            /// - Parameters:
+            ///   - revision:
+            ///   - kind:
+            ///   - assetId:
+            ///   - asset:
+            public init(
+                revision: Swift.Int64,
+                kind: Components.Schemas.LibraryChangeKind,
+                assetId: Swift.String,
+                asset: Components.Schemas.LibraryAsset? = nil
+            ) {
+                self.revision = revision
+                self.kind = kind
+                self.assetId = assetId
+                self.asset = asset
+            }
+            public enum CodingKeys: String, CodingKey {
+                case revision
+                case kind
+                case assetId
+                case asset
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.revision = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .revision
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.LibraryChangeKind.self,
+                    forKey: .kind
+                )
+                self.assetId = try container.decode(
+                    Swift.String.self,
+                    forKey: .assetId
+                )
+                self.asset = try container.decodeIfPresent(
+                    Components.Schemas.LibraryAsset.self,
+                    forKey: .asset
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "revision",
+                    "kind",
+                    "assetId",
+                    "asset"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LibraryChangePage`.
+        public struct LibraryChangePage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LibraryChangePage/items`.
+            public var items: [Components.Schemas.LibraryChange]
+            /// Ask again with since = next
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryChangePage/next`.
+            public var next: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/LibraryChangePage/hasMore`.
+            public var hasMore: Swift.Bool
+            /// Creates a new `LibraryChangePage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - next: Ask again with since = next
+            ///   - hasMore:
+            public init(
+                items: [Components.Schemas.LibraryChange],
+                next: Swift.Int64,
+                hasMore: Swift.Bool
+            ) {
+                self.items = items
+                self.next = next
+                self.hasMore = hasMore
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case next
+                case hasMore
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.LibraryChange].self,
+                    forKey: .items
+                )
+                self.next = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .next
+                )
+                self.hasMore = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .hasMore
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "next",
+                    "hasMore"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TrashEmptied`.
+        public struct TrashEmptied: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TrashEmptied/deleted`.
+            public var deleted: Swift.Int
+            /// Creates a new `TrashEmptied`.
+            ///
+            /// - Parameters:
+            ///   - deleted:
+            public init(deleted: Swift.Int) {
+                self.deleted = deleted
+            }
+            public enum CodingKeys: String, CodingKey {
+                case deleted
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.deleted = try container.decode(
+                    Swift.Int.self,
+                    forKey: .deleted
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "deleted"
+                ])
+            }
+        }
     }
 }

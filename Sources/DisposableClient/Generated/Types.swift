@@ -333,6 +333,76 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/support/tickets`.
     /// - Remark: Generated from `#/paths//api/v1/support/tickets/post(createSupportTicket)`.
     func createSupportTicket(_ input: Operations.CreateSupportTicket.Input) async throws -> Operations.CreateSupportTicket.Output
+    /// LIB-1: my timeline, newest capture first, each item with its month
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/get(listLibraryAssets)`.
+    func listLibraryAssets(_ input: Operations.ListLibraryAssets.Input) async throws -> Operations.ListLibraryAssets.Output
+    /// LIB-1: add a photo to my own library: the body is the image's bytes, kept byte for byte
+    ///
+    /// - Remark: HTTP `POST /api/v1/library/assets`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/post(uploadLibraryAsset)`.
+    func uploadLibraryAsset(_ input: Operations.UploadLibraryAsset.Input) async throws -> Operations.UploadLibraryAsset.Output
+    /// One of my assets (in the timeline or the trash)
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/get(getLibraryAsset)`.
+    func getLibraryAsset(_ input: Operations.GetLibraryAsset.Input) async throws -> Operations.GetLibraryAsset.Output
+    /// LIB-2: move an asset to the trash; an asset already in the trash is deleted for good
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/library/assets/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/delete(deleteLibraryAsset)`.
+    func deleteLibraryAsset(_ input: Operations.DeleteLibraryAsset.Input) async throws -> Operations.DeleteLibraryAsset.Output
+    /// LIB-2: bring an asset back from the trash
+    ///
+    /// - Remark: HTTP `POST /api/v1/library/assets/{id}/restore`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/restore/post(restoreLibraryAsset)`.
+    func restoreLibraryAsset(_ input: Operations.RestoreLibraryAsset.Input) async throws -> Operations.RestoreLibraryAsset.Output
+    /// The original bytes as sent (Range supported)
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets/{id}/original`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/original/get(getLibraryAssetOriginal)`.
+    func getLibraryAssetOriginal(_ input: Operations.GetLibraryAssetOriginal.Input) async throws -> Operations.GetLibraryAssetOriginal.Output
+    /// LIB-2: replace the asset with an edited version (same id, next fileRevision, new derivatives)
+    ///
+    /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/original`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/original/put(replaceLibraryAsset)`.
+    func replaceLibraryAsset(_ input: Operations.ReplaceLibraryAsset.Input) async throws -> Operations.ReplaceLibraryAsset.Output
+    /// The ~1600 px JPEG preview of the asset's current revision
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets/{id}/preview`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/preview/get(getLibraryAssetPreview)`.
+    func getLibraryAssetPreview(_ input: Operations.GetLibraryAssetPreview.Input) async throws -> Operations.GetLibraryAssetPreview.Output
+    /// The ~400 px JPEG thumbnail of the asset's current revision
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets/{id}/thumbnail`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/thumbnail/get(getLibraryAssetThumbnail)`.
+    func getLibraryAssetThumbnail(_ input: Operations.GetLibraryAssetThumbnail.Input) async throws -> Operations.GetLibraryAssetThumbnail.Output
+    /// UP-7: which of these SHA-256 my library already holds (timeline or trash)
+    ///
+    /// - Remark: HTTP `POST /api/v1/library/check`.
+    /// - Remark: Generated from `#/paths//api/v1/library/check/post(checkLibraryHashes)`.
+    func checkLibraryHashes(_ input: Operations.CheckLibraryHashes.Input) async throws -> Operations.CheckLibraryHashes.Output
+    /// LIB-2: the trash, latest deleted first (purged after 30 days)
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/trash`.
+    /// - Remark: Generated from `#/paths//api/v1/library/trash/get(listLibraryTrash)`.
+    func listLibraryTrash(_ input: Operations.ListLibraryTrash.Input) async throws -> Operations.ListLibraryTrash.Output
+    /// LIB-2: delete everything in the trash for good
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/library/trash`.
+    /// - Remark: Generated from `#/paths//api/v1/library/trash/delete(emptyLibraryTrash)`.
+    func emptyLibraryTrash(_ input: Operations.EmptyLibraryTrash.Input) async throws -> Operations.EmptyLibraryTrash.Output
+    /// LIB-4: the library's change feed, each asset at its latest revision: JSON pages, or Server-Sent Events with Accept: text/event-stream
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/changes`.
+    /// - Remark: Generated from `#/paths//api/v1/library/changes/get(getLibraryChanges)`.
+    func getLibraryChanges(_ input: Operations.GetLibraryChanges.Input) async throws -> Operations.GetLibraryChanges.Output
+    /// LIB-6: copy an event photo I may download into my own library (it outlives the event)
+    ///
+    /// - Remark: HTTP `POST /api/v1/photos/{id}/save-to-library`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/save-to-library/post(savePhotoToLibrary)`.
+    func savePhotoToLibrary(_ input: Operations.SavePhotoToLibrary.Input) async throws -> Operations.SavePhotoToLibrary.Output
     /// UP-4: begin a resumable upload of Upload-Length bytes into the event Upload-Metadata names (`event`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
     ///
     /// - Remark: HTTP `POST /api/v1/uploads`.
@@ -1125,6 +1195,188 @@ extension APIProtocol {
         try await createSupportTicket(Operations.CreateSupportTicket.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// LIB-1: my timeline, newest capture first, each item with its month
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/get(listLibraryAssets)`.
+    public func listLibraryAssets(
+        query: Operations.ListLibraryAssets.Input.Query = .init(),
+        headers: Operations.ListLibraryAssets.Input.Headers = .init()
+    ) async throws -> Operations.ListLibraryAssets.Output {
+        try await listLibraryAssets(Operations.ListLibraryAssets.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// LIB-1: add a photo to my own library: the body is the image's bytes, kept byte for byte
+    ///
+    /// - Remark: HTTP `POST /api/v1/library/assets`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/post(uploadLibraryAsset)`.
+    public func uploadLibraryAsset(
+        headers: Operations.UploadLibraryAsset.Input.Headers = .init(),
+        body: Operations.UploadLibraryAsset.Input.Body
+    ) async throws -> Operations.UploadLibraryAsset.Output {
+        try await uploadLibraryAsset(Operations.UploadLibraryAsset.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// One of my assets (in the timeline or the trash)
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/get(getLibraryAsset)`.
+    public func getLibraryAsset(
+        path: Operations.GetLibraryAsset.Input.Path,
+        headers: Operations.GetLibraryAsset.Input.Headers = .init()
+    ) async throws -> Operations.GetLibraryAsset.Output {
+        try await getLibraryAsset(Operations.GetLibraryAsset.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// LIB-2: move an asset to the trash; an asset already in the trash is deleted for good
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/library/assets/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/delete(deleteLibraryAsset)`.
+    public func deleteLibraryAsset(
+        path: Operations.DeleteLibraryAsset.Input.Path,
+        headers: Operations.DeleteLibraryAsset.Input.Headers = .init()
+    ) async throws -> Operations.DeleteLibraryAsset.Output {
+        try await deleteLibraryAsset(Operations.DeleteLibraryAsset.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// LIB-2: bring an asset back from the trash
+    ///
+    /// - Remark: HTTP `POST /api/v1/library/assets/{id}/restore`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/restore/post(restoreLibraryAsset)`.
+    public func restoreLibraryAsset(
+        path: Operations.RestoreLibraryAsset.Input.Path,
+        headers: Operations.RestoreLibraryAsset.Input.Headers = .init()
+    ) async throws -> Operations.RestoreLibraryAsset.Output {
+        try await restoreLibraryAsset(Operations.RestoreLibraryAsset.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The original bytes as sent (Range supported)
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets/{id}/original`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/original/get(getLibraryAssetOriginal)`.
+    public func getLibraryAssetOriginal(
+        path: Operations.GetLibraryAssetOriginal.Input.Path,
+        headers: Operations.GetLibraryAssetOriginal.Input.Headers = .init()
+    ) async throws -> Operations.GetLibraryAssetOriginal.Output {
+        try await getLibraryAssetOriginal(Operations.GetLibraryAssetOriginal.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// LIB-2: replace the asset with an edited version (same id, next fileRevision, new derivatives)
+    ///
+    /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/original`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/original/put(replaceLibraryAsset)`.
+    public func replaceLibraryAsset(
+        path: Operations.ReplaceLibraryAsset.Input.Path,
+        headers: Operations.ReplaceLibraryAsset.Input.Headers = .init(),
+        body: Operations.ReplaceLibraryAsset.Input.Body
+    ) async throws -> Operations.ReplaceLibraryAsset.Output {
+        try await replaceLibraryAsset(Operations.ReplaceLibraryAsset.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The ~1600 px JPEG preview of the asset's current revision
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets/{id}/preview`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/preview/get(getLibraryAssetPreview)`.
+    public func getLibraryAssetPreview(
+        path: Operations.GetLibraryAssetPreview.Input.Path,
+        query: Operations.GetLibraryAssetPreview.Input.Query = .init(),
+        headers: Operations.GetLibraryAssetPreview.Input.Headers = .init()
+    ) async throws -> Operations.GetLibraryAssetPreview.Output {
+        try await getLibraryAssetPreview(Operations.GetLibraryAssetPreview.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The ~400 px JPEG thumbnail of the asset's current revision
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets/{id}/thumbnail`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/thumbnail/get(getLibraryAssetThumbnail)`.
+    public func getLibraryAssetThumbnail(
+        path: Operations.GetLibraryAssetThumbnail.Input.Path,
+        query: Operations.GetLibraryAssetThumbnail.Input.Query = .init(),
+        headers: Operations.GetLibraryAssetThumbnail.Input.Headers = .init()
+    ) async throws -> Operations.GetLibraryAssetThumbnail.Output {
+        try await getLibraryAssetThumbnail(Operations.GetLibraryAssetThumbnail.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// UP-7: which of these SHA-256 my library already holds (timeline or trash)
+    ///
+    /// - Remark: HTTP `POST /api/v1/library/check`.
+    /// - Remark: Generated from `#/paths//api/v1/library/check/post(checkLibraryHashes)`.
+    public func checkLibraryHashes(
+        headers: Operations.CheckLibraryHashes.Input.Headers = .init(),
+        body: Operations.CheckLibraryHashes.Input.Body
+    ) async throws -> Operations.CheckLibraryHashes.Output {
+        try await checkLibraryHashes(Operations.CheckLibraryHashes.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// LIB-2: the trash, latest deleted first (purged after 30 days)
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/trash`.
+    /// - Remark: Generated from `#/paths//api/v1/library/trash/get(listLibraryTrash)`.
+    public func listLibraryTrash(
+        query: Operations.ListLibraryTrash.Input.Query = .init(),
+        headers: Operations.ListLibraryTrash.Input.Headers = .init()
+    ) async throws -> Operations.ListLibraryTrash.Output {
+        try await listLibraryTrash(Operations.ListLibraryTrash.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// LIB-2: delete everything in the trash for good
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/library/trash`.
+    /// - Remark: Generated from `#/paths//api/v1/library/trash/delete(emptyLibraryTrash)`.
+    public func emptyLibraryTrash(headers: Operations.EmptyLibraryTrash.Input.Headers = .init()) async throws -> Operations.EmptyLibraryTrash.Output {
+        try await emptyLibraryTrash(Operations.EmptyLibraryTrash.Input(headers: headers))
+    }
+    /// LIB-4: the library's change feed, each asset at its latest revision: JSON pages, or Server-Sent Events with Accept: text/event-stream
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/changes`.
+    /// - Remark: Generated from `#/paths//api/v1/library/changes/get(getLibraryChanges)`.
+    public func getLibraryChanges(
+        query: Operations.GetLibraryChanges.Input.Query = .init(),
+        headers: Operations.GetLibraryChanges.Input.Headers = .init()
+    ) async throws -> Operations.GetLibraryChanges.Output {
+        try await getLibraryChanges(Operations.GetLibraryChanges.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// LIB-6: copy an event photo I may download into my own library (it outlives the event)
+    ///
+    /// - Remark: HTTP `POST /api/v1/photos/{id}/save-to-library`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/save-to-library/post(savePhotoToLibrary)`.
+    public func savePhotoToLibrary(
+        path: Operations.SavePhotoToLibrary.Input.Path,
+        headers: Operations.SavePhotoToLibrary.Input.Headers = .init()
+    ) async throws -> Operations.SavePhotoToLibrary.Output {
+        try await savePhotoToLibrary(Operations.SavePhotoToLibrary.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// UP-4: begin a resumable upload of Upload-Length bytes into the event Upload-Metadata names (`event`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along

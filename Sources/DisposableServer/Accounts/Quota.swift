@@ -1,8 +1,8 @@
 import Foundation
 import SQLKit
 
-/// An account's storage quota (ADM-5, P-I-260): the originals of every photo in the events it organizes count
-/// against it. Like `ShotLimit`, it is checked before an upload is read (a quick refusal) and charged for good
+/// An account's storage quota (ADM-5, P-I-260): the originals of every photo in the events it organizes, and of
+/// every asset in its own library (trash included), count against it. Like `ShotLimit`, it is checked before an upload is read (a quick refusal) and charged for good
 /// by a guarded UPDATE in the transaction that records the photo, so parallel uploads near the limit can never
 /// take the account past it. Removing a photo gives its bytes back in the transaction that removes the row.
 enum Quota {
@@ -50,6 +50,28 @@ enum Quota {
             RETURNING used_bytes
             """
         ).first() != nil
+    }
+
+    /// Charges `bytes` to the account itself (its library, LIB-1) if they fit; false when they do not.
+    static func charge(_ bytes: Int64, userID: String, in db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            UPDATE users SET used_bytes = used_bytes + \(bind: bytes)
+            WHERE id = \(bind: userID) AND used_bytes + \(bind: bytes) <= \(allowedSQL)
+            RETURNING used_bytes
+            """
+        ).first() != nil
+    }
+
+    /// Gives `bytes` back to the account (a library asset deleted for good, or edited into a smaller file).
+    static func release(_ bytes: Int64, userID: String, in db: any SQLDatabase) async throws {
+        guard bytes > 0 else { return }
+        try await db.raw(
+            """
+            UPDATE users SET used_bytes = CASE WHEN used_bytes > \(bind: bytes) THEN used_bytes - \(bind: bytes) ELSE 0 END
+            WHERE id = \(bind: userID)
+            """
+        ).run()
     }
 
     /// Gives `bytes` back to the organizer of `eventID` (a photo removed in the same transaction).

@@ -23,6 +23,7 @@ public struct AppServices: Sendable {
     let profiles: ProfileService
     let passwordResets: PasswordResetService
     let support: SupportService
+    let library: LibraryService
 
     // What they share.
     let blobs: CachingBlobStore
@@ -30,6 +31,7 @@ public struct AppServices: Sendable {
     let pendingWrites: PendingWrites
     let jobs: JobQueue
     let renderer: PhotoRenderer
+    let libraryRenderer: LibraryRenderer
     /// Fans change-log entries out to this instance's live subscribers (LIVE-1).
     let changes: ChangeHub
     /// Identities and event rows reads may take from memory for a second (PERF-2).
@@ -105,11 +107,18 @@ public struct AppServices: Sendable {
             database: database, accounts: accounts, mailer: mailer, publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
         renderer = PhotoRenderer(
             photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)
+        let libraryRows = LibraryRepository(database: database)
+        let libraryFeed = LibraryFeed()
+        library = LibraryService(
+            assets: libraryRows, photos: photos, blobs: blobs, staging: staging, pendingWrites: pendingWrites, newWork: newWork,
+            feed: libraryFeed, clock: clock, logger: logger)
+        libraryRenderer = LibraryRenderer(
+            assets: libraryRows, blobs: blobs, images: images, pendingWrites: pendingWrites, feed: libraryFeed, jobs: jobs)
         resumableUploads = try ResumableUploadService(
             database: database, photos: photos, directory: configuration.resumableUploadsDirectory, clock: clock)
         retention = RetentionSweeper(
             database: database, deletion: deletion, pendingWrites: pendingWrites, tokens: accounts.tokens, guests: guests,
-            uploads: resumableUploads,
+            uploads: resumableUploads, library: library,
             retention: configuration.retention, clock: clock, logger: logger, started: started, interval: .seconds(600))
     }
 }

@@ -57,6 +57,10 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
         },
         streams: services.liveStreams, walls: walls
     ).addRoutes(to: withSession)
+    LibraryController(
+        library: services.library, heartbeat: services.configuration.liveHeartbeat, streams: services.liveStreams,
+        stillValid: { [accounts = services.accounts] identity in try await accounts.identity(tokenHash: identity.tokenHash) != nil }
+    ).addRoutes(to: withSession)
     DeletionRecordsController(database: services.database).addRoutes(to: withSession)
     AdminController(admin: services.admin).addRoutes(to: withSession)
     PasswordController(resets: services.passwordResets, accounts: services.accounts).addRoutes(to: withSession)
@@ -99,7 +103,8 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
     app.addServices(
         DatabaseService(database: services.database),
         MediaWorkers(
-            jobs: services.jobs, renderer: services.renderer, newWork: services.newWork, started: services.started,
+            jobs: services.jobs, renderer: services.renderer, libraryRenderer: services.libraryRenderer, newWork: services.newWork,
+            started: services.started,
             count: configuration.mediaWorkers, releaseLeasesAtStart: services.database.kind == .sqlite, clock: services.clock,
             logger: services.logger),
         ClockAnnouncer(

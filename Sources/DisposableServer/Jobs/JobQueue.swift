@@ -7,6 +7,8 @@ import SQLKit
 public struct JobQueue: Sendable {
     public enum Kind: String, Sendable {
         case renderPhoto = "render-photo"
+        /// A library asset's derivatives (`LibraryRenderer`).
+        case renderAsset = "render-asset"
     }
 
     struct Job: Sendable {

@@ -7,6 +7,7 @@ import VipsLoader
 struct MediaWorkers: Service {
     let jobs: JobQueue
     let renderer: PhotoRenderer
+    let libraryRenderer: LibraryRenderer
     let newWork: WorkSignal
     let started: StartupGate
     /// Photos in process at once.
@@ -57,6 +58,7 @@ struct MediaWorkers: Service {
         do {
             switch job.kind {
             case .renderPhoto: try await renderer.render(photoID: job.subjectID, jobID: job.id)
+            case .renderAsset: try await libraryRenderer.render(assetID: job.subjectID, jobID: job.id)
             }
         } catch is StorageFull {
             // The original is safe; only its derivatives could not be written. Wait for space, however long:
@@ -75,7 +77,10 @@ struct MediaWorkers: Service {
         } catch {
             logger.error("Job \(job.kind.rawValue) for \(job.subjectID) failed (attempt \(job.attempts)): \(error)")
             if job.attempts >= Self.maxAttempts {
-                try? await renderer.fail(photoID: job.subjectID, jobID: job.id, reason: "Processing kept failing.")
+                switch job.kind {
+                case .renderPhoto: try? await renderer.fail(photoID: job.subjectID, jobID: job.id, reason: "Processing kept failing.")
+                case .renderAsset: try? await libraryRenderer.fail(assetID: job.subjectID, jobID: job.id)
+                }
             } else {
                 try? await jobs.retry(job, after: pow(2, Double(job.attempts)), now: clock.now)
             }

@@ -139,8 +139,9 @@ extension PhotoService {
     /// Beyond, at least one byte of file per this many pixels: real photos have 2–8.
     static let pixelsPerByte: Int64 = 16
 
-    /// The format from the bytes, and the size from the header — before anything is decoded (MED-3).
-    private func validate(_ staged: StagedUpload) async throws -> ImageFormat {
+    /// The format from the bytes, and the size from the header — before anything is decoded (MED-3). The library
+    /// checks its uploads the same way.
+    func validate(_ staged: StagedUpload) async throws -> ImageFormat {
         guard staged.byteSize > 0 else {
             throw Problem(.unprocessableContent, "empty-file", title: "Empty file", detail: "The file is empty.")
         }

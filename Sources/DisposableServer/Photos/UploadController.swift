@@ -27,9 +27,9 @@ struct UploadController {
         let identity = try context.requireIdentity()
         // Membership first: a stranger learns nothing from the headers' checks.
         let shooting = try await photos.shooting(into: try context.parameters.require("id"), for: identity)
-        try checkDeclaredType(request)
+        try Self.checkDeclaredType(request)
         let upload = PhotoService.UploadRequest(
-            source: try photoSource(request), idempotencyKey: try idempotencyKey(request),
+            source: try photoSource(request), idempotencyKey: try Self.idempotencyKey(request),
             declaredLength: request.headers[.contentLength].flatMap(Int64.init))
         switch try await photos.upload(upload, shooting, body: request.body) {
         case .existing(let photo):
@@ -43,7 +43,7 @@ struct UploadController {
 
     /// The body is an image's bytes: a request that declares something else (an HTML page, a JSON
     /// document, a form) is refused before anything is read. The format itself is sniffed from the bytes.
-    private func checkDeclaredType(_ request: Request) throws {
+    static func checkDeclaredType(_ request: Request) throws {
         guard let declared = request.headers[.contentType]?.lowercased() else { return }
         let type = declared.split(separator: ";")[0].trimmingCharacters(in: .whitespaces)
         guard type.hasPrefix("image/") || type == "application/octet-stream" || type.isEmpty else {
@@ -64,7 +64,7 @@ struct UploadController {
     }
 
     /// A client-generated id (UP-3): 1 to 128 visible ASCII characters.
-    private func idempotencyKey(_ request: Request) throws -> String? {
+    static func idempotencyKey(_ request: Request) throws -> String? {
         guard let key = request.headers[.init("Idempotency-Key")!] else { return nil }
         guard (1...128).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw Problem.badRequest("Idempotency-Key must be 1 to 128 visible ASCII characters.", field: "Idempotency-Key")

@@ -76,7 +76,10 @@ struct MyDataService: Sendable {
             await changes.refresh(photo.eventID)
         }
         try await blobs.delete(key: ProfileService.key(userID))
+        // Their own library (LIB-1): every file, then the rows go with the account.
+        try await blobs.delete(prefix: LibraryFiles.library(of: userID))
         try await database.transaction { db in
+            try await db.raw("DELETE FROM jobs WHERE subject_id IN (SELECT id FROM library_assets WHERE user_id = \(bind: userID))").run()
             try await db.raw("DELETE FROM guests WHERE user_id = \(bind: userID)").run()
             try await db.raw("DELETE FROM support_tickets WHERE user_id = \(bind: userID)").run()
             try await db.raw("DELETE FROM users WHERE id = \(bind: userID)").run()

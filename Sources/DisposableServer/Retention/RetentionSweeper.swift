@@ -15,6 +15,8 @@ struct RetentionSweeper: Service {
     let tokens: AccessTokenRepository
     let guests: GuestRepository
     let uploads: ResumableUploadService
+    /// Its trash is emptied of what has been there 30 days (LIB-2).
+    let library: LibraryService
     let retention: TimeInterval
     let clock: any AppClock
     let logger: Logger
@@ -46,6 +48,7 @@ struct RetentionSweeper: Service {
         let sessions = try await tokens.purgeExpired()
         let links = try await guests.purgeExpiredLinks(now: clock.now)
         if sessions + links > 0 { logger.info("Forgot \(sessions) expired sessions and \(links) expired personal links.") }
+        _ = try await library.purgeExpiredTrash()
         return due.count
     }
 }

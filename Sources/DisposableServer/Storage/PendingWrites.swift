@@ -33,6 +33,30 @@ struct PendingWrites: Sendable {
         }
     }
 
+    /// Records that files of a library asset's revision (`LibraryFiles`) are about to be written.
+    func begin(_ write: LibraryFiles) async throws {
+        let now = clock.now
+        try await database.sql { db in try await Self.begin(write, startedAt: now, instance: instance, in: db) }
+    }
+
+    /// The same inside a transaction; `startedAt` 0 makes it due for removal at the next reconciliation (files to
+    /// delete after the transaction commits).
+    static func begin(_ write: LibraryFiles, startedAt: Date, instance: String, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO pending_writes (photo_id, event_id, instance, started_at, blob_prefix)
+            VALUES (\(bind: write.writeID), '', \(bind: instance), \(bind: startedAt.millisecondsSince1970), \(bind: write.prefix))
+            ON CONFLICT (photo_id) DO NOTHING
+            """
+        ).run()
+    }
+
+    /// Removes a library write's files and forgets it.
+    func abandon(_ write: LibraryFiles) async throws {
+        try await blobs.delete(prefix: write.prefix)
+        try await database.sql { db in try await Self.end(photoID: write.writeID, in: db) }
+    }
+
     /// In the transaction that records (or gives up) the photo: its files are accounted for.
     static func end(photoID: String, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM pending_writes WHERE photo_id = \(bind: photoID)").run()
@@ -51,19 +75,28 @@ struct PendingWrites: Sendable {
         let stale = try await database.sql { db in
             try await db.raw(
                 """
-                SELECT w.photo_id, w.event_id, p.id AS recorded FROM pending_writes w LEFT JOIN photos p ON p.id = w.photo_id
+                SELECT w.photo_id, w.event_id, w.blob_prefix, p.id AS recorded FROM pending_writes w LEFT JOIN photos p ON p.id = w.photo_id
                 WHERE w.started_at < \(bind: before) OR (\(bind: atStart) AND w.instance = \(bind: instance))
                 """
             ).all().map {
                 (
                     photo: try $0.decode(column: "photo_id", as: String.self), event: try $0.decode(column: "event_id", as: String.self),
+                    prefix: try $0.decode(column: "blob_prefix", as: String?.self),
                     recorded: try $0.decodeNil(column: "recorded") == false
                 )
             }
         }
         var removed = 0
         for write in stale {
-            if write.recorded {
+            if let prefix = write.prefix {
+                let files = LibraryFiles(writeID: write.photo, prefix: prefix)
+                if try await files.isRecorded(in: database) {
+                    try await database.sql { db in try await Self.end(photoID: write.photo, in: db) }
+                } else {
+                    try await abandon(files)
+                    removed += 1
+                }
+            } else if write.recorded {
                 try await database.sql { db in try await Self.end(photoID: write.photo, in: db) }
             } else {
                 try await abandon(eventID: write.event, photoID: write.photo)

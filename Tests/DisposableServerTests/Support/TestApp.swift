@@ -161,6 +161,35 @@ extension TestApp {
         return try await send("/api/v1/events/\(event)/photos", method: .post, headers: headers, body: ByteBuffer(data: data))
     }
 
+    /// One call with raw bytes as its body.
+    func call(_ method: HTTPRequest.Method, _ path: String, token: String?, headers extra: HTTPFields = [:], body: Data) async throws -> APIResponse {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await send(path, method: method, headers: headers, body: ByteBuffer(data: body))
+    }
+
+    /// Uploads image bytes to the caller's own library (LIB-1).
+    func uploadToLibrary(
+        _ data: Data, token: String?, key: String? = nil, takenAt: String? = nil, fileName: String? = nil
+    ) async throws -> APIResponse {
+        var headers: HTTPFields = [.contentType: "image/jpeg"]
+        if let key { headers[.init("Idempotency-Key")!] = key }
+        if let takenAt { headers[.init("X-Taken-At")!] = takenAt }
+        if let fileName { headers[.init("X-File-Name")!] = fileName }
+        return try await call(.post, "/api/v1/library/assets", token: token, headers: headers, body: data)
+    }
+
+    /// Waits until the media workers have processed a library asset; returns its final JSON.
+    func waitUntilAssetProcessed(_ assetID: String, token: String, timeout: Duration = .seconds(30)) async throws -> APIResponse {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let asset = try await call(.get, "/api/v1/library/assets/\(assetID)", token: token)
+            if asset.string("status") != "processing" { return asset }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSetupError("asset \(assetID) still processing after \(timeout)")
+    }
+
     /// Waits until the media workers have processed a photo; returns its final JSON.
     func waitUntilProcessed(_ photoID: String, token: String, timeout: Duration = .seconds(30)) async throws -> APIResponse {
         let deadline = ContinuousClock.now + timeout
@@ -208,4 +237,11 @@ extension TestApp {
 
 extension RateLimit {
     static let generous = RateLimit(burst: 1000, refillEvery: .seconds(1))
+}
+
+/// Waits up to 30 s for `condition` (files removed after the answer, a bucket listing catching up).
+func expectEventually(_ condition: () async throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while try await !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
+    #expect(try await condition(), sourceLocation: sourceLocation)
 }

@@ -1,0 +1,126 @@
+import DisposableAPI
+import Foundation
+import SQLKit
+
+/// One asset of a user's own library (LIB-1): the original as sent, byte for byte, and its derivatives.
+struct LibraryAsset: Sendable, Equatable {
+    let id: String
+    let userID: String
+    let sha256: String
+    let format: ImageFormat
+    let byteSize: Int64
+    let derivativeBytes: Int64
+    let width: Int?
+    let height: Int?
+    /// EXIF DateTimeOriginal (floating time, read as UTC), else `X-Taken-At`, else the upload time.
+    let takenAt: Date
+    /// `takenAt` came from the client (`X-Taken-At`, an import's sidecar, the event photo it was saved from).
+    let takenAtGiven: Bool
+    let uploadedAt: Date
+    let fileName: String
+    let status: PhotoStatus
+    /// 1, then one more with each edit: its files are in a folder of their own.
+    let fileRevision: Int
+    /// The library counter's value at its last change (LIB-4).
+    let revision: Int64
+    let lastChange: LibraryChangeKind
+    let trashedAt: Date?
+    let deletedAt: Date?
+
+    var files: LibraryFiles { .revision(user: userID, asset: id, fileRevision: fileRevision) }
+
+    /// `2023-05`, the timeline's month.
+    var month: String {
+        let days = Int64((takenAt.timeIntervalSince1970 / 86_400).rounded(.down))
+        let (year, month, _) = civilDate(daysSince1970: days)
+        return String(format: "%04d-%02d", year, month)
+    }
+
+    static func from(_ row: any SQLRow) throws -> LibraryAsset {
+        LibraryAsset(
+            id: try row.decode(column: "id", as: String.self),
+            userID: try row.decode(column: "user_id", as: String.self),
+            sha256: try row.decode(column: "sha256", as: String.self),
+            format: ImageFormat(rawValue: try row.decode(column: "format", as: String.self)) ?? .jpeg,
+            byteSize: try row.decode(column: "byte_size", as: Int64.self),
+            derivativeBytes: try row.decode(column: "derivative_bytes", as: Int64.self),
+            width: try row.decode(column: "width", as: Int?.self),
+            height: try row.decode(column: "height", as: Int?.self),
+            takenAt: Date(millisecondsSince1970: try row.decode(column: "taken_at", as: Int64.self)),
+            takenAtGiven: try row.decode(column: "taken_at_given", as: Bool.self),
+            uploadedAt: Date(millisecondsSince1970: try row.decode(column: "uploaded_at", as: Int64.self)),
+            fileName: try row.decode(column: "file_name", as: String.self),
+            status: PhotoStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .processing,
+            fileRevision: try row.decode(column: "file_revision", as: Int.self),
+            revision: try row.decode(column: "revision", as: Int64.self),
+            lastChange: LibraryChangeKind(rawValue: try row.decode(column: "last_change", as: String.self)) ?? .updated,
+            trashedAt: try row.decode(column: "trashed_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)),
+            deletedAt: try row.decode(column: "deleted_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)))
+    }
+
+    var json: LibraryAssetJSON {
+        let base = "/api/v1/library/assets/\(id)"
+        // The revision in the derivatives' links: an edit makes new links, so they may be cached for good.
+        return LibraryAssetJSON(
+            id: id, takenAt: takenAt, month: month, uploadedAt: uploadedAt, width: width, height: height, byteSize: byteSize,
+            format: format.rawValue, status: status, sha256: sha256, fileName: fileName, fileRevision: fileRevision, revision: revision,
+            trashedAt: trashedAt,
+            urls: .init(thumbnail: "\(base)/thumbnail?r=\(fileRevision)", preview: "\(base)/preview?r=\(fileRevision)", original: "\(base)/original"))
+    }
+
+    var change: LibraryChange {
+        LibraryChange(revision: revision, kind: lastChange, assetId: id, asset: lastChange == .deleted ? nil : json)
+    }
+}
+
+/// Year, month and day of a day count since 1970-01-01 (proleptic Gregorian; Howard Hinnant's algorithm) — no
+/// Calendar per asset on a page of 200.
+func civilDate(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let mp = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0)), Int(month), Int(day))
+}
+
+/// Where a library asset's files live: `library/<user>/<asset>/<file revision>/`. An edit writes a new folder,
+/// so the files of the revision the row names are never overwritten in place.
+struct LibraryFiles: Sendable, Equatable {
+    /// Names the write in `pending_writes`: `<asset>@<file revision>`, or `<asset>@all` for the whole asset.
+    let writeID: String
+    let prefix: String
+
+    static func revision(user: String, asset: String, fileRevision: Int) -> LibraryFiles {
+        LibraryFiles(writeID: "\(asset)@\(fileRevision)", prefix: "library/\(user)/\(asset)/\(fileRevision)/")
+    }
+
+    /// Every file of an asset (it is being deleted).
+    static func all(user: String, asset: String) -> LibraryFiles {
+        LibraryFiles(writeID: "\(asset)@all", prefix: "library/\(user)/\(asset)/")
+    }
+
+    /// Every file of a user's library (the account is being deleted).
+    static func library(of user: String) -> String { "library/\(user)/" }
+
+    var original: String { prefix + "original" }
+    var preview: String { prefix + "preview.jpg" }
+    var thumbnail: String { prefix + "thumbnail.jpg" }
+
+    /// Whether a row vouches for these files: the asset exists, not deleted, at this file revision.
+    func isRecorded(in database: any DatabaseEngine) async throws -> Bool {
+        let parts = writeID.split(separator: "@")
+        guard parts.count == 2, let fileRevision = Int(parts[1]) else { return false }
+        return try await database.sql { db in
+            try await db.raw(
+                """
+                SELECT id FROM library_assets WHERE id = \(bind: String(parts[0])) AND file_revision = \(bind: fileRevision)
+                    AND deleted_at IS NULL
+                """
+            ).first() != nil
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// `/api/v1/library/…` (LIB-1, LIB-2, LIB-4, UP-7) and `POST /api/v1/photos/{id}/save-to-library` (LIB-6). Accounts
+/// only: a guest's token gets 403, someone else's asset 404.
+struct LibraryController {
+    let library: LibraryService
+    /// How often an idle stream sends a comment line.
+    let heartbeat: Duration
+    let streams: LiveStreamSlots
+    /// Whether the stream's session still stands (signed out, deleted): checked every five seconds.
+    let stillValid: @Sendable (Identity) async throws -> Bool
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.post("/api/v1/library/assets", use: upload)
+        router.get("/api/v1/library/assets", use: timeline)
+        router.get("/api/v1/library/assets/:id", use: metadata)
+        router.delete("/api/v1/library/assets/:id", use: delete)
+        router.post("/api/v1/library/assets/:id/restore", use: restore)
+        router.put("/api/v1/library/assets/:id/original", use: replace)
+        router.get("/api/v1/library/assets/:id/original", use: original)
+        router.get("/api/v1/library/assets/:id/preview", use: preview)
+        router.get("/api/v1/library/assets/:id/thumbnail", use: thumbnail)
+        router.post("/api/v1/library/check", use: check)
+        router.get("/api/v1/library/trash", use: trash)
+        router.delete("/api/v1/library/trash", use: emptyTrash)
+        router.get("/api/v1/library/changes", use: changes)
+        router.post("/api/v1/photos/:id/save-to-library", use: save)
+    }
+
+    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        try UploadController.checkDeclaredType(request)
+        let upload = LibraryService.UploadRequest(
+            idempotencyKey: try UploadController.idempotencyKey(request), takenAt: try takenAt(request), fileName: try fileName(request),
+            declaredLength: request.headers[.contentLength].flatMap(Int64.init))
+        return try created(try await library.upload(upload, for: user, body: request.body))
+    }
+
+    private func created(_ uploaded: LibraryService.Uploaded) throws -> Response {
+        switch uploaded {
+        case .existing(let asset):
+            return try jsonResponse(asset.json, status: .ok)
+        case .created(let asset):
+            var response = try jsonResponse(asset.json, status: .created)
+            response.headers[.location] = "/api/v1/library/assets/\(asset.id)"
+            return response
+        }
+    }
+
+    /// `X-Taken-At`: an RFC 3339 time, for files that do not carry their capture time.
+    private func takenAt(_ request: Request) throws -> Date? {
+        guard let text = request.headers[.init("X-Taken-At")!] else { return nil }
+        guard let date = Date(rfc3339: text), date > Date(timeIntervalSince1970: -2_208_988_800), date < Date(timeIntervalSince1970: 32_503_680_000)
+        else {
+            throw Problem.badRequest("X-Taken-At must be an RFC 3339 time between 1900 and 3000, such as 2023-05-14T18:30:00Z.", field: "X-Taken-At")
+        }
+        return date
+    }
+
+    /// `X-File-Name`: the file's name, percent-encoded UTF-8.
+    private func fileName(_ request: Request) throws -> String? {
+        guard let raw = request.headers[.init("X-File-Name")!] else { return nil }
+        guard raw.utf8.count <= 1024, let name = raw.removingPercentEncoding else {
+            throw Problem.badRequest("X-File-Name must be the file's name, percent-encoded, at most 1024 bytes.", field: "X-File-Name")
+        }
+        return name
+    }
+
+    @Sendable func timeline(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await page(.timeline, request, context)
+    }
+
+    @Sendable func trash(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await page(.trash, request, context)
+    }
+
+    private func page(_ listing: LibraryRepository.Listing, _ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let query = request.uri.queryParameters
+        let limit = try GalleryController.limit(query.get("limit") ?? "100")
+        return try jsonResponse(try await library.page(listing, for: user, cursor: query.get("cursor"), limit: limit))
+    }
+
+    @Sendable func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try jsonResponse(try await library.asset(try context.parameters.require("id"), for: try context.requireUser()).json)
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await library.delete(try context.parameters.require("id"), for: try context.requireUser())
+        return Response(status: .noContent)
+    }
+
+    @Sendable func restore(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try jsonResponse(try await library.restore(try context.parameters.require("id"), for: try context.requireUser()).json)
+    }
+
+    @Sendable func emptyTrash(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try jsonResponse(TrashEmptied(deleted: try await library.emptyTrash(for: try context.requireUser())))
+    }
+
+    @Sendable func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        try UploadController.checkDeclaredType(request)
+        let asset = try await library.replace(
+            try context.parameters.require("id"), for: user, body: request.body, declaredLength: request.headers[.contentLength].flatMap(Int64.init))
+        return try jsonResponse(asset.json)
+    }
+
+    @Sendable func check(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let body = try await request.decodeJSON(HashCheckRequest.self)
+        return try jsonResponse(try await library.check(hashes: body.sha256, for: user))
+    }
+
+    @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try created(try await library.save(photoID: try context.parameters.require("id"), for: context.identity))
+    }
+
+    // MARK: Bytes
+
+    @Sendable func preview(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await derivative(request, context, \.preview)
+    }
+
+    @Sendable func thumbnail(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await derivative(request, context, \.thumbnail)
+    }
+
+    /// A revision's derivatives never change (an edit makes a new revision and new links): cached for a year.
+    private func derivative(_ request: Request, _ context: AppRequestContext, _ key: KeyPath<LibraryFiles, String>) async throws -> Response {
+        let asset = try await library.asset(try context.parameters.require("id"), for: try context.requireUser())
+        guard asset.status == .ready else { throw Problem.notReady(asset.status) }
+        let etag = "\"\(asset.id)-\(asset.fileRevision)-\(key == \.preview ? "preview" : "thumbnail")\""
+        let headers: HTTPFields = [.contentType: "image/jpeg", .eTag: etag, .cacheControl: "private, max-age=31536000, immutable"]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        guard let bytes = try await library.blobs.contents(key: asset.files[keyPath: key]) else { throw LibraryService.notFound }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// The original, byte for byte, as it was sent (it is the owner's own file: nothing is taken out). Supports Range.
+    @Sendable func original(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let asset = try await library.asset(try context.parameters.require("id"), for: try context.requireUser())
+        let etag = "\"\(asset.sha256)\""
+        var headers: HTTPFields = [
+            .contentType: asset.format.mimeType, .eTag: etag, .acceptRanges: "bytes", .cacheControl: "private, max-age=3600",
+            .contentDisposition: contentDisposition(asset.fileName),
+        ]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        let total = asset.byteSize
+        var range: ClosedRange<Int64>? = nil
+        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true {
+            guard let parsed = ByteRange.parse(header, size: total) else {
+                headers[.contentRange] = "bytes */\(total)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            range = parsed
+            headers[.contentRange] = "bytes \(parsed.lowerBound)-\(parsed.upperBound)/\(total)"
+        }
+        let requested = range ?? (total > 0 ? 0...(total - 1) : nil)
+        let length = requested.map { $0.upperBound - $0.lowerBound + 1 } ?? 0
+        let (blobs, eventLoop) = (library.blobs, context.eventLoop)
+        return Response(
+            status: range == nil ? .ok : .partialContent, headers: headers,
+            body: ResponseBody(contentLength: Int(length)) { writer in
+                var paced = PacedWriter(writer: writer, eventLoop: eventLoop)
+                if let requested { try await blobs.read(key: asset.files.original, range: requested) { try await paced.write($0) } }
+                try await paced.writer.finish(nil)
+            })
+    }
+
+    // MARK: The change feed (LIB-4)
+
+    /// JSON pages after `since` for sync clients; with `Accept: text/event-stream`, the same entries as they happen.
+    @Sendable func changes(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let query = request.uri.queryParameters
+        let resumeFrom = request.headers[.init("Last-Event-ID")!] ?? query.get("since")
+        guard let since = Int64(resumeFrom ?? "0"), since >= 0 else {
+            throw Problem.invalidField("since", "since must be a revision number (0 for the beginning).")
+        }
+        guard request.headers[.accept]?.contains("text/event-stream") == true else {
+            let limit = try GalleryController.limit(query.get("limit") ?? "100")
+            return try jsonResponse(try await library.changes(for: user, since: since, limit: limit))
+        }
+        let identity = try context.requireIdentity()
+        let slot = try streams.open(for: identity.tokenHash)
+        let (library, heartbeat, stillValid) = (library, heartbeat, stillValid)
+        let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"]
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                defer { slot.close() }
+                var last = since
+                try await writer.write(ByteBuffer(string: "retry: 2000\n: library changes from \(since)\n\n"))
+                var lastWrite = ContinuousClock.now
+                var checked = ContinuousClock.now
+                while !Task.isCancelled && !Task.isShuttingDownGracefully {
+                    if ContinuousClock.now - checked >= .seconds(5) {
+                        guard try await stillValid(identity) else { break }
+                        checked = .now
+                    }
+                    let page = try await library.changes(for: user, since: last, limit: 200)
+                    if page.items.isEmpty {
+                        if ContinuousClock.now - lastWrite >= heartbeat {
+                            try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                            lastWrite = .now
+                        }
+                        await library.feed.wait(user.id, timeout: min(.seconds(2), heartbeat))
+                        continue
+                    }
+                    var text = ""
+                    for change in page.items {
+                        let data = String(decoding: try JSONEncoder.sorted.encode(change), as: UTF8.self)
+                        text += "id: \(change.revision)\nevent: \(change.kind.rawValue)\ndata: \(data)\n\n"
+                    }
+                    last = page.next
+                    try await writer.write(ByteBuffer(string: text))
+                    lastWrite = .now
+                }
+                try await writer.finish(nil)
+            })
+    }
+}

@@ -1,0 +1,331 @@
+import DisposableAPI
+import Foundation
+import SQLKit
+
+/// Library assets in the database. Every change takes the next number of the user's library counter
+/// (`users.library_seq`) in its own transaction, so the change feed is the assets ordered by `revision`.
+struct LibraryRepository: Sendable {
+    let database: any DatabaseEngine
+
+    struct NewAsset: Sendable {
+        let id: String
+        let userID: String
+        let idempotencyKey: String?
+        let sha256: String
+        let format: ImageFormat
+        let byteSize: Int64
+        let takenAt: Date?
+        let fileName: String
+        let uploadedAt: Date
+        var sourcePhotoID: String? = nil
+    }
+
+    enum InsertOutcome: Sendable {
+        case inserted(LibraryAsset)
+        case quotaExceeded
+        /// The idempotency key or the content is already there (the caller looks up which).
+        case conflict
+    }
+
+    /// Records an asset whose original is stored: charges the quota, inserts the row and its render job, ends the
+    /// pending write — one transaction.
+    func insert(_ new: NewAsset) async throws -> InsertOutcome {
+        do {
+            return try await database.transaction { db in
+                let revision = try await Self.nextRevision(userID: new.userID, in: db)
+                let inserted = try await db.raw(
+                    """
+                    INSERT INTO library_assets (id, user_id, sha256, format, byte_size, taken_at, taken_at_given, uploaded_at, file_name,
+                        idempotency_key, status, file_revision, revision, last_change, source_photo_id)
+                    VALUES (\(bind: new.id), \(bind: new.userID), \(bind: new.sha256), \(bind: new.format.rawValue), \(bind: new.byteSize),
+                        \(bind: (new.takenAt ?? new.uploadedAt).millisecondsSince1970), \(bind: new.takenAt != nil),
+                        \(bind: new.uploadedAt.millisecondsSince1970), \(bind: new.fileName), \(bind: new.idempotencyKey), 'processing', 1,
+                        \(bind: revision), 'added', \(bind: new.sourcePhotoID))
+                    ON CONFLICT DO NOTHING
+                    RETURNING id
+                    """
+                ).first()
+                guard inserted != nil else { throw RollBack.conflict }
+                guard try await Quota.charge(new.byteSize, userID: new.userID, in: db) else { throw RollBack.quotaExceeded }
+                let asset = try await Self.find(id: new.id, in: db)!
+                try await PendingWrites.end(photoID: asset.files.writeID, in: db)
+                try await JobQueue.enqueue(.renderAsset, subjectID: new.id, owner: new.userID, now: new.uploadedAt, in: db)
+                return .inserted(asset)
+            }
+        } catch RollBack.conflict {
+            return .conflict
+        } catch RollBack.quotaExceeded {
+            return .quotaExceeded
+        }
+    }
+
+    private enum RollBack: Error {
+        case conflict, quotaExceeded, gone
+    }
+
+    static func nextRevision(userID: String, in db: any SQLDatabase) async throws -> Int64 {
+        guard let row = try await db.raw("UPDATE users SET library_seq = library_seq + 1 WHERE id = \(bind: userID) RETURNING library_seq").first()
+        else { throw Problem.unauthorized }  // the account was deleted meanwhile
+        return try row.decode(column: "library_seq", as: Int64.self)
+    }
+
+    func find(id: String) async throws -> LibraryAsset? {
+        try await database.read { db in try await Self.find(id: id, in: db) }
+    }
+
+    static func find(id: String, in db: any SQLDatabase) async throws -> LibraryAsset? {
+        try await db.raw("SELECT * FROM library_assets WHERE id = \(bind: id)").first().map(LibraryAsset.from)
+    }
+
+    func find(userID: String, idempotencyKey: String) async throws -> LibraryAsset? {
+        try await database.sql { db in
+            try await db.raw("SELECT * FROM library_assets WHERE user_id = \(bind: userID) AND idempotency_key = \(bind: idempotencyKey)")
+                .first().map(LibraryAsset.from)
+        }
+    }
+
+    /// The asset holding this content, in the timeline or the trash.
+    func find(userID: String, sha256: String) async throws -> LibraryAsset? {
+        try await database.sql { db in
+            try await db.raw(
+                "SELECT * FROM library_assets WHERE user_id = \(bind: userID) AND sha256 = \(bind: sha256) AND deleted_at IS NULL"
+            ).first().map(LibraryAsset.from)
+        }
+    }
+
+    func existingHashes(userID: String, among hashes: [String]) async throws -> Set<String> {
+        guard !hashes.isEmpty else { return [] }
+        return try await database.read { db in
+            Set(
+                try await db.raw(
+                    """
+                    SELECT sha256 FROM library_assets
+                    WHERE user_id = \(bind: userID) AND sha256 IN (\(binds: hashes)) AND deleted_at IS NULL
+                    """
+                ).all().map { try $0.decode(column: "sha256", as: String.self) })
+        }
+    }
+
+    enum Listing: Sendable {
+        /// The timeline: newest capture first.
+        case timeline
+        /// The trash: latest deleted first.
+        case trash
+
+        var column: String { self == .timeline ? "taken_at" : "trashed_at" }
+        var condition: String { self == .timeline ? "trashed_at IS NULL" : "trashed_at IS NOT NULL" }
+    }
+
+    func page(userID: String, _ listing: Listing, after cursor: PhotoRepository.Cursor?, limit: Int) async throws -> (
+        items: [LibraryAsset], next: PhotoRepository.Cursor?
+    ) {
+        try await database.read { db in
+            var sql = SQLQueryString(
+                "SELECT * FROM library_assets WHERE user_id = \(bind: userID) AND deleted_at IS NULL AND \(unsafeRaw: listing.condition)")
+            let column = listing.column
+            if let cursor {
+                sql.appendInterpolation(unsafeRaw: " AND (\(column), id) < (")
+                sql.appendInterpolation(bind: cursor.time)
+                sql.appendInterpolation(unsafeRaw: ", ")
+                sql.appendInterpolation(bind: cursor.id)
+                sql.appendInterpolation(unsafeRaw: ")")
+            }
+            sql.appendInterpolation(unsafeRaw: " ORDER BY \(column) DESC, id DESC LIMIT \(limit + 1)")
+            let assets = try await db.raw(sql).all().map(LibraryAsset.from)
+            guard assets.count > limit else { return (assets, nil) }
+            let last = assets[limit - 1]
+            let time = listing == .timeline ? last.takenAt : (last.trashedAt ?? last.takenAt)
+            return (Array(assets.prefix(limit)), PhotoRepository.Cursor(time: time.millisecondsSince1970, id: last.id))
+        }
+    }
+
+    /// The feed: assets changed after `revision`, oldest change first (tombstones included).
+    func changes(userID: String, after revision: Int64, limit: Int) async throws -> [LibraryAsset] {
+        try await database.read { db in
+            try await db.raw(
+                """
+                SELECT * FROM library_assets WHERE user_id = \(bind: userID) AND revision > \(bind: revision)
+                ORDER BY revision LIMIT \(unsafeRaw: String(limit))
+                """
+            ).all().map(LibraryAsset.from)
+        }
+    }
+
+    func latestRevision(userID: String) async throws -> Int64 {
+        try await database.read { db in
+            try await db.raw("SELECT library_seq FROM users WHERE id = \(bind: userID)").first()?.decode(column: "library_seq", as: Int64.self) ?? 0
+        }
+    }
+
+    /// Moves an asset to the trash, or back (`trashedAt` nil); nil when it is not where it should be.
+    func setTrashed(_ asset: LibraryAsset, at trashedAt: Date?) async throws -> LibraryAsset? {
+        try await database.transaction { db in
+            let revision = try await Self.nextRevision(userID: asset.userID, in: db)
+            let kind: LibraryChangeKind = trashedAt == nil ? .restored : .trashed
+            guard
+                try await db.raw(
+                    """
+                    UPDATE library_assets SET trashed_at = \(bind: trashedAt?.millisecondsSince1970), revision = \(bind: revision),
+                        last_change = \(bind: kind.rawValue)
+                    WHERE id = \(bind: asset.id) AND deleted_at IS NULL AND trashed_at IS \(unsafeRaw: trashedAt == nil ? "NOT NULL" : "NULL")
+                    RETURNING id
+                    """
+                ).first() != nil
+            else { throw RollBack.gone }
+            return try await Self.find(id: asset.id, in: db)
+        }
+    }
+
+    /// Deletes an asset for good: the row becomes a tombstone, its bytes leave the quota, and its files are
+    /// recorded as pending removal in the same transaction (the caller removes them; a crash leaves them to
+    /// `PendingWrites.reconcile`). False when it was deleted already.
+    func purge(_ asset: LibraryAsset, now: Date, instance: String) async throws -> Bool {
+        do {
+            try await database.transaction { db in
+                let revision = try await Self.nextRevision(userID: asset.userID, in: db)
+                guard
+                    try await db.raw(
+                        """
+                        UPDATE library_assets SET deleted_at = \(bind: now.millisecondsSince1970), revision = \(bind: revision),
+                            last_change = 'deleted', idempotency_key = NULL
+                        WHERE id = \(bind: asset.id) AND deleted_at IS NULL
+                        RETURNING id
+                        """
+                    ).first() != nil
+                else { throw RollBack.gone }
+                try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: asset.id)").run()
+                try await Quota.release(asset.byteSize, userID: asset.userID, in: db)
+                try await PendingWrites.begin(.all(user: asset.userID, asset: asset.id), startedAt: .distantPast, instance: instance, in: db)
+            }
+            return true
+        } catch RollBack.gone {
+            return false
+        }
+    }
+
+    /// Assets in the trash since before `date` (the sweeper's), a batch at a time.
+    func trashed(before date: Date, limit: Int) async throws -> [LibraryAsset] {
+        try await database.read { db in
+            try await db.raw(
+                """
+                SELECT * FROM library_assets WHERE trashed_at < \(bind: date.millisecondsSince1970) AND deleted_at IS NULL
+                ORDER BY trashed_at LIMIT \(unsafeRaw: String(limit))
+                """
+            ).all().map(LibraryAsset.from)
+        }
+    }
+
+    func trashed(userID: String) async throws -> [LibraryAsset] {
+        try await database.read { db in
+            try await db.raw("SELECT * FROM library_assets WHERE user_id = \(bind: userID) AND trashed_at IS NOT NULL AND deleted_at IS NULL")
+                .all().map(LibraryAsset.from)
+        }
+    }
+
+    enum ReplaceOutcome: Sendable {
+        case replaced(LibraryAsset)
+        case quotaExceeded
+        /// Another asset holds this content.
+        case conflict
+        /// Deleted, in the trash, or edited by someone else meanwhile.
+        case gone
+    }
+
+    /// An edit (LIB-2): the same asset at the next file revision, processing again. The old revision's files are
+    /// recorded as pending removal; the new ones' pending write ends.
+    func replace(
+        _ asset: LibraryAsset, sha256: String, format: ImageFormat, byteSize: Int64, now: Date, instance: String
+    ) async throws -> ReplaceOutcome {
+        do {
+            return try await database.transaction { db in
+                let revision = try await Self.nextRevision(userID: asset.userID, in: db)
+                let updated = try await db.raw(
+                    """
+                    UPDATE library_assets SET sha256 = \(bind: sha256), format = \(bind: format.rawValue), byte_size = \(bind: byteSize),
+                        derivative_bytes = 0, width = NULL, height = NULL, status = 'processing', file_revision = file_revision + 1,
+                        revision = \(bind: revision), last_change = 'updated',
+                        taken_at = CASE WHEN taken_at_given THEN taken_at ELSE uploaded_at END
+                    WHERE id = \(bind: asset.id) AND file_revision = \(bind: asset.fileRevision) AND deleted_at IS NULL AND trashed_at IS NULL
+                    RETURNING id
+                    """
+                ).first()
+                guard updated != nil else { throw RollBack.gone }
+                let delta = byteSize - asset.byteSize
+                if delta > 0 {
+                    guard try await Quota.charge(delta, userID: asset.userID, in: db) else { throw RollBack.quotaExceeded }
+                } else {
+                    try await Quota.release(-delta, userID: asset.userID, in: db)
+                }
+                let replaced = try await Self.find(id: asset.id, in: db)!
+                try await PendingWrites.end(photoID: replaced.files.writeID, in: db)
+                try await PendingWrites.begin(asset.files, startedAt: .distantPast, instance: instance, in: db)
+                try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: asset.id)").run()
+                try await JobQueue.enqueue(.renderAsset, subjectID: asset.id, owner: asset.userID, now: now, in: db)
+                return .replaced(replaced)
+            }
+        } catch RollBack.gone {
+            return .gone
+        } catch RollBack.quotaExceeded {
+            return .quotaExceeded
+        } catch let error where Self.isUniqueViolation(error) {
+            return .conflict
+        }
+    }
+
+    /// The content index refused the edit: another asset of the library already holds these bytes.
+    private static func isUniqueViolation(_ error: any Error) -> Bool {
+        let text = String(describing: error).lowercased()
+        return text.contains("unique") || text.contains("duplicate key")
+    }
+
+    /// Records the derivatives of the revision that was rendered; nil when the asset changed meanwhile (edited,
+    /// deleted). The capture time read from the file wins over one the client gave.
+    func markReady(
+        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64
+    ) async throws -> LibraryAsset? {
+        do {
+            return try await ready(asset, jobID: jobID, width: width, height: height, takenAt: takenAt, derivativeBytes: derivativeBytes)
+        } catch RollBack.gone {
+            try await database.sql { db in try await JobQueue.complete(jobID, in: db) }
+            return nil
+        }
+    }
+
+    private func ready(
+        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64
+    ) async throws -> LibraryAsset? {
+        try await database.transaction { db in
+            try await JobQueue.complete(jobID, in: db)
+            let revision = try await Self.nextRevision(userID: asset.userID, in: db)
+            guard
+                try await db.raw(
+                    """
+                    UPDATE library_assets SET status = 'ready', width = \(bind: width), height = \(bind: height),
+                        taken_at = \(bind: (takenAt ?? asset.takenAt).millisecondsSince1970), derivative_bytes = \(bind: derivativeBytes),
+                        revision = \(bind: revision)
+                    WHERE id = \(bind: asset.id) AND file_revision = \(bind: asset.fileRevision) AND status = 'processing'
+                        AND deleted_at IS NULL
+                    RETURNING id
+                    """
+                ).first() != nil
+            else { throw RollBack.gone }
+            try await PendingWrites.end(photoID: asset.files.writeID, in: db)
+            return try await Self.find(id: asset.id, in: db)
+        }
+    }
+
+    /// The file could not be decoded: the asset stays (with its original — it is the user's file) as failed.
+    func markFailed(_ asset: LibraryAsset, jobID: String) async throws -> LibraryAsset? {
+        try await database.transaction { db in
+            try await JobQueue.complete(jobID, in: db)
+            let revision = try await Self.nextRevision(userID: asset.userID, in: db)
+            try await db.raw(
+                """
+                UPDATE library_assets SET status = 'failed', revision = \(bind: revision)
+                WHERE id = \(bind: asset.id) AND file_revision = \(bind: asset.fileRevision) AND status = 'processing'
+                """
+            ).run()
+            return try await Self.find(id: asset.id, in: db)
+        }
+    }
+}

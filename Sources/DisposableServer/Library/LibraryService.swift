@@ -1,0 +1,308 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// A user's own library (LIB-1, LIB-2, LIB-4, LIB-6, UP-6/7): uploads, the timeline, edits, the trash and the change
+/// feed. An asset is its owner's alone: anyone else — another account, a guest, the admin — gets 404.
+struct LibraryService: Sendable {
+    let assets: LibraryRepository
+    /// The shutter's checks (format, pixels, whole file) and event photos' grants (saving one to the library).
+    let photos: PhotoService
+    let blobs: any BlobStore
+    let staging: UploadStaging
+    let pendingWrites: PendingWrites
+    let newWork: WorkSignal
+    let feed: LibraryFeed
+    let clock: any AppClock
+    let logger: Logger
+    /// How long the trash keeps an asset (LIB-2): "Photos older than 30 days will be automatically deleted."
+    static let trashDays = 30
+
+    static let notFound = Problem.notFound("There is no asset with this id in your library.")
+
+    struct UploadRequest: Sendable {
+        let idempotencyKey: String?
+        /// `X-Taken-At`: when the file itself does not say.
+        let takenAt: Date?
+        let fileName: String?
+        let declaredLength: Int64?
+    }
+
+    enum Uploaded: Sendable {
+        case created(LibraryAsset)
+        /// The same idempotency key was sent before: the asset it made.
+        case existing(LibraryAsset)
+    }
+
+    // MARK: Adding
+
+    func upload(_ request: UploadRequest, for user: User, body: RequestBody) async throws -> Uploaded {
+        if let key = request.idempotencyKey, let existing = try await assets.find(userID: user.id, idempotencyKey: key) {
+            return .existing(existing)
+        }
+        if let length = request.declaredLength, length > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }
+        try await checkQuota(of: user.id, adding: request.declaredLength ?? 1)
+        let staged: StagedUpload
+        do {
+            staged = try await staging.receive(body, maxBytes: photos.limits.maxBytes)
+        } catch is StorageFull {
+            throw Problem.storageFull
+        }
+        defer { staged.discard() }
+        return try await record(staged, request, for: user.id)
+    }
+
+    /// The bytes are whole on disk: check, store, record, enqueue the derivatives.
+    func record(_ staged: StagedUpload, _ request: UploadRequest, for userID: String, sourcePhotoID: String? = nil) async throws -> Uploaded {
+        let format = try await photos.validate(staged)
+        if let existing = try await assets.find(userID: userID, sha256: staged.sha256) { throw Problem.alreadyInLibrary(existing) }
+        let id = newID()
+        let files = LibraryFiles.revision(user: userID, asset: id, fileRevision: 1)
+        try await store(staged, as: files)
+        var new = LibraryRepository.NewAsset(
+            id: id, userID: userID, idempotencyKey: request.idempotencyKey, sha256: staged.sha256, format: format, byteSize: staged.byteSize,
+            takenAt: request.takenAt, fileName: Self.fileName(request.fileName, format: format, takenAt: request.takenAt ?? clock.now),
+            uploadedAt: clock.now)
+        new.sourcePhotoID = sourcePhotoID
+        let outcome: LibraryRepository.InsertOutcome
+        do {
+            outcome = try await assets.insert(new)
+        } catch {
+            try? await pendingWrites.abandon(files)
+            throw error
+        }
+        switch outcome {
+        case .inserted(let asset):
+            await newWork.notify()
+            await feed.changed(userID)
+            return .created(asset)
+        case .quotaExceeded:
+            try await pendingWrites.abandon(files)
+            throw try await quotaExceeded(userID)
+        case .conflict:
+            try await pendingWrites.abandon(files)
+            if let key = request.idempotencyKey, let existing = try await assets.find(userID: userID, idempotencyKey: key) {
+                return .existing(existing)
+            }
+            if let existing = try await assets.find(userID: userID, sha256: staged.sha256) { throw Problem.alreadyInLibrary(existing) }
+            throw Problem.conflict("library-conflict", "Another upload changed your library at the same time. Please try again.")
+        }
+    }
+
+    /// The original, durably, before any row names it (`PendingWrites` cleans up after a crash).
+    private func store(_ staged: StagedUpload, as files: LibraryFiles) async throws {
+        try await pendingWrites.begin(files)
+        do {
+            try await blobs.put(file: staged.file, key: files.original, sha256: staged.sha256, size: staged.byteSize)
+        } catch {
+            try? await pendingWrites.abandon(files)
+            if error is StorageFull { throw Problem.storageFull }
+            if error is StorageUnavailable { throw Problem.storageUnavailable }
+            throw error
+        }
+    }
+
+    private func checkQuota(of userID: String, adding bytes: Int64) async throws {
+        guard let usage = try await photos.photos.usage(userID: userID), !usage.fits(bytes) else { return }
+        throw Quota.exceeded(usage, byOrganizer: true)
+    }
+
+    private func quotaExceeded(_ userID: String) async throws -> Problem {
+        Quota.exceeded(try await photos.photos.usage(userID: userID) ?? .init(used: 0, allowed: 0, own: nil), byOrganizer: true)
+    }
+
+    /// The name sent (its last path component, printable, at most 200 characters), or `IMG_20230514_183000.jpg`.
+    static func fileName(_ given: String?, format: ImageFormat, takenAt: Date) -> String {
+        if let given {
+            let last = given.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+            let clean = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+                .trimmingCharacters(in: .whitespaces)
+            if !clean.isEmpty, clean != ".", clean != ".." { return String(clean.prefix(200)) }
+        }
+        let stamp = takenAt.rfc3339.prefix(19).filter { $0.isNumber || $0 == "T" }.replacingOccurrences(of: "T", with: "_")
+        return "IMG_\(stamp).\(format.fileExtension)"
+    }
+
+    /// Which of these SHA-256 the library already holds (timeline or trash), so a client skips them (UP-7).
+    func check(hashes raw: [String], for user: User) async throws -> HashCheckResult {
+        guard raw.count <= 1000 else { throw Problem.invalidField("sha256", "Ask about at most 1000 hashes at a time.") }
+        let hashes = raw.map { $0.lowercased() }
+        guard hashes.allSatisfy({ $0.count == 64 && $0.allSatisfy(\.isHexDigit) }) else {
+            throw Problem.invalidField("sha256", "Each sha256 must be 64 hexadecimal characters.")
+        }
+        let existing = try await assets.existingHashes(userID: user.id, among: hashes)
+        return HashCheckResult(existing: hashes.filter(existing.contains), missing: hashes.filter { !existing.contains($0) })
+    }
+
+    /// LIB-6: a copy of an event photo the caller may download, as their own asset — it outlives the event.
+    func save(photoID: String, for identity: Identity?) async throws -> Uploaded {
+        guard let identity else { throw Problem.unauthorized }
+        guard case .user(let user, _) = identity else {
+            throw Problem(
+                .forbidden, "account-required", title: "Account required",
+                detail: "Sign in (or create an account) to keep photos in your own library.")
+        }
+        let (grant, source) = try await photos.original(photoID, for: identity)
+        guard grant.photo.status == .ready else { throw Problem.notReady(grant.photo.status) }
+        if let existing = try await assets.find(userID: user.id, sha256: grant.photo.sha256) { return .existing(existing) }
+        try await checkQuota(of: user.id, adding: grant.photo.byteSize)
+        try await source.prepare()
+        let bytes = AsyncThrowingStream<ByteBuffer, any Error> { continuation in
+            let task = Task {
+                do {
+                    try await source.stream(range: nil) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        let staged: StagedUpload
+        do {
+            staged = try await staging.receive(RequestBody(asyncSequence: bytes), maxBytes: .max)
+        } catch is StorageFull {
+            throw Problem.storageFull
+        }
+        defer { staged.discard() }
+        // A copy others' photos lost their location in has other bytes: it may already be there under those.
+        if let existing = try await assets.find(userID: user.id, sha256: staged.sha256) { return .existing(existing) }
+        let request = UploadRequest(idempotencyKey: nil, takenAt: grant.photo.takenAt, fileName: grant.photo.downloadName, declaredLength: nil)
+        return try await record(staged, request, for: user.id, sourcePhotoID: grant.photo.id)
+    }
+
+    // MARK: Reading
+
+    /// The caller's own asset (timeline or trash), or 404.
+    func asset(_ id: String, for user: User) async throws -> LibraryAsset {
+        guard let asset = try await assets.find(id: id), asset.userID == user.id, asset.deletedAt == nil else { throw Self.notFound }
+        return asset
+    }
+
+    func page(_ listing: LibraryRepository.Listing, for user: User, cursor token: String?, limit: Int) async throws -> LibraryPage {
+        var cursor: PhotoRepository.Cursor? = nil
+        if let token {
+            guard let parsed = PhotoRepository.Cursor(token: token) else {
+                throw Problem.invalidField("cursor", "This cursor is not one the server gave; start again without it.")
+            }
+            cursor = parsed
+        }
+        let (items, next) = try await assets.page(userID: user.id, listing, after: cursor, limit: limit)
+        return LibraryPage(items: items.map(\.json), nextCursor: next?.token)
+    }
+
+    /// The feed after `since`, oldest change first.
+    func changes(for user: User, since: Int64, limit: Int) async throws -> LibraryChangesPage {
+        let changed = try await assets.changes(userID: user.id, after: since, limit: limit + 1)
+        let items = changed.prefix(limit).map(\.change)
+        return LibraryChangesPage(items: items, next: items.last?.revision ?? since, hasMore: changed.count > limit)
+    }
+
+    // MARK: Changing
+
+    /// DELETE: into the trash; from the trash, for good.
+    func delete(_ id: String, for user: User) async throws {
+        let asset = try await asset(id, for: user)
+        if asset.trashedAt != nil {
+            try await purge(asset)
+        } else if try await assets.setTrashed(asset, at: clock.now) != nil {
+            await feed.changed(user.id)
+        }
+    }
+
+    func restore(_ id: String, for user: User) async throws -> LibraryAsset {
+        let asset = try await asset(id, for: user)
+        guard asset.trashedAt != nil else { return asset }
+        guard let restored = try await assets.setTrashed(asset, at: nil) else { throw Self.notFound }
+        await feed.changed(user.id)
+        return restored
+    }
+
+    func emptyTrash(for user: User) async throws -> Int {
+        var deleted = 0
+        for asset in try await assets.trashed(userID: user.id) where try await purge(asset) { deleted += 1 }
+        return deleted
+    }
+
+    /// Assets in the trash for more than 30 days, deleted for good (the retention sweeper's round).
+    func purgeExpiredTrash() async throws -> Int {
+        let before = clock.now - TimeInterval(Self.trashDays * 86_400)
+        var purged = 0
+        while true {
+            let batch = try await assets.trashed(before: before, limit: 100)
+            for asset in batch where try await purge(asset) { purged += 1 }
+            if batch.count < 100 { break }
+        }
+        if purged > 0 { logger.info("Deleted \(purged) library assets after \(Self.trashDays) days in the trash.") }
+        return purged
+    }
+
+    @discardableResult
+    private func purge(_ asset: LibraryAsset) async throws -> Bool {
+        guard try await assets.purge(asset, now: clock.now, instance: pendingWrites.instance) else { return false }
+        await feed.changed(asset.userID)
+        try await pendingWrites.abandon(.all(user: asset.userID, asset: asset.id))
+        return true
+    }
+
+    /// LIB-2: an edited version replaces the asset's file — same id, next file revision, new derivatives.
+    func replace(_ id: String, for user: User, body: RequestBody, declaredLength: Int64?) async throws -> LibraryAsset {
+        let asset = try await asset(id, for: user)
+        guard asset.trashedAt == nil else {
+            throw Problem.conflict("asset-in-trash", "This asset is in the trash: restore it before replacing it.")
+        }
+        if let length = declaredLength, length > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }
+        let staged: StagedUpload
+        do {
+            staged = try await staging.receive(body, maxBytes: photos.limits.maxBytes)
+        } catch is StorageFull {
+            throw Problem.storageFull
+        }
+        defer { staged.discard() }
+        let format = try await photos.validate(staged)
+        if staged.sha256 == asset.sha256 { return asset }  // nothing changed
+        if let other = try await assets.find(userID: user.id, sha256: staged.sha256) { throw Problem.alreadyInLibrary(other) }
+        let files = LibraryFiles.revision(user: user.id, asset: asset.id, fileRevision: asset.fileRevision + 1)
+        try await store(staged, as: files)
+        let outcome: LibraryRepository.ReplaceOutcome
+        do {
+            outcome = try await assets.replace(
+                asset, sha256: staged.sha256, format: format, byteSize: staged.byteSize, now: clock.now, instance: pendingWrites.instance)
+        } catch {
+            try? await pendingWrites.abandon(files)
+            throw error
+        }
+        switch outcome {
+        case .replaced(let replaced):
+            // The old revision's files: recorded as pending removal in the transaction, removed now.
+            try? await pendingWrites.abandon(asset.files)
+            await newWork.notify()
+            await feed.changed(user.id)
+            return replaced
+        case .quotaExceeded:
+            try await pendingWrites.abandon(files)
+            throw try await quotaExceeded(user.id)
+        case .conflict:
+            try await pendingWrites.abandon(files)
+            throw Problem.conflict("already-exists", "Media already exists: another asset of your library has exactly these bytes.")
+        case .gone:
+            try await pendingWrites.abandon(files)
+            throw Problem.conflict("asset-changed", "This asset was changed or deleted meanwhile. Reload it and try again.")
+        }
+    }
+}
+
+extension Problem {
+    /// UP-6 for the library: the same bytes are already there (perhaps in the trash), with their id.
+    static func alreadyInLibrary(_ asset: LibraryAsset) -> Problem {
+        var problem = Problem(
+            .conflict, "already-exists", title: "Media already exists",
+            detail: asset.trashedAt == nil
+                ? "Media already exists: this photo is already in your library."
+                : "Media already exists: this photo is in your library's trash. Restore it from there.")
+        problem.extensions["existingId"] = asset.id
+        return problem
+    }
+}
