@@ -283,6 +283,78 @@ def gallery_ids(driver):
     return set(driver.execute_script("return [...document.querySelectorAll('#grid li[data-id]')].filter(li => li.querySelector('img')).map(li => li.dataset.id)"))
 
 
+def library_checks(organizer, server, downloads, check, drivers):
+    """Issue 24: my own photos — uploads from the file picker, months in en and fr, the viewer, trash and restore,
+    and an upload from another device showing up live."""
+    files = []
+    for name, exif in [("IMG_0514.jpg", "2023:05:14 18:30:00"), ("IMG_1225.jpg", "2021:12:25 10:00:00"), ("IMG_1226.jpg", "2021:12:26 09:00:00")]:
+        path = os.path.join(downloads, name)
+        subprocess.run(["vips", "gaussnoise", path + "[Q=85]", "640", "480"], check=True)
+        subprocess.run(["exiftool", "-q", "-overwrite_original", f"-DateTimeOriginal={exif}", path], check=True)
+        files.append(path)
+    organizer.get(server.base + "/library")
+    wait(organizer, lambda d: d.find_element(By.ID, "empty").is_displayed(), "the empty library")
+    organizer.find_element(By.ID, "library-files").send_keys("\n".join(files))
+    def ready_tiles(d):
+        return d.execute_script("return [...document.querySelectorAll('#timeline li img')].filter(i => i.complete && i.naturalWidth > 0).length")
+    wait(organizer, lambda d: ready_tiles(d) == 3, "three photos in my library, with thumbnails", timeout=60)
+    headings = [h.text for h in organizer.find_elements(By.CSS_SELECTOR, "#timeline .month h2")]
+    assert headings == ["May 2023", "December 2021"], headings
+    shot(organizer, "library-en")
+    check("my photos: three files picked at once are uploaded, shown newest capture first under 'May 2023' and 'December 2021'")
+
+    # The viewer: the preview, arrow keys, delete into the trash.
+    organizer.find_element(By.CSS_SELECTOR, "#timeline li button").click()
+    wait(organizer, lambda d: d.execute_script("return document.getElementById('viewer').open && document.getElementById('viewer-image').src.includes('/preview')"), "the viewer shows the preview")
+    first_caption = organizer.find_element(By.ID, "viewer-caption").text
+    assert "IMG_0514.jpg" in first_caption, first_caption
+    organizer.find_element(By.ID, "viewer").send_keys("\ue014")  # ArrowRight
+    wait(organizer, lambda d: "IMG_1226.jpg" in d.find_element(By.ID, "viewer-caption").text, "the next photo after ArrowRight")
+    organizer.find_element(By.ID, "viewer-delete").click()
+    wait(organizer, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#timeline li")) == 2, "the photo left the timeline")
+    organizer.get(server.base + "/library/trash")
+    wait(organizer, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#timeline li img")) == 1, "the photo in the trash")
+    assert "Photos older than 30 days will be automatically deleted." in organizer.find_element(By.ID, "trash-note").text
+    shot(organizer, "library-trash")
+    organizer.find_element(By.CSS_SELECTOR, "#timeline li button").click()
+    wait(organizer, lambda d: d.find_element(By.ID, "viewer-restore").is_displayed(), "the restore button")
+    organizer.find_element(By.ID, "viewer-restore").click()
+    wait(organizer, lambda d: d.find_element(By.ID, "empty").is_displayed(), "the trash is empty after restoring")
+    organizer.get(server.base + "/library")
+    wait(organizer, lambda d: ready_tiles(d) == 3, "the restored photo back in the timeline")
+    check("the viewer pages with the arrow keys; a deleted photo waits in the trash (30 days) and is restored")
+
+    # Another device adds a photo: it shows up here without a reload.
+    organizer.execute_script("window.notReloaded = true")
+    other = os.path.join(downloads, "IMG_0601.jpg")
+    subprocess.run(["vips", "gaussnoise", other + "[Q=85]", "500", "400"], check=True)
+    subprocess.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=2023:06:01 12:00:00", other], check=True)
+    with open(other, "rb") as handle:
+        request = urllib.request.Request(server.base + "/api/v1/library/assets", data=handle.read(), method="POST", headers={
+            "Cookie": f"disposable_session={session_cookie(organizer)}", "Content-Type": "image/jpeg", "Origin": server.base})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 201
+    wait(organizer, lambda d: ready_tiles(d) == 4, "the other device's photo, live")
+    assert organizer.execute_script("return window.notReloaded === true")
+    headings = [h.text for h in organizer.find_elements(By.CSS_SELECTOR, "#timeline .month h2")]
+    assert headings == ["June 2023", "May 2023", "December 2021"], headings
+    check("a photo added from another device appears in my timeline live, under its month")
+
+    # French: the same library, months in French.
+    french = browser(language="fr-FR"); drivers.append(french)
+    french.get(server.base + "/")
+    french.add_cookie({"name": "disposable_session", "value": session_cookie(organizer), "path": "/"})
+    french.get(server.base + "/library")
+    wait(french, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#timeline .month h2")) == 3, "the French timeline")
+    headings = [h.text for h in french.find_elements(By.CSS_SELECTOR, "#timeline .month h2")]
+    assert headings == ["Juin 2023", "Mai 2023", "Décembre 2021"], headings
+    assert french.find_element(By.TAG_NAME, "h1").text == "Mes photos"
+    shot(french, "library-fr")
+    assert not page_errors(organizer) and not page_errors(french), page_errors(organizer) + page_errors(french)
+    french.quit(); drivers.remove(french)
+    check("in French, the months read 'Juin 2023', 'Mai 2023', 'Décembre 2021'")
+
+
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     mail = MailSink()
@@ -335,6 +407,7 @@ def main():
         assert in_view and organizer.execute_script("return document.activeElement.id") == "confirm", "the error is off-screen"
         check("a form's error is scrolled into view and its field focused")
         organizer_cookie = session_cookie(organizer)
+        library_checks(organizer, server, downloads, check, drivers)
 
         ana = browser(); drivers.append(ana)
         ben = browser(); drivers.append(ben)

@@ -70,6 +70,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     AdminPages(admin: services.admin, resets: services.passwordResets, support: services.support, database: services.database).addRoutes(
         to: withSession)
     PasswordPages(resets: services.passwordResets).addRoutes(to: withSession)
+    LibraryPages(library: services.library).addRoutes(to: withSession)
     AccountPages(accounts: services.accounts, profiles: services.profiles).addRoutes(to: withSession)
     SupportController(support: services.support).addRoutes(to: withSession)
     MyDataController(myData: services.myData, blobs: services.blobs).addRoutes(to: withSession)

@@ -31,6 +31,9 @@ function newId() {
 }
 
 export class UploadQueue extends EventTarget {
+  /** The queue of my own library's uploads (LIB-1), kept beside the events' ones. */
+  static library = 'library';
+
   constructor(eventId) {
     super();
     this.eventId = eventId;
@@ -90,13 +93,20 @@ export class UploadQueue extends EventTarget {
   send(item) {
     // UP-4: a large file goes with tus, in pieces, so a phone that drops off the venue's Wi-Fi goes on where it
     // stopped — also after a reload, since the upload's address is kept with the item.
-    if (item.blob.size > RESUMABLE_FROM) return this.sendResumable(item).catch(() => 'retry');
+    const library = item.eventId === UploadQueue.library;
+    if (item.blob.size > RESUMABLE_FROM && !library) return this.sendResumable(item).catch(() => 'retry');
     return new Promise((resolve) => {
       const request = new XMLHttpRequest();
-      request.open('POST', `/api/v1/events/${encodeURIComponent(item.eventId)}/photos`);
+      request.open('POST', library ? '/api/v1/library/assets' : `/api/v1/events/${encodeURIComponent(item.eventId)}/photos`);
       request.setRequestHeader('Content-Type', item.type);
       request.setRequestHeader('Idempotency-Key', item.id);
-      request.setRequestHeader('X-Photo-Source', item.source);
+      if (library) {
+        // The file's name, and its date for files without EXIF (screenshots, scans): the server prefers EXIF.
+        if (item.blob.name) request.setRequestHeader('X-File-Name', encodeURIComponent(item.blob.name));
+        if (item.blob.lastModified) request.setRequestHeader('X-Taken-At', new Date(item.blob.lastModified).toISOString());
+      } else {
+        request.setRequestHeader('X-Photo-Source', item.source);
+      }
       request.setRequestHeader('Accept', 'application/json');
       request.upload.onprogress = (progress) => this.progress(item, progress.loaded, progress.total);
       request.onerror = () => resolve('retry');

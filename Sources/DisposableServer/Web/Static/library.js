@@ -1,0 +1,242 @@
+// LIB-1/2/4: my own library — the timeline by month (or the trash), infinite scroll, the viewer, uploads through the
+// durable queue (multi-select and drag-and-drop), and live changes from my other devices.
+import { api, locale, t, toast } from './app.js';
+import { UploadQueue } from './queue.js';
+
+const timeline = document.getElementById('timeline');
+const inTrash = timeline.dataset.trash === 'true';
+const empty = document.getElementById('empty');
+const more = document.getElementById('more');
+const status = document.getElementById('library-status');
+const config = JSON.parse(document.getElementById('library-config').textContent);
+const assets = new Map();
+let cursor = null;
+let finished = false;
+let loading = false;
+
+// "May 2023" / "Mai 2023": the month's name in the reader's language (months are UTC, like the capture times).
+const monthName = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+function monthTitle(month) {
+  const text = monthName.format(new Date(`${month}-01T00:00:00Z`));
+  return text.charAt(0).toLocaleUpperCase(locale) + text.slice(1);
+}
+
+/** Where an asset sorts: newest capture first (the trash: latest deleted first), then by id, as the server pages. */
+function sortKey(asset) { return [inTrash ? asset.trashedAt : asset.takenAt, asset.id]; }
+function before(a, b) {
+  const [ta, ia] = sortKey(a);
+  const [tb, ib] = sortKey(b);
+  return ta === tb ? ia > ib : ta > tb;
+}
+
+function section(month) {
+  let found = timeline.querySelector(`section[data-month="${month}"]`);
+  if (found) return found.querySelector('ul');
+  found = document.createElement('section');
+  found.className = 'month';
+  found.dataset.month = month;
+  const list = document.createElement('ul');
+  list.className = 'grid';
+  if (month === 'trash') {
+    found.append(list);
+  } else {
+    const title = document.createElement('h2');
+    title.textContent = monthTitle(month);
+    found.append(title, list);
+  }
+  const next = [...timeline.querySelectorAll('section[data-month]')].find((other) => other.dataset.month < month);
+  timeline.insertBefore(found, next ?? null);
+  return list;
+}
+
+function tile(asset) {
+  const item = document.createElement('li');
+  item.dataset.id = asset.id;
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'thumb';
+  if (asset.status === 'ready') {
+    const image = document.createElement('img');
+    image.loading = 'lazy';
+    image.alt = t('library_photo_of', { date: new Date(asset.takenAt).toLocaleDateString(locale, { timeZone: 'UTC', dateStyle: 'long' }) });
+    image.src = asset.urls.thumbnail;
+    button.append(image);
+  } else {
+    const note = document.createElement('span');
+    note.className = 'pending';
+    note.textContent = t(asset.status === 'failed' ? 'library_cannot_show' : 'library_processing');
+    button.append(note);
+  }
+  button.addEventListener('click', () => openViewer(asset.id));
+  item.append(button);
+  return item;
+}
+
+/** Puts an asset where it belongs (or replaces its tile); an asset that left this view goes. */
+function place(asset) {
+  remove(asset.id);
+  if (Boolean(asset.trashedAt) !== inTrash) return;
+  assets.set(asset.id, asset);
+  const key = inTrash ? 'trash' : asset.month;
+  const list = section(key);
+  const next = [...list.children].find((li) => before(asset, assets.get(li.dataset.id)));
+  list.insertBefore(tile(asset), next ?? null);
+  update();
+}
+
+function remove(id) {
+  if (!assets.delete(id)) return;
+  const item = timeline.querySelector(`li[data-id="${id}"]`);
+  const list = item?.parentElement;
+  item?.remove();
+  if (list && list.children.length === 0) list.parentElement.remove();
+  update();
+}
+
+function update() {
+  empty.hidden = assets.size > 0 || !finished;
+  const emptyButton = document.getElementById('empty-trash');
+  if (emptyButton) emptyButton.hidden = assets.size === 0;
+}
+
+async function loadMore() {
+  if (loading || finished) return;
+  loading = true;
+  try {
+    const base = inTrash ? '/api/v1/library/trash' : '/api/v1/library/assets';
+    const page = await api(`${base}?limit=60${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    // A page is appended in order: no tile of it sorts before what is shown already.
+    for (const asset of page.items) place(asset);
+    cursor = page.nextCursor ?? null;
+    finished = !cursor;
+    update();
+  } catch (error) {
+    toast(error.message, 4000);
+  } finally {
+    loading = false;
+  }
+  if (!finished && more.getBoundingClientRect().top < innerHeight * 2) loadMore();
+}
+
+new IntersectionObserver((entries) => { if (entries.some((entry) => entry.isIntersecting)) loadMore(); }, { rootMargin: '600px' })
+  .observe(more);
+
+// The viewer: the thumbnail at once, the preview when it has arrived; swipe and arrow keys; download; delete or restore.
+const viewer = document.getElementById('viewer');
+const viewerImage = document.getElementById('viewer-image');
+const caption = document.getElementById('viewer-caption');
+let current = null;
+
+function order() { return [...timeline.querySelectorAll('li[data-id]')].map((li) => li.dataset.id).filter((id) => assets.get(id)?.status === 'ready'); }
+
+function openViewer(id) {
+  const asset = assets.get(id);
+  if (!asset || asset.status !== 'ready') return;
+  current = id;
+  viewerImage.src = asset.urls.thumbnail;
+  viewerImage.alt = asset.fileName;
+  const preview = new Image();
+  preview.onload = () => { if (current === id) viewerImage.src = preview.src; };
+  preview.src = asset.urls.preview;
+  caption.textContent = `${new Date(asset.takenAt).toLocaleString(locale, { timeZone: 'UTC', dateStyle: 'long', timeStyle: 'short' })} · ${asset.fileName}`;
+  const download = document.getElementById('viewer-download');
+  if (download) download.href = asset.urls.original;
+  if (!viewer.open) viewer.showModal();
+}
+
+function step(delta) {
+  const ids = order();
+  const next = ids[ids.indexOf(current) + delta];
+  if (next) openViewer(next);
+  else if (delta > 0) loadMore();
+}
+
+document.getElementById('viewer-prev').addEventListener('click', () => step(-1));
+document.getElementById('viewer-next').addEventListener('click', () => step(1));
+document.getElementById('viewer-close').addEventListener('click', () => viewer.close());
+viewer.addEventListener('keydown', (event) => {
+  if (event.key === 'ArrowLeft') step(-1);
+  if (event.key === 'ArrowRight') step(1);
+});
+let touchX = null;
+viewer.addEventListener('pointerdown', (event) => { touchX = event.clientX; });
+viewer.addEventListener('pointerup', (event) => {
+  if (touchX === null) return;
+  const dx = event.clientX - touchX;
+  touchX = null;
+  if (Math.abs(dx) > 50) step(dx < 0 ? 1 : -1);
+});
+viewer.addEventListener('close', () => { current = null; viewerImage.removeAttribute('src'); });
+
+async function act(request, done) {
+  const id = current;
+  const ids = order();
+  const next = ids[ids.indexOf(id) + 1] ?? ids[ids.indexOf(id) - 1];
+  try {
+    await request(id);
+    remove(id);
+    toast(done);
+    if (next && next !== id) openViewer(next); else viewer.close();
+  } catch (error) {
+    toast(error.message, 4000);
+  }
+}
+
+document.getElementById('viewer-delete')?.addEventListener('click', () =>
+  act((id) => api(`/api/v1/library/assets/${id}`, { method: 'DELETE' }), t('library_moved_to_trash')));
+document.getElementById('viewer-restore')?.addEventListener('click', () =>
+  act((id) => api(`/api/v1/library/assets/${id}/restore`, { method: 'POST' }), t('library_restored')));
+
+const confirmEmpty = document.getElementById('confirm-empty');
+document.getElementById('empty-trash')?.addEventListener('click', () => confirmEmpty.showModal());
+confirmEmpty.addEventListener('close', async () => {
+  if (confirmEmpty.returnValue !== 'empty') return;
+  try {
+    const result = await api('/api/v1/library/trash', { method: 'DELETE' });
+    for (const id of [...assets.keys()]) remove(id);
+    toast(t('library_trash_emptied', { n: result.deleted }));
+  } catch (error) {
+    toast(error.message, 4000);
+  }
+});
+
+// Uploads: the same queue as guests' shots (kept in IndexedDB until the server has them), sent to the library.
+if (!inTrash) {
+  const queue = new UploadQueue(UploadQueue.library);
+  const showQueue = async () => {
+    const waiting = (await queue.pending()).length;
+    status.hidden = waiting === 0;
+    status.textContent = t(navigator.onLine ? 'library_uploading' : 'waiting_network', { n: waiting });
+  };
+  queue.addEventListener('change', showQueue);
+  queue.addEventListener('waiting', showQueue);
+  queue.addEventListener('uploaded', (event) => { if (event.detail.photo) place(event.detail.photo); });
+  queue.addEventListener('duplicate', () => toast(t('library_already_there')));
+  queue.addEventListener('failed', (event) => toast(t('library_upload_failed', { reason: event.detail.problem?.detail ?? event.detail.status }), 5000));
+  queue.addEventListener('held', () => toast(t('library_quota_full'), 5000));
+  showQueue();
+
+  const add = async (files) => {
+    const photos = [...files].filter((file) => file.type.startsWith('image/') || /\.(heic|heif|avif)$/i.test(file.name));
+    for (const file of photos) await queue.add(file, 'library');
+  };
+  const input = document.getElementById('library-files');
+  input.addEventListener('change', async () => { await add(input.files); input.value = ''; });
+  const hint = document.getElementById('drop-hint');
+  document.addEventListener('dragover', (event) => { event.preventDefault(); hint.hidden = false; });
+  document.addEventListener('dragleave', (event) => { if (!event.relatedTarget) hint.hidden = true; });
+  document.addEventListener('drop', (event) => {
+    event.preventDefault();
+    hint.hidden = true;
+    add(event.dataTransfer.files);
+  });
+}
+
+// LIB-4: what my other devices (and the renderer) change shows up here as it happens.
+const feed = new EventSource(`/api/v1/library/changes?since=${config.revision}`);
+for (const kind of ['added', 'updated', 'trashed', 'restored']) {
+  feed.addEventListener(kind, (event) => { const change = JSON.parse(event.data); if (change.asset) place(change.asset); });
+}
+feed.addEventListener('deleted', (event) => remove(JSON.parse(event.data).assetId));
+
+loadMore();
