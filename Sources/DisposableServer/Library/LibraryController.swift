@@ -50,9 +50,11 @@ struct LibraryController {
         }
     }
 
-    /// `X-Taken-At`: an RFC 3339 time, for files that do not carry their capture time.
+    /// `X-Taken-At`: an RFC 3339 time (percent-encoded or not), for files that do not carry their capture time.
     private func takenAt(_ request: Request) throws -> Date? {
-        guard let text = request.headers[.init("X-Taken-At")!] else { return nil }
+        guard let raw = request.headers[.init("X-Taken-At")!] else { return nil }
+        // Generated clients (swift-openapi-runtime) percent-encode header values: "18%3A30%3A00".
+        let text = raw.contains("%") ? raw.removingPercentEncoding ?? raw : raw
         guard let date = Date(rfc3339: text), date > Date(timeIntervalSince1970: -2_208_988_800), date < Date(timeIntervalSince1970: 32_503_680_000)
         else {
             throw Problem.badRequest("X-Taken-At must be an RFC 3339 time between 1900 and 3000, such as 2023-05-14T18:30:00Z.", field: "X-Taken-At")

@@ -102,18 +102,3 @@ struct Logout: AsyncParsableCommand {
         }
     }
 }
-
-struct Sync: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Keep a folder and your personal library in step, both ways (comes with the personal library).")
-
-    @Argument(help: "The folder to keep in step.")
-    var folder: String
-
-    @Flag(help: "Only on an unmetered connection.")
-    var wifiOnly = false
-
-    func run() async throws {
-        try fail(CLIError.failed("This server has no personal library yet, so there is nothing to sync \(folder) with."), server: nil)
-    }
-}

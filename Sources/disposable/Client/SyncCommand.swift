@@ -1,0 +1,287 @@
+import ArgumentParser
+import DisposableClient
+import Foundation
+
+/// `disposable sync DIR` (LIB-4, P-I-120/170/270): keeps a folder and my library in step, both ways. Changes on the
+/// server come down (new assets, edits; assets trashed there leave the folder), then changes here go up (new files,
+/// edits; a file removed here goes to the server's trash). Safe to interrupt and run again: uploads carry the file's
+/// SHA-256 as their key, downloads land whole or not at all, and the state file is rewritten after each step.
+struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Keep a folder and your personal library in step, both ways.")
+
+    @Argument(help: "The folder to keep in step.")
+    var folder: String
+
+    @Flag(help: "Say what would be done, and do nothing.")
+    var dryRun = false
+
+    @Flag(help: "Delete nothing on either side: files removed here stay in the library, assets trashed there stay here.")
+    var noDelete = false
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        try await withClient { client, credentials in
+            let root = URL(fileURLWithPath: folder).standardizedFileURL
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CLIError.failed("\(folder): no such folder.")
+            }
+            var state = try SyncState.load(in: root, server: credentials.server, email: credentials.email)
+            var sync = FolderSync(client: client, root: root, dryRun: dryRun, noDelete: noDelete, verbose: !output.json)
+            try await sync.run(&state)
+            if output.json {
+                try printJSON(sync.actions)
+            } else {
+                let count = { (kind: FolderSync.Action.Kind) in sync.actions.count(where: { $0.kind == kind }) }
+                print(
+                    "\(dryRun ? "Would have: " : "")\(count(.uploaded)) uploaded, \(count(.downloaded)) downloaded, "
+                        + "\(count(.updatedThere) + count(.updatedHere)) updated, \(count(.trashedThere)) moved to the library's trash, "
+                        + "\(count(.deletedHere)) removed here, \(count(.kept)) kept beside a conflicting edit, \(count(.skipped)) skipped.")
+            }
+            if sync.actions.contains(where: { $0.kind == .skipped }) { throw ExitCode(1) }
+        }
+    }
+}
+
+/// One run of `disposable sync`: the rules, apart from the command line.
+struct FolderSync {
+    struct Action: Encodable {
+        enum Kind: String, Encodable {
+            case uploaded, downloaded, updatedThere = "updated-there", updatedHere = "updated-here", trashedThere = "trashed-there"
+            case deletedHere = "deleted-here", kept, skipped
+        }
+        let kind: Kind
+        let path: String
+        var assetId: String? = nil
+        var reason: String? = nil
+    }
+
+    /// A file of the folder as found now.
+    struct LocalFile {
+        let url: URL
+        let size: Int64
+        let modified: Double
+        let sha256: String
+    }
+
+    let client: DisposableClient
+    let root: URL
+    let dryRun: Bool
+    let noDelete: Bool
+    let verbose: Bool
+    var actions: [Action] = []
+
+    mutating func run(_ state: inout SyncState) async throws {
+        removePartialDownloads()
+        var files = try scan(state)
+        let pulled = try await client.libraryChanges(since: state.revision)
+        try await applyRemote(pulled.changes, &state, &files)
+        try await pushLocal(&state, files)
+        // Our own uploads and deletions come back in the feed next time, as no-ops.
+        if !dryRun {
+            state.revision = pulled.next
+            try state.save(in: root, durably: true)
+        }
+    }
+
+    private mutating func record(_ action: Action) {
+        actions.append(action)
+        guard verbose else { return }
+        let sign: String =
+            switch action.kind {
+            case .uploaded, .updatedThere: "↑"
+            case .downloaded, .updatedHere: "↓"
+            case .trashedThere, .deletedHere: "✕"
+            case .kept: "≠"
+            case .skipped: "!"
+            }
+        print("\(sign) \(action.kind.rawValue) \(action.path)\(action.reason.map { ": \($0)" } ?? "")")
+    }
+
+    // MARK: The folder
+
+    /// Leftovers of downloads a killed run did not finish.
+    private func removePartialDownloads() {
+        guard !dryRun, let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return }
+        while let item = walker.nextObject() as? URL {
+            if item.lastPathComponent.hasPrefix("."), item.lastPathComponent.hasSuffix(".part") { try? FileManager.default.removeItem(at: item) }
+        }
+    }
+
+    /// The photo files, by path relative to the folder; a file whose size and time match the state is not read again.
+    private func scan(_ state: SyncState) throws -> [String: LocalFile] {
+        var found: [String: LocalFile] = [:]
+        let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
+        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
+        while let item = walker?.nextObject() as? URL {
+            guard Upload.photoExtensions.contains(item.pathExtension.lowercased()),
+                let values = try? item.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
+            else { continue }
+            let path = relativePath(item)
+            let size = Int64(values.fileSize ?? 0)
+            let modified = values.contentModificationDate?.timeIntervalSince1970 ?? 0
+            let known = state.files[path].flatMap { $0.size == size && $0.modified == modified ? $0.sha256 : nil }
+            found[path] = LocalFile(url: item, size: size, modified: modified, sha256: try known ?? DisposableClient.sha256(of: item))
+        }
+        return found
+    }
+
+    private func relativePath(_ url: URL) -> String {
+        String(url.standardizedFileURL.path.dropFirst(root.path.count).drop { $0 == "/" })
+    }
+
+    private func entry(for asset: DisposableClient.LibraryAsset, at path: String) throws -> SyncState.Entry {
+        let values = try root.appendingPathComponent(path).resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey])
+        return SyncState.Entry(
+            assetId: asset.id, sha256: asset.sha256, size: Int64(values.fileSize ?? 0),
+            modified: values.contentModificationDate?.timeIntervalSince1970 ?? 0)
+    }
+
+    /// `name`, or `name (2)`, `name (3)`… before the extension: a path no file here takes.
+    private func freePath(_ wanted: String, _ files: [String: LocalFile], _ state: SyncState) -> String {
+        let name = wanted.replacingOccurrences(of: "/", with: "_")
+        let base = (name as NSString).deletingPathExtension
+        let ext = (name as NSString).pathExtension
+        var candidate = name
+        var number = 2
+        while files[candidate] != nil || state.files[candidate] != nil
+            || FileManager.default.fileExists(atPath: root.appendingPathComponent(candidate).path)
+        {
+            candidate = "\(base) (\(number))" + (ext.isEmpty ? "" : ".\(ext)")
+            number += 1
+        }
+        return candidate
+    }
+
+    // MARK: From the server
+
+    private mutating func applyRemote(_ changes: [DisposableClient.LibraryChange], _ state: inout SyncState, _ files: inout [String: LocalFile])
+        async throws
+    {
+        for change in changes {
+            let path = state.path(of: change.assetId)
+            switch change.kind {
+            case .trashed, .deleted:
+                guard let path, let known = state.files[path] else { continue }
+                if let local = files[path], local.sha256 != known.sha256 {
+                    // Edited here since: kept, and sent as a photo of its own below.
+                    state.files[path] = nil
+                    record(Action(kind: .kept, path: path, assetId: change.assetId, reason: "edited here, removed from the library"))
+                    continue
+                }
+                guard !noDelete, files[path] != nil else {
+                    if files[path] == nil, !dryRun { state.files[path] = nil }
+                    continue
+                }
+                record(Action(kind: .deletedHere, path: path, assetId: change.assetId))
+                guard !dryRun else { continue }
+                // The state forgets it first: a run killed in between finds a file it does not know, never a "deleted
+                // here" that would send the asset's deletion back.
+                state.files[path] = nil
+                try state.save(in: root)
+                try? FileManager.default.removeItem(at: root.appendingPathComponent(path))
+                files[path] = nil
+            case .added, .updated, .restored:
+                guard let asset = change.asset, asset.trashedAt == nil else { continue }
+                if let path, let known = state.files[path] {
+                    guard known.sha256 != asset.sha256 else { continue }
+                    // Edited in the library. Edited here too: the local version is kept beside it, under a new name.
+                    if let local = files[path], local.sha256 != known.sha256 {
+                        let kept = freePath(conflictName(path), files, state)
+                        record(Action(kind: .kept, path: kept, reason: "edited on both sides; the library's version is at \(path)"))
+                        if !dryRun {
+                            try FileManager.default.moveItem(at: root.appendingPathComponent(path), to: root.appendingPathComponent(kept))
+                            files[kept] = LocalFile(
+                                url: root.appendingPathComponent(kept), size: local.size, modified: local.modified, sha256: local.sha256)
+                        }
+                    }
+                    try await download(asset, to: path, kind: .updatedHere, &state, &files)
+                } else if let same = files.first(where: { $0.value.sha256 == asset.sha256 && state.files[$0.key] == nil }) {
+                    // Already here (a first sync of a folder that holds the same photos): nothing to send either way.
+                    if !dryRun { state.files[same.key] = try entry(for: asset, at: same.key) }
+                } else {
+                    try await download(asset, to: freePath(asset.fileName, files, state), kind: .downloaded, &state, &files)
+                }
+            }
+        }
+    }
+
+    private func conflictName(_ path: String) -> String {
+        let base = (path as NSString).deletingPathExtension
+        let ext = (path as NSString).pathExtension
+        return "\(base) (edited here)" + (ext.isEmpty ? "" : ".\(ext)")
+    }
+
+    private mutating func download(
+        _ asset: DisposableClient.LibraryAsset, to path: String, kind: Action.Kind, _ state: inout SyncState, _ files: inout [String: LocalFile]
+    ) async throws {
+        record(Action(kind: kind, path: path, assetId: asset.id))
+        guard !dryRun else { return }
+        let target = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try await client.downloadOriginal(ofAsset: asset.id, to: target)
+        let entry = try entry(for: asset, at: path)
+        state.files[path] = entry
+        files[path] = LocalFile(url: target, size: entry.size, modified: entry.modified, sha256: asset.sha256)
+        try state.save(in: root)
+    }
+
+    // MARK: To the server
+
+    private mutating func pushLocal(_ state: inout SyncState, _ files: [String: LocalFile]) async throws {
+        // Removed here: into the library's trash (never deleted for good from here).
+        for (path, known) in state.files.sorted(by: { $0.key < $1.key }) where files[path] == nil {
+            guard !noDelete else { continue }
+            record(Action(kind: .trashedThere, path: path, assetId: known.assetId))
+            guard !dryRun else { continue }
+            do {
+                if try await client.libraryAsset(known.assetId).trashedAt == nil { try await client.trashLibraryAsset(known.assetId) }
+            } catch let problem as DisposableProblem where problem.status == 404 {
+                // Gone from the library already.
+            }
+            state.files[path] = nil
+            try state.save(in: root)
+        }
+        // Edited here: the asset takes the new version.
+        for (path, file) in files.sorted(by: { $0.key < $1.key }) {
+            guard let known = state.files[path], known.sha256 != file.sha256 else { continue }
+            record(Action(kind: .updatedThere, path: path, assetId: known.assetId))
+            guard !dryRun else { continue }
+            do {
+                let asset = try await client.replaceInLibrary(known.assetId, with: file.url)
+                state.files[path] = SyncState.Entry(assetId: asset.id, sha256: asset.sha256, size: file.size, modified: file.modified)
+            } catch let problem as DisposableProblem where problem.status == 404 || problem.status == 409 {
+                // The asset is gone, in the trash, or another one holds these bytes: sent as new below.
+                state.files[path] = nil
+            }
+            try state.save(in: root)
+        }
+        // New here: up, unless the library already has the bytes under an asset no other file here is synced with.
+        for (path, file) in files.sorted(by: { $0.key < $1.key }) where state.files[path] == nil {
+            guard !dryRun else {
+                record(Action(kind: .uploaded, path: path))
+                continue
+            }
+            do {
+                let (asset, _) = try await client.uploadToLibrary(
+                    file.url, fileName: (path as NSString).lastPathComponent, takenAt: Date(timeIntervalSince1970: file.modified),
+                    idempotencyKey: file.sha256)
+                record(Action(kind: .uploaded, path: path, assetId: asset.id))
+                state.files[path] = SyncState.Entry(assetId: asset.id, sha256: file.sha256, size: file.size, modified: file.modified)
+            } catch let problem as DisposableProblem where problem.status == 409 && problem.extensions["existingId"] != nil {
+                let existing = try await client.libraryAsset(problem.extensions["existingId"]!)
+                if existing.trashedAt != nil {
+                    record(Action(kind: .skipped, path: path, assetId: existing.id, reason: "this photo is in the library's trash: restore it there"))
+                } else if let other = state.path(of: existing.id) {
+                    record(Action(kind: .skipped, path: path, assetId: existing.id, reason: "the same photo as \(other)"))
+                } else {
+                    state.files[path] = SyncState.Entry(assetId: existing.id, sha256: file.sha256, size: file.size, modified: file.modified)
+                }
+            } catch let problem as DisposableProblem where [400, 413, 415, 422].contains(problem.status) {
+                record(Action(kind: .skipped, path: path, reason: problem.detail))
+            }
+            try state.save(in: root)
+        }
+    }
+}
