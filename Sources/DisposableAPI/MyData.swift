@@ -92,6 +92,28 @@ public struct MyData: Codable, Sendable {
         }
     }
 
+    /// An asset of the account's own library (LIB-1), trash included.
+    public struct LibraryFile: Codable, Sendable {
+        public var id: String
+        /// Its name in the export's `library/` folder.
+        public var file: String
+        public var takenAt: Date
+        public var byteSize: Int64
+        public var format: String
+        public var sha256: String
+        public var inTrash: Bool
+
+        public init(id: String, file: String, takenAt: Date, byteSize: Int64, format: String, sha256: String, inTrash: Bool) {
+            self.id = id
+            self.file = file
+            self.takenAt = takenAt
+            self.byteSize = byteSize
+            self.format = format
+            self.sha256 = sha256
+            self.inTrash = inTrash
+        }
+    }
+
     public struct Ticket: Codable, Sendable {
         public var id: String
         public var subject: String
@@ -116,10 +138,11 @@ public struct MyData: Codable, Sendable {
     public var photos: [Photo]
     public var sessions: [SessionJSON]
     public var tickets: [Ticket]
+    public var library: [LibraryFile]
 
     public init(
         kind: String, exportedAt: Date, account: Account? = nil, guest: Membership? = nil, memberships: [Membership], events: [Event],
-        photos: [Photo], sessions: [SessionJSON], tickets: [Ticket]
+        photos: [Photo], sessions: [SessionJSON], tickets: [Ticket], library: [LibraryFile] = []
     ) {
         self.kind = kind
         self.exportedAt = exportedAt
@@ -130,6 +153,7 @@ public struct MyData: Codable, Sendable {
         self.photos = photos
         self.sessions = sessions
         self.tickets = tickets
+        self.library = library
     }
 }
 

@@ -34,6 +34,12 @@ struct MyDataTests {
                 try await app.upload(try await TestImages.jpeg(width: 330), event: bens["id"] as! String, token: ben).string("id"))
             _ = try await app.call(.post, "/api/v1/support/tickets", json: ["subject": "Hello", "message": "A question"], token: olivia)
             let me = try #require(((try await app.call(.get, "/api/v1/me", token: olivia))["user"] as? [String: Any])?["id"] as? String)
+            // Her own library too, one photo of it in the trash.
+            let kept = try await TestImages.jpeg(width: 340, height: 240)
+            let trashed = try await TestImages.jpeg(width: 350, height: 240)
+            _ = try await app.uploadToLibrary(kept, token: olivia, fileName: "IMG_0001.JPG")
+            let trashedID = try #require(try await app.uploadToLibrary(trashed, token: olivia, fileName: "IMG_0002.JPG").string("id"))
+            #expect(try await app.call(.delete, "/api/v1/library/assets/\(trashedID)", token: olivia).status == .noContent)
 
             // MUT 1: the export
             let export = try await app.call(.get, "/api/v1/me/export", token: olivia)
@@ -54,6 +60,11 @@ struct MyDataTests {
                 let file = try await extract(zip, try #require(photo["file"] as? String))
                 #expect(file == originals[photo["id"] as? String ?? ""])
             }
+            let library = try #require(data["library"] as? [[String: Any]])
+            #expect(Set(library.compactMap { $0["file"] as? String }) == ["library/IMG_0001.JPG", "library/IMG_0002.JPG"])
+            #expect(library.first { $0["inTrash"] as? Bool == true }?["id"] as? String == trashedID)
+            #expect(try await extract(zip, "library/IMG_0001.JPG") == kept)
+            #expect(try await extract(zip, "library/IMG_0002.JPG") == trashed)
 
             // MUT 2: deleting, first without the right address
             try await app.call(.delete, "/api/v1/me", json: ["confirmEmail": "someone@example.com"], token: olivia).expectProblem(
@@ -73,6 +84,7 @@ struct MyDataTests {
                     ("tokens", "SELECT COUNT(*) AS n FROM access_tokens WHERE user_id = '\(me)'"),
                     ("tickets", "SELECT COUNT(*) AS n FROM support_tickets WHERE user_id = '\(me)' OR subject = 'Hello'"),
                     ("resets", "SELECT COUNT(*) AS n FROM password_resets WHERE user_id = '\(me)'"),
+                    ("library", "SELECT COUNT(*) AS n FROM library_assets WHERE user_id = '\(me)'"),
                 ] {
                     counts[name] = try await db.raw(SQLQueryString(sql)).first()!.decode(column: "n", as: Int.self)
                 }
@@ -80,7 +92,7 @@ struct MyDataTests {
             }
             #expect(leftovers.values.allSatisfy { $0 == 0 }, "\(leftovers)")
             let files = app.storedFiles()
-            #expect(!files.contains { $0.hasPrefix("events/\(partyID)") || $0.contains(atBensID) }, "\(files)")
+            #expect(!files.contains { $0.hasPrefix("events/\(partyID)") || $0.contains(atBensID) || $0.hasPrefix("library/") }, "\(files)")
             #expect(files.contains { $0.contains(bensOwn) })
             #expect(try await app.call(.get, "/api/v1/photos/\(bensOwn)", token: ben).status == .ok)
         }

@@ -16,8 +16,16 @@ struct MyDataService: Sendable {
     let changes: ChangeHub
     let clock: any AppClock
 
-    /// What is stored, and the photos to put beside it in the export (with their names there).
-    func collect(for identity: Identity?) async throws -> (data: MyData, photos: [(Photo, String)]) {
+    /// A stored file of the export: where it is, and its name, size and time in the ZIP.
+    struct ExportFile: Sendable {
+        let key: String
+        let name: String
+        let size: Int64
+        let modified: Date
+    }
+
+    /// What is stored, and the files to put beside it in the export: my own photos and my library, as I sent them.
+    func collect(for identity: Identity?) async throws -> (data: MyData, files: [ExportFile]) {
         switch identity {
         case nil: throw Problem.unauthorized
         case .guest(let guest, _):
@@ -26,21 +34,44 @@ struct MyDataService: Sendable {
             let data = MyData(
                 kind: "guest", exportedAt: clock.now, guest: membership, memberships: [], events: [], photos: own.map(\.1), sessions: [],
                 tickets: [])
-            return (data, own.map { ($0.0, $0.1.file) })
+            return (data, own.map(Self.exportFile))
         case .user(let user, let tokenHash):
             let guestIDs = try await database.read { db in
                 try await db.raw("SELECT id FROM guests WHERE user_id = \(bind: user.id)").all().map { try $0.decode(column: "id", as: String.self) }
             }
             let own = try await ownPhotos(uploaderIDs: [user.id] + guestIDs)
             let usage = try await accounts.usage(of: user)
-            let data = MyData(
+            var data = MyData(
                 kind: "user", exportedAt: clock.now,
                 account: .init(
                     id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt,
                     quotaBytes: usage?.allowed ?? 0, usedBytes: usage?.used ?? 0),
                 memberships: try await memberships(guestIDs: guestIDs), events: try await organized(by: user.id), photos: own.map(\.1),
                 sessions: try await accounts.sessions(of: user, current: tokenHash), tickets: try await tickets(of: user.id))
-            return (data, own.map { ($0.0, $0.1.file) })
+            let library = try await libraryFiles(of: user.id)
+            data.library = library.map(\.1)
+            return (data, own.map(Self.exportFile) + library.map(\.0))
+        }
+    }
+
+    private static func exportFile(_ own: (Photo, MyData.Photo)) -> ExportFile {
+        ExportFile(key: BlobKey.original(own.0.eventID, own.0.id), name: own.1.file, size: own.0.byteSize, modified: own.0.takenAt)
+    }
+
+    /// The account's library (trash included), named as they were sent, under `library/`.
+    private func libraryFiles(of userID: String) async throws -> [(ExportFile, MyData.LibraryFile)] {
+        let assets = try await database.read { db in
+            try await db.raw("SELECT * FROM library_assets WHERE user_id = \(bind: userID) AND deleted_at IS NULL ORDER BY taken_at, id")
+                .all().map(LibraryAsset.from)
+        }
+        let names = ArchiveController.uniqueNames(assets.map(\.fileName))
+        return zip(assets, names).map { asset, name in
+            (
+                ExportFile(key: asset.files.original, name: "library/" + name, size: asset.byteSize, modified: asset.takenAt),
+                MyData.LibraryFile(
+                    id: asset.id, file: "library/" + name, takenAt: asset.takenAt, byteSize: asset.byteSize, format: asset.format.rawValue,
+                    sha256: asset.sha256, inTrash: asset.trashedAt != nil)
+            )
         }
     }
 

@@ -83,5 +83,6 @@ struct MyDataPage: Sendable {
             }
         }
         facts.append(web.plural("mydata_photos", data.photos.count))
+        if isUser { facts.append(web.plural("mydata_library", data.library.count)) }
     }
 }
