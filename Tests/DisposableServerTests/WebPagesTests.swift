@@ -86,6 +86,8 @@ struct WebPagesTests {
             method: .post, path: "/reset/{token}", form: "password=a+new+password&confirmation=a+new+password",
             expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
         PageRow(method: .get, path: "/account", expected: accounts),
+        PageRow(method: .get, path: "/library", expected: accounts),
+        PageRow(method: .get, path: "/library/trash", expected: accounts),
         PageRow(
             method: .post, path: "/account/password", form: "currentPassword=correct+horse&newPassword=another+horse&confirmation=another+horse",
             expected: statuses(.seeOther, .seeOther, .seeOther, .seeOther, .seeOther, .forbidden)),
