@@ -9,6 +9,7 @@ import time
 
 import gallery
 import ingest
+import library_sync
 import memory
 import real_photos
 from common import WORK, Server, organizer_and_event, stage
@@ -26,8 +27,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--photos", type=int, default=40)
     parser.add_argument("--ingest-only", action="store_true", help="PERF-1 on both corpora, and stop")
+    parser.add_argument("--library-only", action="store_true", help="the first sync of 1,000 photos (LIB-4), and stop")
     args = parser.parse_args()
     os.makedirs(WORK, exist_ok=True)
+    if args.library_only:
+        return library()
     with stage("generating the photos", 1800):
         paths = generate(os.path.join(WORK, "photos"), args.photos)
     sizes = [os.path.getsize(path) / 1e6 for path in paths]
@@ -120,7 +124,16 @@ def main():
     report(f"PERF-5 memory, idle after start-up (100,000 photos): {idle:.1f} MB (target < 60 MB); "
            f"idle after rendering photos (libvips loaded): {after_photos:.1f} MB")
     server.stop()
+    library()
 
+
+def library():
+    """LIB-4: the first `disposable sync` of 1,000 photos (issue 24)."""
+    with stage("generating 1,000 photos for the library", 1800):
+        paths = library_sync.generate(os.path.join(WORK, "library-photos"), 1000)
+    with stage("LIB-4: plain POSTs, then the first sync of 1,000 photos, a re-run, a second folder", 3600):
+        result = library_sync.run(paths)
+    report(f"LIB-4 library sync, 1,000 photos: {library_sync.describe(result)}")
     with open(os.path.join(WORK, "summary.txt"), "w") as summary:
         summary.write(time.strftime("%Y-%m-%d %H:%M UTC\n", time.gmtime()) + "\n".join(lines) + "\n")
 

@@ -71,6 +71,7 @@ struct FolderSync {
     let noDelete: Bool
     let verbose: Bool
     var actions: [Action] = []
+    var lastSaved = ContinuousClock.now
 
     mutating func run(_ state: inout SyncState) async throws {
         removePartialDownloads()
@@ -224,7 +225,11 @@ struct FolderSync {
         let entry = try entry(for: asset, at: path)
         state.files[path] = entry
         files[path] = LocalFile(url: target, size: entry.size, modified: entry.modified, sha256: asset.sha256)
-        try state.save(in: root)
+        // Every few seconds is enough: a file that landed but is not in the state is matched by content next time.
+        if ContinuousClock.now - lastSaved > .seconds(2) {
+            try state.save(in: root)
+            lastSaved = .now
+        }
     }
 
     // MARK: To the server
@@ -257,31 +262,66 @@ struct FolderSync {
             }
             try state.save(in: root)
         }
-        // New here: up, unless the library already has the bytes under an asset no other file here is synced with.
-        for (path, file) in files.sorted(by: { $0.key < $1.key }) where state.files[path] == nil {
-            guard !dryRun else {
-                record(Action(kind: .uploaded, path: path))
-                continue
-            }
-            do {
-                let (asset, _) = try await client.uploadToLibrary(
-                    file.url, fileName: (path as NSString).lastPathComponent, takenAt: Date(timeIntervalSince1970: file.modified),
-                    idempotencyKey: file.sha256)
-                record(Action(kind: .uploaded, path: path, assetId: asset.id))
-                state.files[path] = SyncState.Entry(assetId: asset.id, sha256: file.sha256, size: file.size, modified: file.modified)
-            } catch let problem as DisposableProblem where problem.status == 409 && problem.extensions["existingId"] != nil {
-                let existing = try await client.libraryAsset(problem.extensions["existingId"]!)
-                if existing.trashedAt != nil {
-                    record(Action(kind: .skipped, path: path, assetId: existing.id, reason: "this photo is in the library's trash: restore it there"))
-                } else if let other = state.path(of: existing.id) {
-                    record(Action(kind: .skipped, path: path, assetId: existing.id, reason: "the same photo as \(other)"))
-                } else {
-                    state.files[path] = SyncState.Entry(assetId: existing.id, sha256: file.sha256, size: file.size, modified: file.modified)
+        // New here: up, a few at a time, unless the library already has the bytes under an asset no other file here
+        // is synced with. The state is written every few seconds: a killed run sends the rest again, under the same
+        // keys, and gets the same assets back.
+        let new = files.sorted(by: { $0.key < $1.key }).filter { state.files[$0.key] == nil }
+        guard !dryRun else {
+            for (path, _) in new { record(Action(kind: .uploaded, path: path)) }
+            return
+        }
+        let client = client
+        try await withThrowingTaskGroup(of: (String, LocalFile, Sent).self) { group in
+            var next = new.makeIterator()
+            for _ in 0..<Self.concurrentUploads { if let item = next.next() { group.addTask { try await Self.send(client, item.key, item.value) } } }
+            while let (path, file, sent) = try await group.next() {
+                if let item = next.next() { group.addTask { try await Self.send(client, item.key, item.value) } }
+                settle(path, file, sent, &state)
+                if ContinuousClock.now - lastSaved > .seconds(2) {
+                    try state.save(in: root)
+                    lastSaved = .now
                 }
-            } catch let problem as DisposableProblem where [400, 413, 415, 422].contains(problem.status) {
-                record(Action(kind: .skipped, path: path, reason: problem.detail))
             }
-            try state.save(in: root)
+        }
+    }
+
+    static let concurrentUploads = 4
+
+    /// What the library said to a new file.
+    enum Sent {
+        case stored(DisposableClient.LibraryAsset)
+        /// The same bytes are there already, as this asset.
+        case existing(DisposableClient.LibraryAsset)
+        case refused(String)
+    }
+
+    private static func send(_ client: DisposableClient, _ path: String, _ file: LocalFile) async throws -> (String, LocalFile, Sent) {
+        do {
+            let (asset, _) = try await client.uploadToLibrary(
+                file.url, fileName: (path as NSString).lastPathComponent, takenAt: Date(timeIntervalSince1970: file.modified),
+                idempotencyKey: file.sha256)
+            return (path, file, .stored(asset))
+        } catch let problem as DisposableProblem where problem.status == 409 && problem.extensions["existingId"] != nil {
+            return (path, file, .existing(try await client.libraryAsset(problem.extensions["existingId"]!)))
+        } catch let problem as DisposableProblem where [400, 413, 415, 422].contains(problem.status) {
+            return (path, file, .refused(problem.detail))
+        }
+    }
+
+    private mutating func settle(_ path: String, _ file: LocalFile, _ sent: Sent, _ state: inout SyncState) {
+        let entry = { (id: String) in SyncState.Entry(assetId: id, sha256: file.sha256, size: file.size, modified: file.modified) }
+        switch sent {
+        case .refused(let reason):
+            record(Action(kind: .skipped, path: path, reason: reason))
+        case .stored(let asset), .existing(let asset):
+            if let other = state.path(of: asset.id) {
+                record(Action(kind: .skipped, path: path, assetId: asset.id, reason: "the same photo as \(other)"))
+            } else if asset.trashedAt != nil {
+                record(Action(kind: .skipped, path: path, assetId: asset.id, reason: "this photo is in the library's trash: restore it there"))
+            } else {
+                if case .stored = sent { record(Action(kind: .uploaded, path: path, assetId: asset.id)) }
+                state.files[path] = entry(asset.id)
+            }
         }
     }
 }
