@@ -11,7 +11,7 @@ struct Disposable: AsyncParsableCommand {
         version: disposableVersion,
         subcommands: [
             Serve.self, Migrate.self, Admin.self, Backup.self, Restore.self,
-            Login.self, Logout.self, EventCommand.self, Upload.self, Sync.self,
+            Login.self, Logout.self, EventCommand.self, Upload.self, Sync.self, Import.self,
         ]
     )
 

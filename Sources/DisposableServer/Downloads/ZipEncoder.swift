@@ -1,4 +1,4 @@
-import CZlib
+import CSystemZlib
 import Foundation
 import NIOCore
 

@@ -1,4 +1,4 @@
-import CZlib
+import CSystemZlib
 import Foundation
 
 /// The few bytes of the PNG format we need for QR codes: IHDR, one zlib-compressed IDAT, IEND.

@@ -1,0 +1,158 @@
+import ArgumentParser
+import DisposableClient
+import Foundation
+
+/// `disposable import PATH` (LIB-5, P-I-211): a Google Takeout archive (its ZIP, or the folder it unpacks to) or an
+/// Apple Photos export folder into my library. Each photo goes up once (its SHA-256 is its key, so a second run finds
+/// everything there), with its capture time from the file's EXIF, else its sidecar (Takeout's JSON, an XMP), else the
+/// file's own date. Where Takeout holds an edited version beside the original, the edited one is imported.
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import a Google Takeout archive (ZIP or folder) or an Apple Photos export folder into your library.")
+
+    @Argument(help: "The Takeout ZIP, or a folder.")
+    var path: String
+
+    @OptionGroup var output: OutputOptions
+
+    struct Outcome: Encodable {
+        enum Status: String, Encodable { case imported, alreadyThere = "already-there", skipped }
+        var file: String
+        var status: Status
+        var assetId: String? = nil
+        var takenAt: Date? = nil
+        var reason: String? = nil
+    }
+
+    func run() async throws {
+        try await withClient { client, _ in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw CLIError.failed("\(path): no such file or folder.")
+            }
+            let url = URL(fileURLWithPath: path)
+            let source: any ImportSource = isFolder.boolValue ? FolderSource(url) : try ZipSource(url)
+            let plan = ImportPlan(source)
+            var outcomes = plan.skipped
+            for item in plan.photos {
+                outcomes.append(try await send(item, from: source, with: client))
+                if !output.json, let last = outcomes.last, last.status == .skipped { print("skipped \(last.file): \(last.reason ?? "")") }
+            }
+            if output.json {
+                try printJSON(outcomes)
+            } else {
+                for outcome in plan.skipped { print("skipped \(outcome.file): \(outcome.reason ?? "")") }
+                let count = { (status: Outcome.Status) in outcomes.count(where: { $0.status == status }) }
+                print("\(count(.imported)) imported, \(count(.alreadyThere)) already there, \(count(.skipped)) skipped.")
+            }
+        }
+    }
+
+    private func send(_ item: ImportPlan.Photo, from source: any ImportSource, with client: DisposableClient) async throws -> Outcome {
+        try await source.withFile(item.path) { file in
+            let takenAt = item.takenAt ?? source.modified(item.path)
+            do {
+                let (asset, already) = try await client.uploadToLibrary(
+                    file, fileName: (item.path as NSString).lastPathComponent, takenAt: takenAt, idempotencyKey: try DisposableClient.sha256(of: file)
+                )
+                return Outcome(file: item.path, status: already ? .alreadyThere : .imported, assetId: asset.id, takenAt: asset.takenAt)
+            } catch let problem as DisposableProblem where problem.status == 409 && problem.extensions["existingId"] != nil {
+                return Outcome(file: item.path, status: .alreadyThere, assetId: problem.extensions["existingId"])
+            } catch let problem as DisposableProblem where [400, 413, 415, 422].contains(problem.status) {
+                return Outcome(file: item.path, status: .skipped, reason: problem.detail)
+            }
+        }
+    }
+}
+
+/// What an export holds: the photos to send (with the capture time their sidecars give), and what is left out, with why.
+struct ImportPlan {
+    struct Photo {
+        let path: String
+        let takenAt: Date?
+    }
+
+    private(set) var photos: [Photo] = []
+    private(set) var skipped: [Import.Outcome] = []
+
+    static let videoExtensions: Set<String> = ["mp4", "mov", "m4v", "3gp", "avi", "mkv", "webm"]
+    /// Google Photos names an edited copy after its original, with this suffix in the account's language.
+    static let editedSuffixes = ["-edited", "-modifié", "-bearbeitet", "-editado", "-modificato", "-bewerkt", "-redigerad"]
+
+    init(_ source: any ImportSource) {
+        let all = Set(source.paths)
+        let byFolder = Dictionary(grouping: source.paths) { ($0 as NSString).deletingLastPathComponent }
+        for path in source.paths {
+            let ext = (path as NSString).pathExtension.lowercased()
+            if Self.videoExtensions.contains(ext) {
+                skipped.append(.init(file: path, status: .skipped, reason: "videos (and the motion of live photos) are not kept in the library yet"))
+                continue
+            }
+            guard Upload.photoExtensions.contains(ext) else { continue }  // sidecars, album files, HTML
+            if let edited = Self.editedVersion(of: path, in: all) {
+                skipped.append(.init(file: path, status: .skipped, reason: "its edited version, \(edited), is imported instead"))
+                continue
+            }
+            let siblings = byFolder[(path as NSString).deletingLastPathComponent] ?? []
+            photos.append(Photo(path: path, takenAt: Self.sidecarTime(of: Self.original(of: path), siblings: siblings, source: source)))
+        }
+    }
+
+    /// `IMG_1-edited.jpg` beside `IMG_1.jpg`.
+    static func editedVersion(of path: String, in all: Set<String>) -> String? {
+        let base = (path as NSString).deletingPathExtension
+        let ext = (path as NSString).pathExtension
+        return editedSuffixes.lazy.map { "\(base)\($0).\(ext)" }.first { all.contains($0) }
+    }
+
+    /// The original's name of an edited copy (its sidecar is the original's).
+    static func original(of path: String) -> String {
+        let base = (path as NSString).deletingPathExtension
+        let ext = (path as NSString).pathExtension
+        for suffix in editedSuffixes where base.hasSuffix(suffix) { return "\(base.dropLast(suffix.count)).\(ext)" }
+        return path
+    }
+
+    /// Takeout's JSON (`photoTakenTime`) or an XMP's capture date, if a sidecar of the photo says.
+    static func sidecarTime(of path: String, siblings: [String], source: any ImportSource) -> Date? {
+        let base = (path as NSString).deletingPathExtension
+        // Takeout: NAME.json, NAME.supplemental-metadata.json, or that cut short (names are limited to 51 characters).
+        let long = path + ".supplemental-metadata"
+        let json = siblings.filter { $0.lowercased().hasSuffix(".json") }.filter { sidecar in
+            let stem = String(sidecar.dropLast(5))
+            return stem == path || (stem.count > path.count && long.hasPrefix(stem))
+        }
+        for sidecar in json {
+            if let data = source.contents(sidecar), let time = takeoutTime(data) { return time }
+        }
+        for sidecar in siblings where sidecar.lowercased() == (base + ".xmp").lowercased() || sidecar.lowercased() == (path + ".xmp").lowercased() {
+            if let data = source.contents(sidecar), let time = xmpTime(String(decoding: data, as: UTF8.self)) { return time }
+        }
+        return nil
+    }
+
+    static func takeoutTime(_ data: Data) -> Date? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let taken = object["photoTakenTime"] as? [String: Any],
+            let seconds = (taken["timestamp"] as? String).flatMap(Double.init) ?? (taken["timestamp"] as? Double), seconds > 0
+        else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// `exif:DateTimeOriginal`, `photoshop:DateCreated` or `xmp:CreateDate`, as an attribute or an element; a time
+    /// without a zone is read as UTC, like EXIF's.
+    static func xmpTime(_ text: String) -> Date? {
+        for name in ["exif:DateTimeOriginal", "photoshop:DateCreated", "xmp:CreateDate"] {
+            for pattern in ["\(name)\\s*=\\s*\"([^\"]+)\"", "<\(name)>([^<]+)</\(name)>"] {
+                guard let match = text.range(of: pattern, options: .regularExpression) else { continue }
+                let found = String(text[match])
+                guard let value = found.split(whereSeparator: { $0 == "\"" || $0 == ">" || $0 == "<" }).dropFirst().first else { continue }
+                let raw = String(value)
+                if let date = try? Date.ISO8601FormatStyle().parse(raw) { return date }
+                if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(raw) { return date }
+                if let date = try? Date.ISO8601FormatStyle().parse(String(raw.prefix(19)) + "Z") { return date }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import ZIPFoundation
+
+/// Where `disposable import` reads from: a folder, or a ZIP read entry by entry (a Takeout archive can be larger than
+/// the free space: each photo is written to a temporary file only while it is sent).
+protocol ImportSource {
+    /// Every file, by its path inside the source ("/"-separated).
+    var paths: [String] { get }
+    /// A small file's bytes (a sidecar); nil past 1 MB or when unreadable.
+    func contents(_ path: String) -> Data?
+    /// The file's own date (its modification time).
+    func modified(_ path: String) -> Date?
+    /// Runs `body` with a local file holding `path`.
+    func withFile<T>(_ path: String, _ body: (URL) async throws -> T) async throws -> T
+}
+
+struct FolderSource: ImportSource {
+    let root: URL
+    let paths: [String]
+
+    init(_ root: URL) {
+        self.root = root.standardizedFileURL
+        var found: [String] = []
+        let walker = FileManager.default.enumerator(at: self.root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        while let item = walker?.nextObject() as? URL {
+            guard (try? item.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            found.append(String(item.standardizedFileURL.path.dropFirst(self.root.path.count).drop { $0 == "/" }))
+        }
+        paths = found.sorted()
+    }
+
+    func contents(_ path: String) -> Data? {
+        let url = root.appendingPathComponent(path)
+        guard let size = (try? url.resourceValues(forKeys: [.fileSizeKey]))?.fileSize, size <= 1 << 20 else { return nil }
+        return try? Data(contentsOf: url)
+    }
+
+    func modified(_ path: String) -> Date? {
+        (try? root.appendingPathComponent(path).resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
+    }
+
+    func withFile<T>(_ path: String, _ body: (URL) async throws -> T) async throws -> T {
+        try await body(root.appendingPathComponent(path))
+    }
+}
+
+struct ZipSource: ImportSource {
+    let archive: Archive
+    let entries: [String: Entry]
+    let paths: [String]
+
+    init(_ file: URL) throws {
+        do {
+            archive = try Archive(url: file, accessMode: .read)
+        } catch {
+            throw CLIError.failed("\(file.path) cannot be read as a ZIP archive.")
+        }
+        var entries: [String: Entry] = [:]
+        for entry in archive where entry.type == .file {
+            // Entries are only ever read, never written out under their own names: a "../" in one cannot escape.
+            entries[entry.path] = entry
+        }
+        self.entries = entries
+        paths = entries.keys.sorted()
+    }
+
+    func contents(_ path: String) -> Data? {
+        guard let entry = entries[path], entry.uncompressedSize <= 1 << 20 else { return nil }
+        var data = Data()
+        guard (try? archive.extract(entry) { data.append($0) }) != nil else { return nil }
+        return data
+    }
+
+    func modified(_ path: String) -> Date? {
+        entries[path]?.fileAttributes[.modificationDate] as? Date
+    }
+
+    func withFile<T>(_ path: String, _ body: (URL) async throws -> T) async throws -> T {
+        guard let entry = entries[path] else { throw CLIError.failed("\(path) is not in the archive.") }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-import-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = try archive.extract(entry, to: file)
+        return try await body(file)
+    }
+}

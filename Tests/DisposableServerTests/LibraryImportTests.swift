@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// LIB-5 (P-I-211): `disposable import` — a Google Takeout archive (ZIP and folder) and an Apple Photos export folder,
+/// built here in their own layouts, through the real binary against a real server.
+@Suite("Import into the library (LIB-5)")
+struct LibraryImportTests {
+    typealias Setup = CLITests.Setup
+
+    /// The library's assets by file name: (capture time, SHA-256).
+    static func library(_ setup: Setup) async throws -> [String: (takenAt: String, sha256: String)] {
+        let page = try await get("\(setup.base)/api/v1/library/assets?limit=100", token: try setup.token)
+        var found: [String: (String, String)] = [:]
+        for item in page.json["items"] as? [[String: Any]] ?? [] {
+            found[item["fileName"] as? String ?? ""] = (item["takenAt"] as? String ?? "", item["sha256"] as? String ?? "")
+        }
+        return found
+    }
+
+    @Test(
+        "A Takeout ZIP: capture times from the JSON sidecars (both namings), the edited version instead of its original, videos skipped; run twice, nothing twice"
+    )
+    func takeout() async throws {
+        let setup = try await Setup.start()
+        try await withCleanup {
+            try await setup.logIn()
+            let folder = setup.root.appendingPathComponent("takeout-src/Takeout/Google Photos/Photos from 2019")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let first = try await TestImages.jpeg(width: 300, height: 200)
+            let original = try await TestImages.jpeg(width: 301, height: 200)
+            let edited = try await TestImages.jpeg(width: 200, height: 301)
+            try first.write(to: folder.appendingPathComponent("IMG_0001.jpg"))
+            try Data(#"{"title":"IMG_0001.jpg","photoTakenTime":{"timestamp":"1562241600","formatted":"4 Jul 2019"}}"#.utf8)
+                .write(to: folder.appendingPathComponent("IMG_0001.jpg.json"))
+            try original.write(to: folder.appendingPathComponent("IMG_0002.jpg"))
+            try edited.write(to: folder.appendingPathComponent("IMG_0002-edited.jpg"))
+            try Data(#"{"photoTakenTime":{"timestamp":"1577880000"}}"#.utf8)
+                .write(to: folder.appendingPathComponent("IMG_0002.jpg.supplemental-metadata.json"))
+            try Data("not really a video".utf8).write(to: folder.appendingPathComponent("VID_0003.mp4"))
+            try Data(#"{"title":"Photos from 2019"}"#.utf8).write(to: folder.appendingPathComponent("metadata.json"))
+            let zip = setup.root.appendingPathComponent("takeout-20260101.zip")
+            let zipped = try await runTool(
+                "/usr/bin/python3",
+                [
+                    "-c",
+                    "import os, sys, zipfile\nroot = sys.argv[1]\nwith zipfile.ZipFile(sys.argv[2], 'w') as z:\n"
+                        + "    for d, _, files in os.walk(root):\n        for f in files:\n"
+                        + "            p = os.path.join(d, f); z.write(p, os.path.relpath(p, root))",
+                    setup.root.appendingPathComponent("takeout-src").path, zip.path,
+                ])
+            #expect(zipped.status == 0, "\(zipped.output)")
+
+            // MUT
+            let run = try await setup.cli(["import", zip.path])
+            #expect(run.status == 0, "\(run.errors)")
+            #expect(run.output.contains("2 imported, 0 already there, 2 skipped."), "\(run.output)")
+            #expect(run.output.contains("skipped Takeout/Google Photos/Photos from 2019/IMG_0002.jpg: its edited version"), "\(run.output)")
+            #expect(run.output.contains("VID_0003.mp4: videos"), "\(run.output)")
+
+            // validate: the sidecars' times, the edited bytes
+            let assets = try await Self.library(setup)
+            #expect(assets["IMG_0001.jpg"]?.takenAt == "2019-07-04T12:00:00.000Z")
+            #expect(assets["IMG_0002-edited.jpg"]?.takenAt == "2020-01-01T12:00:00.000Z")
+            #expect(assets["IMG_0002-edited.jpg"]?.sha256 == LibrarySyncTests.sha(edited))
+            #expect(assets.count == 2)
+            // again, from the unpacked folder: everything is there already
+            let again = try await setup.cli(["import", setup.root.appendingPathComponent("takeout-src").path])
+            #expect(again.output.contains("0 imported, 2 already there, 2 skipped."), "\(again.output)")
+            #expect(try await Self.library(setup).count == 2)
+        } cleanup: {
+            await setup.stop()
+        }
+    }
+
+    @Test("An Apple Photos export folder: HEIC and JPEG, capture time from the EXIF or an XMP sidecar, the live photo's MOV skipped")
+    func applePhotosExport() async throws {
+        let setup = try await Setup.start()
+        try await withCleanup {
+            try await setup.logIn()
+            let folder = setup.root.appendingPathComponent("Export")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try await TestImages.image("heic", width: 320, height: 240).write(to: folder.appendingPathComponent("IMG_1000.HEIC"))
+            try Data("motion".utf8).write(to: folder.appendingPathComponent("IMG_1000.MOV"))
+            try await TestImages.jpeg(width: 320, height: 240, exif: ["-DateTimeOriginal=2021:03:04 05:06:07"])
+                .write(to: folder.appendingPathComponent("IMG_1001.JPG"))
+            try await TestImages.jpeg(width: 321, height: 240).write(to: folder.appendingPathComponent("IMG_1002.JPG"))
+            try Data(
+                """
+                <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+                <rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:DateTimeOriginal="2020-02-02T10:00:00"/>
+                </rdf:RDF></x:xmpmeta>
+                """.utf8
+            ).write(to: folder.appendingPathComponent("IMG_1002.xmp"))
+
+            let run = try await setup.cli(["import", folder.path, "--json"])
+            #expect(run.status == 0, "\(run.errors)")
+            let outcomes = try #require(run.json as? [[String: Any]], "\(run.output)")
+            #expect(outcomes.filter { $0["status"] as? String == "imported" }.count == 3)
+            #expect(outcomes.first { $0["file"] as? String == "IMG_1000.MOV" }?["status"] as? String == "skipped")
+            let assets = try await Self.library(setup)
+            #expect(assets["IMG_1001.JPG"]?.takenAt == "2021-03-04T05:06:07.000Z", "the EXIF date")
+            #expect(assets["IMG_1002.JPG"]?.takenAt == "2020-02-02T10:00:00.000Z", "the XMP sidecar's date")
+            #expect(assets["IMG_1000.HEIC"] != nil)
+            let again = try await setup.cli(["import", folder.path])
+            #expect(again.output.contains("0 imported, 3 already there, 1 skipped."), "\(again.output)")
+        } cleanup: {
+            await setup.stop()
+        }
+    }
+}
