@@ -12,11 +12,14 @@ public struct LibraryAssetJSON: Codable, Sendable, Equatable {
         public var thumbnail: String
         public var preview: String
         public var original: String
+        /// A live photo's motion (LIB-3): a Google motion photo's MP4, or an Apple Live Photo's video.
+        public var video: String?
 
-        public init(thumbnail: String, preview: String, original: String) {
+        public init(thumbnail: String, preview: String, original: String, video: String? = nil) {
             self.thumbnail = thumbnail
             self.preview = preview
             self.original = original
+            self.video = video
         }
     }
 

@@ -222,6 +222,13 @@ struct AuthorizationTests {
         Row(
             method: .get, path: "/api/v1/library/assets/{asset}/thumbnail",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        // An image is not a video (415 for the owner); the asset has no motion (404): LibraryTests does the rest.
+        Row(
+            method: .put, path: "/api/v1/library/assets/{asset}/video", image: true,
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .unsupportedMediaType, .notFound, .notFound)),
+        Row(
+            method: .get, path: "/api/v1/library/assets/{asset}/video",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
         Row(
             method: .post, path: "/api/v1/library/check", json: ["sha256": [String(repeating: "a", count: 64)]],
             expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),

@@ -3467,25 +3467,33 @@ extension Components {
                 public var preview: Swift.String
                 /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls/original`.
                 public var original: Swift.String
+                /// A live photo's motion (LIB-3)
+                ///
+                /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls/video`.
+                public var video: Swift.String?
                 /// Creates a new `UrlsPayload`.
                 ///
                 /// - Parameters:
                 ///   - thumbnail:
                 ///   - preview:
                 ///   - original:
+                ///   - video: A live photo's motion (LIB-3)
                 public init(
                     thumbnail: Swift.String,
                     preview: Swift.String,
-                    original: Swift.String
+                    original: Swift.String,
+                    video: Swift.String? = nil
                 ) {
                     self.thumbnail = thumbnail
                     self.preview = preview
                     self.original = original
+                    self.video = video
                 }
                 public enum CodingKeys: String, CodingKey {
                     case thumbnail
                     case preview
                     case original
+                    case video
                 }
                 public init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3501,10 +3509,15 @@ extension Components {
                         Swift.String.self,
                         forKey: .original
                     )
+                    self.video = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .video
+                    )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "thumbnail",
                         "preview",
-                        "original"
+                        "original",
+                        "video"
                     ])
                 }
             }

@@ -16912,6 +16912,697 @@ public enum Operations {
             }
         }
     }
+    /// LIB-3: a live photo's motion (a motion photo's MP4, or the video kept beside the still); Range supported
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets/{id}/video`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)`.
+    public enum GetLibraryAssetVideo {
+        public static let id: Swift.String = "getLibraryAssetVideo"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/GET/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GetLibraryAssetVideo.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The file revision (the links carry it so caches follow edits).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/GET/query/r`.
+                public var r: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - r: The file revision (the links carry it so caches follow edits).
+                public init(r: Swift.String? = nil) {
+                    self.r = r
+                }
+            }
+            public var query: Operations.GetLibraryAssetVideo.Input.Query
+            /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// `bytes=START-END`.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/GET/header/Range`.
+                public var range: Swift.String?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetLibraryAssetVideo.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - range: `bytes=START-END`.
+                ///   - accept:
+                public init(
+                    range: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetLibraryAssetVideo.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.range = range
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetLibraryAssetVideo.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.GetLibraryAssetVideo.Input.Path,
+                query: Operations.GetLibraryAssetVideo.Input.Query = .init(),
+                headers: Operations.GetLibraryAssetVideo.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/GET/responses/200/content/video\/*`.
+                    case video_Ast_(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.video_Ast_`.
+                    ///
+                    /// - Throws: An error if `self` is not `.video_Ast_`.
+                    /// - SeeAlso: `.video_Ast_`.
+                    public var video_Ast_: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .video_Ast_(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetLibraryAssetVideo.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetLibraryAssetVideo.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The video
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetLibraryAssetVideo.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetLibraryAssetVideo.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct PartialContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/GET/responses/206/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/GET/responses/206/content/video\/*`.
+                    case video_Ast_(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.video_Ast_`.
+                    ///
+                    /// - Throws: An error if `self` is not `.video_Ast_`.
+                    /// - SeeAlso: `.video_Ast_`.
+                    public var video_Ast_: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .video_Ast_(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetLibraryAssetVideo.Output.PartialContent.Body
+                /// Creates a new `PartialContent`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetLibraryAssetVideo.Output.PartialContent.Body) {
+                    self.body = body
+                }
+            }
+            /// Part of it
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            case partialContent(Operations.GetLibraryAssetVideo.Output.PartialContent)
+            /// The associated value of the enum case if `self` is `.partialContent`.
+            ///
+            /// - Throws: An error if `self` is not `.partialContent`.
+            /// - SeeAlso: `.partialContent`.
+            public var partialContent: Operations.GetLibraryAssetVideo.Output.PartialContent {
+                get throws {
+                    switch self {
+                    case let .partialContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "partialContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotModified: Sendable, Hashable {
+                /// Creates a new `NotModified`.
+                public init() {}
+            }
+            /// Not modified
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.GetLibraryAssetVideo.Output.NotModified)
+            /// Not modified
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Operations.GetLibraryAssetVideo.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Signed in, but not allowed
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not found (or not visible to the caller)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The range is outside the file
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            case rangeNotSatisfiable(Components.Responses.RangeNotSatisfiable)
+            /// The associated value of the enum case if `self` is `.rangeNotSatisfiable`.
+            ///
+            /// - Throws: An error if `self` is not `.rangeNotSatisfiable`.
+            /// - SeeAlso: `.rangeNotSatisfiable`.
+            public var rangeNotSatisfiable: Components.Responses.RangeNotSatisfiable {
+                get throws {
+                    switch self {
+                    case let .rangeNotSatisfiable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "rangeNotSatisfiable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case video_Ast_
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "video/*":
+                    self = .video_Ast_
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .video_Ast_:
+                    return "video/*"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .video_Ast_,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// LIB-3: an Apple Live Photo's video (MP4 or QuickTime), kept beside its still
+    ///
+    /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/video`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)`.
+    public enum AttachLibraryAssetVideo {
+        public static let id: Swift.String = "attachLibraryAssetVideo"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/PUT/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.AttachLibraryAssetVideo.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AttachLibraryAssetVideo.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AttachLibraryAssetVideo.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AttachLibraryAssetVideo.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/PUT/requestBody/content/video\/*`.
+                case video_Ast_(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/PUT/requestBody/content/application\/octet-stream`.
+                case binary(OpenAPIRuntime.HTTPBody)
+            }
+            public var body: Operations.AttachLibraryAssetVideo.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.AttachLibraryAssetVideo.Input.Path,
+                headers: Operations.AttachLibraryAssetVideo.Input.Headers = .init(),
+                body: Operations.AttachLibraryAssetVideo.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/video/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LibraryAsset)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LibraryAsset {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AttachLibraryAssetVideo.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AttachLibraryAssetVideo.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The asset, now a live photo
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AttachLibraryAssetVideo.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AttachLibraryAssetVideo.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Signed in, but not allowed
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not found (or not visible to the caller)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// In conflict with the current state
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body's length must be declared
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)/responses/411`.
+            ///
+            /// HTTP response code: `411 lengthRequired`.
+            case lengthRequired(Components.Responses.LengthRequired)
+            /// The associated value of the enum case if `self` is `.lengthRequired`.
+            ///
+            /// - Throws: An error if `self` is not `.lengthRequired`.
+            /// - SeeAlso: `.lengthRequired`.
+            public var lengthRequired: Components.Responses.LengthRequired {
+                get throws {
+                    switch self {
+                    case let .lengthRequired(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "lengthRequired",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is too large
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.ContentTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.ContentTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body's media type is not accepted
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Temporarily unavailable: try again after Retry-After seconds
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server's storage is full
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)/responses/507`.
+            ///
+            /// HTTP response code: `507 code507`.
+            case code507(Components.Responses.InsufficientStorage)
+            /// The associated value of the enum case if `self` is `.code507`.
+            ///
+            /// - Throws: An error if `self` is not `.code507`.
+            /// - SeeAlso: `.code507`.
+            public var code507: Components.Responses.InsufficientStorage {
+                get throws {
+                    switch self {
+                    case let .code507(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "code507",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// UP-7: which of these SHA-256 my library already holds (timeline or trash)
     ///
     /// - Remark: HTTP `POST /api/v1/library/check`.

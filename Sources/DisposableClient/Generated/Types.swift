@@ -378,6 +378,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/library/assets/{id}/thumbnail`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/thumbnail/get(getLibraryAssetThumbnail)`.
     func getLibraryAssetThumbnail(_ input: Operations.GetLibraryAssetThumbnail.Input) async throws -> Operations.GetLibraryAssetThumbnail.Output
+    /// LIB-3: a live photo's motion (a motion photo's MP4, or the video kept beside the still); Range supported
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets/{id}/video`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)`.
+    func getLibraryAssetVideo(_ input: Operations.GetLibraryAssetVideo.Input) async throws -> Operations.GetLibraryAssetVideo.Output
+    /// LIB-3: an Apple Live Photo's video (MP4 or QuickTime), kept beside its still
+    ///
+    /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/video`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)`.
+    func attachLibraryAssetVideo(_ input: Operations.AttachLibraryAssetVideo.Input) async throws -> Operations.AttachLibraryAssetVideo.Output
     /// UP-7: which of these SHA-256 my library already holds (timeline or trash)
     ///
     /// - Remark: HTTP `POST /api/v1/library/check`.
@@ -1318,6 +1328,36 @@ extension APIProtocol {
             path: path,
             query: query,
             headers: headers
+        ))
+    }
+    /// LIB-3: a live photo's motion (a motion photo's MP4, or the video kept beside the still); Range supported
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/assets/{id}/video`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)`.
+    public func getLibraryAssetVideo(
+        path: Operations.GetLibraryAssetVideo.Input.Path,
+        query: Operations.GetLibraryAssetVideo.Input.Query = .init(),
+        headers: Operations.GetLibraryAssetVideo.Input.Headers = .init()
+    ) async throws -> Operations.GetLibraryAssetVideo.Output {
+        try await getLibraryAssetVideo(Operations.GetLibraryAssetVideo.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// LIB-3: an Apple Live Photo's video (MP4 or QuickTime), kept beside its still
+    ///
+    /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/video`.
+    /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)`.
+    public func attachLibraryAssetVideo(
+        path: Operations.AttachLibraryAssetVideo.Input.Path,
+        headers: Operations.AttachLibraryAssetVideo.Input.Headers = .init(),
+        body: Operations.AttachLibraryAssetVideo.Input.Body
+    ) async throws -> Operations.AttachLibraryAssetVideo.Output {
+        try await attachLibraryAssetVideo(Operations.AttachLibraryAssetVideo.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// UP-7: which of these SHA-256 my library already holds (timeline or trash)

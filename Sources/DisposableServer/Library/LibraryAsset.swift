@@ -26,6 +26,11 @@ struct LibraryAsset: Sendable, Equatable {
     let lastChange: LibraryChangeKind
     let trashedAt: Date?
     let deletedAt: Date?
+    /// A live photo's motion (LIB-3).
+    let motion: Motion?
+
+    /// The bytes it counts against the quota: the original, and a live photo's video stored beside it.
+    var chargedBytes: Int64 { byteSize + (motion?.kind == .file ? motion!.size : 0) }
 
     var files: LibraryFiles { .revision(user: userID, asset: id, fileRevision: fileRevision) }
 
@@ -55,7 +60,13 @@ struct LibraryAsset: Sendable, Equatable {
             revision: try row.decode(column: "revision", as: Int64.self),
             lastChange: LibraryChangeKind(rawValue: try row.decode(column: "last_change", as: String.self)) ?? .updated,
             trashedAt: try row.decode(column: "trashed_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)),
-            deletedAt: try row.decode(column: "deleted_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)))
+            deletedAt: try row.decode(column: "deleted_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)),
+            motion: try row.decode(column: "motion", as: String?.self).flatMap(Motion.Kind.init(rawValue:)).map { kind in
+                Motion(
+                    kind: kind, offset: try row.decode(column: "motion_offset", as: Int64?.self) ?? 0,
+                    size: try row.decode(column: "motion_size", as: Int64?.self) ?? 0,
+                    contentType: try row.decode(column: "motion_type", as: String?.self) ?? "video/mp4")
+            })
     }
 
     var json: LibraryAssetJSON {
@@ -65,7 +76,9 @@ struct LibraryAsset: Sendable, Equatable {
             id: id, takenAt: takenAt, month: month, uploadedAt: uploadedAt, width: width, height: height, byteSize: byteSize,
             format: format.rawValue, status: status, sha256: sha256, fileName: fileName, fileRevision: fileRevision, revision: revision,
             trashedAt: trashedAt,
-            urls: .init(thumbnail: "\(base)/thumbnail?r=\(fileRevision)", preview: "\(base)/preview?r=\(fileRevision)", original: "\(base)/original"))
+            urls: .init(
+                thumbnail: "\(base)/thumbnail?r=\(fileRevision)", preview: "\(base)/preview?r=\(fileRevision)", original: "\(base)/original",
+                video: motion.map { _ in "\(base)/video?r=\(fileRevision)" }))
     }
 
     var change: LibraryChange {
@@ -107,6 +120,8 @@ struct LibraryFiles: Sendable, Equatable {
     static func library(of user: String) -> String { "library/\(user)/" }
 
     var original: String { prefix + "original" }
+    /// An Apple Live Photo's video.
+    var motion: String { prefix + "motion" }
     var preview: String { prefix + "preview.jpg" }
     var thumbnail: String { prefix + "thumbnail.jpg" }
 

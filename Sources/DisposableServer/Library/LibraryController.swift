@@ -23,6 +23,8 @@ struct LibraryController {
         router.get("/api/v1/library/assets/:id/original", use: original)
         router.get("/api/v1/library/assets/:id/preview", use: preview)
         router.get("/api/v1/library/assets/:id/thumbnail", use: thumbnail)
+        router.put("/api/v1/library/assets/:id/video", use: attachVideo)
+        router.get("/api/v1/library/assets/:id/video", use: video)
         router.post("/api/v1/library/check", use: check)
         router.get("/api/v1/library/trash", use: trash)
         router.delete("/api/v1/library/trash", use: emptyTrash)
@@ -121,6 +123,14 @@ struct LibraryController {
         try created(try await library.save(photoID: try context.parameters.require("id"), for: context.identity))
     }
 
+    @Sendable func attachVideo(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let asset = try await library.attachVideo(
+            to: try context.parameters.require("id"), for: user, body: request.body,
+            declaredLength: request.headers[.contentLength].flatMap(Int64.init))
+        return try jsonResponse(asset.json)
+    }
+
     // MARK: Bytes
 
     @Sendable func preview(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -145,13 +155,32 @@ struct LibraryController {
     /// The original, byte for byte, as it was sent (it is the owner's own file: nothing is taken out). Supports Range.
     @Sendable func original(_ request: Request, context: AppRequestContext) async throws -> Response {
         let asset = try await library.asset(try context.parameters.require("id"), for: try context.requireUser())
-        let etag = "\"\(asset.sha256)\""
-        var headers: HTTPFields = [
-            .contentType: asset.format.mimeType, .eTag: etag, .acceptRanges: "bytes", .cacheControl: "private, max-age=3600",
-            .contentDisposition: contentDisposition(asset.fileName),
-        ]
+        return try bytes(
+            request, context, key: asset.files.original, start: 0, total: asset.byteSize, etag: "\"\(asset.sha256)\"",
+            headers: [
+                .contentType: asset.format.mimeType, .cacheControl: "private, max-age=3600", .contentDisposition: contentDisposition(asset.fileName),
+            ])
+    }
+
+    /// LIB-3: a live photo's motion — a motion photo's MP4 (a range of its original) or the video stored beside the
+    /// still. Supports Range (video players ask for it).
+    @Sendable func video(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let asset = try await library.asset(try context.parameters.require("id"), for: try context.requireUser())
+        guard let motion = asset.motion else { throw Problem.notFound("This photo has no motion.") }
+        let key = motion.kind == .embedded ? asset.files.original : asset.files.motion
+        return try bytes(
+            request, context, key: key, start: motion.offset, total: motion.size, etag: "\"\(asset.sha256)-motion\"",
+            headers: [.contentType: motion.contentType, .cacheControl: "private, max-age=3600"])
+    }
+
+    /// `total` bytes of the blob at `key` from `start`, whole or the requested range of them.
+    private func bytes(
+        _ request: Request, _ context: AppRequestContext, key: String, start: Int64, total: Int64, etag: String, headers fields: HTTPFields
+    ) throws -> Response {
+        var headers = fields
+        headers[.eTag] = etag
+        headers[.acceptRanges] = "bytes"
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        let total = asset.byteSize
         var range: ClosedRange<Int64>? = nil
         if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true {
             guard let parsed = ByteRange.parse(header, size: total) else {
@@ -161,14 +190,14 @@ struct LibraryController {
             range = parsed
             headers[.contentRange] = "bytes \(parsed.lowerBound)-\(parsed.upperBound)/\(total)"
         }
-        let requested = range ?? (total > 0 ? 0...(total - 1) : nil)
+        let requested = (range ?? (total > 0 ? 0...(total - 1) : nil)).map { (start + $0.lowerBound)...(start + $0.upperBound) }
         let length = requested.map { $0.upperBound - $0.lowerBound + 1 } ?? 0
         let (blobs, eventLoop) = (library.blobs, context.eventLoop)
         return Response(
             status: range == nil ? .ok : .partialContent, headers: headers,
             body: ResponseBody(contentLength: Int(length)) { writer in
                 var paced = PacedWriter(writer: writer, eventLoop: eventLoop)
-                if let requested { try await blobs.read(key: asset.files.original, range: requested) { try await paced.write($0) } }
+                if let requested { try await blobs.read(key: key, range: requested) { try await paced.write($0) } }
                 try await paced.writer.finish(nil)
             })
     }

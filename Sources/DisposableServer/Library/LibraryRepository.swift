@@ -18,6 +18,8 @@ struct LibraryRepository: Sendable {
         let fileName: String
         let uploadedAt: Date
         var sourcePhotoID: String? = nil
+        /// A Google motion photo's MP4, found in the original.
+        var motion: Motion? = nil
     }
 
     enum InsertOutcome: Sendable {
@@ -36,11 +38,13 @@ struct LibraryRepository: Sendable {
                 let inserted = try await db.raw(
                     """
                     INSERT INTO library_assets (id, user_id, sha256, format, byte_size, taken_at, taken_at_given, uploaded_at, file_name,
-                        idempotency_key, status, file_revision, revision, last_change, source_photo_id)
+                        idempotency_key, status, file_revision, revision, last_change, source_photo_id, motion, motion_offset, motion_size,
+                        motion_type)
                     VALUES (\(bind: new.id), \(bind: new.userID), \(bind: new.sha256), \(bind: new.format.rawValue), \(bind: new.byteSize),
                         \(bind: (new.takenAt ?? new.uploadedAt).millisecondsSince1970), \(bind: new.takenAt != nil),
                         \(bind: new.uploadedAt.millisecondsSince1970), \(bind: new.fileName), \(bind: new.idempotencyKey), 'processing', 1,
-                        \(bind: revision), 'added', \(bind: new.sourcePhotoID))
+                        \(bind: revision), 'added', \(bind: new.sourcePhotoID), \(bind: new.motion?.kind.rawValue), \(bind: new.motion?.offset),
+                        \(bind: new.motion?.size), \(bind: new.motion?.contentType))
                     ON CONFLICT DO NOTHING
                     RETURNING id
                     """
@@ -194,7 +198,7 @@ struct LibraryRepository: Sendable {
                     ).first() != nil
                 else { throw RollBack.gone }
                 try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: asset.id)").run()
-                try await Quota.release(asset.byteSize, userID: asset.userID, in: db)
+                try await Quota.release(asset.chargedBytes, userID: asset.userID, in: db)
                 try await PendingWrites.begin(.all(user: asset.userID, asset: asset.id), startedAt: .distantPast, instance: instance, in: db)
             }
             return true
@@ -234,7 +238,7 @@ struct LibraryRepository: Sendable {
     /// An edit (LIB-2): the same asset at the next file revision, processing again. The old revision's files are
     /// recorded as pending removal; the new ones' pending write ends.
     func replace(
-        _ asset: LibraryAsset, sha256: String, format: ImageFormat, byteSize: Int64, now: Date, instance: String
+        _ asset: LibraryAsset, sha256: String, format: ImageFormat, byteSize: Int64, motion: Motion?, now: Date, instance: String
     ) async throws -> ReplaceOutcome {
         do {
             return try await database.transaction { db in
@@ -244,13 +248,16 @@ struct LibraryRepository: Sendable {
                     UPDATE library_assets SET sha256 = \(bind: sha256), format = \(bind: format.rawValue), byte_size = \(bind: byteSize),
                         derivative_bytes = 0, width = NULL, height = NULL, status = 'processing', file_revision = file_revision + 1,
                         revision = \(bind: revision), last_change = 'updated',
-                        taken_at = CASE WHEN taken_at_given THEN taken_at ELSE uploaded_at END
+                        taken_at = CASE WHEN taken_at_given THEN taken_at ELSE uploaded_at END,
+                        motion = \(bind: motion?.kind.rawValue), motion_offset = \(bind: motion?.offset), motion_size = \(bind: motion?.size),
+                        motion_type = \(bind: motion?.contentType)
                     WHERE id = \(bind: asset.id) AND file_revision = \(bind: asset.fileRevision) AND deleted_at IS NULL AND trashed_at IS NULL
                     RETURNING id
                     """
                 ).first()
                 guard updated != nil else { throw RollBack.gone }
-                let delta = byteSize - asset.byteSize
+                // A live photo's stored video goes with the old version.
+                let delta = byteSize - asset.chargedBytes
                 if delta > 0 {
                     guard try await Quota.charge(delta, userID: asset.userID, in: db) else { throw RollBack.quotaExceeded }
                 } else {
@@ -276,6 +283,38 @@ struct LibraryRepository: Sendable {
     private static func isUniqueViolation(_ error: any Error) -> Bool {
         let text = String(describing: error).lowercased()
         return text.contains("unique") || text.contains("duplicate key")
+    }
+
+    enum MotionOutcome: Sendable {
+        case attached(LibraryAsset)
+        case quotaExceeded
+        case gone
+    }
+
+    /// LIB-3: an Apple Live Photo's video, stored (`LibraryFiles.motion`) beside the revision it belongs to.
+    func attach(_ motion: Motion, to asset: LibraryAsset) async throws -> MotionOutcome {
+        do {
+            return try await database.transaction { db in
+                let revision = try await Self.nextRevision(userID: asset.userID, in: db)
+                guard
+                    try await db.raw(
+                        """
+                        UPDATE library_assets SET motion = 'file', motion_offset = 0, motion_size = \(bind: motion.size),
+                            motion_type = \(bind: motion.contentType), revision = \(bind: revision), last_change = 'updated'
+                        WHERE id = \(bind: asset.id) AND file_revision = \(bind: asset.fileRevision) AND deleted_at IS NULL
+                            AND motion IS NULL
+                        RETURNING id
+                        """
+                    ).first() != nil
+                else { throw RollBack.gone }
+                guard try await Quota.charge(motion.size, userID: asset.userID, in: db) else { throw RollBack.quotaExceeded }
+                return .attached(try await Self.find(id: asset.id, in: db)!)
+            }
+        } catch RollBack.gone {
+            return .gone
+        } catch RollBack.quotaExceeded {
+            return .quotaExceeded
+        }
     }
 
     /// Records the derivatives of the revision that was rendered; nil when the asset changed meanwhile (edited,

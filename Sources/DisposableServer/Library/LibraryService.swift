@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 
 /// A user's own library (LIB-1, LIB-2, LIB-4, LIB-6, UP-6/7): uploads, the timeline, edits, the trash and the change
 /// feed. An asset is its owner's alone: anyone else — another account, a guest, the admin — gets 404.
@@ -58,6 +59,7 @@ struct LibraryService: Sendable {
     func record(_ staged: StagedUpload, _ request: UploadRequest, for userID: String, sourcePhotoID: String? = nil) async throws -> Uploaded {
         let format = try await photos.validate(staged)
         if let existing = try await assets.find(userID: userID, sha256: staged.sha256) { throw Problem.alreadyInLibrary(existing) }
+        let motion = try await embeddedMotion(staged, format: format)  // read before the store may move the file away
         let id = newID()
         let files = LibraryFiles.revision(user: userID, asset: id, fileRevision: 1)
         try await store(staged, as: files)
@@ -66,6 +68,7 @@ struct LibraryService: Sendable {
             takenAt: request.takenAt, fileName: Self.fileName(request.fileName, format: format, takenAt: request.takenAt ?? clock.now),
             uploadedAt: clock.now)
         new.sourcePhotoID = sourcePhotoID
+        new.motion = motion
         let outcome: LibraryRepository.InsertOutcome
         do {
             outcome = try await assets.insert(new)
@@ -91,6 +94,13 @@ struct LibraryService: Sendable {
         }
     }
 
+    /// A Google motion photo's MP4 after its JPEG (LIB-3).
+    private func embeddedMotion(_ staged: StagedUpload, format: ImageFormat) async throws -> Motion? {
+        guard format == .jpeg else { return nil }
+        let file = staged.file
+        return try await NIOThreadPool.singleton.runIfActive { Motion.embedded(in: try Data(contentsOf: file, options: .alwaysMapped)) }
+    }
+
     /// The original, durably, before any row names it (`PendingWrites` cleans up after a crash).
     private func store(_ staged: StagedUpload, as files: LibraryFiles) async throws {
         try await pendingWrites.begin(files)
@@ -109,7 +119,7 @@ struct LibraryService: Sendable {
         throw Quota.exceeded(usage, byOrganizer: true)
     }
 
-    private func quotaExceeded(_ userID: String) async throws -> Problem {
+    func quotaExceeded(_ userID: String) async throws -> Problem {
         Quota.exceeded(try await photos.photos.usage(userID: userID) ?? .init(used: 0, allowed: 0, own: nil), byOrganizer: true)
     }
 
@@ -264,12 +274,14 @@ struct LibraryService: Sendable {
         let format = try await photos.validate(staged)
         if staged.sha256 == asset.sha256 { return asset }  // nothing changed
         if let other = try await assets.find(userID: user.id, sha256: staged.sha256) { throw Problem.alreadyInLibrary(other) }
+        let motion = try await embeddedMotion(staged, format: format)
         let files = LibraryFiles.revision(user: user.id, asset: asset.id, fileRevision: asset.fileRevision + 1)
         try await store(staged, as: files)
         let outcome: LibraryRepository.ReplaceOutcome
         do {
             outcome = try await assets.replace(
-                asset, sha256: staged.sha256, format: format, byteSize: staged.byteSize, now: clock.now, instance: pendingWrites.instance)
+                asset, sha256: staged.sha256, format: format, byteSize: staged.byteSize, motion: motion, now: clock.now,
+                instance: pendingWrites.instance)
         } catch {
             try? await pendingWrites.abandon(files)
             throw error
@@ -289,6 +301,55 @@ struct LibraryService: Sendable {
             throw Problem.conflict("already-exists", "Media already exists: another asset of your library has exactly these bytes.")
         case .gone:
             try await pendingWrites.abandon(files)
+            throw Problem.conflict("asset-changed", "This asset was changed or deleted meanwhile. Reload it and try again.")
+        }
+    }
+}
+
+extension LibraryService {
+    /// LIB-3: an Apple Live Photo's video (MP4 or QuickTime, whole files only: playlists and lists of files are not
+    /// videos), kept byte for byte beside its still.
+    func attachVideo(to id: String, for user: User, body: RequestBody, declaredLength: Int64?) async throws -> LibraryAsset {
+        let asset = try await asset(id, for: user)
+        // Never overwritten in place: the stored video a row names stays whole until the row lets go of it.
+        if asset.motion != nil {
+            throw Problem.conflict("motion-exists", "This photo has its motion already. Replace the photo to change it.")
+        }
+        if let length = declaredLength, length > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }
+        let staged: StagedUpload
+        do {
+            staged = try await staging.receive(body, maxBytes: photos.limits.maxBytes)
+        } catch is StorageFull {
+            throw Problem.storageFull
+        }
+        defer { staged.discard() }
+        guard Motion.isVideoContainer(staged.head) else {
+            throw Problem(
+                .unsupportedMediaType, "not-a-video", title: "Not a video we keep",
+                detail: "A live photo's motion must be an MP4 or QuickTime (.mov) video file.")
+        }
+        let motion = Motion(kind: .file, offset: 0, size: staged.byteSize, contentType: Motion.contentType(staged.head))
+        if let usage = try await photos.photos.usage(userID: user.id), !usage.fits(motion.size) {
+            throw Quota.exceeded(usage, byOrganizer: true)
+        }
+        try await pendingWrites.begin(asset.files)
+        do {
+            try await blobs.put(file: staged.file, key: asset.files.motion, sha256: staged.sha256, size: staged.byteSize)
+        } catch {
+            if error is StorageFull { throw Problem.storageFull }
+            if error is StorageUnavailable { throw Problem.storageUnavailable }
+            throw error
+        }
+        switch try await assets.attach(motion, to: asset) {
+        case .attached(let attached):
+            try await pendingWrites.database.sql { db in try await PendingWrites.end(photoID: asset.files.writeID, in: db) }
+            await feed.changed(user.id)
+            return attached
+        case .quotaExceeded:
+            try? await blobs.delete(key: asset.files.motion)
+            throw try await quotaExceeded(user.id)
+        case .gone:
+            try? await blobs.delete(key: asset.files.motion)
             throw Problem.conflict("asset-changed", "This asset was changed or deleted meanwhile. Reload it and try again.")
         }
     }
