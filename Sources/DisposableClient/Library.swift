@@ -31,6 +31,12 @@ extension DisposableClient {
         return try await call { try await api.replaceLibraryAsset(path: .init(id: asset), body: .binary(body)).ok.body.json }
     }
 
+    /// Makes an asset a live photo: its video (MP4 or QuickTime), kept beside the still (LIB-3).
+    public func attachVideo(to asset: String, file: URL) async throws -> LibraryAsset {
+        let body = try FileBody.body(of: file, progress: nil)
+        return try await call { try await api.attachLibraryAssetVideo(path: .init(id: asset), body: .binary(body)).ok.body.json }
+    }
+
     public func libraryAsset(_ id: String) async throws -> LibraryAsset {
         try await call { try await api.getLibraryAsset(path: .init(id: id)).ok.body.json }
     }

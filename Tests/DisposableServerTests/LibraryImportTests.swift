@@ -72,7 +72,9 @@ struct LibraryImportTests {
         }
     }
 
-    @Test("An Apple Photos export folder: HEIC and JPEG, capture time from the EXIF or an XMP sidecar, the live photo's MOV skipped")
+    @Test(
+        "An Apple Photos export folder: HEIC and JPEG, capture time from the EXIF or an XMP sidecar, a live photo's MOV with its still, a lone video skipped"
+    )
     func applePhotosExport() async throws {
         let setup = try await Setup.start()
         try await withCleanup {
@@ -80,7 +82,9 @@ struct LibraryImportTests {
             let folder = setup.root.appendingPathComponent("Export")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try await TestImages.image("heic", width: 320, height: 240).write(to: folder.appendingPathComponent("IMG_1000.HEIC"))
-            try Data("motion".utf8).write(to: folder.appendingPathComponent("IMG_1000.MOV"))
+            let movie = try await LivePhotoTests.clip("mov")
+            try movie.write(to: folder.appendingPathComponent("IMG_1000.MOV"))
+            try await LivePhotoTests.clip("mp4").write(to: folder.appendingPathComponent("VID_2000.MP4"))  // a video alone
             try await TestImages.jpeg(width: 320, height: 240, exif: ["-DateTimeOriginal=2021:03:04 05:06:07"])
                 .write(to: folder.appendingPathComponent("IMG_1001.JPG"))
             try await TestImages.jpeg(width: 321, height: 240).write(to: folder.appendingPathComponent("IMG_1002.JPG"))
@@ -96,11 +100,16 @@ struct LibraryImportTests {
             #expect(run.status == 0, "\(run.errors)")
             let outcomes = try #require(run.json as? [[String: Any]], "\(run.output)")
             #expect(outcomes.filter { $0["status"] as? String == "imported" }.count == 3)
-            #expect(outcomes.first { $0["file"] as? String == "IMG_1000.MOV" }?["status"] as? String == "skipped")
+            #expect(outcomes.first { $0["file"] as? String == "VID_2000.MP4" }?["status"] as? String == "skipped")
+            #expect(!outcomes.contains { $0["file"] as? String == "IMG_1000.MOV" }, "sent with its still")
             let assets = try await Self.library(setup)
             #expect(assets["IMG_1001.JPG"]?.takenAt == "2021-03-04T05:06:07.000Z", "the EXIF date")
             #expect(assets["IMG_1002.JPG"]?.takenAt == "2020-02-02T10:00:00.000Z", "the XMP sidecar's date")
-            #expect(assets["IMG_1000.HEIC"] != nil)
+            // The live photo: its still with its video.
+            let live = try await get("\(setup.base)/api/v1/library/assets?limit=100", token: try setup.token)
+            let heic = try #require((live.json["items"] as? [[String: Any]])?.first { $0["fileName"] as? String == "IMG_1000.HEIC" })
+            let video = try #require((heic["urls"] as? [String: Any])?["video"] as? String)
+            #expect(try await get(setup.base + video, token: try setup.token).body == movie)
             let again = try await setup.cli(["import", folder.path])
             #expect(again.output.contains("0 imported, 3 already there, 1 skipped."), "\(again.output)")
         } cleanup: {

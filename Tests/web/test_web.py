@@ -24,6 +24,7 @@ import zipfile
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -339,6 +340,29 @@ def library_checks(organizer, server, downloads, check, drivers):
     headings = [h.text for h in organizer.find_elements(By.CSS_SELECTOR, "#timeline .month h2")]
     assert headings == ["June 2023", "May 2023", "December 2021"], headings
     check("a photo added from another device appears in my timeline live, under its month")
+
+    # LIB-3: a motion photo (a JPEG with its MP4 after it, as Pixel phones write them) plays while pressed.
+    still = os.path.join(downloads, "still.jpg")
+    clip = os.path.join(downloads, "clip.mp4")
+    subprocess.run(["vips", "gaussnoise", still + "[Q=85]", "480", "360"], check=True)
+    subprocess.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=2023:06:02 12:00:00", still], check=True)
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=2:size=320x240:rate=15",
+                    "-pix_fmt", "yuv420p", "-c:v", "libx264", clip], check=True)
+    motion_photo = os.path.join(downloads, "PXL_20230602_MP.jpg")
+    with open(motion_photo, "wb") as out, open(still, "rb") as first, open(clip, "rb") as second:
+        out.write(first.read() + second.read())
+    organizer.find_element(By.ID, "library-files").send_keys(motion_photo)
+    wait(organizer, lambda d: ready_tiles(d) == 5 and d.find_elements(By.CSS_SELECTOR, "#timeline li .live-badge"), "the live photo, with its badge")
+    organizer.find_element(By.CSS_SELECTOR, "#timeline li .live-badge").find_element(By.XPATH, "..").click()
+    wait(organizer, lambda d: d.find_element(By.ID, "viewer-live").is_displayed(), "LIVE in the viewer")
+    ActionChains(organizer).click_and_hold(organizer.find_element(By.ID, "viewer-figure")).perform()
+    wait(organizer, lambda d: d.execute_script("const v = document.getElementById('viewer-motion'); return !v.hidden && !v.paused && v.currentTime > 0.2"),
+         "the moment plays while pressed")
+    shot(organizer, "library-live")
+    ActionChains(organizer).release().perform()
+    wait(organizer, lambda d: d.execute_script("return document.getElementById('viewer-motion').hidden"), "the still again when let go")
+    organizer.find_element(By.ID, "viewer-close").click()
+    check("a motion photo shows LIVE, and plays its moment while pressed")
 
     # French: the same library, months in French.
     french = browser(language="fr-FR"); drivers.append(french)

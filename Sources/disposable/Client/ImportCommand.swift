@@ -5,7 +5,8 @@ import Foundation
 /// `disposable import PATH` (LIB-5, P-I-211): a Google Takeout archive (its ZIP, or the folder it unpacks to) or an
 /// Apple Photos export folder into my library. Each photo goes up once (its SHA-256 is its key, so a second run finds
 /// everything there), with its capture time from the file's EXIF, else its sidecar (Takeout's JSON, an XMP), else the
-/// file's own date. Where Takeout holds an edited version beside the original, the edited one is imported.
+/// file's own date. Where Takeout holds an edited version beside the original, the edited one is imported; an Apple
+/// Live Photo's video (`IMG_1000.MOV` beside `IMG_1000.HEIC`) goes with its still.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import a Google Takeout archive (ZIP or folder) or an Apple Photos export folder into your library.")
@@ -55,8 +56,10 @@ struct Import: AsyncParsableCommand {
                 let (asset, already) = try await client.uploadToLibrary(
                     file, fileName: (item.path as NSString).lastPathComponent, takenAt: takenAt, idempotencyKey: try DisposableClient.sha256(of: file)
                 )
+                try await attachMotion(item, to: asset, from: source, with: client)
                 return Outcome(file: item.path, status: already ? .alreadyThere : .imported, assetId: asset.id, takenAt: asset.takenAt)
             } catch let problem as DisposableProblem where problem.status == 409 && problem.extensions["existingId"] != nil {
+                try await attachMotion(item, to: try await client.libraryAsset(problem.extensions["existingId"]!), from: source, with: client)
                 return Outcome(file: item.path, status: .alreadyThere, assetId: problem.extensions["existingId"])
             } catch let problem as DisposableProblem where [400, 413, 415, 422].contains(problem.status) {
                 return Outcome(file: item.path, status: .skipped, reason: problem.detail)
@@ -65,11 +68,23 @@ struct Import: AsyncParsableCommand {
     }
 }
 
+extension Import {
+    /// The live photo's video, unless the asset has its motion already (a second run).
+    func attachMotion(_ item: ImportPlan.Photo, to asset: DisposableClient.LibraryAsset, from source: any ImportSource, with client: DisposableClient)
+        async throws
+    {
+        guard let motion = item.motion, asset.urls.video == nil else { return }
+        try await source.withFile(motion) { file in _ = try await client.attachVideo(to: asset.id, file: file) }
+    }
+}
+
 /// What an export holds: the photos to send (with the capture time their sidecars give), and what is left out, with why.
 struct ImportPlan {
     struct Photo {
         let path: String
         let takenAt: Date?
+        /// An Apple Live Photo's video: the export's file of the same name beside it (`IMG_1000.MOV`).
+        var motion: String? = nil
     }
 
     private(set) var photos: [Photo] = []
@@ -82,8 +97,10 @@ struct ImportPlan {
     init(_ source: any ImportSource) {
         let all = Set(source.paths)
         let byFolder = Dictionary(grouping: source.paths) { ($0 as NSString).deletingLastPathComponent }
+        let stills = Set(source.paths.filter { Upload.photoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.map(Self.stem))
         for path in source.paths {
             let ext = (path as NSString).pathExtension.lowercased()
+            if Self.videoExtensions.contains(ext), stills.contains(Self.stem(path)) { continue }  // a live photo's motion: sent with its still
             if Self.videoExtensions.contains(ext) {
                 skipped.append(.init(file: path, status: .skipped, reason: "videos (and the motion of live photos) are not kept in the library yet"))
                 continue
@@ -94,9 +111,16 @@ struct ImportPlan {
                 continue
             }
             let siblings = byFolder[(path as NSString).deletingLastPathComponent] ?? []
-            photos.append(Photo(path: path, takenAt: Self.sidecarTime(of: Self.original(of: path), siblings: siblings, source: source)))
+            let motion = siblings.first {
+                Self.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) && Self.stem($0) == Self.stem(path)
+            }
+            photos.append(
+                Photo(path: path, takenAt: Self.sidecarTime(of: Self.original(of: path), siblings: siblings, source: source), motion: motion))
         }
     }
+
+    /// The path without its extension, case aside: a live photo's still and video share it.
+    static func stem(_ path: String) -> String { (path as NSString).deletingPathExtension.lowercased() }
 
     /// `IMG_1-edited.jpg` beside `IMG_1.jpg`.
     static func editedVersion(of path: String, in all: Set<String>) -> String? {

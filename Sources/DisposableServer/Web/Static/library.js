@@ -61,6 +61,12 @@ function tile(asset) {
     image.alt = t('library_photo_of', { date: new Date(asset.takenAt).toLocaleDateString(locale, { timeZone: 'UTC', dateStyle: 'long' }) });
     image.src = asset.urls.thumbnail;
     button.append(image);
+    if (asset.urls.video) {
+      const badge = document.createElement('span');
+      badge.className = 'live-badge';
+      badge.textContent = t('library_live');
+      button.append(badge);
+    }
   } else {
     const note = document.createElement('span');
     note.className = 'pending';
@@ -141,8 +147,31 @@ function openViewer(id) {
   caption.textContent = `${new Date(asset.takenAt).toLocaleString(locale, { timeZone: 'UTC', dateStyle: 'long', timeStyle: 'short' })} · ${asset.fileName}`;
   const download = document.getElementById('viewer-download');
   if (download) download.href = asset.urls.original;
+  stopMotion();
+  liveBadge.hidden = !asset.urls.video;
+  if (asset.urls.video) motion.src = asset.urls.video; else motion.removeAttribute('src');
   if (!viewer.open) viewer.showModal();
 }
+
+// LIB-3: a live photo plays its moment while it is pressed (or hovered), then shows the still again.
+const figure = document.getElementById('viewer-figure');
+const motion = document.getElementById('viewer-motion');
+const liveBadge = document.getElementById('viewer-live');
+function playMotion() {
+  if (!motion.getAttribute('src')) return;
+  motion.hidden = false;
+  motion.currentTime = 0;
+  motion.play().catch(() => stopMotion());
+}
+function stopMotion() {
+  motion.pause();
+  motion.hidden = true;
+}
+figure.addEventListener('pointerdown', playMotion);
+figure.addEventListener('mouseenter', playMotion);
+figure.addEventListener('mouseleave', stopMotion);
+addEventListener('pointerup', stopMotion);
+motion.addEventListener('ended', stopMotion);
 
 function step(delta) {
   const ids = order();
@@ -166,7 +195,7 @@ viewer.addEventListener('pointerup', (event) => {
   touchX = null;
   if (Math.abs(dx) > 50) step(dx < 0 ? 1 : -1);
 });
-viewer.addEventListener('close', () => { current = null; viewerImage.removeAttribute('src'); });
+viewer.addEventListener('close', () => { current = null; viewerImage.removeAttribute('src'); stopMotion(); });
 
 async function act(request, done) {
   const id = current;
