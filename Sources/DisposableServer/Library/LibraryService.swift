@@ -43,16 +43,22 @@ struct LibraryService: Sendable {
         if let key = request.idempotencyKey, let existing = try await assets.find(userID: user.id, idempotencyKey: key) {
             return .existing(existing)
         }
-        if let length = request.declaredLength, length > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }
+        if let length = request.declaredLength, length > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }  // before the quota
         try await checkQuota(of: user.id, adding: request.declaredLength ?? 1)
-        let staged: StagedUpload
+        let staged = try await receive(body, declaredLength: request.declaredLength)
+        defer { staged.discard() }
+        return try await record(staged, request, for: user.id)
+    }
+
+    /// A body to a staging file (SHA-256 on the way, fsynced); 413 past the limit, 507 on a full disk.
+    private func receive(_ body: RequestBody, declaredLength: Int64?, maxBytes: Int64? = nil) async throws -> StagedUpload {
+        let limit = maxBytes ?? photos.limits.maxBytes
+        if let length = declaredLength, length > limit { throw Problem.photoTooLarge(limit) }
         do {
-            staged = try await staging.receive(body, maxBytes: photos.limits.maxBytes)
+            return try await staging.receive(body, maxBytes: limit)
         } catch is StorageFull {
             throw Problem.storageFull
         }
-        defer { staged.discard() }
-        return try await record(staged, request, for: user.id)
     }
 
     /// The bytes are whole on disk: check, store, record, enqueue the derivatives.
@@ -170,12 +176,7 @@ struct LibraryService: Sendable {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
-        let staged: StagedUpload
-        do {
-            staged = try await staging.receive(RequestBody(asyncSequence: bytes), maxBytes: .max)
-        } catch is StorageFull {
-            throw Problem.storageFull
-        }
+        let staged = try await receive(RequestBody(asyncSequence: bytes), declaredLength: nil, maxBytes: .max)
         defer { staged.discard() }
         // A copy others' photos lost their location in has other bytes: it may already be there under those.
         if let existing = try await assets.find(userID: user.id, sha256: staged.sha256) { return .existing(existing) }
@@ -263,13 +264,7 @@ struct LibraryService: Sendable {
         guard asset.trashedAt == nil else {
             throw Problem.conflict("asset-in-trash", "This asset is in the trash: restore it before replacing it.")
         }
-        if let length = declaredLength, length > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }
-        let staged: StagedUpload
-        do {
-            staged = try await staging.receive(body, maxBytes: photos.limits.maxBytes)
-        } catch is StorageFull {
-            throw Problem.storageFull
-        }
+        let staged = try await receive(body, declaredLength: declaredLength)
         defer { staged.discard() }
         let format = try await photos.validate(staged)
         if staged.sha256 == asset.sha256 { return asset }  // nothing changed
@@ -315,13 +310,7 @@ extension LibraryService {
         if asset.motion != nil {
             throw Problem.conflict("motion-exists", "This photo has its motion already. Replace the photo to change it.")
         }
-        if let length = declaredLength, length > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }
-        let staged: StagedUpload
-        do {
-            staged = try await staging.receive(body, maxBytes: photos.limits.maxBytes)
-        } catch is StorageFull {
-            throw Problem.storageFull
-        }
+        let staged = try await receive(body, declaredLength: declaredLength)
         defer { staged.discard() }
         guard Motion.isVideoContainer(staged.head) else {
             throw Problem(
