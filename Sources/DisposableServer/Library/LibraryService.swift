@@ -43,7 +43,8 @@ struct LibraryService: Sendable {
         if let key = request.idempotencyKey, let existing = try await assets.find(userID: user.id, idempotencyKey: key) {
             return .existing(existing)
         }
-        if let length = request.declaredLength, length > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }  // before the quota
+        // Too large says more than "no room", so it comes first.
+        if let length = request.declaredLength, length > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }
         try await checkQuota(of: user.id, adding: request.declaredLength ?? 1)
         let staged = try await receive(body, declaredLength: request.declaredLength)
         defer { staged.discard() }
