@@ -19,6 +19,8 @@ struct MediaWorkers: Service {
     static let maxAttempts = 5
 
     func run() async throws {
+        // None here (a test that renders by hand): stay up like the other services, or the application would end.
+        guard count > 0 else { return try await gracefulShutdown() }
         await started.wait()
         if releaseLeasesAtStart { try await jobs.releaseAllLeases() }
         await cancelWhenGracefulShutdown {
