@@ -302,6 +302,9 @@ def library_checks(organizer, server, downloads, check, drivers):
     headings = [h.text for h in organizer.find_elements(By.CSS_SELECTOR, "#timeline .month h2")]
     assert headings == ["May 2023", "December 2021"], headings
     shot(organizer, "library-en")
+    organizer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    shot(organizer, "library-dark")
+    organizer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     check("my photos: three files picked at once are uploaded, shown newest capture first under 'May 2023' and 'December 2021'")
 
     # The viewer: the preview, arrow keys, delete into the trash.

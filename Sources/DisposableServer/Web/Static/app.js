@@ -68,6 +68,26 @@ export function nameWithFace(element, photo, text) {
   element.append(text);
 }
 
+/** A full-screen viewer's paging (GAL-4, LIB-1): its ‹ › buttons, the arrow keys and a horizontal swipe call
+ * `step(-1)` or `step(1)`; ✕ closes it. */
+export function pageViewer(viewer, step) {
+  document.getElementById('viewer-prev').addEventListener('click', () => step(-1));
+  document.getElementById('viewer-next').addEventListener('click', () => step(1));
+  document.getElementById('viewer-close').addEventListener('click', () => viewer.close());
+  viewer.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowLeft') step(-1);
+    if (event.key === 'ArrowRight') step(1);
+  });
+  let touchX = null;
+  viewer.addEventListener('pointerdown', (event) => { touchX = event.clientX; });
+  viewer.addEventListener('pointerup', (event) => {
+    if (touchX === null) return;
+    const dx = event.clientX - touchX;
+    touchX = null;
+    if (Math.abs(dx) > 50) step(dx < 0 ? 1 : -1);
+  });
+}
+
 export function photoAlt(photo) {
   return t('photo_by', { name: photo.shooter.name, time: formatTime(photo.takenAt) });
 }

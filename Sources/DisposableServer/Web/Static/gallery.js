@@ -1,6 +1,6 @@
 // The galleries (GAL-1..4, DL-2): the grid with endless scrolling, live arrivals from the change feed,
 // "developing" with a countdown, My shots with delete, multi-select to a ZIP, and the full-screen viewer.
-import { t, eventConfig, api, toast, photoAlt, formatTime, showPhoto, nameWithFace } from './app.js';
+import { t, eventConfig, api, toast, photoAlt, formatTime, showPhoto, nameWithFace, pageViewer } from './app.js';
 import { UploadQueue, watchQueue } from './queue.js';
 
 const config = eventConfig();
@@ -217,21 +217,7 @@ function step(delta) {
   else if (delta > 0 && !finished) loadMore();
 }
 
-document.getElementById('viewer-prev').addEventListener('click', () => step(-1));
-document.getElementById('viewer-next').addEventListener('click', () => step(1));
-document.getElementById('viewer-close').addEventListener('click', () => viewer.close());
-viewer.addEventListener('keydown', (event) => {
-  if (event.key === 'ArrowLeft') step(-1);
-  if (event.key === 'ArrowRight') step(1);
-});
-let touchX = null;
-viewer.addEventListener('pointerdown', (event) => { touchX = event.clientX; });
-viewer.addEventListener('pointerup', (event) => {
-  if (touchX === null) return;
-  const dx = event.clientX - touchX;
-  touchX = null;
-  if (Math.abs(dx) > 50) step(dx < 0 ? 1 : -1);
-});
+pageViewer(viewer, step);
 viewer.addEventListener('close', () => { current = null; viewerImage.removeAttribute('src'); });
 
 deleteButton.addEventListener('click', () => confirmDialog.showModal());

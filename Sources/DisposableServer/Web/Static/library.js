@@ -1,6 +1,6 @@
 // LIB-1/2/4: my own library — the timeline by month (or the trash), infinite scroll, the viewer, uploads through the
 // durable queue (multi-select and drag-and-drop), and live changes from my other devices.
-import { api, locale, t, toast } from './app.js';
+import { api, locale, pageViewer, t, toast } from './app.js';
 import { UploadQueue } from './queue.js';
 
 const timeline = document.getElementById('timeline');
@@ -180,21 +180,7 @@ function step(delta) {
   else if (delta > 0) loadMore();
 }
 
-document.getElementById('viewer-prev').addEventListener('click', () => step(-1));
-document.getElementById('viewer-next').addEventListener('click', () => step(1));
-document.getElementById('viewer-close').addEventListener('click', () => viewer.close());
-viewer.addEventListener('keydown', (event) => {
-  if (event.key === 'ArrowLeft') step(-1);
-  if (event.key === 'ArrowRight') step(1);
-});
-let touchX = null;
-viewer.addEventListener('pointerdown', (event) => { touchX = event.clientX; });
-viewer.addEventListener('pointerup', (event) => {
-  if (touchX === null) return;
-  const dx = event.clientX - touchX;
-  touchX = null;
-  if (Math.abs(dx) > 50) step(dx < 0 ? 1 : -1);
-});
+pageViewer(viewer, step);
 viewer.addEventListener('close', () => { current = null; viewerImage.removeAttribute('src'); stopMotion(); });
 
 async function act(request, done) {
