@@ -12,7 +12,8 @@ public struct LibraryAssetJSON: Codable, Sendable, Equatable {
         public var thumbnail: String
         public var preview: String
         public var original: String
-        /// A live photo's motion (LIB-3): a Google motion photo's MP4, or an Apple Live Photo's video.
+        /// A live photo's motion (LIB-3): a Google motion photo's MP4, or an Apple Live Photo's video; for a video,
+        /// a copy browsers play (or the original, when they play that as it is), once `ready`.
         public var video: String?
 
         public init(thumbnail: String, preview: String, original: String, video: String? = nil) {
@@ -33,6 +34,10 @@ public struct LibraryAssetJSON: Codable, Sendable, Equatable {
     public var height: Int?
     public var byteSize: Int64
     public var format: String
+    /// `photo` or `video`.
+    public var mediaType: String
+    /// A video's length in seconds, once `ready`.
+    public var durationSeconds: Double?
     public var status: PhotoStatus
     public var sha256: String
     /// The name it was sent with, or one made from its capture time.
@@ -47,7 +52,8 @@ public struct LibraryAssetJSON: Codable, Sendable, Equatable {
 
     public init(
         id: String, takenAt: Date, month: String, uploadedAt: Date, width: Int?, height: Int?, byteSize: Int64, format: String,
-        status: PhotoStatus, sha256: String, fileName: String, fileRevision: Int, revision: Int64, trashedAt: Date?, urls: URLs
+        mediaType: String = "photo", durationSeconds: Double? = nil, status: PhotoStatus, sha256: String, fileName: String, fileRevision: Int,
+        revision: Int64, trashedAt: Date?, urls: URLs
     ) {
         self.id = id
         self.takenAt = takenAt
@@ -57,6 +63,8 @@ public struct LibraryAssetJSON: Codable, Sendable, Equatable {
         self.height = height
         self.byteSize = byteSize
         self.format = format
+        self.mediaType = mediaType
+        self.durationSeconds = durationSeconds
         self.status = status
         self.sha256 = sha256
         self.fileName = fileName

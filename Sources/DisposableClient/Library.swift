@@ -84,6 +84,7 @@ extension DisposableClient {
             let body: HTTPBody =
                 switch output {
                 case .image_Ast_(let body): body
+                case .video_Ast_(let body): body
                 case .binary(let body): body
                 }
             for try await chunk in body {

@@ -11,7 +11,7 @@ enum ConfigFile {
     static let keys: [String: String] = Dictionary(
         uniqueKeysWithValues: [
             "data-dir", "database-url", "log-level", "log-format", "host", "port", "public-url", "retention-days", "max-upload-mb",
-            "database-pool-size",
+            "max-video-mb", "database-pool-size",
             "registration", "media-workers", "media-fast-path", "trusted-proxies", "idle-timeout", "header-timeout", "body-timeout",
             "max-connections-per-client", "max-streams-per-session", "session-days", "storage-url", "s3-endpoint", "s3-public-endpoint", "s3-region",
             "s3-path-style", "metrics-token", "metrics-port", "smtp-url", "mail-from",

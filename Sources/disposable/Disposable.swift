@@ -86,6 +86,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest photo accepted, in megabytes (env DISPOSABLE_MAX_UPLOAD_MB).")
     var maxUploadMB: Int = env("DISPOSABLE_MAX_UPLOAD_MB").flatMap(Int.init) ?? 50
 
+    @Option(help: "Largest video accepted, in megabytes (env DISPOSABLE_MAX_VIDEO_MB).")
+    var maxVideoMB: Int = env("DISPOSABLE_MAX_VIDEO_MB").flatMap(Int.init) ?? 1024
+
     @Option(help: "Most connections to PostgreSQL from this instance (env DISPOSABLE_DATABASE_POOL_SIZE).")
     var databasePoolSize: Int = env("DISPOSABLE_DATABASE_POOL_SIZE").flatMap(Int.init) ?? 20
 
@@ -177,6 +180,8 @@ struct Serve: AsyncParsableCommand {
         configuration.retention = TimeInterval(retentionDays) * 86_400
         guard (1...4000).contains(maxUploadMB) else { throw ValidationError("--max-upload-mb must be between 1 and 4000.") }
         configuration.maxUploadBytes = Int64(maxUploadMB) * 1_048_576
+        guard (1...100_000).contains(maxVideoMB) else { throw ValidationError("--max-video-mb must be between 1 and 100000.") }
+        configuration.maxVideoBytes = Int64(maxVideoMB) * 1_048_576
         let logger = instance.logger()
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         let services: AppServices

@@ -18,7 +18,7 @@ struct LibraryImportTests {
     }
 
     @Test(
-        "A Takeout ZIP: capture times from the JSON sidecars (both namings), the edited version instead of its original, videos skipped; run twice, nothing twice"
+        "A Takeout ZIP: capture times from the JSON sidecars (both namings), the edited version instead of its original, a broken video skipped with why; run twice, nothing twice"
     )
     func takeout() async throws {
         let setup = try await Setup.start()
@@ -55,7 +55,7 @@ struct LibraryImportTests {
             #expect(run.status == 0, "\(run.errors)")
             #expect(run.output.contains("2 imported, 0 already there, 2 skipped."), "\(run.output)")
             #expect(run.output.contains("skipped Takeout/Google Photos/Photos from 2019/IMG_0002.jpg: its edited version"), "\(run.output)")
-            #expect(run.output.contains("VID_0003.mp4: videos"), "\(run.output)")
+            #expect(run.output.contains("VID_0003.mp4: This file is not a photo or video we accept"), "\(run.output)")
 
             // validate: the sidecars' times, the edited bytes
             let assets = try await Self.library(setup)
@@ -73,7 +73,7 @@ struct LibraryImportTests {
     }
 
     @Test(
-        "An Apple Photos export folder: HEIC and JPEG, capture time from the EXIF or an XMP sidecar, a live photo's MOV with its still, a lone video skipped"
+        "An Apple Photos export folder: HEIC and JPEG, capture time from the EXIF or an XMP sidecar, a live photo's MOV with its still, a lone video as a video, an AVI skipped"
     )
     func applePhotosExport() async throws {
         let setup = try await Setup.start()
@@ -84,7 +84,9 @@ struct LibraryImportTests {
             try await TestImages.image("heic", width: 320, height: 240).write(to: folder.appendingPathComponent("IMG_1000.HEIC"))
             let movie = try await LivePhotoTests.clip("mov")
             try movie.write(to: folder.appendingPathComponent("IMG_1000.MOV"))
-            try await LivePhotoTests.clip("mp4").write(to: folder.appendingPathComponent("VID_2000.MP4"))  // a video alone
+            let alone = try await LivePhotoTests.clip("mp4")
+            try alone.write(to: folder.appendingPathComponent("VID_2000.MP4"))  // a video alone
+            try Data("RIFF\0\0\0\0AVI LIST".utf8).write(to: folder.appendingPathComponent("OLD_0001.AVI"))
             try await TestImages.jpeg(width: 320, height: 240, exif: ["-DateTimeOriginal=2021:03:04 05:06:07"])
                 .write(to: folder.appendingPathComponent("IMG_1001.JPG"))
             try await TestImages.jpeg(width: 321, height: 240).write(to: folder.appendingPathComponent("IMG_1002.JPG"))
@@ -99,8 +101,9 @@ struct LibraryImportTests {
             let run = try await setup.cli(["import", folder.path, "--json"])
             #expect(run.status == 0, "\(run.errors)")
             let outcomes = try #require(run.json as? [[String: Any]], "\(run.output)")
-            #expect(outcomes.filter { $0["status"] as? String == "imported" }.count == 3)
-            #expect(outcomes.first { $0["file"] as? String == "VID_2000.MP4" }?["status"] as? String == "skipped")
+            #expect(outcomes.filter { $0["status"] as? String == "imported" }.count == 4)
+            #expect(outcomes.first { $0["file"] as? String == "VID_2000.MP4" }?["status"] as? String == "imported")
+            #expect(outcomes.first { $0["file"] as? String == "OLD_0001.AVI" }?["status"] as? String == "skipped")
             #expect(!outcomes.contains { $0["file"] as? String == "IMG_1000.MOV" }, "sent with its still")
             let assets = try await Self.library(setup)
             #expect(assets["IMG_1001.JPG"]?.takenAt == "2021-03-04T05:06:07.000Z", "the EXIF date")
@@ -110,8 +113,10 @@ struct LibraryImportTests {
             let heic = try #require((live.json["items"] as? [[String: Any]])?.first { $0["fileName"] as? String == "IMG_1000.HEIC" })
             let video = try #require((heic["urls"] as? [String: Any])?["video"] as? String)
             #expect(try await get(setup.base + video, token: try setup.token).body == movie)
+            let lone = try #require((live.json["items"] as? [[String: Any]])?.first { $0["fileName"] as? String == "VID_2000.MP4" })
+            #expect(lone["mediaType"] as? String == "video" && lone["byteSize"] as? Int == alone.count)
             let again = try await setup.cli(["import", folder.path])
-            #expect(again.output.contains("0 imported, 3 already there, 1 skipped."), "\(again.output)")
+            #expect(again.output.contains("0 imported, 4 already there, 1 skipped."), "\(again.output)")
         } cleanup: {
             await setup.stop()
         }

@@ -140,4 +140,42 @@ struct LibrarySyncTests {
             await setup.stop()
         }
     }
+
+    @Test("Videos sync like photos; a live photo's MOV beside its HEIC goes up as its motion, not as a video of its own")
+    func videosAndLivePhotos() async throws {
+        let setup = try await Setup.start()
+        try await withCleanup {
+            try await setup.logIn()
+            let phoneA = setup.root.appendingPathComponent("phone-a")
+            let phoneB = setup.root.appendingPathComponent("phone-b")
+            for folder in [phoneA, phoneB] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+            let still = try await TestImages.image("heic", width: 320, height: 240)
+            let motion = try await LivePhotoTests.clip("mov")
+            let video = try await TestVideos.make("mp4", seconds: 1)
+            try still.write(to: phoneA.appendingPathComponent("IMG_1000.HEIC"))
+            try motion.write(to: phoneA.appendingPathComponent("IMG_1000.MOV"))
+            try video.write(to: phoneA.appendingPathComponent("VID_2000.mp4"))
+
+            let first = try await sync(setup, phoneA)
+            #expect(first.output.contains("2 uploaded, 0 downloaded"), "\(first.output)")
+            let page = try await get("\(setup.base)/api/v1/library/assets?limit=100", token: try setup.token)
+            let items = page.json["items"] as? [[String: Any]] ?? []
+            let live = try #require(items.first { $0["fileName"] as? String == "IMG_1000.HEIC" })
+            let liveVideo = try #require((live["urls"] as? [String: Any])?["video"] as? String)
+            #expect(try await get(setup.base + liveVideo, token: try setup.token).body == motion)
+            #expect(items.first { $0["fileName"] as? String == "VID_2000.mp4" }?["mediaType"] as? String == "video")
+            #expect(items.count == 2)
+
+            // Run again: nothing goes up twice, nothing is taken for deleted.
+            let again = try await sync(setup, phoneA)
+            #expect(again.output.contains("0 uploaded, 0 downloaded, 0 updated, 0 moved"), "\(again.output)")
+            // The other phone gets the still and the video, byte for byte.
+            _ = try await sync(setup, phoneB)
+            let files = try Self.contents(phoneB)
+            #expect(files["IMG_1000.HEIC"] == Self.sha(still) && files["VID_2000.mp4"] == Self.sha(video), "\(files)")
+            #expect(try await Self.library(setup, trash: true).isEmpty)
+        } cleanup: {
+            await setup.stop()
+        }
+    }
 }

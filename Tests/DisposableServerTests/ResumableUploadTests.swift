@@ -226,6 +226,61 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test("Into my library (target library): accounts only, resumed in two parts, a video becomes an asset", arguments: TestEngine.allCases)
+    func intoTheLibrary(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let user = try await app.userToken()
+            let other = try await app.userToken()
+            let event = try await app.createEvent(token: user, ["shotsPerGuest": 2])
+            let guest = try await app.guestToken(code: try #require(event["code"] as? String))
+            let video = try await TestVideos.make("mp4", seconds: 1)
+            func tus(
+                _ method: HTTPRequest.Method, _ path: String, token: String? = nil, _ fields: [String: String] = [:], body: Data? = nil
+            ) async throws -> APIResponse {
+                var headers: HTTPFields = [.init("Tus-Resumable")!: "1.0.0"]
+                for (name, value) in fields { headers[HTTPField.Name(name)!] = value }
+                if let token { headers[.authorization] = "Bearer \(token)" }
+                return try await app.send(path, method: method, headers: headers, body: body.map { ByteBuffer(data: $0) })
+            }
+            let create = [
+                "Upload-Length": String(video.count),
+                "Upload-Metadata": Self.metadata(["target": "library", "filename": "birthday.mp4", "idempotencyKey": "v-1"]),
+            ]
+            try await tus(.post, "/api/v1/uploads", create).expectProblem(.unauthorized)
+            try await tus(.post, "/api/v1/uploads", token: guest, create).expectProblem(.forbidden)
+            try await tus(.post, "/api/v1/uploads", token: user, ["Upload-Length": "10", "Upload-Metadata": Self.metadata(["target": "album"])])
+                .expectProblem(.badRequest)
+            let created = try await tus(.post, "/api/v1/uploads", token: user, create)
+            #expect(created.status == .created, "\(created.text)")
+            let location = try #require(created.headers[.location])
+            let half = video.count / 2
+            let stream = ["Content-Type": "application/offset+octet-stream"]
+            let first = try await tus(.patch, location, token: user, stream.merging(["Upload-Offset": "0"]) { $1 }, body: video.prefix(half))
+            #expect(first.status == .noContent && first.headers[.init("Upload-Offset")!] == String(half))
+            // Another account learns nothing of it.
+            try await tus(.head, location, token: other).expectProblem(.notFound)
+            try await tus(.patch, location, token: other, stream.merging(["Upload-Offset": String(half)]) { $1 }, body: video.dropFirst(half))
+                .expectProblem(.notFound)
+            let rest = try await tus(
+                .patch, location, token: user, stream.merging(["Upload-Offset": String(half)]) { $1 }, body: video.dropFirst(half))
+            #expect(rest.status == .noContent, "\(rest.text)")
+            let assetID = try #require(rest.headers[.init("Disposable-Media-Id")!])
+            #expect(rest.headers[.contentLocation] == "/api/v1/library/assets/\(assetID)")
+            #expect(try await tus(.head, location, token: user).headers[.init("Disposable-Media-Id")!] == assetID)
+            let asset = try await app.waitUntilAssetProcessed(assetID, token: user, timeout: .seconds(60))
+            #expect(asset.string("mediaType") == "video" && asset.string("fileName") == "birthday.mp4" && asset.string("status") == "ready")
+            let original = try await app.call(.get, "/api/v1/library/assets/\(assetID)/original", token: user)
+            #expect(Data(buffer: original.body) == video)
+            // Not a photo or video: refused when it is whole, and the upload is over.
+            let text = Data(repeating: UInt8(ascii: "a"), count: 100)
+            let bad = try await tus(
+                .post, "/api/v1/uploads", token: user,
+                ["Upload-Length": "100", "Upload-Metadata": Self.metadata(["target": "library"])].merging(stream) { $1 }, body: text)
+            bad.expectProblem(.unsupportedMediaType)
+            #expect(LibraryTests.ids(try await app.call(.get, "/api/v1/library/assets", token: user)) == [assetID])
+        }
+    }
+
     /// The offset the server has for the upload tuspy remembered (0 before it made one).
     static func serverOffset(store: String, token: String) async throws -> Int {
         guard let data = FileManager.default.contents(atPath: store),

@@ -367,6 +367,28 @@ def library_checks(organizer, server, downloads, check, drivers):
     organizer.find_element(By.ID, "viewer-close").click()
     check("a motion photo shows LIVE, and plays its moment while pressed")
 
+    # LIB-1: a video (a browser's WebM, VP8 and Opus) shows its poster and length, and plays as H.264 in the viewer.
+    video = os.path.join(downloads, "party.webm")
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=2:size=320x240:rate=15",
+                    "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libvpx", "-b:v", "300k", "-c:a", "libopus", "-shortest",
+                    "-metadata", "creation_time=2023-06-03T18:00:00Z", video], check=True)
+    organizer.find_element(By.ID, "library-files").send_keys(video)
+    wait(organizer, lambda d: ready_tiles(d) == 6 and d.find_elements(By.CSS_SELECTOR, "#timeline li .video-badge"), "the video, with its length",
+         timeout=90)
+    badge = organizer.find_element(By.CSS_SELECTOR, "#timeline li .video-badge")
+    assert badge.text == "▶ 0:02", badge.text
+    badge.find_element(By.XPATH, "..").click()
+    wait(organizer, lambda d: d.find_element(By.ID, "viewer-video").is_displayed(), "the player in the viewer")
+    assert not organizer.find_element(By.ID, "viewer-image").is_displayed()
+    caption = organizer.find_element(By.ID, "viewer-caption").text
+    assert "3 June 2023" in caption, caption  # the video's own recording date
+    organizer.execute_script("const v = document.getElementById('viewer-video'); v.muted = true; v.play();")
+    wait(organizer, lambda d: d.execute_script("const v = document.getElementById('viewer-video'); return !v.paused && v.currentTime > 0.3"),
+         "the video plays")
+    shot(organizer, "library-video")
+    organizer.find_element(By.ID, "viewer-close").click()
+    check("a video shows its length on its tile and plays in the viewer")
+
     # French: the same library, months in French.
     french = browser(language="fr-FR"); drivers.append(french)
     french.get(server.base + "/")

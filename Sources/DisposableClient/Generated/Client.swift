@@ -9683,7 +9683,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-1: add a photo to my own library: the body is the image's bytes, kept byte for byte
+    /// LIB-1: add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/post(uploadLibraryAsset)`.
@@ -9722,6 +9722,12 @@ public struct Client: APIProtocol {
                 )
                 let body: OpenAPIRuntime.HTTPBody?
                 switch input.body {
+                case let .video_Ast_(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "video/*"
+                    )
                 case let .image_Ast_(value):
                     body = try converter.setRequiredRequestBodyAsBinary(
                         value,
@@ -10439,11 +10445,20 @@ public struct Client: APIProtocol {
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
+                            "video/*",
                             "image/*",
                             "application/octet-stream"
                         ]
                     )
                     switch chosenContentType {
+                    case "video/*":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .video_Ast_(value)
+                            }
+                        )
                     case "image/*":
                         body = try converter.getResponseBodyAsBinary(
                             OpenAPIRuntime.HTTPBody.self,
@@ -10470,11 +10485,20 @@ public struct Client: APIProtocol {
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
+                            "video/*",
                             "image/*",
                             "application/octet-stream"
                         ]
                     )
                     switch chosenContentType {
+                    case "video/*":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .video_Ast_(value)
+                            }
+                        )
                     case "image/*":
                         body = try converter.getResponseBodyAsBinary(
                             OpenAPIRuntime.HTTPBody.self,
@@ -10623,6 +10647,12 @@ public struct Client: APIProtocol {
                 )
                 let body: OpenAPIRuntime.HTTPBody?
                 switch input.body {
+                case let .video_Ast_(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "video/*"
+                    )
                 case let .image_Ast_(value):
                     body = try converter.setRequiredRequestBodyAsBinary(
                         value,
@@ -12608,7 +12638,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// UP-4: begin a resumable upload of Upload-Length bytes into the event Upload-Metadata names (`event`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
+    /// UP-4: begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
     ///
     /// - Remark: HTTP `POST /api/v1/uploads`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)`.
@@ -12690,6 +12720,11 @@ public struct Client: APIProtocol {
                         xPhotoID: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Photo-ID",
+                            as: Swift.String.self
+                        ),
+                        disposableMediaId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Disposable-Media-Id",
                             as: Swift.String.self
                         )
                     )
@@ -13139,6 +13174,11 @@ public struct Client: APIProtocol {
                         xPhotoID: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Photo-ID",
+                            as: Swift.String.self
+                        ),
+                        disposableMediaId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Disposable-Media-Id",
                             as: Swift.String.self
                         )
                     )
@@ -13620,6 +13660,11 @@ public struct Client: APIProtocol {
                         xPhotoID: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "X-Photo-ID",
+                            as: Swift.String.self
+                        ),
+                        disposableMediaId: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Disposable-Media-Id",
                             as: Swift.String.self
                         ),
                         uploadLength: try converter.getOptionalHeaderFieldAsURI(

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "3037c99f641d0e0659bbbea3a9c33035bd3b0276b1a5f51a170e8774c5a51bb8"
+    public static let contractDigest = "54af3e6431ddae52d394d5867ba75369f8fc9a25ead52053133be3563f43c320"
 }

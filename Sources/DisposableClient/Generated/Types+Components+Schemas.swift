@@ -3431,8 +3431,21 @@ extension Components {
             public var height: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/LibraryAsset/byteSize`.
             public var byteSize: Swift.Int64
+            /// jpeg, png, gif, webp, heic, avif; mp4, mov, webm for videos
+            ///
             /// - Remark: Generated from `#/components/schemas/LibraryAsset/format`.
             public var format: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/mediaType`.
+            @frozen public enum MediaTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case photo = "photo"
+                case video = "video"
+            }
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/mediaType`.
+            public var mediaType: Components.Schemas.LibraryAsset.MediaTypePayload
+            /// A video's length, once ready
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/durationSeconds`.
+            public var durationSeconds: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/LibraryAsset/status`.
             @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case processing = "processing"
@@ -3467,7 +3480,7 @@ extension Components {
                 public var preview: Swift.String
                 /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls/original`.
                 public var original: Swift.String
-                /// A live photo's motion (LIB-3)
+                /// A live photo's motion (LIB-3), or a video's copy that browsers play
                 ///
                 /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls/video`.
                 public var video: Swift.String?
@@ -3477,7 +3490,7 @@ extension Components {
                 ///   - thumbnail:
                 ///   - preview:
                 ///   - original:
-                ///   - video: A live photo's motion (LIB-3)
+                ///   - video: A live photo's motion (LIB-3), or a video's copy that browsers play
                 public init(
                     thumbnail: Swift.String,
                     preview: Swift.String,
@@ -3535,7 +3548,9 @@ extension Components {
             ///   - width:
             ///   - height:
             ///   - byteSize:
-            ///   - format:
+            ///   - format: jpeg, png, gif, webp, heic, avif; mp4, mov, webm for videos
+            ///   - mediaType:
+            ///   - durationSeconds: A video's length, once ready
             ///   - status:
             ///   - sha256:
             ///   - fileName:
@@ -3552,6 +3567,8 @@ extension Components {
                 height: Swift.Int? = nil,
                 byteSize: Swift.Int64,
                 format: Swift.String,
+                mediaType: Components.Schemas.LibraryAsset.MediaTypePayload,
+                durationSeconds: Swift.Double? = nil,
                 status: Components.Schemas.LibraryAsset.StatusPayload,
                 sha256: Swift.String,
                 fileName: Swift.String,
@@ -3568,6 +3585,8 @@ extension Components {
                 self.height = height
                 self.byteSize = byteSize
                 self.format = format
+                self.mediaType = mediaType
+                self.durationSeconds = durationSeconds
                 self.status = status
                 self.sha256 = sha256
                 self.fileName = fileName
@@ -3585,6 +3604,8 @@ extension Components {
                 case height
                 case byteSize
                 case format
+                case mediaType
+                case durationSeconds
                 case status
                 case sha256
                 case fileName
@@ -3627,6 +3648,14 @@ extension Components {
                     Swift.String.self,
                     forKey: .format
                 )
+                self.mediaType = try container.decode(
+                    Components.Schemas.LibraryAsset.MediaTypePayload.self,
+                    forKey: .mediaType
+                )
+                self.durationSeconds = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .durationSeconds
+                )
                 self.status = try container.decode(
                     Components.Schemas.LibraryAsset.StatusPayload.self,
                     forKey: .status
@@ -3664,6 +3693,8 @@ extension Components {
                     "height",
                     "byteSize",
                     "format",
+                    "mediaType",
+                    "durationSeconds",
                     "status",
                     "sha256",
                     "fileName",

@@ -14510,7 +14510,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-1: add a photo to my own library: the body is the image's bytes, kept byte for byte
+    /// LIB-1: add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/post(uploadLibraryAsset)`.
@@ -14554,6 +14554,8 @@ public enum Operations {
             public var headers: Operations.UploadLibraryAsset.Input.Headers
             /// - Remark: Generated from `#/paths/api/v1/library/assets/POST/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/POST/requestBody/content/video\/*`.
+                case video_Ast_(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/api/v1/library/assets/POST/requestBody/content/image\/*`.
                 case image_Ast_(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/api/v1/library/assets/POST/requestBody/content/application\/octet-stream`.
@@ -15616,6 +15618,25 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/original/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/original/GET/responses/200/content/video\/*`.
+                    case video_Ast_(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.video_Ast_`.
+                    ///
+                    /// - Throws: An error if `self` is not `.video_Ast_`.
+                    /// - SeeAlso: `.video_Ast_`.
+                    public var video_Ast_: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .video_Ast_(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "video/*",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/original/GET/responses/200/content/image\/*`.
                     case image_Ast_(OpenAPIRuntime.HTTPBody)
                     /// The associated value of the enum case if `self` is `.image_Ast_`.
@@ -15691,6 +15712,25 @@ public enum Operations {
             public struct PartialContent: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/original/GET/responses/206/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/original/GET/responses/206/content/video\/*`.
+                    case video_Ast_(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.video_Ast_`.
+                    ///
+                    /// - Throws: An error if `self` is not `.video_Ast_`.
+                    /// - SeeAlso: `.video_Ast_`.
+                    public var video_Ast_: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .video_Ast_(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "video/*",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/original/GET/responses/206/content/image\/*`.
                     case image_Ast_(OpenAPIRuntime.HTTPBody)
                     /// The associated value of the enum case if `self` is `.image_Ast_`.
@@ -15896,12 +15936,15 @@ public enum Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
         @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case video_Ast_
             case image_Ast_
             case binary
             case applicationProblemJson
             case other(Swift.String)
             public init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
+                case "video/*":
+                    self = .video_Ast_
                 case "image/*":
                     self = .image_Ast_
                 case "application/octet-stream":
@@ -15916,6 +15959,8 @@ public enum Operations {
                 switch self {
                 case let .other(string):
                     return string
+                case .video_Ast_:
+                    return "video/*"
                 case .image_Ast_:
                     return "image/*"
                 case .binary:
@@ -15926,6 +15971,7 @@ public enum Operations {
             }
             public static var allCases: [Self] {
                 [
+                    .video_Ast_,
                     .image_Ast_,
                     .binary,
                     .applicationProblemJson
@@ -15967,6 +16013,8 @@ public enum Operations {
             public var headers: Operations.ReplaceLibraryAsset.Input.Headers
             /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/original/PUT/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/original/PUT/requestBody/content/video\/*`.
+                case video_Ast_(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/original/PUT/requestBody/content/image\/*`.
                 case image_Ast_(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/api/v1/library/assets/{id}/original/PUT/requestBody/content/application\/octet-stream`.
@@ -18866,7 +18914,7 @@ public enum Operations {
             }
         }
     }
-    /// UP-4: begin a resumable upload of Upload-Length bytes into the event Upload-Metadata names (`event`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
+    /// UP-4: begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
     ///
     /// - Remark: HTTP `POST /api/v1/uploads`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)`.
@@ -18887,7 +18935,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/uploads/POST/header/Upload-Length`.
                 public var uploadLength: Swift.Int64
-                /// Comma-separated `key base64value` pairs: event (required), idempotencyKey, source (camera|library), filename.
+                /// Comma-separated `key base64value` pairs: target (`event:<id>` or `library`; or the older `event` with the id), idempotencyKey, source (camera|library), filename.
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/uploads/POST/header/Upload-Metadata`.
                 public var uploadMetadata: Swift.String?
@@ -18901,7 +18949,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - tusResumable: The tus version the client speaks.
                 ///   - uploadLength: The file's size in bytes.
-                ///   - uploadMetadata: Comma-separated `key base64value` pairs: event (required), idempotencyKey, source (camera|library), filename.
+                ///   - uploadMetadata: Comma-separated `key base64value` pairs: target (`event:<id>` or `library`; or the older `event` with the id), idempotencyKey, source (camera|library), filename.
                 ///   - uploadChecksum: `sha1 BASE64` or `sha256 BASE64` of this request's body; on a mismatch nothing of it is kept (460).
                 ///   - accept:
                 public init(
@@ -18962,6 +19010,10 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/v1/uploads/POST/responses/201/headers/X-Photo-ID`.
                     public var xPhotoID: Swift.String?
+                    /// When the bytes sent along completed it: the photo or library asset
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/POST/responses/201/headers/Disposable-Media-Id`.
+                    public var disposableMediaId: Swift.String?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -18970,18 +19022,21 @@ public enum Operations {
                     ///   - uploadExpires: When an upload left alone is dropped (HTTP date)
                     ///   - location: The upload's address
                     ///   - xPhotoID: When the bytes sent along completed it: the photo
+                    ///   - disposableMediaId: When the bytes sent along completed it: the photo or library asset
                     public init(
                         tusResumable: Swift.String? = nil,
                         uploadOffset: Swift.Int64? = nil,
                         uploadExpires: Swift.String? = nil,
                         location: Swift.String? = nil,
-                        xPhotoID: Swift.String? = nil
+                        xPhotoID: Swift.String? = nil,
+                        disposableMediaId: Swift.String? = nil
                     ) {
                         self.tusResumable = tusResumable
                         self.uploadOffset = uploadOffset
                         self.uploadExpires = uploadExpires
                         self.location = location
                         self.xPhotoID = xPhotoID
+                        self.disposableMediaId = disposableMediaId
                     }
                 }
                 /// Received HTTP response headers
@@ -19585,6 +19640,10 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/responses/204/headers/X-Photo-ID`.
                     public var xPhotoID: Swift.String?
+                    /// Once complete: the photo or library asset it became
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/responses/204/headers/Disposable-Media-Id`.
+                    public var disposableMediaId: Swift.String?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -19592,16 +19651,19 @@ public enum Operations {
                     ///   - uploadOffset: Bytes the server has kept
                     ///   - uploadExpires: When an upload left alone is dropped (HTTP date)
                     ///   - xPhotoID: Once complete: the photo it became
+                    ///   - disposableMediaId: Once complete: the photo or library asset it became
                     public init(
                         tusResumable: Swift.String? = nil,
                         uploadOffset: Swift.Int64? = nil,
                         uploadExpires: Swift.String? = nil,
-                        xPhotoID: Swift.String? = nil
+                        xPhotoID: Swift.String? = nil,
+                        disposableMediaId: Swift.String? = nil
                     ) {
                         self.tusResumable = tusResumable
                         self.uploadOffset = uploadOffset
                         self.uploadExpires = uploadExpires
                         self.xPhotoID = xPhotoID
+                        self.disposableMediaId = disposableMediaId
                     }
                 }
                 /// Received HTTP response headers
@@ -20252,6 +20314,10 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers/X-Photo-ID`.
                     public var xPhotoID: Swift.String?
+                    /// Once complete: the photo or library asset it became
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers/Disposable-Media-Id`.
+                    public var disposableMediaId: Swift.String?
                     /// Bytes
                     ///
                     /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers/Upload-Length`.
@@ -20267,6 +20333,7 @@ public enum Operations {
                     ///   - uploadOffset: Bytes the server has kept
                     ///   - uploadExpires: When an upload left alone is dropped (HTTP date)
                     ///   - xPhotoID: Once complete: the photo it became
+                    ///   - disposableMediaId: Once complete: the photo or library asset it became
                     ///   - uploadLength: Bytes
                     ///   - uploadMetadata: As sent
                     public init(
@@ -20274,6 +20341,7 @@ public enum Operations {
                         uploadOffset: Swift.Int64? = nil,
                         uploadExpires: Swift.String? = nil,
                         xPhotoID: Swift.String? = nil,
+                        disposableMediaId: Swift.String? = nil,
                         uploadLength: Swift.Int64? = nil,
                         uploadMetadata: Swift.String? = nil
                     ) {
@@ -20281,6 +20349,7 @@ public enum Operations {
                         self.uploadOffset = uploadOffset
                         self.uploadExpires = uploadExpires
                         self.xPhotoID = xPhotoID
+                        self.disposableMediaId = disposableMediaId
                         self.uploadLength = uploadLength
                         self.uploadMetadata = uploadMetadata
                     }

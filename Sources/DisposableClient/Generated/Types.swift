@@ -338,7 +338,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/get(listLibraryAssets)`.
     func listLibraryAssets(_ input: Operations.ListLibraryAssets.Input) async throws -> Operations.ListLibraryAssets.Output
-    /// LIB-1: add a photo to my own library: the body is the image's bytes, kept byte for byte
+    /// LIB-1: add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/post(uploadLibraryAsset)`.
@@ -413,7 +413,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/photos/{id}/save-to-library`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/save-to-library/post(savePhotoToLibrary)`.
     func savePhotoToLibrary(_ input: Operations.SavePhotoToLibrary.Input) async throws -> Operations.SavePhotoToLibrary.Output
-    /// UP-4: begin a resumable upload of Upload-Length bytes into the event Upload-Metadata names (`event`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
+    /// UP-4: begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
     ///
     /// - Remark: HTTP `POST /api/v1/uploads`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)`.
@@ -1220,7 +1220,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// LIB-1: add a photo to my own library: the body is the image's bytes, kept byte for byte
+    /// LIB-1: add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/post(uploadLibraryAsset)`.
@@ -1419,7 +1419,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// UP-4: begin a resumable upload of Upload-Length bytes into the event Upload-Metadata names (`event`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
+    /// UP-4: begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
     ///
     /// - Remark: HTTP `POST /api/v1/uploads`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)`.

@@ -46,6 +46,10 @@ public struct AppConfiguration: Sendable {
     public var retention: TimeInterval
     /// Largest photo accepted, in bytes (413 above).
     public var maxUploadBytes: Int64
+    /// Largest video accepted, in bytes (413 above).
+    public var maxVideoBytes: Int64 = 1 << 30
+    /// ffmpeg and ffprobe (videos); nil: videos are refused.
+    public var videoTool: VideoTool? = VideoTool.system()
     /// Largest image accepted, in pixels, read from the header before decoding (decompression bombs, MED-3).
     public var maxPixels: Int
     /// Photos in process at once. One more than the cores by default: renders still run one per core (the

@@ -109,13 +109,16 @@ public struct AppServices: Sendable {
             photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)
         let libraryRows = LibraryRepository(database: database)
         let libraryFeed = LibraryFeed()
+        let videos = configuration.videoTool.map(VideoProcessor.init(tool:))
+        if videos == nil { logger.warning("ffmpeg and ffprobe were not found: videos will be refused.") }
         library = LibraryService(
             assets: libraryRows, photos: photos, blobs: blobs, staging: staging, pendingWrites: pendingWrites, newWork: newWork,
-            feed: libraryFeed, clock: clock, logger: logger)
+            feed: libraryFeed, clock: clock, logger: logger, videos: videos, maxVideoBytes: configuration.maxVideoBytes)
         libraryRenderer = LibraryRenderer(
-            assets: libraryRows, blobs: blobs, images: images, pendingWrites: pendingWrites, feed: libraryFeed, jobs: jobs)
+            assets: libraryRows, blobs: blobs, images: images, pendingWrites: pendingWrites, feed: libraryFeed, jobs: jobs, videos: videos,
+            scratch: staging.directory)
         resumableUploads = try ResumableUploadService(
-            database: database, photos: photos, directory: configuration.resumableUploadsDirectory, clock: clock)
+            database: database, photos: photos, library: library, directory: configuration.resumableUploadsDirectory, clock: clock)
         retention = RetentionSweeper(
             database: database, deletion: deletion, pendingWrites: pendingWrites, tokens: accounts.tokens, guests: guests,
             uploads: resumableUploads, library: library,

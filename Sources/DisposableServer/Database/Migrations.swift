@@ -425,6 +425,23 @@ let migrations: [Migration] = [
             "ALTER TABLE library_assets ADD COLUMN motion_type TEXT",
         ]
     ),
+    Migration(
+        version: 25,
+        name: "library videos",
+        statements: [
+            // LIB-1: a video asset's length. Its playable copy is its `motion`: `embedded` over the whole original when
+            // browsers play that as it is, else `derivative`, an H.264 MP4 made from it (not counted in the quota).
+            "ALTER TABLE library_assets ADD COLUMN duration_ms BIGINT"
+        ]
+    ),
+    Migration(
+        version: 26,
+        name: "resumable uploads to the library",
+        statements: [
+            // `event` (into `event_id`) or `library` (the uploader's own library; `event_id` is then empty).
+            "ALTER TABLE resumable_uploads ADD COLUMN target TEXT NOT NULL DEFAULT 'event'"
+        ]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

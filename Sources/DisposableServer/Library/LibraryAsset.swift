@@ -7,7 +7,7 @@ struct LibraryAsset: Sendable, Equatable {
     let id: String
     let userID: String
     let sha256: String
-    let format: ImageFormat
+    let format: MediaFormat
     let byteSize: Int64
     let derivativeBytes: Int64
     let width: Int?
@@ -26,8 +26,10 @@ struct LibraryAsset: Sendable, Equatable {
     let lastChange: LibraryChangeKind
     let trashedAt: Date?
     let deletedAt: Date?
-    /// A live photo's motion (LIB-3).
+    /// A live photo's motion (LIB-3), or a video's playable copy.
     let motion: Motion?
+    /// A video's length, once rendered.
+    let durationMilliseconds: Int64?
 
     /// The bytes it counts against the quota: the original, and a live photo's video stored beside it.
     var chargedBytes: Int64 { byteSize + (motion?.kind == .file ? motion!.size : 0) }
@@ -46,7 +48,7 @@ struct LibraryAsset: Sendable, Equatable {
             id: try row.decode(column: "id", as: String.self),
             userID: try row.decode(column: "user_id", as: String.self),
             sha256: try row.decode(column: "sha256", as: String.self),
-            format: ImageFormat(rawValue: try row.decode(column: "format", as: String.self)) ?? .jpeg,
+            format: MediaFormat(rawValue: try row.decode(column: "format", as: String.self)) ?? .image(.jpeg),
             byteSize: try row.decode(column: "byte_size", as: Int64.self),
             derivativeBytes: try row.decode(column: "derivative_bytes", as: Int64.self),
             width: try row.decode(column: "width", as: Int?.self),
@@ -66,7 +68,8 @@ struct LibraryAsset: Sendable, Equatable {
                     kind: kind, offset: try row.decode(column: "motion_offset", as: Int64?.self) ?? 0,
                     size: try row.decode(column: "motion_size", as: Int64?.self) ?? 0,
                     contentType: try row.decode(column: "motion_type", as: String?.self) ?? "video/mp4")
-            })
+            },
+            durationMilliseconds: try row.decode(column: "duration_ms", as: Int64?.self))
     }
 
     var json: LibraryAssetJSON {
@@ -74,7 +77,9 @@ struct LibraryAsset: Sendable, Equatable {
         // The revision in the derivatives' links: an edit makes new links, so they may be cached for good.
         return LibraryAssetJSON(
             id: id, takenAt: takenAt, month: month, uploadedAt: uploadedAt, width: width, height: height, byteSize: byteSize,
-            format: format.rawValue, status: status, sha256: sha256, fileName: fileName, fileRevision: fileRevision, revision: revision,
+            format: format.rawValue, mediaType: format.isVideo ? "video" : "photo",
+            durationSeconds: durationMilliseconds.map { Double($0) / 1000 }, status: status, sha256: sha256, fileName: fileName,
+            fileRevision: fileRevision, revision: revision,
             trashedAt: trashedAt,
             urls: .init(
                 thumbnail: "\(base)/thumbnail?r=\(fileRevision)", preview: "\(base)/preview?r=\(fileRevision)", original: "\(base)/original",
@@ -120,7 +125,7 @@ struct LibraryFiles: Sendable, Equatable {
     static func library(of user: String) -> String { "library/\(user)/" }
 
     var original: String { prefix + "original" }
-    /// An Apple Live Photo's video.
+    /// An Apple Live Photo's video, or a video's playable copy.
     var motion: String { prefix + "motion" }
     var preview: String { prefix + "preview.jpg" }
     var thumbnail: String { prefix + "thumbnail.jpg" }

@@ -34,7 +34,7 @@ struct LibraryController {
 
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
-        try UploadController.checkDeclaredType(request)
+        try UploadController.checkDeclaredType(request, videos: true)
         let upload = LibraryService.UploadRequest(
             idempotencyKey: try UploadController.idempotencyKey(request), takenAt: try takenAt(request), fileName: try fileName(request),
             declaredLength: request.headers[.contentLength].flatMap(Int64.init))
@@ -107,7 +107,7 @@ struct LibraryController {
 
     @Sendable func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
-        try UploadController.checkDeclaredType(request)
+        try UploadController.checkDeclaredType(request, videos: true)
         let asset = try await library.replace(
             try context.parameters.require("id"), for: user, body: request.body, declaredLength: request.headers[.contentLength].flatMap(Int64.init))
         return try jsonResponse(asset.json)

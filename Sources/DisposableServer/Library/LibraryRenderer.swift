@@ -1,7 +1,9 @@
 import Foundation
+import NIOPosix
 
-/// Makes a library asset's preview and thumbnail (the MED-1 pipeline) and marks it ready; a file that cannot be
-/// decoded stays in the library as it was sent, marked failed.
+/// Makes a library asset's preview and thumbnail (the MED-1 pipeline; for a video, from its poster frame, with a copy
+/// browsers play unless the original plays as it is) and marks it ready; a file that cannot be decoded stays in the
+/// library as it was sent, marked failed.
 struct LibraryRenderer: Sendable {
     let assets: LibraryRepository
     let blobs: any BlobStore
@@ -9,6 +11,9 @@ struct LibraryRenderer: Sendable {
     let pendingWrites: PendingWrites
     let feed: LibraryFeed
     let jobs: JobQueue
+    var videos: VideoProcessor? = nil
+    /// Where ffmpeg writes (the staging folder: on the local store's filesystem, so storing a copy is a rename).
+    var scratch = FileManager.default.temporaryDirectory
 
     func render(assetID: String, jobID: String) async throws {
         guard let asset = try await assets.find(id: assetID), asset.status == .processing, asset.deletedAt == nil else {
@@ -16,9 +21,15 @@ struct LibraryRenderer: Sendable {
             return
         }
         let rendered: RenderedImage
+        var video: LibraryRepository.RenderedVideoFacts? = nil
+        var playableBytes: Int64 = 0
         do {
-            rendered = try await blobs.withLocalFile(key: asset.files.original) { path in
-                try await images.render(path, format: asset.format)
+            switch asset.format {
+            case .image(let format):
+                rendered = try await blobs.withLocalFile(key: asset.files.original) { path in try await images.render(path, format: format) }
+            case .video:
+                guard let videos else { throw UndecodableImage(description: "no ffmpeg on this server") }
+                (rendered, video, playableBytes) = try await renderVideo(asset, with: videos)
             }
         } catch is UndecodableImage {
             _ = try await assets.markFailed(asset, jobID: jobID)
@@ -30,10 +41,41 @@ struct LibraryRenderer: Sendable {
         try await blobs.put(data: rendered.preview, key: asset.files.preview)
         try await blobs.put(data: rendered.thumbnail, key: asset.files.thumbnail)
         let ready = try await assets.markReady(
-            asset, jobID: jobID, width: rendered.width, height: rendered.height, takenAt: rendered.takenAt,
-            derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count))
+            asset, jobID: jobID, width: rendered.width, height: rendered.height, takenAt: asset.format.isVideo ? nil : rendered.takenAt,
+            derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + playableBytes, video: video)
         if ready == nil, try await !asset.files.isRecorded(in: assets.database) { try await pendingWrites.abandon(asset.files) }
         await feed.changed(asset.userID)
+    }
+
+    /// A video's poster rendered like a photo, and its playable copy stored (when the original does not play as it is).
+    private func renderVideo(
+        _ asset: LibraryAsset, with videos: VideoProcessor
+    ) async throws -> (RenderedImage, LibraryRepository.RenderedVideoFacts, Int64) {
+        try await blobs.withLocalFile(key: asset.files.original) { path in
+            let scratch = scratch.appendingPathComponent("video-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let made: RenderedVideo
+            do {
+                let info = try await videos.inspect(path, limits: VideoLimits())
+                made = try await videos.render(path, info: info, transcode: false, maxSeconds: nil, into: scratch)
+            } catch let failure as VideoTool.Failed {
+                throw UndecodableImage(description: failure.description)
+            } catch is Problem {
+                throw UndecodableImage(description: "not a video ffprobe reads")
+            }
+            let poster = try await images.render(made.poster.path, format: .jpeg)
+            var playable = Motion(kind: .embedded, offset: 0, size: asset.byteSize, contentType: asset.format.mimeType)
+            if let copy = made.playable {
+                let (sha256, size) = try await NIOThreadPool.singleton.runIfActive { try DurableFiles.seal(copy.path) }
+                try await pendingWrites.begin(asset.files)
+                try await blobs.put(file: copy, key: asset.files.motion, sha256: sha256, size: size)
+                playable = Motion(kind: .derivative, offset: 0, size: size, contentType: "video/mp4")
+            }
+            let facts = LibraryRepository.RenderedVideoFacts(
+                playable: playable, durationMilliseconds: made.info.duration.map { Int64(($0 * 1000).rounded()) })
+            return (poster, facts, playable.kind == .derivative ? playable.size : 0)
+        }
     }
 
     /// Gave up after many tries (storage trouble): the asset stays, marked failed, its original kept.

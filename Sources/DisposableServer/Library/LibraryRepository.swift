@@ -12,7 +12,7 @@ struct LibraryRepository: Sendable {
         let userID: String
         let idempotencyKey: String?
         let sha256: String
-        let format: ImageFormat
+        let format: MediaFormat
         let byteSize: Int64
         let takenAt: Date?
         let fileName: String
@@ -238,7 +238,7 @@ struct LibraryRepository: Sendable {
     /// An edit (LIB-2): the same asset at the next file revision, processing again. The old revision's files are
     /// recorded as pending removal; the new ones' pending write ends.
     func replace(
-        _ asset: LibraryAsset, sha256: String, format: ImageFormat, byteSize: Int64, motion: Motion?, now: Date, instance: String
+        _ asset: LibraryAsset, sha256: String, format: MediaFormat, byteSize: Int64, motion: Motion?, now: Date, instance: String
     ) async throws -> ReplaceOutcome {
         do {
             return try await database.transaction { db in
@@ -250,7 +250,7 @@ struct LibraryRepository: Sendable {
                         revision = \(bind: revision), last_change = 'updated',
                         taken_at = CASE WHEN taken_at_given THEN taken_at ELSE uploaded_at END,
                         motion = \(bind: motion?.kind.rawValue), motion_offset = \(bind: motion?.offset), motion_size = \(bind: motion?.size),
-                        motion_type = \(bind: motion?.contentType)
+                        motion_type = \(bind: motion?.contentType), duration_ms = NULL
                     WHERE id = \(bind: asset.id) AND file_revision = \(bind: asset.fileRevision) AND deleted_at IS NULL AND trashed_at IS NULL
                     RETURNING id
                     """
@@ -320,18 +320,25 @@ struct LibraryRepository: Sendable {
     /// Records the derivatives of the revision that was rendered; nil when the asset changed meanwhile (edited,
     /// deleted). The capture time read from the file wins over one the client gave.
     func markReady(
-        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64
+        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64, video: RenderedVideoFacts? = nil
     ) async throws -> LibraryAsset? {
         do {
-            return try await ready(asset, jobID: jobID, width: width, height: height, takenAt: takenAt, derivativeBytes: derivativeBytes)
+            return try await ready(
+                asset, jobID: jobID, width: width, height: height, takenAt: takenAt, derivativeBytes: derivativeBytes, video: video)
         } catch RollBack.gone {
             try await database.sql { db in try await JobQueue.complete(jobID, in: db) }
             return nil
         }
     }
 
+    /// A video's playable copy and length, recorded with its derivatives.
+    struct RenderedVideoFacts: Sendable {
+        let playable: Motion
+        let durationMilliseconds: Int64?
+    }
+
     private func ready(
-        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64
+        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64, video: RenderedVideoFacts?
     ) async throws -> LibraryAsset? {
         try await database.transaction { db in
             try await JobQueue.complete(jobID, in: db)
@@ -341,7 +348,12 @@ struct LibraryRepository: Sendable {
                     """
                     UPDATE library_assets SET status = 'ready', width = \(bind: width), height = \(bind: height),
                         taken_at = \(bind: (takenAt ?? asset.takenAt).millisecondsSince1970), derivative_bytes = \(bind: derivativeBytes),
-                        revision = \(bind: revision)
+                        revision = \(bind: revision),
+                        motion = COALESCE(\(bind: video?.playable.kind.rawValue), motion),
+                        motion_offset = COALESCE(\(bind: video?.playable.offset), motion_offset),
+                        motion_size = COALESCE(\(bind: video?.playable.size), motion_size),
+                        motion_type = COALESCE(\(bind: video?.playable.contentType), motion_type),
+                        duration_ms = \(bind: video?.durationMilliseconds)
                     WHERE id = \(bind: asset.id) AND file_revision = \(bind: asset.fileRevision) AND status = 'processing'
                         AND deleted_at IS NULL
                     RETURNING id

@@ -18,6 +18,10 @@ struct LibraryService: Sendable {
     let feed: LibraryFeed
     let clock: any AppClock
     let logger: Logger
+    /// ffmpeg's checks and renders for videos; nil where ffmpeg is not installed (videos are then refused).
+    var videos: VideoProcessor? = nil
+    /// Largest video accepted (photos keep `photos.limits.maxBytes`).
+    var maxVideoBytes: Int64 = 1 << 30
     /// How long the trash keeps an asset (LIB-2): "Photos older than 30 days will be automatically deleted."
     static let trashDays = 30
 
@@ -44,7 +48,7 @@ struct LibraryService: Sendable {
             return .existing(existing)
         }
         // Too large says more than "no room", so it comes first.
-        if let length = request.declaredLength, length > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }
+        if let length = request.declaredLength, length > maxBytes { throw Problem.photoTooLarge(maxBytes) }
         try await checkQuota(of: user.id, adding: request.declaredLength ?? 1)
         let staged = try await receive(body, declaredLength: request.declaredLength)
         defer { staged.discard() }
@@ -52,8 +56,8 @@ struct LibraryService: Sendable {
     }
 
     /// A body to a staging file (SHA-256 on the way, fsynced); 413 past the limit, 507 on a full disk.
-    private func receive(_ body: RequestBody, declaredLength: Int64?, maxBytes: Int64? = nil) async throws -> StagedUpload {
-        let limit = maxBytes ?? photos.limits.maxBytes
+    private func receive(_ body: RequestBody, declaredLength: Int64?, maxBytes limit: Int64? = nil) async throws -> StagedUpload {
+        let limit = limit ?? maxBytes
         if let length = declaredLength, length > limit { throw Problem.photoTooLarge(limit) }
         do {
             return try await staging.receive(body, maxBytes: limit)
@@ -62,17 +66,42 @@ struct LibraryService: Sendable {
         }
     }
 
+    /// The largest upload: a video's limit where videos are taken.
+    var maxBytes: Int64 { videos == nil ? photos.limits.maxBytes : max(photos.limits.maxBytes, maxVideoBytes) }
+
+    /// What the staged bytes are: a photo the shutter's checks accept, or a video ffprobe reads within the limits
+    /// (415/422 otherwise, and 413 for a photo past the photo limit).
+    private func identify(_ staged: StagedUpload) async throws -> (format: MediaFormat, video: VideoInfo?) {
+        if let container = VideoFormat(sniffing: staged.head) {
+            guard let videos else {
+                throw Problem(
+                    .unsupportedMediaType, "videos-unavailable", title: "Videos not available",
+                    detail: "This server cannot keep videos (ffmpeg is not installed). Photos are welcome.")
+            }
+            return (.video(container), try await videos.inspect(staged.file.path, limits: VideoLimits()))
+        }
+        guard ImageFormat(sniffing: staged.head) != nil else {
+            throw Problem(
+                .unsupportedMediaType, "unsupported-format", title: "Unsupported format",
+                detail: "This file is not a photo or video we accept. Send JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF photos, "
+                    + "or MP4, QuickTime or WebM videos.")
+        }
+        if staged.byteSize > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }
+        return (.image(try await photos.validate(staged)), nil)
+    }
+
     /// The bytes are whole on disk: check, store, record, enqueue the derivatives.
     func record(_ staged: StagedUpload, _ request: UploadRequest, for userID: String, sourcePhotoID: String? = nil) async throws -> Uploaded {
-        let format = try await photos.validate(staged)
+        let (format, video) = try await identify(staged)
         if let existing = try await assets.find(userID: userID, sha256: staged.sha256) { throw Problem.alreadyInLibrary(existing) }
         let motion = try await embeddedMotion(staged, format: format)  // read before the store may move the file away
+        let takenAt = video?.recordedAt ?? request.takenAt  // a video's own date wins, as a photo's EXIF does
         let id = newID()
         let files = LibraryFiles.revision(user: userID, asset: id, fileRevision: 1)
         try await store(staged, as: files)
         var new = LibraryRepository.NewAsset(
             id: id, userID: userID, idempotencyKey: request.idempotencyKey, sha256: staged.sha256, format: format, byteSize: staged.byteSize,
-            takenAt: request.takenAt, fileName: Self.fileName(request.fileName, format: format, takenAt: request.takenAt ?? clock.now),
+            takenAt: takenAt, fileName: Self.fileName(request.fileName, format: format, takenAt: takenAt ?? clock.now),
             uploadedAt: clock.now)
         new.sourcePhotoID = sourcePhotoID
         new.motion = motion
@@ -102,8 +131,8 @@ struct LibraryService: Sendable {
     }
 
     /// A Google motion photo's MP4 after its JPEG (LIB-3).
-    private func embeddedMotion(_ staged: StagedUpload, format: ImageFormat) async throws -> Motion? {
-        guard format == .jpeg else { return nil }
+    private func embeddedMotion(_ staged: StagedUpload, format: MediaFormat) async throws -> Motion? {
+        guard format == .image(.jpeg) else { return nil }
         let file = staged.file
         return try await NIOThreadPool.singleton.runIfActive { Motion.embedded(in: try Data(contentsOf: file, options: .alwaysMapped)) }
     }
@@ -121,7 +150,7 @@ struct LibraryService: Sendable {
         }
     }
 
-    private func checkQuota(of userID: String, adding bytes: Int64) async throws {
+    func checkQuota(of userID: String, adding bytes: Int64) async throws {
         guard let usage = try await photos.photos.usage(userID: userID), !usage.fits(bytes) else { return }
         throw Quota.exceeded(usage, byOrganizer: true)
     }
@@ -131,7 +160,7 @@ struct LibraryService: Sendable {
     }
 
     /// The name sent (its last path component, printable, at most 200 characters), or `IMG_20230514_183000.jpg`.
-    static func fileName(_ given: String?, format: ImageFormat, takenAt: Date) -> String {
+    static func fileName(_ given: String?, format: MediaFormat, takenAt: Date) -> String {
         if let given {
             let last = given.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
             let clean = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
@@ -139,7 +168,7 @@ struct LibraryService: Sendable {
             if !clean.isEmpty, clean != ".", clean != ".." { return String(clean.prefix(200)) }
         }
         let stamp = takenAt.rfc3339.prefix(19).filter { $0.isNumber || $0 == "T" }.replacingOccurrences(of: "T", with: "_")
-        return "IMG_\(stamp).\(format.fileExtension)"
+        return "\(format.isVideo ? "VID" : "IMG")_\(stamp).\(format.fileExtension)"
     }
 
     /// Which of these SHA-256 the library already holds (timeline or trash), so a client skips them (UP-7).
@@ -267,7 +296,7 @@ struct LibraryService: Sendable {
         }
         let staged = try await receive(body, declaredLength: declaredLength)
         defer { staged.discard() }
-        let format = try await photos.validate(staged)
+        let (format, _) = try await identify(staged)
         if staged.sha256 == asset.sha256 { return asset }  // nothing changed
         if let other = try await assets.find(userID: user.id, sha256: staged.sha256) { throw Problem.alreadyInLibrary(other) }
         let motion = try await embeddedMotion(staged, format: format)
@@ -307,6 +336,9 @@ extension LibraryService {
     /// videos), kept byte for byte beside its still.
     func attachVideo(to id: String, for user: User, body: RequestBody, declaredLength: Int64?) async throws -> LibraryAsset {
         let asset = try await asset(id, for: user)
+        guard !asset.format.isVideo else {
+            throw Problem.conflict("asset-is-video", "This asset is a video: only a photo takes a live photo's motion.")
+        }
         // Never overwritten in place: the stored video a row names stays whole until the row lets go of it.
         if asset.motion != nil {
             throw Problem.conflict("motion-exists", "This photo has its motion already. Replace the photo to change it.")

@@ -4,7 +4,12 @@ import Foundation
 /// video stored beside its still.
 struct Motion: Sendable, Equatable {
     enum Kind: String, Sendable {
-        case embedded, file
+        /// A range of the original: a Google motion photo's MP4, or a whole video that browsers play as it is.
+        case embedded
+        /// An Apple Live Photo's video, stored beside its still (`LibraryFiles.motion`) and counted in the quota.
+        case file
+        /// A video's playable copy, made from its original and stored at `LibraryFiles.motion` like a derivative.
+        case derivative
     }
 
     let kind: Kind

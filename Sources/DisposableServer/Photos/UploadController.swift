@@ -43,13 +43,16 @@ struct UploadController {
 
     /// The body is an image's bytes: a request that declares something else (an HTML page, a JSON
     /// document, a form) is refused before anything is read. The format itself is sniffed from the bytes.
-    static func checkDeclaredType(_ request: Request) throws {
+    /// `videos`: a video's type is welcome too (the library).
+    static func checkDeclaredType(_ request: Request, videos: Bool = false) throws {
         guard let declared = request.headers[.contentType]?.lowercased() else { return }
         let type = declared.split(separator: ";")[0].trimmingCharacters(in: .whitespaces)
-        guard type.hasPrefix("image/") || type == "application/octet-stream" || type.isEmpty else {
+        guard type.hasPrefix("image/") || (videos && type.hasPrefix("video/")) || type == "application/octet-stream" || type.isEmpty else {
             throw Problem(
-                .unsupportedMediaType, "not-an-image-upload", title: "Not an image",
-                detail: "Send the photo's bytes with an image Content-Type (or application/octet-stream), not “\(type)”.")
+                .unsupportedMediaType, "not-an-image-upload", title: videos ? "Not a photo or a video" : "Not an image",
+                detail: videos
+                    ? "Send the file's bytes with an image or video Content-Type (or application/octet-stream), not “\(type)”."
+                    : "Send the photo's bytes with an image Content-Type (or application/octet-stream), not “\(type)”.")
         }
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The POSIX steps that make a file durable, with `errno` turned into errors we can act on.
@@ -60,5 +61,26 @@ enum DurableFiles {
         try makeParentDirectories(of: directory)
         if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw error("mkdir") }
         try syncDirectory(of: directory)
+    }
+}
+
+extension DurableFiles {
+    /// A file made here (a video's playable copy) made durable before it is stored: fsynced, with its SHA-256 and size.
+    static func seal(_ path: String) throws -> (sha256: String, size: Int64) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        try check(fd, "open \(path)")
+        defer { close(fd) }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            try check(count < 0 ? -1 : 0, "read \(path)")
+            if count == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            size += Int64(count)
+        }
+        try check(fsync(fd), "fsync \(path)")
+        return (hasher.finalize().hex, size)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// Apple Photos export folder into my library. Each photo goes up once (its SHA-256 is its key, so a second run finds
 /// everything there), with its capture time from the file's EXIF, else its sidecar (Takeout's JSON, an XMP), else the
 /// file's own date. Where Takeout holds an edited version beside the original, the edited one is imported; an Apple
-/// Live Photo's video (`IMG_1000.MOV` beside `IMG_1000.HEIC`) goes with its still.
+/// Live Photo's video (`IMG_1000.MOV` beside `IMG_1000.HEIC`) goes with its still; other videos are imported as videos.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import a Google Takeout archive (ZIP or folder) or an Apple Photos export folder into your library.")
@@ -91,6 +91,8 @@ struct ImportPlan {
     private(set) var skipped: [Import.Outcome] = []
 
     static let videoExtensions: Set<String> = ["mp4", "mov", "m4v", "3gp", "avi", "mkv", "webm"]
+    /// The containers the library keeps (the server checks each file's bytes all the same).
+    static let keptVideoExtensions: Set<String> = ["mp4", "mov", "m4v", "3gp", "mkv", "webm"]
     /// Google Photos names an edited copy after its original, with this suffix in the account's language.
     static let editedSuffixes = ["-edited", "-modifié", "-bearbeitet", "-editado", "-modificato", "-bewerkt", "-redigerad"]
 
@@ -101,19 +103,22 @@ struct ImportPlan {
         for path in source.paths {
             let ext = (path as NSString).pathExtension.lowercased()
             if Self.videoExtensions.contains(ext), stills.contains(Self.stem(path)) { continue }  // a live photo's motion: sent with its still
-            if Self.videoExtensions.contains(ext) {
-                skipped.append(.init(file: path, status: .skipped, reason: "videos (and the motion of live photos) are not kept in the library yet"))
+            if Self.videoExtensions.contains(ext), !Self.keptVideoExtensions.contains(ext) {
+                skipped.append(.init(file: path, status: .skipped, reason: "the library keeps MP4, QuickTime and WebM videos, not .\(ext)"))
                 continue
             }
-            guard Upload.photoExtensions.contains(ext) else { continue }  // sidecars, album files, HTML
+            guard Upload.photoExtensions.contains(ext) || Self.keptVideoExtensions.contains(ext) else { continue }  // sidecars, albums, HTML
             if let edited = Self.editedVersion(of: path, in: all) {
                 skipped.append(.init(file: path, status: .skipped, reason: "its edited version, \(edited), is imported instead"))
                 continue
             }
             let siblings = byFolder[(path as NSString).deletingLastPathComponent] ?? []
-            let motion = siblings.first {
-                Self.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) && Self.stem($0) == Self.stem(path)
-            }
+            let motion =
+                Self.keptVideoExtensions.contains(ext)
+                ? nil
+                : siblings.first {
+                    Self.videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) && Self.stem($0) == Self.stem(path)
+                }
             photos.append(
                 Photo(path: path, takenAt: Self.sidecarTime(of: Self.original(of: path), siblings: siblings, source: source), motion: motion))
         }

@@ -63,6 +63,8 @@ struct FolderSync {
         let size: Int64
         let modified: Double
         let sha256: String
+        /// An Apple Live Photo's video beside it (`IMG_1000.MOV` beside `IMG_1000.HEIC`): sent as its motion.
+        var motion: URL? = nil
     }
 
     let client: DisposableClient
@@ -116,7 +118,8 @@ struct FolderSync {
         let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
         let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
         while let item = walker?.nextObject() as? URL {
-            guard Upload.photoExtensions.contains(item.pathExtension.lowercased()),
+            let ext = item.pathExtension.lowercased()
+            guard Upload.photoExtensions.contains(ext) || ImportPlan.keptVideoExtensions.contains(ext),
                 let values = try? item.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
             else { continue }
             let path = relativePath(item)
@@ -125,7 +128,20 @@ struct FolderSync {
             let known = state.files[path].flatMap { $0.size == size && $0.modified == modified ? $0.sha256 : nil }
             found[path] = LocalFile(url: item, size: size, modified: modified, sha256: try known ?? DisposableClient.sha256(of: item))
         }
-        return found
+        return Self.pairLivePhotos(found)
+    }
+
+    /// A video with a photo's name in the same folder is that photo's motion (a live photo), not a video of its own.
+    static func pairLivePhotos(_ files: [String: LocalFile]) -> [String: LocalFile] {
+        let isVideo = { (path: String) in ImportPlan.keptVideoExtensions.contains((path as NSString).pathExtension.lowercased()) }
+        let stills = Dictionary(files.keys.filter { !isVideo($0) }.map { (ImportPlan.stem($0), $0) }) { first, _ in first }
+        var paired = files
+        for path in files.keys where isVideo(path) {
+            guard let still = stills[ImportPlan.stem(path)] else { continue }
+            paired[still]?.motion = files[path]?.url
+            paired[path] = nil
+        }
+        return paired
     }
 
     private func relativePath(_ url: URL) -> String {
@@ -300,11 +316,24 @@ struct FolderSync {
             let (asset, _) = try await client.uploadToLibrary(
                 file.url, fileName: (path as NSString).lastPathComponent, takenAt: Date(timeIntervalSince1970: file.modified),
                 idempotencyKey: file.sha256)
-            return (path, file, .stored(asset))
+            return (path, file, .stored(try await attachMotion(client, file, to: asset)))
         } catch let problem as DisposableProblem where problem.status == 409 && problem.extensions["existingId"] != nil {
-            return (path, file, .existing(try await client.libraryAsset(problem.extensions["existingId"]!)))
+            let existing = try await client.libraryAsset(problem.extensions["existingId"]!)
+            return (path, file, .existing(try await attachMotion(client, file, to: existing)))
         } catch let problem as DisposableProblem where [400, 413, 415, 422].contains(problem.status) {
             return (path, file, .refused(problem.detail))
+        }
+    }
+
+    /// A live photo's video, unless the asset has its motion already (a run killed in between, a second folder).
+    private static func attachMotion(
+        _ client: DisposableClient, _ file: LocalFile, to asset: DisposableClient.LibraryAsset
+    ) async throws -> DisposableClient.LibraryAsset {
+        guard let motion = file.motion, asset.urls.video == nil, asset.trashedAt == nil else { return asset }
+        do {
+            return try await client.attachVideo(to: asset.id, file: motion)
+        } catch let problem as DisposableProblem where problem.status == 409 {
+            return asset  // attached meanwhile
         }
     }
 

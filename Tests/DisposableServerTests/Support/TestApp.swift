@@ -168,11 +168,11 @@ extension TestApp {
         return try await send(path, method: method, headers: headers, body: ByteBuffer(data: body))
     }
 
-    /// Uploads image bytes to the caller's own library (LIB-1).
+    /// Uploads a photo's or a video's bytes to the caller's own library (LIB-1).
     func uploadToLibrary(
-        _ data: Data, token: String?, key: String? = nil, takenAt: String? = nil, fileName: String? = nil
+        _ data: Data, token: String?, key: String? = nil, takenAt: String? = nil, fileName: String? = nil, contentType: String = "image/jpeg"
     ) async throws -> APIResponse {
-        var headers: HTTPFields = [.contentType: "image/jpeg"]
+        var headers: HTTPFields = [.contentType: contentType]
         if let key { headers[.init("Idempotency-Key")!] = key }
         if let takenAt { headers[.init("X-Taken-At")!] = takenAt }
         if let fileName { headers[.init("X-File-Name")!] = fileName }

@@ -18,8 +18,10 @@ struct ResumableUpload: Sendable {
     /// `Upload-Metadata` as it was sent, given back by HEAD.
     let metadata: String
     let expiresAt: Date
-    /// The photo it became, once complete.
+    /// The photo (or library asset) it became, once complete.
     let photoID: String?
+    /// Into the uploader's own library (LIB-1) rather than an event.
+    let toLibrary: Bool
 
     var isComplete: Bool { received == length }
 
@@ -35,6 +37,7 @@ struct ResumableUpload: Sendable {
         metadata = try row.decode(column: "metadata", as: String.self)
         expiresAt = Date(millisecondsSince1970: try row.decode(column: "expires_at", as: Int64.self))
         photoID = try row.decode(column: "photo_id", as: String?.self)
+        toLibrary = try row.decode(column: "target", as: String.self) == "library"
     }
 }
 

@@ -67,10 +67,11 @@ struct ResumableUploadController {
         if !upload.metadata.isEmpty { response.headers[.uploadMetadata] = upload.metadata }
         response.headers[.uploadExpires] = HTTPDate.format(upload.expiresAt)
         response.headers[.cacheControl] = "no-store"
-        if let photoID = upload.photoID {
+        if let madeID = upload.photoID {
             // A client whose last PATCH lost its answer learns here what its upload became.
-            response.headers[.photoID] = photoID
-            response.headers[.contentLocation] = "/api/v1/photos/\(photoID)"
+            response.headers[.photoID] = madeID
+            response.headers[.mediaID] = madeID
+            response.headers[.contentLocation] = upload.toLibrary ? "/api/v1/library/assets/\(madeID)" : "/api/v1/photos/\(madeID)"
         }
         response.headers[.tusResumable] = Self.version
         return response
@@ -106,10 +107,11 @@ struct ResumableUploadController {
     private func describe(_ progress: ResumableUploadService.Progress, in response: inout Response) {
         response.headers[.uploadOffset] = String(progress.upload.received)
         response.headers[.uploadExpires] = HTTPDate.format(progress.upload.expiresAt)
-        if let photo = progress.photo {
-            // The photo the upload became, for clients that want it without asking again.
-            response.headers[.photoID] = photo.id
-            response.headers[.contentLocation] = "/api/v1/photos/\(photo.id)"
+        if let made = progress.made {
+            // The photo or asset the upload became, for clients that want it without asking again.
+            response.headers[.photoID] = made.id
+            response.headers[.mediaID] = made.id
+            response.headers[.contentLocation] = made.location
         }
     }
 
@@ -143,6 +145,8 @@ extension HTTPField.Name {
     static let uploadChecksum = Self("Upload-Checksum")!
     static let uploadDeferLength = Self("Upload-Defer-Length")!
     static let photoID = Self("X-Photo-ID")!
+    /// SPEC's name for what the upload became (a photo or a library asset); `X-Photo-ID` stays for older clients.
+    static let mediaID = Self("Disposable-Media-Id")!
 }
 
 /// `Upload-Expires` is an HTTP date (RFC 9110), e.g. `Wed, 25 Jun 2026 18:30:00 GMT`.

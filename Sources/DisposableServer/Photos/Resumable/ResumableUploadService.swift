@@ -42,34 +42,62 @@ struct ResumableUploadService: Sendable {
     /// What a PATCH (or a creation with its first bytes) ended with.
     struct Progress: Sendable {
         let upload: ResumableUpload
-        /// The photo, once the last byte made one.
-        let photo: PhotoJSON?
+        /// The photo or library asset, once the last byte made one.
+        let made: Made?
     }
 
-    init(database: any DatabaseEngine, photos: PhotoService, directory: URL, clock: any AppClock) throws {
+    struct Made: Sendable {
+        let id: String
+        /// Its address in the API.
+        let location: String
+    }
+
+    /// Where an upload goes: a guest's or member's shot into an event, or a file into the uploader's own library.
+    enum Destination: Sendable {
+        case event(PhotoService.Shooting)
+        case library(User)
+    }
+
+    init(database: any DatabaseEngine, photos: PhotoService, library: LibraryService? = nil, directory: URL, clock: any AppClock) throws {
         self.database = database
         self.photos = photos
+        self.library = library
         self.directory = directory
         self.clock = clock
         locks = UploadLocks()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    var maxBytes: Int64 { photos.limits.maxBytes }
+    /// The library, for uploads to it (`target` `library`).
+    let library: LibraryService?
+
+    /// The largest upload this server takes (a library video's limit, where videos are kept).
+    var maxBytes: Int64 { max(photos.limits.maxBytes, library?.maxBytes ?? 0) }
+
+    /// `target`: `event:<id>` or `library` (the older `event` key names an event too).
+    private static func destination(_ metadata: UploadMetadata) throws -> String? {
+        guard let target = metadata.values["target"] else { return metadata.values["event"].map { "event:" + $0 } }
+        guard target == "library" || (target.hasPrefix("event:") && target.count > 6) else {
+            throw Problem.badRequest("The target in Upload-Metadata must be “library” or “event:” and the event's id.", field: "Upload-Metadata")
+        }
+        return target
+    }
 
     // MARK: - Creation
 
-    /// Creates an upload of `length` bytes into the event its metadata names (`event`; `idempotencyKey`, `source`
-    /// optional), holding a guest's shot for it.
+    /// Creates an upload of `length` bytes into what its metadata names (`target`: `event:<id>` or `library`;
+    /// `idempotencyKey`, `source`, `filename` optional), holding a guest's shot for it.
     func create(length: Int64, metadataHeader: String?, for identity: Identity?) async throws -> ResumableUpload {
         let metadata = try UploadMetadata(header: metadataHeader)
-        guard let eventID = metadata.values["event"], !eventID.isEmpty else {
+        guard let target = try Self.destination(metadata) else {
             var problem = Problem(
-                .unprocessableContent, "upload-target-missing", title: "Which event?",
-                detail: "Name the event in Upload-Metadata: “event” and the event's id in base64.")
+                .unprocessableContent, "upload-target-missing", title: "Where to?",
+                detail: "Name where the upload goes in Upload-Metadata: “target” and, in base64, “library” or “event:” and the event's id.")
             problem.extensions["field"] = "Upload-Metadata"
             throw problem
         }
+        if target == "library" { return try await createInLibrary(length: length, metadata: metadata, header: metadataHeader, for: identity) }
+        let eventID = String(target.dropFirst("event:".count))
         let source = try metadata.values["source"].map { raw in
             guard let source = PhotoSource(rawValue: raw) else {
                 throw Problem.badRequest("The source in Upload-Metadata must be “camera” or “library”.", field: "Upload-Metadata")
@@ -88,33 +116,11 @@ struct ResumableUploadService: Sendable {
         guard length <= maxBytes else { throw Problem.photoTooLarge(maxBytes) }
         try await photos.checkQuota(of: shooting.event, uploader: shooting.uploader, adding: length)
 
-        // The same photo begun again (a client that crashed before it remembered where its upload was): the
-        // unfinished one gives way, with its held shot, rather than holding it for a day.
-        if let key, let previous = try await unfinished(uploaderID: shooting.uploader.id, idempotencyKey: key) {
-            await locks.stopHolder(previous.id)
-            try await end(previous)
-        }
-        let unfinished = try await database.sql { db in
-            try await db.raw(
-                "SELECT COUNT(*) AS n FROM resumable_uploads WHERE uploader_id = \(bind: shooting.uploader.id) AND photo_id IS NULL"
-            ).first()?.decode(column: "n", as: Int.self) ?? 0
-        }
-        guard unfinished < Self.maxUnfinished else {
-            throw Problem(
-                .forbidden, "too-many-uploads", title: "Too many uploads under way",
-                detail: "You have \(unfinished) uploads under way: finish or cancel some before starting another.")
-        }
+        try await makeRoom(uploaderID: shooting.uploader.id, idempotencyKey: key)
         let id = newID()
         let now = clock.now
         let guestID: String? = if case .guest(let guest, _) = shooting.uploader { guest.id } else { nil }
-        // The file first: a row never points at a file that cannot be.
-        let path = file(id).path
-        try await NIOThreadPool.singleton.runIfActive {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            try DurableFiles.check(fd, "open upload file")
-            close(fd)
-            try DurableFiles.syncDirectory(of: path)
-        }
+        let path = try await createFile(id)
         do {
             try await database.transaction { db in
                 if case .guest(let guest, let shots) = shooting.uploader {
@@ -154,7 +160,7 @@ struct ResumableUploadService: Sendable {
     /// against `checksum` when given (460, nothing kept). Bytes are fsynced before the new offset is recorded; a body
     /// cut short keeps what arrived (without a checksum). The last byte makes the photo.
     func append(_ id: String, offset: Int64, body: RequestBody, checksum: Checksum?, for identity: Identity?) async throws -> Progress {
-        let (upload, shooting) = try await owned(id, by: identity)
+        let (upload, destination) = try await owned(id, by: identity)
         let stopper = Stopper()
         guard let token = await locks.acquire(id, stop: stopper.stop) else {
             throw Problem(
@@ -162,7 +168,7 @@ struct ResumableUploadService: Sendable {
                 detail: "This upload is receiving bytes from another request; ask where it stands (HEAD) and continue from there.")
         }
         do {
-            let progress = try await appendLocked(upload, shooting, offset: offset, body: body, checksum: checksum, stopper: stopper)
+            let progress = try await appendLocked(upload, destination, offset: offset, body: body, checksum: checksum, stopper: stopper)
             await locks.release(id, token: token)
             return progress
         } catch {
@@ -172,7 +178,7 @@ struct ResumableUploadService: Sendable {
     }
 
     private func appendLocked(
-        _ upload: ResumableUpload, _ shooting: PhotoService.Shooting, offset: Int64, body: RequestBody, checksum: Checksum?, stopper: Stopper
+        _ upload: ResumableUpload, _ destination: Destination, offset: Int64, body: RequestBody, checksum: Checksum?, stopper: Stopper
     ) async throws -> Progress {
         guard upload.photoID == nil, !upload.isComplete else {
             throw Problem(.conflict, "upload-complete", title: "Upload complete", detail: "This upload already has all its bytes.")
@@ -197,8 +203,11 @@ struct ResumableUploadService: Sendable {
             ).run()
         }
         let updated = try await find(upload.id) ?? upload
-        guard updated.isComplete else { return Progress(upload: updated, photo: nil) }
-        return try await finish(updated, shooting)
+        guard updated.isComplete else { return Progress(upload: updated, made: nil) }
+        switch destination {
+        case .event(let shooting): return try await finish(updated, shooting)
+        case .library(let user): return try await finishInLibrary(updated, user)
+        }
     }
 
     /// Writes the body after the durable bytes; returns how many it kept (all of them, fsynced).
@@ -298,15 +307,20 @@ struct ResumableUploadService: Sendable {
             photo = existing
             if let guestID = upload.guestID { try await database.sql { db in try await ShotLimit.release(guestID: guestID, in: db) } }
         }
+        return try await finished(upload, as: Made(id: photo.id, location: "/api/v1/photos/\(photo.id)"))
+    }
+
+    /// Records what the upload became and removes its bytes.
+    func finished(_ upload: ResumableUpload, as made: Made) async throws -> Progress {
         try await database.sql { db in
-            try await db.raw("UPDATE resumable_uploads SET photo_id = \(bind: photo.id), guest_id = NULL WHERE id = \(bind: upload.id)").run()
+            try await db.raw("UPDATE resumable_uploads SET photo_id = \(bind: made.id), guest_id = NULL WHERE id = \(bind: upload.id)").run()
         }
         unlink(file(upload.id).path)
-        return Progress(upload: try await find(upload.id) ?? upload, photo: photo)
+        return Progress(upload: try await find(upload.id) ?? upload, made: made)
     }
 
     /// The whole file, hashed, as a staged upload (moved into the staging folder, beside the store).
-    private func stage(_ upload: ResumableUpload) async throws -> StagedUpload {
+    func stage(_ upload: ResumableUpload) async throws -> StagedUpload {
         let source = file(upload.id).path
         let target = photos.staging.directory.appendingPathComponent(UUID().uuidString)
         return try await NIOThreadPool.singleton.runIfActive {
@@ -335,7 +349,7 @@ struct ResumableUploadService: Sendable {
         try await end(upload)
     }
 
-    private func end(_ upload: ResumableUpload) async throws {
+    func end(_ upload: ResumableUpload) async throws {
         try await database.transaction { db in
             let removed = try await db.raw("DELETE FROM resumable_uploads WHERE id = \(bind: upload.id) RETURNING guest_id").first()
             if let guestID = try removed?.decode(column: "guest_id", as: String?.self) {
@@ -364,7 +378,7 @@ struct ResumableUploadService: Sendable {
         }
     }
 
-    private func unfinished(uploaderID: String, idempotencyKey: String) async throws -> ResumableUpload? {
+    func unfinished(uploaderID: String, idempotencyKey: String) async throws -> ResumableUpload? {
         try await database.sql { db in
             try await db.raw(
                 """
@@ -376,15 +390,19 @@ struct ResumableUploadService: Sendable {
     }
 
     /// The upload, when it is the caller's and not expired; 404 otherwise (others learn nothing of it).
-    private func owned(_ id: String, by identity: Identity?) async throws -> (ResumableUpload, PhotoService.Shooting) {
+    private func owned(_ id: String, by identity: Identity?) async throws -> (ResumableUpload, Destination) {
         guard let identity else { throw Problem.unauthorized }
         guard let upload = try await find(id), upload.expiresAt > clock.now else { throw Problem.uploadGone }
+        if upload.toLibrary {
+            guard case .user(let user, _) = identity, user.id == upload.uploaderID else { throw Problem.uploadGone }
+            return (upload, .library(user))
+        }
         let shooting = try? await photos.shooting(into: upload.eventID, for: identity)
         guard let shooting, shooting.uploader.id == upload.uploaderID else { throw Problem.uploadGone }
-        return (upload, shooting)
+        return (upload, .event(shooting))
     }
 
-    private func file(_ id: String) -> URL { directory.appendingPathComponent(id) }
+    func file(_ id: String) -> URL { directory.appendingPathComponent(id) }
 }
 
 extension Problem {

@@ -49,6 +49,12 @@ function section(month) {
   return list;
 }
 
+/** `0:07`, `12:30`: a video's length. */
+function clock(seconds) {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
 function tile(asset) {
   const item = document.createElement('li');
   item.dataset.id = asset.id;
@@ -58,10 +64,15 @@ function tile(asset) {
   if (asset.status === 'ready') {
     const image = document.createElement('img');
     image.loading = 'lazy';
-    image.alt = t('library_photo_of', { date: new Date(asset.takenAt).toLocaleDateString(locale, { timeZone: 'UTC', dateStyle: 'long' }) });
+    image.alt = t(asset.mediaType === 'video' ? 'library_video_of' : 'library_photo_of', { date: new Date(asset.takenAt).toLocaleDateString(locale, { timeZone: 'UTC', dateStyle: 'long' }) });
     image.src = asset.urls.thumbnail;
     button.append(image);
-    if (asset.urls.video) {
+    if (asset.mediaType === 'video') {
+      const badge = document.createElement('span');
+      badge.className = 'video-badge';
+      badge.textContent = `▶ ${clock(asset.durationSeconds ?? 0)}`;
+      button.append(badge);
+    } else if (asset.urls.video) {
       const badge = document.createElement('span');
       badge.className = 'live-badge';
       badge.textContent = t('library_live');
@@ -148,10 +159,23 @@ function openViewer(id) {
   const download = document.getElementById('viewer-download');
   if (download) download.href = asset.urls.original;
   stopMotion();
-  liveBadge.hidden = !asset.urls.video;
-  if (asset.urls.video) motion.src = asset.urls.video; else motion.removeAttribute('src');
+  const isVideo = asset.mediaType === 'video';
+  liveBadge.hidden = isVideo || !asset.urls.video;
+  if (asset.urls.video && !isVideo) motion.src = asset.urls.video; else motion.removeAttribute('src');
+  // A video plays in a player of its own, its poster (the preview) shown until it starts.
+  player.pause();
+  viewerImage.hidden = isVideo;
+  player.hidden = !isVideo;
+  if (isVideo) {
+    player.poster = asset.urls.preview;
+    player.src = asset.urls.video;
+  } else {
+    player.removeAttribute('src');
+    player.removeAttribute('poster');
+  }
   if (!viewer.open) viewer.showModal();
 }
+const player = document.getElementById('viewer-video');
 
 // LIB-3: a live photo plays its moment while it is pressed (or hovered), then shows the still again.
 const figure = document.getElementById('viewer-figure');
@@ -181,7 +205,13 @@ function step(delta) {
 }
 
 pageViewer(viewer, step);
-viewer.addEventListener('close', () => { current = null; viewerImage.removeAttribute('src'); stopMotion(); });
+viewer.addEventListener('close', () => {
+  current = null;
+  viewerImage.removeAttribute('src');
+  stopMotion();
+  player.pause();
+  player.removeAttribute('src');
+});
 
 async function act(request, done) {
   const id = current;
@@ -232,7 +262,8 @@ if (!inTrash) {
   showQueue();
 
   const add = async (files) => {
-    const photos = [...files].filter((file) => file.type.startsWith('image/') || /\.(heic|heif|avif)$/i.test(file.name));
+    const photos = [...files].filter((file) =>
+      file.type.startsWith('image/') || file.type.startsWith('video/') || /\.(heic|heif|avif|mov|mp4|webm)$/i.test(file.name));
     for (const file of photos) await queue.add(file, 'library');
   };
   const input = document.getElementById('library-files');

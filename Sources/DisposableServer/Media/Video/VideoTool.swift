@@ -1,0 +1,94 @@
+import Foundation
+import NIOPosix
+
+/// ffmpeg and ffprobe from the system, run the only way we run them on someone's upload (SOC-4, LIB-1): an argument
+/// array (no shell), nothing on standard input, local files only (`-protocol_whitelist file`), the demuxers of real
+/// video containers only (an HLS playlist or a concat list dressed as `.mp4` cannot make them read anything else), few
+/// threads, and a time limit after which the process is killed. Transcodes run one at a time on a thread of their own.
+public struct VideoTool: Sendable {
+    let ffmpeg: String
+    let ffprobe: String
+
+    /// Demuxers an upload may be read with: ISO media (MP4, QuickTime, 3GP) and Matroska/WebM (what browsers record).
+    static let demuxers = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm"
+    /// Options every input gets, before its `-i`.
+    static let inputOptions = ["-protocol_whitelist", "file", "-format_whitelist", demuxers]
+
+    /// One transcode at a time, however many uploads arrive: a wedding's videos queue, the machine keeps its cores.
+    private static let transcodes: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }()
+
+    struct Failed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The tools found on `PATH` (or named by `DISPOSABLE_FFMPEG` / `DISPOSABLE_FFPROBE`), or nil without them.
+    public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> VideoTool? {
+        func find(_ name: String, _ variable: String) -> String? {
+            if let given = environment[variable], FileManager.default.isExecutableFile(atPath: given) { return given }
+            let paths = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin", "/usr/local/bin"]
+            return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        }
+        guard let ffmpeg = find("ffmpeg", "DISPOSABLE_FFMPEG"), let ffprobe = find("ffprobe", "DISPOSABLE_FFPROBE") else { return nil }
+        return VideoTool(ffmpeg: ffmpeg, ffprobe: ffprobe)
+    }
+
+    /// ffprobe's JSON about `input` (a request waits on it: short, on the request pool).
+    func probe(_ input: String, timeout: TimeInterval = 15) async throws -> Data {
+        let arguments =
+            ["-hide_banner", "-loglevel", "error"] + Self.inputOptions
+            + ["-show_format", "-show_streams", "-of", "json", "-i", input]
+        return try await WorkPools.requests.runIfActive { try Self.run(ffprobe, arguments, timeout: timeout) }
+    }
+
+    /// ffmpeg with `arguments` after the common ones, one at a time.
+    func ffmpeg(_ arguments: [String], timeout: TimeInterval) async throws {
+        let all = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y"] + arguments
+        _ = try await Self.transcodes.runIfActive { try Self.run(ffmpeg, all, timeout: timeout) }
+    }
+
+    /// Runs `executable` and returns its standard output (at most 4 MB); its standard error says why it failed.
+    private static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval) throws -> Data {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-video-\(UUID().uuidString)")
+        let out = scratch.appendingPathExtension("out")
+        let err = scratch.appendingPathExtension("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C"]
+        process.standardInput = FileHandle.nullDevice
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
+        defer {
+            try? outHandle.close()
+            try? errHandle.close()
+        }
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        try process.run()
+        let pid = process.processIdentifier
+        let killer = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+        process.waitUntilExit()
+        killer.cancel()
+        if process.terminationReason == .uncaughtSignal {
+            throw Failed(description: "\((executable as NSString).lastPathComponent) was stopped after \(Int(timeout)) s")
+        }
+        guard process.terminationStatus == 0 else {
+            let message = String(decoding: (try? Data(contentsOf: err))?.suffix(2000) ?? Data(), as: UTF8.self)
+            throw Failed(description: message.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let handle = try FileHandle(forReadingFrom: out)
+        defer { try? handle.close() }
+        return try handle.read(upToCount: 4 << 20) ?? Data()
+    }
+}
