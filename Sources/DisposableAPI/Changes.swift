@@ -6,6 +6,8 @@ public enum ChangeKind: String, Sendable, Codable {
     case photoReady = "photo-ready"
     case photoFailed = "photo-failed"
     case photoRemoved = "photo-removed"
+    /// Its caption changed (SOC-1).
+    case photoUpdated = "photo-updated"
     case eventRevealed = "event-revealed"
     case eventUpdated = "event-updated"
     case eventEnded = "event-ended"

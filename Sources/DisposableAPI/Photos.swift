@@ -61,12 +61,15 @@ public struct PhotoJSON: Codable, Sendable, Equatable {
     /// True for the caller's own photos.
     public var mine: Bool
     public var urls: URLs
+    /// The shooter's caption (SOC-1).
+    public var caption: String?
 
     public init(
         id: String, eventId: String, shooter: Shooter, takenAt: Date, uploadedAt: Date, width: Int?, height: Int?,
         byteSize: Int64, format: String, status: PhotoStatus, approved: Bool, source: PhotoSource, sha256: String,
-        downloadName: String, mine: Bool, urls: URLs
+        downloadName: String, mine: Bool, urls: URLs, caption: String? = nil
     ) {
+        self.caption = caption
         self.id = id
         self.eventId = eventId
         self.shooter = shooter
@@ -165,5 +168,14 @@ public struct HashCheckResult: Codable, Sendable {
     public init(existing: [String], missing: [String]) {
         self.existing = existing
         self.missing = missing
+    }
+}
+
+/// `PATCH /api/v1/photos/{id}` (SOC-1): the shooter's caption; null or empty removes it.
+public struct PhotoEdit: Codable, Sendable {
+    public var caption: String?
+
+    public init(caption: String?) {
+        self.caption = caption
     }
 }

@@ -87,6 +87,11 @@ struct AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/photos/{photo}",
             expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)),
+        // Only its shooter (here the organizer) captions a photo (SOC-1); `CaptionTests` has the organizer and a
+        // guest refused on a guest's photo.
+        Row(
+            method: .patch, path: "/api/v1/photos/{photo}", json: ["caption": "Hello"],
+            expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
         Row(
             method: .post, path: "/api/v1/photos/{photo}/approve", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)
         ),

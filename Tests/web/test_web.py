@@ -496,6 +496,7 @@ def main():
         assert ana.execute_script("return window.notReloaded === true")
         check("each guest's photo appears in the other's gallery without a reload")
 
+
         # Offline: the shot waits in the queue, and is sent exactly once when the network is back.
         ben.execute_cdp_cmd("Network.enable", {})
         ben.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
@@ -514,6 +515,24 @@ def main():
         wait_for_photos(server, organizer_cookie, event_id, 2, "Ben")
         assert len(server.api(f"/api/v1/events/{event_id}/photos?mine=true", session_cookie(ben))["items"]) == 2
         check("a shot taken offline is uploaded exactly once when the guest is back online")
+
+        # SOC-1 (after Ben's last shots: reloading the camera would replay the fake camera's first frame): Ben captions his photo; Ana, looking at it, sees the caption arrive (no edit button for her).
+        ana.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{ben_photo['id']}'] button").click()
+        wait(ana, lambda d: d.find_element(By.ID, "viewer").is_displayed(), "Ana's viewer on Ben's photo")
+        assert not ana.find_element(By.ID, "viewer-caption-edit").is_displayed()
+        ben.get(url)
+        wait(ben, lambda d: ben_photo["id"] in gallery_ids(d), "Ben's gallery")
+        ben.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{ben_photo['id']}'] button").click()
+        wait(ben, lambda d: d.find_element(By.ID, "viewer-caption-edit").is_displayed(), "Add a caption, on his own photo")
+        ben.find_element(By.ID, "viewer-caption-edit").click()
+        ben.find_element(By.ID, "caption-input").send_keys("Cheers <b>from</b> Ben")
+        ben.find_element(By.CSS_SELECTOR, "#caption-dialog button[value='save']").click()
+        wait(ben, lambda d: d.find_element(By.ID, "viewer-text").text == "Cheers <b>from</b> Ben", "Ben's caption under his photo")
+        wait(ana, lambda d: d.find_element(By.ID, "viewer-text").text == "Cheers <b>from</b> Ben", "the caption, live, in Ana's viewer")
+        assert not ana.find_elements(By.CSS_SELECTOR, "#viewer-text b")  # shown as text, never as markup
+        shot(ana, "guest-caption")
+        ana.find_element(By.ID, "viewer-close").click()
+        check("a guest captions his photo and another sees the caption live, as text")
 
         # Issue 23: a large file goes with tus; offline halfway, a reload, back online: it goes on where it stopped.
         big_event = create_event(organizer, server, "Large files", 5)

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "54af3e6431ddae52d394d5867ba75369f8fc9a25ead52053133be3563f43c320"
+    public static let contractDigest = "0fad92624c5bb64c4a543583ebdbe0f7e65db997d7ffa4884611178d70dd3d68"
 }

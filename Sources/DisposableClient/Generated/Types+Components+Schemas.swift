@@ -1495,6 +1495,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/urls`.
             public var urls: Components.Schemas.Photo.UrlsPayload
+            /// The shooter's caption (SOC-1)
+            ///
+            /// - Remark: Generated from `#/components/schemas/Photo/caption`.
+            public var caption: Swift.String?
             /// Creates a new `Photo`.
             ///
             /// - Parameters:
@@ -1514,6 +1518,7 @@ extension Components {
             ///   - downloadName:
             ///   - mine:
             ///   - urls: The thumbnail and preview are signed links (no session needed, valid 12–24 h); the original is checked against the session.
+            ///   - caption: The shooter's caption (SOC-1)
             public init(
                 id: Swift.String,
                 eventId: Swift.String,
@@ -1530,7 +1535,8 @@ extension Components {
                 sha256: Swift.String,
                 downloadName: Swift.String,
                 mine: Swift.Bool,
-                urls: Components.Schemas.Photo.UrlsPayload
+                urls: Components.Schemas.Photo.UrlsPayload,
+                caption: Swift.String? = nil
             ) {
                 self.id = id
                 self.eventId = eventId
@@ -1548,6 +1554,7 @@ extension Components {
                 self.downloadName = downloadName
                 self.mine = mine
                 self.urls = urls
+                self.caption = caption
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1566,6 +1573,7 @@ extension Components {
                 case downloadName
                 case mine
                 case urls
+                case caption
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1633,6 +1641,10 @@ extension Components {
                     Components.Schemas.Photo.UrlsPayload.self,
                     forKey: .urls
                 )
+                self.caption = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .caption
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "eventId",
@@ -1649,7 +1661,8 @@ extension Components {
                     "sha256",
                     "downloadName",
                     "mine",
-                    "urls"
+                    "urls",
+                    "caption"
                 ])
             }
         }
@@ -1968,6 +1981,7 @@ extension Components {
             case photoReady = "photo-ready"
             case photoFailed = "photo-failed"
             case photoRemoved = "photo-removed"
+            case photoUpdated = "photo-updated"
             case eventRevealed = "event-revealed"
             case eventUpdated = "event-updated"
             case eventEnded = "event-ended"

@@ -218,6 +218,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/photos/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/get(getPhoto)`.
     func getPhoto(_ input: Operations.GetPhoto.Input) async throws -> Operations.GetPhoto.Output
+    /// SOC-1: the shooter captions the photo (null or blank removes the caption); everyone who sees it sees the caption, live (photo-updated)
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/photos/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/patch(editPhoto)`.
+    func editPhoto(_ input: Operations.EditPhoto.Input) async throws -> Operations.EditPhoto.Output
     /// Delete a photo and its files (its shooter, or the organizer); refuses a photo awaiting approval
     ///
     /// - Remark: HTTP `DELETE /api/v1/photos/{id}`.
@@ -912,6 +917,21 @@ extension APIProtocol {
         try await getPhoto(Operations.GetPhoto.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// SOC-1: the shooter captions the photo (null or blank removes the caption); everyone who sees it sees the caption, live (photo-updated)
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/photos/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/patch(editPhoto)`.
+    public func editPhoto(
+        path: Operations.EditPhoto.Input.Path,
+        headers: Operations.EditPhoto.Input.Headers = .init(),
+        body: Operations.EditPhoto.Input.Body
+    ) async throws -> Operations.EditPhoto.Output {
+        try await editPhoto(Operations.EditPhoto.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Delete a photo and its files (its shooter, or the organizer); refuses a photo awaiting approval

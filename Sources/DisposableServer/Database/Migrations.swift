@@ -442,6 +442,14 @@ let migrations: [Migration] = [
             "ALTER TABLE resumable_uploads ADD COLUMN target TEXT NOT NULL DEFAULT 'event'"
         ]
     ),
+    Migration(
+        version: 27,
+        name: "captions",
+        statements: [
+            // SOC-1: the shooter's caption of a photo (at most 300 characters, no control characters), or NULL.
+            "ALTER TABLE photos ADD COLUMN caption TEXT"
+        ]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

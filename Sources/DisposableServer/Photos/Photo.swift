@@ -23,6 +23,8 @@ public struct Photo: Sendable, Equatable {
     /// False while it waits for the organizer's approval (ORG-4); only its shooter and the organizer see it then.
     public let approved: Bool
     public let failure: String?
+    /// The shooter's words about it (SOC-1).
+    public var caption: String? = nil
 
     /// The name it is downloaded under: shooter's name (letters and digits only) + number, e.g. `Maggie3.jpg`.
     public var downloadName: String {

@@ -10,6 +10,7 @@ struct PhotoController {
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/photos/:id", use: metadata)
         router.delete("/api/v1/photos/:id", use: delete)
+        router.patch("/api/v1/photos/:id", use: edit)
         router.post("/api/v1/photos/:id/approve", use: approve)
         router.get("/api/v1/photos/:id/original", use: original)
         router.get("/api/v1/photos/:id/preview", use: preview)
@@ -24,6 +25,11 @@ struct PhotoController {
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await photos.delete(try context.parameters.require("id"), for: context.identity)
         return Response(status: .noContent)
+    }
+
+    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let edit = try await request.decodeJSON(PhotoEdit.self)
+        return try jsonResponse(try await photos.setCaption(edit.caption, of: try context.parameters.require("id"), for: context.identity))
     }
 
     @Sendable func approve(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -140,4 +146,8 @@ func contentDisposition(_ name: String) -> String {
     let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
     let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: ".-_"))) ?? ascii
     return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
+}
+
+extension PhotoEdit: JSONBody {
+    static let fields: Set<String> = ["caption"]
 }

@@ -12,7 +12,7 @@ extension PhotoJSON {
             takenAt: photo.takenAt, uploadedAt: photo.uploadedAt, width: photo.width, height: photo.height, byteSize: photo.byteSize,
             format: photo.format.rawValue, status: photo.status, approved: photo.approved, source: photo.source, sha256: photo.sha256,
             downloadName: photo.downloadName, mine: photo.uploaderID == viewerID,
-            urls: URLs(photoID: photo.id, eventID: photo.eventID, links: links))
+            urls: URLs(photoID: photo.id, eventID: photo.eventID, links: links), caption: photo.caption)
     }
 }
 
@@ -31,6 +31,7 @@ extension PhotoJSON {
         json.object { json in
             json.field("approved", approved)
             json.field("byteSize", byteSize)
+            json.field("caption", caption)
             json.field("downloadName", downloadName)
             json.field("eventId", eventId)
             json.field("format", format)

@@ -163,7 +163,8 @@ public struct PhotoRepository: Sendable {
             uploadedAt: Date(millisecondsSince1970: try row.decode(column: "uploaded_at", as: Int64.self)),
             status: PhotoStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .processing,
             approved: try row.decode(column: "approved", as: Bool.self),
-            failure: try row.decode(column: "failure", as: String?.self)
+            failure: try row.decode(column: "failure", as: String?.self),
+            caption: try row.decode(column: "caption", as: String?.self)
         )
     }
 }
@@ -362,6 +363,17 @@ extension PhotoRepository {
                 .first()
             guard changed != nil, let photo = try await Self.find(id: photoID, in: db) else { return nil }
             if photo.status == .ready { try await ChangeLog.append(.photoReady, photo: photo, now: now, kindOfDatabase: kind, in: db) }
+            return photo
+        }
+    }
+
+    /// SOC-1: the shooter's caption (nil removes it), and its news in the event's change log.
+    func setCaption(_ photoID: String, _ caption: String?, now: Date) async throws -> Photo? {
+        let kind = database.kind
+        return try await database.transaction { db in
+            try await db.raw("UPDATE photos SET caption = \(bind: caption) WHERE id = \(bind: photoID)").run()
+            guard let photo = try await Self.find(id: photoID, in: db) else { return nil }
+            try await ChangeLog.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
             return photo
         }
     }

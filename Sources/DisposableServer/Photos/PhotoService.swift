@@ -104,6 +104,33 @@ struct PhotoService: Sendable {
         return try await json(approved ?? grant.photo, viewerID: grant.viewerID)
     }
 
+    /// The longest caption (SOC-1): a line under a photo, not a letter.
+    static let maxCaption = 300
+
+    /// SOC-1: the photo's shooter captions it (or removes the caption with nil or blanks); everyone who sees the
+    /// photo sees the caption, live. Control characters and line breaks are refused; the text is kept as typed and
+    /// escaped wherever it is shown.
+    func setCaption(_ raw: String?, of id: String, for identity: Identity?) async throws -> PhotoJSON {
+        let grant = try await photo(id, for: identity)
+        guard grant.isOwner else {
+            throw Problem(.forbidden, "shooter-only", title: "Not your photo", detail: "Only the person who took this photo can caption it.")
+        }
+        let caption = raw?.trimmingCharacters(in: .whitespaces)
+        if let caption {
+            guard caption.count <= Self.maxCaption else {
+                throw Problem.invalidField("caption", "A caption can be at most \(Self.maxCaption) characters long.")
+            }
+            guard
+                !caption.unicodeScalars.contains(where: {
+                    $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && !["\u{200C}", "\u{200D}"].contains($0)
+                })
+            else { throw Problem.invalidField("caption", "A caption is one line of text, without control characters.") }
+        }
+        let changed = try await photos.setCaption(grant.photo.id, caption?.isEmpty == false ? caption : nil, now: clock.now)
+        await changes.refresh(grant.photo.eventID)
+        return try await json(changed ?? grant.photo, viewerID: grant.viewerID)
+    }
+
     /// The original as this caller gets it: GPS removed for anyone but the shooter (MED-2); 403 when the
     /// organizer turned downloads off.
     func original(_ id: String, for identity: Identity?) async throws -> (Grant, OriginalSource) {

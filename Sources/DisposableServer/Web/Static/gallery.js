@@ -130,6 +130,12 @@ function follow() {
     else if (change.developing) { developingCount += 1; updateDeveloping(); }
   });
   on('photo-ready', (change) => { if (change.photo) add(change.photo, true); });
+  // SOC-1: a caption written or changed, shown at once in the grid's data and an open viewer.
+  on('photo-updated', (change) => {
+    if (!change.photo || !photos.has(change.photo.id)) return;
+    photos.set(change.photo.id, change.photo);
+    if (current === change.photo.id) showCaption(change.photo);
+  });
   on('photo-failed', (change) => remove(change.photo?.id || change.photoId));
   on('photo-removed', (change) => {
     if (change.photo || change.photoId) remove(change.photo?.id || change.photoId);
@@ -202,6 +208,7 @@ function openViewer(id) {
   downloadLink.href = photo.urls.original;
   downloadLink.hidden = !config.allowGuestDownloads && !photo.mine;
   deleteButton.hidden = !canDelete(photo);
+  showCaption(photo);
   const original = new Image();
   original.onload = () => { if (current === id) viewerImage.src = original.src; };
   viewerImage.onload = () => { if (!original.src) original.src = photo.urls.original; };
@@ -216,6 +223,37 @@ function step(delta) {
   if (next) openViewer(next);
   else if (delta > 0 && !finished) loadMore();
 }
+
+/** The photo's caption under it; its shooter may write or change it. */
+const captionText = document.getElementById('viewer-text');
+const captionButton = document.getElementById('viewer-caption-edit');
+const captionDialog = document.getElementById('caption-dialog');
+const captionInput = document.getElementById('caption-input');
+function showCaption(photo) {
+  captionText.textContent = photo.caption ?? '';
+  captionText.hidden = !photo.caption;
+  captionButton.hidden = !photo.mine;
+  captionButton.textContent = t(photo.caption ? 'caption_edit' : 'caption_add');
+}
+captionButton.addEventListener('click', () => {
+  captionInput.value = photos.get(current)?.caption ?? '';
+  captionDialog.showModal();
+  captionInput.focus();
+});
+captionDialog.addEventListener('close', async () => {
+  if (captionDialog.returnValue !== 'save' || !current) return;
+  const id = current;
+  try {
+    const photo = await api(`/api/v1/photos/${id}`, {
+      method: 'PATCH', headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ caption: captionInput.value }),
+    });
+    photos.set(id, photo);
+    if (current === id) showCaption(photo);
+  } catch (error) {
+    toast(error.message, 4000);
+  }
+});
 
 pageViewer(viewer, step);
 viewer.addEventListener('close', () => { current = null; viewerImage.removeAttribute('src'); });
