@@ -8,6 +8,11 @@ public enum ChangeKind: String, Sendable, Codable {
     case photoRemoved = "photo-removed"
     /// Its caption changed (SOC-1).
     case photoUpdated = "photo-updated"
+    /// SOC-2: a comment on a post, and one taken down.
+    case commentAdded = "comment-added"
+    case commentRemoved = "comment-removed"
+    /// SOC-2: a post's like count moved (never who liked it).
+    case likesChanged = "likes-changed"
     case eventRevealed = "event-revealed"
     case eventUpdated = "event-updated"
     case eventEnded = "event-ended"
@@ -20,8 +25,16 @@ public struct ChangePayload: Codable, Sendable, Equatable {
     public var kind: ChangeKind
     /// photo-added, photo-ready, photo-failed: the photo, unless the viewer may not see it yet.
     public var photo: PhotoJSON?
-    /// photo-removed.
+    /// photo-removed; comment-added, comment-removed, likes-changed: the post.
     public var photoId: String?
+    /// comment-added.
+    public var comment: CommentJSON?
+    /// comment-removed.
+    public var commentId: String?
+    /// comment-added, comment-removed: the post's comments now.
+    public var commentCount: Int?
+    /// likes-changed: the post's likes now.
+    public var likeCount: Int?
     /// event-updated.
     public var event: EventJSON?
     /// event-ended.
@@ -35,8 +48,13 @@ public struct ChangePayload: Codable, Sendable, Equatable {
 
     public init(
         kind: ChangeKind, photo: PhotoJSON? = nil, photoId: String? = nil, event: EventJSON? = nil, endsAt: Date? = nil,
-        revealedAt: Date? = nil, developing: Bool? = nil, awaitingApproval: Bool? = nil
+        revealedAt: Date? = nil, developing: Bool? = nil, awaitingApproval: Bool? = nil, comment: CommentJSON? = nil,
+        commentId: String? = nil, commentCount: Int? = nil, likeCount: Int? = nil
     ) {
+        self.comment = comment
+        self.commentId = commentId
+        self.commentCount = commentCount
+        self.likeCount = likeCount
         self.kind = kind
         self.photo = photo
         self.photoId = photoId

@@ -51,6 +51,8 @@ public struct EventJSON: Codable, Sendable, Equatable {
     public var maxGuests: Int?
     /// ORG-4: guests' photos wait for the organizer's approval.
     public var requireApproval: Bool
+    /// SOC-1: guestbook notes and drawings take a shot like photos do (default: they are free).
+    public var postsCountAsShots: Bool
     public var guestCount: Int
     /// True once the first photo is taken: most settings are then locked (EV-2).
     public var settingsLocked: Bool
@@ -61,9 +63,10 @@ public struct EventJSON: Codable, Sendable, Equatable {
     public init(
         id: String, code: String, joinURL: String, name: String, description: String, status: EventStatus, startsAt: Date,
         endsAt: Date, deletesAt: Date, shotsPerGuest: Int, reveal: Reveal, revealsAt: Date, allowLibraryUploads: Bool,
-        allowGuestDownloads: Bool, hasPassword: Bool, maxGuests: Int?, requireApproval: Bool, guestCount: Int,
-        settingsLocked: Bool, role: EventRole, createdAt: Date
+        allowGuestDownloads: Bool, hasPassword: Bool, maxGuests: Int?, requireApproval: Bool, postsCountAsShots: Bool = false,
+        guestCount: Int, settingsLocked: Bool, role: EventRole, createdAt: Date
     ) {
+        self.postsCountAsShots = postsCountAsShots
         self.id = id
         self.code = code
         self.joinURL = joinURL
@@ -156,10 +159,11 @@ public struct EventSettingsInput: Codable, Sendable {
     public var password: PatchValue<String> = .absent
     public var maxGuests: PatchValue<Int> = .absent
     public var requireApproval: PatchValue<Bool> = .absent
+    public var postsCountAsShots: PatchValue<Bool> = .absent
 
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case name, description, startsAt, durationHours, endsAt, shotsPerGuest, reveal
-        case allowLibraryUploads, allowGuestDownloads, password, maxGuests, requireApproval
+        case allowLibraryUploads, allowGuestDownloads, password, maxGuests, requireApproval, postsCountAsShots
     }
 
     public init() {}
@@ -178,6 +182,7 @@ public struct EventSettingsInput: Codable, Sendable {
         password = try container.patchValue(.password)
         maxGuests = try container.patchValue(.maxGuests)
         requireApproval = try container.patchValue(.requireApproval)
+        postsCountAsShots = try container.patchValue(.postsCountAsShots)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -194,6 +199,7 @@ public struct EventSettingsInput: Codable, Sendable {
         try container.encode(password, forKey: .password)
         try container.encode(maxGuests, forKey: .maxGuests)
         try container.encode(requireApproval, forKey: .requireApproval)
+        try container.encode(postsCountAsShots, forKey: .postsCountAsShots)
     }
 }
 

@@ -12,6 +12,16 @@ public enum PhotoStatus: String, Sendable, Codable {
 /// How a photo reached the server (`X-Photo-Source`).
 public enum PhotoSource: String, Sendable, Codable {
     case camera, library
+    /// Drawn with a finger in the guestbook (SOC-1): a post like a note, counted as a shot only if the event says so.
+    case drawing
+}
+
+/// What a post of the event feed is (SOC-1).
+public enum PostKind: String, Sendable, Codable {
+    /// An image: a photo, or a drawing (`source` says which).
+    case photo
+    /// A guestbook message: words only (`text`), no file.
+    case note
 }
 
 /// A photo as the API shows it (gallery items, `GET /api/v1/photos/{id}`, upload answers, the change feed).
@@ -60,16 +70,31 @@ public struct PhotoJSON: Codable, Sendable, Equatable {
     public var downloadName: String
     /// True for the caller's own photos.
     public var mine: Bool
-    public var urls: URLs
+    /// Absent for notes, which have no file.
+    public var urls: URLs?
     /// The shooter's caption (SOC-1).
     public var caption: String?
+    public var kind: PostKind
+    /// A note's words.
+    public var text: String?
+    /// SOC-2: how many people like it (never who), and its comments.
+    public var likeCount: Int
+    public var commentCount: Int
+    /// Whether the caller likes it; absent in the change feed (keep what you knew).
+    public var likedByMe: Bool?
 
     public init(
         id: String, eventId: String, shooter: Shooter, takenAt: Date, uploadedAt: Date, width: Int?, height: Int?,
         byteSize: Int64, format: String, status: PhotoStatus, approved: Bool, source: PhotoSource, sha256: String,
-        downloadName: String, mine: Bool, urls: URLs, caption: String? = nil
+        downloadName: String, mine: Bool, urls: URLs?, caption: String? = nil, kind: PostKind = .photo, text: String? = nil,
+        likeCount: Int = 0, commentCount: Int = 0, likedByMe: Bool? = nil
     ) {
         self.caption = caption
+        self.kind = kind
+        self.text = text
+        self.likeCount = likeCount
+        self.commentCount = commentCount
+        self.likedByMe = likedByMe
         self.id = id
         self.eventId = eventId
         self.shooter = shooter
@@ -177,5 +202,89 @@ public struct PhotoEdit: Codable, Sendable {
 
     public init(caption: String?) {
         self.caption = caption
+    }
+}
+
+/// `POST /api/v1/events/{id}/notes` (SOC-1): a guestbook message.
+public struct NoteInput: Codable, Sendable {
+    public var text: String
+
+    public init(text: String) {
+        self.text = text
+    }
+}
+
+/// `GET /api/v1/events/{id}/notes`: the guestbook's messages, newest first.
+public struct NotePage: Codable, Sendable {
+    public var items: [PhotoJSON]
+    public var nextCursor: String?
+
+    public init(items: [PhotoJSON], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+}
+
+/// A comment on a post (SOC-2).
+public struct CommentJSON: Codable, Sendable, Equatable {
+    public struct Author: Codable, Sendable, Equatable {
+        public var name: String
+        /// Their account's picture (SOC-5); without one, clients show the name's initial.
+        public var avatarURL: String?
+
+        public init(name: String, avatarURL: String?) {
+            self.name = name
+            self.avatarURL = avatarURL
+        }
+    }
+
+    public var id: String
+    public var photoId: String
+    public var author: Author
+    public var text: String
+    public var createdAt: Date
+    /// True for the caller's own comments; absent in the change feed.
+    public var mine: Bool?
+
+    public init(id: String, photoId: String, author: Author, text: String, createdAt: Date, mine: Bool?) {
+        self.id = id
+        self.photoId = photoId
+        self.author = author
+        self.text = text
+        self.createdAt = createdAt
+        self.mine = mine
+    }
+}
+
+/// `POST /api/v1/photos/{id}/comments`.
+public struct CommentInput: Codable, Sendable {
+    public var text: String
+
+    public init(text: String) {
+        self.text = text
+    }
+}
+
+/// `GET /api/v1/photos/{id}/comments`: oldest first, as a conversation reads.
+public struct CommentPage: Codable, Sendable {
+    public var items: [CommentJSON]
+    public var nextCursor: String?
+
+    public init(items: [CommentJSON], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `PUT` / `DELETE /api/v1/photos/{id}/like`: where the post's likes stand now.
+public struct LikeState: Codable, Sendable, Equatable {
+    public var photoId: String
+    public var likeCount: Int
+    public var likedByMe: Bool
+
+    public init(photoId: String, likeCount: Int, likedByMe: Bool) {
+        self.photoId = photoId
+        self.likeCount = likeCount
+        self.likedByMe = likedByMe
     }
 }

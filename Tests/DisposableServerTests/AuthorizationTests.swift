@@ -92,6 +92,21 @@ struct AuthorizationTests {
         Row(
             method: .patch, path: "/api/v1/photos/{photo}", json: ["caption": "Hello"],
             expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+        // The guestbook (SOC-1, SOC-2): whoever sees a post (here the organizer's) writes under it and likes it;
+        // {comment} is the organizer's, which a guest may not take down.
+        Row(method: .get, path: "/api/v1/events/{id}/notes", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(
+            method: .post, path: "/api/v1/events/{id}/notes", json: ["text": "Congratulations!"],
+            expected: statuses(.unauthorized, .created, .notFound, .created, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/photos/{photo}/comments", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(
+            method: .post, path: "/api/v1/photos/{photo}/comments", json: ["text": "Lovely"],
+            expected: statuses(.unauthorized, .created, .notFound, .created, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/comments/{comment}",
+            expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)),
+        Row(method: .put, path: "/api/v1/photos/{photo}/like", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(method: .delete, path: "/api/v1/photos/{photo}/like", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(
             method: .post, path: "/api/v1/photos/{photo}/approve", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)
         ),
@@ -293,6 +308,15 @@ struct AuthorizationTests {
                         path = try #require(urls?["thumbnail"] as? String)
                     }
                 }
+                if path.contains("{comment}") {
+                    // The organizer's comment on their own photo.
+                    let photo = try await app.upload(
+                        try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: organizer)
+                    let id = try #require(photo.string("id"))
+                    _ = try await app.waitUntilProcessed(id, token: organizer)
+                    let comment = try await app.call(.post, "/api/v1/photos/\(id)/comments", json: ["text": "Mine"], token: organizer)
+                    path = path.replacingOccurrences(of: "{comment}", with: try #require(comment.string("id")))
+                }
                 if path.contains("{asset}") {
                     // A ready asset of the organizer's own library.
                     let asset = try await app.uploadToLibrary(try await TestImages.jpeg(width: 64, height: 48), token: organizer)
@@ -343,7 +367,7 @@ struct AuthorizationTests {
         try await TestApp.run(.sqlite) { app in
             let covered = Set(
                 Self.rows.map {
-                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}"))"
+                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}").replacingOccurrences(of: "{comment}", with: "{id}"))"
                 })
             let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
             for route in registeredRoutes(app.services) where !pages.contains(route) {

@@ -832,6 +832,8 @@ extension Components {
             public var maxGuests: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/EventSettings/requireApproval`.
             public var requireApproval: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/EventSettings/postsCountAsShots`.
+            public var postsCountAsShots: Swift.Bool?
             /// Creates a new `EventSettings`.
             ///
             /// - Parameters:
@@ -847,6 +849,7 @@ extension Components {
             ///   - password: Empty or null removes the password.
             ///   - maxGuests: Null: no limit.
             ///   - requireApproval:
+            ///   - postsCountAsShots:
             public init(
                 name: Swift.String? = nil,
                 description: Swift.String? = nil,
@@ -859,7 +862,8 @@ extension Components {
                 allowGuestDownloads: Swift.Bool? = nil,
                 password: Swift.String? = nil,
                 maxGuests: Swift.Int? = nil,
-                requireApproval: Swift.Bool? = nil
+                requireApproval: Swift.Bool? = nil,
+                postsCountAsShots: Swift.Bool? = nil
             ) {
                 self.name = name
                 self.description = description
@@ -873,6 +877,7 @@ extension Components {
                 self.password = password
                 self.maxGuests = maxGuests
                 self.requireApproval = requireApproval
+                self.postsCountAsShots = postsCountAsShots
             }
             public enum CodingKeys: String, CodingKey {
                 case name
@@ -887,6 +892,7 @@ extension Components {
                 case password
                 case maxGuests
                 case requireApproval
+                case postsCountAsShots
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -938,6 +944,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .requireApproval
                 )
+                self.postsCountAsShots = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .postsCountAsShots
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
                     "description",
@@ -950,7 +960,8 @@ extension Components {
                     "allowGuestDownloads",
                     "password",
                     "maxGuests",
-                    "requireApproval"
+                    "requireApproval",
+                    "postsCountAsShots"
                 ])
             }
         }
@@ -1009,6 +1020,10 @@ extension Components {
             public var role: Components.Schemas.Event.RolePayload
             /// - Remark: Generated from `#/components/schemas/Event/createdAt`.
             public var createdAt: Foundation.Date
+            /// SOC-1: guestbook notes and drawings take a shot (default false); locked once people shoot
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/postsCountAsShots`.
+            public var postsCountAsShots: Swift.Bool
             /// Creates a new `Event`.
             ///
             /// - Parameters:
@@ -1033,6 +1048,7 @@ extension Components {
             ///   - settingsLocked:
             ///   - role:
             ///   - createdAt:
+            ///   - postsCountAsShots: SOC-1: guestbook notes and drawings take a shot (default false); locked once people shoot
             public init(
                 id: Swift.String,
                 code: Swift.String,
@@ -1054,7 +1070,8 @@ extension Components {
                 guestCount: Swift.Int,
                 settingsLocked: Swift.Bool,
                 role: Components.Schemas.Event.RolePayload,
-                createdAt: Foundation.Date
+                createdAt: Foundation.Date,
+                postsCountAsShots: Swift.Bool
             ) {
                 self.id = id
                 self.code = code
@@ -1077,6 +1094,7 @@ extension Components {
                 self.settingsLocked = settingsLocked
                 self.role = role
                 self.createdAt = createdAt
+                self.postsCountAsShots = postsCountAsShots
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1100,6 +1118,7 @@ extension Components {
                 case settingsLocked
                 case role
                 case createdAt
+                case postsCountAsShots
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1187,6 +1206,10 @@ extension Components {
                     Foundation.Date.self,
                     forKey: .createdAt
                 )
+                self.postsCountAsShots = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .postsCountAsShots
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "code",
@@ -1208,7 +1231,8 @@ extension Components {
                     "guestCount",
                     "settingsLocked",
                     "role",
-                    "createdAt"
+                    "createdAt",
+                    "postsCountAsShots"
                 ])
             }
         }
@@ -1431,6 +1455,7 @@ extension Components {
             @frozen public enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case camera = "camera"
                 case library = "library"
+                case drawing = "drawing"
             }
             /// - Remark: Generated from `#/components/schemas/Photo/source`.
             public var source: Components.Schemas.Photo.SourcePayload
@@ -1440,7 +1465,7 @@ extension Components {
             public var downloadName: Swift.String
             /// - Remark: Generated from `#/components/schemas/Photo/mine`.
             public var mine: Swift.Bool
-            /// The thumbnail and preview are signed links (no session needed, valid 12–24 h); the original is checked against the session.
+            /// The thumbnail and preview are signed links (no session needed, valid 12–24 h); the original is checked against the session. Absent for notes.
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/urls`.
             public struct UrlsPayload: Codable, Hashable, Sendable {
@@ -1491,14 +1516,39 @@ extension Components {
                     ])
                 }
             }
-            /// The thumbnail and preview are signed links (no session needed, valid 12–24 h); the original is checked against the session.
+            /// The thumbnail and preview are signed links (no session needed, valid 12–24 h); the original is checked against the session. Absent for notes.
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/urls`.
-            public var urls: Components.Schemas.Photo.UrlsPayload
+            public var urls: Components.Schemas.Photo.UrlsPayload?
             /// The shooter's caption (SOC-1)
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/caption`.
             public var caption: Swift.String?
+            /// SOC-1: an image (a photo, or a drawing when `source` is drawing), or a guestbook note (words only, no `urls`)
+            ///
+            /// - Remark: Generated from `#/components/schemas/Photo/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case photo = "photo"
+                case note = "note"
+            }
+            /// SOC-1: an image (a photo, or a drawing when `source` is drawing), or a guestbook note (words only, no `urls`)
+            ///
+            /// - Remark: Generated from `#/components/schemas/Photo/kind`.
+            public var kind: Components.Schemas.Photo.KindPayload
+            /// A note's words
+            ///
+            /// - Remark: Generated from `#/components/schemas/Photo/text`.
+            public var text: Swift.String?
+            /// SOC-2: how many like it (never who)
+            ///
+            /// - Remark: Generated from `#/components/schemas/Photo/likeCount`.
+            public var likeCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Photo/commentCount`.
+            public var commentCount: Swift.Int
+            /// Whether the caller likes it; absent in the change feed
+            ///
+            /// - Remark: Generated from `#/components/schemas/Photo/likedByMe`.
+            public var likedByMe: Swift.Bool?
             /// Creates a new `Photo`.
             ///
             /// - Parameters:
@@ -1517,8 +1567,13 @@ extension Components {
             ///   - sha256:
             ///   - downloadName:
             ///   - mine:
-            ///   - urls: The thumbnail and preview are signed links (no session needed, valid 12–24 h); the original is checked against the session.
+            ///   - urls: The thumbnail and preview are signed links (no session needed, valid 12–24 h); the original is checked against the session. Absent for notes.
             ///   - caption: The shooter's caption (SOC-1)
+            ///   - kind: SOC-1: an image (a photo, or a drawing when `source` is drawing), or a guestbook note (words only, no `urls`)
+            ///   - text: A note's words
+            ///   - likeCount: SOC-2: how many like it (never who)
+            ///   - commentCount:
+            ///   - likedByMe: Whether the caller likes it; absent in the change feed
             public init(
                 id: Swift.String,
                 eventId: Swift.String,
@@ -1535,8 +1590,13 @@ extension Components {
                 sha256: Swift.String,
                 downloadName: Swift.String,
                 mine: Swift.Bool,
-                urls: Components.Schemas.Photo.UrlsPayload,
-                caption: Swift.String? = nil
+                urls: Components.Schemas.Photo.UrlsPayload? = nil,
+                caption: Swift.String? = nil,
+                kind: Components.Schemas.Photo.KindPayload,
+                text: Swift.String? = nil,
+                likeCount: Swift.Int,
+                commentCount: Swift.Int,
+                likedByMe: Swift.Bool? = nil
             ) {
                 self.id = id
                 self.eventId = eventId
@@ -1555,6 +1615,11 @@ extension Components {
                 self.mine = mine
                 self.urls = urls
                 self.caption = caption
+                self.kind = kind
+                self.text = text
+                self.likeCount = likeCount
+                self.commentCount = commentCount
+                self.likedByMe = likedByMe
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1574,6 +1639,11 @@ extension Components {
                 case mine
                 case urls
                 case caption
+                case kind
+                case text
+                case likeCount
+                case commentCount
+                case likedByMe
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1637,13 +1707,33 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .mine
                 )
-                self.urls = try container.decode(
+                self.urls = try container.decodeIfPresent(
                     Components.Schemas.Photo.UrlsPayload.self,
                     forKey: .urls
                 )
                 self.caption = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .caption
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.Photo.KindPayload.self,
+                    forKey: .kind
+                )
+                self.text = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                self.likeCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .likeCount
+                )
+                self.commentCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .commentCount
+                )
+                self.likedByMe = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .likedByMe
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
@@ -1662,7 +1752,12 @@ extension Components {
                     "downloadName",
                     "mine",
                     "urls",
-                    "caption"
+                    "caption",
+                    "kind",
+                    "text",
+                    "likeCount",
+                    "commentCount",
+                    "likedByMe"
                 ])
             }
         }
@@ -1986,6 +2081,9 @@ extension Components {
             case eventUpdated = "event-updated"
             case eventEnded = "event-ended"
             case eventDeleted = "event-deleted"
+            case commentAdded = "comment-added"
+            case commentRemoved = "comment-removed"
+            case likesChanged = "likes-changed"
         }
         /// One change: the `data:` of a Server-Sent Event, and `change` in a JSON page. Which members are present depends on `kind`.
         ///
@@ -2007,6 +2105,14 @@ extension Components {
             public var developing: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/Change/awaitingApproval`.
             public var awaitingApproval: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/Change/comment`.
+            public var comment: Components.Schemas.Comment?
+            /// - Remark: Generated from `#/components/schemas/Change/commentId`.
+            public var commentId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Change/commentCount`.
+            public var commentCount: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Change/likeCount`.
+            public var likeCount: Swift.Int?
             /// Creates a new `Change`.
             ///
             /// - Parameters:
@@ -2018,6 +2124,10 @@ extension Components {
             ///   - revealedAt:
             ///   - developing:
             ///   - awaitingApproval:
+            ///   - comment:
+            ///   - commentId:
+            ///   - commentCount:
+            ///   - likeCount:
             public init(
                 kind: Components.Schemas.ChangeKind,
                 photo: Components.Schemas.Photo? = nil,
@@ -2026,7 +2136,11 @@ extension Components {
                 endsAt: Foundation.Date? = nil,
                 revealedAt: Foundation.Date? = nil,
                 developing: Swift.Bool? = nil,
-                awaitingApproval: Swift.Bool? = nil
+                awaitingApproval: Swift.Bool? = nil,
+                comment: Components.Schemas.Comment? = nil,
+                commentId: Swift.String? = nil,
+                commentCount: Swift.Int? = nil,
+                likeCount: Swift.Int? = nil
             ) {
                 self.kind = kind
                 self.photo = photo
@@ -2036,6 +2150,10 @@ extension Components {
                 self.revealedAt = revealedAt
                 self.developing = developing
                 self.awaitingApproval = awaitingApproval
+                self.comment = comment
+                self.commentId = commentId
+                self.commentCount = commentCount
+                self.likeCount = likeCount
             }
             public enum CodingKeys: String, CodingKey {
                 case kind
@@ -2046,6 +2164,10 @@ extension Components {
                 case revealedAt
                 case developing
                 case awaitingApproval
+                case comment
+                case commentId
+                case commentCount
+                case likeCount
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2081,6 +2203,22 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .awaitingApproval
                 )
+                self.comment = try container.decodeIfPresent(
+                    Components.Schemas.Comment.self,
+                    forKey: .comment
+                )
+                self.commentId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .commentId
+                )
+                self.commentCount = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .commentCount
+                )
+                self.likeCount = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .likeCount
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "kind",
                     "photo",
@@ -2089,7 +2227,11 @@ extension Components {
                     "endsAt",
                     "revealedAt",
                     "developing",
-                    "awaitingApproval"
+                    "awaitingApproval",
+                    "comment",
+                    "commentId",
+                    "commentCount",
+                    "likeCount"
                 ])
             }
         }
@@ -3890,6 +4032,311 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "deleted"
+                ])
+            }
+        }
+        /// SOC-2: a comment on a post
+        ///
+        /// - Remark: Generated from `#/components/schemas/Comment`.
+        public struct Comment: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Comment/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Comment/photoId`.
+            public var photoId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Comment/author`.
+            public struct AuthorPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Comment/author/name`.
+                public var name: Swift.String
+                /// Their account picture; without one, show the initial
+                ///
+                /// - Remark: Generated from `#/components/schemas/Comment/author/avatarURL`.
+                public var avatarURL: Swift.String?
+                /// Creates a new `AuthorPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - avatarURL: Their account picture; without one, show the initial
+                public init(
+                    name: Swift.String,
+                    avatarURL: Swift.String? = nil
+                ) {
+                    self.name = name
+                    self.avatarURL = avatarURL
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case name
+                    case avatarURL
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.name = try container.decode(
+                        Swift.String.self,
+                        forKey: .name
+                    )
+                    self.avatarURL = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .avatarURL
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "name",
+                        "avatarURL"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/Comment/author`.
+            public var author: Components.Schemas.Comment.AuthorPayload
+            /// - Remark: Generated from `#/components/schemas/Comment/text`.
+            public var text: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Comment/createdAt`.
+            public var createdAt: Foundation.Date
+            /// True for the caller's own comments; absent in the change feed
+            ///
+            /// - Remark: Generated from `#/components/schemas/Comment/mine`.
+            public var mine: Swift.Bool?
+            /// Creates a new `Comment`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - photoId:
+            ///   - author:
+            ///   - text:
+            ///   - createdAt:
+            ///   - mine: True for the caller's own comments; absent in the change feed
+            public init(
+                id: Swift.String,
+                photoId: Swift.String,
+                author: Components.Schemas.Comment.AuthorPayload,
+                text: Swift.String,
+                createdAt: Foundation.Date,
+                mine: Swift.Bool? = nil
+            ) {
+                self.id = id
+                self.photoId = photoId
+                self.author = author
+                self.text = text
+                self.createdAt = createdAt
+                self.mine = mine
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case photoId
+                case author
+                case text
+                case createdAt
+                case mine
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.photoId = try container.decode(
+                    Swift.String.self,
+                    forKey: .photoId
+                )
+                self.author = try container.decode(
+                    Components.Schemas.Comment.AuthorPayload.self,
+                    forKey: .author
+                )
+                self.text = try container.decode(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.mine = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .mine
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "photoId",
+                    "author",
+                    "text",
+                    "createdAt",
+                    "mine"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CommentPage`.
+        public struct CommentPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CommentPage/items`.
+            public var items: [Components.Schemas.Comment]
+            /// - Remark: Generated from `#/components/schemas/CommentPage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `CommentPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.Comment],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.Comment].self,
+                    forKey: .items
+                )
+                self.nextCursor = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nextCursor
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "nextCursor"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CommentInput`.
+        public struct CommentInput: Codable, Hashable, Sendable {
+            /// Line breaks allowed; no other control or formatting characters
+            ///
+            /// - Remark: Generated from `#/components/schemas/CommentInput/text`.
+            public var text: Swift.String
+            /// Creates a new `CommentInput`.
+            ///
+            /// - Parameters:
+            ///   - text: Line breaks allowed; no other control or formatting characters
+            public init(text: Swift.String) {
+                self.text = text
+            }
+            public enum CodingKeys: String, CodingKey {
+                case text
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.text = try container.decode(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "text"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NoteInput`.
+        public struct NoteInput: Codable, Hashable, Sendable {
+            /// Line breaks allowed; no other control or formatting characters
+            ///
+            /// - Remark: Generated from `#/components/schemas/NoteInput/text`.
+            public var text: Swift.String
+            /// Creates a new `NoteInput`.
+            ///
+            /// - Parameters:
+            ///   - text: Line breaks allowed; no other control or formatting characters
+            public init(text: Swift.String) {
+                self.text = text
+            }
+            public enum CodingKeys: String, CodingKey {
+                case text
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.text = try container.decode(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "text"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NotePage`.
+        public struct NotePage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NotePage/items`.
+            public var items: [Components.Schemas.Photo]
+            /// - Remark: Generated from `#/components/schemas/NotePage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `NotePage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.Photo],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.Photo].self,
+                    forKey: .items
+                )
+                self.nextCursor = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nextCursor
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "nextCursor"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LikeState`.
+        public struct LikeState: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LikeState/photoId`.
+            public var photoId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LikeState/likeCount`.
+            public var likeCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/LikeState/likedByMe`.
+            public var likedByMe: Swift.Bool
+            /// Creates a new `LikeState`.
+            ///
+            /// - Parameters:
+            ///   - photoId:
+            ///   - likeCount:
+            ///   - likedByMe:
+            public init(
+                photoId: Swift.String,
+                likeCount: Swift.Int,
+                likedByMe: Swift.Bool
+            ) {
+                self.photoId = photoId
+                self.likeCount = likeCount
+                self.likedByMe = likedByMe
+            }
+            public enum CodingKeys: String, CodingKey {
+                case photoId
+                case likeCount
+                case likedByMe
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.photoId = try container.decode(
+                    Swift.String.self,
+                    forKey: .photoId
+                )
+                self.likeCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .likeCount
+                )
+                self.likedByMe = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .likedByMe
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "photoId",
+                    "likeCount",
+                    "likedByMe"
                 ])
             }
         }

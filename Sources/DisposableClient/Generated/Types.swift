@@ -443,6 +443,41 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `HEAD /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)`.
     func getUploadOffset(_ input: Operations.GetUploadOffset.Input) async throws -> Operations.GetUploadOffset.Output
+    /// SOC-1: the event's guestbook notes the caller may see, newest first
+    ///
+    /// - Remark: HTTP `GET /api/v1/events/{id}/notes`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/get(listNotes)`.
+    func listNotes(_ input: Operations.ListNotes.Input) async throws -> Operations.ListNotes.Output
+    /// SOC-1: a guestbook note, posted while the event is live; develops and waits for approval like photos, takes a shot only where postsCountAsShots
+    ///
+    /// - Remark: HTTP `POST /api/v1/events/{id}/notes`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/post(postNote)`.
+    func postNote(_ input: Operations.PostNote.Input) async throws -> Operations.PostNote.Output
+    /// SOC-2: a post's comments, oldest first (anyone who sees the post)
+    ///
+    /// - Remark: HTTP `GET /api/v1/photos/{id}/comments`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/get(listComments)`.
+    func listComments(_ input: Operations.ListComments.Input) async throws -> Operations.ListComments.Output
+    /// SOC-2: comment on a post anyone who sees it reads, live (comment-added)
+    ///
+    /// - Remark: HTTP `POST /api/v1/photos/{id}/comments`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/post(addComment)`.
+    func addComment(_ input: Operations.AddComment.Input) async throws -> Operations.AddComment.Output
+    /// SOC-2: take a comment down (its author, or the organizer)
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/comments/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/comments/{id}/delete(deleteComment)`.
+    func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output
+    /// SOC-2: like a post (one per person, idempotent)
+    ///
+    /// - Remark: HTTP `PUT /api/v1/photos/{id}/like`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/put(likePhoto)`.
+    func likePhoto(_ input: Operations.LikePhoto.Input) async throws -> Operations.LikePhoto.Output
+    /// SOC-2: take my like back (idempotent)
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/photos/{id}/like`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/delete(unlikePhoto)`.
+    func unlikePhoto(_ input: Operations.UnlikePhoto.Input) async throws -> Operations.UnlikePhoto.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -1496,6 +1531,105 @@ extension APIProtocol {
         headers: Operations.GetUploadOffset.Input.Headers = .init()
     ) async throws -> Operations.GetUploadOffset.Output {
         try await getUploadOffset(Operations.GetUploadOffset.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// SOC-1: the event's guestbook notes the caller may see, newest first
+    ///
+    /// - Remark: HTTP `GET /api/v1/events/{id}/notes`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/get(listNotes)`.
+    public func listNotes(
+        path: Operations.ListNotes.Input.Path,
+        query: Operations.ListNotes.Input.Query = .init(),
+        headers: Operations.ListNotes.Input.Headers = .init()
+    ) async throws -> Operations.ListNotes.Output {
+        try await listNotes(Operations.ListNotes.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// SOC-1: a guestbook note, posted while the event is live; develops and waits for approval like photos, takes a shot only where postsCountAsShots
+    ///
+    /// - Remark: HTTP `POST /api/v1/events/{id}/notes`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/post(postNote)`.
+    public func postNote(
+        path: Operations.PostNote.Input.Path,
+        headers: Operations.PostNote.Input.Headers = .init(),
+        body: Operations.PostNote.Input.Body
+    ) async throws -> Operations.PostNote.Output {
+        try await postNote(Operations.PostNote.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// SOC-2: a post's comments, oldest first (anyone who sees the post)
+    ///
+    /// - Remark: HTTP `GET /api/v1/photos/{id}/comments`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/get(listComments)`.
+    public func listComments(
+        path: Operations.ListComments.Input.Path,
+        query: Operations.ListComments.Input.Query = .init(),
+        headers: Operations.ListComments.Input.Headers = .init()
+    ) async throws -> Operations.ListComments.Output {
+        try await listComments(Operations.ListComments.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// SOC-2: comment on a post anyone who sees it reads, live (comment-added)
+    ///
+    /// - Remark: HTTP `POST /api/v1/photos/{id}/comments`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/post(addComment)`.
+    public func addComment(
+        path: Operations.AddComment.Input.Path,
+        headers: Operations.AddComment.Input.Headers = .init(),
+        body: Operations.AddComment.Input.Body
+    ) async throws -> Operations.AddComment.Output {
+        try await addComment(Operations.AddComment.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// SOC-2: take a comment down (its author, or the organizer)
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/comments/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/comments/{id}/delete(deleteComment)`.
+    public func deleteComment(
+        path: Operations.DeleteComment.Input.Path,
+        headers: Operations.DeleteComment.Input.Headers = .init()
+    ) async throws -> Operations.DeleteComment.Output {
+        try await deleteComment(Operations.DeleteComment.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// SOC-2: like a post (one per person, idempotent)
+    ///
+    /// - Remark: HTTP `PUT /api/v1/photos/{id}/like`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/put(likePhoto)`.
+    public func likePhoto(
+        path: Operations.LikePhoto.Input.Path,
+        headers: Operations.LikePhoto.Input.Headers = .init()
+    ) async throws -> Operations.LikePhoto.Output {
+        try await likePhoto(Operations.LikePhoto.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// SOC-2: take my like back (idempotent)
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/photos/{id}/like`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/delete(unlikePhoto)`.
+    public func unlikePhoto(
+        path: Operations.UnlikePhoto.Input.Path,
+        headers: Operations.UnlikePhoto.Input.Headers = .init()
+    ) async throws -> Operations.UnlikePhoto.Output {
+        try await unlikePhoto(Operations.UnlikePhoto.Input(
             path: path,
             headers: headers
         ))

@@ -24,6 +24,7 @@ public struct AppServices: Sendable {
     let passwordResets: PasswordResetService
     let support: SupportService
     let library: LibraryService
+    let guestbook: GuestbookService
 
     // What they share.
     let blobs: CachingBlobStore
@@ -87,12 +88,15 @@ public struct AppServices: Sendable {
             database: database, events: eventRows, guests: guests, tokens: accounts.tokens,
             passwords: passwords, clock: clock, links: links, guessLimiter: JoinService.guessLimiter(configuration.limits))
         let pictures = ShooterPictures(database: database, recent: recentReads.pictures)
+        let guestbookRows = GuestbookRepository(database: database)
         photos = PhotoService(
             photos: photoRows, events: events, joining: joining, blobs: blobs, redactions: LocationRedactions(), staging: staging,
             pendingWrites: pendingWrites,
             images: images, signer: signer, pictures: pictures, changes: changes, newWork: newWork, clock: clock,
-            limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels), logger: logger)
-        gallery = GalleryService(photos: photoRows, events: events, signer: signer, pictures: pictures, clock: clock)
+            limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels), likes: guestbookRows,
+            logger: logger)
+        gallery = GalleryService(photos: photoRows, events: events, signer: signer, pictures: pictures, clock: clock, likes: guestbookRows)
+        guestbook = GuestbookService(photos: photos, rows: guestbookRows, limiter: RateLimiter([.target: Guestbook.writes]))
         profiles = ProfileService(database: database, blobs: blobs, staging: staging, images: images)
         myData = MyDataService(
             database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,

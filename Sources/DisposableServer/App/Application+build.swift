@@ -38,6 +38,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     ResumableUploadController(uploads: services.resumableUploads).addRoutes(to: withSession)
     GalleryController(gallery: services.gallery).addRoutes(to: withSession)
     PhotoController(photos: services.photos).addRoutes(to: withSession)
+    GuestbookController(guestbook: services.guestbook).addRoutes(to: withSession)
     ArchiveController(gallery: services.gallery, blobs: services.blobs, redactions: services.photos.redactions).addRoutes(to: withSession)
     let guests = EventGuests(events: services.events, guests: services.joining.guests, photos: services.photos)
     EventGuestsController(guests: guests).addRoutes(to: withSession)

@@ -22,6 +22,8 @@ public struct Event: Sendable, Equatable {
     public var maxGuests: Int?
     /// ORG-4: guests' photos wait for the organizer's approval before other guests see them.
     public var requireApproval: Bool = false
+    /// SOC-1: guestbook notes and drawings take a shot (otherwise they are free, within `Guestbook.postsPerGuest`).
+    public var postsCountAsShots: Bool = false
     public let guestCount: Int
     /// Set by the first photo; from then on only some settings stay editable (EV-2).
     public let firstPhotoAt: Date?
@@ -67,7 +69,7 @@ public struct Event: Sendable, Equatable {
             id: id, organizerID: organizerID, code: code, joinKey: joinKey, name: name, description: description, startsAt: startsAt,
             endsAt: endsAt, shotsPerGuest: shotsPerGuest, revealMode: revealMode, revealAt: revealAt,
             allowLibraryUploads: allowLibraryUploads, allowGuestDownloads: allowGuestDownloads, passwordHash: passwordHash,
-            maxGuests: maxGuests, requireApproval: requireApproval, guestCount: guestCount, firstPhotoAt: firstPhotoAt,
-            createdAt: createdAt)
+            maxGuests: maxGuests, requireApproval: requireApproval, postsCountAsShots: postsCountAsShots, guestCount: guestCount,
+            firstPhotoAt: firstPhotoAt, createdAt: createdAt)
     }
 }

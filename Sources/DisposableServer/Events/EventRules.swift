@@ -164,6 +164,8 @@ enum EventRules {
         if case .null = input.allowGuestDownloads { throw Problem.invalidField("allowGuestDownloads", "allowGuestDownloads must be true or false.") }
         if case .value(let required) = input.requireApproval { event.requireApproval = required }
         if case .null = input.requireApproval { throw Problem.invalidField("requireApproval", "requireApproval must be true or false.") }
+        if case .value(let counted) = input.postsCountAsShots { event.postsCountAsShots = counted }
+        if case .null = input.postsCountAsShots { throw Problem.invalidField("postsCountAsShots", "postsCountAsShots must be true or false.") }
     }
 
     private static func applyMaxGuests(_ input: EventSettingsInput, to event: inout Event, original: Event) throws {
@@ -237,6 +239,7 @@ extension EventSettingsInput {
         case "password": password.isPresent
         case "maxGuests": maxGuests.isPresent
         case "requireApproval": requireApproval.isPresent
+        case "postsCountAsShots": postsCountAsShots.isPresent
         default: false
         }
     }
@@ -255,6 +258,8 @@ extension EventSettingsInput {
             }
         case "allowLibraryUploads":
             if case .value(let allowed) = allowLibraryUploads { return allowed != event.allowLibraryUploads }
+        case "postsCountAsShots":
+            if case .value(let counted) = postsCountAsShots { return counted != event.postsCountAsShots }
         case "maxGuests":
             if case .value(let max) = maxGuests { return max != event.maxGuests }
             if case .null = maxGuests { return event.maxGuests != nil }

@@ -61,6 +61,7 @@ struct JSONText {
     mutating func field(_ name: StaticString, _ value: String?) { if let value { key(name); self.value(value) } }
     mutating func field(_ name: StaticString, _ value: (some BinaryInteger)?) { if let value { key(name); self.value(value) } }
     mutating func field(_ name: StaticString, _ value: Bool) { key(name); self.value(value) }
+    mutating func field(_ name: StaticString, _ value: Bool?) { if let value { key(name); self.value(value) } }
     mutating func field(_ name: StaticString, _ value: Date?) { if let value { key(name); self.value(value) } }
 
     private mutating func open(_ bracket: UInt8) {

@@ -2,7 +2,8 @@ import DisposableAPI
 import Foundation
 
 /// ORG-3: the organizer's view of who joined, and removing someone — their sessions end at once (open pages
-/// and live streams within seconds), their place is freed, and their photos go too if the organizer asks.
+/// and live streams within seconds), their place is freed, their comments and likes go, and their photos go too
+/// if the organizer asks.
 struct EventGuests: Sendable {
     let events: EventService
     let guests: GuestRepository
@@ -33,6 +34,9 @@ struct EventGuests: Sendable {
             throw Self.unknownGuest
         }
         let deleted = withPhotos ? try await photos.deleteAll(by: guest.id, in: event) : 0
+        // Their comments and likes go whatever the organizer chose for their photos (SOC-2, DECISIONS).
+        try await photos.likes.removeAll(by: guest.id, eventID: event.id, now: events.clock.now)
+        await photos.changes.refresh(event.id)
         try await guests.leave(guest, now: events.clock.now)
         return deleted
     }

@@ -23,7 +23,7 @@ struct ChangeViewer: Sendable {
         let links = signer.links(now: clock.now)
         let visibility = visibility(event)
         let isMine = change.uploaderID == viewerID
-        let disclosure = visibility.disclosure(uploaderID: change.uploaderID, approved: change.facts.photo?.approved ?? true)
+        let disclosure = visibility.disclosure(uploaderID: change.uploaderID, approved: Self.approved(change.facts))
         let picture = change.uploaderID.flatMap { pictures[$0] } ?? ""
         let key = "\(event.id)/\(change.seq)/\(role.rawValue)/\(isMine)/\(disclosure)/\(links?.until ?? 0)/\(picture)"
         if let cached = cache.get(key) { return cached }
@@ -36,6 +36,16 @@ struct ChangeViewer: Sendable {
     /// shooter's picture as it is now (stored facts hold none).
     func payload(_ change: Change, event: Event, links: MediaLinks?, pictures: [String: String]) -> ChangePayload {
         var payload = change.facts
+        if [.commentAdded, .commentRemoved, .likesChanged].contains(change.kind) {
+            // News about a post the viewer may not see yet tells them nothing (not even which post).
+            switch visibility(event).disclosure(uploaderID: change.uploaderID, approved: Self.approved(change.facts)) {
+            case .awaitingApproval: return ChangePayload(kind: change.kind, awaitingApproval: true)
+            case .developing: return ChangePayload(kind: change.kind, developing: true)
+            case .whole:
+                payload.awaitingApproval = nil
+                return payload
+            }
+        }
         if var photo = payload.photo {
             switch visibility(event).disclosure(uploaderID: change.uploaderID, approved: photo.approved) {
             case .awaitingApproval:
@@ -48,13 +58,19 @@ struct ChangeViewer: Sendable {
                 payload.developing = true
             case .whole:
                 photo.mine = change.uploaderID == viewerID
-                photo.urls = PhotoJSON.URLs(photoID: photo.id, eventID: event.id, links: links)
+                if photo.kind != .note { photo.urls = PhotoJSON.URLs(photoID: photo.id, eventID: event.id, links: links) }
                 photo.shooter.avatarURL = change.uploaderID.flatMap { pictures[$0] }
                 payload.photo = photo
             }
         }
         payload.event?.role = role
         return payload
+    }
+
+    /// Whether the post a change is about was approved when it happened: photo changes carry the photo; comment
+    /// and like changes say `awaitingApproval` in their stored facts.
+    private static func approved(_ facts: ChangePayload) -> Bool {
+        facts.photo?.approved ?? !(facts.awaitingApproval ?? false)
     }
 
     private func visibility(_ event: Event) -> PhotoVisibility {

@@ -9,6 +9,8 @@ struct GalleryService: Sendable {
     let signer: MediaSigner
     let pictures: ShooterPictures
     let clock: any AppClock
+    /// Which posts the viewer likes (SOC-2).
+    let likes: GuestbookRepository
     /// Pages written lately, reused while their event stands still (PERF-2).
     let pages = GalleryPageCache()
 
@@ -59,8 +61,11 @@ struct GalleryService: Sendable {
         let read = try await photos.page(
             eventID: event.id, request.mine ? .mine(uploaderID: viewerID) : .gallery(visibility), order: request.order,
             after: cursor, limit: request.limit)
+        let liked = try await likes.liked(by: viewerID, among: read.items.filter { $0.likeCount > 0 }.map(\.id))
         var items = JSONText(capacity: read.items.count * 700)
-        items.array(read.items) { photo, json in PhotoJSON(photo, viewerID: viewerID, links: links, pictures: pictures).write(to: &json) }
+        items.array(read.items) { photo, json in
+            PhotoJSON(photo, viewerID: viewerID, links: links, pictures: pictures, likedByMe: liked.contains(photo.id)).write(to: &json)
+        }
         let page = ByteBuffer(
             bytes: GalleryPage.json(
                 items: items.bytes, nextCursor: read.next?.token, revealed: visibility.revealed,

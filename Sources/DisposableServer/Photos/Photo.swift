@@ -1,7 +1,7 @@
 import DisposableAPI
 import Foundation
 
-/// One photo of an event.
+/// One post of an event's feed: a photo, a drawing (a photo whose source is `drawing`) or a note (SOC-1).
 public struct Photo: Sendable, Equatable {
     public let id: String
     public let eventID: String
@@ -23,15 +23,29 @@ public struct Photo: Sendable, Equatable {
     /// False while it waits for the organizer's approval (ORG-4); only its shooter and the organizer see it then.
     public let approved: Bool
     public let failure: String?
-    /// The shooter's words about it (SOC-1).
+    /// The shooter's words about it (SOC-1); a note's message.
     public var caption: String? = nil
+    public var kind: PostKind = .photo
+    /// SOC-2, kept in step with the likes and comments.
+    public var likeCount = 0
+    public var commentCount = 0
+
+    /// Notes are words only: no file, nothing to render or download.
+    public var hasFile: Bool { kind != .note }
 
     /// The name it is downloaded under: shooter's name (letters and digits only) + number, e.g. `Maggie3.jpg`.
     public var downloadName: String {
         var letters = String.UnicodeScalarView()
         for scalar in shooterName.unicodeScalars where Self.isLetterOrDigit(scalar) { letters.append(scalar) }
-        let base = String(letters)
-        return "\(base.isEmpty ? "Photo" : String(base.prefix(40)))\(shooterNumber).\(format.fileExtension)"
+        let name = String(letters)
+        let base = prefix(name.isEmpty ? "Photo" : String(name.prefix(40)))
+        return "\(base)\(shooterNumber).\(kind == .note ? "txt" : format.fileExtension)"
+    }
+
+    /// Drawings and notes say what they are, so that they sort apart from the photos in a ZIP.
+    private func prefix(_ name: String) -> String {
+        if kind == .note { return name + "Note" }
+        return source == .drawing ? name + "Drawing" : name
     }
 
     /// `CharacterSet.alphanumerics`, with ASCII answered directly (most names; the set lookup was 5 % of a gallery page).

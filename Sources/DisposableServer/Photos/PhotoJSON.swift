@@ -5,14 +5,18 @@ extension PhotoJSON {
     /// With `links`, the thumbnail and preview are signed links (fast, no session needed); without,
     /// the session-checked API addresses (change-log payloads, signed when they are sent). `pictures`: the
     /// event's `ShooterPictures`.
-    init(_ photo: Photo, viewerID: String?, links: MediaLinks?, pictures: [String: String] = [:]) {
+    init(_ photo: Photo, viewerID: String?, links: MediaLinks?, pictures: [String: String] = [:], likedByMe: Bool? = nil) {
+        let isNote = photo.kind == .note
         self.init(
             id: photo.id, eventId: photo.eventID,
             shooter: Shooter(name: photo.shooterName, number: photo.shooterNumber, avatarURL: pictures[photo.uploaderID]),
             takenAt: photo.takenAt, uploadedAt: photo.uploadedAt, width: photo.width, height: photo.height, byteSize: photo.byteSize,
-            format: photo.format.rawValue, status: photo.status, approved: photo.approved, source: photo.source, sha256: photo.sha256,
+            format: isNote ? "text" : photo.format.rawValue, status: photo.status, approved: photo.approved, source: photo.source,
+            sha256: photo.sha256,
             downloadName: photo.downloadName, mine: photo.uploaderID == viewerID,
-            urls: URLs(photoID: photo.id, eventID: photo.eventID, links: links), caption: photo.caption)
+            urls: isNote ? nil : URLs(photoID: photo.id, eventID: photo.eventID, links: links), caption: isNote ? nil : photo.caption,
+            kind: photo.kind, text: isNote ? photo.caption : nil, likeCount: photo.likeCount, commentCount: photo.commentCount,
+            likedByMe: likedByMe)
     }
 }
 
@@ -32,11 +36,15 @@ extension PhotoJSON {
             json.field("approved", approved)
             json.field("byteSize", byteSize)
             json.field("caption", caption)
+            json.field("commentCount", commentCount)
             json.field("downloadName", downloadName)
             json.field("eventId", eventId)
             json.field("format", format)
             json.field("height", height)
             json.field("id", id)
+            json.field("kind", kind.rawValue)
+            json.field("likeCount", likeCount)
+            json.field("likedByMe", likedByMe)
             json.field("mine", mine)
             json.field("sha256", sha256)
             json.key("shooter")
@@ -48,12 +56,15 @@ extension PhotoJSON {
             json.field("source", source.rawValue)
             json.field("status", status.rawValue)
             json.field("takenAt", takenAt)
+            json.field("text", text)
             json.field("uploadedAt", uploadedAt)
-            json.key("urls")
-            json.object { json in
-                json.field("original", urls.original)
-                json.field("preview", urls.preview)
-                json.field("thumbnail", urls.thumbnail)
+            if let urls {
+                json.key("urls")
+                json.object { json in
+                    json.field("original", urls.original)
+                    json.field("preview", urls.preview)
+                    json.field("thumbnail", urls.thumbnail)
+                }
             }
             json.field("width", width)
         }

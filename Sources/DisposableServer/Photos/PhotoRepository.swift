@@ -34,6 +34,8 @@ public struct PhotoRepository: Sendable {
     enum InsertOutcome: Sendable {
         case inserted(Photo)
         case shotLimitReached
+        /// A post that takes no shot, past `Guestbook.postsPerGuest`.
+        case postLimitReached
         /// The organizer's storage quota has no room for it (`Quota`).
         case quotaExceeded
         /// The idempotency key or the content is already there (the caller looks up which).
@@ -53,6 +55,11 @@ public struct PhotoRepository: Sendable {
         var approved = true
         /// A resumable upload held the guest's shot since its creation: the photo takes that one.
         var shotReserved = false
+        /// SOC-1: notes, and drawings, take a shot only where the event says so.
+        var takesShot = true
+        var kind = PostKind.photo
+        /// A note's words.
+        var text: String? = nil
     }
 
     /// Records an upload whose original is already stored: takes a shot (`ShotLimit`), inserts the row and its
@@ -63,6 +70,17 @@ public struct PhotoRepository: Sendable {
             return try await database.transaction { db in
                 let number: Int
                 switch uploader {
+                case .guest(let guest, _) where !new.takesShot:
+                    // Free posts are numbered among their own kind, and bounded.
+                    let row = try await db.raw(
+                        """
+                        SELECT COUNT(*) AS n FROM photos WHERE event_id = \(bind: new.eventID) AND uploader_id = \(bind: guest.id)
+                            AND kind = \(bind: new.kind.rawValue) AND source = \(bind: new.source.rawValue)
+                        """
+                    ).first()
+                    let made = try row?.decode(column: "n", as: Int.self) ?? 0
+                    guard made < Guestbook.postsPerGuest else { return .postLimitReached }
+                    number = made + 1
                 case .guest(let guest, let shotsPerGuest):
                     let taken =
                         new.shotReserved
@@ -79,11 +97,12 @@ public struct PhotoRepository: Sendable {
                 let inserted = try await db.raw(
                     """
                     INSERT INTO photos (id, event_id, uploader_id, shooter_name, shooter_number, idempotency_key, sha256, format,
-                        source, byte_size, taken_at, uploaded_at, status, approved)
+                        source, byte_size, taken_at, uploaded_at, status, approved, kind, caption)
                     VALUES (\(bind: new.id), \(bind: new.eventID), \(bind: uploader.id), \(bind: uploader.name), \(bind: number),
-                        \(bind: new.idempotencyKey), \(bind: new.sha256), \(bind: new.format.rawValue), \(bind: new.source.rawValue),
-                        \(bind: new.byteSize), \(bind: new.uploadedAt.millisecondsSince1970), \(bind: new.uploadedAt.millisecondsSince1970),
-                        'processing', \(bind: new.approved))
+                        \(bind: new.idempotencyKey), \(bind: new.sha256), \(bind: new.kind == .note ? "text" : new.format.rawValue),
+                        \(bind: new.source.rawValue), \(bind: new.byteSize), \(bind: new.uploadedAt.millisecondsSince1970),
+                        \(bind: new.uploadedAt.millisecondsSince1970), \(bind: new.kind == .note ? "ready" : "processing"), \(bind: new.approved),
+                        \(bind: new.kind.rawValue), \(bind: new.text))
                     ON CONFLICT DO NOTHING
                     RETURNING id
                     """
@@ -91,8 +110,10 @@ public struct PhotoRepository: Sendable {
                 // Undo the shot taken above: a retry or a duplicate must never count twice.
                 guard inserted != nil else { throw RollBack.conflict }
                 guard try await Quota.charge(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }
-                try await PendingWrites.end(photoID: new.id, in: db)
-                try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, owner: uploader.id, now: new.uploadedAt, in: db)
+                if new.kind != .note {
+                    try await PendingWrites.end(photoID: new.id, in: db)
+                    try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, owner: uploader.id, now: new.uploadedAt, in: db)
+                }
                 try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
                 let photo = try await Self.find(id: new.id, in: db)!
                 try await ChangeLog.append(.photoAdded, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
@@ -164,7 +185,10 @@ public struct PhotoRepository: Sendable {
             status: PhotoStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .processing,
             approved: try row.decode(column: "approved", as: Bool.self),
             failure: try row.decode(column: "failure", as: String?.self),
-            caption: try row.decode(column: "caption", as: String?.self)
+            caption: try row.decode(column: "caption", as: String?.self),
+            kind: PostKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .photo,
+            likeCount: try row.decode(column: "like_count", as: Int.self),
+            commentCount: try row.decode(column: "comment_count", as: Int.self)
         )
     }
 }
@@ -234,10 +258,16 @@ extension PhotoRepository {
         case gallery(PhotoVisibility)
     }
 
-    /// One page of an event's photos, newest first.
-    func page(eventID: String, _ listing: Listing, order: Order, after cursor: Cursor?, limit: Int) async throws -> (items: [Photo], next: Cursor?) {
+    /// One page of an event's posts (or of one kind of them), newest first.
+    func page(
+        eventID: String, _ listing: Listing, kind: PostKind? = nil, order: Order, after cursor: Cursor?, limit: Int
+    ) async throws -> (items: [Photo], next: Cursor?) {
         try await database.read { db in
             var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID)")
+            if let kind {
+                sql.appendInterpolation(unsafeRaw: " AND kind = ")
+                sql.appendInterpolation(bind: kind.rawValue)
+            }
             switch listing {
             case .mine(let uploaderID):
                 sql.appendInterpolation(unsafeRaw: " AND uploader_id = ")
@@ -264,10 +294,10 @@ extension PhotoRepository {
         }
     }
 
-    /// The ready photos a viewer may see, oldest first (the ZIP).
+    /// The ready photos a viewer may see, oldest first (the ZIP; notes have no file).
     func visible(eventID: String, to visibility: PhotoVisibility) async throws -> [Photo] {
         try await database.sql { db in
-            var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND ")
+            var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND kind <> 'note' AND ")
             sql += visibility.sqlCondition
             sql.appendInterpolation(unsafeRaw: " ORDER BY uploaded_at, id")
             return try await db.raw(sql).all().map(Self.photo(from:))

@@ -45,7 +45,9 @@ extension PhotoService {
         if let key = request.idempotencyKey, let existing = try await photos.find(uploaderID: uploader.id, idempotencyKey: key) {
             return .existing(try await json(existing, viewerID: uploader.id))
         }
-        if case .guest(let guest, let shots) = uploader { try ShotLimit.check(guest, shotsPerGuest: shots) }
+        if case .guest(let guest, let shots) = uploader, takesShot(request.source, in: event) {
+            try ShotLimit.check(guest, shotsPerGuest: shots)
+        }
         if let length = request.declaredLength, length > limits.maxBytes { throw Problem.photoTooLarge(limits.maxBytes) }
         try await checkQuota(of: event, uploader: uploader, adding: request.declaredLength ?? 1)
 
@@ -86,6 +88,7 @@ extension PhotoService {
             source: request.source, byteSize: staged.byteSize, uploadedAt: clock.now)
         if event.requireApproval, case .guest = uploader { new.approved = false }
         new.shotReserved = shotReserved
+        new.takesShot = takesShot(request.source, in: event)
         Metric.ingest(.store, since: storing)
         let recording = ContinuousClock.now
         let outcome: PhotoRepository.InsertOutcome
@@ -104,6 +107,9 @@ extension PhotoService {
         case .shotLimitReached:
             try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
             throw ShotLimit.reached(event.shotsPerGuest)
+        case .postLimitReached:
+            try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
+            throw Guestbook.postLimitReached
         case .quotaExceeded:
             try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
             let usage = try await photos.usage(userID: event.organizerID) ?? .init(used: 0, allowed: 0, own: nil)
@@ -117,6 +123,11 @@ extension PhotoService {
             let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256)
             throw Problem.alreadyExists(duplicate?.id ?? "")
         }
+    }
+
+    /// A drawing is a guestbook post (SOC-1): it takes a shot only where the organizer says so.
+    func takesShot(_ source: PhotoSource, in event: Event) -> Bool {
+        source != .drawing || event.postsCountAsShots
     }
 
     /// Guests may send photos from their library only where the organizer allows it.
@@ -192,7 +203,7 @@ extension PhotoService {
         return format
     }
 
-    private func uploader(event: Event, role: EventRole, identity: Identity) async throws -> PhotoRepository.Uploader {
+    func uploader(event: Event, role: EventRole, identity: Identity) async throws -> PhotoRepository.Uploader {
         switch (identity, role) {
         case (.user(let user, _), .organizer): return .organizer(userID: user.id, name: user.name)
         case (.guest(let guest, _), _): return .guest(guest, shotsPerGuest: event.shotsPerGuest)

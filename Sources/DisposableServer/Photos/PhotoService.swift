@@ -23,6 +23,8 @@ struct PhotoService: Sendable {
     let newWork: WorkSignal
     let clock: any AppClock
     let limits: UploadLimits
+    /// Comments and likes on the posts (SOC-2): whether a caller likes one, and taking a person's back.
+    let likes: GuestbookRepository
     let logger: Logger
 
     struct UploadLimits: Sendable {
@@ -47,7 +49,9 @@ struct PhotoService: Sendable {
     var mediaLinks: MediaLinks? { signer.links(now: clock.now) }
 
     func json(_ photo: Photo, viewerID: String?) async throws -> PhotoJSON {
-        PhotoJSON(photo, viewerID: viewerID, links: mediaLinks, pictures: try await pictures.inEvent(photo.eventID))
+        var liked: Bool? = nil
+        if let viewerID { liked = photo.likeCount > 0 ? try await likes.liked(by: viewerID, among: [photo.id]).contains(photo.id) : false }
+        return PhotoJSON(photo, viewerID: viewerID, links: mediaLinks, pictures: try await pictures.inEvent(photo.eventID), likedByMe: liked)
     }
 
     // MARK: Who sees a photo
@@ -115,18 +119,14 @@ struct PhotoService: Sendable {
         guard grant.isOwner else {
             throw Problem(.forbidden, "shooter-only", title: "Not your photo", detail: "Only the person who took this photo can caption it.")
         }
-        let caption = raw?.trimmingCharacters(in: .whitespaces)
-        if let caption {
-            guard caption.count <= Self.maxCaption else {
-                throw Problem.invalidField("caption", "A caption can be at most \(Self.maxCaption) characters long.")
-            }
-            guard
-                !caption.unicodeScalars.contains(where: {
-                    $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && !["\u{200C}", "\u{200D}"].contains($0)
-                })
-            else { throw Problem.invalidField("caption", "A caption is one line of text, without control characters.") }
+        guard grant.photo.kind != .note else {
+            throw Problem.invalidField("caption", "A note is its own words: it has no caption.")
         }
-        let changed = try await photos.setCaption(grant.photo.id, caption?.isEmpty == false ? caption : nil, now: clock.now)
+        let blank = raw?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true
+        let caption = try raw.flatMap {
+            blank ? nil : try Guestbook.text($0, field: "caption", max: Self.maxCaption, lines: false, what: "a caption")
+        }
+        let changed = try await photos.setCaption(grant.photo.id, caption, now: clock.now)
         await changes.refresh(grant.photo.eventID)
         return try await json(changed ?? grant.photo, viewerID: grant.viewerID)
     }
@@ -137,6 +137,7 @@ struct PhotoService: Sendable {
         let grant = try await photo(id, for: identity)
         guard grant.visibility.mayDownloadOriginal(of: grant.photo, in: grant.event) else { throw Problem.downloadsDisabled }
         guard grant.photo.status != .failed else { throw Problem.notReady(.failed) }
+        guard grant.photo.hasFile else { throw Problem.notFound("A note is words only: it has no file to download.") }
         return (grant, OriginalSource(blobs: blobs, photo: grant.photo, redactions: grant.isOwner ? nil : redactions))
     }
 

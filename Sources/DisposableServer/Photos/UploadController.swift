@@ -61,7 +61,7 @@ struct UploadController {
         // the header out.
         guard let raw = request.headers[.init("X-Photo-Source")!] else { return .library }
         guard let source = PhotoSource(rawValue: raw.lowercased()) else {
-            throw Problem.badRequest("X-Photo-Source must be “camera” or “library”.", field: "X-Photo-Source")
+            throw Problem.badRequest("X-Photo-Source must be “camera”, “library” or “drawing”.", field: "X-Photo-Source")
         }
         return source
     }

@@ -75,14 +75,16 @@ struct MyDataService: Sendable {
         }
     }
 
-    /// Erases the person asking: an account (its e-mail typed again) with its events, its photos anywhere, its
-    /// memberships, tickets and sessions; a guest's photos in their event.
+    /// Erases the person asking: an account (its e-mail typed again) with its events, its photos, comments and likes
+    /// anywhere, its memberships, tickets and sessions; a guest's photos, comments and likes in their event.
     func erase(for identity: Identity?, confirmEmail: String?) async throws {
         guard let identity else { throw Problem.unauthorized }
         switch identity {
         case .guest(let guest, _):
             let (event, _) = try await events.event(guest.eventID, for: identity)
             _ = try await photos.deleteAll(by: guest.id, in: event)
+            try await photos.likes.removeAll(by: guest.id, eventID: event.id, now: clock.now)
+            await changes.refresh(event.id)
         case .user(let user, _):
             guard confirmEmail?.trimmingCharacters(in: .whitespaces).lowercased() == user.email else {
                 throw Problem.invalidField("confirmEmail", "Type your account's e-mail address to confirm that everything in it is deleted.")
@@ -98,8 +100,16 @@ struct MyDataService: Sendable {
         }
         for event in organized { try await deletion.delete(eventID: event, reason: .accountDeleted) }
         // Photos they took as a guest of others' events, signed in: gone like single deletions.
-        let guestIDs = try await database.read { db in
-            try await db.raw("SELECT id FROM guests WHERE user_id = \(bind: userID)").all().map { try $0.decode(column: "id", as: String.self) }
+        let memberships = try await database.read { db in
+            try await db.raw("SELECT id, event_id FROM guests WHERE user_id = \(bind: userID)").all().map {
+                (id: try $0.decode(column: "id", as: String.self), eventID: try $0.decode(column: "event_id", as: String.self))
+            }
+        }
+        let guestIDs = memberships.map(\.id)
+        // Their comments and likes there (SOC-2), taken back as they would take them back themselves.
+        for membership in memberships {
+            try await photos.likes.removeAll(by: membership.id, eventID: membership.eventID, now: clock.now)
+            await changes.refresh(membership.eventID)
         }
         for (photo, _) in try await ownPhotos(uploaderIDs: guestIDs) {
             try await photoRows.delete(photo, now: clock.now)

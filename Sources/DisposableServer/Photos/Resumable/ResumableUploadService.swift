@@ -99,7 +99,8 @@ struct ResumableUploadService: Sendable {
         if target == "library" { return try await createInLibrary(length: length, metadata: metadata, header: metadataHeader, for: identity) }
         let eventID = String(target.dropFirst("event:".count))
         let source = try metadata.values["source"].map { raw in
-            guard let source = PhotoSource(rawValue: raw) else {
+            // Drawings are small and sent whole (`POST …/photos` with `X-Photo-Source: drawing`).
+            guard let source = PhotoSource(rawValue: raw), source != .drawing else {
                 throw Problem.badRequest("The source in Upload-Metadata must be “camera” or “library”.", field: "Upload-Metadata")
             }
             return source
