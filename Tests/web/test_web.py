@@ -284,6 +284,75 @@ def gallery_ids(driver):
     return set(driver.execute_script("return [...document.querySelectorAll('#grid li[data-id]')].filter(li => li.querySelector('img')).map(li => li.dataset.id)"))
 
 
+def guestbook_checks(organizer, server, ben, check, drivers):
+    """Issue 25 (SOC-1, SOC-2): in an event of their own, Dora writes a note and Ben sees it live; Ben likes it and
+    comments, and Dora, looking at it, sees both live, as text; Ben draws with his finger and Dora sees the drawing."""
+    create_event(organizer, server, "Guestbook", 3)
+    link = decode_qr(organizer)
+    gallery = link.split("?")[0]
+    dora = browser(); drivers.append(dora)
+    join(dora, link, "Dora")
+    join(ben, link, "Ben")
+    for driver in (dora, ben):
+        driver.get(gallery)
+        wait(driver, lambda d: d.find_element(By.ID, "write-note").is_displayed(), "the guestbook's buttons")
+    words = "Congratulations <i>you two</i>! 🎉"
+    dora.find_element(By.ID, "write-note").click()
+    dora.execute_script("document.getElementById('note-input').value = arguments[0]", words)  # the emoji: chromedriver types only the BMP
+    dora.find_element(By.CSS_SELECTOR, "#note-dialog button[value='post']").click()
+    tile = wait(ben, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#grid li .note-words")), None), "Dora's note in Ben's gallery, live")
+    assert tile.text == words, tile.text
+    note = ben.execute_script("return arguments[0].closest('li').dataset.id", tile)
+    shot(ben, "guest-gallery-note")
+    check("a guest writes a note and another sees it in the gallery live, as text")
+
+    dora.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{note}'] button").click()
+    wait(dora, lambda d: d.find_element(By.ID, "viewer-note").text == words, "Dora's note, large, in her viewer")
+    dora.find_element(By.ID, "comments-button").click()
+    wait(dora, lambda d: d.find_element(By.ID, "comments-dialog").is_displayed(), "the comments sheet")
+    ben.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{note}'] button").click()
+    wait(ben, lambda d: d.find_element(By.ID, "viewer-note").is_displayed(), "Ben's viewer on the note")
+    ben.find_element(By.ID, "like-button").click()
+    wait(ben, lambda d: d.find_element(By.ID, "like-button").get_attribute("aria-pressed") == "true", "Ben's like, pressed")
+    wait(dora, lambda d: d.find_element(By.ID, "like-count").text == "1", "the like, counted live in Dora's viewer")
+    ben.find_element(By.ID, "comments-button").click()
+    comment = "So <b>lovely</b>, thank you"
+    ben.find_element(By.ID, "comment-input").send_keys(comment + "\n")
+    wait(ben, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#comments li p")] == [comment], "Ben's comment under the note")
+    wait(dora, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#comments li p")] == [comment], "Ben's comment, live, for Dora")
+    assert not dora.find_elements(By.CSS_SELECTOR, "#comments b")  # text, never markup
+    assert dora.find_element(By.CSS_SELECTOR, "#comments li .face.initial").text == "B"  # SOC-5: a guest shows his initial
+    shot(dora, "guest-comments")
+    dora.find_element(By.ID, "comments-close").click()
+    dora.find_element(By.ID, "viewer-close").click()
+    badge = dora.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{note}'] .reactions").text
+    assert "♥ 1" in badge and "1" in badge.split("·")[-1], badge
+    check("a guest likes and comments on another's note; she sees the like and the comment live")
+
+    ben.find_element(By.ID, "comments-close").click()
+    ben.find_element(By.ID, "viewer-close").click()
+    ben.find_element(By.ID, "draw").click()
+    canvas = wait(ben, lambda d: next((e for e in d.find_elements(By.ID, "drawing-canvas") if e.is_displayed()), None), "the drawing pad")
+    ben.find_element(By.CSS_SELECTOR, "#drawing-dialog [data-colour='#e0245e']").click()
+    ActionChains(ben).move_to_element_with_offset(canvas, -60, -60).click_and_hold().move_by_offset(120, 0).move_by_offset(0, 120).release().perform()
+    ActionChains(ben).move_to_element_with_offset(canvas, 60, -60).click_and_hold().move_by_offset(-120, 120).release().perform()
+    ben.find_element(By.ID, "drawing-undo").click()  # the second line goes
+    shot(ben, "guest-drawing")
+    ben.find_element(By.CSS_SELECTOR, "#drawing-dialog button[value='post']").click()
+    event = ben.execute_script("return JSON.parse(document.getElementById('event-config').textContent).id")
+    def drawing(_):
+        items = server.api(f"/api/v1/events/{event}/photos?limit=100", session_cookie(ben))["items"]
+        return next((p for p in items if p["shooter"]["name"] == "Ben" and p["status"] == "ready"), None)
+    posted = wait(ben, drawing, "Ben's drawing processed", timeout=60)
+    wait(dora, lambda d: posted["id"] in gallery_ids(d), "Ben's drawing in Dora's gallery, live")
+    request = urllib.request.Request(server.base + posted["urls"]["original"], headers={"Cookie": f"disposable_session={session_cookie(dora)}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        png = response.read()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == 900, "the drawing is not a 900-pixel PNG"
+    assert response.headers.get("Content-Disposition", "").find("BenDrawing1.png") >= 0, response.headers.get("Content-Disposition")
+    check("a guest draws with a few colours and undo, and the drawing appears in another's gallery")
+
+
 def library_checks(organizer, server, downloads, check, drivers):
     """Issue 24: my own photos — uploads from the file picker, months in en and fr, the viewer, trash and restore,
     and an upload from another device showing up live."""
@@ -567,6 +636,7 @@ def main():
                                       headers={"Cookie": f"disposable_session={session_cookie(ben)}", "Tus-Resumable": "1.0.0"})
         assert urllib.request.urlopen(head, timeout=30).headers.get("X-Photo-ID") == sent["id"]
         check("a large file cut off halfway (offline, reload) goes on from the server's bytes when back online")
+        guestbook_checks(organizer, server, ben, check, drivers)
 
         # The counter goes down and the shutter blocks at zero.
         ana.get(url + "/camera")

@@ -23,6 +23,7 @@ struct EventForm {
         if event.allowLibraryUploads { values["allowLibraryUploads"] = "on" }
         if event.allowGuestDownloads { values["allowGuestDownloads"] = "on" }
         if event.requireApproval { values["requireApproval"] = "on" }
+        if event.postsCountAsShots { values["postsCountAsShots"] = "on" }
         self.init(web: web, values: values, locked: event.hasPhotos)
     }
 
@@ -43,6 +44,7 @@ struct EventForm {
         if !locked {
             input.startsAt = try time("startsAt", original?.startsAt)
             input.allowLibraryUploads = .value(on("allowLibraryUploads"))
+            input.postsCountAsShots = .value(on("postsCountAsShots"))
             if let raw = values["shotsPerGuest"] {
                 guard let shots = Int(raw) else { throw Problem.invalidField("shotsPerGuest", web.t("problem_whole_number")) }
                 input.shotsPerGuest = .value(shots)
@@ -82,7 +84,7 @@ struct EventForm {
     /// What the form template shows: the values as typed, the switches, and each error by its field.
     struct View: Sendable {
         var name, description, startsAt, endsAt, shotsPerGuest, revealAt, maxGuests: String?
-        var allowLibraryUploads = false, allowGuestDownloads = false, requireApproval = false
+        var allowLibraryUploads = false, allowGuestDownloads = false, requireApproval = false, postsCountAsShots = false
         var revealNow = false, revealAtEnd = false, revealAt_mode = false
         var locked = false
         var error_name, error_description, error_startsAt, error_endsAt, error_shotsPerGuest, error_revealAt: String?
@@ -97,8 +99,8 @@ struct EventForm {
         var view = View(
             name: values["name"], description: values["description"], startsAt: values["startsAt"], endsAt: values["endsAt"],
             shotsPerGuest: values["shotsPerGuest"], revealAt: values["revealAt"], maxGuests: values["maxGuests"])
-        (view.allowLibraryUploads, view.allowGuestDownloads, view.requireApproval) =
-            (on("allowLibraryUploads"), on("allowGuestDownloads"), on("requireApproval"))
+        (view.allowLibraryUploads, view.allowGuestDownloads, view.requireApproval, view.postsCountAsShots) =
+            (on("allowLibraryUploads"), on("allowGuestDownloads"), on("requireApproval"), on("postsCountAsShots"))
         let mode = values["revealMode"] ?? "now"
         (view.revealNow, view.revealAtEnd, view.revealAt_mode) = (mode == "now", mode == "at-end", mode == "at")
         view.locked = locked

@@ -2,6 +2,7 @@
 // "developing" with a countdown, My shots with delete, multi-select to a ZIP, and the full-screen viewer.
 import { t, eventConfig, api, toast, photoAlt, formatTime, showPhoto, nameWithFace, pageViewer } from './app.js';
 import { UploadQueue, watchQueue } from './queue.js';
+import { noteTile, reactionBadge, socialPanel, composers } from './guestbook.js';
 
 const config = eventConfig();
 const grid = document.getElementById('grid');
@@ -34,7 +35,9 @@ function render(photo) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'thumb';
-  if (photo.status === 'ready') {
+  if (photo.kind === 'note') {
+    noteTile(button, photo);
+  } else if (photo.status === 'ready') {
     const image = document.createElement('img');
     showPhoto(image, photo, 'thumbnail');
     image.alt = photoAlt(photo);
@@ -52,6 +55,8 @@ function render(photo) {
   who.className = 'who';
   nameWithFace(who, photo, photo.approved === false ? `${photo.shooter.name} · ${t('awaiting_approval')}` : photo.shooter.name);
   button.append(who);
+  const reactions = reactionBadge(photo);
+  if (reactions) button.append(reactions);
   item.append(button);
   item.classList.toggle('selected', selected.has(photo.id));
   return item;
@@ -60,7 +65,9 @@ function render(photo) {
 function add(photo, atTop) {
   if (mine && !photo.mine) return;
   if (photo.status === 'failed') return;
-  const known = photos.has(photo.id);
+  const known = photos.get(photo.id);
+  // The feed does not say whether I like a post: keep what the page said.
+  if (known && photo.likedByMe === undefined) photo.likedByMe = known.likedByMe;
   photos.set(photo.id, photo);
   const item = render(photo);
   if (!known) atTop ? grid.prepend(item) : grid.append(item);
@@ -133,7 +140,7 @@ function follow() {
   // SOC-1: a caption written or changed, shown at once in the grid's data and an open viewer.
   on('photo-updated', (change) => {
     if (!change.photo || !photos.has(change.photo.id)) return;
-    photos.set(change.photo.id, change.photo);
+    photos.set(change.photo.id, { ...change.photo, likedByMe: photos.get(change.photo.id).likedByMe });
     if (current === change.photo.id) showCaption(change.photo);
   });
   on('photo-failed', (change) => remove(change.photo?.id || change.photoId));
@@ -141,6 +148,8 @@ function follow() {
     if (change.photo || change.photoId) remove(change.photo?.id || change.photoId);
     else if (change.developing) { developingCount = Math.max(0, developingCount - 1); updateDeveloping(); }
   });
+  // SOC-2: comments and likes, counted on the tiles and shown under the open post.
+  for (const kind of ['comment-added', 'comment-removed', 'likes-changed']) on(kind, (change) => social.apply(kind, change));
   // Hidden photos are not re-sent at the reveal: load the gallery again.
   on('event-revealed', () => { toast(t('revealed')); setTimeout(() => location.reload(), 800); });
   on('event-deleted', () => { location.href = '/'; });
@@ -194,7 +203,10 @@ const caption = document.getElementById('viewer-caption');
 const downloadLink = document.getElementById('viewer-download');
 const deleteButton = document.getElementById('viewer-delete');
 const confirmDialog = document.getElementById('confirm-delete');
+const viewerNote = document.getElementById('viewer-note');
 let current = null;
+const social = socialPanel({ config, photos, changed: (photo) => { if (grid.querySelector(`li[data-id="${photo.id}"]`)) render(photo); } });
+composers({ config, posted: (photo) => add(photo, true) });
 
 function readyIds() { return [...grid.querySelectorAll('li[data-id]')].map((li) => li.dataset.id).filter((id) => photos.get(id)?.status === 'ready'); }
 
@@ -202,12 +214,28 @@ function openViewer(id) {
   const photo = photos.get(id);
   if (!photo) return;
   current = id;
+  social.show(photo);
+  deleteButton.hidden = !canDelete(photo);
+  if (photo.kind === 'note') {
+    // A note is its words, large, in place of a picture.
+    viewerImage.hidden = true;
+    viewerImage.removeAttribute('src');
+    viewerNote.hidden = false;
+    viewerNote.textContent = photo.text ?? '';
+    nameWithFace(caption, photo, t('note_by', { name: photo.shooter.name }));
+    downloadLink.hidden = true;
+    captionText.hidden = true;
+    captionButton.hidden = true;
+    if (!viewer.open) viewer.showModal();
+    return;
+  }
+  viewerNote.hidden = true;
+  viewerImage.hidden = false;
   showPhoto(viewerImage, photo, 'preview');
   viewerImage.alt = photoAlt(photo);
   nameWithFace(caption, photo, photoAlt(photo));
   downloadLink.href = photo.urls.original;
   downloadLink.hidden = !config.allowGuestDownloads && !photo.mine;
-  deleteButton.hidden = !canDelete(photo);
   showCaption(photo);
   const original = new Image();
   original.onload = () => { if (current === id) viewerImage.src = original.src; };
@@ -256,7 +284,7 @@ captionDialog.addEventListener('close', async () => {
 });
 
 pageViewer(viewer, step);
-viewer.addEventListener('close', () => { current = null; viewerImage.removeAttribute('src'); });
+viewer.addEventListener('close', () => { current = null; social.hide(); viewerImage.removeAttribute('src'); });
 
 deleteButton.addEventListener('click', () => confirmDialog.showModal());
 confirmDialog.addEventListener('close', async () => {

@@ -107,16 +107,23 @@ async function loadPhotos() {
   for (const photo of page.items) {
     const item = document.createElement('li');
     item.dataset.id = photo.id;
-    const image = document.createElement('img');
-    image.alt = photoAlt(photo);
-    image.loading = 'lazy';
-    if (photo.status === 'ready') showPhoto(image, photo, 'thumbnail');
-    // Who shot it, and the larger picture a tap away: moderating needs both (issue 20).
-    const enlarge = document.createElement('a');
-    enlarge.href = photo.urls.preview;
-    enlarge.target = '_blank';
-    enlarge.rel = 'noopener';
-    enlarge.append(image);
+    // Who shot it, and the larger picture a tap away: moderating needs both (issue 20). A note shows its words.
+    let enlarge;
+    if (photo.kind === 'note') {
+      enlarge = document.createElement('p');
+      enlarge.className = 'note-words moderation-note';
+      enlarge.textContent = photo.text ?? '';
+    } else {
+      const image = document.createElement('img');
+      image.alt = photoAlt(photo);
+      image.loading = 'lazy';
+      if (photo.status === 'ready') showPhoto(image, photo, 'thumbnail');
+      enlarge = document.createElement('a');
+      enlarge.href = photo.urls.preview;
+      enlarge.target = '_blank';
+      enlarge.rel = 'noopener';
+      enlarge.append(image);
+    }
     const shooter = document.createElement('span');
     shooter.className = 'shooter';
     nameWithFace(shooter, photo, photo.shooter.name);

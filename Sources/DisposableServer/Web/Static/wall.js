@@ -27,7 +27,8 @@ async function loadPhotos() {
   if (response.status === 404) { gone(); return null; }
   if (!response.ok) throw new Error(`photos: ${response.status}`);
   const page = await response.json();
-  photos = page.items.filter((photo) => photo.status === 'ready');
+  // Notes are words for the phones' guestbook; the wall shows pictures.
+  photos = page.items.filter((photo) => photo.status === 'ready' && photo.urls);
   position = current ? photos.findIndex((photo) => photo.id === current.id) : -1;
   developing.hidden = page.revealed;
   if (!page.revealed) {
@@ -130,7 +131,7 @@ function listen() {
     if (message.lastEventId) lastSeq = Number(message.lastEventId);
     handler(JSON.parse(message.data));
   };
-  feed.addEventListener('photo-ready', track((change) => { if (change.photo) arrived(change.photo); }));
+  feed.addEventListener('photo-ready', track((change) => { if (change.photo?.urls) arrived(change.photo); }));
   feed.addEventListener('photo-removed', track((change) => removed(change.photo?.id || change.photoId)));
   feed.addEventListener('event-revealed', track(() => refresh()));
   feed.addEventListener('event-updated', track(() => refresh()));
