@@ -107,6 +107,9 @@ struct AuthorizationTests {
             expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)),
         Row(method: .put, path: "/api/v1/photos/{photo}/like", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .delete, path: "/api/v1/photos/{photo}/like", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        // SOC-3: everyone signed in has notifications of their own (`NotificationTests`: nobody reads or marks another's).
+        Row(method: .get, path: "/api/v1/notifications", expected: statuses(.unauthorized, .ok, .ok, .ok, .ok, .ok)),
+        Row(method: .post, path: "/api/v1/notifications/read", json: [:], expected: statuses(.unauthorized, .ok, .ok, .ok, .ok, .ok)),
         Row(
             method: .post, path: "/api/v1/photos/{photo}/approve", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)
         ),

@@ -329,6 +329,19 @@ def guestbook_checks(organizer, server, ben, check, drivers):
     assert "♥ 1" in badge and "1" in badge.split("·")[-1], badge
     check("a guest likes and comments on another's note; she sees the like and the comment live")
 
+    # SOC-3: Dora's bell counted both, live; opened, it says who did what, and its link opens the note.
+    wait(dora, lambda d: d.find_element(By.ID, "bell-count").text == "2", "two unread on Dora's bell")
+    dora.find_element(By.ID, "bell").click()
+    notices = wait(dora, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#notifications li a span")] or None, "the notifications")
+    assert notices[0] == f"Ben commented on your post in Guestbook: “{comment}”" and notices[1] == "Ben liked your post in Guestbook", notices
+    wait(dora, lambda d: not d.find_element(By.ID, "bell-count").is_displayed(), "read once seen")
+    shot(dora, "guest-notifications")
+    dora.find_element(By.CSS_SELECTOR, "#notifications li a").click()
+    wait(dora, lambda d: d.find_element(By.ID, "viewer").is_displayed() and d.find_element(By.ID, "viewer-note").text == words, "the note, opened from its notification")
+    dora.find_element(By.ID, "viewer-close").click()
+    assert server.api("/api/v1/notifications", session_cookie(dora))["unreadCount"] == 0
+    check("a guest's bell counts a like and a comment on her note live; opened, they are read and lead to the note")
+
     ben.find_element(By.ID, "comments-close").click()
     ben.find_element(By.ID, "viewer-close").click()
     ben.find_element(By.ID, "draw").click()

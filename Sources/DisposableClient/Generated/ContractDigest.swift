@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "f9ee9a370af93ad98c0f84dea13cdebee529c76241a0926c1b6f9a9ce5b5c809"
+    public static let contractDigest = "11474e2348aa39160e790e12d0b1187712ab43dc2644a132cff406f1b9f558ec"
 }

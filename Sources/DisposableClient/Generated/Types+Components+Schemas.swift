@@ -4340,5 +4340,266 @@ extension Components {
                 ])
             }
         }
+        /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon (RET-3).
+        ///
+        /// - Remark: Generated from `#/components/schemas/NotificationKind`.
+        @frozen public enum NotificationKind: String, Codable, Hashable, Sendable, CaseIterable {
+            case liked = "liked"
+            case commented = "commented"
+            case revealed = "revealed"
+            case endingSoon = "ending-soon"
+        }
+        /// - Remark: Generated from `#/components/schemas/Notification`.
+        public struct Notification: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Notification/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Notification/kind`.
+            public var kind: Components.Schemas.NotificationKind
+            /// - Remark: Generated from `#/components/schemas/Notification/eventId`.
+            public var eventId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Notification/eventName`.
+            public var eventName: Swift.String
+            /// The event's code, for its pages (`/e/{code}`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/eventCode`.
+            public var eventCode: Swift.String
+            /// The post it is about (likes and comments).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/photoId`.
+            public var photoId: Swift.String?
+            /// Who liked or commented: the name they go by in the event.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/actorName`.
+            public var actorName: Swift.String?
+            /// A comment's words.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/text`.
+            public var text: Swift.String?
+            /// ending-soon: when the event and its photos are deleted.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/deletesAt`.
+            public var deletesAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Notification/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Notification/read`.
+            public var read: Swift.Bool
+            /// Creates a new `Notification`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - kind:
+            ///   - eventId:
+            ///   - eventName:
+            ///   - eventCode: The event's code, for its pages (`/e/{code}`).
+            ///   - photoId: The post it is about (likes and comments).
+            ///   - actorName: Who liked or commented: the name they go by in the event.
+            ///   - text: A comment's words.
+            ///   - deletesAt: ending-soon: when the event and its photos are deleted.
+            ///   - createdAt:
+            ///   - read:
+            public init(
+                id: Swift.String,
+                kind: Components.Schemas.NotificationKind,
+                eventId: Swift.String,
+                eventName: Swift.String,
+                eventCode: Swift.String,
+                photoId: Swift.String? = nil,
+                actorName: Swift.String? = nil,
+                text: Swift.String? = nil,
+                deletesAt: Foundation.Date? = nil,
+                createdAt: Foundation.Date,
+                read: Swift.Bool
+            ) {
+                self.id = id
+                self.kind = kind
+                self.eventId = eventId
+                self.eventName = eventName
+                self.eventCode = eventCode
+                self.photoId = photoId
+                self.actorName = actorName
+                self.text = text
+                self.deletesAt = deletesAt
+                self.createdAt = createdAt
+                self.read = read
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case kind
+                case eventId
+                case eventName
+                case eventCode
+                case photoId
+                case actorName
+                case text
+                case deletesAt
+                case createdAt
+                case read
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.NotificationKind.self,
+                    forKey: .kind
+                )
+                self.eventId = try container.decode(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.eventName = try container.decode(
+                    Swift.String.self,
+                    forKey: .eventName
+                )
+                self.eventCode = try container.decode(
+                    Swift.String.self,
+                    forKey: .eventCode
+                )
+                self.photoId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .photoId
+                )
+                self.actorName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .actorName
+                )
+                self.text = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                self.deletesAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .deletesAt
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.read = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .read
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "kind",
+                    "eventId",
+                    "eventName",
+                    "eventCode",
+                    "photoId",
+                    "actorName",
+                    "text",
+                    "deletesAt",
+                    "createdAt",
+                    "read"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NotificationPage`.
+        public struct NotificationPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NotificationPage/items`.
+            public var items: [Components.Schemas.Notification]
+            /// Unread notifications in all (the bell).
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPage/unreadCount`.
+            public var unreadCount: Swift.Int
+            /// The next (older) page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationPage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `NotificationPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - unreadCount: Unread notifications in all (the bell).
+            ///   - nextCursor: The next (older) page; absent on the last.
+            public init(
+                items: [Components.Schemas.Notification],
+                unreadCount: Swift.Int,
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.unreadCount = unreadCount
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case unreadCount
+                case nextCursor
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.Notification].self,
+                    forKey: .items
+                )
+                self.unreadCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .unreadCount
+                )
+                self.nextCursor = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nextCursor
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "unreadCount",
+                    "nextCursor"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NotificationsRead`.
+        public struct NotificationsRead: Codable, Hashable, Sendable {
+            /// These notifications; without it, all of mine.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationsRead/ids`.
+            public var ids: [Swift.String]?
+            /// Creates a new `NotificationsRead`.
+            ///
+            /// - Parameters:
+            ///   - ids: These notifications; without it, all of mine.
+            public init(ids: [Swift.String]? = nil) {
+                self.ids = ids
+            }
+            public enum CodingKeys: String, CodingKey {
+                case ids
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.ids = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .ids
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "ids"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/UnreadCount`.
+        public struct UnreadCount: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UnreadCount/unreadCount`.
+            public var unreadCount: Swift.Int
+            /// Creates a new `UnreadCount`.
+            ///
+            /// - Parameters:
+            ///   - unreadCount:
+            public init(unreadCount: Swift.Int) {
+                self.unreadCount = unreadCount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case unreadCount
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.unreadCount = try container.decode(
+                    Swift.Int.self,
+                    forKey: .unreadCount
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "unreadCount"
+                ])
+            }
+        }
     }
 }

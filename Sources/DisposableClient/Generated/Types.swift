@@ -478,6 +478,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/photos/{id}/like`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/delete(unlikePhoto)`.
     func unlikePhoto(_ input: Operations.UnlikePhoto.Input) async throws -> Operations.UnlikePhoto.Output
+    /// SOC-3: my notifications, newest first, with the unread count; with Accept: text/event-stream, new ones and the unread count as they change, across all my events (one stream per tab)
+    ///
+    /// - Remark: HTTP `GET /api/v1/notifications`.
+    /// - Remark: Generated from `#/paths//api/v1/notifications/get(listNotifications)`.
+    func listNotifications(_ input: Operations.ListNotifications.Input) async throws -> Operations.ListNotifications.Output
+    /// SOC-3: mark these notifications (or all of mine) read; others' ids are ignored
+    ///
+    /// - Remark: HTTP `POST /api/v1/notifications/read`.
+    /// - Remark: Generated from `#/paths//api/v1/notifications/read/post(markNotificationsRead)`.
+    func markNotificationsRead(_ input: Operations.MarkNotificationsRead.Input) async throws -> Operations.MarkNotificationsRead.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -1632,6 +1642,32 @@ extension APIProtocol {
         try await unlikePhoto(Operations.UnlikePhoto.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// SOC-3: my notifications, newest first, with the unread count; with Accept: text/event-stream, new ones and the unread count as they change, across all my events (one stream per tab)
+    ///
+    /// - Remark: HTTP `GET /api/v1/notifications`.
+    /// - Remark: Generated from `#/paths//api/v1/notifications/get(listNotifications)`.
+    public func listNotifications(
+        query: Operations.ListNotifications.Input.Query = .init(),
+        headers: Operations.ListNotifications.Input.Headers = .init()
+    ) async throws -> Operations.ListNotifications.Output {
+        try await listNotifications(Operations.ListNotifications.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// SOC-3: mark these notifications (or all of mine) read; others' ids are ignored
+    ///
+    /// - Remark: HTTP `POST /api/v1/notifications/read`.
+    /// - Remark: Generated from `#/paths//api/v1/notifications/read/post(markNotificationsRead)`.
+    public func markNotificationsRead(
+        headers: Operations.MarkNotificationsRead.Input.Headers = .init(),
+        body: Operations.MarkNotificationsRead.Input.Body
+    ) async throws -> Operations.MarkNotificationsRead.Output {
+        try await markNotificationsRead(Operations.MarkNotificationsRead.Input(
+            headers: headers,
+            body: body
         ))
     }
 }

@@ -25,6 +25,7 @@ public struct AppServices: Sendable {
     let support: SupportService
     let library: LibraryService
     let guestbook: GuestbookService
+    let notifications: NotificationService
 
     // What they share.
     let blobs: CachingBlobStore
@@ -96,7 +97,10 @@ public struct AppServices: Sendable {
             limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels), likes: guestbookRows,
             logger: logger)
         gallery = GalleryService(photos: photoRows, events: events, signer: signer, pictures: pictures, clock: clock, likes: guestbookRows)
-        guestbook = GuestbookService(photos: photos, rows: guestbookRows, limiter: RateLimiter([.target: Guestbook.writes]))
+        notifications = NotificationService(
+            rows: NotificationRepository(database: database), bell: StreamWaker(), clock: clock, retention: configuration.retention)
+        guestbook = GuestbookService(
+            photos: photos, rows: guestbookRows, limiter: RateLimiter([.target: Guestbook.writes]), bell: notifications.bell)
         profiles = ProfileService(database: database, blobs: blobs, staging: staging, images: images)
         myData = MyDataService(
             database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,
@@ -112,7 +116,7 @@ public struct AppServices: Sendable {
         renderer = PhotoRenderer(
             photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)
         let libraryRows = LibraryRepository(database: database)
-        let libraryFeed = LibraryFeed()
+        let libraryFeed = StreamWaker()
         let videos = configuration.videoTool.map(VideoProcessor.init(tool:))
         if videos == nil { logger.warning("ffmpeg and ffprobe were not found: videos will be refused.") }
         library = LibraryService(

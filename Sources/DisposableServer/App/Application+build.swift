@@ -62,6 +62,10 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
         library: services.library, heartbeat: services.configuration.liveHeartbeat, streams: services.liveStreams,
         stillValid: { [accounts = services.accounts] identity in try await accounts.identity(tokenHash: identity.tokenHash) != nil }
     ).addRoutes(to: withSession)
+    NotificationController(
+        notifications: services.notifications, streams: NotificationStreams(), heartbeat: services.configuration.liveHeartbeat,
+        stillValid: { [accounts = services.accounts] identity in try await accounts.identity(tokenHash: identity.tokenHash) != nil }
+    ).addRoutes(to: withSession)
     DeletionRecordsController(database: services.database).addRoutes(to: withSession)
     AdminController(admin: services.admin).addRoutes(to: withSession)
     PasswordController(resets: services.passwordResets, accounts: services.accounts).addRoutes(to: withSession)
@@ -111,7 +115,7 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
             logger: services.logger),
         ClockAnnouncer(
             database: services.database, changes: services.changes, clock: services.clock, started: services.started,
-            logger: services.logger),
+            logger: services.logger, retention: configuration.retention),
         services.retention)
     if let metricsPort = configuration.metricsPort {
         app.addServices(metricsListener(services: services, port: metricsPort))

@@ -55,6 +55,9 @@ struct GuestbookRepository: Sendable {
                 """
             ).run()
             try await ChangeLog.append(facts(count), eventID: photo.eventID, photo: photo, now: comment.createdAt, kindOfDatabase: kind, in: db)
+            try await NotificationRepository.reacted(
+                .commented, to: photo, by: comment.authorID, actorName: comment.authorName, commentID: comment.id, text: comment.text,
+                now: comment.createdAt, in: db)
             return count
         }
     }
@@ -77,8 +80,9 @@ struct GuestbookRepository: Sendable {
         return true
     }
 
-    /// Sets or clears one person's like (idempotent); the post's like count after it, nil when the post is gone.
-    func setLike(_ liked: Bool, on photo: Photo, by likerID: String, now: Date) async throws -> Int? {
+    /// Sets or clears one person's like (idempotent); the post's like count after it, nil when the post is gone. The
+    /// post's author is told of a new like, and the notice goes again with the like.
+    func setLike(_ liked: Bool, on photo: Photo, by likerID: String, name likerName: String, now: Date) async throws -> Int? {
         let kind = database.kind
         return try await database.transaction { db in
             let changed =
@@ -94,6 +98,11 @@ struct GuestbookRepository: Sendable {
             guard changed else {
                 return try await db.raw("SELECT like_count FROM photos WHERE id = \(bind: photo.id)").first()?.decode(
                     column: "like_count", as: Int.self)
+            }
+            if liked {
+                try await NotificationRepository.reacted(.liked, to: photo, by: likerID, actorName: likerName, now: now, in: db)
+            } else {
+                try await NotificationRepository.likeTakenBack(photoIDs: [photo.id], by: likerID, in: db)
             }
             return try await Self.moveLikes(photo, by: liked ? 1 : -1, now: now, kind: kind, in: db)
         }
@@ -121,7 +130,8 @@ struct GuestbookRepository: Sendable {
     }
 
     /// Everything one person wrote or liked in an event, taken back (a guest removed, or erasing their data):
-    /// each comment and like as if they had removed it, so counts and live viewers follow.
+    /// each comment and like as if they had removed it, so counts and live viewers follow; and what they were told
+    /// there.
     func removeAll(by authorID: String, eventID: String, now: Date) async throws {
         let kind = database.kind
         try await database.transaction { db in
@@ -143,6 +153,8 @@ struct GuestbookRepository: Sendable {
                     _ = try await Self.moveLikes(photo, by: -1, now: now, kind: kind, in: db)
                 }
             }
+            try await NotificationRepository.likeTakenBack(photoIDs: liked, by: authorID, in: db)
+            try await NotificationRepository.forget(recipientID: authorID, eventID: eventID, in: db)
         }
     }
 

@@ -9,6 +9,8 @@ struct GuestbookService: Sendable {
     let photos: PhotoService
     let rows: GuestbookRepository
     let limiter: RateLimiter
+    /// Rings the notification streams on this instance when a like or comment told someone something.
+    let bell: StreamWaker
 
     var clock: any AppClock { photos.clock }
 
@@ -89,6 +91,7 @@ struct GuestbookService: Sendable {
                 }) != nil
         else { throw PhotoService.notFound }
         await photos.changes.refresh(grant.event.id)
+        await bell.changed(NotificationService.anyone)
         return json(comment, viewerID: author.id, pictures: pictures)
     }
 
@@ -117,9 +120,14 @@ struct GuestbookService: Sendable {
     /// SOC-2: one like per person per post; liking twice, or taking back a like one never gave, changes nothing.
     func setLike(_ liked: Bool, on photoID: String, for identity: Identity?) async throws -> LikeState {
         let grant = try await photos.photo(photoID, for: identity)
-        try await limit(grant.viewerID)
-        guard let count = try await rows.setLike(liked, on: grant.photo, by: grant.viewerID, now: clock.now) else { throw PhotoService.notFound }
+        guard let identity else { throw Problem.unauthorized }
+        let liker = try await photos.uploader(event: grant.event, role: grant.role, identity: identity)
+        try await limit(liker.id)
+        guard let count = try await rows.setLike(liked, on: grant.photo, by: liker.id, name: liker.name, now: clock.now) else {
+            throw PhotoService.notFound
+        }
         await photos.changes.refresh(grant.event.id)
+        await bell.changed(NotificationService.anyone)
         return LikeState(photoId: grant.photo.id, likeCount: count, likedByMe: liked)
     }
 

@@ -9,7 +9,7 @@ struct LibraryRenderer: Sendable {
     let blobs: any BlobStore
     let images: any ImageProcessor
     let pendingWrites: PendingWrites
-    let feed: LibraryFeed
+    let feed: StreamWaker
     let jobs: JobQueue
     var videos: VideoProcessor? = nil
     /// Where ffmpeg writes (the staging folder: on the local store's filesystem, so storing a copy is a rename).

@@ -15,7 +15,7 @@ struct LibraryService: Sendable {
     let staging: UploadStaging
     let pendingWrites: PendingWrites
     let newWork: WorkSignal
-    let feed: LibraryFeed
+    let feed: StreamWaker
     let clock: any AppClock
     let logger: Logger
     /// ffmpeg's checks and renders for videos; nil where ffmpeg is not installed (videos are then refused).

@@ -13,6 +13,8 @@ struct ClockAnnouncer: Service {
     let clock: any AppClock
     let started: StartupGate
     let logger: Logger
+    /// How long an event is kept after it ends: the "deleted on …" notice goes out `EventView.deletionWarning` before.
+    let retention: TimeInterval
     /// How often the clock is read: subscribers hear of a reveal within this much (plus delivery).
     var interval: Duration = .milliseconds(250)
 
@@ -37,6 +39,7 @@ struct ClockAnnouncer: Service {
             try await announce(id, flag: "reveal_announced", now: now) { db in
                 try await ChangeLog.append(
                     ChangePayload(kind: .eventRevealed, revealedAt: now), eventID: id, now: now, kindOfDatabase: databaseKind, in: db)
+                try await NotificationRepository.toEveryone(.revealed, eventID: id, now: now, in: db)
             }
         }
         let dueEnds = try await database.sql { db in
@@ -51,10 +54,23 @@ struct ClockAnnouncer: Service {
                     ChangePayload(kind: .eventEnded, endsAt: endsAt), eventID: id, now: now, kindOfDatabase: databaseKind, in: db)
             }
         }
+        // RET-3: a few days before everything goes, everyone in the event is told when (once per event).
+        let warnBefore = Int64((retention - EventView.deletionWarning) * 1000)
+        let dueWarnings = try await database.sql { db in
+            try await db.raw("SELECT id FROM events WHERE deletion_warned = \(bind: false) AND ends_at + \(bind: warnBefore) <= \(bind: nowMS)")
+                .all().map { try $0.decode(column: "id", as: String.self) }
+        }
+        for id in dueWarnings {
+            try await announce(id, flag: "deletion_warned", now: now, notify: false) { db in
+                try await NotificationRepository.toEveryone(.endingSoon, eventID: id, now: now, in: db)
+            }
+        }
     }
 
     /// Sets the flag and logs the change in one transaction — only if this instance is the one that set it.
-    private func announce(_ eventID: String, flag: String, now: Date, log: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
+    private func announce(
+        _ eventID: String, flag: String, now: Date, notify: Bool = true, log: @escaping @Sendable (any SQLDatabase) async throws -> Void
+    ) async throws {
         let announced = try await database.transaction { db in
             guard
                 try await db.raw(
@@ -64,6 +80,6 @@ struct ClockAnnouncer: Service {
             try await log(db)
             return true
         }
-        if announced { await changes.refresh(eventID) }
+        if announced && notify { await changes.refresh(eventID) }
     }
 }

@@ -299,4 +299,14 @@ confirmDialog.addEventListener('close', async () => {
   }
 });
 
-loadMore();
+// SOC-3: a notification's link opens its post (`#post=ID`), here or arriving from another page.
+async function openLinked() {
+  const id = new URLSearchParams(location.hash.slice(1)).get('post');
+  if (!id) return;
+  if (!photos.has(id)) {
+    try { add(await api(`/api/v1/photos/${encodeURIComponent(id)}`), false); } catch { return; }
+  }
+  if (photos.has(id)) openViewer(id);
+}
+addEventListener('hashchange', openLinked);
+loadMore().then(openLinked);

@@ -1,0 +1,78 @@
+import Foundation
+
+/// One thing a person is told in the app (SOC-3).
+public struct NotificationJSON: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        /// Someone liked my post.
+        case liked
+        /// Someone commented on my post; `text` holds their words.
+        case commented
+        /// The event's photos were revealed.
+        case revealed
+        /// The event will be deleted at `deletesAt` (RET-3).
+        case endingSoon = "ending-soon"
+    }
+
+    public var id: String
+    public var kind: Kind
+    public var eventId: String
+    public var eventName: String
+    /// The event's code, for its pages (`/e/{code}`).
+    public var eventCode: String
+    /// The post it is about (likes and comments).
+    public var photoId: String?
+    /// Who did it (likes and comments): the name they go by in the event.
+    public var actorName: String?
+    public var text: String?
+    public var deletesAt: Date?
+    public var createdAt: Date
+    public var read: Bool
+
+    public init(
+        id: String, kind: Kind, eventId: String, eventName: String, eventCode: String, photoId: String?, actorName: String?, text: String?,
+        deletesAt: Date?, createdAt: Date, read: Bool
+    ) {
+        self.id = id
+        self.kind = kind
+        self.eventId = eventId
+        self.eventName = eventName
+        self.eventCode = eventCode
+        self.photoId = photoId
+        self.actorName = actorName
+        self.text = text
+        self.deletesAt = deletesAt
+        self.createdAt = createdAt
+        self.read = read
+    }
+}
+
+/// `GET /api/v1/notifications`: newest first, with how many are unread in all.
+public struct NotificationPage: Codable, Sendable {
+    public var items: [NotificationJSON]
+    public var unreadCount: Int
+    public var nextCursor: String?
+
+    public init(items: [NotificationJSON], unreadCount: Int, nextCursor: String?) {
+        self.items = items
+        self.unreadCount = unreadCount
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `POST /api/v1/notifications/read`: these ones, or (without `ids`) all of them.
+public struct NotificationsRead: Codable, Sendable {
+    public var ids: [String]?
+
+    public init(ids: [String]?) {
+        self.ids = ids
+    }
+}
+
+/// How many notifications are unread (the bell's number).
+public struct UnreadCount: Codable, Sendable, Equatable {
+    public var unreadCount: Int
+
+    public init(unreadCount: Int) {
+        self.unreadCount = unreadCount
+    }
+}

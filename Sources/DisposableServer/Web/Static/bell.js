@@ -1,0 +1,69 @@
+// SOC-3: the bell — my notifications from every event I am in, one live stream per tab. Opening it marks them read.
+import { t, api, toast, formatDateTime } from './app.js';
+
+const bell = document.getElementById('bell');
+const count = document.getElementById('bell-count');
+const dialog = document.getElementById('notifications-dialog');
+const list = document.getElementById('notifications');
+let unread = 0;
+
+function text(notice) {
+  const values = { name: notice.actorName ?? '', event: notice.eventName, text: notice.text ?? '' };
+  switch (notice.kind) {
+    case 'liked': return t('notice_liked', values);
+    case 'commented': return t('notice_commented', values);
+    case 'revealed': return t('notice_revealed', values);
+    case 'ending-soon': return t('notice_ending', { ...values, date: formatDateTime(notice.deletesAt) });
+    default: return notice.eventName;
+  }
+}
+
+function item(notice) {
+  const li = document.createElement('li');
+  li.dataset.id = notice.id;
+  li.classList.toggle('unread', !notice.read);
+  const link = document.createElement('a');
+  link.href = `/e/${encodeURIComponent(notice.eventCode)}${notice.photoId ? `#post=${encodeURIComponent(notice.photoId)}` : ''}`;
+  const words = document.createElement('span');
+  words.textContent = text(notice);
+  const when = document.createElement('time');
+  when.dateTime = notice.createdAt;
+  when.textContent = formatDateTime(notice.createdAt);
+  link.append(words, when);
+  li.append(link);
+  return li;
+}
+
+function showCount(value) {
+  unread = value;
+  count.hidden = value === 0;
+  count.textContent = value > 99 ? '99+' : String(value);
+  bell.setAttribute('aria-label', value ? t('bell_unread', { n: value }) : t('bell'));
+}
+
+async function markRead() {
+  if (!unread) return;
+  try { showCount((await api('/api/v1/notifications/read', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: '{}' })).unreadCount); } catch { /* read next time */ }
+}
+
+async function start() {
+  let page;
+  try { page = await api('/api/v1/notifications?limit=30'); } catch { return; }  // nobody signed in: no bell
+  page.items.forEach((notice) => list.append(item(notice)));
+  showCount(page.unreadCount);
+  bell.hidden = false;
+  bell.addEventListener('click', () => { dialog.showModal(); markRead(); });
+  document.getElementById('notifications-close').addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => list.querySelectorAll('li.unread').forEach((li) => li.classList.remove('unread')));
+  const stream = new EventSource('/api/v1/notifications');
+  stream.addEventListener('notification', (message) => {
+    const notice = JSON.parse(message.data);
+    if (list.querySelector(`li[data-id="${notice.id}"]`)) return;
+    list.prepend(item(notice));
+    if (dialog.open) markRead(); else toast(text(notice), 4000);
+  });
+  stream.addEventListener('unread', (message) => showCount(JSON.parse(message.data).unreadCount));
+  addEventListener('pagehide', () => stream.close());
+}
+
+if (bell) start();
