@@ -53,6 +53,8 @@ public struct EventJSON: Codable, Sendable, Equatable {
     public var requireApproval: Bool
     /// SOC-1: guestbook notes and drawings take a shot like photos do (default: they are free).
     public var postsCountAsShots: Bool
+    /// SOC-4: guests may post short videos (at most 30 seconds; default: no).
+    public var allowVideos: Bool
     public var guestCount: Int
     /// True once the first photo is taken: most settings are then locked (EV-2).
     public var settingsLocked: Bool
@@ -64,9 +66,10 @@ public struct EventJSON: Codable, Sendable, Equatable {
         id: String, code: String, joinURL: String, name: String, description: String, status: EventStatus, startsAt: Date,
         endsAt: Date, deletesAt: Date, shotsPerGuest: Int, reveal: Reveal, revealsAt: Date, allowLibraryUploads: Bool,
         allowGuestDownloads: Bool, hasPassword: Bool, maxGuests: Int?, requireApproval: Bool, postsCountAsShots: Bool = false,
-        guestCount: Int, settingsLocked: Bool, role: EventRole, createdAt: Date
+        allowVideos: Bool = false, guestCount: Int, settingsLocked: Bool, role: EventRole, createdAt: Date
     ) {
         self.postsCountAsShots = postsCountAsShots
+        self.allowVideos = allowVideos
         self.id = id
         self.code = code
         self.joinURL = joinURL
@@ -160,10 +163,11 @@ public struct EventSettingsInput: Codable, Sendable {
     public var maxGuests: PatchValue<Int> = .absent
     public var requireApproval: PatchValue<Bool> = .absent
     public var postsCountAsShots: PatchValue<Bool> = .absent
+    public var allowVideos: PatchValue<Bool> = .absent
 
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case name, description, startsAt, durationHours, endsAt, shotsPerGuest, reveal
-        case allowLibraryUploads, allowGuestDownloads, password, maxGuests, requireApproval, postsCountAsShots
+        case allowLibraryUploads, allowGuestDownloads, password, maxGuests, requireApproval, postsCountAsShots, allowVideos
     }
 
     public init() {}
@@ -183,6 +187,7 @@ public struct EventSettingsInput: Codable, Sendable {
         maxGuests = try container.patchValue(.maxGuests)
         requireApproval = try container.patchValue(.requireApproval)
         postsCountAsShots = try container.patchValue(.postsCountAsShots)
+        allowVideos = try container.patchValue(.allowVideos)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -200,6 +205,7 @@ public struct EventSettingsInput: Codable, Sendable {
         try container.encode(maxGuests, forKey: .maxGuests)
         try container.encode(requireApproval, forKey: .requireApproval)
         try container.encode(postsCountAsShots, forKey: .postsCountAsShots)
+        try container.encode(allowVideos, forKey: .allowVideos)
     }
 }
 

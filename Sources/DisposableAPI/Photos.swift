@@ -22,6 +22,8 @@ public enum PostKind: String, Sendable, Codable {
     case photo
     /// A guestbook message: words only (`text`), no file.
     case note
+    /// A short video (SOC-4): `urls.video` plays it, `durationSeconds` says how long.
+    case video
 }
 
 /// A photo as the API shows it (gallery items, `GET /api/v1/photos/{id}`, upload answers, the change feed).
@@ -45,11 +47,14 @@ public struct PhotoJSON: Codable, Sendable, Equatable {
         public var thumbnail: String
         public var preview: String
         public var original: String
+        /// A video's web-playable copy (H.264/AAC MP4, at most 30 seconds).
+        public var video: String?
 
-        public init(thumbnail: String, preview: String, original: String) {
+        public init(thumbnail: String, preview: String, original: String, video: String? = nil) {
             self.thumbnail = thumbnail
             self.preview = preview
             self.original = original
+            self.video = video
         }
     }
 
@@ -82,13 +87,16 @@ public struct PhotoJSON: Codable, Sendable, Equatable {
     public var commentCount: Int
     /// Whether the caller likes it; absent in the change feed (keep what you knew).
     public var likedByMe: Bool?
+    /// A video's length, in whole seconds (rounded).
+    public var durationSeconds: Int?
 
     public init(
         id: String, eventId: String, shooter: Shooter, takenAt: Date, uploadedAt: Date, width: Int?, height: Int?,
         byteSize: Int64, format: String, status: PhotoStatus, approved: Bool, source: PhotoSource, sha256: String,
         downloadName: String, mine: Bool, urls: URLs?, caption: String? = nil, kind: PostKind = .photo, text: String? = nil,
-        likeCount: Int = 0, commentCount: Int = 0, likedByMe: Bool? = nil
+        likeCount: Int = 0, commentCount: Int = 0, likedByMe: Bool? = nil, durationSeconds: Int? = nil
     ) {
+        self.durationSeconds = durationSeconds
         self.caption = caption
         self.kind = kind
         self.text = text

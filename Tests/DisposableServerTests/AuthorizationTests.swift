@@ -116,6 +116,8 @@ struct AuthorizationTests {
         Row(method: .get, path: "/api/v1/photos/{photo}/original", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}/preview", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}/thumbnail", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        // SOC-4: {video} is a guest's video post, played by whoever sees it.
+        Row(method: .get, path: "/api/v1/photos/{video}/video", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         // A signed link is the grant itself: whoever holds it gets the file; a forged one gets nothing.
         Row(method: .get, path: "/api/v1/media/{event}/{photo}/{file}", expected: statuses(.ok, .ok, .ok, .ok, .ok, .ok)),
         Row(
@@ -311,6 +313,16 @@ struct AuthorizationTests {
                         path = try #require(urls?["thumbnail"] as? String)
                     }
                 }
+                if path.contains("{video}") {
+                    // A ready video by a guest of the event, which now takes videos.
+                    let id = event["id"] as! String
+                    #expect(try await app.call(.patch, "/api/v1/events/\(id)", json: ["allowVideos": true], token: organizer).status == .ok)
+                    let guest = try await app.guestToken(code: event["code"] as! String, name: "Vi")
+                    let video = try await app.upload(try await TestVideos.make("mp4", seconds: 1), event: id, token: guest)
+                    let videoID = try #require(video.string("id"), "\(video.text)")
+                    _ = try await app.waitUntilProcessed(videoID, token: guest, timeout: .seconds(120))
+                    path = path.replacingOccurrences(of: "{video}", with: videoID)
+                }
                 if path.contains("{comment}") {
                     // The organizer's comment on their own photo.
                     let photo = try await app.upload(
@@ -370,7 +382,7 @@ struct AuthorizationTests {
         try await TestApp.run(.sqlite) { app in
             let covered = Set(
                 Self.rows.map {
-                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}").replacingOccurrences(of: "{comment}", with: "{id}"))"
+                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}").replacingOccurrences(of: "{comment}", with: "{id}").replacingOccurrences(of: "{video}", with: "{id}"))"
                 })
             let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
             for route in registeredRoutes(app.services) where !pages.contains(route) {

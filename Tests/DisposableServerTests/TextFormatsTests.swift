@@ -56,11 +56,12 @@ struct TextFormatsTests {
         let photos = names.enumerated().map { index, name in
             Photo(
                 id: "p\(index)", eventID: "e1", uploaderID: index % 2 == 0 ? "me" : "u\(index)", shooterName: name,
-                shooterNumber: index + 1, sha256: String(repeating: "ab", count: 32), format: ImageFormat.allCases[index % 6],
+                shooterNumber: index + 1, sha256: String(repeating: "ab", count: 32),
+                format: index == 7 ? .video(.webm) : .image(ImageFormat.allCases[index % 6]),
                 source: index % 3 == 0 ? .library : .camera, byteSize: Int64(index) * 1_000_003,
                 width: index % 4 == 0 ? nil : 4032, height: index % 4 == 0 ? nil : 3024,
                 takenAt: Self.times[index], uploadedAt: Self.times[index + 10], status: index % 5 == 0 ? .processing : .ready,
-                approved: index % 2 == 0, failure: nil)
+                approved: index % 2 == 0, failure: nil, kind: index == 7 ? .video : .photo, duration: index == 7 ? 12.4 : nil)
         }
         // Signed links ("?", "&" in the text) on half of them, the session-checked addresses on the rest.
         let links = MediaLinks(keyed: HMAC<SHA256>(key: SymmetricKey(size: .bits256)), until: 1_900_000_000)

@@ -834,6 +834,10 @@ extension Components {
             public var requireApproval: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/EventSettings/postsCountAsShots`.
             public var postsCountAsShots: Swift.Bool?
+            /// SOC-4: guests may post short videos (at most 30 seconds; default false)
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventSettings/allowVideos`.
+            public var allowVideos: Swift.Bool?
             /// Creates a new `EventSettings`.
             ///
             /// - Parameters:
@@ -850,6 +854,7 @@ extension Components {
             ///   - maxGuests: Null: no limit.
             ///   - requireApproval:
             ///   - postsCountAsShots:
+            ///   - allowVideos: SOC-4: guests may post short videos (at most 30 seconds; default false)
             public init(
                 name: Swift.String? = nil,
                 description: Swift.String? = nil,
@@ -863,7 +868,8 @@ extension Components {
                 password: Swift.String? = nil,
                 maxGuests: Swift.Int? = nil,
                 requireApproval: Swift.Bool? = nil,
-                postsCountAsShots: Swift.Bool? = nil
+                postsCountAsShots: Swift.Bool? = nil,
+                allowVideos: Swift.Bool? = nil
             ) {
                 self.name = name
                 self.description = description
@@ -878,6 +884,7 @@ extension Components {
                 self.maxGuests = maxGuests
                 self.requireApproval = requireApproval
                 self.postsCountAsShots = postsCountAsShots
+                self.allowVideos = allowVideos
             }
             public enum CodingKeys: String, CodingKey {
                 case name
@@ -893,6 +900,7 @@ extension Components {
                 case maxGuests
                 case requireApproval
                 case postsCountAsShots
+                case allowVideos
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -948,6 +956,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .postsCountAsShots
                 )
+                self.allowVideos = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .allowVideos
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
                     "description",
@@ -961,7 +973,8 @@ extension Components {
                     "password",
                     "maxGuests",
                     "requireApproval",
-                    "postsCountAsShots"
+                    "postsCountAsShots",
+                    "allowVideos"
                 ])
             }
         }
@@ -1024,6 +1037,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Event/postsCountAsShots`.
             public var postsCountAsShots: Swift.Bool
+            /// SOC-4: guests may post short videos (at most 30 seconds)
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/allowVideos`.
+            public var allowVideos: Swift.Bool
             /// Creates a new `Event`.
             ///
             /// - Parameters:
@@ -1049,6 +1066,7 @@ extension Components {
             ///   - role:
             ///   - createdAt:
             ///   - postsCountAsShots: SOC-1: guestbook notes and drawings take a shot (default false); locked once people shoot
+            ///   - allowVideos: SOC-4: guests may post short videos (at most 30 seconds)
             public init(
                 id: Swift.String,
                 code: Swift.String,
@@ -1071,7 +1089,8 @@ extension Components {
                 settingsLocked: Swift.Bool,
                 role: Components.Schemas.Event.RolePayload,
                 createdAt: Foundation.Date,
-                postsCountAsShots: Swift.Bool
+                postsCountAsShots: Swift.Bool,
+                allowVideos: Swift.Bool
             ) {
                 self.id = id
                 self.code = code
@@ -1095,6 +1114,7 @@ extension Components {
                 self.role = role
                 self.createdAt = createdAt
                 self.postsCountAsShots = postsCountAsShots
+                self.allowVideos = allowVideos
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1119,6 +1139,7 @@ extension Components {
                 case role
                 case createdAt
                 case postsCountAsShots
+                case allowVideos
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1210,6 +1231,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .postsCountAsShots
                 )
+                self.allowVideos = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .allowVideos
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "code",
@@ -1232,7 +1257,8 @@ extension Components {
                     "settingsLocked",
                     "role",
                     "createdAt",
-                    "postsCountAsShots"
+                    "postsCountAsShots",
+                    "allowVideos"
                 ])
             }
         }
@@ -1475,25 +1501,33 @@ extension Components {
                 public var preview: Swift.String
                 /// - Remark: Generated from `#/components/schemas/Photo/urls/original`.
                 public var original: Swift.String
+                /// SOC-4: a video's web-playable copy (H.264/AAC MP4, at most 30 s, no metadata)
+                ///
+                /// - Remark: Generated from `#/components/schemas/Photo/urls/video`.
+                public var video: Swift.String?
                 /// Creates a new `UrlsPayload`.
                 ///
                 /// - Parameters:
                 ///   - thumbnail:
                 ///   - preview:
                 ///   - original:
+                ///   - video: SOC-4: a video's web-playable copy (H.264/AAC MP4, at most 30 s, no metadata)
                 public init(
                     thumbnail: Swift.String,
                     preview: Swift.String,
-                    original: Swift.String
+                    original: Swift.String,
+                    video: Swift.String? = nil
                 ) {
                     self.thumbnail = thumbnail
                     self.preview = preview
                     self.original = original
+                    self.video = video
                 }
                 public enum CodingKeys: String, CodingKey {
                     case thumbnail
                     case preview
                     case original
+                    case video
                 }
                 public init(from decoder: any Swift.Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1509,10 +1543,15 @@ extension Components {
                         Swift.String.self,
                         forKey: .original
                     )
+                    self.video = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .video
+                    )
                     try decoder.ensureNoAdditionalProperties(knownKeys: [
                         "thumbnail",
                         "preview",
-                        "original"
+                        "original",
+                        "video"
                     ])
                 }
             }
@@ -1524,14 +1563,15 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/caption`.
             public var caption: Swift.String?
-            /// SOC-1: an image (a photo, or a drawing when `source` is drawing), or a guestbook note (words only, no `urls`)
+            /// SOC-1, SOC-4: an image (a photo, or a drawing when `source` is drawing), a guestbook note (words only, no `urls`), or a short video (`urls.video`)
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/kind`.
             @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case photo = "photo"
                 case note = "note"
+                case video = "video"
             }
-            /// SOC-1: an image (a photo, or a drawing when `source` is drawing), or a guestbook note (words only, no `urls`)
+            /// SOC-1, SOC-4: an image (a photo, or a drawing when `source` is drawing), a guestbook note (words only, no `urls`), or a short video (`urls.video`)
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/kind`.
             public var kind: Components.Schemas.Photo.KindPayload
@@ -1549,6 +1589,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/likedByMe`.
             public var likedByMe: Swift.Bool?
+            /// SOC-4: a video's length in whole seconds
+            ///
+            /// - Remark: Generated from `#/components/schemas/Photo/durationSeconds`.
+            public var durationSeconds: Swift.Int?
             /// Creates a new `Photo`.
             ///
             /// - Parameters:
@@ -1569,11 +1613,12 @@ extension Components {
             ///   - mine:
             ///   - urls: The thumbnail and preview are signed links (no session needed, valid 12–24 h); the original is checked against the session. Absent for notes.
             ///   - caption: The shooter's caption (SOC-1)
-            ///   - kind: SOC-1: an image (a photo, or a drawing when `source` is drawing), or a guestbook note (words only, no `urls`)
+            ///   - kind: SOC-1, SOC-4: an image (a photo, or a drawing when `source` is drawing), a guestbook note (words only, no `urls`), or a short video (`urls.video`)
             ///   - text: A note's words
             ///   - likeCount: SOC-2: how many like it (never who)
             ///   - commentCount:
             ///   - likedByMe: Whether the caller likes it; absent in the change feed
+            ///   - durationSeconds: SOC-4: a video's length in whole seconds
             public init(
                 id: Swift.String,
                 eventId: Swift.String,
@@ -1596,7 +1641,8 @@ extension Components {
                 text: Swift.String? = nil,
                 likeCount: Swift.Int,
                 commentCount: Swift.Int,
-                likedByMe: Swift.Bool? = nil
+                likedByMe: Swift.Bool? = nil,
+                durationSeconds: Swift.Int? = nil
             ) {
                 self.id = id
                 self.eventId = eventId
@@ -1620,6 +1666,7 @@ extension Components {
                 self.likeCount = likeCount
                 self.commentCount = commentCount
                 self.likedByMe = likedByMe
+                self.durationSeconds = durationSeconds
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1644,6 +1691,7 @@ extension Components {
                 case likeCount
                 case commentCount
                 case likedByMe
+                case durationSeconds
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1735,6 +1783,10 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .likedByMe
                 )
+                self.durationSeconds = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .durationSeconds
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "eventId",
@@ -1757,7 +1809,8 @@ extension Components {
                     "text",
                     "likeCount",
                     "commentCount",
-                    "likedByMe"
+                    "likedByMe",
+                    "durationSeconds"
                 ])
             }
         }

@@ -22873,4 +22873,332 @@ public enum Operations {
             }
         }
     }
+    /// SOC-4: a video post's web-playable copy (H.264/AAC MP4, at most 30 s, without the file's metadata); supports Range
+    ///
+    /// - Remark: HTTP `GET /api/v1/photos/{id}/video`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)`.
+    public enum GetPhotoVideo {
+        public static let id: Swift.String = "getPhotoVideo"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/photos/{id}/video/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/photos/{id}/video/GET/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.GetPhotoVideo.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/photos/{id}/video/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The ETag already held.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/photos/{id}/video/GET/header/If-None-Match`.
+                public var ifNoneMatch: Swift.String?
+                /// One byte range (players ask for them).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/photos/{id}/video/GET/header/Range`.
+                public var range: Swift.String?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPhotoVideo.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ifNoneMatch: The ETag already held.
+                ///   - range: One byte range (players ask for them).
+                ///   - accept:
+                public init(
+                    ifNoneMatch: Swift.String? = nil,
+                    range: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPhotoVideo.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
+                    self.range = range
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetPhotoVideo.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetPhotoVideo.Input.Path,
+                headers: Operations.GetPhotoVideo.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/photos/{id}/video/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/photos/{id}/video/GET/responses/200/content/video\/mp4`.
+                    case videoMp4(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.videoMp4`.
+                    ///
+                    /// - Throws: An error if `self` is not `.videoMp4`.
+                    /// - SeeAlso: `.videoMp4`.
+                    public var videoMp4: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .videoMp4(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetPhotoVideo.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetPhotoVideo.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// MP4
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetPhotoVideo.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetPhotoVideo.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct PartialContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/photos/{id}/video/GET/responses/206/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/photos/{id}/video/GET/responses/206/content/video\/mp4`.
+                    case videoMp4(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.videoMp4`.
+                    ///
+                    /// - Throws: An error if `self` is not `.videoMp4`.
+                    /// - SeeAlso: `.videoMp4`.
+                    public var videoMp4: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .videoMp4(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetPhotoVideo.Output.PartialContent.Body
+                /// Creates a new `PartialContent`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetPhotoVideo.Output.PartialContent.Body) {
+                    self.body = body
+                }
+            }
+            /// The range asked for
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)/responses/206`.
+            ///
+            /// HTTP response code: `206 partialContent`.
+            case partialContent(Operations.GetPhotoVideo.Output.PartialContent)
+            /// The associated value of the enum case if `self` is `.partialContent`.
+            ///
+            /// - Throws: An error if `self` is not `.partialContent`.
+            /// - SeeAlso: `.partialContent`.
+            public var partialContent: Operations.GetPhotoVideo.Output.PartialContent {
+                get throws {
+                    switch self {
+                    case let .partialContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "partialContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotModified: Sendable, Hashable {
+                /// Creates a new `NotModified`.
+                public init() {}
+            }
+            /// Not modified
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.GetPhotoVideo.Output.NotModified)
+            /// Not modified
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            public static var notModified: Self {
+                .notModified(.init())
+            }
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Operations.GetPhotoVideo.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not found (or not visible to the caller)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// In conflict with the current state
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The range is outside the file
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)/responses/416`.
+            ///
+            /// HTTP response code: `416 rangeNotSatisfiable`.
+            case rangeNotSatisfiable(Components.Responses.RangeNotSatisfiable)
+            /// The associated value of the enum case if `self` is `.rangeNotSatisfiable`.
+            ///
+            /// - Throws: An error if `self` is not `.rangeNotSatisfiable`.
+            /// - SeeAlso: `.rangeNotSatisfiable`.
+            public var rangeNotSatisfiable: Components.Responses.RangeNotSatisfiable {
+                get throws {
+                    switch self {
+                    case let .rangeNotSatisfiable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "rangeNotSatisfiable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case videoMp4
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "video/mp4":
+                    self = .videoMp4
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .videoMp4:
+                    return "video/mp4"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .videoMp4,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
 }

@@ -488,6 +488,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/notifications/read`.
     /// - Remark: Generated from `#/paths//api/v1/notifications/read/post(markNotificationsRead)`.
     func markNotificationsRead(_ input: Operations.MarkNotificationsRead.Input) async throws -> Operations.MarkNotificationsRead.Output
+    /// SOC-4: a video post's web-playable copy (H.264/AAC MP4, at most 30 s, without the file's metadata); supports Range
+    ///
+    /// - Remark: HTTP `GET /api/v1/photos/{id}/video`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)`.
+    func getPhotoVideo(_ input: Operations.GetPhotoVideo.Input) async throws -> Operations.GetPhotoVideo.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -1668,6 +1673,19 @@ extension APIProtocol {
         try await markNotificationsRead(Operations.MarkNotificationsRead.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// SOC-4: a video post's web-playable copy (H.264/AAC MP4, at most 30 s, without the file's metadata); supports Range
+    ///
+    /// - Remark: HTTP `GET /api/v1/photos/{id}/video`.
+    /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)`.
+    public func getPhotoVideo(
+        path: Operations.GetPhotoVideo.Input.Path,
+        headers: Operations.GetPhotoVideo.Input.Headers = .init()
+    ) async throws -> Operations.GetPhotoVideo.Output {
+        try await getPhotoVideo(Operations.GetPhotoVideo.Input(
+            path: path,
+            headers: headers
         ))
     }
 }

@@ -90,12 +90,14 @@ public struct AppServices: Sendable {
             passwords: passwords, clock: clock, links: links, guessLimiter: JoinService.guessLimiter(configuration.limits))
         let pictures = ShooterPictures(database: database, recent: recentReads.pictures)
         let guestbookRows = GuestbookRepository(database: database)
+        let videos = configuration.videoTool.map(VideoProcessor.init(tool:))
+        if videos == nil { logger.warning("ffmpeg and ffprobe were not found: videos will be refused.") }
         photos = PhotoService(
             photos: photoRows, events: events, joining: joining, blobs: blobs, redactions: LocationRedactions(), staging: staging,
             pendingWrites: pendingWrites,
             images: images, signer: signer, pictures: pictures, changes: changes, newWork: newWork, clock: clock,
-            limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels), likes: guestbookRows,
-            logger: logger)
+            limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels, maxVideoBytes: configuration.maxVideoBytes),
+            likes: guestbookRows, logger: logger, videos: videos)
         gallery = GalleryService(photos: photoRows, events: events, signer: signer, pictures: pictures, clock: clock, likes: guestbookRows)
         notifications = NotificationService(
             rows: NotificationRepository(database: database), bell: StreamWaker(), clock: clock, retention: configuration.retention)
@@ -114,11 +116,10 @@ public struct AppServices: Sendable {
         passwordResets = PasswordResetService(
             database: database, accounts: accounts, mailer: mailer, publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
         renderer = PhotoRenderer(
-            photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)
+            photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock,
+            videos: videos, scratch: staging.directory)
         let libraryRows = LibraryRepository(database: database)
         let libraryFeed = StreamWaker()
-        let videos = configuration.videoTool.map(VideoProcessor.init(tool:))
-        if videos == nil { logger.warning("ffmpeg and ffprobe were not found: videos will be refused.") }
         library = LibraryService(
             assets: libraryRows, photos: photos, blobs: blobs, staging: staging, pendingWrites: pendingWrites, newWork: newWork,
             feed: libraryFeed, clock: clock, logger: logger, videos: videos, maxVideoBytes: configuration.maxVideoBytes)

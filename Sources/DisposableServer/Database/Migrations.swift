@@ -513,6 +513,16 @@ let migrations: [Migration] = [
             "ALTER TABLE events ADD COLUMN deletion_warned BOOLEAN NOT NULL DEFAULT FALSE",
         ]
     ),
+    Migration(
+        version: 30, name: "event videos",
+        statements: [
+            // SOC-4: short videos in events, where the organizer allows them.
+            "ALTER TABLE events ADD COLUMN allow_videos BOOLEAN NOT NULL DEFAULT FALSE",
+            // A video post's length (for its tile) and its playable copy's size (for ranges).
+            "ALTER TABLE photos ADD COLUMN duration_ms BIGINT",
+            "ALTER TABLE photos ADD COLUMN video_bytes BIGINT",
+        ]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

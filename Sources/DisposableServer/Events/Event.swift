@@ -24,6 +24,8 @@ public struct Event: Sendable, Equatable {
     public var requireApproval: Bool = false
     /// SOC-1: guestbook notes and drawings take a shot (otherwise they are free, within `Guestbook.postsPerGuest`).
     public var postsCountAsShots: Bool = false
+    /// SOC-4: guests may post short videos.
+    public var allowVideos: Bool = false
     public let guestCount: Int
     /// Set by the first photo; from then on only some settings stay editable (EV-2).
     public let firstPhotoAt: Date?
@@ -69,7 +71,8 @@ public struct Event: Sendable, Equatable {
             id: id, organizerID: organizerID, code: code, joinKey: joinKey, name: name, description: description, startsAt: startsAt,
             endsAt: endsAt, shotsPerGuest: shotsPerGuest, revealMode: revealMode, revealAt: revealAt,
             allowLibraryUploads: allowLibraryUploads, allowGuestDownloads: allowGuestDownloads, passwordHash: passwordHash,
-            maxGuests: maxGuests, requireApproval: requireApproval, postsCountAsShots: postsCountAsShots, guestCount: guestCount,
+            maxGuests: maxGuests, requireApproval: requireApproval, postsCountAsShots: postsCountAsShots, allowVideos: allowVideos,
+            guestCount: guestCount,
             firstPhotoAt: firstPhotoAt, createdAt: createdAt)
     }
 }

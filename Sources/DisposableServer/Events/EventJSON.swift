@@ -11,7 +11,8 @@ extension EventJSON {
             reveal: Reveal(mode: event.revealMode, at: event.revealMode == .at ? event.revealAt : nil), revealsAt: event.revealsAt,
             allowLibraryUploads: event.allowLibraryUploads, allowGuestDownloads: event.allowGuestDownloads,
             hasPassword: event.passwordHash != nil, maxGuests: event.maxGuests, requireApproval: event.requireApproval,
-            postsCountAsShots: event.postsCountAsShots, guestCount: event.guestCount, settingsLocked: event.hasPhotos, role: role,
+            postsCountAsShots: event.postsCountAsShots, allowVideos: event.allowVideos, guestCount: event.guestCount, settingsLocked: event.hasPhotos,
+            role: role,
             createdAt: event.createdAt)
     }
 }

@@ -15,12 +15,12 @@ public struct EventRepository: Sendable {
                     """
                     INSERT INTO events (id, organizer_id, code, join_key, name, description, starts_at, ends_at, shots_per_guest,
                         reveal_mode, reveal_at, allow_library_uploads, allow_guest_downloads, password_hash, max_guests,
-                        require_approval, posts_count_as_shots, created_at, updated_at)
+                        require_approval, posts_count_as_shots, allow_videos, created_at, updated_at)
                     VALUES (\(bind: event.id), \(bind: event.organizerID), \(bind: event.code.symbols), \(bind: event.joinKey), \(bind: event.name),
                         \(bind: event.description), \(bind: event.startsAt.millisecondsSince1970), \(bind: event.endsAt.millisecondsSince1970),
                         \(bind: event.shotsPerGuest), \(bind: event.revealMode.rawValue), \(bind: event.revealAt?.millisecondsSince1970),
                         \(bind: event.allowLibraryUploads), \(bind: event.allowGuestDownloads), \(bind: event.passwordHash),
-                        \(bind: event.maxGuests), \(bind: event.requireApproval), \(bind: event.postsCountAsShots), \(bind: event.createdAt.millisecondsSince1970),
+                        \(bind: event.maxGuests), \(bind: event.requireApproval), \(bind: event.postsCountAsShots), \(bind: event.allowVideos), \(bind: event.createdAt.millisecondsSince1970),
                         \(bind: event.createdAt.millisecondsSince1970))
                     ON CONFLICT (code) DO NOTHING
                     RETURNING id
@@ -89,7 +89,7 @@ public struct EventRepository: Sendable {
                     reveal_at = \(bind: event.revealAt?.millisecondsSince1970),
                     allow_library_uploads = \(bind: event.allowLibraryUploads), allow_guest_downloads = \(bind: event.allowGuestDownloads),
                     password_hash = \(bind: event.passwordHash), max_guests = \(bind: event.maxGuests),
-                    require_approval = \(bind: event.requireApproval), posts_count_as_shots = \(bind: event.postsCountAsShots), updated_at = \(bind: now.millisecondsSince1970),
+                    require_approval = \(bind: event.requireApproval), posts_count_as_shots = \(bind: event.postsCountAsShots), allow_videos = \(bind: event.allowVideos), updated_at = \(bind: now.millisecondsSince1970),
                     end_announced = \(bind: event.endsAt <= now), reveal_announced = \(bind: event.revealsAt <= now)
                 WHERE id = \(bind: event.id)
                 """
@@ -161,6 +161,7 @@ public struct EventRepository: Sendable {
             maxGuests: try row.decode(column: "max_guests", as: Int?.self),
             requireApproval: try row.decode(column: "require_approval", as: Bool.self),
             postsCountAsShots: try row.decode(column: "posts_count_as_shots", as: Bool.self),
+            allowVideos: try row.decode(column: "allow_videos", as: Bool.self),
             guestCount: try row.decode(column: "guest_count", as: Int.self),
             firstPhotoAt: try optionalDate("first_photo_at"),
             createdAt: try date("created_at"),

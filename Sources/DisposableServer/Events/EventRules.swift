@@ -166,6 +166,8 @@ enum EventRules {
         if case .null = input.requireApproval { throw Problem.invalidField("requireApproval", "requireApproval must be true or false.") }
         if case .value(let counted) = input.postsCountAsShots { event.postsCountAsShots = counted }
         if case .null = input.postsCountAsShots { throw Problem.invalidField("postsCountAsShots", "postsCountAsShots must be true or false.") }
+        if case .value(let allowed) = input.allowVideos { event.allowVideos = allowed }
+        if case .null = input.allowVideos { throw Problem.invalidField("allowVideos", "allowVideos must be true or false.") }
     }
 
     private static func applyMaxGuests(_ input: EventSettingsInput, to event: inout Event, original: Event) throws {
@@ -240,6 +242,7 @@ extension EventSettingsInput {
         case "maxGuests": maxGuests.isPresent
         case "requireApproval": requireApproval.isPresent
         case "postsCountAsShots": postsCountAsShots.isPresent
+        case "allowVideos": allowVideos.isPresent
         default: false
         }
     }

@@ -27,7 +27,7 @@ struct GuestbookService: Sendable {
         if case .guest(let guest, let shots) = uploader, event.postsCountAsShots { try ShotLimit.check(guest, shotsPerGuest: shots) }
         let id = newID()
         var note = PhotoRepository.NewPhoto(
-            id: id, eventID: event.id, idempotencyKey: nil, sha256: SHA256.hash(data: Data("note:\(id)".utf8)).hex, format: .jpeg,
+            id: id, eventID: event.id, idempotencyKey: nil, sha256: SHA256.hash(data: Data("note:\(id)".utf8)).hex, format: .image(.jpeg),
             source: .camera, byteSize: 0, uploadedAt: clock.now)
         note.kind = .note
         note.text = text

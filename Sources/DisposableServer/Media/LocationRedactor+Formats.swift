@@ -169,8 +169,10 @@ extension LocationRedactor {
         return list
     }
 
-    /// The `meta` box's items: which are EXIF or XMP (`iinf`), and where their bytes are (`iloc`).
+    /// The `meta` box's items: which are EXIF or XMP (`iinf`), and where their bytes are (`iloc`); or, in a video
+    /// (a `moov` box), its location in QuickTime's and MP4's own places (`walkMovie`).
     mutating func walkISOBMFF() -> Bool {
+        if let top = boxes(from: 0, to: file.size), let movie = top.first(where: { $0.type == "moov" }) { return walkMovie(movie) }
         guard let top = boxes(from: 0, to: file.size), let meta = top.first(where: { $0.type == "meta" }),
             let children = boxes(from: meta.content + 4, to: meta.end),
             let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }),
@@ -193,6 +195,66 @@ extension LocationRedactor {
     }
 
     private enum ItemKind { case exif, xmp }
+
+    /// SOC-4: where phones put a video's location — `©xyz` in user data (QuickTime and Android), 3GPP's `loci`, and the
+    /// location keys (`com.apple.quicktime.location.*`) of a `meta` box's item list — emptied in place, and XMP in a `uuid` or
+    /// `XMP_` box cleaned; the boxes keep their sizes, so the file still plays and ranges hold.
+    private mutating func walkMovie(_ movie: Box) -> Bool {
+        let containers: Set<String> = ["moov", "trak", "udta", "mdia", "minf", "meta", "ilst"]
+        var pending = [movie]
+        var locationKeys: Set<UInt32> = []
+        var visited = 0
+        while let box = pending.popLast() {
+            visited += 1
+            guard visited < 10_000 else { return false }
+            // A `meta` box is a full box (4 bytes of version and flags) in MP4, a plain one (`hdlr` first) in QuickTime.
+            let plain = box.type != "meta" || file.read(box.content + 4, 4).map { Array($0) == Array("hdlr".utf8) } == true
+            guard let children = boxes(from: box.content + (plain ? 0 : 4), to: box.end) else { return false }
+            if let keys = children.first(where: { $0.type == "keys" }) { locationKeys = locationKeyIndexes(keys) }
+            for child in children {
+                let code = fourCC(child.start + 4)
+                if code == Self.userDataLocation || child.type == "loci" || (box.type == "ilst" && locationKeys.contains(code)) {
+                    blankValue(of: child, inItemList: box.type == "ilst")
+                } else if child.type == "XMP_" || child.type == "uuid" {
+                    xmp(child.content, Int(child.end - child.content))
+                } else if containers.contains(child.type) {
+                    pending.append(child)
+                }
+            }
+        }
+        return true
+    }
+
+    /// The 1-based indexes of the `keys` box's location keys.
+    private func locationKeyIndexes(_ keys: Box) -> Set<UInt32> {
+        guard let head = file.read(keys.content, 8) else { return [] }
+        var indexes: Set<UInt32> = []
+        var offset = keys.content + 8
+        for index in 1...max(1, min(Int(u32be(head, 4)), 1000)) {
+            guard let entry = file.read(offset, 8) else { break }
+            let size = Int64(u32be(entry, 0))
+            guard size >= 8, offset + size <= keys.end, let name = file.read(offset + 8, Int(min(size - 8, 200))) else { break }
+            if String(decoding: name, as: UTF8.self).lowercased().contains("location") { indexes.insert(UInt32(index)) }
+            offset += size
+        }
+        return indexes
+    }
+
+    /// `©xyz` (its first byte is not UTF-8, so it is compared as a number).
+    private static let userDataLocation: UInt32 = 0xA978_797A
+
+    private func fourCC(_ offset: Int64) -> UInt32 {
+        file.read(offset, 4).map { UInt32(u32be($0, 0)) } ?? 0
+    }
+
+    /// Empties a location: in an item list, the value of each `data` box (after its type and locale); in user data, the
+    /// text after its length and language.
+    private mutating func blankValue(of box: Box, inItemList: Bool) {
+        guard inItemList else { return blank(box.content, Int(box.end - box.content), with: 0) }
+        for data in boxes(from: box.content, to: box.end) ?? [] where data.type == "data" && data.end - data.content > 8 {
+            blank(data.content + 8, Int(data.end - data.content - 8), with: 0x20)
+        }
+    }
 
     private func itemKinds(_ iinf: Box) -> [Int: ItemKind]? {
         guard let head = file.read(iinf.content, 8) else { return nil }

@@ -11,7 +11,7 @@ public struct Photo: Sendable, Equatable {
     /// The shooter's own running number: their 1st, 2nd… shot (for `<Name><N>.<ext>`).
     public let shooterNumber: Int
     public let sha256: String
-    public let format: ImageFormat
+    let format: MediaFormat
     public let source: PhotoSource
     public let byteSize: Int64
     public let width: Int?
@@ -29,6 +29,10 @@ public struct Photo: Sendable, Equatable {
     /// SOC-2, kept in step with the likes and comments.
     public var likeCount = 0
     public var commentCount = 0
+    /// A video's length (SOC-4).
+    public var duration: Double? = nil
+    /// The size of a video's playable copy.
+    public var videoBytes: Int64? = nil
 
     /// Notes are words only: no file, nothing to render or download.
     public var hasFile: Bool { kind != .note }

@@ -15,6 +15,7 @@ struct PhotoController {
         router.get("/api/v1/photos/:id/original", use: original)
         router.get("/api/v1/photos/:id/preview", use: preview)
         router.get("/api/v1/photos/:id/thumbnail", use: thumbnail)
+        router.get("/api/v1/photos/:id/video", use: video)
     }
 
     @Sendable func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -58,6 +59,38 @@ struct PhotoController {
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
         guard let bytes = try await photos.blobs.contents(key: key(grant.photo.eventID, grant.photo.id)) else { throw PhotoService.notFound }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// SOC-4: a video post's playable copy (H.264/AAC MP4, no metadata), for whoever sees the post. Supports Range:
+    /// players ask for it.
+    @Sendable func video(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let grant = try await photos.photo(try context.parameters.require("id"), for: context.identity)
+        guard grant.photo.kind == .video else { throw Problem.notFound("This post is not a video.") }
+        guard grant.photo.status == .ready, let total = grant.photo.videoBytes else { throw Problem.notReady(grant.photo.status) }
+        let etag = "\"\(grant.photo.id)-video\""
+        var headers: HTTPFields = [
+            .contentType: "video/mp4", .eTag: etag, .acceptRanges: "bytes", .cacheControl: "private, max-age=31536000, immutable",
+            .lastModified: grant.photo.uploadedAt.httpDate,
+        ]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        var range = 0...(total - 1)
+        var status = HTTPResponse.Status.ok
+        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true {
+            guard let parsed = ByteRange.parse(header, size: total) else {
+                headers[.contentRange] = "bytes */\(total)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            (range, status) = (parsed, .partialContent)
+            headers[.contentRange] = "bytes \(parsed.lowerBound)-\(parsed.upperBound)/\(total)"
+        }
+        let (blobs, key, eventLoop, requested) = (photos.blobs, BlobKey.video(grant.photo.eventID, grant.photo.id), context.eventLoop, range)
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody(contentLength: Int(requested.upperBound - requested.lowerBound + 1)) { writer in
+                var paced = PacedWriter(writer: writer, eventLoop: eventLoop)
+                try await blobs.read(key: key, range: requested) { try await paced.write($0) }
+                try await paced.writer.finish(nil)
+            })
     }
 
     /// The original, byte for byte — except GPS, removed for anyone but the shooter (MED-2). Supports Range.

@@ -14,17 +14,18 @@ extension PhotoJSON {
             format: isNote ? "text" : photo.format.rawValue, status: photo.status, approved: photo.approved, source: photo.source,
             sha256: photo.sha256,
             downloadName: photo.downloadName, mine: photo.uploaderID == viewerID,
-            urls: isNote ? nil : URLs(photoID: photo.id, eventID: photo.eventID, links: links), caption: isNote ? nil : photo.caption,
+            urls: isNote ? nil : URLs(photoID: photo.id, eventID: photo.eventID, links: links, video: photo.kind == .video),
+            caption: isNote ? nil : photo.caption,
             kind: photo.kind, text: isNote ? photo.caption : nil, likeCount: photo.likeCount, commentCount: photo.commentCount,
-            likedByMe: likedByMe)
+            likedByMe: likedByMe, durationSeconds: photo.duration.map { max(1, Int($0.rounded())) })
     }
 }
 
 extension PhotoJSON.URLs {
-    init(photoID: String, eventID: String, links: MediaLinks?) {
+    init(photoID: String, eventID: String, links: MediaLinks?, video: Bool = false) {
         let base = "/api/v1/photos/\(photoID)"
         let (thumbnail, preview) = links?.paths(eventID: eventID, photoID: photoID) ?? (base + "/thumbnail", base + "/preview")
-        self.init(thumbnail: thumbnail, preview: preview, original: base + "/original")
+        self.init(thumbnail: thumbnail, preview: preview, original: base + "/original", video: video ? base + "/video" : nil)
     }
 }
 
@@ -38,6 +39,7 @@ extension PhotoJSON {
             json.field("caption", caption)
             json.field("commentCount", commentCount)
             json.field("downloadName", downloadName)
+            json.field("durationSeconds", durationSeconds)
             json.field("eventId", eventId)
             json.field("format", format)
             json.field("height", height)
@@ -64,6 +66,7 @@ extension PhotoJSON {
                     json.field("original", urls.original)
                     json.field("preview", urls.preview)
                     json.field("thumbnail", urls.thumbnail)
+                    json.field("video", urls.video)
                 }
             }
             json.field("width", width)

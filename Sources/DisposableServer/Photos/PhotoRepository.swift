@@ -42,12 +42,18 @@ public struct PhotoRepository: Sendable {
         case conflict
     }
 
+    /// What a video's render adds to its row (SOC-4).
+    struct RenderedVideoFacts: Sendable {
+        let bytes: Int64
+        let duration: Double?
+    }
+
     struct NewPhoto: Sendable {
         let id: String
         let eventID: String
         let idempotencyKey: String?
         let sha256: String
-        let format: ImageFormat
+        let format: MediaFormat
         let source: PhotoSource
         let byteSize: Int64
         let uploadedAt: Date
@@ -175,7 +181,7 @@ public struct PhotoRepository: Sendable {
             shooterName: try row.decode(column: "shooter_name", as: String.self),
             shooterNumber: try row.decode(column: "shooter_number", as: Int.self),
             sha256: try row.decode(column: "sha256", as: String.self),
-            format: ImageFormat(rawValue: try row.decode(column: "format", as: String.self)) ?? .jpeg,
+            format: MediaFormat(rawValue: try row.decode(column: "format", as: String.self)) ?? .image(.jpeg),
             source: PhotoSource(rawValue: try row.decode(column: "source", as: String.self)) ?? .camera,
             byteSize: try row.decode(column: "byte_size", as: Int64.self),
             width: try row.decode(column: "width", as: Int?.self),
@@ -188,7 +194,9 @@ public struct PhotoRepository: Sendable {
             caption: try row.decode(column: "caption", as: String?.self),
             kind: PostKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .photo,
             likeCount: try row.decode(column: "like_count", as: Int.self),
-            commentCount: try row.decode(column: "comment_count", as: Int.self)
+            commentCount: try row.decode(column: "comment_count", as: Int.self),
+            duration: try row.decode(column: "duration_ms", as: Int64?.self).map { Double($0) / 1000 },
+            videoBytes: try row.decode(column: "video_bytes", as: Int64?.self)
         )
     }
 }
@@ -350,8 +358,10 @@ extension PhotoRepository {
 
     /// Records the derivatives and marks the photo ready, with its render job done; nil when the photo was
     /// deleted meanwhile (or is not processing any more).
-    func markReady(_ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, now: Date) async throws -> Photo?
-    {
+    func markReady(
+        _ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, video: RenderedVideoFacts? = nil,
+        now: Date
+    ) async throws -> Photo? {
         let kind = database.kind
         return try await database.transaction { db in
             try await JobQueue.complete(jobID, in: db)
@@ -359,7 +369,8 @@ extension PhotoRepository {
                 try await db.raw(
                     """
                     UPDATE photos SET status = 'ready', width = \(bind: width), height = \(bind: height),
-                        taken_at = \(bind: takenAt.millisecondsSince1970), derivative_bytes = \(bind: derivativeBytes)
+                        taken_at = \(bind: takenAt.millisecondsSince1970), derivative_bytes = \(bind: derivativeBytes),
+                        duration_ms = \(bind: video?.duration.map { Int64(($0 * 1000).rounded()) }), video_bytes = \(bind: video?.bytes)
                     WHERE id = \(bind: photoID) AND status = 'processing'
                     RETURNING id
                     """

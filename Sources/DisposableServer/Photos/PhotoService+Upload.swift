@@ -48,13 +48,14 @@ extension PhotoService {
         if case .guest(let guest, let shots) = uploader, takesShot(request.source, in: event) {
             try ShotLimit.check(guest, shotsPerGuest: shots)
         }
-        if let length = request.declaredLength, length > limits.maxBytes { throw Problem.photoTooLarge(limits.maxBytes) }
+        let maxBytes = maxBytes(for: event)
+        if let length = request.declaredLength, length > maxBytes { throw Problem.photoTooLarge(maxBytes) }
         try await checkQuota(of: event, uploader: uploader, adding: request.declaredLength ?? 1)
 
         let staged: StagedUpload
         let receiving = ContinuousClock.now
         do {
-            staged = try await staging.receive(body, maxBytes: limits.maxBytes)
+            staged = try await staging.receive(body, maxBytes: maxBytes)
         } catch is StorageFull {
             throw Problem.storageFull
         }
@@ -68,7 +69,7 @@ extension PhotoService {
     func record(_ staged: StagedUpload, _ request: UploadRequest, _ shooting: Shooting, shotReserved: Bool) async throws -> Uploaded {
         let (event, uploader) = (shooting.event, shooting.uploader)
         let checking = ContinuousClock.now
-        let format = try await validate(staged)
+        let (format, video) = try await identify(staged, for: event)
         if let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256) { throw Problem.alreadyExists(duplicate.id) }
         Metric.ingest(.check, since: checking)
 
@@ -87,6 +88,7 @@ extension PhotoService {
             id: photoID, eventID: event.id, idempotencyKey: request.idempotencyKey, sha256: staged.sha256, format: format,
             source: request.source, byteSize: staged.byteSize, uploadedAt: clock.now)
         if event.requireApproval, case .guest = uploader { new.approved = false }
+        if video != nil { new.kind = .video }
         new.shotReserved = shotReserved
         new.takesShot = takesShot(request.source, in: event)
         Metric.ingest(.store, since: storing)
@@ -123,6 +125,35 @@ extension PhotoService {
             let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256)
             throw Problem.alreadyExists(duplicate?.id ?? "")
         }
+    }
+
+    /// The largest upload into this event: a video's where the event takes videos.
+    func maxBytes(for event: Event) -> Int64 {
+        event.allowVideos && videos != nil ? max(limits.maxBytes, limits.maxVideoBytes) : limits.maxBytes
+    }
+
+    /// SOC-4: an event's videos last at most 30 seconds (longer ones are refused when their file says how long, and
+    /// cut at 30 seconds when it does not, as browsers' recordings often do not).
+    static let eventVideoLimits = VideoLimits(maxSeconds: 30)
+
+    /// What the staged bytes are: a photo the checks below accept, or — where the event takes them — a video ffprobe
+    /// reads within `eventVideoLimits` (415 or 422 otherwise, 413 for a photo past the photo limit).
+    func identify(_ staged: StagedUpload, for event: Event) async throws -> (format: MediaFormat, video: VideoInfo?) {
+        if let container = VideoFormat(sniffing: staged.head) {
+            guard event.allowVideos else {
+                throw Problem(
+                    .unsupportedMediaType, "videos-not-allowed", title: "Photos only",
+                    detail: "This event takes photos only: the organizer has not allowed videos.")
+            }
+            guard let videos else {
+                throw Problem(
+                    .unsupportedMediaType, "videos-unavailable", title: "Videos not available",
+                    detail: "This server cannot keep videos (ffmpeg is not installed). Photos are welcome.")
+            }
+            return (.video(container), try await videos.inspect(staged.file.path, limits: Self.eventVideoLimits))
+        }
+        if staged.byteSize > limits.maxBytes { throw Problem.photoTooLarge(limits.maxBytes) }
+        return (.image(try await validate(staged)), nil)
     }
 
     /// A drawing is a guestbook post (SOC-1): it takes a shot only where the organizer says so.

@@ -26,10 +26,14 @@ struct PhotoService: Sendable {
     /// Comments and likes on the posts (SOC-2): whether a caller likes one, and taking a person's back.
     let likes: GuestbookRepository
     let logger: Logger
+    /// ffmpeg's checks and renders for event videos (SOC-4); nil where ffmpeg is not installed.
+    var videos: VideoProcessor? = nil
 
     struct UploadLimits: Sendable {
         let maxBytes: Int64
         let maxPixels: Int
+        /// A video's largest file, where the event takes videos.
+        var maxVideoBytes: Int64 = 1 << 30
     }
 
     /// A photo as one caller may see it.

@@ -53,6 +53,8 @@ enum BlobKey {
     static func original(_ eventID: String, _ photoID: String) -> String { photo(eventID, photoID) + "original" }
     static func preview(_ eventID: String, _ photoID: String) -> String { photo(eventID, photoID) + "preview.jpg" }
     static func thumbnail(_ eventID: String, _ photoID: String) -> String { photo(eventID, photoID) + "thumbnail.jpg" }
+    /// A video post's web-playable copy (SOC-4).
+    static func video(_ eventID: String, _ photoID: String) -> String { photo(eventID, photoID) + "video.mp4" }
     /// The file a signed media link names.
     static func media(_ file: MediaLinks.File, _ eventID: String, _ photoID: String) -> String {
         file == .thumbnail ? thumbnail(eventID, photoID) : preview(eventID, photoID)

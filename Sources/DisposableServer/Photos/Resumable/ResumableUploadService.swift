@@ -114,6 +114,7 @@ struct ResumableUploadService: Sendable {
         guard length > 0 else {
             throw Problem(.unprocessableContent, "empty-file", title: "Empty file", detail: "The file is empty.")
         }
+        let maxBytes = photos.maxBytes(for: shooting.event)
         guard length <= maxBytes else { throw Problem.photoTooLarge(maxBytes) }
         try await photos.checkQuota(of: shooting.event, uploader: shooting.uploader, adding: length)
 
