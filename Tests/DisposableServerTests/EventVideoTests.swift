@@ -57,6 +57,10 @@ struct EventVideoTests {
             let urls = try #require(ready["urls"] as? [String: Any])
             #expect(urls["video"] as? String == "/api/v1/photos/\(id)/video")
             #expect(try await Self.shotsLeft(app, party.maggie) == 1, "a video is one shot")
+            // Live, the others get it whole: a player needs the video's address.
+            let news = try await GuestbookTests.changes(app, event: party.eventID, token: party.tom).last { $0["kind"] as? String == "photo-ready" }
+            let live = try #require(news?["photo"] as? [String: Any])
+            #expect((live["urls"] as? [String: Any])?["video"] as? String == "/api/v1/photos/\(id)/video" && live["durationSeconds"] as? Int == 3)
 
             // Tom plays it: an H.264/AAC MP4 of 3 seconds, with nothing of the file's metadata; ranges for players.
             let played = try await app.call(.get, "/api/v1/photos/\(id)/video", token: party.tom)

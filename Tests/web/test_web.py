@@ -289,6 +289,19 @@ def guestbook_checks(organizer, server, ben, check, drivers):
     comments, and Dora, looking at it, sees both live, as text; Ben draws with his finger and Dora sees the drawing."""
     create_event(organizer, server, "Guestbook", 3)
     link = decode_qr(organizer)
+    # SOC-4: the organizer lets guests film, from the event's settings.
+    allow = organizer.find_element(By.CSS_SELECTOR, "#settings input[name=allowVideos]")
+    organizer.execute_script("arguments[0].scrollIntoView({block: 'center'})", allow)
+    allow.click()
+    organizer.execute_script("window.beforeSaving = true")
+    organizer.find_element(By.CSS_SELECTOR, "#settings button[type=submit]").click()
+    saved = "return window.beforeSaving === undefined && !!document.querySelector('#settings input[name=allowVideos]:checked')"
+    def reloaded(d):
+        try:
+            return d.execute_script(saved)
+        except Exception:
+            return False  # between the two pages
+    wait(organizer, reloaded, "videos allowed, saved")
     gallery = link.split("?")[0]
     dora = browser(); drivers.append(dora)
     join(dora, link, "Dora")
@@ -364,6 +377,35 @@ def guestbook_checks(organizer, server, ben, check, drivers):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == 900, "the drawing is not a 900-pixel PNG"
     assert response.headers.get("Content-Disposition", "").find("BenDrawing1.png") >= 0, response.headers.get("Content-Disposition")
     check("a guest draws with a few colours and undo, and the drawing appears in another's gallery")
+
+    # SOC-4: Ben films three seconds with the fake camera (the timer runs); Dora plays it in her viewer.
+    ben.get(gallery + "/camera")
+    wait(ben, lambda d: d.find_element(By.ID, "shutter").is_enabled(), "Ben's camera")
+    ben.find_element(By.ID, "mode-video").click()
+    wait(ben, lambda d: d.find_element(By.ID, "record-timer").is_displayed() and d.find_element(By.ID, "shutter").is_enabled(), "video mode")
+    ben.find_element(By.ID, "shutter").click()
+    wait(ben, lambda d: d.find_element(By.ID, "record-timer").text.startswith("0:02"), "the timer running")
+    shot(ben, "guest-recording")
+    time.sleep(1)
+    ben.find_element(By.ID, "shutter").click()
+    wait(ben, queue_empty, "Ben's video sent (tus)", timeout=90)
+    def video(_):
+        items = server.api(f"/api/v1/events/{event}/photos?limit=100", session_cookie(ben))["items"]
+        return next((p for p in items if p.get("kind") == "video" and p["status"] == "ready"), None)
+    posted = wait(ben, video, "Ben's video made playable", timeout=120)
+    assert posted["urls"]["video"] and 2 <= posted["durationSeconds"] <= 5, posted
+    wait(dora, lambda d: posted["id"] in gallery_ids(d), "Ben's video in Dora's gallery, live")
+    badge = dora.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{posted['id']}'] .video-badge").text
+    assert badge.startswith("▶ 0:0"), badge
+    dora.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{posted['id']}'] button").click()
+    player = wait(dora, lambda d: next((e for e in d.find_elements(By.ID, "viewer-video") if e.is_displayed()), None), "the player")
+    dora.execute_script("arguments[0].muted = true; arguments[0].play()", player)
+    wait(dora, lambda d: d.execute_script("return arguments[0].currentTime > 0.5 && arguments[0].readyState >= 2", player), "the video playing")
+    length = dora.execute_script("return arguments[0].duration", player)
+    assert 2 <= length <= 5, length
+    shot(dora, "guest-video")
+    dora.find_element(By.ID, "viewer-close").click()
+    check("a guest films a short video with the camera's timer; another plays it, live in her gallery")
 
 
 def library_checks(organizer, server, downloads, check, drivers):

@@ -58,7 +58,9 @@ struct ChangeViewer: Sendable {
                 payload.developing = true
             case .whole:
                 photo.mine = change.uploaderID == viewerID
-                if photo.kind != .note { photo.urls = PhotoJSON.URLs(photoID: photo.id, eventID: event.id, links: links) }
+                if photo.kind != .note {
+                    photo.urls = PhotoJSON.URLs(photoID: photo.id, eventID: event.id, links: links, video: photo.kind == .video)
+                }
                 photo.shooter.avatarURL = change.uploaderID.flatMap { pictures[$0] }
                 payload.photo = photo
             }

@@ -24,6 +24,7 @@ struct EventForm {
         if event.allowGuestDownloads { values["allowGuestDownloads"] = "on" }
         if event.requireApproval { values["requireApproval"] = "on" }
         if event.postsCountAsShots { values["postsCountAsShots"] = "on" }
+        if event.allowVideos { values["allowVideos"] = "on" }
         self.init(web: web, values: values, locked: event.hasPhotos)
     }
 
@@ -78,13 +79,14 @@ struct EventForm {
         input.endsAt = try time("endsAt", original?.endsAt)
         input.allowGuestDownloads = .value(on("allowGuestDownloads"))
         input.requireApproval = .value(on("requireApproval"))
+        input.allowVideos = .value(on("allowVideos"))
         return input
     }
 
     /// What the form template shows: the values as typed, the switches, and each error by its field.
     struct View: Sendable {
         var name, description, startsAt, endsAt, shotsPerGuest, revealAt, maxGuests: String?
-        var allowLibraryUploads = false, allowGuestDownloads = false, requireApproval = false, postsCountAsShots = false
+        var allowLibraryUploads = false, allowGuestDownloads = false, requireApproval = false, postsCountAsShots = false, allowVideos = false
         var revealNow = false, revealAtEnd = false, revealAt_mode = false
         var locked = false
         var error_name, error_description, error_startsAt, error_endsAt, error_shotsPerGuest, error_revealAt: String?
@@ -99,8 +101,8 @@ struct EventForm {
         var view = View(
             name: values["name"], description: values["description"], startsAt: values["startsAt"], endsAt: values["endsAt"],
             shotsPerGuest: values["shotsPerGuest"], revealAt: values["revealAt"], maxGuests: values["maxGuests"])
-        (view.allowLibraryUploads, view.allowGuestDownloads, view.requireApproval, view.postsCountAsShots) =
-            (on("allowLibraryUploads"), on("allowGuestDownloads"), on("requireApproval"), on("postsCountAsShots"))
+        (view.allowLibraryUploads, view.allowGuestDownloads, view.requireApproval, view.postsCountAsShots, view.allowVideos) =
+            (on("allowLibraryUploads"), on("allowGuestDownloads"), on("requireApproval"), on("postsCountAsShots"), on("allowVideos"))
         let mode = values["revealMode"] ?? "now"
         (view.revealNow, view.revealAtEnd, view.revealAt_mode) = (mode == "now", mode == "at-end", mode == "at")
         view.locked = locked

@@ -26,6 +26,8 @@ struct EventView: Sendable {
     let isOrganizer: Bool
     let isGuest: Bool
     let allowLibraryUploads: Bool
+    /// SOC-4: the camera records short videos too.
+    let allowVideos: Bool
     let allowGuestDownloads: Bool
     let deletionSoon: Bool
     let deletionCountdown: String
@@ -60,6 +62,7 @@ struct EventView: Sendable {
         isGuest = role == .guest
         allowLibraryUploads = event.allowLibraryUploads || role == .organizer
         allowGuestDownloads = event.allowGuestDownloads || role == .organizer
+        allowVideos = event.allowVideos
         deletionSoon = deletesAt.timeIntervalSince(now) < Self.deletionWarning
         deletionCountdown = web.t(daysLeft <= 1 ? "event_deletes_tomorrow" : "event_deletes_in_days", ["days": "\(daysLeft)"])
         guestName = guest?.name
@@ -69,7 +72,8 @@ struct EventView: Sendable {
             id: event.id, code: event.code.description, name: event.name, role: role, status: status,
             revealed: PhotoVisibility.isRevealed(event, at: now), revealsAt: event.revealsAt.formatted(iso),
             startsAt: event.startsAt.formatted(iso), endsAt: event.endsAt.formatted(iso), allowLibraryUploads: allowLibraryUploads,
-            allowGuestDownloads: allowGuestDownloads, shotsPerGuest: event.shotsPerGuest, shotsLeft: shotsLeft, guestId: guest?.id)
+            allowGuestDownloads: allowGuestDownloads, allowVideos: allowVideos, shotsPerGuest: event.shotsPerGuest, shotsLeft: shotsLeft,
+            guestId: guest?.id)
         self.config = ScriptJSON.text(config)
     }
 
@@ -80,7 +84,7 @@ struct EventView: Sendable {
         let status: EventStatus
         let revealed: Bool
         let revealsAt, startsAt, endsAt: String
-        let allowLibraryUploads, allowGuestDownloads: Bool
+        let allowLibraryUploads, allowGuestDownloads, allowVideos: Bool
         let shotsPerGuest: Int
         let shotsLeft: Int?
         let guestId: String?

@@ -1,5 +1,6 @@
 // The camera (CAM-1..4): rear camera first, switch, torch, a screen flash for selfies, full resolution
-// through ImageCapture where the browser has it; every shot goes to the upload queue.
+// through ImageCapture where the browser has it; short videos where the event takes them (SOC-4); every shot goes
+// to the upload queue.
 import { t, eventConfig, toast, problemText } from './app.js';
 import { UploadQueue, watchQueue } from './queue.js';
 
@@ -20,6 +21,13 @@ const fileInput = document.getElementById('file-input');
 let facing = 'environment';
 let stream = null;
 let capturing = false;
+// SOC-4: in video mode the shutter records, up to MAX_SECONDS, with a timer.
+const MAX_SECONDS = 30;
+const modeButtons = { photo: document.getElementById('mode-photo'), video: document.getElementById('mode-video') };
+const timer = document.getElementById('record-timer');
+const photoLabel = shutter.getAttribute('aria-label');
+let mode = 'photo';
+let recorder = null;
 const live = config.status === 'live';
 
 const shots = watchQueue(queue, config, t, (left) => {
@@ -28,7 +36,7 @@ const shots = watchQueue(queue, config, t, (left) => {
 });
 
 function updateShutter() {
-  shutter.disabled = !live || capturing || shots.shotsLeft() <= 0 || !stream;
+  shutter.disabled = !recorder && (!live || capturing || shots.shotsLeft() <= 0 || !stream);
   fileInput.disabled = !live || shots.shotsLeft() <= 0;
 }
 
@@ -44,11 +52,13 @@ async function start() {
     viewfinder.hidden = true;
     return;
   }
+  const frames = mode === 'video'
+    ? { facingMode: { ideal: facing }, width: { ideal: 1920 }, height: { ideal: 1080 } }
+    : { facingMode: { ideal: facing }, width: { ideal: 4032 }, height: { ideal: 3024 } };
   try {
-    stream = await navigator.mediaDevices.getUserMedia({
-      audio: false,
-      video: { facingMode: { ideal: facing }, width: { ideal: 4032 }, height: { ideal: 3024 } },
-    });
+    // Videos with sound where the microphone is allowed, silent where it is not.
+    stream = await navigator.mediaDevices.getUserMedia({ audio: mode === 'video', video: frames })
+      .catch((error) => (mode === 'video' ? navigator.mediaDevices.getUserMedia({ audio: false, video: frames }) : Promise.reject(error)));
   } catch (error) {
     if (error.name === 'NotAllowedError' || error.name === 'SecurityError') {
       viewfinder.hidden = true;
@@ -121,7 +131,68 @@ async function takePhoto() {
   }
 }
 
-shutter.addEventListener('click', takePhoto);
+function clock(seconds) { return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`; }
+
+/** What this browser records in: MP4 where it can (Safari), else WebM; the server makes the playable copy anyway. */
+function recordingType() {
+  const types = ['video/mp4;codecs=avc1.42E01E,mp4a.40.2', 'video/mp4', 'video/webm;codecs=vp8,opus', 'video/webm'];
+  return types.find((type) => window.MediaRecorder?.isTypeSupported(type)) ?? '';
+}
+
+function startRecording() {
+  if (shutter.disabled || !window.MediaRecorder) return;
+  const type = recordingType();
+  const chunks = [];
+  recorder = new MediaRecorder(stream, { ...(type && { mimeType: type }), videoBitsPerSecond: 2_500_000 });
+  const started = Date.now();
+  const tick = () => {
+    const elapsed = Date.now() - started;
+    timer.textContent = `${clock(Math.min(MAX_SECONDS, Math.floor(elapsed / 1000)))} / ${clock(MAX_SECONDS)}`;
+    if (elapsed >= MAX_SECONDS * 1000 && recorder?.state === 'recording') recorder.stop();
+  };
+  const ticking = setInterval(tick, 250);
+  recorder.ondataavailable = (event) => { if (event.data.size) chunks.push(event.data); };
+  recorder.onstop = async () => {
+    clearInterval(ticking);
+    const blob = new Blob(chunks, { type: (recorder.mimeType || type || 'video/webm').split(';')[0] });
+    recorder = null;
+    shutter.classList.remove('recording');
+    shutter.setAttribute('aria-label', t('camera_record'));
+    timer.classList.remove('recording');
+    if (blob.size) await queue.add(blob, 'camera');
+    updateShutter();
+  };
+  recorder.start(1000);
+  shutter.classList.add('recording');
+  shutter.setAttribute('aria-label', t('camera_stop'));
+  timer.classList.add('recording');
+  if (navigator.vibrate) navigator.vibrate(30);
+  tick();
+  updateShutter();
+}
+
+function setMode(next) {
+  if (recorder || next === mode) return;
+  mode = next;
+  for (const [name, button] of Object.entries(modeButtons)) button.setAttribute('aria-pressed', String(name === mode));
+  shutter.classList.toggle('video', mode === 'video');
+  shutter.setAttribute('aria-label', mode === 'video' ? t('camera_record') : photoLabel);
+  timer.hidden = mode !== 'video';
+  timer.textContent = `${clock(0)} / ${clock(MAX_SECONDS)}`;
+  start();
+}
+
+function shoot() {
+  if (mode === 'video') {
+    if (recorder) recorder.stop(); else startRecording();
+  } else {
+    takePhoto();
+  }
+}
+
+modeButtons.photo?.addEventListener('click', () => setMode('photo'));
+modeButtons.video?.addEventListener('click', () => setMode('video'));
+shutter.addEventListener('click', shoot);
 switchButton.addEventListener('click', () => { facing = facing === 'environment' ? 'user' : 'environment'; start(); });
 torchButton.addEventListener('click', async () => {
   const track = stream?.getVideoTracks()[0];
@@ -133,7 +204,7 @@ torchButton.addEventListener('click', async () => {
   } catch { torchButton.hidden = true; }
 });
 document.addEventListener('keydown', (event) => {
-  if ((event.key === ' ' || event.key === 'Enter') && event.target === document.body) { event.preventDefault(); takePhoto(); }
+  if ((event.key === ' ' || event.key === 'Enter') && event.target === document.body) { event.preventDefault(); shoot(); }
 });
 document.getElementById('camera-start').addEventListener('click', () => { intro.hidden = true; viewfinder.hidden = false; start(); });
 document.getElementById('camera-retry').addEventListener('click', start);
@@ -150,6 +221,8 @@ queue.addEventListener('uploaded', () => toast(t('upload_done'), 1500));
 queue.addEventListener('duplicate', () => toast(t('duplicate'), 3000));
 queue.addEventListener('failed', (event) => toast(t('upload_failed', { reason: problemText(event.detail.problem, event.detail.status) }), 6000));
 queue.addEventListener('held', (event) => toast(problemText(event.detail.problem, event.detail.status), 6000));
-document.addEventListener('visibilitychange', () => { if (document.hidden) stop(); else if (!intro || intro.hidden) start(); });
+document.addEventListener('visibilitychange', () => {
+  if (document.hidden) { if (recorder?.state === 'recording') recorder.stop(); stop(); } else if (!intro || intro.hidden) start();
+});
 
 if (intro.hidden) start();

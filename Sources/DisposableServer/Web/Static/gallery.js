@@ -44,6 +44,15 @@ function render(photo) {
     image.loading = 'lazy';
     image.decoding = 'async';
     button.append(image);
+    if (photo.kind === 'video') {
+      // SOC-4: a video's tile is its poster, with its length.
+      const badge = document.createElement('span');
+      badge.className = 'video-badge';
+      const seconds = photo.durationSeconds ?? 0;
+      badge.textContent = `▶ ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+      image.alt = t('video_label', { name: photo.shooter.name, seconds });
+      button.append(badge);
+    }
   } else {
     const placeholder = document.createElement('span');
     placeholder.className = 'pending';
@@ -204,6 +213,15 @@ const downloadLink = document.getElementById('viewer-download');
 const deleteButton = document.getElementById('viewer-delete');
 const confirmDialog = document.getElementById('confirm-delete');
 const viewerNote = document.getElementById('viewer-note');
+const viewerVideo = document.getElementById('viewer-video');
+
+/** Stops and empties the viewer's player (another post shown, or the viewer closed). */
+function stopVideo() {
+  viewerVideo.pause();
+  viewerVideo.removeAttribute('src');
+  viewerVideo.removeAttribute('poster');
+  viewerVideo.hidden = true;
+}
 let current = null;
 const social = socialPanel({ config, photos, changed: (photo) => { if (grid.querySelector(`li[data-id="${photo.id}"]`)) render(photo); } });
 composers({ config, posted: (photo) => add(photo, true) });
@@ -216,6 +234,7 @@ function openViewer(id) {
   current = id;
   social.show(photo);
   deleteButton.hidden = !canDelete(photo);
+  stopVideo();
   if (photo.kind === 'note') {
     // A note is its words, large, in place of a picture.
     viewerImage.hidden = true;
@@ -230,6 +249,20 @@ function openViewer(id) {
     return;
   }
   viewerNote.hidden = true;
+  if (photo.kind === 'video' && photo.urls.video) {
+    // SOC-4: the playable copy, its poster shown until it plays.
+    viewerImage.hidden = true;
+    viewerImage.removeAttribute('src');
+    viewerVideo.hidden = false;
+    viewerVideo.poster = photo.urls.preview;
+    viewerVideo.src = photo.urls.video;
+    nameWithFace(caption, photo, t('video_label', { name: photo.shooter.name, seconds: photo.durationSeconds ?? 0 }));
+    downloadLink.href = photo.urls.original;
+    downloadLink.hidden = !config.allowGuestDownloads && !photo.mine;
+    showCaption(photo);
+    if (!viewer.open) viewer.showModal();
+    return;
+  }
   viewerImage.hidden = false;
   showPhoto(viewerImage, photo, 'preview');
   viewerImage.alt = photoAlt(photo);
@@ -284,7 +317,7 @@ captionDialog.addEventListener('close', async () => {
 });
 
 pageViewer(viewer, step);
-viewer.addEventListener('close', () => { current = null; social.hide(); viewerImage.removeAttribute('src'); });
+viewer.addEventListener('close', () => { current = null; social.hide(); stopVideo(); viewerImage.removeAttribute('src'); });
 
 deleteButton.addEventListener('click', () => confirmDialog.showModal());
 confirmDialog.addEventListener('close', async () => {

@@ -92,9 +92,10 @@ export class UploadQueue extends EventTarget {
 
   send(item) {
     // UP-4: a large file goes with tus, in pieces, so a phone that drops off the venue's Wi-Fi goes on where it
-    // stopped — also after a reload, since the upload's address is kept with the item.
+    // stopped — also after a reload, since the upload's address is kept with the item. Videos always go so (SOC-4).
     const library = item.eventId === UploadQueue.library;
-    if (item.blob.size > RESUMABLE_FROM && !library) return this.sendResumable(item).catch(() => 'retry');
+    const resumable = item.blob.size > RESUMABLE_FROM || item.type.startsWith('video/');
+    if (resumable && !library) return this.sendResumable(item).catch(() => 'retry');
     return new Promise((resolve) => {
       const request = new XMLHttpRequest();
       request.open('POST', library ? '/api/v1/library/assets' : `/api/v1/events/${encodeURIComponent(item.eventId)}/photos`);
@@ -162,7 +163,7 @@ export class UploadQueue extends EventTarget {
       }
     }
     if (!url) {
-      const metadata = [['event', item.eventId], ['idempotencyKey', item.id], ['source', item.source], ['filename', item.blob.name || 'photo']]
+      const metadata = [['event', item.eventId], ['idempotencyKey', item.id], ['source', item.source], ['filename', item.blob.name || (item.type.startsWith('video/') ? 'video' : 'photo')]]
         .map(([key, value]) => `${key} ${btoa(unescape(encodeURIComponent(value)))}`).join(',');
       const created = await fetch('/api/v1/uploads', {
         method: 'POST', headers: { ...tus, 'Upload-Length': String(item.blob.size), 'Upload-Metadata': metadata, Accept: 'application/json' },
