@@ -18,7 +18,9 @@ enum EventRules {
     static let maxLeadTime: TimeInterval = 2 * 365 * 86_400
 
     /// Settings that may still change after the first photo: name, description, end time, downloads.
-    static let editableAfterFirstPhoto: Set<String> = ["name", "description", "durationHours", "endsAt", "allowGuestDownloads", "requireApproval"]
+    static let editableAfterFirstPhoto: Set<String> = [
+        "name", "description", "durationHours", "endsAt", "allowGuestDownloads", "requireApproval", "allowVideos",
+    ]
 
     /// A new event's settings before the organizer's input: starting now, the default length and shots.
     static func newEvent(by organizerID: String, now: Date) -> Event {
@@ -52,7 +54,7 @@ enum EventRules {
             var problem = Problem.conflict(
                 "setting-locked",
                 "The setting “\(field)” can no longer be changed: guests have already taken photos. "
-                    + "Only the name, description, end time and download permission stay editable.")
+                    + "Only the name, description, end time, approval and download and video permissions stay editable.")
             problem.extensions["field"] = field
             throw problem
         }
