@@ -23,13 +23,13 @@ struct NotificationController {
                     cursor: query.get("cursor"), limit: try GalleryController.limit(query.get("limit")), for: context.identity))
         }
         let identity = try context.requireIdentity()
-        let slot = streams.open(for: identity.tokenHash)
         let (notifications, heartbeat, stillValid) = (notifications, heartbeat, stillValid)
         let rows = notifications.rows
         let recipients = try await rows.recipients(of: identity)
         var last = try await rows.latest(for: recipients)
         if let resume = request.headers[.init("Last-Event-ID")!].flatMap(NotificationRepository.Cursor.init(token:)) { last = resume }
         let start = last
+        let slot = streams.open(for: identity.tokenHash)
         let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"]
         return Response(
             status: .ok, headers: headers,
