@@ -181,8 +181,9 @@ struct NotificationTests {
             _ = try await app.waitUntilProcessed(organizerPhoto, token: party.organizer)
             let zoe = try await app.guestToken(code: code, name: "Zoe")
             #expect(try await app.call(.put, "/api/v1/photos/\(organizerPhoto)/like", token: zoe).status == .ok)
+            // A notice always comes before the count that includes it.
             let heard = try #require(try await organizerStream.next())
-            #expect(heard.name == "notification" && heard.json["eventId"] as? String == secondID)
+            #expect(heard.name == "notification" && heard.json["eventId"] as? String == secondID, "\(heard.name ?? "") \(heard.data)")
             try await app.call(.get, "/api/v1/notifications", token: nil, headers: [.accept: "text/event-stream"]).expectProblem(.unauthorized)
 
             // Pages a browser left are not announced: the newest streams of a session win, the oldest stop.

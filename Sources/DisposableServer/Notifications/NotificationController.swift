@@ -45,13 +45,14 @@ struct NotificationController {
                         guard try await stillValid(identity) else { break }
                         checked = .now
                     }
+                    // The count first: a notice written meanwhile is then sent before the count that includes it.
+                    let count = try await rows.unreadCount(for: recipients)
                     var text = ""
                     for notice in try await rows.newer(for: recipients, after: last, limit: 100) {
                         let data = String(decoding: try JSONEncoder.sorted.encode(notifications.json(notice)), as: UTF8.self)
                         last = NotificationRepository.Cursor(time: notice.createdAt.millisecondsSince1970, id: notice.id)
                         text += "id: \(last.token)\nevent: notification\ndata: \(data)\n\n"
                     }
-                    let count = try await rows.unreadCount(for: recipients)
                     if count != unread {
                         unread = count
                         text += "event: unread\ndata: {\"unreadCount\":\(count)}\n\n"
