@@ -25,7 +25,8 @@ struct ConfigFileTests {
         let clean = ["DISPOSABLE_PORT": "", "DISPOSABLE_DATA_DIR": "", "DISPOSABLE_REGISTRATION": "", "DISPOSABLE_LOG_LEVEL": "error"]
 
         // From the file alone.
-        let fromFile = try ChildProcess(binary, ["serve", "--config", file.path], environment: clean)
+        let fromFile = try ChildProcess(
+            binary, ["serve", "--config", file.path], environment: clean, log: directory.appendingPathComponent("file.log").path)
         defer { fromFile.signal(SIGKILL) }
         _ = try await waitForHTTP("http://127.0.0.1:\(filePort)/healthz", server: fromFile)
         let status = try await get("http://127.0.0.1:\(filePort)/status", token: nil)
@@ -35,14 +36,15 @@ struct ConfigFileTests {
 
         // The environment over the file, a flag over both.
         let fromEnvironment = try ChildProcess(
-            binary, ["serve", "--config", file.path], environment: clean.merging(["DISPOSABLE_PORT": String(environmentPort)]) { $1 })
+            binary, ["serve", "--config", file.path], environment: clean.merging(["DISPOSABLE_PORT": String(environmentPort)]) { $1 },
+            log: directory.appendingPathComponent("environment.log").path)
         defer { fromEnvironment.signal(SIGKILL) }
         #expect(try await waitForHTTP("http://127.0.0.1:\(environmentPort)/healthz", server: fromEnvironment) == 200)
         fromEnvironment.signal(SIGTERM)
         await fromEnvironment.exited()
         let fromFlag = try ChildProcess(
             binary, ["serve", "--config=\(file.path)", "--port", String(flagPort)],
-            environment: clean.merging(["DISPOSABLE_PORT": String(environmentPort)]) { $1 })
+            environment: clean.merging(["DISPOSABLE_PORT": String(environmentPort)]) { $1 }, log: directory.appendingPathComponent("flag.log").path)
         defer { fromFlag.signal(SIGKILL) }
         #expect(try await waitForHTTP("http://127.0.0.1:\(flagPort)/healthz", server: fromFlag) == 200)
         fromFlag.signal(SIGTERM)

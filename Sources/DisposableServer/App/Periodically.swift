@@ -7,8 +7,8 @@ func runPeriodically(
     _ started: StartupGate, logger: Logger, every interval: Duration, waitFirst: Bool = false, what: String,
     _ work: @escaping @Sendable () async throws -> Void
 ) async {
-    await started.wait()
     await cancelWhenGracefulShutdown {
+        await started.wait()
         if waitFirst { try? await Task.sleep(for: interval) }
         while !Task.isCancelled {
             do {

@@ -21,9 +21,10 @@ struct MediaWorkers: Service {
     func run() async throws {
         // None here (a test that renders by hand): stay up like the other services, or the application would end.
         guard count > 0 else { return try await gracefulShutdown() }
-        await started.wait()
-        if releaseLeasesAtStart { try await jobs.releaseAllLeases() }
-        await cancelWhenGracefulShutdown {
+        try await cancelWhenGracefulShutdown {
+            await started.wait()
+            guard !Task.isCancelled else { return }
+            if releaseLeasesAtStart { try await jobs.releaseAllLeases() }
             await withDiscardingTaskGroup { group in
                 for _ in 0..<count {
                     group.addTask { await work() }

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 
@@ -17,27 +18,59 @@ struct TestApp {
 
     /// Builds the app on `engine`, runs `body` against it, and removes everything afterwards.
     /// With `live`, the app listens on a real port (needed to read a live stream as it comes).
+    ///
+    /// Rarely, under a full parallel run, an app's start-up or shutdown stops progressing with every thread idle
+    /// (cause not found yet; see DECISIONS "A test app that does not start or stop"). Such an app is abandoned
+    /// with a loud line in the log: a stuck start-up is tried once more on a fresh app, a stuck shutdown after a
+    /// finished test keeps that test's result. A test body itself is never cut short.
     static func run(
         _ engine: TestEngine,
         live: Bool = false,
         configure: (inout AppConfiguration) -> Void = { _ in },
-        _ body: @Sendable (TestApp) async throws -> Void
+        _ body: @escaping @Sendable (TestApp) async throws -> Void
     ) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = AppConfiguration(
-            dataDirectory: directory.path,
-            database: try await engine.freshDatabase(in: directory),
-            databasePoolSize: 4,  // dozens of apps share the test server's connections
-            publicBaseURL: "https://disposable.test",
-            // Generous limits so that tests of other things never meet them; rate-limit tests set their own.
-            limits: RateLimits(
-                login: .generous, loginPerAddress: .generous, loginPerAccount: .generous, join: .generous, joinPerEvent: .generous,
-                registration: .generous, support: .generous),
-            passwordHashCost: 4  // the default, 12, is checked by its own test; 4 keeps fixtures fast
-        )
-        configure(&configuration)
+        for attempt in 1...2 {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-test-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var configuration = AppConfiguration(
+                dataDirectory: directory.path,
+                database: try await engine.freshDatabase(in: directory),
+                databasePoolSize: 4,  // dozens of apps share the test server's connections
+                publicBaseURL: "https://disposable.test",
+                // Generous limits so that tests of other things never meet them; rate-limit tests set their own.
+                limits: RateLimits(
+                    login: .generous, loginPerAddress: .generous, loginPerAccount: .generous, join: .generous, joinPerEvent: .generous,
+                    registration: .generous, support: .generous),
+                passwordHashCost: 4  // the default, 12, is checked by its own test; 4 keeps fixtures fast
+            )
+            configure(&configuration)
+            switch try await runOnce(engine, live: live, configuration: configuration, body) {
+            case .finished(let result): return try result.get()
+            case .startUpStalled where attempt == 1:
+                log("⚠︎ ABANDONED: \(Test.current?.name ?? "?") on \(engine): the app did not start within \(startUpLimit); trying a fresh one")
+            case .startUpStalled:
+                throw TestSetupError("The app did not start within \(startUpLimit), twice.")
+            }
+        }
+    }
+
+    /// Far above a start-up or shutdown under a loaded full run (seconds), far below the watchdog's limit.
+    static let startUpLimit = Duration.seconds(240)
+    static let shutdownLimit = Duration.seconds(120)
+
+    private enum Outcome {
+        case finished(Result<Void, any Error>)
+        case startUpStalled
+    }
+
+    private enum Phase {
+        case startUp, body, shutdown
+    }
+
+    private static func runOnce(
+        _ engine: TestEngine, live: Bool, configuration: AppConfiguration, _ body: @escaping @Sendable (TestApp) async throws -> Void
+    ) async throws -> Outcome {
         let logger = Logger(label: "test")
         let clock = ManualClock()
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
@@ -46,11 +79,62 @@ struct TestApp {
         let services = try AppServices(
             configuration: configuration, database: database, clock: clock, logger: logger,
             recentReads: RecentReads(lifetime: .minutes(10)))
-        let app = buildApplication(services: services)
-        try await app.test(live ? .live : .router) { client in
-            try await body(TestApp(client: client, services: services, clock: clock))
+        let number = InFlight.newApp()
+        let app = TracedApplication(base: buildApplication(services: services), app: number)
+        // Each phase recorded, so that a hang says whether it is the start-up, the test or the shutdown.
+        let state = NIOLockedValueBox(
+            (
+                phase: Phase.startUp, since: ContinuousClock.now, entry: InFlight.begin("start-up on \(engine)", app: number),
+                body: Result<Void, any Error>?.none, ended: Result<Void, any Error>?.none
+            ))
+        @Sendable func enter(_ phase: Phase, _ what: String) {
+            state.withLockedValue {
+                InFlight.end($0.entry)
+                ($0.phase, $0.since, $0.entry) = (phase, .now, InFlight.begin("\(what) on \(engine)", app: number))
+            }
+        }
+        Task {
+            let ended: Result<Void, any Error>
+            do {
+                try await app.test(live ? .live : .router) { client in
+                    enter(.body, "test body")
+                    let result: Result<Void, any Error>
+                    do {
+                        result = .success(try await body(TestApp(client: client, services: services, clock: clock)))
+                    } catch {
+                        result = .failure(error)
+                    }
+                    state.withLockedValue { $0.body = result }
+                    enter(.shutdown, "shutdown")
+                    try result.get()
+                }
+                ended = .success(())
+            } catch {
+                ended = .failure(error)
+            }
+            state.withLockedValue {
+                InFlight.end($0.entry)
+                $0.ended = ended
+            }
+        }
+        // Waits for the app, watching its start-up and shutdown (the body may take as long as it takes).
+        while true {
+            let (phase, since, body, ended) = state.withLockedValue { ($0.phase, $0.since, $0.body, $0.ended) }
+            if let ended {
+                if case .failure = body { return .finished(body!) }  // the test's own failure, not what shutdown made of it
+                return .finished(ended)
+            }
+            let waited = ContinuousClock.now - since
+            if phase == .startUp && waited > startUpLimit { return .startUpStalled }
+            if phase == .shutdown && waited > shutdownLimit, let body {
+                log("⚠︎ ABANDONED: \(Test.current?.name ?? "?") on \(engine): the app did not stop within \(shutdownLimit) after its test")
+                return .finished(body)
+            }
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
+
+    private static func log(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 }
 
 /// A decoded response: status, headers and the body as JSON (when it is JSON).
@@ -106,8 +190,10 @@ extension TestApp {
     /// whole suite shares two cores.
     func send(_ path: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> APIResponse {
         guard let port = client.port else {
-            return try await client.execute(uri: path, method: method, headers: headers, body: body) {
-                APIResponse(status: $0.status, headers: $0.headers, body: $0.body)
+            return try await InFlight.track("\(method) \(path)") {
+                try await client.execute(uri: path, method: method, headers: headers, body: body) {
+                    APIResponse(status: $0.status, headers: $0.headers, body: $0.body)
+                }
             }
         }
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
@@ -115,12 +201,14 @@ extension TestApp {
         for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
         if let body { request.body = .bytes(body) }
         let exchange = request
-        return try await withTimeLimit(.seconds(120), "\(method) \(path)") {
-            let response = try await HTTPClient.shared.execute(exchange, timeout: .seconds(120))
-            var fields = HTTPFields()
-            for (name, value) in response.headers { if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) } }
-            let bytes = try await response.body.collect(upTo: 512 << 20)
-            return APIResponse(status: .init(code: Int(response.status.code)), headers: fields, body: bytes)
+        return try await InFlight.track("\(method) \(path) (live)") {
+            try await withTimeLimit(.seconds(120), "\(method) \(path)") {
+                let response = try await HTTPClient.shared.execute(exchange, timeout: .seconds(120))
+                var fields = HTTPFields()
+                for (name, value) in response.headers { if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) } }
+                let bytes = try await response.body.collect(upTo: 512 << 20)
+                return APIResponse(status: .init(code: Int(response.status.code)), headers: fields, body: bytes)
+            }
         }
     }
 
