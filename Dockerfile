@@ -21,7 +21,7 @@ RUN swift build -c release --static-swift-stdlib --product disposable \
 FROM debian:bookworm-slim
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libvips42 libqrencode4 libxml2 zlib1g ca-certificates curl tzdata ffmpeg \
+ && apt-get install -y --no-install-recommends libvips42 libqrencode4 libxml2 zlib1g ca-certificates curl tzdata ffmpeg fonts-dejavu-core \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --create-home --home-dir /var/lib/disposable disposable
 COPY --from=build /out/ /opt/disposable/

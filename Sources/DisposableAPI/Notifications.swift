@@ -11,6 +11,8 @@ public struct NotificationJSON: Codable, Sendable, Equatable {
         case revealed
         /// The event will be deleted at `deletesAt` (RET-3).
         case endingSoon = "ending-soon"
+        /// The event has ended and its recap is ready (CAP-1).
+        case recap
     }
 
     public var id: String

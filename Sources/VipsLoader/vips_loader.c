@@ -4,8 +4,10 @@
 #include <stdio.h>
 
 static int (*shim_probe)(const char *, const char *, vs_header *, char *, size_t);
-static int (*shim_render)(const char *, const char *, int, int, int, vs_derivatives *, char *, size_t);
+static int (*shim_render)(const char *, const char *, int, int, int, int, vs_derivatives *, char *, size_t);
 static void (*shim_free)(vs_derivatives *);
+static int (*shim_collage)(const char *const *, int, int, int, const char *, const char *, int, void **, size_t *, char *, size_t);
+static void (*shim_free_buffer)(void *);
 
 int vsl_load(const char *path, char *error, size_t error_length) {
     if (shim_free) return 0;
@@ -18,8 +20,10 @@ int vsl_load(const char *path, char *error, size_t error_length) {
     int (*shim_init)(void) = (int (*)(void))dlsym(library, "vs_init");
     shim_probe = dlsym(library, "vs_probe");
     shim_render = dlsym(library, "vs_render");
+    shim_collage = dlsym(library, "vs_collage");
+    shim_free_buffer = dlsym(library, "vs_free_buffer");
     void (*free_function)(vs_derivatives *) = dlsym(library, "vs_free");
-    if (!shim_init || !shim_probe || !shim_render || !free_function) {
+    if (!shim_init || !shim_probe || !shim_render || !shim_collage || !shim_free_buffer || !free_function) {
         snprintf(error, error_length, "%s is not Disposable's libvips shim", path);
         return -1;
     }
@@ -35,11 +39,18 @@ int vsl_probe(const char *path, const char *format, vs_header *header, char *err
     return shim_probe(path, format, header, error, error_length);
 }
 
-int vsl_render(const char *path, const char *format, int preview_size, int thumbnail_size, int quality,
+int vsl_render(const char *path, const char *format, int preview_size, int thumbnail_size, int analysis_size, int quality,
                vs_derivatives *out, char *error, size_t error_length) {
-    return shim_render(path, format, preview_size, thumbnail_size, quality, out, error, error_length);
+    return shim_render(path, format, preview_size, thumbnail_size, analysis_size, quality, out, error, error_length);
 }
 
 void vsl_free(vs_derivatives *derivatives) { shim_free(derivatives); }
+
+int vsl_collage(const char *const *paths, int count, int columns, int width, const char *title, const char *subtitle, int quality,
+                void **out, size_t *out_length, char *error, size_t error_length) {
+    return shim_collage(paths, count, columns, width, title, subtitle, quality, out, out_length, error, error_length);
+}
+
+void vsl_free_buffer(void *buffer) { shim_free_buffer(buffer); }
 
 int vsl_release_freed_memory(void) { return malloc_trim(0); }

@@ -80,11 +80,11 @@ static int resize_to(VipsImage *in, int size, VipsImage **out) {
     return vips_resize(in, out, (double)size / longest, "kernel", VIPS_KERNEL_LINEAR, "gap", 0.0, NULL);
 }
 
-int vs_render(const char *path, const char *format, int preview_size, int thumbnail_size, int quality,
+int vs_render(const char *path, const char *format, int preview_size, int thumbnail_size, int analysis_size, int quality,
               vs_derivatives *out, char *error, size_t error_length) {
     memset(out, 0, sizeof(*out));
     VipsImage *header = NULL, *loaded = NULL, *rotated = NULL, *normal = NULL, *preview = NULL, *memory = NULL,
-              *thumbnail = NULL;
+              *thumbnail = NULL, *small = NULL, *grey = NULL;
     int result = -1;
 
     // Full-size dimensions, and for JPEG the largest shrink-on-load that still covers the preview.
@@ -118,6 +118,12 @@ int vs_render(const char *path, const char *format, int preview_size, int thumbn
     if (vips_jpegsave_buffer(rotated, &out->preview, &out->preview_length, "Q", quality, "strip", TRUE, NULL)) goto done;
     if (vips_jpegsave_buffer(thumbnail, &out->thumbnail, &out->thumbnail_length, "Q", quality, "strip", TRUE, NULL))
         goto done;
+    if (resize_to(rotated, analysis_size, &small)) goto done;
+    if (vips_colourspace(small, &grey, VIPS_INTERPRETATION_B_W, NULL)) goto done;
+    size_t grey_length = 0;
+    if (!(out->grey = vips_image_write_to_memory(grey, &grey_length))) goto done;
+    out->grey_width = grey->Xsize;
+    out->grey_height = grey->Ysize;
     result = 0;
 
 done:
@@ -125,7 +131,7 @@ done:
         copy_error(error, error_length);
         vs_free(out);
     }
-    VipsImage *images[] = {header, loaded, rotated, normal, preview, memory, thumbnail};
+    VipsImage *images[] = {header, loaded, rotated, normal, preview, memory, thumbnail, small, grey};
     for (size_t i = 0; i < sizeof(images) / sizeof(images[0]); i++)
         if (images[i]) g_object_unref(images[i]);
     return result;
@@ -134,6 +140,78 @@ done:
 void vs_free(vs_derivatives *derivatives) {
     if (derivatives->preview) g_free(derivatives->preview);
     if (derivatives->thumbnail) g_free(derivatives->thumbnail);
-    derivatives->preview = derivatives->thumbnail = NULL;
+    if (derivatives->grey) g_free(derivatives->grey);
+    derivatives->preview = derivatives->thumbnail = derivatives->grey = NULL;
     derivatives->preview_length = derivatives->thumbnail_length = 0;
 }
+
+/// One line of text (wrapped at `width`), dark on white, centred on a white band `width` wide.
+static int text_band(const char *text, const char *font, int width, int pad, VipsImage **out) {
+    VipsImage *ink = NULL, *shaded = NULL, *grey = NULL, *srgb = NULL;
+    int result = -1;
+    // vips_text reads Pango markup: an event called "Ana & Ben <3" must be shown, not parsed.
+    char *escaped = g_markup_escape_text(text, -1);
+    if (vips_text(&ink, escaped, "font", font, "width", width - 2 * pad, "dpi", 72, "align", VIPS_ALIGN_CENTRE, NULL)) goto done;
+    // Ink 0…255 becomes white…dark grey.
+    if (vips_linear1(ink, &shaded, -215.0 / 255.0, 255.0, "uchar", TRUE, NULL)) goto done;
+    if (vips_copy(shaded, &grey, "interpretation", VIPS_INTERPRETATION_B_W, NULL)) goto done;
+    if (vips_colourspace(grey, &srgb, VIPS_INTERPRETATION_sRGB, NULL)) goto done;
+    VipsArrayDouble *white = vips_array_double_newv(3, 255.0, 255.0, 255.0);
+    result = vips_embed(srgb, out, (width - srgb->Xsize) / 2, pad / 2, width, srgb->Ysize + pad, "extend", VIPS_EXTEND_BACKGROUND,
+                        "background", white, NULL);
+    vips_area_unref(VIPS_AREA(white));
+done:
+    g_free(escaped);
+    VipsImage *images[] = {ink, shaded, grey, srgb};
+    for (size_t i = 0; i < sizeof(images) / sizeof(images[0]); i++)
+        if (images[i]) g_object_unref(images[i]);
+    return result;
+}
+
+int vs_collage(const char *const *paths, int count, int columns, int width, const char *title, const char *subtitle, int quality,
+               void **out, size_t *out_length, char *error, size_t error_length) {
+    *out = NULL;
+    *out_length = 0;
+    if (count < 1 || columns < 1 || width < 100) {
+        vips_error("disposable", "a collage needs photos and a width");
+        copy_error(error, error_length);
+        return -1;
+    }
+    int gap = width / 90;
+    int cell = (width - gap * (columns + 1)) / columns;
+    VipsImage **cells = g_new0(VipsImage *, count);
+    VipsImage *grid = NULL, *framed = NULL, *heading = NULL, *subheading = NULL, *top = NULL, *page = NULL;
+    VipsArrayDouble *white = vips_array_double_newv(3, 255.0, 255.0, 255.0);
+    int result = -1;
+
+    for (int i = 0; i < count; i++) {
+        VipsImage *square = NULL;
+        // A square of each photo, cut around what draws the eye (libvips's attention measure), not its centre.
+        if (vips_thumbnail(paths[i], &square, cell, "height", cell, "crop", VIPS_INTERESTING_ATTENTION, NULL)) goto done;
+        int failed = normalise(square, &cells[i]);
+        g_object_unref(square);
+        if (failed) goto done;
+    }
+    if (vips_arrayjoin(cells, &grid, count, "across", columns, "shim", gap, "background", white, NULL)) goto done;
+    if (vips_embed(grid, &framed, gap, 0, width, grid->Ysize + gap, "extend", VIPS_EXTEND_BACKGROUND, "background", white, NULL))
+        goto done;
+    if (text_band(title, "DejaVu Sans Bold 46", width, 4 * gap, &heading)) goto done;
+    if (text_band(subtitle, "DejaVu Sans 30", width, 2 * gap, &subheading)) goto done;
+    if (vips_join(heading, subheading, &top, VIPS_DIRECTION_VERTICAL, "background", white, NULL)) goto done;
+    if (vips_join(top, framed, &page, VIPS_DIRECTION_VERTICAL, "background", white, NULL)) goto done;
+    if (vips_jpegsave_buffer(page, out, out_length, "Q", quality, "strip", TRUE, NULL)) goto done;
+    result = 0;
+
+done:
+    if (result) copy_error(error, error_length);
+    vips_area_unref(VIPS_AREA(white));
+    for (int i = 0; i < count; i++)
+        if (cells[i]) g_object_unref(cells[i]);
+    g_free(cells);
+    VipsImage *images[] = {grid, framed, heading, subheading, top, page};
+    for (size_t i = 0; i < sizeof(images) / sizeof(images[0]); i++)
+        if (images[i]) g_object_unref(images[i]);
+    return result;
+}
+
+void vs_free_buffer(void *buffer) { g_free(buffer); }

@@ -82,6 +82,11 @@ struct AuthorizationTests {
             expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/photos", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/stats", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+        // CAP-1, on an event with a ready photo that has not ended: its guest waits (no collage yet), its organizer previews.
+        Row(method: .get, path: "/api/v1/events/{id}/recap", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
+        Row(
+            method: .get, path: "/api/v1/events/{id}/recap/collage.jpg",
+            expected: statuses(.unauthorized, .notFound, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/archive.zip", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/photos/{photo}", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(
@@ -312,6 +317,11 @@ struct AuthorizationTests {
                         let urls = try await app.call(.get, "/api/v1/photos/\(id)", token: organizer)["urls"] as? [String: Any]
                         path = try #require(urls?["thumbnail"] as? String)
                     }
+                }
+                if path.contains("/recap") {
+                    let photo = try await app.upload(
+                        try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: organizer)
+                    _ = try await app.waitUntilProcessed(try #require(photo.string("id")), token: organizer)
                 }
                 if path.contains("{video}") {
                     // A ready video by a guest of the event, which now takes videos.

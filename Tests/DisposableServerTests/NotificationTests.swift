@@ -95,7 +95,7 @@ struct NotificationTests {
         }
     }
 
-    @Test("The reveal and the coming deletion tell everyone in the event, once", arguments: TestEngine.allCases)
+    @Test("The reveal, the recap and the coming deletion tell everyone in the event, once", arguments: TestEngine.allCases)
     func revealAndDeletion(engine: TestEngine) async throws {
         try await TestApp.run(engine, configure: { $0.retention = 10 * 86_400 }) { app in
             let party = try await GuestbookTests.party(app, settings: ["reveal": ["mode": "at-end"]])
@@ -106,12 +106,12 @@ struct NotificationTests {
             try await announcer.announceDueMoments()
             #expect(GuestbookTests.items(try await Self.page(app, party.maggie)).isEmpty, "nothing before the end")
 
-            app.clock.advance(by: 24 * 3600 + 1)  // the event ends: its photos are revealed
+            app.clock.advance(by: 24 * 3600 + 1)  // the event ends: its photos are revealed, and its recap is ready (CAP-1)
             try await announcer.announceDueMoments()
             try await announcer.announceDueMoments()
             for token in [party.maggie, party.organizer] {
-                let items = GuestbookTests.items(try await Self.page(app, token))
-                #expect(items.map { $0["kind"] as? String } == ["revealed"], "\(items)")
+                let kinds = GuestbookTests.items(try await Self.page(app, token)).compactMap { $0["kind"] as? String }
+                #expect(kinds.count == 2 && Set(kinds) == ["revealed", "recap"], "\(kinds)")
             }
 
             // Seven days later (three before the deletion): everyone is told when, once.
@@ -119,10 +119,11 @@ struct NotificationTests {
             try await announcer.announceDueMoments()
             try await announcer.announceDueMoments()
             let items = GuestbookTests.items(try await Self.page(app, party.maggie))
-            #expect(items.map { $0["kind"] as? String } == ["ending-soon", "revealed"], "\(items)")
+            let kinds = items.compactMap { $0["kind"] as? String }
+            #expect(kinds.first == "ending-soon" && Set(kinds.dropFirst()) == ["revealed", "recap"] && kinds.count == 3, "\(kinds)")
             let event = try await app.call(.get, "/api/v1/events/\(party.eventID)", token: party.maggie)
             #expect(items.first?["deletesAt"] as? String == event.string("deletesAt"), "\(items)")
-            #expect(GuestbookTests.items(try await Self.page(app, party.organizer)).count == 2)
+            #expect(GuestbookTests.items(try await Self.page(app, party.organizer)).count == 3)
         }
     }
 

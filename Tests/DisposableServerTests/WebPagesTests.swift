@@ -45,6 +45,7 @@ struct WebPagesTests {
         PageRow(method: .post, path: "/e/{code}/join", form: "name=Maggie&terms=\(TermsOfUse.version)", expected: all303),
         PageRow(method: .get, path: "/e/{code}/camera", expected: members),
         PageRow(method: .get, path: "/e/{code}/mine", expected: members),
+        PageRow(method: .get, path: "/e/{code}/recap", expected: members),
         // The organizer goes on to the wall link; everyone else to the event's page.
         PageRow(method: .get, path: "/e/{code}/wall", expected: all303),
         // The wall link opens for anyone who holds it (a venue screen nobody signs in on).

@@ -199,12 +199,14 @@ def decode_qr(driver):
     return output
 
 
-def join(driver, url, name):
+def join(driver, url, name, shooting=True):
     driver.get(url)
     driver.find_element(By.ID, "name").send_keys(name)
     driver.find_element(By.NAME, "terms").click()
     driver.find_element(By.CSS_SELECTOR, "#join-form button[type=submit]").click()
     wait(driver, lambda d: "/camera" in d.current_url, "camera page after joining")
+    if not shooting:
+        return  # the event is over: no camera
     # CAM-3: first a word on why the camera is needed, then the viewfinder.
     assert driver.find_element(By.ID, "camera-intro").is_displayed()
     driver.find_element(By.ID, "camera-start").click()
@@ -406,6 +408,63 @@ def guestbook_checks(organizer, server, ben, check, drivers):
     shot(dora, "guest-video")
     dora.find_element(By.ID, "viewer-close").click()
     check("a guest films a short video with the camera's timer; another plays it, live in her gallery")
+
+
+def recap_checks(organizer, server, ben, check, drivers):
+    """Issue 26 (CAP-1): the organizer previews the recap of an event with four photos (two of them copies of one
+    picture); Ben, a guest, waits until the end; once it is over he is told, sees one photo per picture and the
+    collage — in English and, for Chloé, in French."""
+    event_id = create_event(organizer, server, "Recap party", 5)
+    link = decode_qr(organizer)
+    code = link.split("?")[0].rsplit("/", 1)[1]
+    cookie = session_cookie(organizer)
+    folder = tempfile.mkdtemp(prefix="disposable-recap-")
+    for seed in (31, 32, 33):
+        path = os.path.join(folder, f"{seed}.jpg")
+        subprocess.run(["vips", "perlin", path + "[Q=90]", "1200", "900", "--cell-size", "120", "--seed", str(seed), "--uchar"], check=True)
+    subprocess.run(["vips", "copy", os.path.join(folder, "31.jpg"), os.path.join(folder, "31-copy.jpg[Q=40]")], check=True)
+    for name in ("31.jpg", "32.jpg", "31-copy.jpg", "33.jpg"):
+        request = urllib.request.Request(f"{server.base}/api/v1/events/{event_id}/photos", method="POST",
+                                         data=open(os.path.join(folder, name), "rb").read(),
+                                         headers={"Cookie": f"disposable_session={cookie}", "Content-Type": "image/jpeg",
+                                                  "Origin": server.base, "Sec-Fetch-Site": "same-origin"})
+        urllib.request.urlopen(request, timeout=60).read()
+        time.sleep(3.5)  # taken seconds apart would be one burst
+    wait_for_photos(server, cookie, event_id, 4)
+
+    organizer.get(f"{server.base}/e/{code}/recap")
+    wait(organizer, lambda d: d.execute_script("return document.getElementById('slide').naturalWidth > 0"), "the organizer's slideshow")
+    assert "guests" in organizer.find_element(By.ID, "recap-note").text.lower(), organizer.find_element(By.ID, "recap-note").text
+    wait(organizer, lambda d: d.execute_script("return document.getElementById('collage').naturalWidth") == 1080, "the collage")
+    assert organizer.find_element(By.ID, "slide-position").text == "1 / 3", organizer.find_element(By.ID, "slide-position").text
+    shot(organizer, "recap-preview")
+    check("the organizer previews the recap: three photos of four (one copy left out) and the collage")
+
+    join(ben, link, "Ben")
+    ben.get(f"{server.base}/e/{code}/recap")
+    wait(ben, lambda d: d.find_element(By.ID, "recap-note").is_displayed(), "Ben's waiting note")
+    assert not ben.find_element(By.ID, "slideshow").is_displayed() and not ben.find_element(By.ID, "collage-box").is_displayed()
+    shot(ben, "recap-waiting")
+
+    organizer.get(f"{server.base}/events/{event_id}")
+    organizer.execute_script(f"return fetch('/api/v1/events/{event_id}/end', {{method: 'POST'}}).then(r => window.ended = r.status)")
+    wait(organizer, lambda d: d.execute_script("return window.ended") == 200, "the event ended")
+    ben.get(f"{server.base}/e/{code}")
+    wait(ben, lambda d: d.find_element(By.ID, "bell-count").is_displayed(), "Ben's bell tells him")
+    ben.find_element(By.ID, "bell").click()
+    notice = wait(ben, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#notifications a[href$='/recap']")), None), "the recap notice")
+    assert "Recap party" in notice.text, notice.text
+    notice.click()
+    wait(ben, lambda d: d.execute_script("return document.getElementById('collage').naturalWidth") == 1080, "Ben's collage")
+    assert ben.find_element(By.ID, "slide-position").text == "1 / 3" and not ben.find_element(By.ID, "recap-note").is_displayed()
+    shot(ben, "recap")
+    chloe = browser(language="fr-FR"); drivers.append(chloe)
+    join(chloe, link, "Chloé", shooting=False)
+    chloe.get(f"{server.base}/e/{code}/recap")
+    wait(chloe, lambda d: d.execute_script("return document.getElementById('collage').naturalWidth") == 1080, "Chloé's collage")
+    assert chloe.find_element(By.ID, "recap-title").text == "Le meilleur de l'événement", chloe.find_element(By.ID, "recap-title").text
+    shot(chloe, "recap-fr")
+    check("once the event ends a guest is told, and sees the same three photos and the collage (en, fr)")
 
 
 def library_checks(organizer, server, downloads, check, drivers):
@@ -692,6 +751,7 @@ def main():
         assert urllib.request.urlopen(head, timeout=30).headers.get("X-Photo-ID") == sent["id"]
         check("a large file cut off halfway (offline, reload) goes on from the server's bytes when back online")
         guestbook_checks(organizer, server, ben, check, drivers)
+        recap_checks(organizer, server, ben, check, drivers)
 
         # The counter goes down and the shutter blocks at zero.
         ana.get(url + "/camera")
@@ -1053,7 +1113,7 @@ def main():
         # screenshot of each at 390 px, light and dark, in both languages (look at them: .build/web-artifacts/pages).
         pages = {
             "organizer": (organizer, ["/", "/events", "/account", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/help", "/terms", "/privacy"]),
-            "guest": (ana, [url + "/camera", url, url + "/mine", url + "/continue", "/my-data"]),
+            "guest": (ana, [url + "/camera", url, url + "/mine", url + "/recap", url + "/continue", "/my-data"]),
             "visitor": (cleo, ["/login", "/forgot", "/register", "/support", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"]),
             "admin": (admin, ["/admin"]),
         }

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "aad66a31568426c8f6a07e8e3bb1375994b9ddaedffb26570a3fc4cd01ff6e4a"
+    public static let contractDigest = "47be62428c0870b5d339dc835aeddfcfcb163d5044690ec9bfab6f228f4480be"
 }

@@ -4393,7 +4393,7 @@ extension Components {
                 ])
             }
         }
-        /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon (RET-3).
+        /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon (RET-3), its recap is ready (CAP-1).
         ///
         /// - Remark: Generated from `#/components/schemas/NotificationKind`.
         @frozen public enum NotificationKind: String, Codable, Hashable, Sendable, CaseIterable {
@@ -4401,6 +4401,7 @@ extension Components {
             case commented = "commented"
             case revealed = "revealed"
             case endingSoon = "ending-soon"
+            case recap = "recap"
         }
         /// - Remark: Generated from `#/components/schemas/Notification`.
         public struct Notification: Codable, Hashable, Sendable {
@@ -4651,6 +4652,104 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "unreadCount"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Recap`.
+        public struct Recap: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Recap/eventId`.
+            public var eventId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Recap/eventName`.
+            public var eventName: Swift.String
+            /// ready: the event has ended; preview: the organizer's look before; waiting: a guest's look before (no photos).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recap/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ready = "ready"
+                case preview = "preview"
+                case waiting = "waiting"
+            }
+            /// ready: the event has ended; preview: the organizer's look before; waiting: a guest's look before (no photos).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recap/status`.
+            public var status: Components.Schemas.Recap.StatusPayload
+            /// When guests see it: the end of the event, or the reveal if later.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recap/readyAt`.
+            public var readyAt: Foundation.Date
+            /// In the order they were taken.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recap/photos`.
+            public var photos: [Components.Schemas.Photo]
+            /// The collage image of these photos, when there are some.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Recap/collageURL`.
+            public var collageURL: Swift.String?
+            /// Creates a new `Recap`.
+            ///
+            /// - Parameters:
+            ///   - eventId:
+            ///   - eventName:
+            ///   - status: ready: the event has ended; preview: the organizer's look before; waiting: a guest's look before (no photos).
+            ///   - readyAt: When guests see it: the end of the event, or the reveal if later.
+            ///   - photos: In the order they were taken.
+            ///   - collageURL: The collage image of these photos, when there are some.
+            public init(
+                eventId: Swift.String,
+                eventName: Swift.String,
+                status: Components.Schemas.Recap.StatusPayload,
+                readyAt: Foundation.Date,
+                photos: [Components.Schemas.Photo],
+                collageURL: Swift.String? = nil
+            ) {
+                self.eventId = eventId
+                self.eventName = eventName
+                self.status = status
+                self.readyAt = readyAt
+                self.photos = photos
+                self.collageURL = collageURL
+            }
+            public enum CodingKeys: String, CodingKey {
+                case eventId
+                case eventName
+                case status
+                case readyAt
+                case photos
+                case collageURL
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.eventId = try container.decode(
+                    Swift.String.self,
+                    forKey: .eventId
+                )
+                self.eventName = try container.decode(
+                    Swift.String.self,
+                    forKey: .eventName
+                )
+                self.status = try container.decode(
+                    Components.Schemas.Recap.StatusPayload.self,
+                    forKey: .status
+                )
+                self.readyAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .readyAt
+                )
+                self.photos = try container.decode(
+                    [Components.Schemas.Photo].self,
+                    forKey: .photos
+                )
+                self.collageURL = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .collageURL
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "eventId",
+                    "eventName",
+                    "status",
+                    "readyAt",
+                    "photos",
+                    "collageURL"
                 ])
             }
         }

@@ -163,6 +163,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/events/{id}/stats`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/stats/get(getEventStats)`.
     func getEventStats(_ input: Operations.GetEventStats.Input) async throws -> Operations.GetEventStats.Output
+    /// The event's recap: its best photos
+    ///
+    /// Guests see it once the event has ended and its photos are revealed (`status` waiting until `readyAt`); the organizer may look before (`preview`). One photo of each group of near-duplicates or burst, the sharpest, spread over the day and the shooters.
+    ///
+    /// - Remark: HTTP `GET /api/v1/events/{id}/recap`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/recap/get(getEventRecap)`.
+    func getEventRecap(_ input: Operations.GetEventRecap.Input) async throws -> Operations.GetEventRecap.Output
+    /// The recap's collage (JPEG, 1080 px wide)
+    ///
+    /// The chosen photos in a grid under the event's name and date, in the reader's language. 404 while there is nothing to show.
+    ///
+    /// - Remark: HTTP `GET /api/v1/events/{id}/recap/collage.jpg`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/recap/collage.jpg/get(getEventRecapCollage)`.
+    func getEventRecapCollage(_ input: Operations.GetEventRecapCollage.Input) async throws -> Operations.GetEventRecapCollage.Output
     /// A streamed ZIP of the event's photos, or of ids=a,b,c
     ///
     /// - Remark: HTTP `GET /api/v1/events/{id}/archive.zip`.
@@ -813,6 +827,40 @@ extension APIProtocol {
     ) async throws -> Operations.GetEventStats.Output {
         try await getEventStats(Operations.GetEventStats.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// The event's recap: its best photos
+    ///
+    /// Guests see it once the event has ended and its photos are revealed (`status` waiting until `readyAt`); the organizer may look before (`preview`). One photo of each group of near-duplicates or burst, the sharpest, spread over the day and the shooters.
+    ///
+    /// - Remark: HTTP `GET /api/v1/events/{id}/recap`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/recap/get(getEventRecap)`.
+    public func getEventRecap(
+        path: Operations.GetEventRecap.Input.Path,
+        query: Operations.GetEventRecap.Input.Query = .init(),
+        headers: Operations.GetEventRecap.Input.Headers = .init()
+    ) async throws -> Operations.GetEventRecap.Output {
+        try await getEventRecap(Operations.GetEventRecap.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The recap's collage (JPEG, 1080 px wide)
+    ///
+    /// The chosen photos in a grid under the event's name and date, in the reader's language. 404 while there is nothing to show.
+    ///
+    /// - Remark: HTTP `GET /api/v1/events/{id}/recap/collage.jpg`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/recap/collage.jpg/get(getEventRecapCollage)`.
+    public func getEventRecapCollage(
+        path: Operations.GetEventRecapCollage.Input.Path,
+        query: Operations.GetEventRecapCollage.Input.Query = .init(),
+        headers: Operations.GetEventRecapCollage.Input.Headers = .init()
+    ) async throws -> Operations.GetEventRecapCollage.Output {
+        try await getEventRecapCollage(Operations.GetEventRecapCollage.Input(
+            path: path,
+            query: query,
             headers: headers
         ))
     }

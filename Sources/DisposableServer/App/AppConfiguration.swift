@@ -162,6 +162,8 @@ public struct RateLimits: Sendable {
     public var registration: RateLimit
     /// Support tickets per address (SUP-2).
     public var support: RateLimit
+    /// Posts, comments and likes per person (SOC-1, SOC-2): a burst, then one every few seconds.
+    public var guestbookWrites: RateLimit
 
     public init(
         login: RateLimit = .init(burst: 10, refillEvery: .seconds(30)),
@@ -170,7 +172,8 @@ public struct RateLimits: Sendable {
         join: RateLimit = .init(burst: 20, refillEvery: .seconds(15)),
         joinPerEvent: RateLimit = .init(burst: 100, refillEvery: .seconds(3)),
         registration: RateLimit = .init(burst: 10, refillEvery: .seconds(60)),
-        support: RateLimit = .init(burst: 5, refillEvery: .seconds(600))
+        support: RateLimit = .init(burst: 5, refillEvery: .seconds(600)),
+        guestbookWrites: RateLimit = .init(burst: 30, refillEvery: .seconds(4))
     ) {
         self.login = login
         self.loginPerAddress = loginPerAddress
@@ -179,6 +182,7 @@ public struct RateLimits: Sendable {
         self.joinPerEvent = joinPerEvent
         self.registration = registration
         self.support = support
+        self.guestbookWrites = guestbookWrites
     }
 }
 

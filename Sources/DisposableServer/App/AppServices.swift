@@ -18,6 +18,7 @@ public struct AppServices: Sendable {
     let photos: PhotoService
     let resumableUploads: ResumableUploadService
     let gallery: GalleryService
+    let recaps: RecapService
     let admin: AdminService
     let myData: MyDataService
     let profiles: ProfileService
@@ -99,10 +100,11 @@ public struct AppServices: Sendable {
             limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels, maxVideoBytes: configuration.maxVideoBytes),
             likes: guestbookRows, logger: logger, videos: videos)
         gallery = GalleryService(photos: photoRows, events: events, signer: signer, pictures: pictures, clock: clock, likes: guestbookRows)
+        recaps = RecapService(events: events, photos: photoRows, blobs: blobs, images: images, signer: signer, pictures: pictures, clock: clock)
         notifications = NotificationService(
             rows: NotificationRepository(database: database), bell: StreamWaker(), clock: clock, retention: configuration.retention)
         guestbook = GuestbookService(
-            photos: photos, rows: guestbookRows, limiter: RateLimiter([.target: Guestbook.writes]), bell: notifications.bell)
+            photos: photos, rows: guestbookRows, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), bell: notifications.bell)
         profiles = ProfileService(database: database, blobs: blobs, staging: staging, images: images)
         myData = MyDataService(
             database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,

@@ -37,6 +37,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     UploadController(photos: services.photos).addRoutes(to: withSession)
     ResumableUploadController(uploads: services.resumableUploads).addRoutes(to: withSession)
     GalleryController(gallery: services.gallery).addRoutes(to: withSession)
+    RecapController(recaps: services.recaps).addRoutes(to: withSession)
     PhotoController(photos: services.photos).addRoutes(to: withSession)
     GuestbookController(guestbook: services.guestbook).addRoutes(to: withSession)
     ArchiveController(gallery: services.gallery, blobs: services.blobs, redactions: services.photos.redactions).addRoutes(to: withSession)

@@ -523,6 +523,16 @@ let migrations: [Migration] = [
             "ALTER TABLE photos ADD COLUMN video_bytes BIGINT",
         ]
     ),
+    Migration(
+        version: 31, name: "photo signals and recaps",
+        statements: [
+            // CAP-1/2: what the selection knows of each picture (PhotoSignals as JSON), measured at ingest.
+            "ALTER TABLE photos ADD COLUMN signals TEXT",
+            "ALTER TABLE library_assets ADD COLUMN signals TEXT",
+            // CAP-1: everyone was told the event's recap is ready.
+            "ALTER TABLE events ADD COLUMN recap_announced BOOLEAN NOT NULL DEFAULT FALSE",
+        ]
+    ),
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

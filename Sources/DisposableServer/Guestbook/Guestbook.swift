@@ -9,8 +9,6 @@ enum Guestbook {
     static let maxComment = 500
     /// Notes and drawings that take no shot, per person and event: plenty for a guestbook, not a flood.
     static let postsPerGuest = 200
-    /// Posts, comments and likes per person, as a burst and then one every few seconds.
-    static let writes = RateLimit(burst: 30, refillEvery: .seconds(4))
 
     static let postLimitReached = Problem(
         .forbidden, "post-limit-reached", title: "The guestbook is full for you",

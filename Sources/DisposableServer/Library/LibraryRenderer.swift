@@ -42,7 +42,8 @@ struct LibraryRenderer: Sendable {
         try await blobs.put(data: rendered.thumbnail, key: asset.files.thumbnail)
         let ready = try await assets.markReady(
             asset, jobID: jobID, width: rendered.width, height: rendered.height, takenAt: asset.format.isVideo ? nil : rendered.takenAt,
-            derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + playableBytes, video: video)
+            derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + playableBytes, video: video,
+            signals: rendered.signals)
         if ready == nil, try await !asset.files.isRecorded(in: assets.database) { try await pendingWrites.abandon(asset.files) }
         await feed.changed(asset.userID)
     }

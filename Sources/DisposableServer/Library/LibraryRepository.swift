@@ -320,11 +320,13 @@ struct LibraryRepository: Sendable {
     /// Records the derivatives of the revision that was rendered; nil when the asset changed meanwhile (edited,
     /// deleted). The capture time read from the file wins over one the client gave.
     func markReady(
-        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64, video: RenderedVideoFacts? = nil
+        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64, video: RenderedVideoFacts? = nil,
+        signals: PhotoSignals? = nil
     ) async throws -> LibraryAsset? {
         do {
             return try await ready(
-                asset, jobID: jobID, width: width, height: height, takenAt: takenAt, derivativeBytes: derivativeBytes, video: video)
+                asset, jobID: jobID, width: width, height: height, takenAt: takenAt, derivativeBytes: derivativeBytes, video: video,
+                signals: signals)
         } catch RollBack.gone {
             try await database.sql { db in try await JobQueue.complete(jobID, in: db) }
             return nil
@@ -338,7 +340,8 @@ struct LibraryRepository: Sendable {
     }
 
     private func ready(
-        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64, video: RenderedVideoFacts?
+        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64, video: RenderedVideoFacts?,
+        signals: PhotoSignals?
     ) async throws -> LibraryAsset? {
         try await database.transaction { db in
             try await JobQueue.complete(jobID, in: db)
@@ -353,7 +356,7 @@ struct LibraryRepository: Sendable {
                         motion_offset = COALESCE(\(bind: video?.playable.offset), motion_offset),
                         motion_size = COALESCE(\(bind: video?.playable.size), motion_size),
                         motion_type = COALESCE(\(bind: video?.playable.contentType), motion_type),
-                        duration_ms = \(bind: video?.durationMilliseconds)
+                        duration_ms = \(bind: video?.durationMilliseconds), signals = \(bind: signals?.stored)
                     WHERE id = \(bind: asset.id) AND file_revision = \(bind: asset.fileRevision) AND status = 'processing'
                         AND deleted_at IS NULL
                     RETURNING id

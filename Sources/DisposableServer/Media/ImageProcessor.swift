@@ -16,6 +16,8 @@ public struct RenderedImage: Sendable {
     public let takenAt: Date?
     public let preview: Data
     public let thumbnail: Data
+    /// The selection's measures of the picture (nil when it is too small to measure).
+    public var signals: PhotoSignals? = nil
 }
 
 /// The image file is not something we can decode; the message is libvips's.
@@ -27,6 +29,8 @@ public struct UndecodableImage: Error, CustomStringConvertible {
 public protocol ImageProcessor: Sendable {
     func probe(_ path: String, format: ImageFormat) async throws -> ImageHeader
     func render(_ path: String, format: ImageFormat) async throws -> RenderedImage
+    /// A JPEG collage of the images at `paths` (previews we made), in `columns`, under a title and a subtitle.
+    func collage(_ paths: [String], columns: Int, width: Int, title: String, subtitle: String) async throws -> Data
 }
 
 /// The libvips shim could not be opened: a broken installation, not a broken photo (answered with 503).
@@ -81,7 +85,10 @@ public struct VipsImageProcessor: ImageProcessor {
             try Self.loaded.get()
             var result = vs_derivatives()
             var error = [CChar](repeating: 0, count: 512)
-            guard vsl_render(path, format.loader, Int32(Self.previewSize), Int32(Self.thumbnailSize), Self.quality, &result, &error, error.count) == 0
+            guard
+                vsl_render(
+                    path, format.loader, Int32(Self.previewSize), Int32(Self.thumbnailSize), Int32(PhotoSignals.analysisSize), Self.quality,
+                    &result, &error, error.count) == 0
             else {
                 throw UndecodableImage(description: Self.message(error))
             }
@@ -90,7 +97,31 @@ public struct VipsImageProcessor: ImageProcessor {
             return RenderedImage(
                 width: Int(result.width), height: Int(result.height), takenAt: Self.exifDate(takenAt),
                 preview: Data(bytes: result.preview, count: result.preview_length),
-                thumbnail: Data(bytes: result.thumbnail, count: result.thumbnail_length))
+                thumbnail: Data(bytes: result.thumbnail, count: result.thumbnail_length),
+                signals: PhotoSignals(
+                    grey: Array(
+                        UnsafeBufferPointer(
+                            start: result.grey.assumingMemoryBound(to: UInt8.self), count: Int(result.grey_width * result.grey_height))),
+                    width: Int(result.grey_width), height: Int(result.grey_height)))
+        }
+    }
+
+    public func collage(_ paths: [String], columns: Int, width: Int, title: String, subtitle: String) async throws -> Data {
+        try await WorkPools.rendering.runIfActive {
+            try Self.loaded.get()
+            let copies = paths.map { strdup($0) }
+            defer { copies.forEach { free($0) } }
+            var error = [CChar](repeating: 0, count: 512)
+            var buffer: UnsafeMutableRawPointer?
+            var length = 0
+            let status = copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { list in
+                vsl_collage(
+                    list.baseAddress, Int32(list.count), Int32(columns), Int32(width), title, subtitle, Self.quality, &buffer, &length, &error,
+                    error.count)
+            }
+            guard status == 0, let buffer else { throw UndecodableImage(description: Self.message(error)) }
+            defer { vsl_free_buffer(buffer) }
+            return Data(bytes: buffer, count: length)
         }
     }
 

@@ -48,7 +48,7 @@ struct PhotoRenderer: Sendable {
         let ready = try await photos.markReady(
             photoID, jobID: jobID, width: rendered.width, height: rendered.height, takenAt: rendered.takenAt ?? photo.uploadedAt,
             derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + (video?.bytes ?? 0), video: video,
-            now: clock.now)
+            signals: rendered.signals, now: clock.now)
         // Deleted while we worked: what we just wrote must not stay behind.
         if ready == nil { try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id) }
         await changes.refresh(photo.eventID)
@@ -76,7 +76,8 @@ struct PhotoRenderer: Sendable {
             let frame = try await images.render(made.poster.path, format: .jpeg)
             // The poster has no date of its own: the video's recording date, if it says.
             let poster = RenderedImage(
-                width: frame.width, height: frame.height, takenAt: made.info.recordedAt, preview: frame.preview, thumbnail: frame.thumbnail)
+                width: frame.width, height: frame.height, takenAt: made.info.recordedAt, preview: frame.preview, thumbnail: frame.thumbnail,
+                signals: frame.signals)
             let (sha256, size) = try await NIOThreadPool.singleton.runIfActive { try DurableFiles.seal(copy.path) }
             try await pendingWrites.begin(eventID: photo.eventID, photoID: photo.id)
             try await blobs.put(file: copy, key: BlobKey.video(photo.eventID, photo.id), sha256: sha256, size: size)

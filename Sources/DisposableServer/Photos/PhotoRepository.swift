@@ -312,6 +312,19 @@ extension PhotoRepository {
         }
     }
 
+    /// What a recap chooses from (CAP-1): the photos every guest of the event sees — ready, approved, taken with a
+    /// camera or sent from a library (not notes, drawings or videos) — with their measures.
+    func recapCandidates(eventID: String) async throws -> [(photo: Photo, signals: PhotoSignals?)] {
+        try await database.read { db in
+            try await db.raw(
+                """
+                SELECT * FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND approved AND kind = 'photo'
+                  AND source <> 'drawing'
+                """
+            ).all().map { row in (try Self.photo(from: row), PhotoSignals(stored: try row.decode(column: "signals", as: String?.self))) }
+        }
+    }
+
     /// Photos waiting for the reveal: everything stored that did not fail.
     func developingCount(eventID: String) async throws -> Int {
         try await database.read { db in
@@ -360,7 +373,7 @@ extension PhotoRepository {
     /// deleted meanwhile (or is not processing any more).
     func markReady(
         _ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, video: RenderedVideoFacts? = nil,
-        now: Date
+        signals: PhotoSignals? = nil, now: Date
     ) async throws -> Photo? {
         let kind = database.kind
         return try await database.transaction { db in
@@ -370,7 +383,8 @@ extension PhotoRepository {
                     """
                     UPDATE photos SET status = 'ready', width = \(bind: width), height = \(bind: height),
                         taken_at = \(bind: takenAt.millisecondsSince1970), derivative_bytes = \(bind: derivativeBytes),
-                        duration_ms = \(bind: video?.duration.map { Int64(($0 * 1000).rounded()) }), video_bytes = \(bind: video?.bytes)
+                        duration_ms = \(bind: video?.duration.map { Int64(($0 * 1000).rounded()) }), video_bytes = \(bind: video?.bytes),
+                        signals = \(bind: signals?.stored)
                     WHERE id = \(bind: photoID) AND status = 'processing'
                     RETURNING id
                     """

@@ -31,6 +31,8 @@ struct EventView: Sendable {
     let allowGuestDownloads: Bool
     let deletionSoon: Bool
     let deletionCountdown: String
+    /// CAP-1: the gallery links to the recap — for guests once it is ready, for the organizer always (a preview).
+    let recapOpen: Bool
     let guestName: String?
     let shotsLeft: Int?
     /// The organizer's ready-made invitation (QR-2).
@@ -64,6 +66,7 @@ struct EventView: Sendable {
         allowGuestDownloads = event.allowGuestDownloads || role == .organizer
         allowVideos = event.allowVideos
         deletionSoon = deletesAt.timeIntervalSince(now) < Self.deletionWarning
+        recapOpen = role == .organizer || now >= RecapService.readyAt(event)
         deletionCountdown = web.t(daysLeft <= 1 ? "event_deletes_tomorrow" : "event_deletes_in_days", ["days": "\(daysLeft)"])
         guestName = guest?.name
         self.shotsLeft = shotsLeft

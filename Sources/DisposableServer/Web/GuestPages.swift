@@ -16,6 +16,7 @@ struct GuestPages {
         router.post("/e/:code/join", use: join)
         router.get("/e/:code/camera", use: camera)
         router.get("/e/:code/mine", use: mine)
+        router.get("/e/:code/recap", use: recap)
         router.get("/e/:code/wall", use: wall)
         router.get("/e/:code/continue", use: continueElsewhere)
         router.post("/e/:code/continue/stop", use: stopPersonalLink)
@@ -124,6 +125,11 @@ struct GuestPages {
 
     @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await memberPage(request, context: context, template: "gallery", tabs: .init(tabMine: true, mine: true))
+    }
+
+    /// CAP-1: the best photos as a slideshow and a collage (the page asks the API whether it is ready).
+    @Sendable func recap(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await memberPage(request, context: context, template: "recap", tabs: .init(tabAll: true))
     }
 
     @Sendable func camera(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -12,9 +12,12 @@
 int vsl_load(const char *path, char *error, size_t error_length);
 
 int vsl_probe(const char *path, const char *format, vs_header *header, char *error, size_t error_length);
-int vsl_render(const char *path, const char *format, int preview_size, int thumbnail_size, int quality,
+int vsl_render(const char *path, const char *format, int preview_size, int thumbnail_size, int analysis_size, int quality,
                vs_derivatives *out, char *error, size_t error_length);
 void vsl_free(vs_derivatives *derivatives);
+int vsl_collage(const char *const *paths, int count, int columns, int width, const char *title, const char *subtitle, int quality,
+                void **out, size_t *out_length, char *error, size_t error_length);
+void vsl_free_buffer(void *buffer);
 
 /// Hands memory freed by decoders back to the system (glibc's malloc_trim); 1 if some was released.
 int vsl_release_freed_memory(void);

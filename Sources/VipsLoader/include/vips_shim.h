@@ -20,6 +20,9 @@ typedef struct {
     size_t preview_length;
     void *thumbnail;
     size_t thumbnail_length;
+    void *grey;             // the upright image in grey, one byte per pixel, longest side `analysis_size`
+    int grey_width;
+    int grey_height;
 } vs_derivatives;
 
 /// Starts libvips once: no operation cache, one thread per image (our pool runs images in parallel),
@@ -30,10 +33,17 @@ int vs_init(void);
 int vs_probe(const char *path, const char *format, vs_header *header, char *error, size_t error_length);
 
 /// Decodes `path` once (JPEGs shrunk on load as far as the preview allows), applies the EXIF
-/// orientation, and encodes a preview and a thumbnail from the same in-memory image, stripped of metadata.
-int vs_render(const char *path, const char *format, int preview_size, int thumbnail_size, int quality,
+/// orientation, and encodes a preview and a thumbnail from the same in-memory image, stripped of metadata;
+/// also hands back that image in grey at `analysis_size` for the selection's measures.
+int vs_render(const char *path, const char *format, int preview_size, int thumbnail_size, int analysis_size, int quality,
               vs_derivatives *out, char *error, size_t error_length);
 
 void vs_free(vs_derivatives *derivatives);
+
+/// A collage (CAP-1): the images at `paths`, each cut to a square, in a grid of `columns` under a title and a
+/// subtitle (plain text), `width` pixels wide, as a JPEG in `out` (freed with vs_free_buffer).
+int vs_collage(const char *const *paths, int count, int columns, int width, const char *title, const char *subtitle, int quality,
+               void **out, size_t *out_length, char *error, size_t error_length);
+void vs_free_buffer(void *buffer);
 
 #endif

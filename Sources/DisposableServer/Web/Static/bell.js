@@ -14,6 +14,7 @@ function text(notice) {
     case 'commented': return t('notice_commented', values);
     case 'revealed': return t('notice_revealed', values);
     case 'ending-soon': return t('notice_ending', { ...values, date: formatDateTime(notice.deletesAt) });
+    case 'recap': return t('notice_recap', values);
     default: return notice.eventName;
   }
 }
@@ -23,7 +24,8 @@ function item(notice) {
   li.dataset.id = notice.id;
   li.classList.toggle('unread', !notice.read);
   const link = document.createElement('a');
-  link.href = `/e/${encodeURIComponent(notice.eventCode)}${notice.photoId ? `#post=${encodeURIComponent(notice.photoId)}` : ''}`;
+  const page = `/e/${encodeURIComponent(notice.eventCode)}${notice.kind === 'recap' ? '/recap' : ''}`;
+  link.href = `${page}${notice.photoId ? `#post=${encodeURIComponent(notice.photoId)}` : ''}`;
   const words = document.createElement('span');
   words.textContent = text(notice);
   const when = document.createElement('time');

@@ -1,0 +1,81 @@
+import Crypto
+import DisposableAPI
+import Foundation
+
+/// CAP-1: an event's recap — the best of what every guest can see, chosen by `Selection` — and its collage.
+/// Everyone in the event sees it once the event has ended (and its photos are revealed); the organizer may look
+/// before. Nothing is stored but the collage image, under the event's folder, so it goes with the event.
+struct RecapService: Sendable {
+    let events: EventService
+    let photos: PhotoRepository
+    let blobs: any BlobStore
+    let images: any ImageProcessor
+    let signer: MediaSigner
+    let pictures: ShooterPictures
+    let clock: any AppClock
+
+    static let defaultCount = 9
+    static let counts = 1...24
+    static let collageWidth = 1080
+
+    /// The recap as `identity` sees it now.
+    func recap(eventID: String, count: Int, for identity: Identity?) async throws -> RecapJSON {
+        let (event, status, chosen) = try await chosen(eventID: eventID, count: count, for: identity)
+        let links = signer.links(now: clock.now)
+        let pictures = try await pictures.inEvent(event.id)
+        return RecapJSON(
+            eventId: event.id, eventName: event.name, status: status, readyAt: Self.readyAt(event),
+            photos: chosen.map { PhotoJSON($0, viewerID: nil, links: links, pictures: pictures) },
+            collageURL: chosen.isEmpty ? nil : "/api/v1/events/\(event.id)/recap/collage.jpg?count=\(count)")
+    }
+
+    /// The collage of the recap's photos (JPEG), titled with the event's name and `date` (in the reader's words).
+    /// Made once per choice of photos and title, then read back.
+    func collage(eventID: String, count: Int, for identity: Identity?, date: (Date) -> String) async throws -> (Data, etag: String) {
+        let (event, _, chosen) = try await chosen(eventID: eventID, count: count, for: identity)
+        guard !chosen.isEmpty else { throw Problem.notFound("This recap has no photos yet.") }
+        let subtitle = date(event.startsAt)
+        let fingerprint = SHA256.hash(data: Data(([event.name, subtitle] + chosen.map(\.id)).joined(separator: "\n").utf8))
+            .prefix(12).map { String(format: "%02x", $0) }.joined()
+        let key = BlobKey.event(event.id) + "recap/collage-\(fingerprint).jpg"
+        if let kept = try await blobs.contents(key: key) { return (Data(buffer: kept), fingerprint) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-collage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths: [String] = []
+        for photo in chosen {
+            guard let preview = try await blobs.contents(key: BlobKey.preview(photo.eventID, photo.id)) else { continue }
+            let path = folder.appendingPathComponent("\(paths.count).jpg").path
+            guard FileManager.default.createFile(atPath: path, contents: Data(buffer: preview)) else { throw DurableFiles.error("write \(path)") }
+            paths.append(path)
+        }
+        guard !paths.isEmpty else { throw Problem.notFound("This recap has no photos yet.") }
+        let image = try await images.collage(
+            paths, columns: Self.columns(for: paths.count), width: Self.collageWidth, title: event.name, subtitle: subtitle)
+        try await blobs.put(data: image, key: key)
+        return (image, fingerprint)
+    }
+
+    /// Rows as full as can be: three photos side by side, four as a square, up to nine in threes, then fours.
+    static func columns(for count: Int) -> Int { count <= 3 ? count : count == 4 ? 2 : count <= 9 ? 3 : 4 }
+
+    /// Guests see the recap once the event has ended and its gallery is open, whichever comes last.
+    static func readyAt(_ event: Event) -> Date { max(event.endsAt, event.revealsAt) }
+
+    private func chosen(eventID: String, count: Int, for identity: Identity?) async throws -> (Event, RecapJSON.Status, [Photo]) {
+        guard let identity else { throw Problem.unauthorized }
+        let (event, role) = try await events.event(eventID, for: identity, forRead: true)
+        let status: RecapJSON.Status = clock.now >= Self.readyAt(event) ? .ready : role == .organizer ? .preview : .waiting
+        guard status != .waiting else { return (event, status, []) }
+        let candidates = try await photos.recapCandidates(eventID: event.id)
+        let byID = Dictionary(uniqueKeysWithValues: candidates.map { ($0.photo.id, $0.photo) })
+        let chosen = Selection.choose(
+            count,
+            from: candidates.map {
+                SelectionCandidate(
+                    id: $0.photo.id, takenAt: $0.photo.takenAt, shooter: $0.photo.uploaderID, signals: $0.signals,
+                    appreciation: $0.photo.likeCount)
+            })
+        return (event, status, chosen.compactMap { byID[$0.id] })
+    }
+}
