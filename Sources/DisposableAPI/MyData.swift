@@ -139,6 +139,8 @@ public struct MyData: Codable, Sendable {
     public var sessions: [SessionJSON]
     public var tickets: [Ticket]
     public var library: [LibraryFile]
+    /// CAP-3: an account's moments, oldest first.
+    public var moments: [MomentJSON] = []
 
     public init(
         kind: String, exportedAt: Date, account: Account? = nil, guest: Membership? = nil, memberships: [Membership], events: [Event],

@@ -230,9 +230,12 @@ public struct SessionList: Codable, Sendable {
 /// `PATCH /api/v1/me`: what a user changes of their profile (SOC-5).
 public struct ProfilePatch: Codable, Sendable {
     public var name: String?
+    /// An IANA time zone (`Europe/Paris`): the one months and years are counted in (CAP-2, CAP-3).
+    public var timeZone: String?
 
-    public init(name: String?) {
+    public init(name: String?, timeZone: String? = nil) {
         self.name = name
+        self.timeZone = timeZone
     }
 }
 
@@ -240,9 +243,11 @@ public struct ProfilePatch: Codable, Sendable {
 public struct ProfileJSON: Codable, Sendable {
     public var name: String
     public var avatarURL: String?
+    public var timeZone: String?
 
-    public init(name: String, avatarURL: String?) {
+    public init(name: String, avatarURL: String?, timeZone: String? = nil) {
         self.name = name
         self.avatarURL = avatarURL
+        self.timeZone = timeZone
     }
 }

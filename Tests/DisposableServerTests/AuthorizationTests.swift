@@ -82,6 +82,15 @@ struct AuthorizationTests {
             expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/photos", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/stats", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+        // CAP-3: an account's own moments ({moment} is the organizer's).
+        Row(method: .get, path: "/api/v1/moments", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(
+            method: .post, path: "/api/v1/moments", json: ["text": "A good day"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .created, .created, .created)),
+        Row(method: .get, path: "/api/v1/moments/recap?year=2026", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(
+            method: .delete, path: "/api/v1/moments/{moment}",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
         // CAP-1, on an event with a ready photo that has not ended: its guest waits (no collage yet), its organizer previews.
         Row(method: .get, path: "/api/v1/events/{id}/recap", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(
@@ -318,7 +327,11 @@ struct AuthorizationTests {
                         path = try #require(urls?["thumbnail"] as? String)
                     }
                 }
-                if path.contains("/recap") {
+                if path.contains("{moment}") {
+                    let moment = try await app.call(.post, "/api/v1/moments", json: ["text": "Mine"], token: organizer)
+                    path = path.replacingOccurrences(of: "{moment}", with: try #require(moment.string("id")))
+                }
+                if path.contains("/events/") && path.contains("/recap") {
                     let photo = try await app.upload(
                         try await TestImages.jpeg(width: 64, height: 48), event: event["id"] as! String, token: organizer)
                     _ = try await app.waitUntilProcessed(try #require(photo.string("id")), token: organizer)
@@ -392,7 +405,7 @@ struct AuthorizationTests {
         try await TestApp.run(.sqlite) { app in
             let covered = Set(
                 Self.rows.map {
-                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}").replacingOccurrences(of: "{comment}", with: "{id}").replacingOccurrences(of: "{video}", with: "{id}"))"
+                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}").replacingOccurrences(of: "{comment}", with: "{id}").replacingOccurrences(of: "{video}", with: "{id}").replacingOccurrences(of: "{moment}", with: "{id}").replacingOccurrences(of: "?year=2026", with: ""))"
                 })
             let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
             for route in registeredRoutes(app.services) where !pages.contains(route) {

@@ -41,6 +41,9 @@ struct MyDataTests {
             let trashedID = try #require(try await app.uploadToLibrary(trashed, token: olivia, fileName: "IMG_0002.JPG").string("id"))
             #expect(try await app.call(.delete, "/api/v1/library/assets/\(trashedID)", token: olivia).status == .noContent)
 
+            // And a moment (CAP-3).
+            #expect(try await app.call(.post, "/api/v1/moments", json: ["text": "Packed the car"], token: olivia).status == .created)
+
             // MUT 1: the export
             let export = try await app.call(.get, "/api/v1/me/export", token: olivia)
             #expect(export.status == .ok && export.headers[.contentType] == "application/zip")
@@ -53,6 +56,7 @@ struct MyDataTests {
             #expect((data["events"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Olivia's party"])
             #expect((data["memberships"] as? [[String: Any]])?.map { $0["eventName"] as? String } == ["Ben's wedding"])
             #expect((data["tickets"] as? [[String: Any]])?.count == 1 && (data["sessions"] as? [[String: Any]])?.count == 1)
+            #expect((data["moments"] as? [[String: Any]])?.map { $0["text"] as? String } == ["Packed the car"])
             let listed = try #require(data["photos"] as? [[String: Any]])
             #expect(Set(listed.compactMap { $0["id"] as? String }) == Set(originals.keys), "my own photos, not Ben's")
             for photo in listed {

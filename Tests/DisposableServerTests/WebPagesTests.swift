@@ -88,6 +88,7 @@ struct WebPagesTests {
             expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
         PageRow(method: .get, path: "/account", expected: accounts),
         PageRow(method: .get, path: "/library", expected: accounts),
+        PageRow(method: .get, path: "/moments", expected: accounts),
         PageRow(method: .get, path: "/library/trash", expected: accounts),
         PageRow(
             method: .post, path: "/account/password", form: "currentPassword=correct+horse&newPassword=another+horse&confirmation=another+horse",

@@ -410,6 +410,23 @@ def guestbook_checks(organizer, server, ben, check, drivers):
     check("a guest films a short video with the camera's timer; another plays it, live in her gallery")
 
 
+def moments_checks(organizer, server, check):
+    """Issue 26 (CAP-3): the organizer notes a moment; it is listed as text with its date, counted for the year, and
+    the page gave the account the browser's time zone."""
+    organizer.get(server.base + "/moments")
+    text = wait(organizer, lambda d: d.find_element(By.ID, "moment-text"), "the moments page")
+    text.send_keys("First swim of the summer <b>!</b>")
+    organizer.find_element(By.CSS_SELECTOR, "#moment-form button").click()
+    item = wait(organizer, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#moment-list li")), None), "the moment listed")
+    assert "First swim of the summer <b>!</b>" in item.text and not item.find_elements(By.TAG_NAME, "b"), item.text
+    assert organizer.find_element(By.ID, "moment-count").text.startswith("1 moment in "), organizer.find_element(By.ID, "moment-count").text
+    organizer.refresh()
+    wait(organizer, lambda d: d.find_elements(By.CSS_SELECTOR, "#moment-list li"), "the moment after a reload")
+    assert organizer.find_element(By.ID, "moments").get_attribute("data-zone-set") == "true", "the browser's time zone was kept"
+    shot(organizer, "moments")
+    check("a moment is noted, listed as text with its date and counted for the year; the account takes the browser's zone")
+
+
 def recap_checks(organizer, server, ben, check, drivers):
     """Issue 26 (CAP-1): the organizer previews the recap of an event with four photos (two of them copies of one
     picture); Ben, a guest, waits until the end; once it is over he is told, sees one photo per picture and the
@@ -449,6 +466,8 @@ def recap_checks(organizer, server, ben, check, drivers):
     organizer.get(f"{server.base}/events/{event_id}")
     organizer.execute_script(f"return fetch('/api/v1/events/{event_id}/end', {{method: 'POST'}}).then(r => window.ended = r.status)")
     wait(organizer, lambda d: d.execute_script("return window.ended") == 200, "the event ended")
+    told = lambda d: any(n["kind"] == "recap" for n in server.api("/api/v1/notifications", session_cookie(ben))["items"])
+    wait(ben, told, "Ben is told the recap is ready", timeout=60)
     ben.get(f"{server.base}/e/{code}")
     wait(ben, lambda d: d.find_element(By.ID, "bell-count").is_displayed(), "Ben's bell tells him")
     ben.find_element(By.ID, "bell").click()
@@ -640,6 +659,7 @@ def main():
         check("a form's error is scrolled into view and its field focused")
         organizer_cookie = session_cookie(organizer)
         library_checks(organizer, server, downloads, check, drivers)
+        moments_checks(organizer, server, check)
 
         ana = browser(); drivers.append(ana)
         ben = browser(); drivers.append(ben)
@@ -1112,7 +1132,7 @@ def main():
         # Issue 20, items 3 and 4: no page is wider than a phone, at 360 and 390 px, in English and French; and a
         # screenshot of each at 390 px, light and dark, in both languages (look at them: .build/web-artifacts/pages).
         pages = {
-            "organizer": (organizer, ["/", "/events", "/account", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/help", "/terms", "/privacy"]),
+            "organizer": (organizer, ["/", "/events", "/account", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/moments", "/help", "/terms", "/privacy"]),
             "guest": (ana, [url + "/camera", url, url + "/mine", url + "/recap", url + "/continue", "/my-data"]),
             "visitor": (cleo, ["/login", "/forgot", "/register", "/support", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"]),
             "admin": (admin, ["/admin"]),

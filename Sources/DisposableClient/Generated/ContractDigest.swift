@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "47be62428c0870b5d339dc835aeddfcfcb163d5044690ec9bfab6f228f4480be"
+    public static let contractDigest = "afedb653a9f824c30c7b869959dd6e48abe9dbb3e967b24fa82159fba4115327"
 }

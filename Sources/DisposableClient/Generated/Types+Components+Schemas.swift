@@ -3553,15 +3553,25 @@ extension Components {
         public struct ProfilePatch: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/name`.
             public var name: Swift.String?
+            /// An IANA time zone (`Europe/Paris`): where months and years are counted (CAP-2, CAP-3).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfilePatch/timeZone`.
+            public var timeZone: Swift.String?
             /// Creates a new `ProfilePatch`.
             ///
             /// - Parameters:
             ///   - name:
-            public init(name: Swift.String? = nil) {
+            ///   - timeZone: An IANA time zone (`Europe/Paris`): where months and years are counted (CAP-2, CAP-3).
+            public init(
+                name: Swift.String? = nil,
+                timeZone: Swift.String? = nil
+            ) {
                 self.name = name
+                self.timeZone = timeZone
             }
             public enum CodingKeys: String, CodingKey {
                 case name
+                case timeZone
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3569,8 +3579,13 @@ extension Components {
                     Swift.String.self,
                     forKey: .name
                 )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "name"
+                    "name",
+                    "timeZone"
                 ])
             }
         }
@@ -3580,21 +3595,27 @@ extension Components {
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Profile/avatarURL`.
             public var avatarURL: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Profile/timeZone`.
+            public var timeZone: Swift.String?
             /// Creates a new `Profile`.
             ///
             /// - Parameters:
             ///   - name:
             ///   - avatarURL:
+            ///   - timeZone:
             public init(
                 name: Swift.String,
-                avatarURL: Swift.String? = nil
+                avatarURL: Swift.String? = nil,
+                timeZone: Swift.String? = nil
             ) {
                 self.name = name
                 self.avatarURL = avatarURL
+                self.timeZone = timeZone
             }
             public enum CodingKeys: String, CodingKey {
                 case name
                 case avatarURL
+                case timeZone
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3606,9 +3627,14 @@ extension Components {
                     Swift.String.self,
                     forKey: .avatarURL
                 )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
-                    "avatarURL"
+                    "avatarURL",
+                    "timeZone"
                 ])
             }
         }
@@ -4750,6 +4776,244 @@ extension Components {
                     "readyAt",
                     "photos",
                     "collageURL"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Moment`.
+        public struct Moment: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Moment/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Moment/text`.
+            public var text: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Moment/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `Moment`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - text:
+            ///   - createdAt:
+            public init(
+                id: Swift.String,
+                text: Swift.String,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.text = text
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case text
+                case createdAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.text = try container.decode(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "text",
+                    "createdAt"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MomentInput`.
+        public struct MomentInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MomentInput/text`.
+            public var text: Swift.String
+            /// Creates a new `MomentInput`.
+            ///
+            /// - Parameters:
+            ///   - text:
+            public init(text: Swift.String) {
+                self.text = text
+            }
+            public enum CodingKeys: String, CodingKey {
+                case text
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.text = try container.decode(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "text"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MomentPage`.
+        public struct MomentPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MomentPage/year`.
+            public var year: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/MomentPage/count`.
+            public var count: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/MomentPage/items`.
+            public var items: [Components.Schemas.Moment]
+            /// Creates a new `MomentPage`.
+            ///
+            /// - Parameters:
+            ///   - year:
+            ///   - count:
+            ///   - items:
+            public init(
+                year: Swift.Int,
+                count: Swift.Int,
+                items: [Components.Schemas.Moment]
+            ) {
+                self.year = year
+                self.count = count
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case year
+                case count
+                case items
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.year = try container.decode(
+                    Swift.Int.self,
+                    forKey: .year
+                )
+                self.count = try container.decode(
+                    Swift.Int.self,
+                    forKey: .count
+                )
+                self.items = try container.decode(
+                    [Components.Schemas.Moment].self,
+                    forKey: .items
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "year",
+                    "count",
+                    "items"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MomentsRecap`.
+        public struct MomentsRecap: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MomentsRecap/year`.
+            public var year: Swift.Int
+            /// The year is over in my time zone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MomentsRecap/ready`.
+            public var ready: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/MomentsRecap/count`.
+            public var count: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/MomentsRecap/MonthsPayload`.
+            public struct MonthsPayloadPayload: Codable, Hashable, Sendable {
+                /// yyyy-mm
+                ///
+                /// - Remark: Generated from `#/components/schemas/MomentsRecap/MonthsPayload/month`.
+                public var month: Swift.String
+                /// - Remark: Generated from `#/components/schemas/MomentsRecap/MonthsPayload/count`.
+                public var count: Swift.Int
+                /// Creates a new `MonthsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - month: yyyy-mm
+                ///   - count:
+                public init(
+                    month: Swift.String,
+                    count: Swift.Int
+                ) {
+                    self.month = month
+                    self.count = count
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case month
+                    case count
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.month = try container.decode(
+                        Swift.String.self,
+                        forKey: .month
+                    )
+                    self.count = try container.decode(
+                        Swift.Int.self,
+                        forKey: .count
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "month",
+                        "count"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MomentsRecap/months`.
+            public typealias MonthsPayload = [Components.Schemas.MomentsRecap.MonthsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MomentsRecap/months`.
+            public var months: Components.Schemas.MomentsRecap.MonthsPayload
+            /// - Remark: Generated from `#/components/schemas/MomentsRecap/moments`.
+            public var moments: [Components.Schemas.Moment]
+            /// Creates a new `MomentsRecap`.
+            ///
+            /// - Parameters:
+            ///   - year:
+            ///   - ready: The year is over in my time zone.
+            ///   - count:
+            ///   - months:
+            ///   - moments:
+            public init(
+                year: Swift.Int,
+                ready: Swift.Bool,
+                count: Swift.Int,
+                months: Components.Schemas.MomentsRecap.MonthsPayload,
+                moments: [Components.Schemas.Moment]
+            ) {
+                self.year = year
+                self.ready = ready
+                self.count = count
+                self.months = months
+                self.moments = moments
+            }
+            public enum CodingKeys: String, CodingKey {
+                case year
+                case ready
+                case count
+                case months
+                case moments
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.year = try container.decode(
+                    Swift.Int.self,
+                    forKey: .year
+                )
+                self.ready = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .ready
+                )
+                self.count = try container.decode(
+                    Swift.Int.self,
+                    forKey: .count
+                )
+                self.months = try container.decode(
+                    Components.Schemas.MomentsRecap.MonthsPayload.self,
+                    forKey: .months
+                )
+                self.moments = try container.decode(
+                    [Components.Schemas.Moment].self,
+                    forKey: .moments
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "year",
+                    "ready",
+                    "count",
+                    "months",
+                    "moments"
                 ])
             }
         }

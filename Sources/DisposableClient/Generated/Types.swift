@@ -58,7 +58,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/get(getMe)`.
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output
-    /// SOC-5: change my display name
+    /// SOC-5: change my display name or time zone
     ///
     /// - Remark: HTTP `PATCH /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/patch(updateProfile)`.
@@ -177,6 +177,26 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/events/{id}/recap/collage.jpg`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/recap/collage.jpg/get(getEventRecapCollage)`.
     func getEventRecapCollage(_ input: Operations.GetEventRecapCollage.Input) async throws -> Operations.GetEventRecapCollage.Output
+    /// CAP-3: a year of my moments, newest first
+    ///
+    /// - Remark: HTTP `GET /api/v1/moments`.
+    /// - Remark: Generated from `#/paths//api/v1/moments/get(listMoments)`.
+    func listMoments(_ input: Operations.ListMoments.Input) async throws -> Operations.ListMoments.Output
+    /// CAP-3: note a moment (1 to 280 characters, dated now)
+    ///
+    /// - Remark: HTTP `POST /api/v1/moments`.
+    /// - Remark: Generated from `#/paths//api/v1/moments/post(addMoment)`.
+    func addMoment(_ input: Operations.AddMoment.Input) async throws -> Operations.AddMoment.Output
+    /// CAP-3: a year's moments, oldest first, with a count per month; ready once the year is over where I live
+    ///
+    /// - Remark: HTTP `GET /api/v1/moments/recap`.
+    /// - Remark: Generated from `#/paths//api/v1/moments/recap/get(getMomentsRecap)`.
+    func getMomentsRecap(_ input: Operations.GetMomentsRecap.Input) async throws -> Operations.GetMomentsRecap.Output
+    /// CAP-3: delete one of my moments
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/moments/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/moments/{id}/delete(deleteMoment)`.
+    func deleteMoment(_ input: Operations.DeleteMoment.Input) async throws -> Operations.DeleteMoment.Output
     /// A streamed ZIP of the event's photos, or of ids=a,b,c
     ///
     /// - Remark: HTTP `GET /api/v1/events/{id}/archive.zip`.
@@ -579,7 +599,7 @@ extension APIProtocol {
     public func getMe(headers: Operations.GetMe.Input.Headers = .init()) async throws -> Operations.GetMe.Output {
         try await getMe(Operations.GetMe.Input(headers: headers))
     }
-    /// SOC-5: change my display name
+    /// SOC-5: change my display name or time zone
     ///
     /// - Remark: HTTP `PATCH /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/patch(updateProfile)`.
@@ -861,6 +881,58 @@ extension APIProtocol {
         try await getEventRecapCollage(Operations.GetEventRecapCollage.Input(
             path: path,
             query: query,
+            headers: headers
+        ))
+    }
+    /// CAP-3: a year of my moments, newest first
+    ///
+    /// - Remark: HTTP `GET /api/v1/moments`.
+    /// - Remark: Generated from `#/paths//api/v1/moments/get(listMoments)`.
+    public func listMoments(
+        query: Operations.ListMoments.Input.Query = .init(),
+        headers: Operations.ListMoments.Input.Headers = .init()
+    ) async throws -> Operations.ListMoments.Output {
+        try await listMoments(Operations.ListMoments.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// CAP-3: note a moment (1 to 280 characters, dated now)
+    ///
+    /// - Remark: HTTP `POST /api/v1/moments`.
+    /// - Remark: Generated from `#/paths//api/v1/moments/post(addMoment)`.
+    public func addMoment(
+        headers: Operations.AddMoment.Input.Headers = .init(),
+        body: Operations.AddMoment.Input.Body
+    ) async throws -> Operations.AddMoment.Output {
+        try await addMoment(Operations.AddMoment.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// CAP-3: a year's moments, oldest first, with a count per month; ready once the year is over where I live
+    ///
+    /// - Remark: HTTP `GET /api/v1/moments/recap`.
+    /// - Remark: Generated from `#/paths//api/v1/moments/recap/get(getMomentsRecap)`.
+    public func getMomentsRecap(
+        query: Operations.GetMomentsRecap.Input.Query,
+        headers: Operations.GetMomentsRecap.Input.Headers = .init()
+    ) async throws -> Operations.GetMomentsRecap.Output {
+        try await getMomentsRecap(Operations.GetMomentsRecap.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// CAP-3: delete one of my moments
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/moments/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/moments/{id}/delete(deleteMoment)`.
+    public func deleteMoment(
+        path: Operations.DeleteMoment.Input.Path,
+        headers: Operations.DeleteMoment.Input.Headers = .init()
+    ) async throws -> Operations.DeleteMoment.Output {
+        try await deleteMoment(Operations.DeleteMoment.Input(
+            path: path,
             headers: headers
         ))
     }

@@ -2,7 +2,7 @@ import DisposableAPI
 import Foundation
 import Hummingbird
 
-/// SOC-5: `PATCH /api/v1/me` (display name), `PUT`/`DELETE /api/v1/me/avatar`, and the picture itself.
+/// SOC-5: `PATCH /api/v1/me` (display name, time zone), `PUT`/`DELETE /api/v1/me/avatar`, and the picture itself.
 struct ProfileController {
     let profiles: ProfileService
 
@@ -17,7 +17,11 @@ struct ProfileController {
         let user = try context.requireUser()
         let body = try await request.decodeJSON(ProfilePatch.self)
         if let name = body.name { try await profiles.rename(user, to: name) }
-        return try jsonResponse(ProfileJSON(name: body.name ?? user.name, avatarURL: try await profiles.avatarURL(of: user.id)))
+        if let zone = body.timeZone { try await profiles.setTimeZone(of: user, to: zone) }
+        return try jsonResponse(
+            ProfileJSON(
+                name: body.name ?? user.name, avatarURL: try await profiles.avatarURL(of: user.id),
+                timeZone: try await profiles.timeZone(of: user.id)))
     }
 
     @Sendable func setAvatar(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -43,5 +47,5 @@ struct ProfileController {
 }
 
 extension ProfilePatch: JSONBody {
-    static let fields: Set<String> = ["name"]
+    static let fields: Set<String> = ["name", "timeZone"]
 }

@@ -22,6 +22,20 @@ struct ProfileService: Sendable {
     }
 
     /// Checks and re-encodes a picture, then makes it the account's; returns its URL.
+    /// The zone months and years are counted in (CAP-2, CAP-3): an IANA name this server knows.
+    func setTimeZone(of user: User, to raw: String) async throws {
+        guard raw.count <= 64, TimeZone(identifier: raw) != nil, raw.contains("/") || raw == "UTC" else {
+            throw Problem.invalidField("timeZone", "timeZone must be a time zone name such as “Europe/Paris” or “UTC”.")
+        }
+        try await database.sql { db in try await db.raw("UPDATE users SET time_zone = \(bind: raw) WHERE id = \(bind: user.id)").run() }
+    }
+
+    func timeZone(of userID: String) async throws -> String? {
+        try await database.read { db in
+            try await db.raw("SELECT time_zone FROM users WHERE id = \(bind: userID)").first()?.decode(column: "time_zone", as: String?.self)
+        }
+    }
+
     func setAvatar(of user: User, body: RequestBody) async throws -> String {
         let staged = try await staging.receive(body, maxBytes: Self.maxBytes)
         defer { staged.discard() }

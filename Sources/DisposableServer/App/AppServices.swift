@@ -19,6 +19,7 @@ public struct AppServices: Sendable {
     let resumableUploads: ResumableUploadService
     let gallery: GalleryService
     let recaps: RecapService
+    let moments: MomentService
     let admin: AdminService
     let myData: MyDataService
     let profiles: ProfileService
@@ -106,6 +107,8 @@ public struct AppServices: Sendable {
         guestbook = GuestbookService(
             photos: photos, rows: guestbookRows, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), bell: notifications.bell)
         profiles = ProfileService(database: database, blobs: blobs, staging: staging, images: images)
+        moments = MomentService(
+            database: database, clock: clock, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), profiles: profiles)
         myData = MyDataService(
             database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,
             pendingWrites: pendingWrites, blobs: blobs, changes: changes, clock: clock)

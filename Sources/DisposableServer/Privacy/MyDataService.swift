@@ -50,12 +50,23 @@ struct MyDataService: Sendable {
                 sessions: try await accounts.sessions(of: user, current: tokenHash), tickets: try await tickets(of: user.id))
             let library = try await libraryFiles(of: user.id)
             data.library = library.map(\.1)
+            data.moments = try await moments(of: user.id)
             return (data, own.map(Self.exportFile) + library.map(\.0))
         }
     }
 
     private static func exportFile(_ own: (Photo, MyData.Photo)) -> ExportFile {
         ExportFile(key: BlobKey.original(own.0.eventID, own.0.id), name: own.1.file, size: own.0.byteSize, modified: own.0.takenAt)
+    }
+
+    private func moments(of userID: String) async throws -> [MomentJSON] {
+        try await database.read { db in
+            try await db.raw("SELECT id, text, created_at FROM moments WHERE user_id = \(bind: userID) ORDER BY created_at, id").all().map {
+                MomentJSON(
+                    id: try $0.decode(column: "id", as: String.self), text: try $0.decode(column: "text", as: String.self),
+                    createdAt: Date(millisecondsSince1970: try $0.decode(column: "created_at", as: Int64.self)))
+            }
+        }
     }
 
     /// The account's library (trash included), named as they were sent, under `library/`.
