@@ -97,28 +97,57 @@ final class PostgresEngine: DatabaseEngine {
     }
 
     func run() async {
-        await withDiscardingTaskGroup { group in
-            group.addTask {
-                let waiters = self.poolRunning.withLockedValue { state in
-                    state.isRunning = true
-                    defer { state.waiters = [] }
-                    return state.waiters
+        // The pool runs in a task of its own: PostgresNIO (1.33.2) can fail to end its `run()` once cancelled (seen in
+        // the tests: no connection left, all threads idle, the shutdown waiting forever), and a server told to stop
+        // must stop. It is cancelled with this task and given a while; then we go on without it.
+        let pool = Task { await self.client.run() }
+        let waiters = poolRunning.withLockedValue { state in
+            state.isRunning = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+        await withTaskCancellationHandler {
+            while !Task.isCancelled {
+                let answers = await self.serverAnswers()
+                let was = self.reachable.withLockedValue { reachable in
+                    defer { reachable = answers }
+                    return reachable
                 }
-                for waiter in waiters { waiter.resume() }
-                await self.client.run()
+                if was != answers {
+                    self.logger.warning(answers ? "The database answers again." : "The database does not answer; requests get 503.")
+                }
+                try? await Task.sleep(for: .seconds(1))
             }
-            group.addTask {
-                while !Task.isCancelled {
-                    let answers = await self.serverAnswers()
-                    let was = self.reachable.withLockedValue { reachable in
-                        defer { reachable = answers }
-                        return reachable
-                    }
-                    if was != answers {
-                        self.logger.warning(answers ? "The database answers again." : "The database does not answer; requests get 503.")
-                    }
-                    try? await Task.sleep(for: .seconds(1))
-                }
+        } onCancel: {
+            pool.cancel()
+        }
+        if await !Self.ends(pool, within: Self.poolShutdownGrace) {
+            logger.warning("The database pool did not close within \(Self.poolShutdownGrace); stopping without waiting for it.")
+        }
+    }
+
+    static let poolShutdownGrace = Duration.seconds(10)
+
+    /// Whether `task` ends within `limit` (it is not waited on after that).
+    static func ends(_ task: Task<Void, Never>, within limit: Duration) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let resumed = NIOLockedValueBox(false)
+            let finish = { @Sendable (ended: Bool) in
+                guard
+                    resumed.withLockedValue({ done in
+                        defer { done = true }; return !done
+                    })
+                else { return }
+                continuation.resume(returning: ended)
+            }
+            Task {
+                await task.value
+                finish(true)
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                finish(false)
             }
         }
     }

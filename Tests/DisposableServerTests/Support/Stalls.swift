@@ -44,6 +44,11 @@ enum InFlight {
         return try await body()
     }
 
+    /// What of app `app` is still running (its services, a phase), for a line saying why it was abandoned.
+    static func stillRunning(app: Int) -> [String] {
+        entries.withLockedValue { state in state.running.values.filter { $0.app == app }.map(\.what).sorted() }
+    }
+
     /// A number for a new test app, naming its phases and services.
     static func newApp() -> Int {
         entries.withLockedValue {

@@ -85,19 +85,23 @@ struct TestApp {
         let state = NIOLockedValueBox(
             (
                 phase: Phase.startUp, since: ContinuousClock.now, entry: InFlight.begin("start-up on \(engine)", app: number),
-                body: Result<Void, any Error>?.none, ended: Result<Void, any Error>?.none
+                body: Result<Void, any Error>?.none, ended: Result<Void, any Error>?.none, abandoned: false
             ))
-        @Sendable func enter(_ phase: Phase, _ what: String) {
+        /// Moves to the next phase, unless the app was abandoned in its start-up; says whether it moved.
+        @Sendable func enter(_ phase: Phase, _ what: String) -> Bool {
             state.withLockedValue {
+                guard !$0.abandoned else { return false }
                 InFlight.end($0.entry)
                 ($0.phase, $0.since, $0.entry) = (phase, .now, InFlight.begin("\(what) on \(engine)", app: number))
+                return true
             }
         }
         Task {
             let ended: Result<Void, any Error>
             do {
                 try await app.test(live ? .live : .router) { client in
-                    enter(.body, "test body")
+                    // An app abandoned in its start-up never runs the test: a fresh one does.
+                    guard enter(.body, "test body") else { return }
                     let result: Result<Void, any Error>
                     do {
                         result = .success(try await body(TestApp(client: client, services: services, clock: clock)))
@@ -105,7 +109,7 @@ struct TestApp {
                         result = .failure(error)
                     }
                     state.withLockedValue { $0.body = result }
-                    enter(.shutdown, "shutdown")
+                    _ = enter(.shutdown, "shutdown")
                     try result.get()
                 }
                 ended = .success(())
@@ -125,9 +129,21 @@ struct TestApp {
                 return .finished(ended)
             }
             let waited = ContinuousClock.now - since
-            if phase == .startUp && waited > startUpLimit { return .startUpStalled }
+            if phase == .startUp && waited > startUpLimit {
+                let gaveUp = state.withLockedValue { state in
+                    // Under the lock `enter` takes: either the test has started, or it never will on this app.
+                    if state.phase == .startUp { state.abandoned = true }
+                    return state.abandoned
+                }
+                if gaveUp {
+                    log("⚠︎ still running in the abandoned app: \(InFlight.stillRunning(app: number).joined(separator: ", "))")
+                    return .startUpStalled
+                }
+            }
             if phase == .shutdown && waited > shutdownLimit, let body {
-                log("⚠︎ ABANDONED: \(Test.current?.name ?? "?") on \(engine): the app did not stop within \(shutdownLimit) after its test")
+                log(
+                    "⚠︎ ABANDONED: \(Test.current?.name ?? "?") on \(engine): the app did not stop within \(shutdownLimit) after its test; "
+                        + "still running: \(InFlight.stillRunning(app: number).joined(separator: ", "))")
                 return .finished(body)
             }
             try? await Task.sleep(for: .milliseconds(50))
