@@ -54,20 +54,22 @@ struct ClockAnnouncer: Service {
                     ChangePayload(kind: .eventEnded, endsAt: endsAt), eventID: id, now: now, kindOfDatabase: databaseKind, in: db)
             }
         }
-        // CAP-1: once the event has ended and its gallery is open, everyone is told its recap is ready (if it has photos).
+        // CAP-1: once the event has ended and its gallery is open, everyone is told its recap is ready. An event with no
+        // photo then is flagged without a notice, so that it is not looked at again four times a second.
         let dueRecaps = try await database.sql { db in
             try await db.raw(
                 """
-                SELECT id FROM events
+                SELECT id, EXISTS (SELECT 1 FROM photos WHERE photos.event_id = events.id AND status = 'ready' AND approved
+                                   AND kind = 'photo') AS has_photos
+                FROM events
                 WHERE recap_announced = \(bind: false) AND ends_at <= \(bind: nowMS)
                   AND (reveal_mode = 'now' OR reveal_announced = \(bind: true))
-                  AND EXISTS (SELECT 1 FROM photos WHERE photos.event_id = events.id AND status = 'ready' AND approved AND kind = 'photo')
                 """
-            ).all().map { try $0.decode(column: "id", as: String.self) }
+            ).all().map { (try $0.decode(column: "id", as: String.self), try $0.decode(column: "has_photos", as: Bool.self)) }
         }
-        for id in dueRecaps {
+        for (id, hasPhotos) in dueRecaps {
             try await announce(id, flag: "recap_announced", now: now, notify: false) { db in
-                try await NotificationRepository.toEveryone(.recap, eventID: id, now: now, in: db)
+                if hasPhotos { try await NotificationRepository.toEveryone(.recap, eventID: id, now: now, in: db) }
             }
         }
         // RET-3: a few days before everything goes, everyone in the event is told when (once per event).

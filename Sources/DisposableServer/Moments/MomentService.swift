@@ -83,12 +83,15 @@ struct MomentService: Sendable {
                 WHERE user_id = \(bind: user.id) AND created_at >= \(bind: from.millisecondsSince1970) AND created_at < \(bind: to.millisecondsSince1970)
                 ORDER BY created_at, id
                 """
-            ).all().map {
-                MomentJSON(
-                    id: try $0.decode(column: "id", as: String.self), text: try $0.decode(column: "text", as: String.self),
-                    createdAt: Date(millisecondsSince1970: try $0.decode(column: "created_at", as: Int64.self)))
-            }
+            ).all().map(Self.moment(from:))
         }
+    }
+
+    /// A `moments` row as the API shows it (also read by the data export).
+    static func moment(from row: any SQLRow) throws -> MomentJSON {
+        MomentJSON(
+            id: try row.decode(column: "id", as: String.self), text: try row.decode(column: "text", as: String.self),
+            createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
     }
 
     private func calendar(_ zone: TimeZone) -> Calendar {

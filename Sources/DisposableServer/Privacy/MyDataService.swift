@@ -61,11 +61,8 @@ struct MyDataService: Sendable {
 
     private func moments(of userID: String) async throws -> [MomentJSON] {
         try await database.read { db in
-            try await db.raw("SELECT id, text, created_at FROM moments WHERE user_id = \(bind: userID) ORDER BY created_at, id").all().map {
-                MomentJSON(
-                    id: try $0.decode(column: "id", as: String.self), text: try $0.decode(column: "text", as: String.self),
-                    createdAt: Date(millisecondsSince1970: try $0.decode(column: "created_at", as: Int64.self)))
-            }
+            try await db.raw("SELECT id, text, created_at FROM moments WHERE user_id = \(bind: userID) ORDER BY created_at, id").all()
+                .map(MomentService.moment(from:))
         }
     }
 
