@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOPosix
 
 /// ffmpeg and ffprobe from the system, run the only way we run them on someone's upload (SOC-4, LIB-1): an argument
@@ -61,29 +62,38 @@ public struct VideoTool: Sendable {
             try? FileManager.default.removeItem(at: out)
             try? FileManager.default.removeItem(at: err)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C"]
-        process.standardInput = FileHandle.nullDevice
-        let outHandle = try FileHandle(forWritingTo: out)
-        let errHandle = try FileHandle(forWritingTo: err)
-        defer {
-            try? outHandle.close()
-            try? errHandle.close()
-        }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        let pid = process.processIdentifier
-        let killer = DispatchWorkItem { kill(pid, SIGKILL) }
+        // posix_spawn and waitpid, not Foundation's Process: its run() crashed here copying its arguments while
+        // other threads launched processes (a CI run: memcpy on a bad pointer in Process.run), and the tests had
+        // already seen it lose track of children under load.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out.path, O_WRONLY | O_TRUNC, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, err.path, O_WRONLY | O_TRUNC, 0)
+        let copy = { (text: String) -> UnsafeMutablePointer<CChar>? in strdup(text) }
+        let argv = ([executable] + arguments).map(copy) + [nil]
+        let envp = ["PATH=/usr/bin:/bin", "LC_ALL=C"].map(copy) + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw Failed(description: "cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        // The deadline kills the child only while it is unreaped (a reaped pid may already be someone else's).
+        let reaped = NIOLockedValueBox(false)
+        let killer = DispatchWorkItem { reaped.withLockedValue { if !$0 { _ = kill(pid, SIGKILL) } } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        process.waitUntilExit()
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        var status: Int32 = 0
+        reaped.withLockedValue { done in
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            done = true
+        }
         killer.cancel()
-        if process.terminationReason == .uncaughtSignal {
+        if status & 0x7F != 0 {
             throw Failed(description: "\((executable as NSString).lastPathComponent) was stopped after \(Int(timeout)) s")
         }
-        guard process.terminationStatus == 0 else {
+        guard (status >> 8) & 0xFF == 0 else {
             let message = String(decoding: (try? Data(contentsOf: err))?.suffix(2000) ?? Data(), as: UTF8.self)
             throw Failed(description: message.trimmingCharacters(in: .whitespacesAndNewlines))
         }
