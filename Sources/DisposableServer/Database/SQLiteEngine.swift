@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import SQLKit
@@ -20,6 +21,7 @@ final class SQLiteEngine: DatabaseEngine {
     /// The connections' own threads: queries never wait behind image renders or file copies.
     private let threads: NIOThreadPool
     private let logger: Logger
+    private let closed = NIOLockedValueBox(false)
 
     init(path: String, logger: Logger) async throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -29,24 +31,33 @@ final class SQLiteEngine: DatabaseEngine {
         let threads = NIOThreadPool(numberOfThreads: 1 + readerCount)
         threads.start()
         self.threads = threads
+        // Every connection opened is closed again on any way out: SQLiteNIO traps (in debug builds) on a connection
+        // released open, and leaks its handle otherwise.
+        var opened: [SQLiteConnection] = []
         func open(_ pragmas: [String]) async throws -> SQLiteConnection {
             let connection = try await SQLiteConnection.open(
                 storage: .file(path: path), threadPool: threads, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any()
             ).get()
-            for pragma in pragmas { _ = try await connection.query(pragma) }
+            opened.append(connection)
+            // The busy timeout first: another process may hold the file (`disposable backup` beside a running server),
+            // and the other pragmas must wait for it rather than fail at once.
+            for pragma in ["PRAGMA busy_timeout = 5000"] + pragmas { _ = try await connection.query(pragma) }
             return connection
         }
-        // WAL + synchronous=FULL: a commit that returned survives a crash or power loss.
-        let writer = try await open([
-            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000",
-        ])
-        var readerConnections: [SQLiteConnection] = []
-        for _ in 0..<readerCount {
-            readerConnections.append(try await open(["PRAGMA query_only = ON", "PRAGMA busy_timeout = 5000"]))
+        do {
+            // WAL + synchronous=FULL: a commit that returned survives a crash or power loss.
+            let writer = try await open(["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"])
+            var readerConnections: [SQLiteConnection] = []
+            for _ in 0..<readerCount {
+                readerConnections.append(try await open(["PRAGMA query_only = ON"]))
+            }
+            self.writer = ResourcePool([writer])
+            readers = ResourcePool(readerConnections)
+            connections = [writer] + readerConnections
+        } catch {
+            await Self.close(opened, threads)
+            throw error
         }
-        self.writer = ResourcePool([writer])
-        readers = ResourcePool(readerConnections)
-        connections = [writer] + readerConnections
     }
 
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
@@ -67,11 +78,25 @@ final class SQLiteEngine: DatabaseEngine {
     }
 
     func close() async {
+        guard closed.withLockedValue({ was in defer { was = true }; return !was }) else { return }
         // In a task of its own: closing must finish even when the caller is being cancelled.
         let (connections, threads) = (connections, threads)
-        await Task {
-            for connection in connections { try? await connection.close() }
-            try? await threads.shutdownGracefully()
-        }.value
+        await Task { await Self.close(connections, threads) }.value
+    }
+
+    private static func close(_ connections: [SQLiteConnection], _ threads: NIOThreadPool) async {
+        for connection in connections { try? await connection.close() }
+        try? await threads.shutdownGracefully()
+    }
+
+    /// An engine dropped without `close()` — an application whose start-up failed before its database service
+    /// ran — still closes its connections (each close keeps its connection alive until it has run).
+    deinit {
+        guard !closed.withLockedValue({ $0 }) else { return }
+        let threads = threads
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
+        EventLoopFuture.andAllComplete(connections.map { $0.close() }, on: loop).whenComplete { _ in
+            threads.shutdownGracefully { _ in }
+        }
     }
 }

@@ -76,9 +76,15 @@ struct TestApp {
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         // Remembered reads outlive every test here (in service, a second): an answer not forgotten when it
         // should be shows up as a failure, not as a delay.
-        let services = try AppServices(
-            configuration: configuration, database: database, clock: clock, logger: logger,
-            recentReads: RecentReads(lifetime: .minutes(10)))
+        let services: AppServices
+        do {
+            services = try AppServices(
+                configuration: configuration, database: database, clock: clock, logger: logger,
+                recentReads: RecentReads(lifetime: .minutes(10)))
+        } catch {
+            await database.close()
+            throw error
+        }
         let number = InFlight.newApp()
         let app = TracedApplication(base: buildApplication(services: services), app: number)
         // Each phase recorded, so that a hang says whether it is the start-up, the test or the shutdown.
