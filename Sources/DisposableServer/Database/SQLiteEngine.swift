@@ -78,7 +78,11 @@ final class SQLiteEngine: DatabaseEngine {
     }
 
     func close() async {
-        guard closed.withLockedValue({ was in defer { was = true }; return !was }) else { return }
+        let first = closed.withLockedValue { wasClosed in
+            defer { wasClosed = true }
+            return !wasClosed
+        }
+        guard first else { return }
         // In a task of its own: closing must finish even when the caller is being cancelled.
         let (connections, threads) = (connections, threads)
         await Task { await Self.close(connections, threads) }.value
