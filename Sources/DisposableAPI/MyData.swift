@@ -141,6 +141,27 @@ public struct MyData: Codable, Sendable {
     public var library: [LibraryFile]
     /// CAP-3: an account's moments, oldest first.
     public var moments: [MomentJSON] = []
+    /// CAP-2: an account's capsules, oldest first.
+    public var capsules: [Capsule] = []
+
+    /// A monthly capsule: its month, the library photos it holds (ids, as in `library`), the owner's words and song.
+    public struct Capsule: Codable, Sendable {
+        public var month: String
+        public var photoIds: [String]
+        public var quote: String?
+        public var songTitle: String?
+        public var songArtist: String?
+        public var releasedAt: Date
+
+        public init(month: String, photoIds: [String], quote: String?, songTitle: String?, songArtist: String?, releasedAt: Date) {
+            self.month = month
+            self.photoIds = photoIds
+            self.quote = quote
+            self.songTitle = songTitle
+            self.songArtist = songArtist
+            self.releasedAt = releasedAt
+        }
+    }
 
     public init(
         kind: String, exportedAt: Date, account: Account? = nil, guest: Membership? = nil, memberships: [Membership], events: [Event],

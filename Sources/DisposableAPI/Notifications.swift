@@ -13,14 +13,21 @@ public struct NotificationJSON: Codable, Sendable, Equatable {
         case endingSoon = "ending-soon"
         /// The event has ended and its recap is ready (CAP-1).
         case recap
+        /// Last month's capsule is out (CAP-2); `period` is its month, `yyyy-mm`. About no event.
+        case capsule
+        /// The year is over and its moments' recap is ready (CAP-3); `period` is the year. About no event.
+        case momentsRecap = "moments-recap"
     }
 
     public var id: String
     public var kind: Kind
-    public var eventId: String
-    public var eventName: String
+    /// The event it is about; nil for a capsule or a year of moments.
+    public var eventId: String?
+    public var eventName: String?
     /// The event's code, for its pages (`/e/{code}`).
-    public var eventCode: String
+    public var eventCode: String?
+    /// The month (`yyyy-mm`) of a capsule, or the year of a moments recap.
+    public var period: String?
     /// The post it is about (likes and comments).
     public var photoId: String?
     /// Who did it (likes and comments): the name they go by in the event.
@@ -31,14 +38,15 @@ public struct NotificationJSON: Codable, Sendable, Equatable {
     public var read: Bool
 
     public init(
-        id: String, kind: Kind, eventId: String, eventName: String, eventCode: String, photoId: String?, actorName: String?, text: String?,
-        deletesAt: Date?, createdAt: Date, read: Bool
+        id: String, kind: Kind, eventId: String?, eventName: String?, eventCode: String?, photoId: String?, actorName: String?, text: String?,
+        deletesAt: Date?, createdAt: Date, read: Bool, period: String? = nil
     ) {
         self.id = id
         self.kind = kind
         self.eventId = eventId
         self.eventName = eventName
         self.eventCode = eventCode
+        self.period = period
         self.photoId = photoId
         self.actorName = actorName
         self.text = text

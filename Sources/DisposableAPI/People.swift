@@ -7,13 +7,16 @@ public struct UserJSON: Codable, Sendable, Equatable {
     public var name: String
     public var isAdmin: Bool
     public var createdAt: Date
+    /// The unique handle friends find the account by, once chosen.
+    public var username: String?
 
-    public init(id: String, email: String, name: String, isAdmin: Bool, createdAt: Date) {
+    public init(id: String, email: String, name: String, isAdmin: Bool, createdAt: Date, username: String? = nil) {
         self.id = id
         self.email = email
         self.name = name
         self.isAdmin = isAdmin
         self.createdAt = createdAt
+        self.username = username
     }
 }
 
@@ -232,10 +235,16 @@ public struct ProfilePatch: Codable, Sendable {
     public var name: String?
     /// An IANA time zone (`Europe/Paris`): the one months and years are counted in (CAP-2, CAP-3).
     public var timeZone: String?
+    /// 3–30 of a–z, 0–9, `.` and `_` (case does not matter: stored lowercase), unique on the instance.
+    public var username: String?
+    /// `light`, `dark`, or `system` to follow the device.
+    public var appearance: String?
 
-    public init(name: String?, timeZone: String? = nil) {
+    public init(name: String?, timeZone: String? = nil, username: String? = nil, appearance: String? = nil) {
         self.name = name
         self.timeZone = timeZone
+        self.username = username
+        self.appearance = appearance
     }
 }
 
@@ -244,10 +253,15 @@ public struct ProfileJSON: Codable, Sendable {
     public var name: String
     public var avatarURL: String?
     public var timeZone: String?
+    public var username: String?
+    /// `light`, `dark` or `system`.
+    public var appearance: String?
 
-    public init(name: String, avatarURL: String?, timeZone: String? = nil) {
+    public init(name: String, avatarURL: String?, timeZone: String? = nil, username: String? = nil, appearance: String? = nil) {
         self.name = name
         self.avatarURL = avatarURL
         self.timeZone = timeZone
+        self.username = username
+        self.appearance = appearance
     }
 }

@@ -4,6 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableServer
+
 /// SEC-1 for the routes of this stage: every route × every role, with the status each must get.
 @Suite("Authorization matrix (SEC-1)")
 struct AuthorizationTests {
@@ -91,6 +93,20 @@ struct AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/moments/{moment}",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
+        // CAP-2: an account's own capsules ({month} is the organizer's, released with one photo).
+        Row(method: .get, path: "/api/v1/library/capsules", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(
+            method: .get, path: "/api/v1/library/capsules/{month}",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .patch, path: "/api/v1/library/capsules/{month}", json: ["quote": "Ours"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .get, path: "/api/v1/library/capsules/{month}/candidates",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .get, path: "/api/v1/library/capsules/{month}/collage.jpg",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
         // CAP-1, on an event with a ready photo that has not ended: its guest waits (no collage yet), its organizer previews.
         Row(method: .get, path: "/api/v1/events/{id}/recap", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(
@@ -212,6 +228,9 @@ struct AuthorizationTests {
         Row(
             method: .patch, path: "/api/v1/me", json: ["name": "New name"], expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
         Row(
+            method: .patch, path: "/api/v1/me", json: ["appearance": "dark"], expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)
+        ),
+        Row(
             method: .put, path: "/api/v1/me/avatar", json: ["not": "a picture"],
             expected: statuses(.unauthorized, .forbidden, .forbidden, .unsupportedMediaType, .unsupportedMediaType, .unsupportedMediaType)),
         Row(
@@ -326,6 +345,16 @@ struct AuthorizationTests {
                         let urls = try await app.call(.get, "/api/v1/photos/\(id)", token: organizer)["urls"] as? [String: Any]
                         path = try #require(urls?["thumbnail"] as? String)
                     }
+                }
+                if path.contains("{month}") {
+                    // One library photo of last month, and its capsule released.
+                    let month = CapsuleMonth(containing: app.clock.now, in: .gmt).previous
+                    let uploaded = try await app.uploadToLibrary(
+                        try await TestImages.jpeg(width: 64, height: 48), token: organizer, takenAt: "\(month.text)-15T12:00:00Z")
+                    _ = try await app.waitUntilAssetProcessed(try #require(uploaded.string("id")), token: organizer)
+                    app.clock.advance(by: CapsuleService.settling)
+                    try await app.services.capsules.releaseDue()
+                    path = path.replacingOccurrences(of: "{month}", with: month.text)
                 }
                 if path.contains("{moment}") {
                     let moment = try await app.call(.post, "/api/v1/moments", json: ["text": "Mine"], token: organizer)

@@ -59,6 +59,60 @@ struct ProfileTests {
     }
 
     @Test(
+        "A username is unique whatever its case and checked; light or dark pages whatever the device, on every page and from the profile page",
+        arguments: TestEngine.allCases)
+    func usernameAndAppearance(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let olivia = try await app.userToken(email: "olivia@example.com")
+            let ben = try await app.userToken(email: "ben@example.com")
+            let set = try await app.call(.patch, "/api/v1/me", json: ["username": " Olivia.M "], token: olivia)
+            #expect(set.status == .ok && set.string("username") == "olivia.m" && set.string("appearance") == "system", "\(set.text)")
+            #expect(((try await app.call(.get, "/api/v1/me", token: olivia))["user"] as? [String: Any])?["username"] as? String == "olivia.m")
+
+            // Taken whatever the case; one's own may be sent again.
+            #expect(
+                try await app.call(.patch, "/api/v1/me", json: ["username": "OLIVIA.M"], token: ben).expectProblem(.conflict).contains("olivia.m"))
+            #expect(try await app.call(.patch, "/api/v1/me", json: ["username": "olivia.m"], token: olivia).status == .ok)
+            for bad in ["ab", String(repeating: "a", count: 31), "olivia m", ".olivia", "olivia.", "olívia", "ab\u{202E}cd", "<b>x</b>", "a/../b"] {
+                try await app.call(.patch, "/api/v1/me", json: ["username": bad], token: ben).expectProblem(.unprocessableContent)
+            }
+            try await app.call(.patch, "/api/v1/me", json: ["username": 42], token: ben).expectProblem(.badRequest)
+            #expect(((try await app.call(.get, "/api/v1/me", token: ben))["user"] as? [String: Any])?["username"] == nil, "nothing refused was kept")
+
+            // Two accounts asking for the same one at once: one gets it, the other hears it is taken.
+            async let first = app.call(.patch, "/api/v1/me", json: ["username": "party"], token: olivia)
+            async let second = app.call(.patch, "/api/v1/me", json: ["username": "party"], token: ben)
+            #expect(Set([try await first.status.code, try await second.status.code]) == [200, 409])
+            // Blank removes it, and frees it for someone else.
+            let holder = try await app.call(.get, "/api/v1/me", token: olivia).text.contains("\"party\"") ? olivia : ben
+            let other = holder == olivia ? ben : olivia
+            #expect(try await app.call(.patch, "/api/v1/me", json: ["username": ""], token: holder)["username"] == nil)
+            #expect(try await app.call(.patch, "/api/v1/me", json: ["username": "party"], token: other).string("username") == "party")
+
+            // Appearance: every page of the account follows it; "system" leaves it to the device.
+            #expect(!(try await app.page(.get, "/library", cookie: ben).text.contains("data-theme")))
+            #expect(try await app.call(.patch, "/api/v1/me", json: ["appearance": "dark"], token: ben).string("appearance") == "dark")
+            let dark = try await app.page(.get, "/library", cookie: ben).text
+            #expect(dark.contains("<html lang=\"en\" data-theme=\"dark\">") && dark.contains("<meta name=\"color-scheme\" content=\"dark\">"))
+            #expect(!(try await app.page(.get, "/library", cookie: olivia).text.contains("data-theme")), "one account's choice is its own")
+            try await app.call(.patch, "/api/v1/me", json: ["appearance": "sepia"], token: ben).expectProblem(.unprocessableContent)
+            #expect(try await app.call(.patch, "/api/v1/me", json: ["appearance": "system"], token: ben).string("appearance") == "system")
+            #expect(!(try await app.page(.get, "/moments", cookie: ben).text.contains("data-theme")))
+
+            // The same from the profile page's forms.
+            #expect(try await app.page(.post, "/account/appearance", cookie: ben, form: "appearance=light").status == .seeOther)
+            let account = try await app.page(.get, "/account?done=appearance", cookie: ben).text
+            #expect(account.contains("data-theme=\"light\"") && account.contains("value=\"light\" checked"))
+            #expect(try await app.page(.post, "/account/appearance", cookie: ben, form: "appearance=%3Cscript%3E").status == .unprocessableContent)
+            #expect(try await app.call(.patch, "/api/v1/me", json: ["username": "olivia.x"], token: olivia).status == .ok)
+            let refused = try await app.page(.post, "/account/username", cookie: ben, form: "username=OLIVIA.X")
+            #expect(refused.status == .conflict && refused.text.contains("already taken"))
+            #expect(try await app.page(.post, "/account/username", cookie: ben, form: "username=Ben_B").status == .seeOther)
+            #expect(try await app.page(.get, "/account", cookie: ben).text.contains("@ben_b"))
+        }
+    }
+
+    @Test(
         "Pictures beside their photos — gallery, photo, upload answer, change feed — and in the guest and account lists; changed at once",
         arguments: TestEngine.allCases)
     func picturesBesidePhotos(engine: TestEngine) async throws {

@@ -89,6 +89,9 @@ struct WebPagesTests {
         PageRow(method: .get, path: "/account", expected: accounts),
         PageRow(method: .get, path: "/library", expected: accounts),
         PageRow(method: .get, path: "/moments", expected: accounts),
+        PageRow(method: .get, path: "/capsules", expected: accounts),
+        // Nobody has a capsule here: a friendly "no capsule" page for accounts.
+        PageRow(method: .get, path: "/capsules/{month}", expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)),
         PageRow(method: .get, path: "/library/trash", expected: accounts),
         PageRow(
             method: .post, path: "/account/password", form: "currentPassword=correct+horse&newPassword=another+horse&confirmation=another+horse",
@@ -101,6 +104,9 @@ struct WebPagesTests {
         PageRow(method: .post, path: "/support", form: "subject=Help&message=Where+are+my+photos%3F", expected: all200),
         PageRow(method: .post, path: "/admin/tickets/{ticket}", form: "status=closed", expected: adminWrites),
         PageRow(method: .post, path: "/account/name", form: "name=Renamed", expected: all303),
+        // Blank removes it: the same answer for every account (uniqueness is ProfileTests').
+        PageRow(method: .post, path: "/account/username", form: "username=", expected: all303),
+        PageRow(method: .post, path: "/account/appearance", form: "appearance=dark", expected: all303),
         PageRow(method: .get, path: "/my-data", expected: all200),
         PageRow(
             method: .post, path: "/my-data/delete", form: "confirm=on",
@@ -146,6 +152,7 @@ struct WebPagesTests {
                     .replacingOccurrences(of: "{code}", with: event["code"] as! String)
                     .replacingOccurrences(of: "{token}", with: "not-a-real-link").replacingOccurrences(of: "{lang}", with: "fr")
                     .replacingOccurrences(of: "{file}", with: "app.js").replacingOccurrences(of: "{session}", with: "0123456789abcdef")
+                    .replacingOccurrences(of: "{month}", with: "2026-10")
                 let response = try await app.page(
                     row.method, path, cookie: token, form: row.form?.replacingOccurrences(of: "{role}", with: "\(role)-\(suffix)"))
                 #expect(response.status == row.expected[role], "\(row.method) \(row.path) as \(role): \(response.text.prefix(300))")

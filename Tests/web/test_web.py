@@ -436,6 +436,129 @@ def moments_checks(organizer, server, check):
     check("a moment is noted, listed as text with its date and counted for the year; the account takes the browser's zone")
 
 
+def profile_checks(organizer, server, check):
+    """Issue 26 (stories 2, 7-8): the profile page takes a unique username and a light or dark choice that every page
+    then follows, whatever the device says."""
+    organizer.get(server.base + "/account")
+    field = wait(organizer, lambda d: d.find_element(By.ID, "username"), "the username field")
+    field.clear()
+    field.send_keys("Emma.B")
+    click_and_load(organizer, organizer.find_element(By.CSS_SELECTOR, "form[action='/account/username'] button"), "done=username", "username saved")
+    assert organizer.find_element(By.ID, "username").get_attribute("value") == "emma.b"
+    organizer.find_element(By.CSS_SELECTOR, "input[name=appearance][value=dark]").click()
+    click_and_load(organizer, organizer.find_element(By.CSS_SELECTOR, "form[action='/account/appearance'] button"), "done=appearance", "appearance saved")
+    background = lambda d: d.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert organizer.find_element(By.TAG_NAME, "html").get_attribute("data-theme") == "dark" and background(organizer) == "rgb(20, 19, 17)", background(organizer)
+    shot(organizer, "account-dark")
+    organizer.get(server.base + "/library")
+    assert background(organizer) == "rgb(20, 19, 17)", "every page follows the choice"
+    organizer.get(server.base + "/account")
+    organizer.find_element(By.CSS_SELECTOR, "input[name=appearance][value=system]").click()
+    click_and_load(organizer, organizer.find_element(By.CSS_SELECTOR, "form[action='/account/appearance'] button"), "done=appearance", "back to the device's")
+    assert organizer.find_element(By.TAG_NAME, "html").get_attribute("data-theme") is None and background(organizer) == "rgb(250, 247, 242)"
+    shot(organizer, "account")
+    check("the profile page keeps a username and a dark choice that every page follows, then the device's again")
+
+
+def capsule_checks(organizer, server, downloads, check):
+    """Issue 26 (CAP-2): last month's photos, once developed, make its capsule within seconds; the countdown; enlarge;
+    edit (fewer photos, one replaced, words, a song) and save; the collage; the notice in the bell; en and fr."""
+    last_month = datetime.datetime.now(datetime.timezone.utc).replace(day=1) - datetime.timedelta(days=1)
+    month = last_month.strftime("%Y-%m")
+    cookie = session_cookie(organizer)
+    for day in range(1, 6):
+        path = os.path.join(downloads, f"capsule-{day}.jpg")
+        subprocess.run(["vips", "gaussnoise", path + "[Q=85]", str(600 + day * 10), "400", "--seed", str(day)], check=True)
+        subprocess.run(["exiftool", "-q", "-overwrite_original", f"-DateTimeOriginal={last_month:%Y:%m}:{day:02d} 12:00:00", path], check=True)
+        with open(path, "rb") as handle:
+            request = urllib.request.Request(server.base + "/api/v1/library/assets", data=handle.read(), method="POST", headers={
+                "Cookie": f"disposable_session={cookie}", "Content-Type": "image/jpeg", "Origin": server.base})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert response.status == 201
+    released = lambda d: any(c["month"] == month for c in server.api("/api/v1/library/capsules", cookie)["items"])
+    # A minute after the last of the month's photos arrived (an import settles), within the announcer's 15 s.
+    wait(organizer, released, f"the capsule of {month}", timeout=180)
+    organizer.get(server.base + "/capsules")
+    countdown = organizer.find_element(By.ID, "countdown").text
+    assert re.fullmatch(r"in \d+ (days?|hours?|minutes?)( \d+ (hours?|minutes?))?", countdown), countdown
+    item = organizer.find_element(By.CSS_SELECTOR, f"a[href='/capsules/{month}']")
+    assert last_month.strftime("%B %Y") in item.text and "5 photos" in item.text, item.text
+    shot(organizer, "capsules")
+    check("last month's photos make its capsule once developed; the history lists it and the countdown counts down")
+
+    click_and_load(organizer, item, f"/capsules/{month}", "the capsule page")
+    tiles = lambda d: [li.get_attribute("data-id") for li in d.find_elements(By.CSS_SELECTOR, "#capsule-photos li")]
+    assert len(tiles(organizer)) == 5
+    organizer.find_element(By.CSS_SELECTOR, "#capsule-photos li button").click()
+    wait(organizer, lambda d: d.execute_script("return document.getElementById('viewer').open && document.getElementById('viewer-image').src.includes('/preview')"), "the photo enlarged")
+    organizer.find_element(By.ID, "viewer").send_keys("\ue014")  # ArrowRight
+    wait(organizer, lambda d: d.find_element(By.ID, "viewer-position").text == "2 / 5", "the next photo")
+    organizer.find_element(By.ID, "viewer-close").click()
+    shot(organizer, "capsule")
+
+    # Fewer photos, words and a song; saved, then one of the three replaced by one left out.
+    organizer.find_element(By.ID, "capsule-edit").click()
+    count = organizer.find_element(By.ID, "capsule-count")
+    count.clear()
+    count.send_keys("3")
+    organizer.find_element(By.ID, "capsule-quote-input").send_keys("Autumn <b>walks</b>")
+    organizer.find_element(By.ID, "capsule-song-title").send_keys("Les feuilles mortes")
+    organizer.find_element(By.ID, "capsule-song-artist").send_keys("Yves Montand")
+    shot(organizer, "capsule-edit")
+    old = organizer.find_element(By.TAG_NAME, "html")
+    organizer.find_element(By.ID, "capsule-save").click()
+    wait(organizer, lambda d: not old_is_current(old) and len(tiles(d)) == 3, "three photos after saving")
+    quote = organizer.find_element(By.ID, "capsule-quote")
+    assert quote.text == "Autumn <b>walks</b>" and not quote.find_elements(By.TAG_NAME, "b"), quote.text
+    assert "Les feuilles mortes — Yves Montand" in organizer.find_element(By.ID, "capsule-song").text
+    before = tiles(organizer)
+    organizer.find_element(By.ID, "capsule-edit").click()
+    organizer.find_element(By.CSS_SELECTOR, "#capsule-photos li button").click()
+    choice = wait(organizer, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#picker-photos button")), None), "the month's other photos")
+    assert len(organizer.find_elements(By.CSS_SELECTOR, "#picker-photos button")) == 2
+    shot(organizer, "capsule-pick")
+    choice.click()
+    old = organizer.find_element(By.TAG_NAME, "html")
+    organizer.find_element(By.ID, "capsule-save").click()
+    wait(organizer, lambda d: not old_is_current(old) and len(tiles(d)) == 3, "the capsule after the replacement")
+    after = tiles(organizer)
+    assert before[0] not in after and set(before[1:]) <= set(after), (before, after)
+    organizer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    shot(organizer, "capsule-dark")
+    organizer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    check("a capsule's photos enlarge; edited to fewer photos, one replaced, with words (as text) and a song, and saved")
+
+    # The collage to share: a JPEG 1080 px wide.
+    collage = organizer.find_element(By.ID, "capsule-download").get_attribute("href")
+    request = urllib.request.Request(collage, headers={"Cookie": f"disposable_session={cookie}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        assert response.headers["Content-Type"] == "image/jpeg"
+        image = os.path.join(downloads, "capsule-collage.jpg")
+        with open(image, "wb") as handle:
+            handle.write(response.read())
+    width = subprocess.run(["vipsheader", "-f", "width", image], capture_output=True, text=True, check=True).stdout.strip()
+    assert width == "1080", width
+    # The bell tells of it, and its link opens the capsule.
+    organizer.get(server.base + "/capsules")
+    organizer.find_element(By.ID, "bell").click()
+    notice = wait(organizer, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, f"#notifications a[href='/capsules/{month}']")), None), "the capsule's notice")
+    assert notice.text.startswith(f"Your capsule of {last_month:%B %Y} is here!"), notice.text
+    click_and_load(organizer, notice, f"/capsules/{month}", "the capsule from its notice")
+    check("its collage is a 1080 px JPEG; the bell told of it and leads to it")
+
+    organizer.get(f"{server.base}/language/fr?back=/capsules/{month}")
+    wait(organizer, lambda d: d.find_element(By.ID, "capsule-edit").text == "Modifier", "the capsule in French")
+    shot(organizer, "capsule-fr")
+    organizer.get(server.base + "/capsules")
+    assert organizer.find_element(By.ID, "countdown").text.startswith("dans "), organizer.find_element(By.ID, "countdown").text
+    shot(organizer, "capsules-fr")
+    organizer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    shot(organizer, "capsules-fr-dark")
+    organizer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    organizer.get(f"{server.base}/language/en?back=/")
+    check("the capsule pages in French, light and dark")
+
+
 def recap_checks(organizer, server, ben, check, drivers):
     """Issue 26 (CAP-1): the organizer previews the recap of an event with four photos (two of them copies of one
     picture); Ben, a guest, waits until the end; once it is over he is told, sees one photo per picture and the
@@ -669,6 +792,8 @@ def main():
         organizer_cookie = session_cookie(organizer)
         library_checks(organizer, server, downloads, check, drivers)
         moments_checks(organizer, server, check)
+        profile_checks(organizer, server, check)
+        capsule_checks(organizer, server, downloads, check)
 
         ana = browser(); drivers.append(ana)
         ben = browser(); drivers.append(ben)

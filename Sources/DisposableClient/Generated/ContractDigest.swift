@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "afedb653a9f824c30c7b869959dd6e48abe9dbb3e967b24fa82159fba4115327"
+    public static let contractDigest = "e8144816df68415475a63a8d68b7d9dc06226fd0501da3701e55138a4265192b"
 }

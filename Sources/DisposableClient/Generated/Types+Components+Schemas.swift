@@ -207,6 +207,10 @@ extension Components {
             public var isAdmin: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/User/createdAt`.
             public var createdAt: Foundation.Date
+            /// The unique handle friends find the account by, once chosen.
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/username`.
+            public var username: Swift.String?
             /// Creates a new `User`.
             ///
             /// - Parameters:
@@ -215,18 +219,21 @@ extension Components {
             ///   - name:
             ///   - isAdmin:
             ///   - createdAt:
+            ///   - username: The unique handle friends find the account by, once chosen.
             public init(
                 id: Swift.String,
                 email: Swift.String,
                 name: Swift.String,
                 isAdmin: Swift.Bool,
-                createdAt: Foundation.Date
+                createdAt: Foundation.Date,
+                username: Swift.String? = nil
             ) {
                 self.id = id
                 self.email = email
                 self.name = name
                 self.isAdmin = isAdmin
                 self.createdAt = createdAt
+                self.username = username
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -234,6 +241,7 @@ extension Components {
                 case name
                 case isAdmin
                 case createdAt
+                case username
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -257,12 +265,17 @@ extension Components {
                     Foundation.Date.self,
                     forKey: .createdAt
                 )
+                self.username = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .username
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "email",
                     "name",
                     "isAdmin",
-                    "createdAt"
+                    "createdAt",
+                    "username"
                 ])
             }
         }
@@ -3557,21 +3570,45 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/timeZone`.
             public var timeZone: Swift.String?
+            /// 3–30 of a–z, 0–9, `.` and `_` (stored lowercase), not starting or ending with a dot; unique. Empty removes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfilePatch/username`.
+            public var username: Swift.String?
+            /// Pages light or dark whatever the device says, or as the device says (`system`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfilePatch/appearance`.
+            @frozen public enum AppearancePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case system = "system"
+                case light = "light"
+                case dark = "dark"
+            }
+            /// Pages light or dark whatever the device says, or as the device says (`system`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfilePatch/appearance`.
+            public var appearance: Components.Schemas.ProfilePatch.AppearancePayload?
             /// Creates a new `ProfilePatch`.
             ///
             /// - Parameters:
             ///   - name:
             ///   - timeZone: An IANA time zone (`Europe/Paris`): where months and years are counted (CAP-2, CAP-3).
+            ///   - username: 3–30 of a–z, 0–9, `.` and `_` (stored lowercase), not starting or ending with a dot; unique. Empty removes it.
+            ///   - appearance: Pages light or dark whatever the device says, or as the device says (`system`).
             public init(
                 name: Swift.String? = nil,
-                timeZone: Swift.String? = nil
+                timeZone: Swift.String? = nil,
+                username: Swift.String? = nil,
+                appearance: Components.Schemas.ProfilePatch.AppearancePayload? = nil
             ) {
                 self.name = name
                 self.timeZone = timeZone
+                self.username = username
+                self.appearance = appearance
             }
             public enum CodingKeys: String, CodingKey {
                 case name
                 case timeZone
+                case username
+                case appearance
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3583,9 +3620,19 @@ extension Components {
                     Swift.String.self,
                     forKey: .timeZone
                 )
+                self.username = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .username
+                )
+                self.appearance = try container.decodeIfPresent(
+                    Components.Schemas.ProfilePatch.AppearancePayload.self,
+                    forKey: .appearance
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
-                    "timeZone"
+                    "timeZone",
+                    "username",
+                    "appearance"
                 ])
             }
         }
@@ -3597,25 +3644,43 @@ extension Components {
             public var avatarURL: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Profile/timeZone`.
             public var timeZone: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Profile/username`.
+            public var username: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Profile/appearance`.
+            @frozen public enum AppearancePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case system = "system"
+                case light = "light"
+                case dark = "dark"
+            }
+            /// - Remark: Generated from `#/components/schemas/Profile/appearance`.
+            public var appearance: Components.Schemas.Profile.AppearancePayload?
             /// Creates a new `Profile`.
             ///
             /// - Parameters:
             ///   - name:
             ///   - avatarURL:
             ///   - timeZone:
+            ///   - username:
+            ///   - appearance:
             public init(
                 name: Swift.String,
                 avatarURL: Swift.String? = nil,
-                timeZone: Swift.String? = nil
+                timeZone: Swift.String? = nil,
+                username: Swift.String? = nil,
+                appearance: Components.Schemas.Profile.AppearancePayload? = nil
             ) {
                 self.name = name
                 self.avatarURL = avatarURL
                 self.timeZone = timeZone
+                self.username = username
+                self.appearance = appearance
             }
             public enum CodingKeys: String, CodingKey {
                 case name
                 case avatarURL
                 case timeZone
+                case username
+                case appearance
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -3631,10 +3696,20 @@ extension Components {
                     Swift.String.self,
                     forKey: .timeZone
                 )
+                self.username = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .username
+                )
+                self.appearance = try container.decodeIfPresent(
+                    Components.Schemas.Profile.AppearancePayload.self,
+                    forKey: .appearance
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
                     "avatarURL",
-                    "timeZone"
+                    "timeZone",
+                    "username",
+                    "appearance"
                 ])
             }
         }
@@ -4419,7 +4494,7 @@ extension Components {
                 ])
             }
         }
-        /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon (RET-3), its recap is ready (CAP-1).
+        /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon (RET-3), its recap is ready (CAP-1); about no event: my capsule of a month is out (CAP-2), my year of moments is ready (CAP-3).
         ///
         /// - Remark: Generated from `#/components/schemas/NotificationKind`.
         @frozen public enum NotificationKind: String, Codable, Hashable, Sendable, CaseIterable {
@@ -4428,6 +4503,8 @@ extension Components {
             case revealed = "revealed"
             case endingSoon = "ending-soon"
             case recap = "recap"
+            case capsule = "capsule"
+            case momentsRecap = "moments-recap"
         }
         /// - Remark: Generated from `#/components/schemas/Notification`.
         public struct Notification: Codable, Hashable, Sendable {
@@ -4435,14 +4512,20 @@ extension Components {
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/Notification/kind`.
             public var kind: Components.Schemas.NotificationKind
+            /// The event it is about; absent for a capsule or a year of moments.
+            ///
             /// - Remark: Generated from `#/components/schemas/Notification/eventId`.
-            public var eventId: Swift.String
+            public var eventId: Swift.String?
+            /// capsule: its month (`yyyy-mm`); moments-recap: the year.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/period`.
+            public var period: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Notification/eventName`.
-            public var eventName: Swift.String
+            public var eventName: Swift.String?
             /// The event's code, for its pages (`/e/{code}`).
             ///
             /// - Remark: Generated from `#/components/schemas/Notification/eventCode`.
-            public var eventCode: Swift.String
+            public var eventCode: Swift.String?
             /// The post it is about (likes and comments).
             ///
             /// - Remark: Generated from `#/components/schemas/Notification/photoId`.
@@ -4468,7 +4551,8 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - kind:
-            ///   - eventId:
+            ///   - eventId: The event it is about; absent for a capsule or a year of moments.
+            ///   - period: capsule: its month (`yyyy-mm`); moments-recap: the year.
             ///   - eventName:
             ///   - eventCode: The event's code, for its pages (`/e/{code}`).
             ///   - photoId: The post it is about (likes and comments).
@@ -4480,9 +4564,10 @@ extension Components {
             public init(
                 id: Swift.String,
                 kind: Components.Schemas.NotificationKind,
-                eventId: Swift.String,
-                eventName: Swift.String,
-                eventCode: Swift.String,
+                eventId: Swift.String? = nil,
+                period: Swift.String? = nil,
+                eventName: Swift.String? = nil,
+                eventCode: Swift.String? = nil,
                 photoId: Swift.String? = nil,
                 actorName: Swift.String? = nil,
                 text: Swift.String? = nil,
@@ -4493,6 +4578,7 @@ extension Components {
                 self.id = id
                 self.kind = kind
                 self.eventId = eventId
+                self.period = period
                 self.eventName = eventName
                 self.eventCode = eventCode
                 self.photoId = photoId
@@ -4506,6 +4592,7 @@ extension Components {
                 case id
                 case kind
                 case eventId
+                case period
                 case eventName
                 case eventCode
                 case photoId
@@ -4525,15 +4612,19 @@ extension Components {
                     Components.Schemas.NotificationKind.self,
                     forKey: .kind
                 )
-                self.eventId = try container.decode(
+                self.eventId = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .eventId
                 )
-                self.eventName = try container.decode(
+                self.period = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .period
+                )
+                self.eventName = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .eventName
                 )
-                self.eventCode = try container.decode(
+                self.eventCode = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .eventCode
                 )
@@ -4565,6 +4656,7 @@ extension Components {
                     "id",
                     "kind",
                     "eventId",
+                    "period",
                     "eventName",
                     "eventCode",
                     "photoId",
@@ -4678,6 +4770,302 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "unreadCount"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CapsuleSong`.
+        public struct CapsuleSong: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CapsuleSong/title`.
+            public var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CapsuleSong/artist`.
+            public var artist: Swift.String?
+            /// Creates a new `CapsuleSong`.
+            ///
+            /// - Parameters:
+            ///   - title:
+            ///   - artist:
+            public init(
+                title: Swift.String,
+                artist: Swift.String? = nil
+            ) {
+                self.title = title
+                self.artist = artist
+            }
+            public enum CodingKeys: String, CodingKey {
+                case title
+                case artist
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.title = try container.decode(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.artist = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .artist
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "title",
+                    "artist"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Capsule`.
+        public struct Capsule: Codable, Hashable, Sendable {
+            /// `yyyy-mm`: the month it recaps (the photos' own dates, as the timeline shows them).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Capsule/month`.
+            public var month: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Capsule/releasedAt`.
+            public var releasedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Capsule/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// In the order they were taken; a photo deleted or in the trash since is left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Capsule/photos`.
+            public var photos: [Components.Schemas.LibraryAsset]
+            /// My words; absent, the app shows its line for the month.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Capsule/quote`.
+            public var quote: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Capsule/song`.
+            public var song: Components.Schemas.CapsuleSong?
+            /// The collage (JPEG), while photos are left.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Capsule/collageURL`.
+            public var collageURL: Swift.String?
+            /// Creates a new `Capsule`.
+            ///
+            /// - Parameters:
+            ///   - month: `yyyy-mm`: the month it recaps (the photos' own dates, as the timeline shows them).
+            ///   - releasedAt:
+            ///   - updatedAt:
+            ///   - photos: In the order they were taken; a photo deleted or in the trash since is left out.
+            ///   - quote: My words; absent, the app shows its line for the month.
+            ///   - song:
+            ///   - collageURL: The collage (JPEG), while photos are left.
+            public init(
+                month: Swift.String,
+                releasedAt: Foundation.Date,
+                updatedAt: Foundation.Date,
+                photos: [Components.Schemas.LibraryAsset],
+                quote: Swift.String? = nil,
+                song: Components.Schemas.CapsuleSong? = nil,
+                collageURL: Swift.String? = nil
+            ) {
+                self.month = month
+                self.releasedAt = releasedAt
+                self.updatedAt = updatedAt
+                self.photos = photos
+                self.quote = quote
+                self.song = song
+                self.collageURL = collageURL
+            }
+            public enum CodingKeys: String, CodingKey {
+                case month
+                case releasedAt
+                case updatedAt
+                case photos
+                case quote
+                case song
+                case collageURL
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.month = try container.decode(
+                    Swift.String.self,
+                    forKey: .month
+                )
+                self.releasedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .releasedAt
+                )
+                self.updatedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .updatedAt
+                )
+                self.photos = try container.decode(
+                    [Components.Schemas.LibraryAsset].self,
+                    forKey: .photos
+                )
+                self.quote = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .quote
+                )
+                self.song = try container.decodeIfPresent(
+                    Components.Schemas.CapsuleSong.self,
+                    forKey: .song
+                )
+                self.collageURL = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .collageURL
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "month",
+                    "releasedAt",
+                    "updatedAt",
+                    "photos",
+                    "quote",
+                    "song",
+                    "collageURL"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CapsuleList`.
+        public struct CapsuleList: Codable, Hashable, Sendable {
+            /// Newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapsuleList/items`.
+            public var items: [Components.Schemas.Capsule]
+            /// Midnight on the first of next month in my time zone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapsuleList/nextCapsuleAt`.
+            public var nextCapsuleAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/CapsuleList/timeZone`.
+            public var timeZone: Swift.String
+            /// Creates a new `CapsuleList`.
+            ///
+            /// - Parameters:
+            ///   - items: Newest first.
+            ///   - nextCapsuleAt: Midnight on the first of next month in my time zone.
+            ///   - timeZone:
+            public init(
+                items: [Components.Schemas.Capsule],
+                nextCapsuleAt: Foundation.Date,
+                timeZone: Swift.String
+            ) {
+                self.items = items
+                self.nextCapsuleAt = nextCapsuleAt
+                self.timeZone = timeZone
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCapsuleAt
+                case timeZone
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.Capsule].self,
+                    forKey: .items
+                )
+                self.nextCapsuleAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .nextCapsuleAt
+                )
+                self.timeZone = try container.decode(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "nextCapsuleAt",
+                    "timeZone"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CapsuleCandidates`.
+        public struct CapsuleCandidates: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CapsuleCandidates/items`.
+            public var items: [Components.Schemas.LibraryAsset]
+            /// Creates a new `CapsuleCandidates`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            public init(items: [Components.Schemas.LibraryAsset]) {
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.LibraryAsset].self,
+                    forKey: .items
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CapsulePatch`.
+        public struct CapsulePatch: Codable, Hashable, Sendable {
+            /// How many photos. Those there stay; the selection adds the best of the month's others (never a near-copy) or keeps the best of those there. With `photos`, applied to that list.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapsulePatch/count`.
+            public var count: Swift.Int?
+            /// Exactly these photos (library asset ids, each of that month and in my library).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapsulePatch/photos`.
+            public var photos: [Swift.String]?
+            /// One line of my words; empty goes back to the app's line.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapsulePatch/quote`.
+            public var quote: Swift.String?
+            /// Empty removes the song.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CapsulePatch/songTitle`.
+            public var songTitle: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/CapsulePatch/songArtist`.
+            public var songArtist: Swift.String?
+            /// Creates a new `CapsulePatch`.
+            ///
+            /// - Parameters:
+            ///   - count: How many photos. Those there stay; the selection adds the best of the month's others (never a near-copy) or keeps the best of those there. With `photos`, applied to that list.
+            ///   - photos: Exactly these photos (library asset ids, each of that month and in my library).
+            ///   - quote: One line of my words; empty goes back to the app's line.
+            ///   - songTitle: Empty removes the song.
+            ///   - songArtist:
+            public init(
+                count: Swift.Int? = nil,
+                photos: [Swift.String]? = nil,
+                quote: Swift.String? = nil,
+                songTitle: Swift.String? = nil,
+                songArtist: Swift.String? = nil
+            ) {
+                self.count = count
+                self.photos = photos
+                self.quote = quote
+                self.songTitle = songTitle
+                self.songArtist = songArtist
+            }
+            public enum CodingKeys: String, CodingKey {
+                case count
+                case photos
+                case quote
+                case songTitle
+                case songArtist
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.count = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .count
+                )
+                self.photos = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .photos
+                )
+                self.quote = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .quote
+                )
+                self.songTitle = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .songTitle
+                )
+                self.songArtist = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .songArtist
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "count",
+                    "photos",
+                    "quote",
+                    "songTitle",
+                    "songArtist"
                 ])
             }
         }

@@ -58,7 +58,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/get(getMe)`.
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output
-    /// SOC-5: change my display name or time zone
+    /// SOC-5: change my display name, time zone, username or appearance
+    ///
+    /// A username taken by another account (whatever its case) is refused with 409.
     ///
     /// - Remark: HTTP `PATCH /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/patch(updateProfile)`.
@@ -177,6 +179,35 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/events/{id}/recap/collage.jpg`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/recap/collage.jpg/get(getEventRecapCollage)`.
     func getEventRecapCollage(_ input: Operations.GetEventRecapCollage.Input) async throws -> Operations.GetEventRecapCollage.Output
+    /// CAP-2: my capsules, newest first, and when the next one comes
+    ///
+    /// A capsule recaps a month of my library; it comes out at midnight on the first of the next month in my time zone (`PATCH /api/v1/me` `timeZone`, UTC until set).
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/capsules`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/get(listCapsules)`.
+    func listCapsules(_ input: Operations.ListCapsules.Input) async throws -> Operations.ListCapsules.Output
+    /// CAP-2: one of my capsules
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/capsules/{month}`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/get(getCapsule)`.
+    func getCapsule(_ input: Operations.GetCapsule.Input) async throws -> Operations.GetCapsule.Output
+    /// CAP-2: edit my capsule: how many photos, which ones (of that month), my words, a song
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/library/capsules/{month}`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/patch(editCapsule)`.
+    func editCapsule(_ input: Operations.EditCapsule.Input) async throws -> Operations.EditCapsule.Output
+    /// CAP-2: the month's photos my capsule may hold (to replace one)
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/candidates`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/candidates/get(listCapsuleCandidates)`.
+    func listCapsuleCandidates(_ input: Operations.ListCapsuleCandidates.Input) async throws -> Operations.ListCapsuleCandidates.Output
+    /// CAP-2: my capsule's collage (JPEG, 1080 px wide), to share
+    ///
+    /// The capsule's photos in a grid under the month's name (in the reader's language) and my words.
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/collage.jpg`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/collage.jpg/get(getCapsuleCollage)`.
+    func getCapsuleCollage(_ input: Operations.GetCapsuleCollage.Input) async throws -> Operations.GetCapsuleCollage.Output
     /// CAP-3: a year of my moments, newest first
     ///
     /// - Remark: HTTP `GET /api/v1/moments`.
@@ -599,7 +630,9 @@ extension APIProtocol {
     public func getMe(headers: Operations.GetMe.Input.Headers = .init()) async throws -> Operations.GetMe.Output {
         try await getMe(Operations.GetMe.Input(headers: headers))
     }
-    /// SOC-5: change my display name or time zone
+    /// SOC-5: change my display name, time zone, username or appearance
+    ///
+    /// A username taken by another account (whatever its case) is refused with 409.
     ///
     /// - Remark: HTTP `PATCH /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/patch(updateProfile)`.
@@ -881,6 +914,71 @@ extension APIProtocol {
         try await getEventRecapCollage(Operations.GetEventRecapCollage.Input(
             path: path,
             query: query,
+            headers: headers
+        ))
+    }
+    /// CAP-2: my capsules, newest first, and when the next one comes
+    ///
+    /// A capsule recaps a month of my library; it comes out at midnight on the first of the next month in my time zone (`PATCH /api/v1/me` `timeZone`, UTC until set).
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/capsules`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/get(listCapsules)`.
+    public func listCapsules(headers: Operations.ListCapsules.Input.Headers = .init()) async throws -> Operations.ListCapsules.Output {
+        try await listCapsules(Operations.ListCapsules.Input(headers: headers))
+    }
+    /// CAP-2: one of my capsules
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/capsules/{month}`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/get(getCapsule)`.
+    public func getCapsule(
+        path: Operations.GetCapsule.Input.Path,
+        headers: Operations.GetCapsule.Input.Headers = .init()
+    ) async throws -> Operations.GetCapsule.Output {
+        try await getCapsule(Operations.GetCapsule.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// CAP-2: edit my capsule: how many photos, which ones (of that month), my words, a song
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/library/capsules/{month}`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/patch(editCapsule)`.
+    public func editCapsule(
+        path: Operations.EditCapsule.Input.Path,
+        headers: Operations.EditCapsule.Input.Headers = .init(),
+        body: Operations.EditCapsule.Input.Body
+    ) async throws -> Operations.EditCapsule.Output {
+        try await editCapsule(Operations.EditCapsule.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// CAP-2: the month's photos my capsule may hold (to replace one)
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/candidates`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/candidates/get(listCapsuleCandidates)`.
+    public func listCapsuleCandidates(
+        path: Operations.ListCapsuleCandidates.Input.Path,
+        headers: Operations.ListCapsuleCandidates.Input.Headers = .init()
+    ) async throws -> Operations.ListCapsuleCandidates.Output {
+        try await listCapsuleCandidates(Operations.ListCapsuleCandidates.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// CAP-2: my capsule's collage (JPEG, 1080 px wide), to share
+    ///
+    /// The capsule's photos in a grid under the month's name (in the reader's language) and my words.
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/collage.jpg`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/collage.jpg/get(getCapsuleCollage)`.
+    public func getCapsuleCollage(
+        path: Operations.GetCapsuleCollage.Input.Path,
+        headers: Operations.GetCapsuleCollage.Input.Headers = .init()
+    ) async throws -> Operations.GetCapsuleCollage.Output {
+        try await getCapsuleCollage(Operations.GetCapsuleCollage.Input(
+            path: path,
             headers: headers
         ))
     }

@@ -81,3 +81,19 @@ enum DisplayName {
         return name
     }
 }
+
+/// A username: what friends type to find an account, and what shows in links — so a short, plain handle.
+enum Username {
+    static let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._")
+
+    /// The stored form (lowercase), or nil for none (nil or blank).
+    static func validate(_ raw: String?) throws -> String? {
+        let name = (raw ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        guard !name.isEmpty else { return nil }
+        guard (3...30).contains(name.count), name.allSatisfy(allowed.contains), name.first != ".", name.last != "." else {
+            throw Problem.invalidField(
+                "username", "A username has 3 to 30 letters (a–z), digits, dots or underscores, and does not start or end with a dot.")
+        }
+        return name
+    }
+}

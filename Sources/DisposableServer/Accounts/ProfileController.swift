@@ -2,7 +2,7 @@ import DisposableAPI
 import Foundation
 import Hummingbird
 
-/// SOC-5: `PATCH /api/v1/me` (display name, time zone), `PUT`/`DELETE /api/v1/me/avatar`, and the picture itself.
+/// SOC-5: `PATCH /api/v1/me` (display name, time zone, username, appearance), `PUT`/`DELETE /api/v1/me/avatar`, and the picture itself.
 struct ProfileController {
     let profiles: ProfileService
 
@@ -18,10 +18,10 @@ struct ProfileController {
         let body = try await request.decodeJSON(ProfilePatch.self)
         if let name = body.name { try await profiles.rename(user, to: name) }
         if let zone = body.timeZone { try await profiles.setTimeZone(of: user, to: zone) }
-        return try jsonResponse(
-            ProfileJSON(
-                name: body.name ?? user.name, avatarURL: try await profiles.avatarURL(of: user.id),
-                timeZone: try await profiles.timeZone(of: user.id)))
+        if let username = body.username { try await profiles.setUsername(of: user, to: username) }
+        if let appearance = body.appearance { try await profiles.setAppearance(of: user, to: appearance) }
+        guard let profile = try await profiles.profile(of: user.id) else { throw Problem.unauthorized }
+        return try jsonResponse(profile)
     }
 
     @Sendable func setAvatar(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -47,5 +47,5 @@ struct ProfileController {
 }
 
 extension ProfilePatch: JSONBody {
-    static let fields: Set<String> = ["name", "timeZone"]
+    static let fields: Set<String> = ["name", "timeZone", "username", "appearance"]
 }

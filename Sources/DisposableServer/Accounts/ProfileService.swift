@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import SQLKit
@@ -21,7 +22,6 @@ struct ProfileService: Sendable {
         try await database.sql { db in try await db.raw("UPDATE users SET name = \(bind: name) WHERE id = \(bind: user.id)").run() }
     }
 
-    /// Checks and re-encodes a picture, then makes it the account's; returns its URL.
     /// The zone months and years are counted in (CAP-2, CAP-3): an IANA name this server knows.
     func setTimeZone(of user: User, to raw: String) async throws {
         guard raw.count <= 64, TimeZone(identifier: raw) != nil, raw.contains("/") || raw == "UTC" else {
@@ -30,12 +30,63 @@ struct ProfileService: Sendable {
         try await database.sql { db in try await db.raw("UPDATE users SET time_zone = \(bind: raw) WHERE id = \(bind: user.id)").run() }
     }
 
+    /// Makes `raw` the account's username (stored lowercase); nil or blank removes it. Another account's → 409.
+    func setUsername(of user: User, to raw: String?) async throws {
+        let username = try Username.validate(raw)
+        guard let username else {
+            try await database.sql { db in try await db.raw("UPDATE users SET username = NULL WHERE id = \(bind: user.id)").run() }
+            return
+        }
+        let taken = Problem.conflict("username-taken", "The username “\(username)” is already taken: try another.")
+        do {
+            try await database.transaction { db in
+                let holder = try await db.raw("SELECT id FROM users WHERE username = \(bind: username)").first()?.decode(
+                    column: "id", as: String.self)
+                guard holder == nil || holder == user.id else { throw taken }
+                try await db.raw("UPDATE users SET username = \(bind: username) WHERE id = \(bind: user.id)").run()
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            // Two accounts asked for it at once: the unique index let one of them have it.
+            if let other = try await holder(of: username), other != user.id { throw taken }
+            throw error
+        }
+    }
+
+    private func holder(of username: String) async throws -> String? {
+        try await database.read { db in
+            try await db.raw("SELECT id FROM users WHERE username = \(bind: username)").first()?.decode(column: "id", as: String.self)
+        }
+    }
+
+    /// `light`, `dark`, or `system` (follow the device).
+    func setAppearance(of user: User, to raw: String) async throws {
+        guard raw == "system" || Appearance(rawValue: raw) != nil else {
+            throw Problem.invalidField("appearance", "appearance must be “light”, “dark” or “system”.")
+        }
+        let stored = raw == "system" ? nil : raw
+        try await database.sql { db in try await db.raw("UPDATE users SET appearance = \(bind: stored) WHERE id = \(bind: user.id)").run() }
+    }
+
+    /// What `PATCH /api/v1/me` answers: the profile as stored now.
+    func profile(of userID: String) async throws -> ProfileJSON? {
+        guard let row = try await database.read({ db in try await db.raw("SELECT * FROM users WHERE id = \(bind: userID)").first() }) else {
+            return nil
+        }
+        let user = try UserRepository.user(from: row)
+        return ProfileJSON(
+            name: user.name, avatarURL: try await avatarURL(of: userID), timeZone: try row.decode(column: "time_zone", as: String?.self),
+            username: user.username, appearance: user.appearance?.rawValue ?? "system")
+    }
+
     func timeZone(of userID: String) async throws -> String? {
         try await database.read { db in
             try await db.raw("SELECT time_zone FROM users WHERE id = \(bind: userID)").first()?.decode(column: "time_zone", as: String?.self)
         }
     }
 
+    /// Checks and re-encodes a picture, then makes it the account's; returns its URL.
     func setAvatar(of user: User, body: RequestBody) async throws -> String {
         let staged = try await staging.receive(body, maxBytes: Self.maxBytes)
         defer { staged.discard() }

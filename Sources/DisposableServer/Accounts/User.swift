@@ -8,10 +8,19 @@ public struct User: Sendable, Equatable {
     public let name: String
     public let isAdmin: Bool
     public let createdAt: Date
+    /// The unique handle friends find the account by; nil until chosen.
+    public var username: String? = nil
+    /// Light or dark pages whatever the system says; nil follows the system.
+    public var appearance: Appearance? = nil
+}
+
+/// How pages look for an account that chose: light or dark whatever the device's setting.
+public enum Appearance: String, Sendable, CaseIterable {
+    case light, dark
 }
 
 extension UserJSON {
     init(_ user: User) {
-        self.init(id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt)
+        self.init(id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt, username: user.username)
     }
 }

@@ -38,7 +38,9 @@ struct UserRepository: Sendable {
             email: try row.decode(column: prefix + "email", as: String.self),
             name: try row.decode(column: prefix + "name", as: String.self),
             isAdmin: try row.decode(column: prefix + "is_admin", as: Bool.self),
-            createdAt: Date(millisecondsSince1970: try row.decode(column: prefix + "created_at", as: Int64.self))
+            createdAt: Date(millisecondsSince1970: try row.decode(column: prefix + "created_at", as: Int64.self)),
+            username: try row.decode(column: prefix + "username", as: String?.self),
+            appearance: try row.decode(column: prefix + "appearance", as: String?.self).flatMap(Appearance.init(rawValue:))
         )
     }
 }

@@ -20,6 +20,7 @@ public struct AppServices: Sendable {
     let gallery: GalleryService
     let recaps: RecapService
     let moments: MomentService
+    let capsules: CapsuleService
     let admin: AdminService
     let myData: MyDataService
     let profiles: ProfileService
@@ -109,6 +110,9 @@ public struct AppServices: Sendable {
         profiles = ProfileService(database: database, blobs: blobs, staging: staging, images: images)
         moments = MomentService(
             database: database, clock: clock, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), profiles: profiles)
+        capsules = CapsuleService(
+            rows: CapsuleRepository(database: database), profiles: profiles, collages: Collage(blobs: blobs, images: images),
+            bell: notifications.bell, clock: clock, logger: logger)
         myData = MyDataService(
             database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,
             pendingWrites: pendingWrites, blobs: blobs, changes: changes, clock: clock)

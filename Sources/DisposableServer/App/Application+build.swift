@@ -39,6 +39,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     GalleryController(gallery: services.gallery).addRoutes(to: withSession)
     RecapController(recaps: services.recaps).addRoutes(to: withSession)
     MomentController(moments: services.moments).addRoutes(to: withSession)
+    CapsuleController(capsules: services.capsules).addRoutes(to: withSession)
     PhotoController(photos: services.photos).addRoutes(to: withSession)
     GuestbookController(guestbook: services.guestbook).addRoutes(to: withSession)
     ArchiveController(gallery: services.gallery, blobs: services.blobs, redactions: services.photos.redactions).addRoutes(to: withSession)
@@ -77,8 +78,9 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     AdminPages(admin: services.admin, resets: services.passwordResets, support: services.support, database: services.database).addRoutes(
         to: withSession)
     PasswordPages(resets: services.passwordResets).addRoutes(to: withSession)
-    LibraryPages(library: services.library).addRoutes(to: withSession)
+    LibraryPages(library: services.library, capsules: services.capsules).addRoutes(to: withSession)
     MomentPages(moments: services.moments).addRoutes(to: withSession)
+    CapsulePages(capsules: services.capsules).addRoutes(to: withSession)
     AccountPages(accounts: services.accounts, profiles: services.profiles).addRoutes(to: withSession)
     SupportController(support: services.support).addRoutes(to: withSession)
     MyDataController(myData: services.myData, blobs: services.blobs).addRoutes(to: withSession)
@@ -119,6 +121,7 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
         ClockAnnouncer(
             database: services.database, changes: services.changes, clock: services.clock, started: services.started,
             logger: services.logger, retention: configuration.retention),
+        PersonalAnnouncer(capsules: services.capsules, moments: services.moments, started: services.started, logger: services.logger),
         services.retention)
     if let metricsPort = configuration.metricsPort {
         app.addServices(metricsListener(services: services, port: metricsPort))

@@ -67,6 +67,52 @@ struct MomentService: Sendable {
             moments: moments)
     }
 
+    /// Once a year is over where its owner lives, tells them its moments' recap is ready — once, by whichever instance
+    /// gets there first, in the transaction that marks it told. A year without moments is marked without a notice.
+    func announceYearsDue(bell: StreamWaker) async throws {
+        let now = clock.now
+        let latest = calendar(.gmt).component(.year, from: now + CapsuleService.furthestAhead) - 1
+        let accounts = try await database.read { db in
+            try await db.raw(
+                """
+                SELECT id, time_zone, moments_recap_year FROM users
+                WHERE (moments_recap_year IS NULL OR moments_recap_year < \(bind: latest))
+                  AND EXISTS (SELECT 1 FROM moments WHERE moments.user_id = users.id)
+                """
+            ).all().map {
+                (
+                    id: try $0.decode(column: "id", as: String.self), zone: try $0.decode(column: "time_zone", as: String?.self),
+                    told: try $0.decode(column: "moments_recap_year", as: Int?.self)
+                )
+            }
+        }
+        for account in accounts {
+            let calendar = calendar(account.zone.flatMap(TimeZone.init(identifier:)) ?? .gmt)
+            let year = calendar.component(.year, from: now) - 1
+            guard account.told.map({ $0 < year }) ?? true else { continue }
+            let (from, to) = (Self.start(of: year, in: calendar), Self.start(of: year + 1, in: calendar))
+            let told = try await database.transaction { db in
+                guard
+                    try await db.raw(
+                        """
+                        UPDATE users SET moments_recap_year = \(bind: year)
+                        WHERE id = \(bind: account.id) AND (moments_recap_year IS NULL OR moments_recap_year < \(bind: year)) RETURNING id
+                        """
+                    ).first() != nil,
+                    try await db.raw(
+                        """
+                        SELECT 1 AS one FROM moments WHERE user_id = \(bind: account.id)
+                          AND created_at >= \(bind: from.millisecondsSince1970) AND created_at < \(bind: to.millisecondsSince1970) LIMIT 1
+                        """
+                    ).first() != nil
+                else { return false }
+                try await NotificationRepository.toAccount(.momentsRecap, userID: account.id, period: String(year), now: now, in: db)
+                return true
+            }
+            if told { await bell.changed(NotificationService.anyone) }
+        }
+    }
+
     /// The user's zone (set with `PATCH /api/v1/me`), UTC until they say.
     func timeZone(of user: User) async throws -> TimeZone {
         try await profiles.timeZone(of: user.id).flatMap(TimeZone.init(identifier:)) ?? .gmt

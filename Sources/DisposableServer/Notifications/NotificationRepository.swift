@@ -12,10 +12,9 @@ struct NotificationRepository: Sendable {
     struct Notice: Sendable {
         let id: String
         let kind: NotificationJSON.Kind
-        let eventID: String
-        let eventName: String
-        let eventCode: String
-        let eventEndsAt: Date
+        /// Nil for a notice about no event (a capsule, a year of moments).
+        let event: (id: String, name: String, code: String, endsAt: Date)?
+        let period: String?
         let photoID: String?
         let actorName: String?
         let text: String?
@@ -65,6 +64,16 @@ struct NotificationRepository: Sendable {
                 """
             ).run()
         }
+    }
+
+    /// A notice about no event, to one account: its capsule of `period` (a month) or its year of moments.
+    static func toAccount(_ kind: NotificationJSON.Kind, userID: String, period: String, now: Date, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO notifications (id, recipient_id, kind, period, created_at)
+            VALUES (\(bind: newID()), \(bind: userID), \(bind: kind.rawValue), \(bind: period), \(bind: now.millisecondsSince1970))
+            """
+        ).run()
     }
 
     /// A person leaving an event (removed, or erasing their data) takes what they were told there with them.
@@ -141,7 +150,7 @@ struct NotificationRepository: Sendable {
     private static func select(_ recipients: [String]) -> SQLQueryString {
         """
         SELECT n.*, e.name AS event_name, e.code AS event_code, e.ends_at AS event_ends_at
-        FROM notifications n JOIN events e ON e.id = n.event_id
+        FROM notifications n LEFT JOIN events e ON e.id = n.event_id
         WHERE n.recipient_id IN (\(binds: recipients))
         """
     }
@@ -150,10 +159,13 @@ struct NotificationRepository: Sendable {
         Notice(
             id: try row.decode(column: "id", as: String.self),
             kind: NotificationJSON.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .revealed,
-            eventID: try row.decode(column: "event_id", as: String.self),
-            eventName: try row.decode(column: "event_name", as: String.self),
-            eventCode: try row.decode(column: "event_code", as: String.self),
-            eventEndsAt: Date(millisecondsSince1970: try row.decode(column: "event_ends_at", as: Int64.self)),
+            event: try row.decode(column: "event_id", as: String?.self).map { id in
+                (
+                    id, try row.decode(column: "event_name", as: String.self), try row.decode(column: "event_code", as: String.self),
+                    Date(millisecondsSince1970: try row.decode(column: "event_ends_at", as: Int64.self))
+                )
+            },
+            period: try row.decode(column: "period", as: String?.self),
             photoID: try row.decode(column: "photo_id", as: String?.self),
             actorName: try row.decode(column: "actor_name", as: String?.self),
             text: try row.decode(column: "text", as: String?.self),

@@ -42,8 +42,9 @@ struct NotificationService: Sendable {
 
     func json(_ notice: NotificationRepository.Notice) -> NotificationJSON {
         NotificationJSON(
-            id: notice.id, kind: notice.kind, eventId: notice.eventID, eventName: notice.eventName, eventCode: notice.eventCode,
+            id: notice.id, kind: notice.kind, eventId: notice.event?.id, eventName: notice.event?.name, eventCode: notice.event?.code,
             photoId: notice.photoID, actorName: notice.actorName, text: notice.text,
-            deletesAt: notice.kind == .endingSoon ? notice.eventEndsAt + retention : nil, createdAt: notice.createdAt, read: notice.read)
+            deletesAt: notice.kind == .endingSoon ? notice.event.map { $0.endsAt + retention } : nil, createdAt: notice.createdAt, read: notice.read,
+            period: notice.period)
     }
 }

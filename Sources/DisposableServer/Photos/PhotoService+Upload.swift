@@ -105,7 +105,11 @@ extension PhotoService {
             await newWork.notify()
             await changes.refresh(event.id)
             Metric.ingest(.record, since: recording)
-            return .created(try await json(photo, viewerID: uploader.id))
+            // Committed: the answer is 201 whatever happens now. Faces beside the photo are a nicety that a database
+            // just back from an outage (still marked unreachable for up to a second) must not turn into a 503 that
+            // would have the client send again a photo that is kept.
+            let faces = (try? await pictures.inEvent(photo.eventID)) ?? [:]
+            return .created(PhotoJSON(photo, viewerID: uploader.id, links: mediaLinks, pictures: faces, likedByMe: false))
         case .shotLimitReached:
             try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
             throw ShotLimit.reached(event.shotsPerGuest)

@@ -51,6 +51,11 @@ struct MyDataService: Sendable {
             let library = try await libraryFiles(of: user.id)
             data.library = library.map(\.1)
             data.moments = try await moments(of: user.id)
+            data.capsules = try await CapsuleRepository(database: database).all(userID: user.id).reversed().map {
+                .init(
+                    month: $0.month.text, photoIds: $0.assetIDs, quote: $0.quote, songTitle: $0.songTitle, songArtist: $0.songArtist,
+                    releasedAt: $0.releasedAt)
+            }
             return (data, own.map(Self.exportFile) + library.map(\.0))
         }
     }
@@ -131,6 +136,8 @@ struct MyDataService: Sendable {
             try await db.raw("DELETE FROM jobs WHERE subject_id IN (SELECT id FROM library_assets WHERE user_id = \(bind: userID))").run()
             try await db.raw("DELETE FROM guests WHERE user_id = \(bind: userID)").run()
             try await db.raw("DELETE FROM support_tickets WHERE user_id = \(bind: userID)").run()
+            // What they were told as an account (capsules, moments): notices name their recipient, not reference it.
+            try await db.raw("DELETE FROM notifications WHERE recipient_id = \(bind: userID)").run()
             try await db.raw("DELETE FROM users WHERE id = \(bind: userID)").run()
         }
     }

@@ -1,4 +1,3 @@
-import Crypto
 import DisposableAPI
 import Foundation
 
@@ -16,7 +15,6 @@ struct RecapService: Sendable {
 
     static let defaultCount = 9
     static let counts = 1...24
-    static let collageWidth = 1080
 
     /// The recap as `identity` sees it now.
     func recap(eventID: String, count: Int, for identity: Identity?) async throws -> RecapJSON {
@@ -30,34 +28,15 @@ struct RecapService: Sendable {
     }
 
     /// The collage of the recap's photos (JPEG), titled with the event's name and `date` (in the reader's words).
-    /// Made once per choice of photos and title, then read back.
     func collage(eventID: String, count: Int, for identity: Identity?, date: (Date) -> String) async throws -> (Data, etag: String) {
         let (event, _, chosen) = try await chosen(eventID: eventID, count: count, for: identity)
-        guard !chosen.isEmpty else { throw Problem.notFound("This recap has no photos yet.") }
-        let subtitle = date(event.startsAt)
-        let fingerprint = SHA256.hash(data: Data(([event.name, subtitle] + chosen.map(\.id)).joined(separator: "\n").utf8))
-            .prefix(12).map { String(format: "%02x", $0) }.joined()
-        let key = BlobKey.event(event.id) + "recap/collage-\(fingerprint).jpg"
-        if let kept = try await blobs.contents(key: key) { return (Data(buffer: kept), fingerprint) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-collage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var paths: [String] = []
-        for photo in chosen {
-            guard let preview = try await blobs.contents(key: BlobKey.preview(photo.eventID, photo.id)) else { continue }
-            let path = folder.appendingPathComponent("\(paths.count).jpg").path
-            guard FileManager.default.createFile(atPath: path, contents: Data(buffer: preview)) else { throw DurableFiles.error("write \(path)") }
-            paths.append(path)
-        }
-        guard !paths.isEmpty else { throw Problem.notFound("This recap has no photos yet.") }
-        let image = try await images.collage(
-            paths, columns: Self.columns(for: paths.count), width: Self.collageWidth, title: event.name, subtitle: subtitle)
-        try await blobs.put(data: image, key: key)
-        return (image, fingerprint)
+        guard
+            let made = try await Collage(blobs: blobs, images: images).image(
+                previews: chosen.map { BlobKey.preview($0.eventID, $0.id) }, title: event.name, subtitle: date(event.startsAt),
+                folder: BlobKey.event(event.id) + "recap/")
+        else { throw Problem.notFound("This recap has no photos yet.") }
+        return (made.0, made.fingerprint)
     }
-
-    /// Rows as full as can be: three photos side by side, four as a square, up to nine in threes, then fours.
-    static func columns(for count: Int) -> Int { count <= 3 ? count : count == 4 ? 2 : count <= 9 ? 3 : 4 }
 
     /// Guests see the recap once the event has ended and its gallery is open, whichever comes last.
     static func readyAt(_ event: Event) -> Date { max(event.endsAt, event.revealsAt) }

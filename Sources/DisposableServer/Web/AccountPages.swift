@@ -2,8 +2,9 @@ import DisposableAPI
 import Foundation
 import Hummingbird
 
-/// `/account`: a signed-in user changes their password and sees their sessions — device, last seen — and
-/// signs out the others (ADM-3, issue 22 item 7). Calls `AccountService`, like the API.
+/// `/account`, the profile page: name, picture, username and appearance (light, dark or the device's), the password,
+/// the sessions — device, last seen — with signing out the others (ADM-3, issue 22 item 7), and links to what
+/// lives here. Calls the services, like the API.
 struct AccountPages {
     let accounts: AccountService
     let profiles: ProfileService
@@ -12,6 +13,8 @@ struct AccountPages {
         router.get("/account", use: page)
         router.post("/account/password", use: changePassword)
         router.post("/account/name", use: rename)
+        router.post("/account/username", use: setUsername)
+        router.post("/account/appearance", use: setAppearance)
         router.post("/account/sessions/:session/end", use: endSession)
         router.post("/account/sessions/end-others", use: endOthers)
     }
@@ -28,6 +31,7 @@ struct AccountPages {
         let done = request.uri.queryParameters.get("done")
         let notice = [
             "password": "account_password_changed", "ended": "account_session_ended", "others": "account_others_ended", "name": "account_name_saved",
+            "username": "account_username_saved", "appearance": "account_appearance_saved",
         ][done ?? ""]
         return try await render(WebRequest(request, context: context), user: user, current: hash, notice: notice)
     }
@@ -43,7 +47,11 @@ struct AccountPages {
         return web.page(
             "account", title: web.t("account_title"),
             model: AccountPage(
-                name: user.name, email: user.email, avatarURL: try await profiles.avatarURL(of: user.id), notice: notice.map { web.t($0) },
+                name: user.name, email: user.email, avatarURL: try await profiles.avatarURL(of: user.id), username: user.username,
+                appearances: ["system", "light", "dark"].map {
+                    AccountPage.Choice(value: $0, label: web.t("appearance_\($0)"), checked: $0 == (user.appearance?.rawValue ?? "system"))
+                },
+                notice: notice.map { web.t($0) },
                 error: error, sessions: sessions,
                 hasOthers: sessions.contains { !$0.current }),
             status: status)
@@ -77,6 +85,30 @@ struct AccountPages {
         }
     }
 
+    @Sendable func setUsername(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let (user, hash) = signedIn(context) else { return Self.toLogin }
+        let form = try await WebForm.read(request)
+        do {
+            try await profiles.setUsername(of: user, to: form["username"])
+            return WebRequest.redirect("/account?done=username")
+        } catch let problem as Problem {
+            let web = WebRequest(request, context: context)
+            return try await render(web, user: user, current: hash, notice: nil, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+
+    @Sendable func setAppearance(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let (user, hash) = signedIn(context) else { return Self.toLogin }
+        let form = try await WebForm.read(request)
+        do {
+            try await profiles.setAppearance(of: user, to: form["appearance"] ?? "")
+            return WebRequest.redirect("/account?done=appearance")
+        } catch let problem as Problem {
+            let web = WebRequest(request, context: context)
+            return try await render(web, user: user, current: hash, notice: nil, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+
     @Sendable func endSession(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let (user, hash) = signedIn(context) else { return Self.toLogin }
         do {
@@ -104,9 +136,17 @@ struct AccountPage: Sendable {
         let current: Bool
     }
 
+    struct Choice: Sendable {
+        let value: String
+        let label: String
+        let checked: Bool
+    }
+
     let name: String
     let email: String
     let avatarURL: String?
+    let username: String?
+    let appearances: [Choice]
     let notice: String?
     let error: String?
     let sessions: [Session]

@@ -5,6 +5,7 @@ import Hummingbird
 /// same API as the SDK and the CLI (`/api/v1/library/…`) with the session cookie.
 struct LibraryPages {
     let library: LibraryService
+    let capsules: CapsuleService
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/library", use: timeline)
@@ -25,7 +26,9 @@ struct LibraryPages {
         return web.page(
             "library", title: web.t(trash ? "library_trash_title" : "library_title"),
             // The feed's position now: the page's live updates start there.
-            model: LibraryView(trash: trash, revision: try await library.assets.latestRevision(userID: user.id)))
+            model: LibraryView(
+                trash: trash, revision: try await library.assets.latestRevision(userID: user.id),
+                nextCapsule: web.time(try await capsules.nextCapsuleAt(for: user))))
     }
 }
 
@@ -33,4 +36,6 @@ struct LibraryPages {
 struct LibraryView: Sendable {
     let trash: Bool
     let revision: Int64
+    /// CAP-2: the countdown to the next capsule, above the timeline.
+    let nextCapsule: TimeText
 }

@@ -41,6 +41,8 @@ struct LayoutView: Sendable {
     let asset: [String: String]
     let languages: [LanguageLink]
     let user: SignedIn?
+    /// `light` or `dark` when the signed-in account chose one; nil follows the device.
+    let appearance: String?
     let jsStrings: String
 }
 

@@ -109,6 +109,7 @@ struct WebRequest: Sendable {
                     current: language == self.language, back: path)
             },
             user: user.map { LayoutView.SignedIn(name: $0.name, isAdmin: $0.isAdmin) },
+            appearance: user?.appearance?.rawValue,
             jsStrings: resources.scriptStrings[language] ?? "{}")
         let html = resources.templates.render(PageContext(page: model, layout: layout), withTemplate: template) ?? "Missing template \(template)"
         var fields = headers

@@ -8,15 +8,31 @@ const list = document.getElementById('notifications');
 let unread = 0;
 
 function text(notice) {
-  const values = { name: notice.actorName ?? '', event: notice.eventName, text: notice.text ?? '' };
+  const values = { name: notice.actorName ?? '', event: notice.eventName ?? '', text: notice.text ?? '' };
   switch (notice.kind) {
     case 'liked': return t('notice_liked', values);
     case 'commented': return t('notice_commented', values);
     case 'revealed': return t('notice_revealed', values);
     case 'ending-soon': return t('notice_ending', { ...values, date: formatDateTime(notice.deletesAt) });
     case 'recap': return t('notice_recap', values);
-    default: return notice.eventName;
+    case 'capsule': return t('notice_capsule', { month: formatMonth(notice.period) });
+    case 'moments-recap': return t('notice_moments_recap', { year: notice.period });
+    default: return notice.eventName ?? '';
   }
+}
+
+/// "October 2026" in the reader's language, from `2026-10`.
+function formatMonth(period) {
+  const [year, month] = (period ?? '').split('-').map(Number);
+  if (!year || !month) return period ?? '';
+  return new Date(Date.UTC(year, month - 1, 15)).toLocaleDateString(document.documentElement.lang, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+function where(notice) {
+  if (notice.kind === 'capsule') return `/capsules/${encodeURIComponent(notice.period)}`;
+  if (notice.kind === 'moments-recap') return `/moments?year=${encodeURIComponent(notice.period)}`;
+  const page = `/e/${encodeURIComponent(notice.eventCode)}${notice.kind === 'recap' ? '/recap' : ''}`;
+  return `${page}${notice.photoId ? `#post=${encodeURIComponent(notice.photoId)}` : ''}`;
 }
 
 function item(notice) {
@@ -24,8 +40,7 @@ function item(notice) {
   li.dataset.id = notice.id;
   li.classList.toggle('unread', !notice.read);
   const link = document.createElement('a');
-  const page = `/e/${encodeURIComponent(notice.eventCode)}${notice.kind === 'recap' ? '/recap' : ''}`;
-  link.href = `${page}${notice.photoId ? `#post=${encodeURIComponent(notice.photoId)}` : ''}`;
+  link.href = where(notice);
   const words = document.createElement('span');
   words.textContent = text(notice);
   const when = document.createElement('time');

@@ -1,0 +1,82 @@
+import Foundation
+
+/// CAP-2: a month of one's library in a few photos, released at the start of the next month where the owner lives.
+public struct CapsuleJSON: Codable, Sendable, Equatable {
+    /// `yyyy-mm`: the month it recaps (photos' own dates, as the library's timeline shows them).
+    public var month: String
+    /// When it was released (the start of the next month in the owner's time zone, or later).
+    public var releasedAt: Date
+    public var updatedAt: Date
+    /// The chosen photos, in the order they were taken. A photo deleted since is left out.
+    public var photos: [LibraryAssetJSON]
+    /// The owner's own words; nil shows the app's line for the month.
+    public var quote: String?
+    public var song: Song?
+    /// The collage of these photos (a JPEG, 1080 px wide), to share.
+    public var collageURL: String?
+
+    public struct Song: Codable, Sendable, Equatable {
+        public var title: String
+        public var artist: String?
+
+        public init(title: String, artist: String?) {
+            self.title = title
+            self.artist = artist
+        }
+    }
+
+    public init(
+        month: String, releasedAt: Date, updatedAt: Date, photos: [LibraryAssetJSON], quote: String?, song: Song?, collageURL: String?
+    ) {
+        self.month = month
+        self.releasedAt = releasedAt
+        self.updatedAt = updatedAt
+        self.photos = photos
+        self.quote = quote
+        self.song = song
+        self.collageURL = collageURL
+    }
+}
+
+/// The history of capsules, newest first, and when the next one comes.
+public struct CapsuleList: Codable, Sendable, Equatable {
+    public var items: [CapsuleJSON]
+    /// The start of next month in the owner's time zone: the countdown's end.
+    public var nextCapsuleAt: Date
+    public var timeZone: String
+
+    public init(items: [CapsuleJSON], nextCapsuleAt: Date, timeZone: String) {
+        self.items = items
+        self.nextCapsuleAt = nextCapsuleAt
+        self.timeZone = timeZone
+    }
+}
+
+/// An edit of a capsule: any of its fields; what is not sent stays.
+public struct CapsulePatch: Codable, Sendable {
+    /// How many photos (1–24): the ones there stay, the selection adds the best of the month's others (never a
+    /// near-copy of one there) or keeps the best of those there. With `photos`, applied to that list.
+    public var count: Int?
+    /// Exactly these photos of that month (library asset ids), replacing the choice.
+    public var photos: [String]?
+    /// Up to 280 characters; empty goes back to the app's line.
+    public var quote: String?
+    /// Up to 100 characters; empty removes the song.
+    public var songTitle: String?
+    public var songArtist: String?
+
+    public init(count: Int? = nil, photos: [String]? = nil, quote: String? = nil, songTitle: String? = nil, songArtist: String? = nil) {
+        self.count = count
+        self.photos = photos
+        self.quote = quote
+        self.songTitle = songTitle
+        self.songArtist = songArtist
+    }
+}
+
+/// The month's photos a capsule may hold (its "replace" choices).
+public struct CapsuleCandidates: Codable, Sendable, Equatable {
+    public var items: [LibraryAssetJSON]
+
+    public init(items: [LibraryAssetJSON]) { self.items = items }
+}

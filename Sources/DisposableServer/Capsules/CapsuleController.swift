@@ -1,0 +1,67 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+
+/// CAP-2: `GET /api/v1/library/capsules` (history and `nextCapsuleAt`), `GET`/`PATCH …/{yyyy-mm}`, the month's other
+/// photos (`…/candidates`) and the collage (`…/collage.jpg`). The owner's alone.
+struct CapsuleController {
+    let capsules: CapsuleService
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/api/v1/library/capsules", use: list)
+        router.get("/api/v1/library/capsules/:month", use: capsule)
+        router.patch("/api/v1/library/capsules/:month", use: edit)
+        router.get("/api/v1/library/capsules/:month/candidates", use: candidates)
+        router.get("/api/v1/library/capsules/:month/collage.jpg", use: collage)
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try jsonResponse(try await capsules.list(for: try context.requireUser()))
+    }
+
+    @Sendable func capsule(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try jsonResponse(try await capsules.capsule(try context.parameters.require("month"), for: try context.requireUser()))
+    }
+
+    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let patch = try await request.decodeJSON(CapsulePatch.self)
+        return try jsonResponse(try await capsules.edit(try context.parameters.require("month"), patch, for: user))
+    }
+
+    @Sendable func candidates(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let items = try await capsules.candidates(try context.parameters.require("month"), for: try context.requireUser())
+        return try jsonResponse(CapsuleCandidates(items: items))
+    }
+
+    /// The collage, titled with the month in the reader's language (the pages' cookie, else the browser's languages).
+    @Sendable func collage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let web = WebRequest(request, context: context)
+        let (image, fingerprint) = try await capsules.collage(
+            try context.parameters.require("month"), for: user, title: { web.monthName($0) }, defaultQuote: { web.capsuleQuote($0) })
+        let etag = "\"\(fingerprint)\""
+        let headers: HTTPFields = [
+            .contentType: "image/jpeg", .eTag: etag, .cacheControl: "private, no-cache",
+            .contentDisposition: "inline; filename=\"capsule.jpg\"",
+        ]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: image)))
+    }
+}
+
+extension CapsulePatch: JSONBody {
+    static let fields: Set<String> = ["count", "photos", "quote", "songTitle", "songArtist"]
+}
+
+extension WebRequest {
+    /// "October 2026", "Octobre 2026": a title.
+    func monthName(_ month: CapsuleMonth) -> String {
+        let format = Date.FormatStyle(date: .omitted, time: .omitted, locale: language.locale, timeZone: .gmt).month(.wide).year()
+        let name = month.start(in: .gmt).formatted(format)
+        return name.prefix(1).uppercased() + name.dropFirst()
+    }
+
+    /// The app's line for a month with none of the owner's words: one of twelve, by month.
+    func capsuleQuote(_ month: CapsuleMonth) -> String { t("capsule_quote_\(month.month)") }
+}

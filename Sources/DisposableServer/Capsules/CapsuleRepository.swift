@@ -1,0 +1,158 @@
+import Foundation
+import SQLKit
+
+/// Capsules in the database (CAP-2), and the library photos they are made of.
+struct CapsuleRepository: Sendable {
+    let database: any DatabaseEngine
+
+    struct Capsule: Sendable, Equatable {
+        let id: String
+        let userID: String
+        let month: CapsuleMonth
+        var assetIDs: [String]
+        var quote: String?
+        var songTitle: String?
+        var songArtist: String?
+        let releasedAt: Date
+        var updatedAt: Date
+    }
+
+    /// A library photo a capsule may hold.
+    struct Candidate: Sendable {
+        let asset: LibraryAsset
+        let signals: PhotoSignals?
+        var selection: SelectionCandidate { SelectionCandidate(id: asset.id, takenAt: asset.takenAt, signals: signals) }
+    }
+
+    /// Accounts that may have a capsule to release: none yet for `latest` (the last month over anywhere), and photos
+    /// of it or of the month before (whichever is over where they live) in their library.
+    func undecided(upTo latest: CapsuleMonth) async throws -> [(userID: String, timeZone: String?, decided: CapsuleMonth?)] {
+        let (from, to) = (latest.previous.photoDates.lowerBound, latest.photoDates.upperBound)
+        return try await database.read { db in
+            try await db.raw(
+                """
+                SELECT id, time_zone, capsule_month FROM users
+                WHERE (capsule_month IS NULL OR capsule_month < \(bind: latest.text))
+                  AND EXISTS (SELECT 1 FROM library_assets a WHERE a.user_id = users.id AND a.deleted_at IS NULL AND a.trashed_at IS NULL
+                              AND a.taken_at >= \(bind: from.millisecondsSince1970) AND a.taken_at < \(bind: to.millisecondsSince1970))
+                """
+            ).all().map { row in
+                (
+                    try row.decode(column: "id", as: String.self), try row.decode(column: "time_zone", as: String?.self),
+                    try row.decode(column: "capsule_month", as: String?.self).flatMap(CapsuleMonth.init)
+                )
+            }
+        }
+    }
+
+    /// Marks `month`'s capsule made for the account, unless it already was (by this instance or another); says whether
+    /// it was this call that did.
+    static func decide(_ month: CapsuleMonth, userID: String, in db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            UPDATE users SET capsule_month = \(bind: month.text)
+            WHERE id = \(bind: userID) AND (capsule_month IS NULL OR capsule_month < \(bind: month.text)) RETURNING id
+            """
+        ).first() != nil
+    }
+
+    /// Whether the month's photos are still arriving: one is being developed, or came in after `since` (an import
+    /// under way). A capsule waits for them.
+    static func arriving(userID: String, month: CapsuleMonth, since: Date, in db: any SQLDatabase) async throws -> Bool {
+        let dates = month.photoDates
+        return try await db.raw(
+            """
+            SELECT 1 AS one FROM library_assets
+            WHERE user_id = \(bind: userID) AND deleted_at IS NULL AND trashed_at IS NULL
+              AND (status = 'processing' OR uploaded_at > \(bind: since.millisecondsSince1970))
+              AND taken_at >= \(bind: dates.lowerBound.millisecondsSince1970) AND taken_at < \(bind: dates.upperBound.millisecondsSince1970)
+            LIMIT 1
+            """
+        ).first() != nil
+    }
+
+    /// The month's photos: ready, in the library (not in the trash), not videos.
+    static func candidates(userID: String, month: CapsuleMonth, in db: any SQLDatabase) async throws -> [Candidate] {
+        let dates = month.photoDates
+        return try await db.raw(
+            """
+            SELECT * FROM library_assets
+            WHERE user_id = \(bind: userID) AND deleted_at IS NULL AND trashed_at IS NULL AND status = 'ready'
+              AND taken_at >= \(bind: dates.lowerBound.millisecondsSince1970) AND taken_at < \(bind: dates.upperBound.millisecondsSince1970)
+            ORDER BY taken_at, id
+            """
+        ).all().map { row in
+            Candidate(asset: try LibraryAsset.from(row), signals: PhotoSignals(stored: try row.decode(column: "signals", as: String?.self)))
+        }.filter { !$0.asset.format.isVideo }
+    }
+
+    func candidates(userID: String, month: CapsuleMonth) async throws -> [Candidate] {
+        try await database.read { db in try await Self.candidates(userID: userID, month: month, in: db) }
+    }
+
+    /// A new capsule, unless the account has one for that month already; says whether it was made.
+    static func insert(_ capsule: Capsule, in db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            INSERT INTO capsules (id, user_id, month, asset_ids, released_at, updated_at)
+            VALUES (\(bind: capsule.id), \(bind: capsule.userID), \(bind: capsule.month.text), \(bind: try Self.encode(capsule.assetIDs)),
+                    \(bind: capsule.releasedAt.millisecondsSince1970), \(bind: capsule.updatedAt.millisecondsSince1970))
+            ON CONFLICT (user_id, month) DO NOTHING RETURNING id
+            """
+        ).first() != nil
+    }
+
+    func find(userID: String, month: CapsuleMonth) async throws -> Capsule? {
+        try await database.read { db in
+            try await db.raw("SELECT * FROM capsules WHERE user_id = \(bind: userID) AND month = \(bind: month.text)").first().map(Self.capsule)
+        }
+    }
+
+    /// Newest first.
+    func all(userID: String) async throws -> [Capsule] {
+        try await database.read { db in
+            try await db.raw("SELECT * FROM capsules WHERE user_id = \(bind: userID) ORDER BY month DESC").all().map(Self.capsule)
+        }
+    }
+
+    func update(_ capsule: Capsule) async throws {
+        try await database.sql { db in
+            try await db.raw(
+                """
+                UPDATE capsules SET asset_ids = \(bind: try Self.encode(capsule.assetIDs)), quote = \(bind: capsule.quote),
+                    song_title = \(bind: capsule.songTitle), song_artist = \(bind: capsule.songArtist),
+                    updated_at = \(bind: capsule.updatedAt.millisecondsSince1970)
+                WHERE id = \(bind: capsule.id)
+                """
+            ).run()
+        }
+    }
+
+    /// These assets of the account, as they are now (any missing, trashed or deleted left out), in the order asked.
+    func assets(_ ids: [String], userID: String) async throws -> [LibraryAsset] {
+        guard !ids.isEmpty else { return [] }
+        let found = try await database.read { db in
+            try await db.raw(
+                """
+                SELECT * FROM library_assets
+                WHERE user_id = \(bind: userID) AND id IN (\(binds: ids)) AND deleted_at IS NULL AND trashed_at IS NULL
+                """
+            ).all().map(LibraryAsset.from)
+        }
+        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byID[$0] }
+    }
+
+    private static func capsule(from row: any SQLRow) throws -> Capsule {
+        Capsule(
+            id: try row.decode(column: "id", as: String.self), userID: try row.decode(column: "user_id", as: String.self),
+            month: CapsuleMonth(try row.decode(column: "month", as: String.self)) ?? .init(year: 1970, month: 1),
+            assetIDs: (try? JSONDecoder().decode([String].self, from: Data(try row.decode(column: "asset_ids", as: String.self).utf8))) ?? [],
+            quote: try row.decode(column: "quote", as: String?.self), songTitle: try row.decode(column: "song_title", as: String?.self),
+            songArtist: try row.decode(column: "song_artist", as: String?.self),
+            releasedAt: Date(millisecondsSince1970: try row.decode(column: "released_at", as: Int64.self)),
+            updatedAt: Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self)))
+    }
+
+    private static func encode(_ ids: [String]) throws -> String { String(decoding: try JSONEncoder().encode(ids), as: UTF8.self) }
+}

@@ -1,0 +1,190 @@
+import DisposableAPI
+import Foundation
+import Logging
+
+/// CAP-2: the monthly capsule — last month of one's library in a few photos, chosen by `Selection`, released at the
+/// start of the month where the owner lives, with a notice; then theirs to edit (photos, how many, their words, a
+/// song) and to share as a collage. Only the owner ever sees it.
+struct CapsuleService: Sendable {
+    let rows: CapsuleRepository
+    let profiles: ProfileService
+    let collages: Collage
+    /// Wakes the notification streams when a capsule is out.
+    let bell: StreamWaker
+    let clock: any AppClock
+    let logger: Logger
+
+    static let defaultCount = 9
+    static let counts = 1...24
+    static let maxQuote = 280
+    static let maxSongField = 100
+    /// A library still receiving photos of the month (an import) gets its capsule this long after the last one.
+    static let settling: TimeInterval = 60
+    /// Time zones run from UTC−12 to UTC+14: no one's month has ended before UTC's by more than this.
+    static let furthestAhead: TimeInterval = 14 * 3600
+
+    // MARK: Release
+
+    /// Releases every capsule whose month is over where its owner lives (idempotent: each is made once, by one
+    /// instance, in one transaction with its notice — a crash before the commit leaves it to the next run). A month
+    /// with no photo yet is looked at again while it is last month: photos imported later in the month still make one.
+    func releaseDue() async throws {
+        let now = clock.now
+        let latest = CapsuleMonth(containing: now + Self.furthestAhead, in: .gmt).previous
+        for (userID, zoneName, decided) in try await rows.undecided(upTo: latest) {
+            let zone = zoneName.flatMap(TimeZone.init(identifier:)) ?? .gmt
+            let due = CapsuleMonth(containing: now, in: zone).previous
+            guard decided.map({ $0 < due }) ?? true else { continue }
+            if try await release(due, userID: userID, now: now) {
+                logger.info("Released the capsule of \(due.text)", metadata: ["user": "\(userID)"])
+            }
+        }
+    }
+
+    /// Makes `month`'s capsule for one account once its photos of that month have arrived — all developed, none sent in
+    /// the last `settling` — and nothing while it has none. Says whether a capsule was made.
+    func release(_ month: CapsuleMonth, userID: String, now: Date) async throws -> Bool {
+        let made = try await rows.database.transaction { db in
+            let candidates = try await CapsuleRepository.candidates(userID: userID, month: month, in: db)
+            guard !candidates.isEmpty,
+                try await !CapsuleRepository.arriving(userID: userID, month: month, since: now - Self.settling, in: db),
+                try await CapsuleRepository.decide(month, userID: userID, in: db)
+            else { return false }
+            let chosen = Selection.choose(Self.defaultCount, from: candidates.map(\.selection))
+            let capsule = CapsuleRepository.Capsule(
+                id: newID(), userID: userID, month: month, assetIDs: chosen.map(\.id), releasedAt: now, updatedAt: now)
+            guard try await CapsuleRepository.insert(capsule, in: db) else { return false }
+            try await NotificationRepository.toAccount(.capsule, userID: userID, period: month.text, now: now, in: db)
+            return true
+        }
+        if made { await bell.changed(NotificationService.anyone) }
+        return made
+    }
+
+    // MARK: Read
+
+    /// The history, newest first, and when the next one comes.
+    func list(for user: User) async throws -> CapsuleList {
+        let zone = try await zone(of: user)
+        var items: [CapsuleJSON] = []
+        for capsule in try await rows.all(userID: user.id) { items.append(try await json(capsule)) }
+        return CapsuleList(items: items, nextCapsuleAt: Self.nextRelease(after: clock.now, in: zone), timeZone: zone.identifier)
+    }
+
+    /// Midnight on the first of next month where the owner lives.
+    func nextCapsuleAt(for user: User) async throws -> Date {
+        Self.nextRelease(after: clock.now, in: try await zone(of: user))
+    }
+
+    static func nextRelease(after now: Date, in zone: TimeZone) -> Date { CapsuleMonth(containing: now, in: zone).next.start(in: zone) }
+
+    func capsule(_ month: String, for user: User) async throws -> CapsuleJSON {
+        try await json(try await find(month, for: user))
+    }
+
+    /// The month's photos the owner may put in it instead (the page's "replace").
+    func candidates(_ month: String, for user: User) async throws -> [LibraryAssetJSON] {
+        let capsule = try await find(month, for: user)
+        return try await rows.candidates(userID: user.id, month: capsule.month).map(\.asset.json)
+    }
+
+    // MARK: Edit
+
+    func edit(_ month: String, _ patch: CapsulePatch, for user: User) async throws -> CapsuleJSON {
+        var capsule = try await find(month, for: user)
+        if let quote = patch.quote { capsule.quote = try Self.text(quote, field: "quote", max: Self.maxQuote) }
+        if let title = patch.songTitle {
+            capsule.songTitle = try Self.text(title, field: "songTitle", max: Self.maxSongField)
+            if capsule.songTitle == nil { capsule.songArtist = nil }
+        }
+        if let artist = patch.songArtist { capsule.songArtist = try Self.text(artist, field: "songArtist", max: Self.maxSongField) }
+        if capsule.songArtist != nil && capsule.songTitle == nil {
+            throw Problem.invalidField("songTitle", "A song needs its title (the artist alone is not enough).")
+        }
+        if patch.photos != nil || patch.count != nil {
+            capsule.assetIDs = try await choose(patch, in: capsule)
+        }
+        capsule.updatedAt = clock.now
+        try await rows.update(capsule)
+        return try await json(capsule)
+    }
+
+    /// The photos an edit asks for: exactly the ones sent (each of that month, once), or as many as asked — those
+    /// kept stay, the selection adds the best of the rest or takes away the least good.
+    private func choose(_ patch: CapsulePatch, in capsule: CapsuleRepository.Capsule) async throws -> [String] {
+        if let count = patch.count, !Self.counts.contains(count) {
+            throw Problem.invalidField("count", "count must be a whole number from \(Self.counts.lowerBound) to \(Self.counts.upperBound).")
+        }
+        let candidates = try await rows.candidates(userID: capsule.userID, month: capsule.month)
+        let byID = Dictionary(candidates.map { ($0.asset.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var kept = capsule.assetIDs.filter { byID[$0] != nil }
+        if let photos = patch.photos {
+            guard Self.counts.contains(photos.count), Set(photos).count == photos.count else {
+                throw Problem.invalidField("photos", "photos is a list of 1 to \(Self.counts.upperBound) different photos.")
+            }
+            guard photos.allSatisfy({ byID[$0] != nil }) else {
+                throw Problem.invalidField("photos", "Each photo must be one of yours from \(capsule.month.text), in your library.")
+            }
+            kept = photos
+        }
+        guard let count = patch.count, count != kept.count else { return Self.inTimeOrder(kept, byID) }
+        let keptCandidates = kept.compactMap { byID[$0]?.selection }
+        if count < kept.count { return Selection.choose(count, from: keptCandidates).map(\.id) }
+        let others = candidates.map(\.selection).filter { other in
+            !kept.contains(other.id) && !keptCandidates.contains { Selection.isDuplicate($0, other) }
+        }
+        return Self.inTimeOrder(kept + Selection.choose(count - kept.count, from: others).map(\.id), byID)
+    }
+
+    private static func inTimeOrder(_ ids: [String], _ byID: [String: CapsuleRepository.Candidate]) -> [String] {
+        ids.sorted { (byID[$0]!.asset.takenAt, $0) < (byID[$1]!.asset.takenAt, $1) }
+    }
+
+    // MARK: Share
+
+    /// The collage of the capsule's photos (JPEG), titled with the month in the reader's words and the owner's quote.
+    func collage(_ month: String, for user: User, title: (CapsuleMonth) -> String, defaultQuote: (CapsuleMonth) -> String) async throws -> (
+        Data, etag: String
+    ) {
+        let capsule = try await find(month, for: user)
+        let assets = try await rows.assets(capsule.assetIDs, userID: user.id)
+        guard
+            let made = try await collages.image(
+                previews: assets.map(\.files.preview), title: title(capsule.month), subtitle: capsule.quote ?? defaultQuote(capsule.month),
+                folder: LibraryFiles.library(of: user.id) + "capsules/\(capsule.month.text)/")
+        else { throw Problem.notFound("This capsule has no photos left.") }
+        return (made.0, made.fingerprint)
+    }
+
+    // MARK: Helpers
+
+    private func find(_ month: String, for user: User) async throws -> CapsuleRepository.Capsule {
+        guard let month = CapsuleMonth(month), let capsule = try await rows.find(userID: user.id, month: month) else {
+            throw Problem.notFound("You have no capsule for this month.")
+        }
+        return capsule
+    }
+
+    private func json(_ capsule: CapsuleRepository.Capsule) async throws -> CapsuleJSON {
+        let assets = try await rows.assets(capsule.assetIDs, userID: capsule.userID)
+        return CapsuleJSON(
+            month: capsule.month.text, releasedAt: capsule.releasedAt, updatedAt: capsule.updatedAt, photos: assets.map(\.json),
+            quote: capsule.quote, song: capsule.songTitle.map { .init(title: $0, artist: capsule.songArtist) },
+            collageURL: assets.isEmpty ? nil : "/api/v1/library/capsules/\(capsule.month.text)/collage.jpg")
+    }
+
+    private func zone(of user: User) async throws -> TimeZone {
+        try await profiles.timeZone(of: user.id).flatMap(TimeZone.init(identifier:)) ?? .gmt
+    }
+
+    /// One line of the owner's words: trimmed, nil when empty, no control or direction-changing characters.
+    static func text(_ raw: String, field: String, max: Int) throws -> String? {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return nil }
+        guard text.count <= max else { throw Problem.invalidField(field, "\(field) is at most \(max) characters.") }
+        guard !text.unicodeScalars.contains(where: { MomentService.refused($0) || $0 == "\n" }) else {
+            throw Problem.invalidField(field, "\(field) is one line, without control or direction-changing characters.")
+        }
+        return text
+    }
+}

@@ -1,0 +1,20 @@
+import Logging
+import ServiceLifecycle
+
+/// What the turn of a month or a year brings each account, where it lives: last month's capsule (CAP-2) and the
+/// year's moments recap (CAP-3), each with its notice. Every instance runs it; each release is decided once.
+struct PersonalAnnouncer: Service {
+    let capsules: CapsuleService
+    let moments: MomentService
+    let started: StartupGate
+    let logger: Logger
+    /// A capsule comes out within this much after midnight; the query behind it finds nothing most of the month.
+    var interval: Duration = .seconds(15)
+
+    func run() async throws {
+        await runPeriodically(started, logger: logger, every: interval, what: "Releasing capsules") {
+            try await capsules.releaseDue()
+            try await moments.announceYearsDue(bell: capsules.bell)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+
+/// CAP-2 pages: `/capsules` — the countdown to the next capsule and the history of past ones — and
+/// `/capsules/{yyyy-mm}`, one capsule to look at, enlarge, share, and edit (`capsule.js`, through the API).
+struct CapsulePages {
+    let capsules: CapsuleService
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/capsules", use: history)
+        router.get("/capsules/:month", use: capsule)
+    }
+
+    @Sendable func history(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard case .user(let user, _) = context.identity else { return WebRequest.redirect("/login?next=/capsules") }
+        let web = WebRequest(request, context: context)
+        let list = try await capsules.list(for: user)
+        let items = list.items.map { capsule in
+            let month = CapsuleMonth(capsule.month)!
+            return CapsulesView.Item(
+                month: capsule.month, title: web.monthName(month), quote: capsule.quote ?? web.capsuleQuote(month),
+                thumbnails: capsule.photos.prefix(4).map(\.urls.thumbnail), count: web.plural("capsules_photos", capsule.photos.count))
+        }
+        let coming = CapsuleMonth(containing: list.nextCapsuleAt - 1, in: TimeZone(identifier: list.timeZone) ?? .gmt)
+        return web.page(
+            "capsules", title: web.t("capsules_title"),
+            model: CapsulesView(
+                next: web.time(list.nextCapsuleAt),
+                nextLead: web.t("capsules_next_lead", ["month": web.monthName(coming), "date": web.date(list.nextCapsuleAt)]),
+                items: items, hasItems: !items.isEmpty))
+    }
+
+    @Sendable func capsule(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let raw = try context.parameters.require("month")
+        guard case .user(let user, _) = context.identity else {
+            return WebRequest.redirect("/login?next=/capsules" + (CapsuleMonth(raw).map { "/" + $0.text } ?? ""))
+        }
+        let web = WebRequest(request, context: context)
+        let capsule: CapsuleJSON
+        do {
+            capsule = try await capsules.capsule(raw, for: user)
+        } catch let problem as Problem where problem.status == .notFound {
+            return web.errorPage(status: .notFound, titleKey: "capsule_not_found_title", messageKey: "capsule_not_found")
+        }
+        let month = CapsuleMonth(capsule.month)!
+        let title = web.monthName(month)
+        return web.page(
+            "capsule", title: title,
+            model: CapsuleView(
+                month: capsule.month, title: title, quote: capsule.quote ?? web.capsuleQuote(month), ownQuote: capsule.quote ?? "",
+                songTitle: capsule.song?.title, songArtist: capsule.song?.artist,
+                photos: capsule.photos.enumerated().map { index, photo in
+                    CapsuleView.Photo(
+                        id: photo.id, index: index, thumbnail: photo.urls.thumbnail, preview: photo.urls.preview,
+                        alt: web.t("capsule_photo_alt", ["date": web.date(photo.takenAt)]))
+                },
+                count: capsule.photos.count, collageURL: capsule.collageURL, released: web.time(capsule.releasedAt)))
+    }
+}
+
+/// The history page: when the next capsule comes, and the past ones, newest first.
+struct CapsulesView: Sendable {
+    struct Item: Sendable {
+        let month: String
+        let title: String
+        let quote: String
+        let thumbnails: [String]
+        let count: String
+    }
+
+    let next: TimeText
+    let nextLead: String
+    let items: [Item]
+    let hasItems: Bool
+}
+
+/// One capsule, and what its edit form starts from.
+struct CapsuleView: Sendable {
+    struct Photo: Sendable {
+        let id: String
+        let index: Int
+        let thumbnail: String
+        let preview: String
+        let alt: String
+    }
+
+    let month: String
+    let title: String
+    /// What shows: the owner's words, or the app's line for the month.
+    let quote: String
+    /// The owner's own words, for the form (empty when none).
+    let ownQuote: String
+    let songTitle: String?
+    let songArtist: String?
+    let photos: [Photo]
+    let count: Int
+    let collageURL: String?
+    let released: TimeText
+}

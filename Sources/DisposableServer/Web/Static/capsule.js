@@ -1,0 +1,144 @@
+// CAP-2: the countdown to the next capsule (/capsules), and one capsule (/capsules/yyyy-mm): enlarge its photos,
+// share its collage, edit it — how many photos, which ones, the words and the song — through the API.
+import { t, api, locale, pageViewer } from './app.js';
+
+/** "3 days 4 hours", "4 hours 12 minutes", "12 minutes": what is left, in the reader's language. */
+function left(ms) {
+  const minutes = Math.max(0, Math.ceil(ms / 60000));
+  const [days, hours, mins] = [Math.floor(minutes / 1440), Math.floor((minutes % 1440) / 60), minutes % 60];
+  const unit = (unit, n) => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(n);
+  const parts = days ? [unit('day', days), hours && unit('hour', hours)] : hours ? [unit('hour', hours), mins && unit('minute', mins)] : [unit('minute', mins)];
+  return parts.filter(Boolean).join(' ');
+}
+
+const countdown = document.getElementById('countdown');
+if (countdown) {
+  const until = new Date(countdown.dataset.until).getTime();
+  const tick = () => {
+    const ms = until - Date.now();
+    countdown.textContent = ms > 0 ? t('capsule_in', { time: left(ms) }) : t('capsule_arriving');
+  };
+  tick();
+  setInterval(tick, 30000);
+}
+
+const root = document.getElementById('capsule');
+if (root) {
+  const month = root.dataset.month;
+  const base = `/api/v1/library/capsules/${encodeURIComponent(month)}`;
+  const grid = document.getElementById('capsule-photos');
+  const form = document.getElementById('capsule-form');
+  const viewer = document.getElementById('viewer');
+  const image = document.getElementById('viewer-image');
+  const picker = document.getElementById('picker');
+  const tiles = () => [...grid.querySelectorAll('li')];
+  let editing = false;
+  let current = 0;
+
+  // Enlarge: the viewer pages through the capsule's photos.
+  const show = (index) => {
+    const buttons = grid.querySelectorAll('button.thumb');
+    current = (index + buttons.length) % buttons.length;
+    const button = buttons[current];
+    image.src = button.dataset.preview;
+    image.alt = button.querySelector('img').alt;
+    document.getElementById('viewer-position').textContent = `${current + 1} / ${buttons.length}`;
+  };
+  pageViewer(viewer, (step) => show(current + step));
+
+  // While editing, a tap on a photo offers the month's others in its place.
+  let replacing = null;
+  async function pick(tile) {
+    replacing = tile;
+    const list = document.getElementById('picker-photos');
+    list.textContent = '';
+    picker.showModal();
+    let candidates;
+    try {
+      candidates = (await api(`${base}/candidates`)).items;
+    } catch (error) {
+      list.textContent = error.message;
+      return;
+    }
+    const chosen = new Set(tiles().map((li) => li.dataset.id));
+    for (const asset of candidates.filter((asset) => !chosen.has(asset.id))) {
+      const li = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'thumb';
+      const img = document.createElement('img');
+      img.src = asset.urls.thumbnail;
+      img.alt = t('capsule_pick_photo', { date: new Date(asset.takenAt).toLocaleDateString(locale, { timeZone: 'UTC' }) });
+      img.loading = 'lazy';
+      button.append(img);
+      button.addEventListener('click', () => {
+        replacing.dataset.id = asset.id;
+        const thumb = replacing.querySelector('button.thumb');
+        thumb.dataset.preview = asset.urls.preview;
+        thumb.querySelector('img').src = asset.urls.thumbnail;
+        thumb.querySelector('img').alt = img.alt;
+        picker.close();
+      });
+      li.append(button);
+      list.append(li);
+    }
+    if (!list.children.length) list.textContent = t('capsule_pick_none');
+  }
+  document.getElementById('picker-close').addEventListener('click', () => picker.close());
+
+  grid.addEventListener('click', (event) => {
+    const button = event.target.closest('button.thumb');
+    if (!button) return;
+    if (editing) pick(button.closest('li'));
+    else { show(Number(tiles().indexOf(button.closest('li')))); viewer.showModal(); }
+  });
+
+  const editButton = document.getElementById('capsule-edit');
+  const setEditing = (on) => {
+    editing = on;
+    form.hidden = !on;
+    editButton.hidden = on;
+    grid.classList.toggle('editing', on);
+    if (on) form.querySelector('input, textarea').focus();
+  };
+  editButton.addEventListener('click', () => setEditing(true));
+  document.getElementById('capsule-cancel').addEventListener('click', () => location.reload());
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const error = document.getElementById('capsule-error');
+    error.hidden = true;
+    const photos = tiles().map((li) => li.dataset.id);
+    const count = Number(form.count.value);
+    const body = { quote: form.quote.value, songTitle: form.songTitle.value, songArtist: form.songArtist.value };
+    if (photos.length) body.photos = photos;
+    if (count && count !== photos.length) body.count = count;
+    const save = document.getElementById('capsule-save');
+    save.disabled = true;
+    try {
+      await api(base, { method: 'PATCH', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', Accept: 'application/json' } });
+      location.reload();
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+      save.disabled = false;
+    }
+  });
+
+  // Share the collage as a file where the device can, else its link.
+  const share = document.getElementById('capsule-share');
+  const download = document.getElementById('capsule-download');
+  if (share && navigator.share) {
+    const name = `${root.dataset.title} — ${t('capsule_file')}`;
+    download.download = `${name}.jpg`;
+    share.hidden = false;
+    share.addEventListener('click', async () => {
+      try {
+        const blob = await (await fetch(download.href, { credentials: 'same-origin' })).blob();
+        const file = new File([blob], `${name}.jpg`, { type: 'image/jpeg' });
+        if (navigator.canShare?.({ files: [file] })) await navigator.share({ files: [file], title: name });
+        else await navigator.share({ title: name, url: location.href });
+      } catch { /* the reader closed the share sheet */ }
+    });
+  }
+}
