@@ -24,19 +24,23 @@ struct CapsuleRepository: Sendable {
         var selection: SelectionCandidate { SelectionCandidate(id: asset.id, takenAt: asset.takenAt, signals: signals) }
     }
 
-    /// Accounts that may have a capsule to release: none yet for `latest` (the last month over anywhere), and photos
-    /// of it or of the month before (whichever is over where they live) in their library.
+    /// Accounts that may have a capsule to release: photos of `latest` (the last month over anywhere) and no capsule
+    /// for it, or photos of the month before (still last month where the day is behind) and no capsule for that.
+    /// Most of a month, once the 1st's capsules are out, it finds nobody.
     func undecided(upTo latest: CapsuleMonth) async throws -> [(userID: String, timeZone: String?, decided: CapsuleMonth?)] {
-        let (from, to) = (latest.previous.photoDates.lowerBound, latest.photoDates.upperBound)
+        func photos(of month: CapsuleMonth) -> SQLQueryString {
+            let dates = month.photoDates
+            return """
+                EXISTS (SELECT 1 FROM library_assets a WHERE a.user_id = users.id AND a.deleted_at IS NULL AND a.trashed_at IS NULL
+                        AND a.taken_at >= \(bind: dates.lowerBound.millisecondsSince1970) AND a.taken_at < \(bind: dates.upperBound.millisecondsSince1970))
+                """
+        }
+        let before = latest.previous
+        let undecidedLatest = "(capsule_month IS NULL OR capsule_month < \(bind: latest.text)) AND " + photos(of: latest)
+        let undecidedBefore = "(capsule_month IS NULL OR capsule_month < \(bind: before.text)) AND " + photos(of: before)
         return try await database.read { db in
-            try await db.raw(
-                """
-                SELECT id, time_zone, capsule_month FROM users
-                WHERE (capsule_month IS NULL OR capsule_month < \(bind: latest.text))
-                  AND EXISTS (SELECT 1 FROM library_assets a WHERE a.user_id = users.id AND a.deleted_at IS NULL AND a.trashed_at IS NULL
-                              AND a.taken_at >= \(bind: from.millisecondsSince1970) AND a.taken_at < \(bind: to.millisecondsSince1970))
-                """
-            ).all().map { row in
+            try await db.raw("SELECT id, time_zone, capsule_month FROM users WHERE (" + undecidedLatest + ") OR (" + undecidedBefore + ")").all().map
+            { row in
                 (
                     try row.decode(column: "id", as: String.self), try row.decode(column: "time_zone", as: String?.self),
                     try row.decode(column: "capsule_month", as: String?.self).flatMap(CapsuleMonth.init)

@@ -44,6 +44,13 @@ struct CapsuleService: Sendable {
     /// Makes `month`'s capsule for one account once its photos of that month have arrived — all developed, none sent in
     /// the last `settling` — and nothing while it has none. Says whether a capsule was made.
     func release(_ month: CapsuleMonth, userID: String, now: Date) async throws -> Bool {
+        // Looked at on a reader first: most ticks find the photos still arriving, and take no write lock for it.
+        let ready = try await rows.database.read { db in
+            let candidates = try await CapsuleRepository.candidates(userID: userID, month: month, in: db)
+            let arriving = try await CapsuleRepository.arriving(userID: userID, month: month, since: now - Self.settling, in: db)
+            return !candidates.isEmpty && !arriving
+        }
+        guard ready else { return false }
         let made = try await rows.database.transaction { db in
             let candidates = try await CapsuleRepository.candidates(userID: userID, month: month, in: db)
             guard !candidates.isEmpty,
