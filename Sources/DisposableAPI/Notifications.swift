@@ -17,6 +17,10 @@ public struct NotificationJSON: Codable, Sendable, Equatable {
         case capsule
         /// The year is over and its moments' recap is ready (CAP-3); `period` is the year. About no event.
         case momentsRecap = "moments-recap"
+        /// Someone asks to be my friend; `actorName` is who. About no event.
+        case friendRequest = "friend-request"
+        /// Someone I asked said yes; `actorName` is who. About no event.
+        case friendAccepted = "friend-accepted"
     }
 
     public var id: String

@@ -107,6 +107,17 @@ struct AuthorizationTests {
         Row(
             method: .get, path: "/api/v1/library/capsules/{month}/collage.jpg",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        // Friends ({friend} has asked the organizer).
+        Row(method: .get, path: "/api/v1/friends", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(
+            method: .post, path: "/api/v1/friends", json: ["username": "nobodyhere"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
+        Row(
+            method: .post, path: "/api/v1/friends/{friend}/accept",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/friends/{friend}",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
         // CAP-1, on an event with a ready photo that has not ended: its guest waits (no collage yet), its organizer previews.
         Row(method: .get, path: "/api/v1/events/{id}/recap", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),
         Row(
@@ -356,6 +367,15 @@ struct AuthorizationTests {
                     try await app.services.capsules.releaseDue()
                     path = path.replacingOccurrences(of: "{month}", with: month.text)
                 }
+                if path.contains("{friend}") {
+                    let friend = try await app.userToken()
+                    let email = try #require(
+                        ((try await app.call(.get, "/api/v1/me", token: organizer))["user"] as? [String: Any])?["email"] as? String)
+                    #expect(try await app.call(.post, "/api/v1/friends", json: ["email": email], token: friend).status == .created)
+                    path = path.replacingOccurrences(
+                        of: "{friend}",
+                        with: try #require(((try await app.call(.get, "/api/v1/me", token: friend))["user"] as? [String: Any])?["id"] as? String))
+                }
                 if path.contains("{moment}") {
                     let moment = try await app.call(.post, "/api/v1/moments", json: ["text": "Mine"], token: organizer)
                     path = path.replacingOccurrences(of: "{moment}", with: try #require(moment.string("id")))
@@ -434,7 +454,7 @@ struct AuthorizationTests {
         try await TestApp.run(.sqlite) { app in
             let covered = Set(
                 Self.rows.map {
-                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}").replacingOccurrences(of: "{comment}", with: "{id}").replacingOccurrences(of: "{video}", with: "{id}").replacingOccurrences(of: "{moment}", with: "{id}").replacingOccurrences(of: "?year=2026", with: ""))"
+                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}").replacingOccurrences(of: "{comment}", with: "{id}").replacingOccurrences(of: "{video}", with: "{id}").replacingOccurrences(of: "{moment}", with: "{id}").replacingOccurrences(of: "{friend}", with: "{id}").replacingOccurrences(of: "?year=2026", with: ""))"
                 })
             let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
             for route in registeredRoutes(app.services) where !pages.contains(route) {

@@ -90,6 +90,13 @@ struct WebPagesTests {
         PageRow(method: .get, path: "/library", expected: accounts),
         PageRow(method: .get, path: "/moments", expected: accounts),
         PageRow(method: .get, path: "/capsules", expected: accounts),
+        PageRow(method: .get, path: "/friends", expected: accounts),
+        // Nobody by that name, no request from that id: the page says so.
+        PageRow(
+            method: .post, path: "/friends", form: "who=nobodyhere",
+            expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)),
+        PageRow(method: .post, path: "/friends/{id}/accept", expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)),
+        PageRow(method: .post, path: "/friends/{id}/remove", expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)),
         // Nobody has a capsule here: a friendly "no capsule" page for accounts.
         PageRow(method: .get, path: "/capsules/{month}", expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)),
         PageRow(method: .get, path: "/library/trash", expected: accounts),

@@ -575,6 +575,38 @@ def capsule_checks(organizer, server, downloads, check):
     check("the capsule pages in French, light and dark")
 
 
+def friends_checks(organizer, server, check):
+    """Issue 26 (stories 10-14, 46): someone asks the organizer by her username; her bell says so; on the friends page
+    she accepts, and sees her new friend (never the e-mail address)."""
+    def call(method, path, body, token=None):
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(server.base + path, data=json.dumps(body).encode(), method=method, headers=headers)
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+    call("POST", "/api/v1/users", {"email": "zoe@example.com", "password": "zoe password", "name": "Zoé <i>"})
+    zoe = call("POST", "/api/v1/sessions", {"email": "zoe@example.com", "password": "zoe password"})["token"]
+    assert call("POST", "/api/v1/friends", {"username": "Emma.B"}, zoe)["status"] == "pending"
+    organizer.get(server.base + "/friends")
+    wait(organizer, lambda d: d.find_element(By.ID, "bell-count").is_displayed(), "the bell tells of the request")
+    organizer.find_element(By.ID, "bell").click()
+    notice = wait(organizer, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#notifications a[href='/friends']")), None), "the request's notice")
+    assert notice.text.startswith("Zoé <i> wants to be your friend."), notice.text
+    organizer.find_element(By.ID, "notifications-close").click()
+    incoming = organizer.find_element(By.ID, "incoming")
+    assert "Zoé <i>" in incoming.text and "@" not in incoming.text, "Zoé has no username (nor anyone else's)"
+    assert not incoming.find_elements(By.TAG_NAME, "i") and "zoe@example.com" not in organizer.page_source
+    shot(organizer, "friends-request")
+    click_and_load(organizer, incoming.find_element(By.CSS_SELECTOR, "form[action$='/accept'] button"), "done=accepted", "accepted")
+    assert "Zoé <i>" in organizer.find_element(By.ID, "friend-list").text and not organizer.find_element(By.ID, "incoming").is_displayed()
+    shot(organizer, "friends")
+    told = urllib.request.Request(server.base + "/api/v1/notifications", headers={"Authorization": f"Bearer {zoe}", "Accept": "application/json"})
+    with urllib.request.urlopen(told, timeout=30) as response:
+        assert any(n["kind"] == "friend-accepted" for n in json.loads(response.read())["items"])
+    check("a friend request by username rings the bell; accepted on the friends page, both are friends and the asker is told")
+
+
 def recap_checks(organizer, server, ben, check, drivers):
     """Issue 26 (CAP-1): the organizer previews the recap of an event with four photos (two of them copies of one
     picture); Ben, a guest, waits until the end; once it is over he is told, sees one photo per picture and the
@@ -810,6 +842,7 @@ def main():
         moments_checks(organizer, server, check)
         profile_checks(organizer, server, check)
         capsule_checks(organizer, server, downloads, check)
+        friends_checks(organizer, server, check)
 
         ana = browser(); drivers.append(ana)
         ben = browser(); drivers.append(ben)

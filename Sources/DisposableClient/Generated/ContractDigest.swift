@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "e8144816df68415475a63a8d68b7d9dc06226fd0501da3701e55138a4265192b"
+    public static let contractDigest = "fbe536f6797927b1ed8fdb37b7df5b496012d31fa28455d25eaf61ffb5512bd6"
 }

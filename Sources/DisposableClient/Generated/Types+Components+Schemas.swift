@@ -4494,7 +4494,7 @@ extension Components {
                 ])
             }
         }
-        /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon (RET-3), its recap is ready (CAP-1); about no event: my capsule of a month is out (CAP-2), my year of moments is ready (CAP-3).
+        /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon (RET-3), its recap is ready (CAP-1); about no event: my capsule of a month is out (CAP-2), my year of moments is ready (CAP-3); someone asks to be my friend, or said yes (`actorName`).
         ///
         /// - Remark: Generated from `#/components/schemas/NotificationKind`.
         @frozen public enum NotificationKind: String, Codable, Hashable, Sendable, CaseIterable {
@@ -4505,6 +4505,8 @@ extension Components {
             case recap = "recap"
             case capsule = "capsule"
             case momentsRecap = "moments-recap"
+            case friendRequest = "friend-request"
+            case friendAccepted = "friend-accepted"
         }
         /// - Remark: Generated from `#/components/schemas/Notification`.
         public struct Notification: Codable, Hashable, Sendable {
@@ -4770,6 +4772,215 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "unreadCount"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Friend`.
+        public struct Friend: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Friend/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Friend/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Friend/username`.
+            public var username: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Friend/avatarURL`.
+            public var avatarURL: Swift.String?
+            /// When the request was made, or accepted for a friend.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Friend/since`.
+            public var since: Foundation.Date
+            /// Creates a new `Friend`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - username:
+            ///   - avatarURL:
+            ///   - since: When the request was made, or accepted for a friend.
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                username: Swift.String? = nil,
+                avatarURL: Swift.String? = nil,
+                since: Foundation.Date
+            ) {
+                self.id = id
+                self.name = name
+                self.username = username
+                self.avatarURL = avatarURL
+                self.since = since
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case username
+                case avatarURL
+                case since
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.username = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .username
+                )
+                self.avatarURL = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .avatarURL
+                )
+                self.since = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .since
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "name",
+                    "username",
+                    "avatarURL",
+                    "since"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendList`.
+        public struct FriendList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FriendList/friends`.
+            public var friends: [Components.Schemas.Friend]
+            /// Asking me.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendList/incoming`.
+            public var incoming: [Components.Schemas.Friend]
+            /// Asked by me, not answered yet.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendList/outgoing`.
+            public var outgoing: [Components.Schemas.Friend]
+            /// Creates a new `FriendList`.
+            ///
+            /// - Parameters:
+            ///   - friends:
+            ///   - incoming: Asking me.
+            ///   - outgoing: Asked by me, not answered yet.
+            public init(
+                friends: [Components.Schemas.Friend],
+                incoming: [Components.Schemas.Friend],
+                outgoing: [Components.Schemas.Friend]
+            ) {
+                self.friends = friends
+                self.incoming = incoming
+                self.outgoing = outgoing
+            }
+            public enum CodingKeys: String, CodingKey {
+                case friends
+                case incoming
+                case outgoing
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.friends = try container.decode(
+                    [Components.Schemas.Friend].self,
+                    forKey: .friends
+                )
+                self.incoming = try container.decode(
+                    [Components.Schemas.Friend].self,
+                    forKey: .incoming
+                )
+                self.outgoing = try container.decode(
+                    [Components.Schemas.Friend].self,
+                    forKey: .outgoing
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "friends",
+                    "incoming",
+                    "outgoing"
+                ])
+            }
+        }
+        /// One of the two.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FriendRequest`.
+        public struct FriendRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/username`.
+            public var username: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/email`.
+            public var email: Swift.String?
+            /// Creates a new `FriendRequest`.
+            ///
+            /// - Parameters:
+            ///   - username:
+            ///   - email:
+            public init(
+                username: Swift.String? = nil,
+                email: Swift.String? = nil
+            ) {
+                self.username = username
+                self.email = email
+            }
+            public enum CodingKeys: String, CodingKey {
+                case username
+                case email
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.username = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .username
+                )
+                self.email = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "username",
+                    "email"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendRequestResult`.
+        public struct FriendRequestResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FriendRequestResult/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case pending = "pending"
+                case accepted = "accepted"
+            }
+            /// - Remark: Generated from `#/components/schemas/FriendRequestResult/status`.
+            public var status: Components.Schemas.FriendRequestResult.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/FriendRequestResult/friend`.
+            public var friend: Components.Schemas.Friend
+            /// Creates a new `FriendRequestResult`.
+            ///
+            /// - Parameters:
+            ///   - status:
+            ///   - friend:
+            public init(
+                status: Components.Schemas.FriendRequestResult.StatusPayload,
+                friend: Components.Schemas.Friend
+            ) {
+                self.status = status
+                self.friend = friend
+            }
+            public enum CodingKeys: String, CodingKey {
+                case status
+                case friend
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.status = try container.decode(
+                    Components.Schemas.FriendRequestResult.StatusPayload.self,
+                    forKey: .status
+                )
+                self.friend = try container.decode(
+                    Components.Schemas.Friend.self,
+                    forKey: .friend
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "status",
+                    "friend"
                 ])
             }
         }

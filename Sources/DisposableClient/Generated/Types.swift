@@ -208,6 +208,28 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/collage.jpg`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/collage.jpg/get(getCapsuleCollage)`.
     func getCapsuleCollage(_ input: Operations.GetCapsuleCollage.Input) async throws -> Operations.GetCapsuleCollage.Output
+    /// My friends, the requests waiting for my answer, and mine waiting for theirs
+    ///
+    /// - Remark: HTTP `GET /api/v1/friends`.
+    /// - Remark: Generated from `#/paths//api/v1/friends/get(listFriends)`.
+    func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output
+    /// Ask an account to be my friend, by its username or its e-mail address
+    ///
+    /// 201 when the request waits for their answer; 200 when they had asked me already (we are friends now) or we already are. Rate-limited per account.
+    ///
+    /// - Remark: HTTP `POST /api/v1/friends`.
+    /// - Remark: Generated from `#/paths//api/v1/friends/post(requestFriend)`.
+    func requestFriend(_ input: Operations.RequestFriend.Input) async throws -> Operations.RequestFriend.Output
+    /// Say yes to this account's friend request
+    ///
+    /// - Remark: HTTP `POST /api/v1/friends/{id}/accept`.
+    /// - Remark: Generated from `#/paths//api/v1/friends/{id}/accept/post(acceptFriend)`.
+    func acceptFriend(_ input: Operations.AcceptFriend.Input) async throws -> Operations.AcceptFriend.Output
+    /// Decline this account's request, take mine back, or end our friendship
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/friends/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/friends/{id}/delete(removeFriend)`.
+    func removeFriend(_ input: Operations.RemoveFriend.Input) async throws -> Operations.RemoveFriend.Output
     /// CAP-3: a year of my moments, newest first
     ///
     /// - Remark: HTTP `GET /api/v1/moments`.
@@ -978,6 +1000,54 @@ extension APIProtocol {
         headers: Operations.GetCapsuleCollage.Input.Headers = .init()
     ) async throws -> Operations.GetCapsuleCollage.Output {
         try await getCapsuleCollage(Operations.GetCapsuleCollage.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// My friends, the requests waiting for my answer, and mine waiting for theirs
+    ///
+    /// - Remark: HTTP `GET /api/v1/friends`.
+    /// - Remark: Generated from `#/paths//api/v1/friends/get(listFriends)`.
+    public func listFriends(headers: Operations.ListFriends.Input.Headers = .init()) async throws -> Operations.ListFriends.Output {
+        try await listFriends(Operations.ListFriends.Input(headers: headers))
+    }
+    /// Ask an account to be my friend, by its username or its e-mail address
+    ///
+    /// 201 when the request waits for their answer; 200 when they had asked me already (we are friends now) or we already are. Rate-limited per account.
+    ///
+    /// - Remark: HTTP `POST /api/v1/friends`.
+    /// - Remark: Generated from `#/paths//api/v1/friends/post(requestFriend)`.
+    public func requestFriend(
+        headers: Operations.RequestFriend.Input.Headers = .init(),
+        body: Operations.RequestFriend.Input.Body
+    ) async throws -> Operations.RequestFriend.Output {
+        try await requestFriend(Operations.RequestFriend.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Say yes to this account's friend request
+    ///
+    /// - Remark: HTTP `POST /api/v1/friends/{id}/accept`.
+    /// - Remark: Generated from `#/paths//api/v1/friends/{id}/accept/post(acceptFriend)`.
+    public func acceptFriend(
+        path: Operations.AcceptFriend.Input.Path,
+        headers: Operations.AcceptFriend.Input.Headers = .init()
+    ) async throws -> Operations.AcceptFriend.Output {
+        try await acceptFriend(Operations.AcceptFriend.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Decline this account's request, take mine back, or end our friendship
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/friends/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/friends/{id}/delete(removeFriend)`.
+    public func removeFriend(
+        path: Operations.RemoveFriend.Input.Path,
+        headers: Operations.RemoveFriend.Input.Headers = .init()
+    ) async throws -> Operations.RemoveFriend.Output {
+        try await removeFriend(Operations.RemoveFriend.Input(
             path: path,
             headers: headers
         ))

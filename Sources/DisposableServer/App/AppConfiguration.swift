@@ -164,6 +164,8 @@ public struct RateLimits: Sendable {
     public var support: RateLimit
     /// Posts, comments and likes per person (SOC-1, SOC-2): a burst, then one every few seconds.
     public var guestbookWrites: RateLimit
+    /// Friend requests per account: a few at once, then one every three minutes (an e-mail address is a lookup).
+    public var friendRequests: RateLimit
 
     public init(
         login: RateLimit = .init(burst: 10, refillEvery: .seconds(30)),
@@ -173,7 +175,8 @@ public struct RateLimits: Sendable {
         joinPerEvent: RateLimit = .init(burst: 100, refillEvery: .seconds(3)),
         registration: RateLimit = .init(burst: 10, refillEvery: .seconds(60)),
         support: RateLimit = .init(burst: 5, refillEvery: .seconds(600)),
-        guestbookWrites: RateLimit = .init(burst: 30, refillEvery: .seconds(4))
+        guestbookWrites: RateLimit = .init(burst: 30, refillEvery: .seconds(4)),
+        friendRequests: RateLimit = .init(burst: 20, refillEvery: .seconds(180))
     ) {
         self.login = login
         self.loginPerAddress = loginPerAddress
@@ -183,6 +186,7 @@ public struct RateLimits: Sendable {
         self.registration = registration
         self.support = support
         self.guestbookWrites = guestbookWrites
+        self.friendRequests = friendRequests
     }
 }
 

@@ -21,6 +21,7 @@ public struct AppServices: Sendable {
     let recaps: RecapService
     let moments: MomentService
     let capsules: CapsuleService
+    let friends: FriendService
     let admin: AdminService
     let myData: MyDataService
     let profiles: ProfileService
@@ -113,6 +114,8 @@ public struct AppServices: Sendable {
         capsules = CapsuleService(
             rows: CapsuleRepository(database: database), profiles: profiles, collages: Collage(blobs: blobs, images: images),
             bell: notifications.bell, clock: clock, logger: logger)
+        friends = FriendService(
+            database: database, limiter: RateLimiter([.target: configuration.limits.friendRequests]), bell: notifications.bell, clock: clock)
         myData = MyDataService(
             database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,
             pendingWrites: pendingWrites, blobs: blobs, changes: changes, clock: clock)

@@ -12,7 +12,8 @@ struct PersonalAnnouncer: Service {
     var interval: Duration = .seconds(15)
 
     func run() async throws {
-        await runPeriodically(started, logger: logger, every: interval, what: "Releasing capsules") {
+        // Not at once: a server starting has enough to do, and this can wait a few seconds.
+        await runPeriodically(started, logger: logger, every: interval, waitFirst: true, what: "Releasing capsules") {
             try await capsules.releaseDue()
             try await moments.announceYearsDue(bell: capsules.bell)
         }

@@ -138,6 +138,10 @@ struct MyDataService: Sendable {
             try await db.raw("DELETE FROM support_tickets WHERE user_id = \(bind: userID)").run()
             // What they were told as an account (capsules, moments): notices name their recipient, not reference it.
             try await db.raw("DELETE FROM notifications WHERE recipient_id = \(bind: userID)").run()
+            // and what others were told of them as friends (their name in "… wants to be your friend").
+            try await db.raw(
+                "DELETE FROM notifications WHERE actor_id = \(bind: userID) AND kind IN ('friend-request', 'friend-accepted')"
+            ).run()
             try await db.raw("DELETE FROM users WHERE id = \(bind: userID)").run()
         }
     }

@@ -17,6 +17,8 @@ function text(notice) {
     case 'recap': return t('notice_recap', values);
     case 'capsule': return t('notice_capsule', { month: formatMonth(notice.period) });
     case 'moments-recap': return t('notice_moments_recap', { year: notice.period });
+    case 'friend-request': return t('notice_friend_request', values);
+    case 'friend-accepted': return t('notice_friend_accepted', values);
     default: return notice.eventName ?? '';
   }
 }
@@ -31,6 +33,7 @@ function formatMonth(period) {
 function where(notice) {
   if (notice.kind === 'capsule') return `/capsules/${encodeURIComponent(notice.period)}`;
   if (notice.kind === 'moments-recap') return `/moments?year=${encodeURIComponent(notice.period)}`;
+  if (notice.kind.startsWith('friend-')) return '/friends';
   const page = `/e/${encodeURIComponent(notice.eventCode)}${notice.kind === 'recap' ? '/recap' : ''}`;
   return `${page}${notice.photoId ? `#post=${encodeURIComponent(notice.photoId)}` : ''}`;
 }

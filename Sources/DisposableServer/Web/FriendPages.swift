@@ -1,0 +1,100 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+
+/// `/friends` (the capsule seed's story 10): ask someone by username or e-mail address, answer requests, see and
+/// remove friends. Plain forms through `FriendService`, like the API.
+struct FriendPages {
+    let friends: FriendService
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/friends", use: page)
+        router.post("/friends", use: request)
+        router.post("/friends/:id/accept", use: accept)
+        router.post("/friends/:id/remove", use: remove)
+    }
+
+    private static let toLogin = WebRequest.redirect("/login?next=/friends")
+
+    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard case .user(let user, _) = context.identity else { return Self.toLogin }
+        let web = WebRequest(request, context: context)
+        let notice = ["asked": "friends_asked", "accepted": "friends_accepted", "removed": "friends_removed"][
+            request.uri.queryParameters.get("done") ?? ""]
+        return try await render(web, user: user, notice: notice.map { web.t($0) })
+    }
+
+    @Sendable func request(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard case .user(let user, _) = context.identity else { return Self.toLogin }
+        let form = try await WebForm.read(request)
+        let who = (form["who"] ?? "").trimmingCharacters(in: .whitespaces)
+        return try await act(request, context, user, done: { result in result == "accepted" ? "accepted" : "asked" }) {
+            try await friends.request(who.contains("@") ? FriendRequest(email: who) : FriendRequest(username: who), from: user).status
+        }
+    }
+
+    @Sendable func accept(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard case .user(let user, _) = context.identity else { return Self.toLogin }
+        let id = try context.parameters.require("id")
+        return try await act(request, context, user, done: { _ in "accepted" }) { try await friends.accept(id, for: user).id }
+    }
+
+    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard case .user(let user, _) = context.identity else { return Self.toLogin }
+        let id = try context.parameters.require("id")
+        return try await act(request, context, user, done: { _ in "removed" }) {
+            try await friends.remove(id, for: user)
+            return ""
+        }
+    }
+
+    /// Does it, then back to the page with a notice; a refusal is shown on the page in the reader's words.
+    private func act(
+        _ request: Request, _ context: AppRequestContext, _ user: User, done: (String) -> String, _ body: () async throws -> String
+    ) async throws -> Response {
+        do {
+            return WebRequest.redirect("/friends?done=\(done(try await body()))")
+        } catch let problem as Problem {
+            let web = WebRequest(request, context: context)
+            return try await render(web, user: user, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+
+    private func render(
+        _ web: WebRequest, user: User, notice: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let list = try await friends.list(for: user)
+        let person = { (friend: FriendJSON) in
+            FriendsView.Person(
+                id: friend.id, name: friend.name, username: friend.username, avatarURL: friend.avatarURL, initial: String(friend.name.prefix(1)),
+                since: web.time(friend.since))
+        }
+        return web.page(
+            "friends", title: web.t("friends_title"),
+            model: FriendsView(
+                notice: notice, error: error, myUsername: user.username, friends: list.friends.map(person), incoming: list.incoming.map(person),
+                outgoing: list.outgoing.map(person), none: list.friends.isEmpty && list.incoming.isEmpty && list.outgoing.isEmpty),
+            status: status)
+    }
+}
+
+struct FriendsView: Sendable {
+    struct Person: Sendable {
+        let id: String
+        let name: String
+        let username: String?
+        let avatarURL: String?
+        let initial: String
+        let since: TimeText
+    }
+
+    let notice: String?
+    let error: String?
+    /// Mine, to tell friends (nil: the page suggests choosing one). Not `username`: a friend without one would show
+    /// mine, as mustache looks up a missing key in the enclosing context.
+    let myUsername: String?
+    let friends: [Person]
+    let incoming: [Person]
+    let outgoing: [Person]
+    let none: Bool
+}
