@@ -90,7 +90,9 @@ func delete(_ url: String, token: String?) async throws -> HTTPResult {
 
 /// Polls `url` until it answers (`server` is starting), returning the status code. If it never does, the
 /// error says whether the server ended and what it printed.
-func waitForHTTP(_ url: String, server: ChildProcess? = nil, timeout: TimeInterval = 20) async throws -> Int {
+/// The default allows for a loaded run: a server on the shared test PostgreSQL may wait for a connection while hundreds
+/// of test apps hold theirs ("too many clients" for a while, seen in a CI run at 20 s).
+func waitForHTTP(_ url: String, server: ChildProcess? = nil, timeout: TimeInterval = 90) async throws -> Int {
     let deadline = Date() + timeout
     while Date() < deadline, server?.ended == nil {
         if let result = try? await fetch(url, timeout: .seconds(2)) { return result.status }
