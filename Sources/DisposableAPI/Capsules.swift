@@ -14,6 +14,8 @@ public struct CapsuleJSON: Codable, Sendable, Equatable {
     public var song: Song?
     /// The collage of these photos (a JPEG, 1080 px wide), to share.
     public var collageURL: String?
+    /// On the Story Board since then, for my friends to see.
+    public var sharedAt: Date?
 
     public struct Song: Codable, Sendable, Equatable {
         public var title: String
@@ -26,7 +28,8 @@ public struct CapsuleJSON: Codable, Sendable, Equatable {
     }
 
     public init(
-        month: String, releasedAt: Date, updatedAt: Date, photos: [LibraryAssetJSON], quote: String?, song: Song?, collageURL: String?
+        month: String, releasedAt: Date, updatedAt: Date, photos: [LibraryAssetJSON], quote: String?, song: Song?, collageURL: String?,
+        sharedAt: Date? = nil
     ) {
         self.month = month
         self.releasedAt = releasedAt
@@ -35,6 +38,7 @@ public struct CapsuleJSON: Codable, Sendable, Equatable {
         self.quote = quote
         self.song = song
         self.collageURL = collageURL
+        self.sharedAt = sharedAt
     }
 }
 
@@ -79,4 +83,86 @@ public struct CapsuleCandidates: Codable, Sendable, Equatable {
     public var items: [LibraryAssetJSON]
 
     public init(items: [LibraryAssetJSON]) { self.items = items }
+}
+
+/// CAP-2's Story Board: this month's capsules shared by my friends (and mine), to look at, react to and comment on.
+public struct StoryBoard: Codable, Sendable, Equatable {
+    /// The month on the board (`yyyy-mm`): last month where I live; the board starts again each month.
+    public var month: String
+    /// Newest share first.
+    public var items: [SharedCapsule]
+
+    public init(month: String, items: [SharedCapsule]) {
+        self.month = month
+        self.items = items
+    }
+}
+
+/// A capsule on the Story Board, as its owner's friends see it.
+public struct SharedCapsule: Codable, Sendable, Equatable {
+    public struct Photo: Codable, Sendable, Equatable {
+        public var id: String
+        public var thumbnail: String
+        public var preview: String
+
+        public init(id: String, thumbnail: String, preview: String) {
+            self.id = id
+            self.thumbnail = thumbnail
+            self.preview = preview
+        }
+    }
+
+    public struct Comment: Codable, Sendable, Equatable {
+        public var id: String
+        public var authorName: String
+        public var text: String
+        public var createdAt: Date
+        /// Its author or the capsule's owner may delete it.
+        public var canDelete: Bool
+
+        public init(id: String, authorName: String, text: String, createdAt: Date, canDelete: Bool) {
+            self.id = id
+            self.authorName = authorName
+            self.text = text
+            self.createdAt = createdAt
+            self.canDelete = canDelete
+        }
+    }
+
+    public var id: String
+    public var month: String
+    public var owner: FriendJSON
+    public var mine: Bool
+    public var sharedAt: Date
+    public var quote: String?
+    public var song: CapsuleJSON.Song?
+    public var photos: [Photo]
+    /// How many of each emoji.
+    public var reactions: [String: Int]
+    /// Mine, if I reacted.
+    public var myReaction: String?
+    public var comments: [Comment]
+
+    public init(
+        id: String, month: String, owner: FriendJSON, mine: Bool, sharedAt: Date, quote: String?, song: CapsuleJSON.Song?, photos: [Photo],
+        reactions: [String: Int], myReaction: String?, comments: [Comment]
+    ) {
+        self.id = id
+        self.month = month
+        self.owner = owner
+        self.mine = mine
+        self.sharedAt = sharedAt
+        self.quote = quote
+        self.song = song
+        self.photos = photos
+        self.reactions = reactions
+        self.myReaction = myReaction
+        self.comments = comments
+    }
+}
+
+public struct ReactionInput: Codable, Sendable {
+    public var emoji: String
+
+    public init(emoji: String) { self.emoji = emoji }
 }

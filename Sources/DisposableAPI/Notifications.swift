@@ -21,6 +21,12 @@ public struct NotificationJSON: Codable, Sendable, Equatable {
         case friendRequest = "friend-request"
         /// Someone I asked said yes; `actorName` is who. About no event.
         case friendAccepted = "friend-accepted"
+        /// A friend shared their capsule of `period` to the Story Board; `actorName` is who.
+        case capsuleShared = "capsule-shared"
+        /// A friend reacted to my shared capsule of `period` (`text` is the emoji).
+        case capsuleReaction = "capsule-reaction"
+        /// A friend commented on my shared capsule of `period` (`text` is the comment).
+        case capsuleComment = "capsule-comment"
     }
 
     public var id: String

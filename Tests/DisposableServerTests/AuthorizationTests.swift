@@ -107,6 +107,33 @@ struct AuthorizationTests {
         Row(
             method: .get, path: "/api/v1/library/capsules/{month}/collage.jpg",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        // The Story Board ({capsule} is the organizer's, shared, with one photo {photoID} and one comment of hers {commentID}).
+        Row(
+            method: .put, path: "/api/v1/library/capsules/{month}/share",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/library/capsules/{month}/share",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
+        Row(method: .get, path: "/api/v1/board", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(method: .get, path: "/api/v1/board/{capsule}", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .get, path: "/api/v1/board/{capsule}/photos/{photoID}/thumbnail",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .get, path: "/api/v1/board/{capsule}/photos/{photoID}/preview",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .put, path: "/api/v1/board/{capsule}/reaction", json: ["emoji": "❤️"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/board/{capsule}/reaction",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
+        Row(
+            method: .post, path: "/api/v1/board/{capsule}/comments", json: ["text": "Lovely"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .created, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/board/{capsule}/comments/{commentID}",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
         // Friends ({friend} has asked the organizer).
         Row(method: .get, path: "/api/v1/friends", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
         Row(
@@ -357,7 +384,7 @@ struct AuthorizationTests {
                         path = try #require(urls?["thumbnail"] as? String)
                     }
                 }
-                if path.contains("{month}") {
+                if path.contains("{month}") || path.contains("{capsule}") {
                     // One library photo of last month, and its capsule released.
                     let month = CapsuleMonth(containing: app.clock.now, in: .gmt).previous
                     let uploaded = try await app.uploadToLibrary(
@@ -366,6 +393,19 @@ struct AuthorizationTests {
                     app.clock.advance(by: CapsuleService.settling)
                     try await app.services.capsules.releaseDue()
                     path = path.replacingOccurrences(of: "{month}", with: month.text)
+                    if path.contains("{capsule}") {
+                        #expect(try await app.call(.put, "/api/v1/library/capsules/\(month.text)/share", token: organizer).status == .ok)
+                        let shared = try #require((try await app.call(.get, "/api/v1/board", token: organizer)["items"] as? [[String: Any]])?.first)
+                        path = path.replacingOccurrences(of: "{capsule}", with: try #require(shared["id"] as? String))
+                        path = path.replacingOccurrences(
+                            of: "{photoID}", with: try #require((shared["photos"] as? [[String: Any]])?.first?["id"] as? String))
+                        if path.contains("{commentID}") {
+                            let commented = try await app.call(
+                                .post, "/api/v1/board/\(shared["id"] as! String)/comments", json: ["text": "Mine"], token: organizer)
+                            let comment = try #require((commented["comments"] as? [[String: Any]])?.first?["id"] as? String)
+                            path = path.replacingOccurrences(of: "{commentID}", with: comment)
+                        }
+                    }
                 }
                 if path.contains("{friend}") {
                     let friend = try await app.userToken()
@@ -454,7 +494,7 @@ struct AuthorizationTests {
         try await TestApp.run(.sqlite) { app in
             let covered = Set(
                 Self.rows.map {
-                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}").replacingOccurrences(of: "{comment}", with: "{id}").replacingOccurrences(of: "{video}", with: "{id}").replacingOccurrences(of: "{moment}", with: "{id}").replacingOccurrences(of: "{friend}", with: "{id}").replacingOccurrences(of: "?year=2026", with: ""))"
+                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}").replacingOccurrences(of: "{comment}", with: "{id}").replacingOccurrences(of: "{video}", with: "{id}").replacingOccurrences(of: "{moment}", with: "{id}").replacingOccurrences(of: "{friend}", with: "{id}").replacingOccurrences(of: "{capsule}", with: "{id}").replacingOccurrences(of: "?year=2026", with: ""))"
                 })
             let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
             for route in registeredRoutes(app.services) where !pages.contains(route) {

@@ -91,6 +91,7 @@ struct WebPagesTests {
         PageRow(method: .get, path: "/moments", expected: accounts),
         PageRow(method: .get, path: "/capsules", expected: accounts),
         PageRow(method: .get, path: "/friends", expected: accounts),
+        PageRow(method: .get, path: "/board", expected: accounts),
         // Nobody by that name, no request from that id: the page says so.
         PageRow(
             method: .post, path: "/friends", form: "who=nobodyhere",

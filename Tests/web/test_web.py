@@ -585,8 +585,8 @@ def friends_checks(organizer, server, check):
         request = urllib.request.Request(server.base + path, data=json.dumps(body).encode(), method=method, headers=headers)
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read())
-    call("POST", "/api/v1/users", {"email": "zoe@example.com", "password": "zoe password", "name": "Zoé <i>"})
-    zoe = call("POST", "/api/v1/sessions", {"email": "zoe@example.com", "password": "zoe password"})["token"]
+    call("POST", "/api/v1/users", {"email": "zoe.friend@example.com", "password": "zoe password", "name": "Zoé <i>"})
+    zoe = call("POST", "/api/v1/sessions", {"email": "zoe.friend@example.com", "password": "zoe password"})["token"]
     assert call("POST", "/api/v1/friends", {"username": "Emma.B"}, zoe)["status"] == "pending"
     organizer.get(server.base + "/friends")
     wait(organizer, lambda d: d.find_element(By.ID, "bell-count").is_displayed(), "the bell tells of the request")
@@ -596,7 +596,7 @@ def friends_checks(organizer, server, check):
     organizer.find_element(By.ID, "notifications-close").click()
     incoming = organizer.find_element(By.ID, "incoming")
     assert "Zoé <i>" in incoming.text and "@" not in incoming.text, "Zoé has no username (nor anyone else's)"
-    assert not incoming.find_elements(By.TAG_NAME, "i") and "zoe@example.com" not in organizer.page_source
+    assert not incoming.find_elements(By.TAG_NAME, "i") and "zoe.friend@example.com" not in organizer.page_source
     shot(organizer, "friends-request")
     click_and_load(organizer, incoming.find_element(By.CSS_SELECTOR, "form[action$='/accept'] button"), "done=accepted", "accepted")
     assert "Zoé <i>" in organizer.find_element(By.ID, "friend-list").text and not organizer.find_element(By.ID, "incoming").is_displayed()
@@ -605,6 +605,52 @@ def friends_checks(organizer, server, check):
     with urllib.request.urlopen(told, timeout=30) as response:
         assert any(n["kind"] == "friend-accepted" for n in json.loads(response.read())["items"])
     check("a friend request by username rings the bell; accepted on the friends page, both are friends and the asker is told")
+
+
+def board_checks(organizer, server, check, drivers):
+    """Issue 26 (stories 20-23, 34, 47-48): the organizer shares last month's capsule to the Story Board; her friend
+    Zoé, signed in on her own phone, sees it there, enlarges a photo, reacts and comments; the organizer is told and
+    sees both on the board."""
+    last_month = datetime.datetime.now(datetime.timezone.utc).replace(day=1) - datetime.timedelta(days=1)
+    organizer.get(f"{server.base}/capsules/{last_month:%Y-%m}")
+    click_and_load(organizer, organizer.find_element(By.ID, "board-share"), f"/capsules/{last_month:%Y-%m}", "shared")
+    wait(organizer, lambda d: d.find_element(By.ID, "board-shared").is_displayed(), "on the Story Board")
+    zoe = browser(); drivers.append(zoe)
+    zoe.get(server.base + "/login?next=/board")
+    zoe.find_element(By.ID, "email").send_keys("zoe.friend@example.com")
+    zoe.find_element(By.ID, "password").send_keys("zoe password")
+    zoe.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    card = wait(zoe, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#board-list li.board-card")), None), "Emma's capsule on Zoé's board")
+    assert "Emma" in card.text and "Autumn <b>walks</b>" in card.text and not card.find_elements(By.TAG_NAME, "b"), card.text
+    wait(zoe, lambda d: d.execute_script("return [...document.querySelectorAll('.board-photos img')].every(i => i.complete && i.naturalWidth > 0)"), "the shared photos load for a friend")
+    card.find_element(By.CSS_SELECTOR, ".board-photos button").click()
+    wait(zoe, lambda d: d.execute_script("return document.getElementById('viewer').open && document.getElementById('viewer-image').naturalWidth > 0"), "a photo enlarged")
+    zoe.find_element(By.ID, "viewer-close").click()
+    zoe.find_element(By.CSS_SELECTOR, "#board-list .reaction[data-emoji='❤️']").click()
+    # The card is drawn again after each change: read it by script (an element found before may be gone).
+    text_of = lambda d, selector: d.execute_script("return document.querySelector(arguments[0])?.textContent ?? ''", selector)
+    wait(zoe, lambda d: text_of(d, "#board-list .reaction[data-emoji='❤️']") == "❤️ 1", "the reaction counted")
+    comment = zoe.find_element(By.CSS_SELECTOR, "#board-list .board-comment input")
+    comment.send_keys("Beautiful <3")
+    zoe.find_element(By.CSS_SELECTOR, "#board-list .board-comment button").click()
+    wait(zoe, lambda d: "Beautiful <3" in text_of(d, "#board-list .board-comments"), "the comment shown")
+    shot(zoe, "board")
+    organizer.get(server.base + "/board")
+    wait(organizer, lambda d: d.find_element(By.ID, "bell-count").text == "2", "the owner's bell: a reaction and a comment")
+    wait(organizer, lambda d: "Beautiful <3" in text_of(d, "#board-list"), "the comment on the owner's board")
+    assert organizer.find_element(By.CSS_SELECTOR, "#board-list .reaction[data-emoji='❤️']").text == "❤️ 1"
+    organizer.find_element(By.ID, "bell").click()
+    texts = wait(organizer, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#notifications a[href='/board'] span")] or None, "the notices")
+    assert any(t.startswith("Zoé <i> reacted ❤️ to your capsule.") for t in texts) and any("Beautiful <3" in t for t in texts), texts
+    organizer.find_element(By.ID, "notifications-close").click()
+    shot(organizer, "board-owner")
+    organizer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    shot(organizer, "board-owner-dark")
+    organizer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    zoe.get(f"{server.base}/language/fr?back=/board")
+    wait(zoe, lambda d: d.find_elements(By.CSS_SELECTOR, "#board-list li.board-card"), "the board in French")
+    shot(zoe, "board-fr")
+    check("a shared capsule is on a friend's Story Board: she enlarges it, reacts and comments; the owner is told and sees both")
 
 
 def recap_checks(organizer, server, ben, check, drivers):
@@ -843,6 +889,7 @@ def main():
         profile_checks(organizer, server, check)
         capsule_checks(organizer, server, downloads, check)
         friends_checks(organizer, server, check)
+        board_checks(organizer, server, check, drivers)
 
         ana = browser(); drivers.append(ana)
         ben = browser(); drivers.append(ben)

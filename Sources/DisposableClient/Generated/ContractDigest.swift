@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "fbe536f6797927b1ed8fdb37b7df5b496012d31fa28455d25eaf61ffb5512bd6"
+    public static let contractDigest = "2ae5a426da5b9d269c26bb83030af825a168975758e3aa5b9345c9dac75d6610"
 }

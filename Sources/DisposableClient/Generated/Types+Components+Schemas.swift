@@ -4494,7 +4494,7 @@ extension Components {
                 ])
             }
         }
-        /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon (RET-3), its recap is ready (CAP-1); about no event: my capsule of a month is out (CAP-2), my year of moments is ready (CAP-3); someone asks to be my friend, or said yes (`actorName`).
+        /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon (RET-3), its recap is ready (CAP-1); about no event: my capsule of a month is out (CAP-2), my year of moments is ready (CAP-3); someone asks to be my friend, or said yes (`actorName`); a friend shared a capsule, reacted to mine (`text` is the emoji) or commented on it (`text`).
         ///
         /// - Remark: Generated from `#/components/schemas/NotificationKind`.
         @frozen public enum NotificationKind: String, Codable, Hashable, Sendable, CaseIterable {
@@ -4507,6 +4507,9 @@ extension Components {
             case momentsRecap = "moments-recap"
             case friendRequest = "friend-request"
             case friendAccepted = "friend-accepted"
+            case capsuleShared = "capsule-shared"
+            case capsuleReaction = "capsule-reaction"
+            case capsuleComment = "capsule-comment"
         }
         /// - Remark: Generated from `#/components/schemas/Notification`.
         public struct Notification: Codable, Hashable, Sendable {
@@ -4984,6 +4987,363 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/StoryBoard`.
+        public struct StoryBoard: Codable, Hashable, Sendable {
+            /// Last month where I live (`yyyy-mm`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoryBoard/month`.
+            public var month: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StoryBoard/items`.
+            public var items: [Components.Schemas.SharedCapsule]
+            /// Creates a new `StoryBoard`.
+            ///
+            /// - Parameters:
+            ///   - month: Last month where I live (`yyyy-mm`).
+            ///   - items:
+            public init(
+                month: Swift.String,
+                items: [Components.Schemas.SharedCapsule]
+            ) {
+                self.month = month
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case month
+                case items
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.month = try container.decode(
+                    Swift.String.self,
+                    forKey: .month
+                )
+                self.items = try container.decode(
+                    [Components.Schemas.SharedCapsule].self,
+                    forKey: .items
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "month",
+                    "items"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SharedCapsule`.
+        public struct SharedCapsule: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/month`.
+            public var month: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/owner`.
+            public var owner: Components.Schemas.Friend
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/mine`.
+            public var mine: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/sharedAt`.
+            public var sharedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/quote`.
+            public var quote: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/song`.
+            public var song: Components.Schemas.CapsuleSong?
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/PhotosPayload`.
+            public struct PhotosPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SharedCapsule/PhotosPayload/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SharedCapsule/PhotosPayload/thumbnail`.
+                public var thumbnail: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SharedCapsule/PhotosPayload/preview`.
+                public var preview: Swift.String
+                /// Creates a new `PhotosPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - thumbnail:
+                ///   - preview:
+                public init(
+                    id: Swift.String,
+                    thumbnail: Swift.String,
+                    preview: Swift.String
+                ) {
+                    self.id = id
+                    self.thumbnail = thumbnail
+                    self.preview = preview
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case thumbnail
+                    case preview
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(
+                        Swift.String.self,
+                        forKey: .id
+                    )
+                    self.thumbnail = try container.decode(
+                        Swift.String.self,
+                        forKey: .thumbnail
+                    )
+                    self.preview = try container.decode(
+                        Swift.String.self,
+                        forKey: .preview
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "id",
+                        "thumbnail",
+                        "preview"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/photos`.
+            public typealias PhotosPayload = [Components.Schemas.SharedCapsule.PhotosPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/photos`.
+            public var photos: Components.Schemas.SharedCapsule.PhotosPayload
+            /// How many of each emoji.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/reactions`.
+            public struct ReactionsPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.Int]
+                /// Creates a new `ReactionsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.Int] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// How many of each emoji.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/reactions`.
+            public var reactions: Components.Schemas.SharedCapsule.ReactionsPayload
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/myReaction`.
+            public var myReaction: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/CommentsPayload`.
+            public struct CommentsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SharedCapsule/CommentsPayload/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SharedCapsule/CommentsPayload/authorName`.
+                public var authorName: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SharedCapsule/CommentsPayload/text`.
+                public var text: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SharedCapsule/CommentsPayload/createdAt`.
+                public var createdAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/SharedCapsule/CommentsPayload/canDelete`.
+                public var canDelete: Swift.Bool
+                /// Creates a new `CommentsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - authorName:
+                ///   - text:
+                ///   - createdAt:
+                ///   - canDelete:
+                public init(
+                    id: Swift.String,
+                    authorName: Swift.String,
+                    text: Swift.String,
+                    createdAt: Foundation.Date,
+                    canDelete: Swift.Bool
+                ) {
+                    self.id = id
+                    self.authorName = authorName
+                    self.text = text
+                    self.createdAt = createdAt
+                    self.canDelete = canDelete
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case authorName
+                    case text
+                    case createdAt
+                    case canDelete
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(
+                        Swift.String.self,
+                        forKey: .id
+                    )
+                    self.authorName = try container.decode(
+                        Swift.String.self,
+                        forKey: .authorName
+                    )
+                    self.text = try container.decode(
+                        Swift.String.self,
+                        forKey: .text
+                    )
+                    self.createdAt = try container.decode(
+                        Foundation.Date.self,
+                        forKey: .createdAt
+                    )
+                    self.canDelete = try container.decode(
+                        Swift.Bool.self,
+                        forKey: .canDelete
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "id",
+                        "authorName",
+                        "text",
+                        "createdAt",
+                        "canDelete"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/comments`.
+            public typealias CommentsPayload = [Components.Schemas.SharedCapsule.CommentsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/comments`.
+            public var comments: Components.Schemas.SharedCapsule.CommentsPayload
+            /// Creates a new `SharedCapsule`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - month:
+            ///   - owner:
+            ///   - mine:
+            ///   - sharedAt:
+            ///   - quote:
+            ///   - song:
+            ///   - photos:
+            ///   - reactions: How many of each emoji.
+            ///   - myReaction:
+            ///   - comments:
+            public init(
+                id: Swift.String,
+                month: Swift.String,
+                owner: Components.Schemas.Friend,
+                mine: Swift.Bool,
+                sharedAt: Foundation.Date,
+                quote: Swift.String? = nil,
+                song: Components.Schemas.CapsuleSong? = nil,
+                photos: Components.Schemas.SharedCapsule.PhotosPayload,
+                reactions: Components.Schemas.SharedCapsule.ReactionsPayload,
+                myReaction: Swift.String? = nil,
+                comments: Components.Schemas.SharedCapsule.CommentsPayload
+            ) {
+                self.id = id
+                self.month = month
+                self.owner = owner
+                self.mine = mine
+                self.sharedAt = sharedAt
+                self.quote = quote
+                self.song = song
+                self.photos = photos
+                self.reactions = reactions
+                self.myReaction = myReaction
+                self.comments = comments
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case month
+                case owner
+                case mine
+                case sharedAt
+                case quote
+                case song
+                case photos
+                case reactions
+                case myReaction
+                case comments
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.month = try container.decode(
+                    Swift.String.self,
+                    forKey: .month
+                )
+                self.owner = try container.decode(
+                    Components.Schemas.Friend.self,
+                    forKey: .owner
+                )
+                self.mine = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .mine
+                )
+                self.sharedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .sharedAt
+                )
+                self.quote = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .quote
+                )
+                self.song = try container.decodeIfPresent(
+                    Components.Schemas.CapsuleSong.self,
+                    forKey: .song
+                )
+                self.photos = try container.decode(
+                    Components.Schemas.SharedCapsule.PhotosPayload.self,
+                    forKey: .photos
+                )
+                self.reactions = try container.decode(
+                    Components.Schemas.SharedCapsule.ReactionsPayload.self,
+                    forKey: .reactions
+                )
+                self.myReaction = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .myReaction
+                )
+                self.comments = try container.decode(
+                    Components.Schemas.SharedCapsule.CommentsPayload.self,
+                    forKey: .comments
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "month",
+                    "owner",
+                    "mine",
+                    "sharedAt",
+                    "quote",
+                    "song",
+                    "photos",
+                    "reactions",
+                    "myReaction",
+                    "comments"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReactionInput`.
+        public struct ReactionInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReactionInput/emoji`.
+            @frozen public enum EmojiPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _x2764_️ = "❤️"
+                case _x1F602_ = "😂"
+                case _x1F62E_ = "😮"
+                case _x1F622_ = "😢"
+                case _x1F44F_ = "👏"
+                case _x1F525_ = "🔥"
+            }
+            /// - Remark: Generated from `#/components/schemas/ReactionInput/emoji`.
+            public var emoji: Components.Schemas.ReactionInput.EmojiPayload
+            /// Creates a new `ReactionInput`.
+            ///
+            /// - Parameters:
+            ///   - emoji:
+            public init(emoji: Components.Schemas.ReactionInput.EmojiPayload) {
+                self.emoji = emoji
+            }
+            public enum CodingKeys: String, CodingKey {
+                case emoji
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.emoji = try container.decode(
+                    Components.Schemas.ReactionInput.EmojiPayload.self,
+                    forKey: .emoji
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "emoji"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/CapsuleSong`.
         public struct CapsuleSong: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CapsuleSong/title`.
@@ -5046,6 +5406,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Capsule/collageURL`.
             public var collageURL: Swift.String?
+            /// On my friends' Story Board since then.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Capsule/sharedAt`.
+            public var sharedAt: Foundation.Date?
             /// Creates a new `Capsule`.
             ///
             /// - Parameters:
@@ -5056,6 +5420,7 @@ extension Components {
             ///   - quote: My words; absent, the app shows its line for the month.
             ///   - song:
             ///   - collageURL: The collage (JPEG), while photos are left.
+            ///   - sharedAt: On my friends' Story Board since then.
             public init(
                 month: Swift.String,
                 releasedAt: Foundation.Date,
@@ -5063,7 +5428,8 @@ extension Components {
                 photos: [Components.Schemas.LibraryAsset],
                 quote: Swift.String? = nil,
                 song: Components.Schemas.CapsuleSong? = nil,
-                collageURL: Swift.String? = nil
+                collageURL: Swift.String? = nil,
+                sharedAt: Foundation.Date? = nil
             ) {
                 self.month = month
                 self.releasedAt = releasedAt
@@ -5072,6 +5438,7 @@ extension Components {
                 self.quote = quote
                 self.song = song
                 self.collageURL = collageURL
+                self.sharedAt = sharedAt
             }
             public enum CodingKeys: String, CodingKey {
                 case month
@@ -5081,6 +5448,7 @@ extension Components {
                 case quote
                 case song
                 case collageURL
+                case sharedAt
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -5112,6 +5480,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .collageURL
                 )
+                self.sharedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .sharedAt
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "month",
                     "releasedAt",
@@ -5119,7 +5491,8 @@ extension Components {
                     "photos",
                     "quote",
                     "song",
-                    "collageURL"
+                    "collageURL",
+                    "sharedAt"
                 ])
             }
         }

@@ -208,6 +208,56 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/collage.jpg`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/collage.jpg/get(getCapsuleCollage)`.
     func getCapsuleCollage(_ input: Operations.GetCapsuleCollage.Input) async throws -> Operations.GetCapsuleCollage.Output
+    /// Put my capsule on my friends' Story Board (last month's only); they are told
+    ///
+    /// - Remark: HTTP `PUT /api/v1/library/capsules/{month}/share`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/share/put(shareCapsule)`.
+    func shareCapsule(_ input: Operations.ShareCapsule.Input) async throws -> Operations.ShareCapsule.Output
+    /// Take my capsule off the Story Board
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/library/capsules/{month}/share`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/share/delete(unshareCapsule)`.
+    func unshareCapsule(_ input: Operations.UnshareCapsule.Input) async throws -> Operations.UnshareCapsule.Output
+    /// The Story Board: my friends' shared capsules of last month, and mine; it starts again each month
+    ///
+    /// - Remark: HTTP `GET /api/v1/board`.
+    /// - Remark: Generated from `#/paths//api/v1/board/get(getStoryBoard)`.
+    func getStoryBoard(_ input: Operations.GetStoryBoard.Input) async throws -> Operations.GetStoryBoard.Output
+    /// A shared capsule, for its owner and their friends (404 for anyone else)
+    ///
+    /// - Remark: HTTP `GET /api/v1/board/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/get(getSharedCapsule)`.
+    func getSharedCapsule(_ input: Operations.GetSharedCapsule.Input) async throws -> Operations.GetSharedCapsule.Output
+    /// A shared capsule's photo (thumbnail), for its owner and their friends
+    ///
+    /// - Remark: HTTP `GET /api/v1/board/{id}/photos/{photoID}/thumbnail`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/photos/{photoID}/thumbnail/get(getBoardPhotoThumbnail)`.
+    func getBoardPhotoThumbnail(_ input: Operations.GetBoardPhotoThumbnail.Input) async throws -> Operations.GetBoardPhotoThumbnail.Output
+    /// A shared capsule's photo (preview), for its owner and their friends
+    ///
+    /// - Remark: HTTP `GET /api/v1/board/{id}/photos/{photoID}/preview`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/photos/{photoID}/preview/get(getBoardPhotoPreview)`.
+    func getBoardPhotoPreview(_ input: Operations.GetBoardPhotoPreview.Input) async throws -> Operations.GetBoardPhotoPreview.Output
+    /// My reaction to a shared capsule (one per person; sending another replaces it)
+    ///
+    /// - Remark: HTTP `PUT /api/v1/board/{id}/reaction`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/reaction/put(reactToCapsule)`.
+    func reactToCapsule(_ input: Operations.ReactToCapsule.Input) async throws -> Operations.ReactToCapsule.Output
+    /// Take my reaction back
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/board/{id}/reaction`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/reaction/delete(unreactToCapsule)`.
+    func unreactToCapsule(_ input: Operations.UnreactToCapsule.Input) async throws -> Operations.UnreactToCapsule.Output
+    /// Comment on a shared capsule (1 to 500 characters); its owner is told
+    ///
+    /// - Remark: HTTP `POST /api/v1/board/{id}/comments`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/comments/post(commentOnCapsule)`.
+    func commentOnCapsule(_ input: Operations.CommentOnCapsule.Input) async throws -> Operations.CommentOnCapsule.Output
+    /// Delete a comment (its author, or the capsule's owner)
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/board/{id}/comments/{commentID}`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/comments/{commentID}/delete(deleteCapsuleComment)`.
+    func deleteCapsuleComment(_ input: Operations.DeleteCapsuleComment.Input) async throws -> Operations.DeleteCapsuleComment.Output
     /// My friends, the requests waiting for my answer, and mine waiting for theirs
     ///
     /// - Remark: HTTP `GET /api/v1/friends`.
@@ -1000,6 +1050,134 @@ extension APIProtocol {
         headers: Operations.GetCapsuleCollage.Input.Headers = .init()
     ) async throws -> Operations.GetCapsuleCollage.Output {
         try await getCapsuleCollage(Operations.GetCapsuleCollage.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Put my capsule on my friends' Story Board (last month's only); they are told
+    ///
+    /// - Remark: HTTP `PUT /api/v1/library/capsules/{month}/share`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/share/put(shareCapsule)`.
+    public func shareCapsule(
+        path: Operations.ShareCapsule.Input.Path,
+        headers: Operations.ShareCapsule.Input.Headers = .init()
+    ) async throws -> Operations.ShareCapsule.Output {
+        try await shareCapsule(Operations.ShareCapsule.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Take my capsule off the Story Board
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/library/capsules/{month}/share`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/share/delete(unshareCapsule)`.
+    public func unshareCapsule(
+        path: Operations.UnshareCapsule.Input.Path,
+        headers: Operations.UnshareCapsule.Input.Headers = .init()
+    ) async throws -> Operations.UnshareCapsule.Output {
+        try await unshareCapsule(Operations.UnshareCapsule.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The Story Board: my friends' shared capsules of last month, and mine; it starts again each month
+    ///
+    /// - Remark: HTTP `GET /api/v1/board`.
+    /// - Remark: Generated from `#/paths//api/v1/board/get(getStoryBoard)`.
+    public func getStoryBoard(headers: Operations.GetStoryBoard.Input.Headers = .init()) async throws -> Operations.GetStoryBoard.Output {
+        try await getStoryBoard(Operations.GetStoryBoard.Input(headers: headers))
+    }
+    /// A shared capsule, for its owner and their friends (404 for anyone else)
+    ///
+    /// - Remark: HTTP `GET /api/v1/board/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/get(getSharedCapsule)`.
+    public func getSharedCapsule(
+        path: Operations.GetSharedCapsule.Input.Path,
+        headers: Operations.GetSharedCapsule.Input.Headers = .init()
+    ) async throws -> Operations.GetSharedCapsule.Output {
+        try await getSharedCapsule(Operations.GetSharedCapsule.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A shared capsule's photo (thumbnail), for its owner and their friends
+    ///
+    /// - Remark: HTTP `GET /api/v1/board/{id}/photos/{photoID}/thumbnail`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/photos/{photoID}/thumbnail/get(getBoardPhotoThumbnail)`.
+    public func getBoardPhotoThumbnail(
+        path: Operations.GetBoardPhotoThumbnail.Input.Path,
+        headers: Operations.GetBoardPhotoThumbnail.Input.Headers = .init()
+    ) async throws -> Operations.GetBoardPhotoThumbnail.Output {
+        try await getBoardPhotoThumbnail(Operations.GetBoardPhotoThumbnail.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A shared capsule's photo (preview), for its owner and their friends
+    ///
+    /// - Remark: HTTP `GET /api/v1/board/{id}/photos/{photoID}/preview`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/photos/{photoID}/preview/get(getBoardPhotoPreview)`.
+    public func getBoardPhotoPreview(
+        path: Operations.GetBoardPhotoPreview.Input.Path,
+        headers: Operations.GetBoardPhotoPreview.Input.Headers = .init()
+    ) async throws -> Operations.GetBoardPhotoPreview.Output {
+        try await getBoardPhotoPreview(Operations.GetBoardPhotoPreview.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// My reaction to a shared capsule (one per person; sending another replaces it)
+    ///
+    /// - Remark: HTTP `PUT /api/v1/board/{id}/reaction`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/reaction/put(reactToCapsule)`.
+    public func reactToCapsule(
+        path: Operations.ReactToCapsule.Input.Path,
+        headers: Operations.ReactToCapsule.Input.Headers = .init(),
+        body: Operations.ReactToCapsule.Input.Body
+    ) async throws -> Operations.ReactToCapsule.Output {
+        try await reactToCapsule(Operations.ReactToCapsule.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Take my reaction back
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/board/{id}/reaction`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/reaction/delete(unreactToCapsule)`.
+    public func unreactToCapsule(
+        path: Operations.UnreactToCapsule.Input.Path,
+        headers: Operations.UnreactToCapsule.Input.Headers = .init()
+    ) async throws -> Operations.UnreactToCapsule.Output {
+        try await unreactToCapsule(Operations.UnreactToCapsule.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Comment on a shared capsule (1 to 500 characters); its owner is told
+    ///
+    /// - Remark: HTTP `POST /api/v1/board/{id}/comments`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/comments/post(commentOnCapsule)`.
+    public func commentOnCapsule(
+        path: Operations.CommentOnCapsule.Input.Path,
+        headers: Operations.CommentOnCapsule.Input.Headers = .init(),
+        body: Operations.CommentOnCapsule.Input.Body
+    ) async throws -> Operations.CommentOnCapsule.Output {
+        try await commentOnCapsule(Operations.CommentOnCapsule.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Delete a comment (its author, or the capsule's owner)
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/board/{id}/comments/{commentID}`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/comments/{commentID}/delete(deleteCapsuleComment)`.
+    public func deleteCapsuleComment(
+        path: Operations.DeleteCapsuleComment.Input.Path,
+        headers: Operations.DeleteCapsuleComment.Input.Headers = .init()
+    ) async throws -> Operations.DeleteCapsuleComment.Output {
+        try await deleteCapsuleComment(Operations.DeleteCapsuleComment.Input(
             path: path,
             headers: headers
         ))

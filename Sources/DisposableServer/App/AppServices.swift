@@ -22,6 +22,7 @@ public struct AppServices: Sendable {
     let moments: MomentService
     let capsules: CapsuleService
     let friends: FriendService
+    let board: StoryBoardService
     let admin: AdminService
     let myData: MyDataService
     let profiles: ProfileService
@@ -116,6 +117,9 @@ public struct AppServices: Sendable {
             bell: notifications.bell, clock: clock, logger: logger)
         friends = FriendService(
             database: database, limiter: RateLimiter([.target: configuration.limits.friendRequests]), bell: notifications.bell, clock: clock)
+        board = StoryBoardService(
+            database: database, capsules: capsules, blobs: blobs, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
+            clock: clock)
         myData = MyDataService(
             database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,
             pendingWrites: pendingWrites, blobs: blobs, changes: changes, clock: clock)

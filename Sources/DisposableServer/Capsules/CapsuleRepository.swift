@@ -15,6 +15,8 @@ struct CapsuleRepository: Sendable {
         var songArtist: String?
         let releasedAt: Date
         var updatedAt: Date
+        /// On the Story Board since then.
+        var sharedAt: Date? = nil
     }
 
     /// A library photo a capsule may hold.
@@ -106,6 +108,10 @@ struct CapsuleRepository: Sendable {
         ).first() != nil
     }
 
+    func find(id: String) async throws -> Capsule? {
+        try await database.read { db in try await db.raw("SELECT * FROM capsules WHERE id = \(bind: id)").first().map(Self.capsule) }
+    }
+
     func find(userID: String, month: CapsuleMonth) async throws -> Capsule? {
         try await database.read { db in
             try await db.raw("SELECT * FROM capsules WHERE user_id = \(bind: userID) AND month = \(bind: month.text)").first().map(Self.capsule)
@@ -155,7 +161,8 @@ struct CapsuleRepository: Sendable {
             quote: try row.decode(column: "quote", as: String?.self), songTitle: try row.decode(column: "song_title", as: String?.self),
             songArtist: try row.decode(column: "song_artist", as: String?.self),
             releasedAt: Date(millisecondsSince1970: try row.decode(column: "released_at", as: Int64.self)),
-            updatedAt: Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self)))
+            updatedAt: Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self)),
+            sharedAt: try row.decode(column: "shared_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)))
     }
 
     private static func encode(_ ids: [String]) throws -> String { String(decoding: try JSONEncoder().encode(ids), as: UTF8.self) }

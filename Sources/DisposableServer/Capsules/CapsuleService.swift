@@ -83,6 +83,11 @@ struct CapsuleService: Sendable {
         Self.nextRelease(after: clock.now, in: try await zone(of: user))
     }
 
+    /// Last month where the owner lives: the capsule that may go on the Story Board.
+    func lastMonth(for user: User) async throws -> CapsuleMonth {
+        CapsuleMonth(containing: clock.now, in: try await zone(of: user)).previous
+    }
+
     static func nextRelease(after now: Date, in zone: TimeZone) -> Date { CapsuleMonth(containing: now, in: zone).next.start(in: zone) }
 
     func capsule(_ month: String, for user: User) async throws -> CapsuleJSON {
@@ -165,7 +170,7 @@ struct CapsuleService: Sendable {
 
     // MARK: Helpers
 
-    private func find(_ month: String, for user: User) async throws -> CapsuleRepository.Capsule {
+    func find(_ month: String, for user: User) async throws -> CapsuleRepository.Capsule {
         guard let month = CapsuleMonth(month), let capsule = try await rows.find(userID: user.id, month: month) else {
             throw Problem.notFound("You have no capsule for this month.")
         }
@@ -177,10 +182,10 @@ struct CapsuleService: Sendable {
         return CapsuleJSON(
             month: capsule.month.text, releasedAt: capsule.releasedAt, updatedAt: capsule.updatedAt, photos: assets.map(\.json),
             quote: capsule.quote, song: capsule.songTitle.map { .init(title: $0, artist: capsule.songArtist) },
-            collageURL: assets.isEmpty ? nil : "/api/v1/library/capsules/\(capsule.month.text)/collage.jpg")
+            collageURL: assets.isEmpty ? nil : "/api/v1/library/capsules/\(capsule.month.text)/collage.jpg", sharedAt: capsule.sharedAt)
     }
 
-    private func zone(of user: User) async throws -> TimeZone {
+    func zone(of user: User) async throws -> TimeZone {
         try await profiles.timeZone(of: user.id).flatMap(TimeZone.init(identifier:)) ?? .gmt
     }
 

@@ -143,7 +143,8 @@ struct FriendService: Sendable {
 
     private static let sayWho = Problem.invalidField("username", "Say who to ask: a username, or an e-mail address.")
 
-    private static func friend(from row: any SQLRow, since: Int64) throws -> FriendJSON {
+    /// A `users` row (id, name, username, avatar_version) as friends see it.
+    static func friend(from row: any SQLRow, since: Int64) throws -> FriendJSON {
         let id = try row.decode(column: "id", as: String.self)
         return FriendJSON(
             id: id, name: try row.decode(column: "name", as: String.self), username: try row.decode(column: "username", as: String?.self),

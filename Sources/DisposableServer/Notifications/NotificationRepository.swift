@@ -69,14 +69,14 @@ struct NotificationRepository: Sendable {
     /// A notice about no event, to one account: its capsule of `period` (a month), its year of moments, or what
     /// another account (`actor`) did — a friend request, a yes.
     static func toAccount(
-        _ kind: NotificationJSON.Kind, userID: String, period: String? = nil, actor: (id: String, name: String)? = nil, now: Date,
-        in db: any SQLDatabase
+        _ kind: NotificationJSON.Kind, userID: String, period: String? = nil, actor: (id: String, name: String)? = nil, text: String? = nil,
+        now: Date, in db: any SQLDatabase
     ) async throws {
         try await db.raw(
             """
-            INSERT INTO notifications (id, recipient_id, kind, period, actor_id, actor_name, created_at)
+            INSERT INTO notifications (id, recipient_id, kind, period, actor_id, actor_name, text, created_at)
             VALUES (\(bind: newID()), \(bind: userID), \(bind: kind.rawValue), \(bind: period), \(bind: actor?.id), \(bind: actor?.name),
-                    \(bind: now.millisecondsSince1970))
+                    \(bind: text), \(bind: now.millisecondsSince1970))
             """
         ).run()
     }

@@ -55,7 +55,8 @@ struct CapsulePages {
                         id: photo.id, index: index, thumbnail: photo.urls.thumbnail, preview: photo.urls.preview,
                         alt: web.t("capsule_photo_alt", ["date": web.date(photo.takenAt)]))
                 },
-                count: capsule.photos.count, collageURL: capsule.collageURL, released: web.time(capsule.releasedAt)))
+                count: capsule.photos.count, collageURL: capsule.collageURL, released: web.time(capsule.releasedAt),
+                shareable: month == (try await capsules.lastMonth(for: user)), shared: capsule.sharedAt != nil))
     }
 }
 
@@ -97,4 +98,7 @@ struct CapsuleView: Sendable {
     let count: Int
     let collageURL: String?
     let released: TimeText
+    /// Last month's: it may go on the Story Board.
+    let shareable: Bool
+    let shared: Bool
 }

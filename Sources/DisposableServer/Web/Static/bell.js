@@ -19,6 +19,9 @@ function text(notice) {
     case 'moments-recap': return t('notice_moments_recap', { year: notice.period });
     case 'friend-request': return t('notice_friend_request', values);
     case 'friend-accepted': return t('notice_friend_accepted', values);
+    case 'capsule-shared': return t('notice_capsule_shared', values);
+    case 'capsule-reaction': return t('notice_capsule_reaction', values);
+    case 'capsule-comment': return t('notice_capsule_comment', values);
     default: return notice.eventName ?? '';
   }
 }
@@ -34,6 +37,7 @@ function where(notice) {
   if (notice.kind === 'capsule') return `/capsules/${encodeURIComponent(notice.period)}`;
   if (notice.kind === 'moments-recap') return `/moments?year=${encodeURIComponent(notice.period)}`;
   if (notice.kind.startsWith('friend-')) return '/friends';
+  if (['capsule-shared', 'capsule-reaction', 'capsule-comment'].includes(notice.kind)) return '/board';
   const page = `/e/${encodeURIComponent(notice.eventCode)}${notice.kind === 'recap' ? '/recap' : ''}`;
   return `${page}${notice.photoId ? `#post=${encodeURIComponent(notice.photoId)}` : ''}`;
 }

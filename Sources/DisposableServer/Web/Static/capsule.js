@@ -125,6 +125,14 @@ if (root) {
     }
   });
 
+  // The Story Board: my friends see it this month.
+  for (const [id, method] of [['board-share', 'PUT'], ['board-unshare', 'DELETE']]) {
+    document.getElementById(id)?.addEventListener('click', async () => {
+      await api(`${base}/share`, { method });
+      location.reload();
+    });
+  }
+
   // Share the collage as a file where the device can, else its link.
   const share = document.getElementById('capsule-share');
   const download = document.getElementById('capsule-download');
