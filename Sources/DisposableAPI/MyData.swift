@@ -143,6 +143,22 @@ public struct MyData: Codable, Sendable {
     public var moments: [MomentJSON] = []
     /// CAP-2: an account's capsules, oldest first.
     public var capsules: [Capsule] = []
+    /// The names of an account's friends (and of requests either way), as the friends page shows them.
+    public var friends: [String] = []
+    /// What an account wrote on friends' shared capsules, oldest first.
+    public var capsuleComments: [CapsuleComment] = []
+
+    public struct CapsuleComment: Codable, Sendable {
+        public var capsuleId: String
+        public var text: String
+        public var createdAt: Date
+
+        public init(capsuleId: String, text: String, createdAt: Date) {
+            self.capsuleId = capsuleId
+            self.text = text
+            self.createdAt = createdAt
+        }
+    }
 
     /// A monthly capsule: its month, the library photos it holds (ids, as in `library`), the owner's words and song.
     public struct Capsule: Codable, Sendable {

@@ -70,6 +70,13 @@ struct StoryBoardTests {
             let comment = try #require((commented["comments"] as? [[String: Any]])?.first)
             #expect(
                 comment["text"] as? String == "So <b>good</b>" && comment["authorName"] as? String == "Ben" && comment["canDelete"] as? Bool == true)
+            // Ben's data export holds his friends and what he wrote
+            let export = try await app.call(.get, "/api/v1/me/export", token: ben)
+            let zip = try writeTemporaryFile(Data(buffer: export.body), suffix: ".zip")
+            defer { try? FileManager.default.removeItem(at: zip) }
+            let data = try JSONSerialization.jsonObject(with: try await extract(zip, "data.json")) as? [String: Any] ?? [:]
+            #expect(data["friends"] as? [String] == ["Ana"])
+            #expect((data["capsuleComments"] as? [[String: Any]])?.map { $0["text"] as? String } == ["So <b>good</b>"])
             let reactions = try await CapsuleTests.notices(app, ana, kind: "capsule-reaction")
             #expect(reactions.count == 1 && reactions.first?["text"] as? String == "❤️", "\(reactions)")
             #expect(try await CapsuleTests.notices(app, ana, kind: "capsule-comment").first?["text"] as? String == "So <b>good</b>")

@@ -191,6 +191,19 @@ struct StoryBoardService: Sendable {
         guard deleted else { throw Problem.notFound("There is no such comment of yours on this capsule.") }
     }
 
+    /// What `userID` wrote on shared capsules, oldest first (the data export).
+    static func comments(by userID: String, in database: any DatabaseEngine) async throws -> [MyData.CapsuleComment] {
+        try await database.read { db in
+            try await db.raw(
+                "SELECT capsule_id, text, created_at FROM capsule_comments WHERE author_id = \(bind: userID) ORDER BY created_at, id"
+            ).all().map {
+                MyData.CapsuleComment(
+                    capsuleId: try $0.decode(column: "capsule_id", as: String.self), text: try $0.decode(column: "text", as: String.self),
+                    createdAt: Date(millisecondsSince1970: try $0.decode(column: "created_at", as: Int64.self)))
+            }
+        }
+    }
+
     // MARK: Rules
 
     /// A capsule is never so discussed; a bound, not a quota anyone meets.

@@ -121,6 +121,19 @@ struct FriendService: Sendable {
         guard removed else { throw Problem.notFound("There is no friend or request with this account.") }
     }
 
+    /// The names of the other side of every friendship or request of `userID` (the data export).
+    static func names(of userID: String, in database: any DatabaseEngine) async throws -> [String] {
+        try await database.read { db in
+            try await db.raw(
+                """
+                SELECT u.name FROM friendships f
+                JOIN users u ON u.id = CASE WHEN f.requester_id = \(bind: userID) THEN f.addressee_id ELSE f.requester_id END
+                WHERE f.requester_id = \(bind: userID) OR f.addressee_id = \(bind: userID) ORDER BY u.name
+                """
+            ).all().map { try $0.decode(column: "name", as: String.self) }
+        }
+    }
+
     /// Whether two accounts are friends (for what friends may see).
     static func areFriends(_ a: String, _ b: String, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(

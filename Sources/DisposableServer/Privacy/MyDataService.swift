@@ -51,6 +51,8 @@ struct MyDataService: Sendable {
             let library = try await libraryFiles(of: user.id)
             data.library = library.map(\.1)
             data.moments = try await moments(of: user.id)
+            data.friends = try await FriendService.names(of: user.id, in: database)
+            data.capsuleComments = try await StoryBoardService.comments(by: user.id, in: database)
             data.capsules = try await CapsuleRepository(database: database).all(userID: user.id).reversed().map {
                 .init(
                     month: $0.month.text, photoIds: $0.assetIDs, quote: $0.quote, songTitle: $0.songTitle, songArtist: $0.songArtist,
@@ -138,9 +140,12 @@ struct MyDataService: Sendable {
             try await db.raw("DELETE FROM support_tickets WHERE user_id = \(bind: userID)").run()
             // What they were told as an account (capsules, moments): notices name their recipient, not reference it.
             try await db.raw("DELETE FROM notifications WHERE recipient_id = \(bind: userID)").run()
-            // and what others were told of them as friends (their name in "… wants to be your friend").
+            // and what others were told of them as friends (their name in "… wants to be your friend", their comments).
             try await db.raw(
-                "DELETE FROM notifications WHERE actor_id = \(bind: userID) AND kind IN ('friend-request', 'friend-accepted')"
+                """
+                DELETE FROM notifications WHERE actor_id = \(bind: userID)
+                  AND kind IN ('friend-request', 'friend-accepted', 'capsule-shared', 'capsule-reaction', 'capsule-comment')
+                """
             ).run()
             try await db.raw("DELETE FROM users WHERE id = \(bind: userID)").run()
         }
