@@ -110,15 +110,7 @@ struct CapsuleTests {
 
             // the collage: a real JPEG, 1080 px wide, made once (ETag); the pages, in English and French
             let collageURL = try #require(capsule.string("collageURL"))
-            let collage = try await app.call(.get, collageURL, token: kiri, headers: [.acceptLanguage: "fr-FR"])
-            #expect(collage.status == .ok && collage.headers[.contentType] == "image/jpeg", "\(collage.text.prefix(200))")
-            let file = try writeTemporaryFile(Data(buffer: collage.body), suffix: ".jpg")
-            defer { try? FileManager.default.removeItem(at: file) }
-            let header = try await VipsImageProcessor().probe(file.path, format: .jpeg)
-            #expect(header.width == 1080 && header.height > 400 && header.height < 700, "\(header.width)×\(header.height)")
-            let etag = try #require(collage.headers[.eTag])
-            #expect(
-                try await app.call(.get, collageURL, token: kiri, headers: [.acceptLanguage: "fr-FR", .ifNoneMatch: etag]).status == .notModified)
+            try await RecapTests.expectThreeSquareCollage(app, collageURL, token: kiri, again: kiri)
             let history = try await app.page(.get, "/capsules", cookie: kiri, headers: [.acceptLanguage: "fr"]).text
             #expect(history.contains("Novembre 2026") && history.contains("href=\"/capsules/2026-11\"") && history.contains("3 photos"))
             #expect(history.contains("Octobre 2026") && history.contains("1 photo<"))

@@ -8,6 +8,19 @@ import Testing
 /// organizer, its collage a real JPEG, everyone told when it is ready, and gone with the event.
 @Suite("Event recap (CAP-1)")
 struct RecapTests {
+    /// The collage at `url`: a real JPEG 1080 px wide, three squares of ~350 px side by side under the title (wider than
+    /// tall); asked again with its ETag (by `again`), 304.
+    static func expectThreeSquareCollage(_ app: TestApp, _ url: String, token: String, again: String) async throws {
+        let collage = try await app.call(.get, url, token: token, headers: [.acceptLanguage: "fr-FR"])
+        #expect(collage.status == .ok && collage.headers[.contentType] == "image/jpeg", "\(collage.text.prefix(200))")
+        let file = try writeTemporaryFile(Data(buffer: collage.body), suffix: ".jpg")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let header = try await VipsImageProcessor().probe(file.path, format: .jpeg)
+        #expect(header.width == 1080 && header.height > 400 && header.height < 700, "\(header.width)×\(header.height)")
+        let etag = try #require(collage.headers[.eTag])
+        #expect(try await app.call(.get, url, token: again, headers: [.acceptLanguage: "fr-FR", .ifNoneMatch: etag]).status == .notModified)
+    }
+
     @Test("Guests wait for the end, the organizer previews; the recap keeps one of each copy; the collage decodes", arguments: TestEngine.allCases)
     func recap(engine: TestEngine) async throws {
         let folder = try SelectionTests.folder()
@@ -70,16 +83,7 @@ struct RecapTests {
 
             // the collage: a real JPEG, 1080 px wide, a row of three squares under a title; cached by its ETag
             let collageURL = try #require(ready.string("collageURL"))
-            let collage = try await app.call(.get, collageURL, token: cleo, headers: [.acceptLanguage: "fr-FR"])
-            #expect(collage.status == .ok && collage.headers[.contentType] == "image/jpeg", "\(collage.text.prefix(200))")
-            let file = try writeTemporaryFile(Data(buffer: collage.body), suffix: ".jpg")
-            defer { try? FileManager.default.removeItem(at: file) }
-            let header = try await VipsImageProcessor().probe(file.path, format: .jpeg)
-            // three squares of ~350 px side by side under the title: wider than tall
-            #expect(header.width == 1080 && header.height > 400 && header.height < 700, "\(header.width)×\(header.height)")
-            let etag = try #require(collage.headers[.eTag])
-            let again = try await app.call(.get, collageURL, token: ana, headers: [.acceptLanguage: "fr-FR", .ifNoneMatch: etag])
-            #expect(again.status == .notModified)
+            try await Self.expectThreeSquareCollage(app, collageURL, token: cleo, again: ana)
             #expect(app.storedFiles().contains { $0.hasPrefix("events/\(eventID)/recap/collage-") })
 
             // hostile input: counts out of range, a stranger, no session

@@ -74,35 +74,28 @@ struct AccountPages {
     }
 
     @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let (user, hash) = signedIn(context) else { return Self.toLogin }
-        let form = try await WebForm.read(request)
-        do {
-            try await profiles.rename(user, to: form["name"])
-            return WebRequest.redirect("/account?done=name")
-        } catch let problem as Problem {
-            let web = WebRequest(request, context: context)
-            return try await render(web, user: user, current: hash, notice: nil, error: web.problemMessage(problem), status: problem.status)
-        }
+        try await saveProfile(request, context, done: "name") { user, form in try await profiles.rename(user, to: form["name"]) }
     }
 
     @Sendable func setUsername(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let (user, hash) = signedIn(context) else { return Self.toLogin }
-        let form = try await WebForm.read(request)
-        do {
-            try await profiles.setUsername(of: user, to: form["username"])
-            return WebRequest.redirect("/account?done=username")
-        } catch let problem as Problem {
-            let web = WebRequest(request, context: context)
-            return try await render(web, user: user, current: hash, notice: nil, error: web.problemMessage(problem), status: problem.status)
-        }
+        try await saveProfile(request, context, done: "username") { user, form in try await profiles.setUsername(of: user, to: form["username"]) }
     }
 
     @Sendable func setAppearance(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await saveProfile(request, context, done: "appearance") { user, form in
+            try await profiles.setAppearance(of: user, to: form["appearance"] ?? "")
+        }
+    }
+
+    /// One of the profile's forms: saved, then back to the page with its notice; a refusal shown on the page.
+    private func saveProfile(
+        _ request: Request, _ context: AppRequestContext, done: String, _ save: (User, WebForm) async throws -> Void
+    ) async throws -> Response {
         guard let (user, hash) = signedIn(context) else { return Self.toLogin }
         let form = try await WebForm.read(request)
         do {
-            try await profiles.setAppearance(of: user, to: form["appearance"] ?? "")
-            return WebRequest.redirect("/account?done=appearance")
+            try await save(user, form)
+            return WebRequest.redirect("/account?done=\(done)")
         } catch let problem as Problem {
             let web = WebRequest(request, context: context)
             return try await render(web, user: user, current: hash, notice: nil, error: web.problemMessage(problem), status: problem.status)
