@@ -16,6 +16,8 @@ public struct CapsuleJSON: Codable, Sendable, Equatable {
     public var collageURL: String?
     /// On the Story Board since then, for my friends to see.
     public var sharedAt: Date?
+    /// The song's clip (AAC, at most 30 s), played when the capsule is viewed.
+    public var clipURL: String?
 
     public struct Song: Codable, Sendable, Equatable {
         public var title: String
@@ -29,7 +31,7 @@ public struct CapsuleJSON: Codable, Sendable, Equatable {
 
     public init(
         month: String, releasedAt: Date, updatedAt: Date, photos: [LibraryAssetJSON], quote: String?, song: Song?, collageURL: String?,
-        sharedAt: Date? = nil
+        sharedAt: Date? = nil, clipURL: String? = nil
     ) {
         self.month = month
         self.releasedAt = releasedAt
@@ -39,6 +41,7 @@ public struct CapsuleJSON: Codable, Sendable, Equatable {
         self.song = song
         self.collageURL = collageURL
         self.sharedAt = sharedAt
+        self.clipURL = clipURL
     }
 }
 
@@ -136,6 +139,8 @@ public struct SharedCapsule: Codable, Sendable, Equatable {
     public var sharedAt: Date
     public var quote: String?
     public var song: CapsuleJSON.Song?
+    /// The song's clip, for friends too.
+    public var clipURL: String?
     public var photos: [Photo]
     /// How many of each emoji.
     public var reactions: [String: Int]
@@ -144,8 +149,8 @@ public struct SharedCapsule: Codable, Sendable, Equatable {
     public var comments: [Comment]
 
     public init(
-        id: String, month: String, owner: FriendJSON, mine: Bool, sharedAt: Date, quote: String?, song: CapsuleJSON.Song?, photos: [Photo],
-        reactions: [String: Int], myReaction: String?, comments: [Comment]
+        id: String, month: String, owner: FriendJSON, mine: Bool, sharedAt: Date, quote: String?, song: CapsuleJSON.Song?, clipURL: String? = nil,
+        photos: [Photo], reactions: [String: Int], myReaction: String?, comments: [Comment]
     ) {
         self.id = id
         self.month = month
@@ -154,6 +159,7 @@ public struct SharedCapsule: Codable, Sendable, Equatable {
         self.sharedAt = sharedAt
         self.quote = quote
         self.song = song
+        self.clipURL = clipURL
         self.photos = photos
         self.reactions = reactions
         self.myReaction = myReaction

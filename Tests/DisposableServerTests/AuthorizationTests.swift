@@ -115,6 +115,19 @@ struct AuthorizationTests {
             method: .delete, path: "/api/v1/library/capsules/{month}/share",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/board", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        // No clip yet: the owner hears there is none, others that there is nothing for them.
+        Row(
+            method: .get, path: "/api/v1/board/{capsule}/clip.m4a",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
+        Row(
+            method: .get, path: "/api/v1/library/capsules/{month}/clip.m4a",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/library/capsules/{month}/clip",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
+        Row(
+            method: .put, path: "/api/v1/library/capsules/{month}/clip", raw: "not a sound",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .unsupportedMediaType, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/board/{capsule}", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .notFound, .notFound)),
         Row(
             method: .get, path: "/api/v1/board/{capsule}/photos/{photoID}/thumbnail",

@@ -20,6 +20,22 @@ struct CapsuleTests {
         return id
     }
 
+    /// A sound file: a tone `seconds` long, as ffmpeg writes `format` (mp3, ogg, wav…).
+    static func tone(_ format: String, seconds: Int) async throws -> Data {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tone-\(UUID().uuidString).\(format)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let made = try await runTool(
+            "/usr/bin/ffmpeg",
+            ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)", "-metadata", "title=Secret", file.path])
+        guard made.status == 0 else { throw TestSetupError("ffmpeg: \(made.output)") }
+        return try Data(contentsOf: file)
+    }
+
+    /// Sends `data` as the capsule's song clip.
+    static func putClip(_ app: TestApp, _ month: String, _ data: Data, token: String, type: String = "audio/mpeg") async throws -> APIResponse {
+        try await app.call(.put, "/api/v1/library/capsules/\(month)/clip", token: token, headers: [.contentType: type], body: data)
+    }
+
     static func photoIDs(_ response: APIResponse) -> [String] {
         ((response["photos"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
     }
@@ -189,6 +205,33 @@ struct CapsuleTests {
             try await app.call(.patch, path, json: ["quote": "Mine now"], token: other).expectProblem(.notFound)
             #expect(Self.photoIDs(try await app.call(.get, path, token: olivia)) == [november[1], november[4]], "unchanged")
 
+            // the song's clip: a 40 s MP3 becomes 30 s of AAC without its tags; not sound files are refused; removed
+            let clipped = try await Self.putClip(app, "2026-11", try await Self.tone("mp3", seconds: 40), token: olivia)
+            let clipURL = try #require(clipped.string("clipURL"), "\(clipped.text)")
+            let clip = try await app.call(.get, clipURL, token: olivia)
+            #expect(clip.status == .ok && clip.headers[.contentType] == "audio/mp4")
+            let clipFile = try writeTemporaryFile(Data(buffer: clip.body), suffix: ".m4a")
+            defer { try? FileManager.default.removeItem(at: clipFile) }
+            let probed = try await runTool(
+                "/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration:format_tags:stream=codec_name", "-of", "json", clipFile.path])
+            #expect(probed.output.contains("\"aac\"") && !probed.output.contains("Secret"), "\(probed.output)")
+            let seconds =
+                (try? JSONSerialization.jsonObject(with: Data(probed.output.utf8)) as? [String: Any])
+                .flatMap { ($0["format"] as? [String: Any])?["duration"] as? String }.flatMap(Double.init) ?? 0
+            #expect(seconds > 29 && seconds < 30.5, "\(seconds) s")
+            for (bytes, type) in [
+                (try await TestImages.jpeg(width: 64, height: 48), "image/jpeg"),
+                (Data("#EXTM3U\n#EXT-X-TARGETDURATION:1\nfile:///etc/passwd\n".utf8), "audio/mpeg"),
+                (Data("not a sound".utf8), "audio/mpeg"),
+            ] {
+                try await Self.putClip(app, "2026-11", bytes, token: olivia, type: type).expectProblem(.unsupportedMediaType)
+            }
+            try await Self.putClip(app, "2026-11", try await Self.tone("wav", seconds: 1), token: other).expectProblem(.notFound)
+            #expect(try await app.call(.get, clipURL, token: olivia).status == .ok, "a refused file leaves the clip as it was")
+            #expect(try await app.call(.delete, "/api/v1/library/capsules/2026-11/clip", token: olivia).status == .noContent)
+            try await app.call(.get, clipURL, token: olivia).expectProblem(.notFound)
+            #expect(try await Self.putClip(app, "2026-11", try await Self.tone("ogg", seconds: 3), token: olivia).status == .ok)
+
             // a photo moved to the trash leaves the capsule; the collage has what is left
             #expect(try await app.call(.delete, "/api/v1/library/assets/\(november[1])", token: olivia).status == .noContent)
             #expect(Self.photoIDs(try await app.call(.get, path, token: olivia)) == [november[4]])
@@ -197,6 +240,7 @@ struct CapsuleTests {
             // gone with the account: rows, files, notices
             let userID = try await LibraryTests.me(app, olivia)
             #expect(app.storedFiles().contains { $0.hasPrefix("library/\(userID)/capsules/2026-11/collage-") })
+            #expect(app.storedFiles().contains("library/\(userID)/capsules/2026-11/clip.m4a"))
             let email = try #require(((try await app.call(.get, "/api/v1/me", token: olivia))["user"] as? [String: Any])?["email"] as? String)
             #expect(try await app.call(.delete, "/api/v1/me", json: ["confirmEmail": email], token: olivia).status == .noContent)
             let left = try await app.services.database.sql { db in

@@ -61,6 +61,12 @@ struct StoryBoardTests {
             try await app.call(.post, "/api/v1/board/\(capsuleID)/comments", json: ["text": "Hi"], token: cleo).expectProblem(.notFound)
             #expect(Self.items(try await app.call(.get, "/api/v1/board", token: ana)).first?["mine"] as? Bool == true, "Ana sees hers")
 
+            // the song's clip plays for a friend, not for a stranger
+            #expect(try await CapsuleTests.putClip(app, "2026-11", try await CapsuleTests.tone("mp3", seconds: 2), token: ana).status == .ok)
+            let clipURL = try #require(try await app.call(.get, "/api/v1/board/\(capsuleID)", token: ben).string("clipURL"))
+            #expect(try await app.call(.get, clipURL, token: ben).headers[.contentType] == "audio/mp4")
+            try await app.call(.get, clipURL, token: cleo).expectProblem(.notFound)
+
             // Ben reacts (then changes his mind) and comments; Ana is told once for the reaction, once for the comment
             #expect(try await app.call(.put, "/api/v1/board/\(capsuleID)/reaction", json: ["emoji": "❤️"], token: ben).status == .ok)
             let changed = try await app.call(.put, "/api/v1/board/\(capsuleID)/reaction", json: ["emoji": "🔥"], token: ben)

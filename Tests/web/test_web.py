@@ -539,10 +539,21 @@ def capsule_checks(organizer, server, downloads, check):
     wait(organizer, lambda d: not old_is_current(old) and len(tiles(d)) == 3, "the capsule after the replacement")
     after = tiles(organizer)
     assert before[0] not in after and set(before[1:]) <= set(after), (before, after)
+    # The song's clip: a 40-second MP3 picked in the form; the page then plays its first 30 seconds.
+    song = os.path.join(downloads, "song.mp3")
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=40", song], check=True)
+    organizer.find_element(By.ID, "capsule-edit").click()
+    old = organizer.find_element(By.TAG_NAME, "html")
+    organizer.find_element(By.ID, "capsule-clip-file").send_keys(song)
+    wait(organizer, lambda d: not old_is_current(old) and d.find_elements(By.ID, "capsule-clip"), "the clip on the page", timeout=60)
+    duration = organizer.execute_async_script(
+        "const done = arguments[0]; const audio = document.getElementById('capsule-clip'); audio.preload = 'metadata';"
+        "audio.addEventListener('loadedmetadata', () => done(audio.duration)); audio.addEventListener('error', () => done(-1)); audio.load();")
+    assert 29 < duration < 30.5, duration
     organizer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     shot(organizer, "capsule-dark")
     organizer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
-    check("a capsule's photos enlarge; edited to fewer photos, one replaced, with words (as text) and a song, and saved")
+    check("a capsule's photos enlarge; edited to fewer photos, one replaced, with words (as text), a song and its clip (30 s), and saved")
 
     # The collage to share: a JPEG 1080 px wide.
     collage = organizer.find_element(By.ID, "capsule-download").get_attribute("href")

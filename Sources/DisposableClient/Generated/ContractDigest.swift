@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "2ae5a426da5b9d269c26bb83030af825a168975758e3aa5b9345c9dac75d6610"
+    public static let contractDigest = "1662aaa400d8217261ea1b490c1f7cbd280f2a3ed9473855fcba9b0ee818f9a3"
 }

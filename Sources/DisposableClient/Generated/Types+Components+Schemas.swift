@@ -5043,6 +5043,8 @@ extension Components {
             public var quote: Swift.String?
             /// - Remark: Generated from `#/components/schemas/SharedCapsule/song`.
             public var song: Components.Schemas.CapsuleSong?
+            /// - Remark: Generated from `#/components/schemas/SharedCapsule/clipURL`.
+            public var clipURL: Swift.String?
             /// - Remark: Generated from `#/components/schemas/SharedCapsule/PhotosPayload`.
             public struct PhotosPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/SharedCapsule/PhotosPayload/id`.
@@ -5207,6 +5209,7 @@ extension Components {
             ///   - sharedAt:
             ///   - quote:
             ///   - song:
+            ///   - clipURL:
             ///   - photos:
             ///   - reactions: How many of each emoji.
             ///   - myReaction:
@@ -5219,6 +5222,7 @@ extension Components {
                 sharedAt: Foundation.Date,
                 quote: Swift.String? = nil,
                 song: Components.Schemas.CapsuleSong? = nil,
+                clipURL: Swift.String? = nil,
                 photos: Components.Schemas.SharedCapsule.PhotosPayload,
                 reactions: Components.Schemas.SharedCapsule.ReactionsPayload,
                 myReaction: Swift.String? = nil,
@@ -5231,6 +5235,7 @@ extension Components {
                 self.sharedAt = sharedAt
                 self.quote = quote
                 self.song = song
+                self.clipURL = clipURL
                 self.photos = photos
                 self.reactions = reactions
                 self.myReaction = myReaction
@@ -5244,6 +5249,7 @@ extension Components {
                 case sharedAt
                 case quote
                 case song
+                case clipURL
                 case photos
                 case reactions
                 case myReaction
@@ -5279,6 +5285,10 @@ extension Components {
                     Components.Schemas.CapsuleSong.self,
                     forKey: .song
                 )
+                self.clipURL = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .clipURL
+                )
                 self.photos = try container.decode(
                     Components.Schemas.SharedCapsule.PhotosPayload.self,
                     forKey: .photos
@@ -5303,6 +5313,7 @@ extension Components {
                     "sharedAt",
                     "quote",
                     "song",
+                    "clipURL",
                     "photos",
                     "reactions",
                     "myReaction",
@@ -5410,6 +5421,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Capsule/sharedAt`.
             public var sharedAt: Foundation.Date?
+            /// The song's clip (AAC, at most 30 s), played when the capsule is viewed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Capsule/clipURL`.
+            public var clipURL: Swift.String?
             /// Creates a new `Capsule`.
             ///
             /// - Parameters:
@@ -5421,6 +5436,7 @@ extension Components {
             ///   - song:
             ///   - collageURL: The collage (JPEG), while photos are left.
             ///   - sharedAt: On my friends' Story Board since then.
+            ///   - clipURL: The song's clip (AAC, at most 30 s), played when the capsule is viewed.
             public init(
                 month: Swift.String,
                 releasedAt: Foundation.Date,
@@ -5429,7 +5445,8 @@ extension Components {
                 quote: Swift.String? = nil,
                 song: Components.Schemas.CapsuleSong? = nil,
                 collageURL: Swift.String? = nil,
-                sharedAt: Foundation.Date? = nil
+                sharedAt: Foundation.Date? = nil,
+                clipURL: Swift.String? = nil
             ) {
                 self.month = month
                 self.releasedAt = releasedAt
@@ -5439,6 +5456,7 @@ extension Components {
                 self.song = song
                 self.collageURL = collageURL
                 self.sharedAt = sharedAt
+                self.clipURL = clipURL
             }
             public enum CodingKeys: String, CodingKey {
                 case month
@@ -5449,6 +5467,7 @@ extension Components {
                 case song
                 case collageURL
                 case sharedAt
+                case clipURL
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -5484,6 +5503,10 @@ extension Components {
                     Foundation.Date.self,
                     forKey: .sharedAt
                 )
+                self.clipURL = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .clipURL
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "month",
                     "releasedAt",
@@ -5492,7 +5515,8 @@ extension Components {
                     "quote",
                     "song",
                     "collageURL",
-                    "sharedAt"
+                    "sharedAt",
+                    "clipURL"
                 ])
             }
         }

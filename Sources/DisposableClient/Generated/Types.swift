@@ -208,6 +208,26 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/collage.jpg`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/collage.jpg/get(getCapsuleCollage)`.
     func getCapsuleCollage(_ input: Operations.GetCapsuleCollage.Input) async throws -> Operations.GetCapsuleCollage.Output
+    /// My capsule's song clip: the body is a sound file (MP3, M4A, Ogg, WAV, FLAC; 30 MB at most); its first 30 seconds are kept as AAC, without the file's tags
+    ///
+    /// - Remark: HTTP `PUT /api/v1/library/capsules/{month}/clip`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/clip/put(setCapsuleClip)`.
+    func setCapsuleClip(_ input: Operations.SetCapsuleClip.Input) async throws -> Operations.SetCapsuleClip.Output
+    /// Remove my capsule's song clip
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/library/capsules/{month}/clip`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/clip/delete(removeCapsuleClip)`.
+    func removeCapsuleClip(_ input: Operations.RemoveCapsuleClip.Input) async throws -> Operations.RemoveCapsuleClip.Output
+    /// My capsule's song clip
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/clip.m4a`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/clip.m4a/get(getCapsuleClip)`.
+    func getCapsuleClip(_ input: Operations.GetCapsuleClip.Input) async throws -> Operations.GetCapsuleClip.Output
+    /// A shared capsule's song clip, for its owner and their friends
+    ///
+    /// - Remark: HTTP `GET /api/v1/board/{id}/clip.m4a`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/clip.m4a/get(getSharedCapsuleClip)`.
+    func getSharedCapsuleClip(_ input: Operations.GetSharedCapsuleClip.Input) async throws -> Operations.GetSharedCapsuleClip.Output
     /// Put my capsule on my friends' Story Board (last month's only); they are told
     ///
     /// - Remark: HTTP `PUT /api/v1/library/capsules/{month}/share`.
@@ -1050,6 +1070,60 @@ extension APIProtocol {
         headers: Operations.GetCapsuleCollage.Input.Headers = .init()
     ) async throws -> Operations.GetCapsuleCollage.Output {
         try await getCapsuleCollage(Operations.GetCapsuleCollage.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// My capsule's song clip: the body is a sound file (MP3, M4A, Ogg, WAV, FLAC; 30 MB at most); its first 30 seconds are kept as AAC, without the file's tags
+    ///
+    /// - Remark: HTTP `PUT /api/v1/library/capsules/{month}/clip`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/clip/put(setCapsuleClip)`.
+    public func setCapsuleClip(
+        path: Operations.SetCapsuleClip.Input.Path,
+        headers: Operations.SetCapsuleClip.Input.Headers = .init(),
+        body: Operations.SetCapsuleClip.Input.Body
+    ) async throws -> Operations.SetCapsuleClip.Output {
+        try await setCapsuleClip(Operations.SetCapsuleClip.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove my capsule's song clip
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/library/capsules/{month}/clip`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/clip/delete(removeCapsuleClip)`.
+    public func removeCapsuleClip(
+        path: Operations.RemoveCapsuleClip.Input.Path,
+        headers: Operations.RemoveCapsuleClip.Input.Headers = .init()
+    ) async throws -> Operations.RemoveCapsuleClip.Output {
+        try await removeCapsuleClip(Operations.RemoveCapsuleClip.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// My capsule's song clip
+    ///
+    /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/clip.m4a`.
+    /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/clip.m4a/get(getCapsuleClip)`.
+    public func getCapsuleClip(
+        path: Operations.GetCapsuleClip.Input.Path,
+        headers: Operations.GetCapsuleClip.Input.Headers = .init()
+    ) async throws -> Operations.GetCapsuleClip.Output {
+        try await getCapsuleClip(Operations.GetCapsuleClip.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A shared capsule's song clip, for its owner and their friends
+    ///
+    /// - Remark: HTTP `GET /api/v1/board/{id}/clip.m4a`.
+    /// - Remark: Generated from `#/paths//api/v1/board/{id}/clip.m4a/get(getSharedCapsuleClip)`.
+    public func getSharedCapsuleClip(
+        path: Operations.GetSharedCapsuleClip.Input.Path,
+        headers: Operations.GetSharedCapsuleClip.Input.Headers = .init()
+    ) async throws -> Operations.GetSharedCapsuleClip.Output {
+        try await getSharedCapsuleClip(Operations.GetSharedCapsuleClip.Input(
             path: path,
             headers: headers
         ))

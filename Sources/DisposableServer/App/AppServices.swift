@@ -114,6 +114,7 @@ public struct AppServices: Sendable {
             database: database, clock: clock, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), profiles: profiles)
         capsules = CapsuleService(
             rows: CapsuleRepository(database: database), profiles: profiles, collages: Collage(blobs: blobs, images: images),
+            staging: staging, clips: configuration.videoTool.map(AudioClip.init(tool:)),
             bell: notifications.bell, clock: clock, logger: logger)
         friends = FriendService(
             database: database, limiter: RateLimiter([.target: configuration.limits.friendRequests]), bell: notifications.bell, clock: clock)

@@ -13,6 +13,9 @@ struct CapsuleController {
         router.patch("/api/v1/library/capsules/:month", use: edit)
         router.get("/api/v1/library/capsules/:month/candidates", use: candidates)
         router.get("/api/v1/library/capsules/:month/collage.jpg", use: collage)
+        router.put("/api/v1/library/capsules/:month/clip", use: setClip)
+        router.delete("/api/v1/library/capsules/:month/clip", use: removeClip)
+        router.get("/api/v1/library/capsules/:month/clip.m4a", use: clip)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -32,6 +35,27 @@ struct CapsuleController {
     @Sendable func candidates(_ request: Request, context: AppRequestContext) async throws -> Response {
         let items = try await capsules.candidates(try context.parameters.require("month"), for: try context.requireUser())
         return try jsonResponse(CapsuleCandidates(items: items))
+    }
+
+    /// The song's clip: the body is a sound file (its first 30 seconds are kept, as AAC).
+    @Sendable func setClip(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        return try jsonResponse(try await capsules.setClip(try context.parameters.require("month"), body: request.body, for: user))
+    }
+
+    @Sendable func removeClip(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await capsules.removeClip(try context.parameters.require("month"), for: try context.requireUser())
+        return Response(status: .noContent)
+    }
+
+    @Sendable func clip(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let capsule = try await capsules.find(try context.parameters.require("month"), for: try context.requireUser())
+        return Self.audio(try await capsules.clip(of: capsule))
+    }
+
+    /// A clip as the page's `<audio>` takes it; its address carries its version, so it may be kept.
+    static func audio(_ bytes: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: "audio/mp4", .cacheControl: "private, max-age=3600"], body: .init(byteBuffer: bytes))
     }
 
     /// The collage, titled with the month in the reader's language (the pages' cookie, else the browser's languages).

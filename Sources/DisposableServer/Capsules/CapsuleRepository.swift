@@ -17,6 +17,12 @@ struct CapsuleRepository: Sendable {
         var updatedAt: Date
         /// On the Story Board since then.
         var sharedAt: Date? = nil
+        /// The song's clip, when there is one (its version).
+        var clipVersion: Int? = nil
+
+        /// Where its files live: with the owner's library, so they go with it.
+        var folder: String { LibraryFiles.library(of: userID) + "capsules/\(month.text)/" }
+        var clipKey: String { folder + "clip.m4a" }
     }
 
     /// A library photo a capsule may hold.
@@ -153,6 +159,13 @@ struct CapsuleRepository: Sendable {
         return ids.compactMap { byID[$0] }
     }
 
+    /// The clip's new version, or none.
+    func setClip(_ capsule: Capsule, version: Int?) async throws {
+        try await database.sql { db in
+            try await db.raw("UPDATE capsules SET clip_version = \(bind: version) WHERE id = \(bind: capsule.id)").run()
+        }
+    }
+
     private static func capsule(from row: any SQLRow) throws -> Capsule {
         Capsule(
             id: try row.decode(column: "id", as: String.self), userID: try row.decode(column: "user_id", as: String.self),
@@ -162,7 +175,8 @@ struct CapsuleRepository: Sendable {
             songArtist: try row.decode(column: "song_artist", as: String?.self),
             releasedAt: Date(millisecondsSince1970: try row.decode(column: "released_at", as: Int64.self)),
             updatedAt: Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self)),
-            sharedAt: try row.decode(column: "shared_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)))
+            sharedAt: try row.decode(column: "shared_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)),
+            clipVersion: try row.decode(column: "clip_version", as: Int?.self))
     }
 
     private static func encode(_ ids: [String]) throws -> String { String(decoding: try JSONEncoder().encode(ids), as: UTF8.self) }

@@ -1,5 +1,6 @@
 import DisposableAPI
 import Foundation
+import Hummingbird
 import Logging
 
 /// CAP-2: the monthly capsule — last month of one's library in a few photos, chosen by `Selection`, released at the
@@ -9,6 +10,9 @@ struct CapsuleService: Sendable {
     let rows: CapsuleRepository
     let profiles: ProfileService
     let collages: Collage
+    let staging: UploadStaging
+    /// Nil without ffmpeg: clips are then refused with a sentence.
+    let clips: AudioClip?
     /// Wakes the notification streams when a capsule is out.
     let bell: StreamWaker
     let clock: any AppClock
@@ -163,9 +167,44 @@ struct CapsuleService: Sendable {
         guard
             let made = try await collages.image(
                 previews: assets.map(\.files.preview), title: title(capsule.month), subtitle: capsule.quote ?? defaultQuote(capsule.month),
-                folder: LibraryFiles.library(of: user.id) + "capsules/\(capsule.month.text)/")
+                folder: capsule.folder)
         else { throw Problem.notFound("This capsule has no photos left.") }
         return (made.0, made.fingerprint)
+    }
+
+    // MARK: The song's clip
+
+    /// Makes the song's clip from the sound file sent (its first 30 seconds) and keeps it with the capsule.
+    func setClip(_ month: String, body: RequestBody, for user: User) async throws -> CapsuleJSON {
+        let capsule = try await find(month, for: user)
+        guard let clips else {
+            throw Problem(
+                .serviceUnavailable, "clips-unavailable", title: "Sound clips unavailable",
+                detail: "This server cannot read sound files (ffmpeg is not installed).")
+        }
+        let staged = try await staging.receive(body, maxBytes: AudioClip.maxUploadBytes)
+        defer { staged.discard() }
+        let scratch = staging.directory.appendingPathComponent("clip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let clip = try await clips.make(from: staged.file.path, into: scratch)
+        try await collages.blobs.put(data: try Data(contentsOf: clip), key: capsule.clipKey)
+        try await rows.setClip(capsule, version: (capsule.clipVersion ?? 0) + 1)
+        return try await self.capsule(month, for: user)
+    }
+
+    func removeClip(_ month: String, for user: User) async throws {
+        let capsule = try await find(month, for: user)
+        try await rows.setClip(capsule, version: nil)
+        try await collages.blobs.delete(key: capsule.clipKey)
+    }
+
+    /// The clip's bytes (AAC in M4A), or 404.
+    func clip(of capsule: CapsuleRepository.Capsule) async throws -> ByteBuffer {
+        guard capsule.clipVersion != nil, let bytes = try await collages.blobs.contents(key: capsule.clipKey) else {
+            throw Problem.notFound("This capsule has no song clip.")
+        }
+        return bytes
     }
 
     // MARK: Helpers
@@ -182,7 +221,8 @@ struct CapsuleService: Sendable {
         return CapsuleJSON(
             month: capsule.month.text, releasedAt: capsule.releasedAt, updatedAt: capsule.updatedAt, photos: assets.map(\.json),
             quote: capsule.quote, song: capsule.songTitle.map { .init(title: $0, artist: capsule.songArtist) },
-            collageURL: assets.isEmpty ? nil : "/api/v1/library/capsules/\(capsule.month.text)/collage.jpg", sharedAt: capsule.sharedAt)
+            collageURL: assets.isEmpty ? nil : "/api/v1/library/capsules/\(capsule.month.text)/collage.jpg", sharedAt: capsule.sharedAt,
+            clipURL: capsule.clipVersion.map { "/api/v1/library/capsules/\(capsule.month.text)/clip.m4a?v=\($0)" })
     }
 
     func zone(of user: User) async throws -> TimeZone {

@@ -15,6 +15,7 @@ struct StoryBoardController {
         router.get("/api/v1/board/:id", use: capsule)
         router.get("/api/v1/board/:id/photos/:photoID/thumbnail") { try await photo($0, $1, file: .thumbnail) }
         router.get("/api/v1/board/:id/photos/:photoID/preview") { try await photo($0, $1, file: .preview) }
+        router.get("/api/v1/board/:id/clip.m4a", use: clip)
         router.put("/api/v1/board/:id/reaction", use: react)
         router.delete("/api/v1/board/:id/reaction", use: unreact)
         router.post("/api/v1/board/:id/comments", use: comment)
@@ -44,6 +45,10 @@ struct StoryBoardController {
             try context.parameters.require("id"), asset: try context.parameters.require("photoID"), file: file, for: user)
         // Private: a friendship can end; the link carries the file's revision, so a cached copy is never stale.
         return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=3600"], body: .init(byteBuffer: bytes))
+    }
+
+    @Sendable func clip(_ request: Request, context: AppRequestContext) async throws -> Response {
+        CapsuleController.audio(try await board.clip(try context.parameters.require("id"), for: try context.requireUser()))
     }
 
     @Sendable func react(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -96,6 +96,7 @@ struct StoryBoardService: Sendable {
         return SharedCapsule(
             id: capsule.id, month: capsule.month.text, owner: owner, mine: capsule.userID == user.id, sharedAt: capsule.sharedAt!,
             quote: capsule.quote, song: capsule.songTitle.map { .init(title: $0, artist: capsule.songArtist) },
+            clipURL: capsule.clipVersion.map { "/api/v1/board/\(capsule.id)/clip.m4a?v=\($0)" },
             photos: assets.map {
                 .init(
                     id: $0.id, thumbnail: "\(base)/\($0.id)/thumbnail?r=\($0.fileRevision)", preview: "\(base)/\($0.id)/preview?r=\($0.fileRevision)")
@@ -111,6 +112,11 @@ struct StoryBoardService: Sendable {
             let bytes = try await blobs.contents(key: file == .thumbnail ? asset.files.thumbnail : asset.files.preview)
         else { throw Self.notFound }
         return bytes
+    }
+
+    /// A shared capsule's song clip, for its owner and their friends.
+    func clip(_ capsuleID: String, for user: User) async throws -> ByteBuffer {
+        try await capsules.clip(of: try await visible(capsuleID, to: user))
     }
 
     // MARK: Reactions and comments

@@ -637,6 +637,13 @@ let migrations: [Migration] = [
             "CREATE INDEX capsule_comments_by_capsule ON capsule_comments (capsule_id, created_at)",
         ]
     ),
+    Migration(
+        version: 37, name: "capsule song clips",
+        statements: [
+            // A song's short clip (AAC), beside the capsule's collage; its version names the file's address.
+            "ALTER TABLE capsules ADD COLUMN clip_version INTEGER"
+        ]
+    ),
 ]
 
 /// Migration 34's steps that both engines share.

@@ -49,7 +49,7 @@ struct CapsulePages {
             "capsule", title: title,
             model: CapsuleView(
                 month: capsule.month, title: title, quote: capsule.quote ?? web.capsuleQuote(month), ownQuote: capsule.quote ?? "",
-                songTitle: capsule.song?.title, songArtist: capsule.song?.artist,
+                songTitle: capsule.song?.title, songArtist: capsule.song?.artist, clipURL: capsule.clipURL,
                 photos: capsule.photos.enumerated().map { index, photo in
                     CapsuleView.Photo(
                         id: photo.id, index: index, thumbnail: photo.urls.thumbnail, preview: photo.urls.preview,
@@ -94,6 +94,8 @@ struct CapsuleView: Sendable {
     let ownQuote: String
     let songTitle: String?
     let songArtist: String?
+    /// The song's clip, played from the page.
+    let clipURL: String?
     let photos: [Photo]
     let count: Int
     let collageURL: String?

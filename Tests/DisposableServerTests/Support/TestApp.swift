@@ -30,6 +30,10 @@ struct TestApp {
         _ body: @escaping @Sendable (TestApp) async throws -> Void
     ) async throws {
         for attempt in 1...2 {
+            // At most so many apps on the shared PostgreSQL at once: each holds a few connections, and a full run's
+            // hundreds of parallel cases went past the server's 1,000 ("too many clients"), starving the others.
+            if engine == .postgres { await PostgresAppSlots.shared.take() }
+            defer { if engine == .postgres { Task { await PostgresAppSlots.shared.give() } } }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-test-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -354,4 +358,25 @@ func expectEventually(_ condition: () async throws -> Bool, sourceLocation: Sour
     let deadline = ContinuousClock.now + .seconds(30)
     while try await !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
     #expect(try await condition(), sourceLocation: sourceLocation)
+}
+
+/// How many test apps may run on the shared PostgreSQL at once; the others wait their turn.
+actor PostgresAppSlots {
+    static let shared = PostgresAppSlots(count: 40)
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { free = count }
+
+    func take() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func give() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+    }
 }

@@ -14,6 +14,9 @@ public struct VideoTool: Sendable {
     static let demuxers = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm"
     /// Options every input gets, before its `-i`.
     static let inputOptions = ["-protocol_whitelist", "file", "-format_whitelist", demuxers]
+    /// For a song's clip (CAP-2): the video containers above (an M4A is one) and the audio files people keep songs in.
+    static let audioDemuxers = demuxers + ",mp3,ogg,wav,flac,aac"
+    static let audioInputOptions = ["-protocol_whitelist", "file", "-format_whitelist", audioDemuxers]
 
     /// One transcode at a time, however many uploads arrive: a wedding's videos queue, the machine keeps its cores.
     private static let transcodes: NIOThreadPool = {
@@ -38,9 +41,9 @@ public struct VideoTool: Sendable {
     }
 
     /// ffprobe's JSON about `input` (a request waits on it: short, on the request pool).
-    func probe(_ input: String, timeout: TimeInterval = 15) async throws -> Data {
+    func probe(_ input: String, inputOptions: [String] = Self.inputOptions, timeout: TimeInterval = 15) async throws -> Data {
         let arguments =
-            ["-hide_banner", "-loglevel", "error"] + Self.inputOptions
+            ["-hide_banner", "-loglevel", "error"] + inputOptions
             + ["-show_format", "-show_streams", "-of", "json", "-i", input]
         return try await WorkPools.requests.runIfActive { try Self.run(ffprobe, arguments, timeout: timeout) }
     }

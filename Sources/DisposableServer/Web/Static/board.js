@@ -39,6 +39,7 @@ function card(capsule) {
   li.append(head);
   if (capsule.quote) li.append(element('blockquote', 'capsule-quote', capsule.quote));
   if (capsule.song) li.append(element('p', 'capsule-song', `♪ ${capsule.song.title}${capsule.song.artist ? ` — ${capsule.song.artist}` : ''}`));
+  if (capsule.clipURL) li.append(Object.assign(element('audio', 'capsule-clip'), { controls: true, preload: 'none', src: capsule.clipURL }));
   const grid = element('ul', 'grid board-photos');
   capsule.photos.forEach((photo, index) => {
     const item = element('li');

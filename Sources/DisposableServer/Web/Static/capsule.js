@@ -125,6 +125,25 @@ if (root) {
     }
   });
 
+  // The song's clip: a sound file picked is sent as it is; the server keeps its first 30 seconds.
+  const clipFile = document.getElementById('capsule-clip-file');
+  clipFile.addEventListener('change', async () => {
+    const file = clipFile.files[0];
+    if (!file) return;
+    const error = document.getElementById('capsule-error');
+    try {
+      await api(`${base}/clip`, { method: 'PUT', body: file, headers: { 'Content-Type': file.type || 'application/octet-stream', Accept: 'application/json' } });
+      location.reload();
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+    }
+  });
+  document.getElementById('capsule-clip-remove')?.addEventListener('click', async () => {
+    await api(`${base}/clip`, { method: 'DELETE' });
+    location.reload();
+  });
+
   // The Story Board: my friends see it this month.
   for (const [id, method] of [['board-share', 'PUT'], ['board-unshare', 'DELETE']]) {
     document.getElementById(id)?.addEventListener('click', async () => {
