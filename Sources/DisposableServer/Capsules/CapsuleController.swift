@@ -79,11 +79,11 @@ extension CapsulePatch: JSONBody {
 }
 
 extension WebRequest {
-    /// "October 2026", "Octobre 2026": a title.
-    func monthName(_ month: CapsuleMonth) -> String {
+    /// "October 2026", "Octobre 2026": a title; within a sentence (`title: false`) French keeps "octobre 2026".
+    func monthName(_ month: CapsuleMonth, title: Bool = true) -> String {
         let format = Date.FormatStyle(date: .omitted, time: .omitted, locale: language.locale, timeZone: .gmt).month(.wide).year()
         let name = month.start(in: .gmt).formatted(format)
-        return name.prefix(1).uppercased() + name.dropFirst()
+        return title ? name.prefix(1).uppercased() + name.dropFirst() : name
     }
 
     /// The app's line for a month with none of the owner's words: one of twelve, by month.

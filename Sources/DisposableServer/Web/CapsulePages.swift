@@ -27,7 +27,7 @@ struct CapsulePages {
             "capsules", title: web.t("capsules_title"),
             model: CapsulesView(
                 next: web.time(list.nextCapsuleAt),
-                nextLead: web.t("capsules_next_lead", ["month": web.monthName(coming), "date": web.date(list.nextCapsuleAt)]),
+                nextLead: web.t("capsules_next_lead", ["month": web.monthName(coming, title: false), "date": web.date(list.nextCapsuleAt)]),
                 items: items, hasItems: !items.isEmpty))
     }
 

@@ -16,7 +16,8 @@ struct StoryBoardPages {
         let month = try await board.boardMonth(for: user)
         return web.page(
             "board", title: web.t("board_title"),
-            model: BoardView(lead: web.t("board_lead", ["month": web.monthName(month)]), month: month.text, reactions: StoryBoardService.reactions))
+            model: BoardView(
+                lead: web.t("board_lead", ["month": web.monthName(month, title: false)]), month: month.text, reactions: StoryBoardService.reactions))
     }
 }
 
