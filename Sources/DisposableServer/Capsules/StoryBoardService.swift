@@ -31,7 +31,8 @@ struct StoryBoardService: Sendable {
                     "UPDATE capsules SET shared_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: capsule.id) AND shared_at IS NULL RETURNING id"
                 ).first() != nil
             else { return false }
-            for friend in try await Self.friends(of: user.id, in: db) {
+            let friends = try await db.raw(FriendService.friendIDs(of: user.id)).all().map { try $0.decode(column: "friend", as: String.self) }
+            for friend in friends {
                 try await NotificationRepository.toAccount(
                     .capsuleShared, userID: friend, period: capsule.month.text, actor: (user.id, user.name), now: now, in: db)
             }
@@ -58,10 +59,10 @@ struct StoryBoardService: Sendable {
                 SELECT c.id FROM capsules c
                 WHERE c.month = \(bind: month.text) AND c.shared_at IS NOT NULL
                   AND (c.user_id = \(bind: user.id) OR c.user_id IN (
-                        SELECT CASE WHEN requester_id = \(bind: user.id) THEN addressee_id ELSE requester_id END FROM friendships
-                        WHERE accepted_at IS NOT NULL AND (requester_id = \(bind: user.id) OR addressee_id = \(bind: user.id))))
-                ORDER BY c.shared_at DESC, c.id
-                """
+                """ + FriendService.friendIDs(of: user.id) + """
+                    ))
+                    ORDER BY c.shared_at DESC, c.id
+                    """
             ).all().map { try $0.decode(column: "id", as: String.self) }
         }
         var items: [SharedCapsule] = []
@@ -227,14 +228,5 @@ struct StoryBoardService: Sendable {
         if capsule.userID == user.id { return capsule }
         guard try await database.read({ db in try await FriendService.areFriends(capsule.userID, user.id, in: db) }) else { throw Self.notFound }
         return capsule
-    }
-
-    private static func friends(of userID: String, in db: any SQLDatabase) async throws -> [String] {
-        try await db.raw(
-            """
-            SELECT CASE WHEN requester_id = \(bind: userID) THEN addressee_id ELSE requester_id END AS friend FROM friendships
-            WHERE accepted_at IS NOT NULL AND (requester_id = \(bind: userID) OR addressee_id = \(bind: userID))
-            """
-        ).all().map { try $0.decode(column: "friend", as: String.self) }
     }
 }

@@ -134,6 +134,14 @@ struct FriendService: Sendable {
         }
     }
 
+    /// The ids of `userID`'s friends (column `friend`), as a query to run or to put inside another.
+    static func friendIDs(of userID: String) -> SQLQueryString {
+        """
+        SELECT CASE WHEN requester_id = \(bind: userID) THEN addressee_id ELSE requester_id END AS friend FROM friendships
+        WHERE accepted_at IS NOT NULL AND (requester_id = \(bind: userID) OR addressee_id = \(bind: userID))
+        """
+    }
+
     /// Whether two accounts are friends (for what friends may see).
     static func areFriends(_ a: String, _ b: String, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(

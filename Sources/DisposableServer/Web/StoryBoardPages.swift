@@ -17,12 +17,11 @@ struct StoryBoardPages {
         return web.page(
             "board", title: web.t("board_title"),
             model: BoardView(
-                lead: web.t("board_lead", ["month": web.monthName(month, title: false)]), month: month.text, reactions: StoryBoardService.reactions))
+                lead: web.t("board_lead", ["month": web.monthName(month, title: false)]), reactions: StoryBoardService.reactions))
     }
 }
 
 struct BoardView: Sendable {
     let lead: String
-    let month: String
     let reactions: [String]
 }
