@@ -62,7 +62,10 @@ actor PostgresTestServer {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let admin = try adminURL
         let logger = logger
-        // The template's last connection may take a moment to close after migrating; retry briefly.
+        // The template's last connection may take a moment to close after migrating, or never: PostgresNIO's pool can
+        // fail to end once cancelled (DECISIONS "A test app that does not start or stop"), and one CI run's every clone
+        // then failed on "being accessed by other users". Nothing but cloning uses the template: a session left on it
+        // is ended, and the clone tried again.
         for attempt in 1...50 {
             do {
                 try await withDatabase(.postgres(url: admin), logger: logger) { db in
@@ -71,6 +74,15 @@ actor PostgresTestServer {
                 break
             } catch  where attempt < 50 {
                 try await Task.sleep(for: .milliseconds(100))
+                if attempt.isMultiple(of: 10) {
+                    try? await withDatabase(.postgres(url: admin), logger: logger) { db in
+                        try await db.sql { db in
+                            try await db.raw(
+                                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'disposable_template' AND pid <> pg_backend_pid()"
+                            ).run()
+                        }
+                    }
+                }
             }
         }
         return try url(database: name)
