@@ -13,6 +13,63 @@ enum TestImages {
         try await make(width: width, height: height, format: format, exif: [])
     }
 
+    /// A 12 MP-like JPEG with structure at every place (blurred noise, stretched to full contrast): a photo made
+    /// smaller, or turned, shows it — unlike plain noise, which averages to grey.
+    static func structured(width: Int, height: Int, exif: [String] = []) async throws -> Data {
+        try await inDirectory { directory in
+            let paths = ["noise.v", "blurred.v", "stretched.v", "colour.v"].map { directory.appendingPathComponent($0).path }
+            let (noise, blurred, stretched, colour) = (paths[0], paths[1], paths[2], paths[3])
+            let output = directory.appendingPathComponent("photo.jpg").path
+            try await run("/usr/bin/vips", ["gaussnoise", noise, String(width), String(height), "--mean", "128", "--sigma", "80"])
+            try await run("/usr/bin/vips", ["gaussblur", noise, blurred, "16"])
+            // The blur leaves a deviation of ≈ 1.7 around 128: ×23 makes it ≈ 40.
+            try await run("/usr/bin/vips", ["linear", blurred, stretched, "23", " -2816"])
+            try await run("/usr/bin/vips", ["colourspace", stretched, colour, "srgb"])
+            try await run("/usr/bin/vips", ["copy", colour, output + "[Q=90]"])
+            if !exif.isEmpty { try await run("/usr/bin/exiftool", ["-q", "-overwrite_original"] + exif + [output]) }
+            return try Data(contentsOf: URL(fileURLWithPath: output))
+        }
+    }
+
+    /// What libvips' own `thumbnail` makes of an image at `size` (upright, shrink-on-load, lanczos3): a reference.
+    static func libvipsThumbnail(_ image: Data, size: Int) async throws -> Data {
+        try await inDirectory { directory in
+            let (input, output) = (directory.appendingPathComponent("in.jpg").path, directory.appendingPathComponent("out.png").path)
+            try image.write(to: URL(fileURLWithPath: input))
+            try await run("/usr/bin/vips", ["thumbnail", input, output, String(size)])
+            return try Data(contentsOf: URL(fileURLWithPath: output))
+        }
+    }
+
+    /// Peak signal-to-noise ratio in dB between two images of the same size (any format vips reads), or nil when
+    /// their sizes or bands differ.
+    static func psnr(_ a: Data, _ b: Data) async throws -> Double? {
+        let (first, second) = (try await pixels(a), try await pixels(b))
+        guard first.count == second.count, !first.isEmpty else { return nil }
+        let squares = zip(first, second).reduce(0.0) { sum, pair in
+            let difference = Double(pair.0) - Double(pair.1)
+            return sum + difference * difference
+        }
+        return squares == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(first.count)))
+    }
+
+    /// The decoded pixels, row by row.
+    private static func pixels(_ image: Data) async throws -> [UInt8] {
+        try await inDirectory { directory in
+            let (input, output) = (directory.appendingPathComponent("image").path, directory.appendingPathComponent("pixels.raw").path)
+            try image.write(to: URL(fileURLWithPath: input))
+            try await run("/usr/bin/vips", ["rawsave", input, output])
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+        }
+    }
+
+    private static func inDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("images-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(directory)
+    }
+
     /// An animated GIF of `frames` frames on a `width`×`height` screen, written byte by byte
     /// (each frame a 1×1 patch: tiny file, huge decoded size).
     static func animatedGIF(frames: Int, width: Int, height: Int) -> Data {
@@ -28,16 +85,15 @@ enum TestImages {
     }
 
     private static func make(width: Int, height: Int, format: String, exif: [String]) async throws -> Data {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("images-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let noise = directory.appendingPathComponent("noise.v").path
-        let ext = String(format.prefix { $0 != "[" })
-        let output = directory.appendingPathComponent("image.\(ext)").path
-        try await run("/usr/bin/vips", ["gaussnoise", noise, String(width), String(height), "--mean", "128", "--sigma", "40"])
-        try await run("/usr/bin/vips", ["copy", noise, output + format.dropFirst(ext.count)])
-        if !exif.isEmpty { try await run("/usr/bin/exiftool", ["-q", "-overwrite_original"] + exif + [output]) }
-        return try Data(contentsOf: URL(fileURLWithPath: output))
+        try await inDirectory { directory in
+            let noise = directory.appendingPathComponent("noise.v").path
+            let ext = String(format.prefix { $0 != "[" })
+            let output = directory.appendingPathComponent("image.\(ext)").path
+            try await run("/usr/bin/vips", ["gaussnoise", noise, String(width), String(height), "--mean", "128", "--sigma", "40"])
+            try await run("/usr/bin/vips", ["copy", noise, output + format.dropFirst(ext.count)])
+            if !exif.isEmpty { try await run("/usr/bin/exiftool", ["-q", "-overwrite_original"] + exif + [output]) }
+            return try Data(contentsOf: URL(fileURLWithPath: output))
+        }
     }
 
     private static func run(_ tool: String, _ arguments: [String]) async throws {
