@@ -106,7 +106,10 @@ class ReadyWatcher:
     def _read(self):
         buffer = b""
         while not self.finished.is_set():
-            chunk = self.socket.recv(65536)
+            try:
+                chunk = self.socket.recv(65536)
+            except OSError:
+                break
             if not chunk:
                 break
             self.head.set()
@@ -130,6 +133,7 @@ class ReadyWatcher:
         """perf_counter() when the last photo was announced ready."""
         if not self.finished.wait(timeout):
             raise RuntimeError(f"{len(self.ready)} of {self.expected} photos ready after {timeout} s")
+        self.socket.shutdown(socket.SHUT_RDWR)  # wakes the reader, and the server ends the stream
         self.socket.close()
         if self.failed:
             raise RuntimeError(f"a photo failed to process: {self.failed}")
