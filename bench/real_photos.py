@@ -42,7 +42,8 @@ def photo(index: int) -> pyvips.Image:
 def tagged(image: pyvips.Image, index: int) -> pyvips.Image:
     image = image.copy()
     if index % 4 == 3:
-        image = image.rot90().copy()
+        # Orientation 6 tells a viewer to turn the stored pixels a quarter clockwise: they are stored a quarter the other way.
+        image = image.rot270().copy()
         image.set_type(pyvips.GValue.gint_type, "orientation", 6)
     image.set_type(pyvips.GValue.gstr_type, "exif-ifd2-DateTimeOriginal", f"2026:06:{1 + index % 28:02d} 18:{index % 60:02d}:00")
     # Somewhere in Paris, as phones write it (degrees, minutes, seconds as rationals).
