@@ -42,12 +42,13 @@ public struct FriendRequest: Codable, Sendable {
     }
 }
 
-/// What a request became: `pending` (they will be asked), or `accepted` (they had asked me already).
+/// What a request became: `pending` (they will be asked), or `accepted` (they had asked me already). A request by
+/// e-mail address names nobody until it is accepted: `friend` is then absent, whether or not the address is known.
 public struct FriendRequestResult: Codable, Sendable, Equatable {
     public var status: String
-    public var friend: FriendJSON
+    public var friend: FriendJSON?
 
-    public init(status: String, friend: FriendJSON) {
+    public init(status: String, friend: FriendJSON?) {
         self.status = status
         self.friend = friend
     }

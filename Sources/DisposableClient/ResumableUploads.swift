@@ -52,9 +52,9 @@ extension DisposableClient {
                 return photoID!
             }
             return (try await call { try await api.getPhoto(path: .init(id: photoID)).ok.body.json }, false)
-        } catch let problem as DisposableProblem where problem.slug == "already-exists" {
-            // The same bytes were there already: that photo.
-            let existing = problem.extensions["existingId"] ?? ""
+        } catch let problem as DisposableProblem where problem.slug == "already-exists" && problem.extensions["existingId"] != nil {
+            // The same bytes were there already, sent by us: that photo. (Someone else's is not named, and stays an error.)
+            let existing = problem.extensions["existingId"]!
             return (try await call { try await api.getPhoto(path: .init(id: existing)).ok.body.json }, true)
         }
     }

@@ -11,8 +11,9 @@ enum ConfigFile {
     static let keys: [String: String] = Dictionary(
         uniqueKeysWithValues: [
             "data-dir", "database-url", "log-level", "log-format", "host", "port", "public-url", "retention-days", "max-upload-mb",
-            "max-video-mb", "database-pool-size",
-            "registration", "media-workers", "media-fast-path", "trusted-proxies", "idle-timeout", "header-timeout", "body-timeout",
+            "max-video-mb", "max-staged-gb", "max-library-video-minutes", "transcode-minutes-per-day", "database-pool-size",
+            "registration", "media-workers", "media-fast-path", "trusted-proxies", "forwarded-header", "idle-timeout", "header-timeout",
+            "body-timeout",
             "max-connections-per-client", "max-streams-per-session", "session-days", "storage-url", "s3-endpoint", "s3-public-endpoint", "s3-region",
             "s3-path-style", "metrics-token", "metrics-port", "smtp-url", "mail-from",
         ].map { ($0, "DISPOSABLE_" + $0.uppercased().replacingOccurrences(of: "-", with: "_")) })

@@ -89,6 +89,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest video accepted, in megabytes (env DISPOSABLE_MAX_VIDEO_MB).")
     var maxVideoMB: Int = env("DISPOSABLE_MAX_VIDEO_MB").flatMap(Int.init) ?? 1024
 
+    @Option(help: "The longest library video accepted, in minutes (env DISPOSABLE_MAX_LIBRARY_VIDEO_MINUTES).")
+    var maxLibraryVideoMinutes: Int = env("DISPOSABLE_MAX_LIBRARY_VIDEO_MINUTES").flatMap(Int.init) ?? 15
+
+    @Option(help: "Minutes of library video (1080p-equivalent) transcoded per account a day (env DISPOSABLE_TRANSCODE_MINUTES_PER_DAY).")
+    var transcodeMinutesPerDay: Int = env("DISPOSABLE_TRANSCODE_MINUTES_PER_DAY").flatMap(Int.init) ?? 60
+
+    @Option(help: "Gigabytes that unfinished resumable uploads may announce, all together (env DISPOSABLE_MAX_STAGED_GB).")
+    var maxStagedGB: Int = env("DISPOSABLE_MAX_STAGED_GB").flatMap(Int.init) ?? 10
+
     @Option(help: "Most connections to PostgreSQL from this instance (env DISPOSABLE_DATABASE_POOL_SIZE).")
     var databasePoolSize: Int = env("DISPOSABLE_DATABASE_POOL_SIZE").flatMap(Int.init) ?? 20
 
@@ -103,10 +112,17 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: """
-            Reverse proxies whose Forwarded / X-Forwarded-For headers name the client, as addresses or CIDR blocks \
+            Reverse proxies whose forwarded header names the client, as addresses or CIDR blocks \
             separated by commas, e.g. 127.0.0.1,10.0.0.0/8 (env DISPOSABLE_TRUSTED_PROXIES). None by default.
             """)
     var trustedProxies: String = env("DISPOSABLE_TRUSTED_PROXIES") ?? ""
+
+    @Option(
+        help: """
+            The one header the trusted proxies write the client's address into: x-forwarded-for or forwarded \
+            (env DISPOSABLE_FORWARDED_HEADER).
+            """)
+    var forwardedHeader: String = env("DISPOSABLE_FORWARDED_HEADER") ?? "x-forwarded-for"
 
     @Option(help: "Seconds an open connection may stay silent between requests (env DISPOSABLE_IDLE_TIMEOUT).")
     var idleTimeout: Int = env("DISPOSABLE_IDLE_TIMEOUT").flatMap(Int.init) ?? 60
@@ -155,7 +171,12 @@ struct Serve: AsyncParsableCommand {
             configuration.metricsPort = metricsPort
         }
         do {
-            configuration.trustedProxies = try TrustedProxies(trustedProxies)
+            guard let header = ForwardedHeader(rawValue: forwardedHeader.lowercased()) else {
+                throw ValidationError("--forwarded-header must be x-forwarded-for or forwarded.")
+            }
+            configuration.trustedProxies = try TrustedProxies(trustedProxies, header: header)
+        } catch let error as ValidationError {
+            throw error
         } catch {
             throw ValidationError("--trusted-proxies: \(error)")
         }
@@ -182,6 +203,13 @@ struct Serve: AsyncParsableCommand {
         configuration.maxUploadBytes = Int64(maxUploadMB) * 1_048_576
         guard (1...100_000).contains(maxVideoMB) else { throw ValidationError("--max-video-mb must be between 1 and 100000.") }
         configuration.maxVideoBytes = Int64(maxVideoMB) * 1_048_576
+        guard (1...100_000).contains(maxStagedGB) else { throw ValidationError("--max-staged-gb must be between 1 and 100000.") }
+        configuration.maxStagedBytes = Int64(maxStagedGB) * 1_000_000_000
+        guard (1...1440).contains(maxLibraryVideoMinutes), (1...100_000).contains(transcodeMinutesPerDay) else {
+            throw ValidationError("--max-library-video-minutes must be 1…1440 and --transcode-minutes-per-day 1…100000.")
+        }
+        configuration.maxLibraryVideoSeconds = Double(maxLibraryVideoMinutes) * 60
+        configuration.transcodeSecondsPerDay = Int64(transcodeMinutesPerDay) * 60
         let logger = instance.logger()
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         let services: AppServices
@@ -237,7 +265,7 @@ struct CreateAdmin: AsyncParsableCommand {
             // Only what the command needs: no media folder, no libvips.
             let accounts = AccountService(database: database, clock: SystemClock(), configuration: configuration)
             do {
-                return try await accounts.createAdmin(email: email, password: password, name: name, onlyIfFirst: false)
+                return try await accounts.createAdmin(email: email, password: password, name: name)
             } catch let problem as Problem {
                 throw ValidationError(problem.detail)
             }
@@ -245,7 +273,7 @@ struct CreateAdmin: AsyncParsableCommand {
         switch outcome {
         case .created: print("Admin account \(email) created.")
         case .emailTaken: throw ValidationError("An account with the email \(email) already exists.")
-        case .adminAlreadyExists: break
+        case .adminAlreadyExists, .wrongSetupCode: break
         }
     }
 }

@@ -368,7 +368,7 @@ struct AuthorizationTests {
                 case .otherUser: token = try await app.userToken()
                 case .admin:
                     let email = "admin-\(suffix)@example.com"
-                    _ = try await app.services.accounts.createAdmin(email: email, password: "password", name: nil, onlyIfFirst: false)
+                    _ = try await app.services.accounts.createAdmin(email: email, password: "password", name: nil)
                     token = try #require(
                         try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
                 }

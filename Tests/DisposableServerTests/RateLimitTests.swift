@@ -61,24 +61,58 @@ struct RateLimitTests {
         }
     }
 
-    @Test("Guessing one account from many addresses is limited too")
-    func perAccountAcrossAddresses() async throws {
+    @Test("Guessing one account from many addresses is limited, and never locks its owner out", arguments: TestEngine.allCases)
+    func perAccountAcrossAddresses(engine: TestEngine) async throws {
         try await TestApp.run(
-            .sqlite, live: true,
+            engine, live: true,
             configure: {
-                $0.limits.loginPerAccount = .init(burst: 5, refillEvery: .seconds(60))
+                $0.limits.login = .init(burst: 10, refillEvery: .seconds(30))
+                $0.limits.loginPerAddress = .init(burst: 50, refillEvery: .seconds(6))
+                $0.limits.loginPerAccount = .init(burst: 50, refillEvery: .seconds(60))
                 $0.trustedProxies = try! TrustedProxies("127.0.0.1")
             }
         ) { app in
             _ = try await app.userToken(email: "ana@example.com", password: "correct horse")
-            for index in 0..<5 {
-                try await app.call(
-                    .post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "wrong"], headers: forwarded("192.0.2.\(index)")
-                ).expectProblem(.unauthorized)
+            func signIn(_ password: String, from address: String) async throws -> APIResponse {
+                try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": password], headers: forwarded(address))
             }
-            try await app.call(
-                .post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "wrong"], headers: forwarded("192.0.2.200")
-            ).expectProblem(.tooManyRequests)
+            // The review's scenario: 10 wrong passwords from each of 5 addresses empty the account's budget.
+            for attacker in 1...5 {
+                for _ in 0..<10 { try await signIn("wrong", from: "192.0.2.\(attacker)").expectProblem(.unauthorized) }
+            }
+            try await signIn("wrong", from: "192.0.2.1").expectProblem(.tooManyRequests)
+            // Ana, from an address that has not failed, with her password: in.
+            #expect(try await signIn("correct horse", from: "198.51.100.20").status == .ok)
+            // An attacker's one guess a minute from an address that failed keeps nothing locked but itself.
+            try await signIn("wrong", from: "192.0.2.3").expectProblem(.tooManyRequests)
+            #expect(try await signIn("correct horse", from: "198.51.100.21").status == .ok)
+            // A fresh address buys one guess at the account, not a burst.
+            try await signIn("wrong", from: "192.0.2.200").expectProblem(.unauthorized)
+            try await signIn("wrong", from: "192.0.2.200").expectProblem(.tooManyRequests)
+        }
+    }
+
+    @Test("Guessing an event's password from many addresses never keeps out a guest who knows it", arguments: TestEngine.allCases)
+    func eventPasswordAcrossAddresses(engine: TestEngine) async throws {
+        try await TestApp.run(
+            engine, live: true,
+            configure: {
+                $0.limits.join = .init(burst: 10, refillEvery: .seconds(15))
+                $0.limits.joinPerEvent = .init(burst: 20, refillEvery: .seconds(60))
+                $0.trustedProxies = try! TrustedProxies("127.0.0.1")
+            }
+        ) { app in
+            let token = try await app.userToken()
+            let event = try await app.createEvent(token: token, ["password": "garden party"])
+            let code = try #require(event["code"] as? String)
+            func join(_ password: String, from address: String) async throws -> APIResponse {
+                try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "Guest", "password": password], headers: forwarded(address))
+            }
+            for attacker in 1...2 {
+                for _ in 0..<10 { try await join("wrong", from: "192.0.2.\(attacker)").expectProblem(.forbidden) }
+            }
+            try await join("garden party", from: "192.0.2.1").expectProblem(.tooManyRequests)
+            #expect(try await join("garden party", from: "198.51.100.30").status == .created)
         }
     }
 

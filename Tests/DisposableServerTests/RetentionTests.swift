@@ -44,7 +44,7 @@ struct RetentionTests {
             #expect(try await app.call(.get, "/api/v1/events/\(keep["id"]!)", token: f.organizer).status == .ok)
 
             // RET-3: the admin sees what was deleted and when — no content.
-            _ = try await app.services.accounts.createAdmin(email: "root@example.com", password: "password", name: nil, onlyIfFirst: false)
+            _ = try await app.services.accounts.createAdmin(email: "root@example.com", password: "password", name: nil)
             let admin = try #require(
                 try await app.call(.post, "/api/v1/sessions", json: ["email": "root@example.com", "password": "password"]).string("token"))
             let records = try #require(try await app.call(.get, "/api/v1/admin/deletions", token: admin)["items"] as? [[String: Any]])

@@ -76,7 +76,7 @@ struct VideoSafetyTests {
                 duration: 1, width: 320, height: 240, videoCodec: "h264", pixelFormat: "yuv420p", audioCodec: nil, container: "mov,mp4",
                 rotated: false, recordedAt: nil)
             await #expect(throws: VideoTool.Failed.self) {
-                try await videos.render(path.path, info: info, transcode: true, maxSeconds: 30, into: scratch)
+                try await videos.render(path.path, info: info, transcode: true, maxSeconds: 30, into: scratch, lane: .event)
             }
         }
     }
@@ -125,7 +125,7 @@ struct VideoSafetyTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let info = try await videos.inspect(path.path, limits: VideoLimits())
         #expect(info.recordedAt == Date(timeIntervalSince1970: 1_656_676_800))
-        let made = try await videos.render(path.path, info: info, transcode: true, maxSeconds: 1.5, into: scratch)
+        let made = try await videos.render(path.path, info: info, transcode: true, maxSeconds: 1.5, into: scratch, lane: .event)
         let copy = try Data(contentsOf: try #require(made.playable))
         let probed = try await TestVideos.probe(copy)
         #expect(probed.videoCodec == "h264" && probed.audioCodec == "aac" && probed.pixelFormat == "yuv420p" && probed.playsInBrowsers)

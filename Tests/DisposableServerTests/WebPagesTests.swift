@@ -428,7 +428,7 @@ extension TestApp {
 
     func adminToken() async throws -> String {
         let email = "admin-\(UUID().uuidString.prefix(8))@example.com"
-        _ = try await services.accounts.createAdmin(email: email, password: "password", name: nil, onlyIfFirst: false)
+        _ = try await services.accounts.createAdmin(email: email, password: "password", name: nil)
         return try #require(try await call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
     }
 }

@@ -87,6 +87,13 @@ class Server:
                 time.sleep(0.2)
         raise RuntimeError("the server did not start")
 
+    def setup_code(self):
+        """The one-time code /setup asks for, as the server printed it in its log at start."""
+        self.log.flush()
+        found = re.search(r"setup code ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})", open(os.path.join(self.data, "server.log")).read())
+        assert found, "the server's log names the setup code"
+        return found.group(1)
+
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=30)
@@ -1284,6 +1291,7 @@ def main():
         # Issue 22 (ADM-4): the admin panel — set up by the first-run wizard, then signed in.
         admin = browser(); drivers.append(admin)
         admin.get(server.base + "/setup")
+        admin.find_element(By.ID, "code").send_keys(server.setup_code())
         admin.find_element(By.ID, "name").send_keys("Ines")
         admin.find_element(By.ID, "email").send_keys("ines@example.com")
         admin.find_element(By.ID, "password").send_keys("admin password")

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "1662aaa400d8217261ea1b490c1f7cbd280f2a3ed9473855fcba9b0ee818f9a3"
+    public static let contractDigest = "f6015e5f93f743aad240ec7b81b7ec9824b0418b16e4e8988a0fbdff550dee20"
 }

@@ -4954,7 +4954,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/FriendRequestResult/status`.
             public var status: Components.Schemas.FriendRequestResult.StatusPayload
             /// - Remark: Generated from `#/components/schemas/FriendRequestResult/friend`.
-            public var friend: Components.Schemas.Friend
+            public var friend: Components.Schemas.Friend?
             /// Creates a new `FriendRequestResult`.
             ///
             /// - Parameters:
@@ -4962,7 +4962,7 @@ extension Components {
             ///   - friend:
             public init(
                 status: Components.Schemas.FriendRequestResult.StatusPayload,
-                friend: Components.Schemas.Friend
+                friend: Components.Schemas.Friend? = nil
             ) {
                 self.status = status
                 self.friend = friend
@@ -4977,7 +4977,7 @@ extension Components {
                     Components.Schemas.FriendRequestResult.StatusPayload.self,
                     forKey: .status
                 )
-                self.friend = try container.decode(
+                self.friend = try container.decodeIfPresent(
                     Components.Schemas.Friend.self,
                     forKey: .friend
                 )

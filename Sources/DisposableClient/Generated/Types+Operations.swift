@@ -1675,6 +1675,8 @@ public enum Operations {
     }
     /// SUP-4: an account deletes itself and everything in it; a guest deletes all their photos in the event
     ///
+    /// 409 for the instance's only admin (another account must be made admin first).
+    ///
     /// - Remark: HTTP `DELETE /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/delete(deleteMe)`.
     public enum DeleteMe {
@@ -1788,6 +1790,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// In conflict with the current state
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/delete(deleteMe)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -10637,7 +10662,7 @@ public enum Operations {
     }
     /// Ask an account to be my friend, by its username or its e-mail address
     ///
-    /// 201 when the request waits for their answer; 200 when they had asked me already (we are friends now) or we already are. Rate-limited per account.
+    /// 201 when the request waits for their answer; 200 when they had asked me already (we are friends now) or we already are. By e-mail address, 202 without anyone named, whether or not an account has that address (its owner sees the request; the asker sees them once they accept). Rate-limited per account.
     ///
     /// - Remark: HTTP `POST /api/v1/friends`.
     /// - Remark: Generated from `#/paths//api/v1/friends/post(requestFriend)`.
@@ -10773,6 +10798,57 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Accepted: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/friends/POST/responses/202/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/friends/POST/responses/202/content/application\/json`.
+                    case json(Components.Schemas.FriendRequestResult)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.FriendRequestResult {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.RequestFriend.Output.Accepted.Body
+                /// Creates a new `Accepted`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.RequestFriend.Output.Accepted.Body) {
+                    self.body = body
+                }
+            }
+            /// Asked by e-mail address, if an account has it
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/friends/post(requestFriend)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Operations.RequestFriend.Output.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            public var accepted: Operations.RequestFriend.Output.Accepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
                             response: self
                         )
                     }

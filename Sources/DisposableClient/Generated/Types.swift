@@ -67,6 +67,8 @@ public protocol APIProtocol: Sendable {
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output
     /// SUP-4: an account deletes itself and everything in it; a guest deletes all their photos in the event
     ///
+    /// 409 for the instance's only admin (another account must be made admin first).
+    ///
     /// - Remark: HTTP `DELETE /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/delete(deleteMe)`.
     func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output
@@ -285,7 +287,7 @@ public protocol APIProtocol: Sendable {
     func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output
     /// Ask an account to be my friend, by its username or its e-mail address
     ///
-    /// 201 when the request waits for their answer; 200 when they had asked me already (we are friends now) or we already are. Rate-limited per account.
+    /// 201 when the request waits for their answer; 200 when they had asked me already (we are friends now) or we already are. By e-mail address, 202 without anyone named, whether or not an account has that address (its owner sees the request; the asker sees them once they accept). Rate-limited per account.
     ///
     /// - Remark: HTTP `POST /api/v1/friends`.
     /// - Remark: Generated from `#/paths//api/v1/friends/post(requestFriend)`.
@@ -738,6 +740,8 @@ extension APIProtocol {
         ))
     }
     /// SUP-4: an account deletes itself and everything in it; a guest deletes all their photos in the event
+    ///
+    /// 409 for the instance's only admin (another account must be made admin first).
     ///
     /// - Remark: HTTP `DELETE /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/delete(deleteMe)`.
@@ -1265,7 +1269,7 @@ extension APIProtocol {
     }
     /// Ask an account to be my friend, by its username or its e-mail address
     ///
-    /// 201 when the request waits for their answer; 200 when they had asked me already (we are friends now) or we already are. Rate-limited per account.
+    /// 201 when the request waits for their answer; 200 when they had asked me already (we are friends now) or we already are. By e-mail address, 202 without anyone named, whether or not an account has that address (its owner sees the request; the asker sees them once they accept). Rate-limited per account.
     ///
     /// - Remark: HTTP `POST /api/v1/friends`.
     /// - Remark: Generated from `#/paths//api/v1/friends/post(requestFriend)`.

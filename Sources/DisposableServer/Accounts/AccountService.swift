@@ -131,14 +131,27 @@ public struct AccountService: Sendable {
         /// Only for the wizard: an admin appeared meanwhile, so the wizard is closed.
         case adminAlreadyExists
         case emailTaken
+        /// Only for the wizard: the setup code was missing or wrong.
+        case wrongSetupCode
     }
 
-    /// Creates an admin account (the first-run wizard and `disposable admin create`). With `onlyIfFirst`, it is
-    /// refused once any admin exists — checked in the same transaction as the insert, so two racing wizard
-    /// submissions cannot both win.
-    public func createAdmin(email rawEmail: String, password rawPassword: String, name rawName: String?, onlyIfFirst: Bool) async throws
-        -> AdminOutcome
-    {
+    /// The code `/setup` asks for while the instance has no admin (made now if needed); nil once it has one.
+    public func setupCode() async throws -> String? {
+        let users = users
+        return try await database.transaction { db in
+            try await users.adminExists(in: db) ? nil : try await SetupCode.current(in: db)
+        }
+    }
+
+    /// Creates an admin account (the first-run wizard and `disposable admin create`). With `setupCode` (the
+    /// wizard), it is refused once any admin exists or when the code is not the one in the log — checked in the
+    /// same transaction as the insert, so two racing wizard submissions cannot both win; wrong codes are counted
+    /// per address like wrong passwords.
+    public func createAdmin(
+        email rawEmail: String, password rawPassword: String, name rawName: String?, setupCode: String? = nil, client: String = "local"
+    ) async throws -> AdminOutcome {
+        let onlyIfFirst = setupCode != nil
+        let ticket = onlyIfFirst ? try await loginLimiter.take([.address(client)]) : nil
         let email = try Credentials.email(rawEmail)
         let password = try Credentials.newPassword(rawPassword)
         let name = try DisplayName.validate(rawName ?? String(email.prefix { $0 != "@" }), max: 80)
@@ -146,16 +159,20 @@ public struct AccountService: Sendable {
         let now = clock.now
         let database = database
         let users = users
-        return try await database.transaction { db in
+        let outcome = try await database.transaction { db -> AdminOutcome in
             if database.kind == .postgres {
                 try await db.raw("SELECT pg_advisory_xact_lock(74042027)").run()
             }
             if onlyIfFirst, try await users.adminExists(in: db) { return .adminAlreadyExists }
+            if let setupCode, try await !SetupCode.matches(setupCode, in: db) { return .wrongSetupCode }
             guard let user = try await users.create(email: email, name: name, passwordHash: hash, isAdmin: true, now: now, in: db) else {
                 return .emailTaken
             }
+            try await SetupCode.remove(in: db)
             return .created(userID: user.id)
         }
+        if let ticket, outcome != .wrongSetupCode { await loginLimiter.giveBack(ticket) }
+        return outcome
     }
 
     func user(id: String) async throws -> User? {
@@ -185,6 +202,37 @@ public struct AccountService: Sendable {
     /// What the account's events use of its quota (ADM-5).
     func usage(of user: User) async throws -> Quota.Usage? {
         try await database.read { db in try await Quota.usage(userID: user.id, in: db) }
+    }
+
+    // MARK: The last admin (issue 37, item 2)
+
+    /// An instance always keeps an admin: without one, `/setup` would open again to whoever finds it. The one rule
+    /// for every path that takes an admin away — erasing an account (`DELETE /api/v1/me`, the panel, the page) and
+    /// taking away admin rights.
+    static let lastAdmin = Problem.conflict(
+        "last-admin", "This is the instance's only admin account: make another account admin first, then try again.")
+
+    /// Refuses when `userID` is the only admin (before its account is erased).
+    func ensureNotLastAdmin(_ userID: String) async throws {
+        let users = users
+        let alone = try await database.read { db -> Bool in
+            guard let row = try await db.raw("SELECT is_admin FROM users WHERE id = \(bind: userID)").first(),
+                try row.decode(column: "is_admin", as: Bool.self)
+            else { return false }
+            return try await !users.otherAdminExists(besides: userID, in: db)
+        }
+        if alone { throw Self.lastAdmin }
+    }
+
+    /// Gives or takes away admin rights; taking them from the only admin is refused, checked in the same
+    /// transaction (serialised on PostgreSQL like `createAdmin`) so two admins cannot demote each other at once.
+    func setAdmin(_ userID: String, _ isAdmin: Bool) async throws {
+        let (database, users) = (database, users)
+        try await database.transaction { db in
+            if database.kind == .postgres { try await db.raw("SELECT pg_advisory_xact_lock(74042027)").run() }
+            if !isAdmin, try await !users.otherAdminExists(besides: userID, in: db) { throw Self.lastAdmin }
+            try await users.setAdmin(userID, isAdmin, in: db)
+        }
     }
 
     public func adminExists() async throws -> Bool {

@@ -1,6 +1,7 @@
 import DisposableAPI
 import Foundation
 import Hummingbird
+import Logging
 import SQLKit
 
 /// A profile (SOC-5): the display name and a small picture. The picture goes through the photos' checks (format
@@ -90,17 +91,10 @@ struct ProfileService: Sendable {
     func setAvatar(of user: User, body: RequestBody) async throws -> String {
         let staged = try await staging.receive(body, maxBytes: Self.maxBytes)
         defer { staged.discard() }
-        guard staged.byteSize > 0, let format = ImageFormat(sniffing: staged.head) else {
-            throw Problem(
-                .unsupportedMediaType, "unsupported-format", title: "Not a picture we accept",
-                detail: "Send the picture as JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF.")
-        }
+        // The same check as a photo's (a 7000×7000 PNG of a few KB is refused here too), then one decode.
+        let format = try await ImageCheck(images: images, maxPixels: Self.maxPixels, logger: Logger(label: "profile")).validate(staged)
         let rendered: RenderedImage
         do {
-            let header = try await images.probe(staged.file.path, format: format)
-            guard header.width * header.height * header.pages <= Self.maxPixels else {
-                throw Problem(.unprocessableContent, "too-many-pixels", title: "Picture too large", detail: "This picture has too many pixels.")
-            }
             rendered = try await images.render(staged.file.path, format: format)
         } catch is UndecodableImage {
             throw Problem(

@@ -32,6 +32,15 @@ struct UserRepository: Sendable {
         try await db.raw("SELECT id FROM users WHERE is_admin = \(bind: true) LIMIT 1").first() != nil
     }
 
+    /// Whether an admin other than `userID` exists.
+    func otherAdminExists(besides userID: String, in db: any SQLDatabase) async throws -> Bool {
+        try await db.raw("SELECT id FROM users WHERE is_admin = \(bind: true) AND id <> \(bind: userID) LIMIT 1").first() != nil
+    }
+
+    func setAdmin(_ userID: String, _ isAdmin: Bool, in db: any SQLDatabase) async throws {
+        try await db.raw("UPDATE users SET is_admin = \(bind: isAdmin) WHERE id = \(bind: userID)").run()
+    }
+
     static func user(from row: any SQLRow, prefix: String = "") throws -> User {
         User(
             id: try row.decode(column: prefix + "id", as: String.self),

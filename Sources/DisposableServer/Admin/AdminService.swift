@@ -66,7 +66,7 @@ struct AdminService: Sendable {
             if !isAdmin && id == admin.id {
                 throw Problem.conflict("last-admin", "You cannot take away your own admin rights: another admin must do it.")
             }
-            try await database.sql { db in try await db.raw("UPDATE users SET is_admin = \(bind: isAdmin) WHERE id = \(bind: id)").run() }
+            try await accounts.setAdmin(id, isAdmin)
         }
         return try await user(id)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// The first-run wizard (ADM-2): while no admin exists, `/setup` creates one; then it is gone.
+/// The first-run wizard (ADM-2): while no admin exists, `/setup` creates one — for whoever types the setup code the
+/// server printed in its log at start (`SetupCode`); then it is gone.
 struct SetupController {
     let admins: AccountService
 
@@ -14,6 +15,7 @@ struct SetupController {
         let email: String?
         let password: String?
         let name: String?
+        let code: String?
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -28,16 +30,20 @@ struct SetupController {
         let buffer = try await request.body.collect(upTo: 16 * 1024)
         let form =
             (try? URLEncodedFormDecoder().decode(SetupForm.self, from: String(buffer: buffer)))
-            ?? SetupForm(email: nil, password: nil, name: nil)
+            ?? SetupForm(email: nil, password: nil, name: nil, code: nil)
         let typed = SetupPage(email: form.email ?? "", name: form.name ?? "")
         do {
             let outcome = try await admins.createAdmin(
                 email: form.email ?? "", password: form.password ?? "", name: form.name?.isEmpty == false ? form.name : nil,
-                onlyIfFirst: true)
+                setupCode: form.code ?? "", client: context.clientAddress)
             switch outcome {
             case .created:
                 return web.page("setup", title: web.t("setup_done_title"), model: SetupPage(done: true), status: .created)
             case .adminAlreadyExists: return Self.gone(web)
+            case .wrongSetupCode:
+                var page = typed
+                page.error = web.t("setup_wrong_code")
+                return Self.form(web, page, status: .forbidden)
             case .emailTaken:
                 var page = typed
                 page.error = web.t("setup_email_taken")

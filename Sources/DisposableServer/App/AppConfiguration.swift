@@ -48,6 +48,13 @@ public struct AppConfiguration: Sendable {
     public var maxUploadBytes: Int64
     /// Largest video accepted, in bytes (413 above).
     public var maxVideoBytes: Int64 = 1 << 30
+    /// What unfinished resumable uploads may announce, all senders together (`--max-staged-gb`): each holds disk
+    /// for up to a day.
+    public var maxStagedBytes: Int64 = 10_000_000_000
+    /// The longest library video accepted (`--max-library-video-minutes`); an event's are 30 seconds.
+    public var maxLibraryVideoSeconds: Double = 900
+    /// 1080p-equivalent seconds of library video transcoded per account and day (`--transcode-minutes-per-day`).
+    public var transcodeSecondsPerDay: Int64 = 3600
     /// ffmpeg and ffprobe (videos); nil: videos are refused.
     public var videoTool: VideoTool? = VideoTool.system()
     /// Largest image accepted, in pixels, read from the header before decoding (decompression bombs, MED-3).

@@ -20,6 +20,8 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// The key rate limits count against: the client's IP address, the socket's unless a trusted proxy
     /// forwarded the request (`ClientAddressMiddleware`).
     var clientAddress: String
+    /// The socket's peer is a trusted proxy: whatever its headers say, the request came from elsewhere.
+    var viaTrustedProxy = false
 
     /// The signed-in user, or 401 / 403 for anyone else.
     func requireUser() throws -> User {

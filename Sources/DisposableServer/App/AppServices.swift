@@ -139,12 +139,16 @@ public struct AppServices: Sendable {
         let libraryFeed = StreamWaker()
         library = LibraryService(
             assets: libraryRows, photos: photos, blobs: blobs, staging: staging, pendingWrites: pendingWrites, newWork: newWork,
-            feed: libraryFeed, clock: clock, logger: logger, videos: videos, maxVideoBytes: configuration.maxVideoBytes)
+            feed: libraryFeed, clock: clock, logger: logger, videos: videos, maxVideoBytes: configuration.maxVideoBytes,
+            videoLimits: VideoLimits(maxSeconds: configuration.maxLibraryVideoSeconds))
         libraryRenderer = LibraryRenderer(
             assets: libraryRows, blobs: blobs, images: images, pendingWrites: pendingWrites, feed: libraryFeed, jobs: jobs, videos: videos,
+            videoLimits: VideoLimits(maxSeconds: configuration.maxLibraryVideoSeconds),
+            budget: TranscodeBudget(database: database, clock: clock, secondsPerDay: configuration.transcodeSecondsPerDay),
             scratch: staging.directory)
         resumableUploads = try ResumableUploadService(
-            database: database, photos: photos, library: library, directory: configuration.resumableUploadsDirectory, clock: clock)
+            database: database, photos: photos, library: library, directory: configuration.resumableUploadsDirectory,
+            maxStagedBytes: configuration.maxStagedBytes, clock: clock)
         retention = RetentionSweeper(
             database: database, deletion: deletion, pendingWrites: pendingWrites, tokens: accounts.tokens, guests: guests,
             uploads: resumableUploads, library: library,

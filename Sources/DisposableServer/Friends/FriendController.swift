@@ -22,7 +22,8 @@ struct FriendController {
         let user = try context.requireUser()
         let input = try await request.decodeJSON(FriendRequest.self)
         let result = try await friends.request(input, from: user)
-        return try jsonResponse(result, status: result.status == "pending" ? .created : .ok)
+        let status: HTTPResponse.Status = result.status == "accepted" ? .ok : result.friend == nil ? .accepted : .created
+        return try jsonResponse(result, status: status)
     }
 
     @Sendable func accept(_ request: Request, context: AppRequestContext) async throws -> Response {

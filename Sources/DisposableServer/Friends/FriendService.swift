@@ -18,7 +18,8 @@ struct FriendService: Sendable {
                 """
                 SELECT f.requester_id, f.created_at, f.accepted_at, u.id, u.name, u.username, u.avatar_version
                 FROM friendships f JOIN users u ON u.id = CASE WHEN f.requester_id = \(bind: user.id) THEN f.addressee_id ELSE f.requester_id END
-                WHERE f.requester_id = \(bind: user.id) OR f.addressee_id = \(bind: user.id)
+                WHERE (f.requester_id = \(bind: user.id) AND (f.accepted_at IS NOT NULL OR f.by_email = \(bind: false)))
+                   OR f.addressee_id = \(bind: user.id)
                 """
             ).all().map { row in
                 (
@@ -36,22 +37,27 @@ struct FriendService: Sendable {
     }
 
     /// Asks the account with this username or e-mail address; if it had asked me already, we are friends now.
+    /// By e-mail address the answer names nobody and is the same whether or not an account has it (issue 37, item 7):
+    /// a username is public, an address is not. Such a request is not in my outgoing list until it is accepted.
     func request(_ input: FriendRequest, from user: User) async throws -> FriendRequestResult {
         let target: SQLQueryString
+        let byEmail: Bool
         switch (input.username, input.email) {
         case (let username?, nil):
             guard let name = try Username.validate(username) else { throw Self.sayWho }
-            target = "username = \(bind: name)"
+            (target, byEmail) = ("username = \(bind: name)", false)
         case (nil, let email?):
-            target = "email = \(bind: try Credentials.email(email))"
+            (target, byEmail) = ("email = \(bind: try Credentials.email(email))", true)
         default:
             throw Self.sayWho
         }
         _ = try await limiter.take([.target(user.id)])
         let now = clock.now
+        let unnamed = FriendRequestResult(status: "pending", friend: nil)
         let result = try await database.transaction { db -> FriendRequestResult in
             guard let row = try await db.raw("SELECT id, name, username, avatar_version FROM users WHERE " + target).first() else {
-                throw Problem.notFound("No account here has this username or e-mail address.")
+                if byEmail { return unnamed }
+                throw Problem.notFound("No account here has this username.")
             }
             let other = try Self.friend(from: row, since: now.millisecondsSince1970)
             guard other.id != user.id else { throw Problem.invalidField("username", "You cannot be your own friend.") }
@@ -65,18 +71,19 @@ struct FriendService: Sendable {
             guard let existing else {
                 try await db.raw(
                     """
-                    INSERT INTO friendships (requester_id, addressee_id, created_at)
-                    VALUES (\(bind: user.id), \(bind: other.id), \(bind: now.millisecondsSince1970))
+                    INSERT INTO friendships (requester_id, addressee_id, created_at, by_email)
+                    VALUES (\(bind: user.id), \(bind: other.id), \(bind: now.millisecondsSince1970), \(bind: byEmail))
                     """
                 ).run()
                 try await NotificationRepository.toAccount(.friendRequest, userID: other.id, actor: (user.id, user.name), now: now, in: db)
-                return FriendRequestResult(status: "pending", friend: other)
+                return byEmail ? unnamed : FriendRequestResult(status: "pending", friend: other)
             }
+            // Already friends, or they asked me: I know them already, so naming them reveals nothing.
             if try existing.decode(column: "accepted_at", as: Int64?.self) != nil {
                 return FriendRequestResult(status: "accepted", friend: other)
             }
             guard try existing.decode(column: "requester_id", as: String.self) == other.id else {
-                return FriendRequestResult(status: "pending", friend: other)  // asked again: once is enough
+                return byEmail ? unnamed : FriendRequestResult(status: "pending", friend: other)  // asked again: once is enough
             }
             try await Self.accept(requester: other.id, addressee: user, now: now, in: db)
             return FriendRequestResult(status: "accepted", friend: Self.with(other, since: now.millisecondsSince1970))

@@ -8,8 +8,16 @@ import Hummingbird
     import Darwin
 #endif
 
-/// The networks whose `Forwarded` / `X-Forwarded-For` headers are believed (SEC-3): the reverse proxy in front
-/// of the instance. Anyone else could write any address there, so for them the socket's address is the client.
+/// Which header the reverse proxy writes the client's address into (`--forwarded-header`). Only that one is read:
+/// a proxy that sets `X-Forwarded-For` passes a client's own `Forwarded` header through untouched, so believing
+/// both would let the client name its address.
+public enum ForwardedHeader: String, Sendable, CaseIterable {
+    case xForwardedFor = "x-forwarded-for"
+    case forwarded
+}
+
+/// The networks whose forwarded header is believed (SEC-3): the reverse proxy in front of the instance. Anyone
+/// else could write any address there, so for them the socket's address is the client.
 public struct TrustedProxies: Sendable, Equatable {
     struct Network: Sendable, Equatable {
         let address: [UInt8]
@@ -28,6 +36,8 @@ public struct TrustedProxies: Sendable, Equatable {
     }
 
     let networks: [Network]
+    /// The one header that names the client.
+    public var header: ForwardedHeader = .xForwardedFor
 
     public static let none = TrustedProxies(networks: [])
 
@@ -36,7 +46,7 @@ public struct TrustedProxies: Sendable, Equatable {
     }
 
     /// `10.0.0.0/8, 192.168.1.5, ::1` — addresses or CIDR blocks, separated by commas or spaces.
-    public init(_ list: String) throws {
+    public init(_ list: String, header: ForwardedHeader = .xForwardedFor) throws {
         var networks: [Network] = []
         for item in list.split(whereSeparator: { $0 == "," || $0 == " " }) {
             let parts = item.split(separator: "/", maxSplits: 1)
@@ -51,6 +61,7 @@ public struct TrustedProxies: Sendable, Equatable {
             networks.append(Network(address: address, prefixLength: prefix))
         }
         self.networks = networks
+        self.header = header
     }
 
     func contains(_ address: String) -> Bool {
@@ -58,28 +69,34 @@ public struct TrustedProxies: Sendable, Equatable {
         return networks.contains { $0.contains(bytes) }
     }
 
-    /// The client behind the proxies: walking the forwarded chain from the socket's end, the first address
-    /// that is not a trusted proxy. With an untrusted peer, the headers are ignored.
+    /// The client behind the proxies. Each proxy appends the address it received the request from, so reading
+    /// the chain from the right, every entry up to the first untrusted one was written by a trusted proxy; that
+    /// first untrusted address is the client. Entries further left were written by the client itself and are
+    /// never read. A chain of trusted addresses only (a request from the proxies' own network, or a proxy that
+    /// does not write the header) leaves the socket's peer as the client. With an untrusted peer, the header is
+    /// ignored.
     func client(peer: String, headers: HTTPFields) -> String {
         guard contains(peer) else { return peer }
-        let chain = Self.forwardedChain(headers)
-        for hop in chain.reversed() where !contains(hop) { return hop }
-        return chain.first ?? peer
+        for hop in chain(headers).reversed() where !contains(hop) { return hop }
+        return peer
     }
 
-    /// The addresses a request passed through, client first: `Forwarded`'s `for=` values (RFC 7239) when
-    /// present, else `X-Forwarded-For`.
-    static func forwardedChain(_ headers: HTTPFields) -> [String] {
-        let forwarded = headers[values: HTTPField.Name("Forwarded")!]
-        if !forwarded.isEmpty {
-            return forwarded.flatMap { $0.split(separator: ",") }.compactMap { element in
+    /// The addresses of the configured header, client first: `X-Forwarded-For`'s entries, or `Forwarded`'s
+    /// `for=` values (RFC 7239). An entry that is not an address (`unknown`, an obfuscated name) stands as it
+    /// is: untrusted, so the walk stops there rather than skipping to what the client wrote.
+    func chain(_ headers: HTTPFields) -> [String] {
+        switch header {
+        case .forwarded:
+            return headers[values: HTTPField.Name("Forwarded")!].flatMap { $0.split(separator: ",") }.map { element in
                 element.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
                     .first { $0.lowercased().hasPrefix("for=") }
                     .map { IPAddress.withoutPort(String($0.dropFirst(4)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
+                    ?? "unknown"
             }
+        case .xForwardedFor:
+            return headers[values: HTTPField.Name("X-Forwarded-For")!].flatMap { $0.split(separator: ",") }
+                .map { IPAddress.withoutPort($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
         }
-        return headers[values: HTTPField.Name("X-Forwarded-For")!].flatMap { $0.split(separator: ",") }
-            .map { IPAddress.withoutPort($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
     }
 }
 
@@ -112,8 +129,9 @@ struct ClientAddressMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        guard !trusted.networks.isEmpty else { return try await next(request, context) }
+        guard trusted.contains(context.clientAddress) else { return try await next(request, context) }
         var context = context
+        context.viaTrustedProxy = true
         context.clientAddress = trusted.client(peer: context.clientAddress, headers: request.headers)
         return try await next(request, context)
     }

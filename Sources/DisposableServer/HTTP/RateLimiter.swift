@@ -46,18 +46,25 @@ actor RateLimiter {
     }
 
     /// Takes one token from each key, or none and throws 429 with `Retry-After` when any is empty.
+    ///
+    /// An empty target (an account or event many addresses guessed at) never turns away an address that has not
+    /// failed on it — its `.pair` bucket is full: otherwise anyone could lock the owner out of their own account
+    /// by guessing from a few addresses (issue 37, item 3). Such an address still spends its own pair and address
+    /// tokens, so each new address an attacker brings buys one guess at the target, not a burst.
     @discardableResult
     func take(_ keys: [Key]) throws -> Ticket {
-        let counted = keys.filter { limits[$0.scope] != nil }
-        var refreshed: [Key: Bucket] = [:]
+        var counted = keys.filter { limits[$0.scope] != nil }
+        let clean = counted.contains { $0.scope == .pair && refreshed($0).tokens >= Double(limits[.pair]!.burst) }
+        if clean { counted.removeAll { $0.scope == .target && refreshed($0).tokens < 1 } }
+        var current: [Key: Bucket] = [:]
         var wait = 0.0
         for key in counted {
-            let bucket = self.refreshed(key)
-            refreshed[key] = bucket
+            let bucket = refreshed(key)
+            current[key] = bucket
             if bucket.tokens < 1 { wait = max(wait, (1 - bucket.tokens) * seconds(limits[key.scope]!.refillEvery)) }
         }
         if wait > 0 { throw Problem.tooManyRequests(retryAfterSeconds: max(1, Int(wait.rounded(.up)))) }
-        for (key, var bucket) in refreshed {
+        for (key, var bucket) in current {
             bucket.tokens -= 1
             buckets[key] = bucket
         }

@@ -63,6 +63,8 @@ struct MediaWorkers: Service {
             case .renderPhoto: try await renderer.render(photoID: job.subjectID, jobID: job.id)
             case .renderAsset: try await libraryRenderer.render(assetID: job.subjectID, jobID: job.id)
             }
+        } catch let later as RenderLater {
+            try? await jobs.retry(job, after: later.delay, now: clock.now, countAttempt: false)
         } catch is StorageFull {
             // The original is safe; only its derivatives could not be written. Wait for space, however long:
             // a full disk must never turn an acknowledged photo into a failed (and deleted) one.

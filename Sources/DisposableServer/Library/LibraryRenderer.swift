@@ -12,6 +12,9 @@ struct LibraryRenderer: Sendable {
     let feed: StreamWaker
     let jobs: JobQueue
     var videos: VideoProcessor? = nil
+    /// Library videos' bounds (their length, `--max-library-video-minutes`) and their daily transcoding.
+    var videoLimits = VideoLimits(maxSeconds: 900)
+    var budget: TranscodeBudget? = nil
     /// Where ffmpeg writes (the staging folder: on the local store's filesystem, so storing a copy is a rename).
     var scratch = FileManager.default.temporaryDirectory
 
@@ -58,8 +61,16 @@ struct LibraryRenderer: Sendable {
             defer { try? FileManager.default.removeItem(at: scratch) }
             let made: RenderedVideo
             do {
-                let info = try await videos.inspect(path, limits: VideoLimits())
-                made = try await videos.render(path, info: info, transcode: false, maxSeconds: nil, into: scratch)
+                let info = try await videos.inspect(path, limits: videoLimits)
+                let cost = info.playsInBrowsers ? 0 : TranscodeBudget.cost(info, maxSeconds: videoLimits.maxSeconds)
+                if cost > 0 {
+                    // Another library transcode under way: step back rather than hold a worker a party's photos need.
+                    if videos.tool.libraryLaneBusy { throw RenderLater(delay: 5) }
+                    if let budget, let delay = try await budget.delay(for: asset.userID, cost: cost) { throw RenderLater(delay: delay) }
+                }
+                made = try await videos.render(
+                    path, info: info, transcode: false, maxSeconds: videoLimits.maxSeconds, into: scratch, lane: .library)
+                if cost > 0 { try await budget?.record(cost, for: asset.userID) }
             } catch let failure as VideoTool.Failed {
                 throw UndecodableImage(description: failure.description)
             } catch is Problem {

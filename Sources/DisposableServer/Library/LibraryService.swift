@@ -22,6 +22,8 @@ struct LibraryService: Sendable {
     var videos: VideoProcessor? = nil
     /// Largest video accepted (photos keep `photos.limits.maxBytes`).
     var maxVideoBytes: Int64 = 1 << 30
+    /// Library videos' bounds: at most `--max-library-video-minutes` long.
+    var videoLimits = VideoLimits(maxSeconds: 900)
     /// How long the trash keeps an asset (LIB-2): "Photos older than 30 days will be automatically deleted."
     static let trashDays = 30
 
@@ -78,7 +80,7 @@ struct LibraryService: Sendable {
                     .unsupportedMediaType, "videos-unavailable", title: "Videos not available",
                     detail: "This server cannot keep videos (ffmpeg is not installed). Photos are welcome.")
             }
-            return (.video(container), try await videos.inspect(staged.file.path, limits: VideoLimits()))
+            return (.video(container), try await videos.inspect(staged.file.path, limits: videoLimits))
         }
         guard ImageFormat(sniffing: staged.head) != nil else {
             throw Problem(

@@ -33,6 +33,7 @@ extension LocationRedactor {
             let length = u16be(head, 2)
             guard length >= 2 else { return false }
             if marker == 0xE1 { app1(payload: offset + 4, length: length - 2) }
+            if marker == 0xED { app13(payload: offset + 4, length: length - 2) }
             offset += 2 + Int64(length)
             if marker == 0xDA { break }
         }
@@ -43,6 +44,10 @@ extension LocationRedactor {
             for index in Self.occurrences(of: [0xFF, 0xE1], in: bytes) where index + 4 <= bytes.count && index < window {
                 let length = u16be(bytes, index + 2)
                 if length >= 2 { app1(payload: offset + Int64(index + 4), length: length - 2) }
+            }
+            for index in Self.occurrences(of: [0xFF, 0xED], in: bytes) where index + 4 <= bytes.count && index < window {
+                let length = u16be(bytes, index + 2)
+                if length >= 2 { app13(payload: offset + Int64(index + 4), length: length - 2) }
             }
             offset += Int64(window)
         }
@@ -58,6 +63,38 @@ extension LocationRedactor {
         } else if start.starts(with: Self.extendedXMPSignature) {
             // Pieces of one packet split at arbitrary bytes: a property may straddle two. Blanked whole.
             blank(payload + Int64(Self.extendedXMPSignature.count), length - Self.extendedXMPSignature.count, with: 0x20)
+        }
+    }
+
+    private static let photoshopSignature = Array("Photoshop 3.0".utf8) + [0]
+
+    /// Photoshop's APP13: image resources, of which 0x0422/0x0423 hold EXIF and 0x0424 XMP (issue 37, item 5).
+    /// Each is cleaned like its own kind of block; resources that cannot be walked for certain are blanked whole.
+    private mutating func app13(payload: Int64, length: Int) {
+        let signature = Self.photoshopSignature
+        guard length >= signature.count, let start = file.read(payload, signature.count), start == signature else { return }
+        let resources = payload + Int64(signature.count)
+        let size = length - signature.count
+        guard size <= Self.blockLimit, let bytes = file.read(resources, size) else { return blank(resources, size, with: 0) }
+        var index = 0
+        while index < bytes.count {
+            if bytes[index...].allSatisfy({ $0 == 0 }) { return }  // padding
+            guard index + 12 <= bytes.count, bytes[index..<(index + 4)].elementsEqual("8BIM".utf8) else {
+                return blank(resources, size, with: 0)
+            }
+            let id = u16be(bytes, index + 4)
+            let nameLength = Int(bytes[index + 6])
+            var cursor = index + 7 + nameLength + ((1 + nameLength) % 2)
+            guard cursor + 4 <= bytes.count else { return blank(resources, size, with: 0) }
+            let dataLength = u32be(bytes, cursor)
+            cursor += 4
+            guard dataLength <= bytes.count - cursor else { return blank(resources, size, with: 0) }
+            switch id {
+            case 0x0422, 0x0423: exif(resources + Int64(cursor), dataLength)
+            case 0x0424: xmp(resources + Int64(cursor), dataLength)
+            default: break
+            }
+            index = cursor + dataLength + dataLength % 2
         }
     }
 

@@ -66,7 +66,8 @@ struct PhotoRenderer: Sendable {
             let made: RenderedVideo
             do {
                 let info = try await videos.inspect(path, limits: PhotoService.eventVideoLimits)
-                made = try await videos.render(path, info: info, transcode: true, maxSeconds: PhotoService.eventVideoLimits.maxSeconds, into: scratch)
+                made = try await videos.render(
+                    path, info: info, transcode: true, maxSeconds: PhotoService.eventVideoLimits.maxSeconds, into: scratch, lane: .event)
             } catch let failure as VideoTool.Failed {
                 throw UndecodableImage(description: failure.description)
             } catch is Problem {

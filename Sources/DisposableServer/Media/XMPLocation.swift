@@ -1,12 +1,28 @@
 /// Where XMP text keeps a location: any property whose name speaks of GPS, latitude, longitude or altitude
 /// (`exif:GPSLatitude`, `drone-dji:GpsLongitude`…), as an attribute or as an element. Each is overwritten
 /// with spaces, which XML reads as the blanks between attributes or elements.
+///
+/// Only UTF-8 text whose every mention of those words falls inside what is blanked counts as cleaned for
+/// certain. Anything else — UTF-16 or UTF-32 text, an element named without a prefix under a default namespace
+/// (`<GPSLatitude>`), a word the walk could not place — makes the caller blank the whole block (issue 37, item 5).
 enum XMPLocation {
     private static let words: [[UInt8]] = ["gps", "latitude", "longitude", "altitude"].map { Array($0.utf8) }
 
     /// Byte ranges of `text` to blank; nil when a location property cannot be delimited for certain (then the
     /// caller blanks the whole block).
     static func ranges(in text: [UInt8]) -> [Range<Int>]? {
+        // UTF-16 and UTF-32 (which XMP allows) have NUL bytes between the letters of ASCII words.
+        guard !text.contains(0), !text.starts(with: [0xFE, 0xFF]), !text.starts(with: [0xFF, 0xFE]) else { return nil }
+        guard let ranges = qualifiedRanges(in: text) else { return nil }
+        // Every mention must be inside what is blanked: a property the walk did not recognise stays otherwise.
+        let lower = text.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        for index in lower.indices where words.contains(where: { matches(lower, $0, at: index) }) {
+            guard ranges.contains(where: { $0.contains(index) }) else { return nil }
+        }
+        return ranges
+    }
+
+    private static func qualifiedRanges(in text: [UInt8]) -> [Range<Int>]? {
         let lower = text.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
         var ranges: [Range<Int>] = []
         var index = 0

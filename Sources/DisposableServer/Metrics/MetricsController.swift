@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 
-/// `GET /metrics` (OPS-2). Outside the session routes, with its own rule: loopback clients (a Prometheus on the
-/// same machine), the `--metrics-token` bearer, or an admin's session; anyone else gets 403. On the separate
+/// `GET /metrics` (OPS-2). Outside the session routes, with its own rule: a direct loopback connection (a Prometheus
+/// on the same machine — never a request relayed by a trusted proxy, whatever its headers say), the
+/// `--metrics-token` bearer, or an admin's session; anyone else gets 403. On the separate
 /// `--metrics-port` listener (`open`), whoever reaches the port may read: the operator keeps it to their network.
 struct MetricsController {
     let database: any DatabaseEngine
@@ -29,7 +30,7 @@ struct MetricsController {
     }
 
     private func mayRead(_ request: Request, context: AppRequestContext) async throws -> Bool {
-        if Self.isLoopback(context.clientAddress) { return true }
+        if !context.viaTrustedProxy, let peer = context.remoteAddress?.ipAddress, Self.isLoopback(peer) { return true }
         let bearer = request.headers[.authorization].flatMap(AuthenticationMiddleware.bearerToken)
         if let token, let bearer, Self.same(bearer, token) { return true }
         guard let session = bearer ?? request.cookies[SessionCookie.name]?.value, !session.isEmpty else { return false }

@@ -70,7 +70,9 @@ extension PhotoService {
         let (event, uploader) = (shooting.event, shooting.uploader)
         let checking = ContinuousClock.now
         let (format, video) = try await identify(staged, for: event)
-        if let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256) { throw Problem.alreadyExists(duplicate.id) }
+        if let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256) {
+            throw Problem.alreadyExists(duplicate, uploaderID: uploader.id)
+        }
         Metric.ingest(.check, since: checking)
 
         let storing = ContinuousClock.now
@@ -127,7 +129,7 @@ extension PhotoService {
                 return .existing(try await json(existing, viewerID: uploader.id))
             }
             let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256)
-            throw Problem.alreadyExists(duplicate?.id ?? "")
+            throw Problem.alreadyExists(duplicate, uploaderID: uploader.id)
         }
     }
 
@@ -180,62 +182,10 @@ extension PhotoService {
         throw Quota.exceeded(usage, byOrganizer: uploader.isOrganizer)
     }
 
-    /// Up to this many pixels, any file size is fine (screenshots, drawings, scans compress well).
-    static let pixelsAlwaysAccepted = 24_000_000
-    /// Beyond, at least one byte of file per this many pixels: real photos have 2–8.
-    static let pixelsPerByte: Int64 = 16
-
     /// The format from the bytes, and the size from the header — before anything is decoded (MED-3). The library
     /// checks its uploads the same way.
     func validate(_ staged: StagedUpload) async throws -> ImageFormat {
-        guard staged.byteSize > 0 else {
-            throw Problem(.unprocessableContent, "empty-file", title: "Empty file", detail: "The file is empty.")
-        }
-        guard let format = ImageFormat(sniffing: staged.head) else {
-            throw Problem(
-                .unsupportedMediaType, "unsupported-format", title: "Not a photo we accept",
-                detail: "This file is not a photo we accept. Send JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF.")
-        }
-        let broken = Problem(
-            .unprocessableContent, "unreadable-image", title: "Broken photo",
-            detail: "This file looks like a \(format.rawValue.uppercased()) image but cannot be read: it may be damaged or cut short.")
-        let header: ImageHeader
-        do {
-            header = try await images.probe(staged.file.path, format: format)
-        } catch is UndecodableImage {
-            throw broken
-        } catch let error as ImageLibraryUnavailable {
-            logger.error("\(error.description)")
-            throw Problem(
-                .serviceUnavailable, "images-unavailable", title: "Photos cannot be checked right now",
-                detail: "The server cannot read photos at the moment. Your photo was not kept; please try again later.")
-        }
-        if format == .jpeg {
-            let path = staged.file.path
-            guard try await NIOThreadPool.singleton.runIfActive({ try JPEGStructure.isComplete(file: path) }) else { throw broken }
-        }
-        var frames = header.pages
-        if format == .gif {
-            let path = staged.file.path
-            guard let counted = try await NIOThreadPool.singleton.runIfActive({ try GIFStructure.frames(fileAt: path) }) else { throw broken }
-            frames = max(frames, counted)
-        }
-        let pixels = header.width * header.height * frames
-        guard header.width > 0, header.height > 0, pixels <= limits.maxPixels else {
-            throw Problem(
-                .unprocessableContent, "too-many-pixels", title: "Image too large",
-                detail: "This image is \(header.width)×\(header.height) pixels\(frames > 1 ? " × \(frames) frames" : ""), "
-                    + "more than the \(limits.maxPixels / 1_000_000) megapixels allowed.")
-        }
-        // A photo of many megapixels is megabytes. One that is not (a 100-megapixel PNG of 1 MB) costs as
-        // much to decode as a real one while costing its sender nothing to send (issue 19, item 10).
-        if pixels > Self.pixelsAlwaysAccepted, Int64(pixels) > staged.byteSize * Self.pixelsPerByte {
-            throw Problem(
-                .unprocessableContent, "too-many-pixels", title: "Image too large",
-                detail: "This image is \(pixels / 1_000_000) megapixels in a file of only \(staged.byteSize / 1_000) KB. "
-                    + "Photos that large are welcome as cameras save them; send it at a smaller size.")
-        }
-        return format
+        try await ImageCheck(images: images, maxPixels: limits.maxPixels, logger: logger).validate(staged)
     }
 
     func uploader(event: Event, role: EventRole, identity: Identity) async throws -> PhotoRepository.Uploader {
@@ -250,10 +200,12 @@ extension PhotoService {
 }
 
 extension Problem {
-    static func alreadyExists(_ id: String) -> Problem {
+    /// The same bytes are in the event already. Their id is given only to whoever sent them: another guest's photo
+    /// may be hidden from this one (waiting for approval, or for the reveal), and its id would open it.
+    static func alreadyExists(_ duplicate: Photo?, uploaderID: String) -> Problem {
         var problem = Problem(
             .conflict, "already-exists", title: "Media already exists", detail: "Media already exists: this photo is already in the event.")
-        problem.extensions["existingId"] = id
+        if let duplicate, duplicate.uploaderID == uploaderID { problem.extensions["existingId"] = duplicate.id }
         return problem
     }
 

@@ -110,6 +110,7 @@ struct MyDataService: Sendable {
 
     /// An account and every file and row of it (also the admin's "delete user", ADM-4).
     func eraseAccount(_ userID: String) async throws {
+        try await accounts.ensureNotLastAdmin(userID)
         let organized = try await database.read { db in
             try await db.raw("SELECT id FROM events WHERE organizer_id = \(bind: userID)").all().map { try $0.decode(column: "id", as: String.self) }
         }

@@ -19,7 +19,7 @@ struct FriendPages {
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return Self.toLogin }
         let web = WebRequest(request, context: context)
-        let notice = ["asked": "friends_asked", "accepted": "friends_accepted", "removed": "friends_removed"][
+        let notice = ["asked": "friends_asked", "emailed": "friends_asked_email", "accepted": "friends_accepted", "removed": "friends_removed"][
             request.uri.queryParameters.get("done") ?? ""]
         return try await render(web, user: user, notice: notice.map { web.t($0) })
     }
@@ -28,7 +28,8 @@ struct FriendPages {
         guard case .user(let user, _) = context.identity else { return Self.toLogin }
         let form = try await WebForm.read(request)
         let who = (form["who"] ?? "").trimmingCharacters(in: .whitespaces)
-        return try await act(request, context, user, done: { result in result == "accepted" ? "accepted" : "asked" }) {
+        let done = { (result: String) in result == "accepted" ? "accepted" : who.contains("@") ? "emailed" : "asked" }
+        return try await act(request, context, user, done: done) {
             try await friends.request(who.contains("@") ? FriendRequest(email: who) : FriendRequest(username: who), from: user).status
         }
     }

@@ -24,7 +24,7 @@ struct AudioClip: Sendable {
             VideoTool.audioInputOptions + [
                 "-threads", "2", "-i", path, "-map", "0:a:0", "-t", String(Self.maxSeconds), "-vn", "-c:a", "aac", "-b:a", "128k", "-ac", "2",
                 "-map_metadata", "-1", "-map_chapters", "-1", "-movflags", "+faststart", "-fs", String(2 << 20), "-f", "ipod", output.path,
-            ], timeout: 120)
+            ], timeout: 120, lane: .library)
         return output
     }
 

@@ -14,6 +14,17 @@ struct VideoInfo: Sendable, Equatable {
     let rotated: Bool
     /// When it was recorded: QuickTime's local creation date (as floating time, like EXIF), else `creation_time`.
     let recordedAt: Date?
+    /// The stream described here, by its index in the file: the one every ffmpeg run maps, so that what is checked
+    /// is what is decoded.
+    var streamIndex = 0
+    /// The largest picture among all the file's video streams (a cover, a second track), each decodable too.
+    var largestStream: (width: Int, height: Int) = (0, 0)
+
+    static func == (a: VideoInfo, b: VideoInfo) -> Bool {
+        a.duration == b.duration && a.width == b.width && a.height == b.height && a.videoCodec == b.videoCodec
+            && a.pixelFormat == b.pixelFormat && a.audioCodec == b.audioCodec && a.container == b.container && a.rotated == b.rotated
+            && a.recordedAt == b.recordedAt && a.streamIndex == b.streamIndex && a.largestStream == b.largestStream
+    }
 
     /// Browsers play it as stored: H.264 in 4:2:0 with AAC (or no sound) in an MP4/QuickTime file, not rotated.
     var playsInBrowsers: Bool {
@@ -54,10 +65,14 @@ struct VideoProcessor: Sendable {
         } catch {
             throw Self.notAVideo
         }
-        guard info.width <= limits.maxSide, info.height <= limits.maxSide, info.width * info.height <= limits.maxPixels else {
+        let (largestWidth, largestHeight) = info.largestStream
+        guard info.width <= limits.maxSide, info.height <= limits.maxSide, info.width * info.height <= limits.maxPixels,
+            largestWidth <= limits.maxSide, largestHeight <= limits.maxSide, largestWidth * largestHeight <= limits.maxPixels
+        else {
             throw Problem(
                 .unprocessableContent, "video-too-large", title: "Video too large",
-                detail: "This video is \(info.width)×\(info.height); videos can be at most \(limits.maxSide) pixels on a side.")
+                detail: "This video is \(max(info.width, largestWidth))×\(max(info.height, largestHeight)); "
+                    + "videos can be at most \(limits.maxSide) pixels on a side.")
         }
         if let maxSeconds = limits.maxSeconds, let duration = info.duration, duration > maxSeconds + 0.5 {
             throw Problem(
@@ -69,8 +84,10 @@ struct VideoProcessor: Sendable {
 
     /// The playable copy (unless `info` plays as it is and `transcode` is false) and the poster, in `directory`.
     /// The copy is at most `maxSeconds` long, H.264/AAC, at most 1280 pixels a side, without the file's metadata (no
-    /// location, no device), upright. `timeout` bounds each ffmpeg run.
-    func render(_ path: String, info: VideoInfo, transcode: Bool, maxSeconds: Double?, into directory: URL) async throws -> RenderedVideo {
+    /// location, no device), upright. `timeout` bounds each ffmpeg run; `lane` says whose turn it waits for.
+    func render(
+        _ path: String, info: VideoInfo, transcode: Bool, maxSeconds: Double?, into directory: URL, lane: VideoTool.Lane
+    ) async throws -> RenderedVideo {
         let seconds = min(info.duration ?? maxSeconds ?? 600, maxSeconds ?? .greatestFiniteMagnitude)
         let timeout = 60 + 4 * seconds
         var source = path
@@ -78,7 +95,7 @@ struct VideoProcessor: Sendable {
         var shown = info
         if transcode || !info.playsInBrowsers {
             let output = directory.appendingPathComponent("playable.mp4")
-            var arguments = VideoTool.inputOptions + ["-threads", "2", "-i", path, "-map", "0:v:0", "-map", "0:a:0?"]
+            var arguments = VideoTool.inputOptions + ["-threads", "2", "-i", path, "-map", "0:\(info.streamIndex)", "-map", "0:a:0?"]
             if let maxSeconds { arguments += ["-t", String(maxSeconds)] }
             arguments += [
                 "-vf",
@@ -89,7 +106,7 @@ struct VideoProcessor: Sendable {
                 "-map_metadata", "-1", "-map_chapters", "-1", "-dn", "-sn", "-movflags", "+faststart",
                 "-fs", String(Self.playableMaxBytes), "-f", "mp4", output.path,
             ]
-            try await tool.ffmpeg(arguments, timeout: timeout)
+            try await tool.ffmpeg(arguments, timeout: timeout, lane: lane)
             playable = output
             source = output.path
             let made = try Self.parse(try await tool.probe(output.path))
@@ -102,11 +119,11 @@ struct VideoProcessor: Sendable {
         var arguments = VideoTool.inputOptions
         if (shown.duration ?? 0) >= 2 { arguments += ["-ss", "1"] }
         arguments += [
-            "-threads", "2", "-i", source, "-frames:v", "1",
+            "-threads", "2", "-i", source, "-map", playable == nil ? "0:\(info.streamIndex)" : "0:v:0", "-frames:v", "1",
             "-vf", "scale=w='min(iw,\(Self.playableSide))':h='min(ih,\(Self.playableSide))':force_original_aspect_ratio=decrease",
             "-q:v", "3", "-map_metadata", "-1", "-f", "image2", "-update", "1", poster.path,
         ]
-        try await tool.ffmpeg(arguments, timeout: 60)
+        try await tool.ffmpeg(arguments, timeout: 60, lane: lane)
         return RenderedVideo(playable: playable, poster: poster, info: shown)
     }
 
@@ -125,6 +142,7 @@ struct VideoProcessor: Sendable {
     private struct Probe: Decodable {
         struct Stream: Decodable {
             struct SideData: Decodable { let rotation: Double? }
+            let index: Int?
             let codec_type: String?
             let codec_name: String?
             let width: Int?
@@ -155,11 +173,15 @@ struct VideoProcessor: Sendable {
         let sideways = Int(abs(rotation).rounded()) % 180 == 90
         let duration = (format.duration ?? video.duration).flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         let tags = format.tags ?? [:]
-        return VideoInfo(
+        let pictures = (probe.streams ?? []).filter { $0.codec_type == "video" }.map { ($0.width ?? 0, $0.height ?? 0) }
+        var info = VideoInfo(
             duration: duration, width: sideways ? height : width, height: sideways ? width : height, videoCodec: codec,
             pixelFormat: video.pix_fmt, audioCodec: probe.streams?.first(where: { $0.codec_type == "audio" })?.codec_name,
             container: container, rotated: rotation != 0,
             recordedAt: tags["com.apple.quicktime.creationdate"].flatMap(floatingDate) ?? tags["creation_time"].flatMap(utcDate))
+        info.streamIndex = video.index ?? 0
+        info.largestStream = pictures.max { $0.0 * $0.1 < $1.0 * $1.1 } ?? (width, height)
+        return info
     }
 
     /// `2023-05-14T18:30:00+0200` → 18:30 read as UTC (the local clock time, as EXIF's dates are kept).

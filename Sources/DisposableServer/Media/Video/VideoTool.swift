@@ -9,6 +9,8 @@ import NIOPosix
 public struct VideoTool: Sendable {
     let ffmpeg: String
     let ffprobe: String
+    /// This server's library transcodes running or waiting: a media worker does not wait in that queue.
+    private let libraryQueued = NIOLockedValueBox(0)
 
     /// Demuxers an upload may be read with: ISO media (MP4, QuickTime, 3GP) and Matroska/WebM (what browsers record).
     static let demuxers = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm"
@@ -18,12 +20,28 @@ public struct VideoTool: Sendable {
     static let audioDemuxers = demuxers + ",mp3,ogg,wav,flac,aac"
     static let audioInputOptions = ["-protocol_whitelist", "file", "-format_whitelist", audioDemuxers]
 
-    /// One transcode at a time, however many uploads arrive: a wedding's videos queue, the machine keeps its cores.
-    private static let transcodes: NIOThreadPool = {
+    /// Whose transcodes: a party's videos (the event happening now) never wait behind a library's import.
+    enum Lane: Sendable {
+        case event
+        /// Library videos, capsule songs: one at a time, behind nothing but each other.
+        case library
+    }
+
+    /// One transcode at a time in each lane, however many uploads arrive: a wedding's videos queue, the machine
+    /// keeps its cores, and a long library video (its own lane) holds up no guest's.
+    private static let eventTranscodes: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
         return pool
     }()
+    private static let libraryTranscodes: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }()
+    /// Whether a library transcode of this server is running or waiting: a library render then steps back for a
+    /// few seconds rather than hold one of the media workers that a party's photos need.
+    var libraryLaneBusy: Bool { libraryQueued.withLockedValue { $0 > 0 } }
 
     struct Failed: Error, CustomStringConvertible {
         let description: String
@@ -48,10 +66,17 @@ public struct VideoTool: Sendable {
         return try await WorkPools.requests.runIfActive { try Self.run(ffprobe, arguments, timeout: timeout) }
     }
 
-    /// ffmpeg with `arguments` after the common ones, one at a time.
-    func ffmpeg(_ arguments: [String], timeout: TimeInterval) async throws {
+    /// ffmpeg with `arguments` after the common ones, one at a time in its lane.
+    func ffmpeg(_ arguments: [String], timeout: TimeInterval, lane: Lane) async throws {
         let all = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y"] + arguments
-        _ = try await Self.transcodes.runIfActive { try Self.run(ffmpeg, all, timeout: timeout) }
+        switch lane {
+        case .event:
+            _ = try await Self.eventTranscodes.runIfActive { try Self.run(ffmpeg, all, timeout: timeout) }
+        case .library:
+            libraryQueued.withLockedValue { $0 += 1 }
+            defer { libraryQueued.withLockedValue { $0 -= 1 } }
+            _ = try await Self.libraryTranscodes.runIfActive { try Self.run(ffmpeg, all, timeout: timeout) }
+        }
     }
 
     /// Runs `executable` and returns its standard output (at most 4 MB); its standard error says why it failed.

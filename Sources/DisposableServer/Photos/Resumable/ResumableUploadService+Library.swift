@@ -25,8 +25,10 @@ extension ResumableUploadService {
         let id = newID()
         let now = clock.now
         let path = try await createFile(id)
+        let room = Room(uploaderID: user.id, accountID: user.id, length: length)
         do {
-            try await database.sql { db in
+            try await database.transaction { db in
+                try await admit(room, byOrganizer: true, now: now, in: db)
                 try await db.raw(
                     """
                     INSERT INTO resumable_uploads (id, event_id, uploader_id, guest_id, length, received, idempotency_key, source,
@@ -69,20 +71,56 @@ extension ResumableUploadService {
     }
 
     /// Before a new upload: the same file begun again (a client that crashed before it remembered where its upload
-    /// was) gives way, with its held shot, rather than holding it for a day; and a sender has at most 20 under way.
+    /// was) gives way, with its held shot, rather than holding it for a day.
     func makeRoom(uploaderID: String, idempotencyKey key: String?) async throws {
         if let key, let previous = try await unfinished(uploaderID: uploaderID, idempotencyKey: key) {
             await locks.stopHolder(previous.id)
             try await end(previous)
         }
-        let unfinished = try await database.sql { db in
-            try await db.raw("SELECT COUNT(*) AS n FROM resumable_uploads WHERE uploader_id = \(bind: uploaderID) AND photo_id IS NULL")
-                .first()?.decode(column: "n", as: Int.self) ?? 0
-        }
+    }
+
+    /// What a new upload asks for: a place among its sender's unfinished uploads, and its announced length on the
+    /// account it will count against (the event's organizer, or the library's owner) and on the server's disk.
+    struct Room: Sendable {
+        let uploaderID: String
+        let accountID: String
+        let length: Int64
+    }
+
+    /// Admits a new upload in the transaction that inserts it (issue 37, item 4): a sender has at most 20 under
+    /// way; the announced lengths of an account's unfinished uploads count against its quota as if stored, so
+    /// uploads left one byte short cannot hold more than the quota; all of them together stay under
+    /// `--max-staged-gb`. On PostgreSQL the admissions take turns (an advisory lock), so parallel creations
+    /// cannot all see the same free room.
+    func admit(_ room: Room, byOrganizer: Bool, now: Date, in db: any SQLDatabase) async throws {
+        if database.kind == .postgres { try await db.raw("SELECT pg_advisory_xact_lock(74042028)").run() }
+        let live = SQLQueryString("r.photo_id IS NULL AND r.expires_at > \(bind: now.millisecondsSince1970)")
+        let unfinished =
+            try await db.raw(
+                "SELECT COUNT(*) AS n FROM resumable_uploads r WHERE r.uploader_id = \(bind: room.uploaderID) AND \(live)"
+            ).first()?.decode(column: "n", as: Int.self) ?? 0
         guard unfinished < Self.maxUnfinished else {
             throw Problem(
                 .forbidden, "too-many-uploads", title: "Too many uploads under way",
                 detail: "You have \(unfinished) uploads under way: finish or cancel some before starting another.")
+        }
+        func announced(_ condition: SQLQueryString) async throws -> Int64 {
+            try await db.raw(
+                """
+                SELECT CAST(COALESCE(SUM(r.length), 0) AS BIGINT) AS n FROM resumable_uploads r LEFT JOIN events e ON e.id = r.event_id
+                WHERE \(live) AND \(condition)
+                """
+            ).first()?.decode(column: "n", as: Int64.self) ?? 0
+        }
+        let account = try await announced(
+            "(CASE WHEN r.target = 'library' THEN r.uploader_id ELSE e.organizer_id END) = \(bind: room.accountID)")
+        if let usage = try await Quota.usage(userID: room.accountID, in: db), !usage.fits(account + room.length) {
+            throw Quota.exceeded(Quota.Usage(used: usage.used + account, allowed: usage.allowed, own: usage.own), byOrganizer: byOrganizer)
+        }
+        guard try await announced("1 = 1") + room.length <= maxStagedBytes else {
+            throw Problem(
+                .init(code: 507, reasonPhrase: "Insufficient Storage"), "staging-full", title: "Server busy",
+                detail: "The server is receiving too many large uploads right now. Try again later; nothing was kept.")
         }
     }
 

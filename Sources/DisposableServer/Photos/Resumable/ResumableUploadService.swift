@@ -17,7 +17,9 @@ struct ResumableUploadService: Sendable {
     let directory: URL
     let locks: UploadLocks
     let clock: any AppClock
-    /// How long an upload waits for its next bytes before it is dropped.
+    /// What unfinished uploads may announce, all senders together.
+    let maxStagedBytes: Int64
+    /// How long an upload may take, from its creation: bytes trickled in never extend it.
     static let lifetime: TimeInterval = 24 * 3600
     /// Uploads one sender may have under way at once: each holds a file (and maybe a shot) for up to a day.
     static let maxUnfinished = 20
@@ -58,8 +60,12 @@ struct ResumableUploadService: Sendable {
         case library(User)
     }
 
-    init(database: any DatabaseEngine, photos: PhotoService, library: LibraryService? = nil, directory: URL, clock: any AppClock) throws {
+    init(
+        database: any DatabaseEngine, photos: PhotoService, library: LibraryService? = nil, directory: URL,
+        maxStagedBytes: Int64 = 10_000_000_000, clock: any AppClock
+    ) throws {
         self.database = database
+        self.maxStagedBytes = maxStagedBytes
         self.photos = photos
         self.library = library
         self.directory = directory
@@ -123,8 +129,10 @@ struct ResumableUploadService: Sendable {
         let now = clock.now
         let guestID: String? = if case .guest(let guest, _) = shooting.uploader { guest.id } else { nil }
         let path = try await createFile(id)
+        let room = Room(uploaderID: shooting.uploader.id, accountID: shooting.event.organizerID, length: length)
         do {
             try await database.transaction { db in
+                try await admit(room, byOrganizer: shooting.uploader.isOrganizer, now: now, in: db)
                 if case .guest(let guest, let shots) = shooting.uploader {
                     guard try await ShotLimit.reserve(guestID: guest.id, shotsPerGuest: shots, in: db) else {
                         throw ShotLimit.reached(shots)
@@ -195,14 +203,8 @@ struct ResumableUploadService: Sendable {
         stopper.set { task.cancel() }
         let count = try await task.value
         let received = upload.received + count
-        let now = clock.now
         try await database.sql { db in
-            try await db.raw(
-                """
-                UPDATE resumable_uploads SET received = \(bind: received), expires_at = \(bind: (now + Self.lifetime).millisecondsSince1970)
-                WHERE id = \(bind: upload.id)
-                """
-            ).run()
+            try await db.raw("UPDATE resumable_uploads SET received = \(bind: received) WHERE id = \(bind: upload.id)").run()
         }
         let updated = try await find(upload.id) ?? upload
         guard updated.isComplete else { return Progress(upload: updated, made: nil) }

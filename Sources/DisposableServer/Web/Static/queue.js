@@ -131,9 +131,9 @@ export class UploadQueue extends EventTarget {
       this.dispatchEvent(new CustomEvent('uploaded', { detail: { id: item.id, photo } }));
       return 'done';
     }
-    if (status === 409 && body?.existingId) {
+    if (status === 409 && body?.type?.endsWith('/already-exists')) {
       // The same photo is already in the event (sent from another tab, say): nothing is lost, no shot is used.
-      this.dispatchEvent(new CustomEvent('duplicate', { detail: { id: item.id, existingId: body.existingId } }));
+      this.dispatchEvent(new CustomEvent('duplicate', { detail: { id: item.id, existingId: body.existingId ?? null } }));
       return 'done';
     }
     if (status >= 500 || status === 408 || status === 429 || status === 0) return 'retry';
@@ -175,7 +175,7 @@ export class UploadQueue extends EventTarget {
     while (offset < item.blob.size) {
       const answer = await this.patch(url, offset, item.blob.slice(offset, offset + RESUMABLE_PIECE), item);
       // Another tab sending it (423), or the offset moved (409): ask where it stands on the next try.
-      if ((answer.status === 409 && !answer.body?.existingId) || answer.status === 423) return 'retry';
+      if ((answer.status === 409 && !answer.body?.type?.endsWith('/already-exists')) || answer.status === 423) return 'retry';
       if (answer.status !== 204) return this.settle(item, answer.status, answer.body, null);
       offset = Number(answer.headers.offset);
       if (answer.headers.photo) return this.finished(item, answer.headers.photo);

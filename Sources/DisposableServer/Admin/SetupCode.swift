@@ -1,0 +1,41 @@
+import Foundation
+import SQLKit
+
+/// The one-time code that `/setup` asks for (issue 37, item 2): without it, whoever reached a fresh instance on a
+/// public address first would become its admin. It is made when the server starts without an admin, printed in
+/// its log (only the person who started the server reads that), stored so that every instance of a scaled-out
+/// deployment takes the same one, and removed with the first admin.
+enum SetupCode {
+    /// `7KQX-M2PA-9RTB`: 12 symbols of the event codes' alphabet, 60 bits.
+    static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let symbols = (0..<12).map { _ in EventCode.alphabet[Int(generator.next() % 32)] }
+        return stride(from: 0, to: 12, by: 4).map { String(symbols[$0..<($0 + 4)]) }.joined(separator: "-")
+    }
+
+    /// As typed: any case, spaces and dashes anywhere.
+    static func normalized(_ typed: String) -> String {
+        typed.uppercased().filter { $0 != "-" && !$0.isWhitespace }
+    }
+
+    /// The stored code, made now if there is none.
+    static func current(in db: any SQLDatabase) async throws -> String {
+        try await db.raw(
+            "INSERT INTO instance_settings (key, value) VALUES ('setup_code', \(bind: random())) ON CONFLICT (key) DO NOTHING"
+        ).run()
+        return try await db.raw("SELECT value FROM instance_settings WHERE key = 'setup_code'").first()?.decode(column: "value", as: String.self)
+            ?? ""
+    }
+
+    /// Whether `typed` is the stored code (compared in constant time).
+    static func matches(_ typed: String, in db: any SQLDatabase) async throws -> Bool {
+        let stored = normalized(try await current(in: db))
+        let given = normalized(typed)
+        guard !stored.isEmpty, stored.utf8.count == given.utf8.count else { return false }
+        return zip(stored.utf8, given.utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    static func remove(in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM instance_settings WHERE key = 'setup_code'").run()
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import NIOPosix
+
+/// The one check every image entry point makes before anything decodes it — event photos, library assets,
+/// profile pictures (issue 37, item 7): a format we accept, recognised from its bytes; a whole file; at most
+/// `maxPixels`, all frames together; and, for a large picture, enough bytes to be a real photo.
+struct ImageCheck: Sendable {
+    let images: any ImageProcessor
+    let maxPixels: Int
+    let logger: Logger
+
+    /// Up to this many pixels, any file size is fine (screenshots, drawings, scans compress well).
+    static let pixelsAlwaysAccepted = 24_000_000
+    /// Beyond, at least one byte of file per this many pixels: real photos have 2–8.
+    static let pixelsPerByte: Int64 = 16
+
+    /// The format from the bytes, and the size from the header — before anything is decoded (MED-3).
+    func validate(_ staged: StagedUpload) async throws -> ImageFormat {
+        guard staged.byteSize > 0 else {
+            throw Problem(.unprocessableContent, "empty-file", title: "Empty file", detail: "The file is empty.")
+        }
+        guard let format = ImageFormat(sniffing: staged.head) else {
+            throw Problem(
+                .unsupportedMediaType, "unsupported-format", title: "Not a photo we accept",
+                detail: "This file is not a photo we accept. Send JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF.")
+        }
+        let broken = Problem(
+            .unprocessableContent, "unreadable-image", title: "Broken photo",
+            detail: "This file looks like a \(format.rawValue.uppercased()) image but cannot be read: it may be damaged or cut short.")
+        let header: ImageHeader
+        do {
+            header = try await images.probe(staged.file.path, format: format)
+        } catch is UndecodableImage {
+            throw broken
+        } catch let error as ImageLibraryUnavailable {
+            logger.error("\(error.description)")
+            throw Problem(
+                .serviceUnavailable, "images-unavailable", title: "Photos cannot be checked right now",
+                detail: "The server cannot read photos at the moment. Your photo was not kept; please try again later.")
+        }
+        if format == .jpeg {
+            let path = staged.file.path
+            guard try await NIOThreadPool.singleton.runIfActive({ try JPEGStructure.isComplete(file: path) }) else { throw broken }
+        }
+        var frames = header.pages
+        if format == .gif {
+            let path = staged.file.path
+            guard let counted = try await NIOThreadPool.singleton.runIfActive({ try GIFStructure.frames(fileAt: path) }) else { throw broken }
+            frames = max(frames, counted)
+        }
+        let pixels = header.width * header.height * frames
+        guard header.width > 0, header.height > 0, pixels <= maxPixels else {
+            throw Problem(
+                .unprocessableContent, "too-many-pixels", title: "Image too large",
+                detail: "This image is \(header.width)×\(header.height) pixels\(frames > 1 ? " × \(frames) frames" : ""), "
+                    + "more than the \(maxPixels / 1_000_000) megapixels allowed.")
+        }
+        // A photo of many megapixels is megabytes. One that is not (a 100-megapixel PNG of 1 MB) costs as
+        // much to decode as a real one while costing its sender nothing to send (issue 19, item 10).
+        if pixels > Self.pixelsAlwaysAccepted, Int64(pixels) > staged.byteSize * Self.pixelsPerByte {
+            throw Problem(
+                .unprocessableContent, "too-many-pixels", title: "Image too large",
+                detail: "This image is \(pixels / 1_000_000) megapixels in a file of only \(staged.byteSize / 1_000) KB. "
+                    + "Photos that large are welcome as cameras save them; send it at a smaller size.")
+        }
+        return format
+    }
+}

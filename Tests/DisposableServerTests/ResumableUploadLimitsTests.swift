@@ -1,0 +1,90 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import Testing
+
+@testable import DisposableServer
+
+/// The second review's tus findings (issue 37, item 4): uploads left one byte short cannot hold more than the
+/// quota, nor the server's disk; the expiry runs from the creation; the cap of 20 under way holds under a burst.
+@Suite("Resumable uploads: quotas and caps")
+struct ResumableUploadLimitsTests {
+    private struct Tus {
+        let app: TestApp
+
+        func send(_ method: HTTPRequest.Method, _ path: String, token: String, _ fields: [String: String] = [:], body: Data? = nil) async throws
+            -> APIResponse
+        {
+            var headers: HTTPFields = [.init("Tus-Resumable")!: "1.0.0", .authorization: "Bearer \(token)"]
+            for (name, value) in fields { headers[HTTPField.Name(name)!] = value }
+            return try await app.send(path, method: method, headers: headers, body: body.map { ByteBuffer(data: $0) })
+        }
+
+        func create(_ length: Int, target: String, token: String) async throws -> APIResponse {
+            try await send(
+                .post, "/api/v1/uploads", token: token,
+                ["Upload-Length": String(length), "Upload-Metadata": ResumableUploadTests.metadata(["target": target, "source": "camera"])])
+        }
+    }
+
+    @Test(
+        "Announced lengths of unfinished uploads count against the quota and the staging cap; expiry runs from creation",
+        arguments: TestEngine.allCases)
+    func announcedBytesCount(engine: TestEngine) async throws {
+        try await TestApp.run(engine, configure: { $0.maxStagedBytes = 4_000_000 }) { app in
+            try await app.services.accounts.settings.setDefaultQuota(3_000_000)
+            let tus = Tus(app: app)
+            let organizer = try await app.userToken(email: "olivia@example.com")
+            let event = try await app.createEvent(token: organizer, ["shotsPerGuest": 50])
+            let target = "event:" + (try #require(event["id"] as? String))
+            let guest = try await app.guestToken(code: try #require(event["code"] as? String))
+
+            let first = try await tus.create(1_400_000, target: target, token: guest)
+            #expect(first.status == .created, "\(first.text)")
+            let location = try #require(first.headers[.location])
+            let expires = try #require(first.headers[.init("Upload-Expires")!])
+            #expect(try await tus.create(1_400_000, target: target, token: guest).status == .created)
+            // 2.8 MB announced on a 3 MB quota: a third is refused before a byte is sent.
+            let third = try await tus.create(1_400_000, target: target, token: guest)
+            #expect(third.expectProblem(.forbidden).contains("storage is full"))
+            #expect(third.string("type")?.hasSuffix("quota-exceeded") == true)
+
+            // Filled to one byte short an hour later: the expiry has not moved.
+            app.clock.advance(by: 3600)
+            let patch = try await tus.send(
+                .patch, location, token: guest, ["Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"],
+                body: Data(repeating: 0x41, count: 1_399_999))
+            #expect(patch.status == .noContent, "\(patch.text)")
+            let head = try await tus.send(.head, location, token: guest)
+            #expect(head.headers[.init("Upload-Offset")!] == "1399999")
+            #expect(head.headers[.init("Upload-Expires")!] == expires)
+            // A day after its creation, it is gone, however many bytes kept coming.
+            app.clock.advance(by: 23 * 3600 + 1)
+            #expect(try await tus.send(.head, location, token: guest).status == .notFound)
+
+            // The server's staging cap, all accounts together: 1.4 MB still announced + 2.8 MB > 4 MB.
+            app.clock.advance(by: -(24 * 3600 + 1))
+            let reader = try await app.userToken(email: "rita@example.com")
+            let library = try await tus.create(2_800_000, target: "library", token: reader)
+            #expect(library.expectProblem(HTTPResponse.Status(code: 507)).contains("too many large uploads"))
+            #expect(try await tus.create(1_000_000, target: "library", token: reader).status == .created)
+        }
+    }
+
+    @Test("30 parallel creations by one guest leave exactly 20 under way", arguments: TestEngine.allCases)
+    func capHoldsUnderABurst(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let tus = Tus(app: app)
+            let organizer = try await app.userToken()
+            let event = try await app.createEvent(token: organizer, ["shotsPerGuest": 50])
+            let target = "event:" + (try #require(event["id"] as? String))
+            let guest = try await app.guestToken(code: try #require(event["code"] as? String))
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<30 { group.addTask { try await tus.create(1000, target: target, token: guest).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .created }.count == 20, "\(statuses)")
+            #expect(statuses.filter { $0 == .forbidden }.count == 10, "\(statuses)")
+        }
+    }
+}
