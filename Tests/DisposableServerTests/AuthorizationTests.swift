@@ -424,7 +424,7 @@ struct AuthorizationTests {
                     let friend = try await app.userToken()
                     let email = try #require(
                         ((try await app.call(.get, "/api/v1/me", token: organizer))["user"] as? [String: Any])?["email"] as? String)
-                    #expect(try await app.call(.post, "/api/v1/friends", json: ["email": email], token: friend).status == .created)
+                    #expect(try await app.call(.post, "/api/v1/friends", json: ["email": email], token: friend).status == .accepted)
                     path = path.replacingOccurrences(
                         of: "{friend}",
                         with: try #require(((try await app.call(.get, "/api/v1/me", token: friend))["user"] as? [String: Any])?["id"] as? String))

@@ -66,9 +66,10 @@ struct RateLimitTests {
         try await TestApp.run(
             engine, live: true,
             configure: {
-                $0.limits.login = .init(burst: 10, refillEvery: .seconds(30))
-                $0.limits.loginPerAddress = .init(burst: 50, refillEvery: .seconds(6))
-                $0.limits.loginPerAccount = .init(burst: 50, refillEvery: .seconds(60))
+                $0.limits.login = .init(burst: 10, refillEvery: .seconds(3600))
+                $0.limits.loginPerAddress = .init(burst: 50, refillEvery: .seconds(3600))
+                // Slow refills: a loaded run's minutes must not give tokens back.
+                $0.limits.loginPerAccount = .init(burst: 50, refillEvery: .seconds(3600))
                 $0.trustedProxies = try! TrustedProxies("127.0.0.1")
             }
         ) { app in
@@ -97,8 +98,8 @@ struct RateLimitTests {
         try await TestApp.run(
             engine, live: true,
             configure: {
-                $0.limits.join = .init(burst: 10, refillEvery: .seconds(15))
-                $0.limits.joinPerEvent = .init(burst: 20, refillEvery: .seconds(60))
+                $0.limits.join = .init(burst: 10, refillEvery: .seconds(3600))
+                $0.limits.joinPerEvent = .init(burst: 20, refillEvery: .seconds(3600))
                 $0.trustedProxies = try! TrustedProxies("127.0.0.1")
             }
         ) { app in

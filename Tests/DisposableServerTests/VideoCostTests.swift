@@ -66,7 +66,7 @@ struct VideoCostTests {
             ]
         }
         let library = Task {
-            try await tool.ffmpeg(encode(20, "640x360", "long.mp4"), timeout: 600, lane: .library)
+            try await tool.ffmpeg(encode(12, "320x240", "long.mp4"), timeout: 600, lane: .library)
             return ContinuousClock.now
         }
         while !tool.libraryLaneBusy { try await Task.sleep(for: .milliseconds(10)) }
