@@ -214,14 +214,9 @@ public struct AccountService: Sendable {
 
     /// Refuses when `userID` is the only admin (before its account is erased).
     func ensureNotLastAdmin(_ userID: String) async throws {
+        guard try await user(id: userID)?.isAdmin == true else { return }
         let users = users
-        let alone = try await database.read { db -> Bool in
-            guard let row = try await db.raw("SELECT is_admin FROM users WHERE id = \(bind: userID)").first(),
-                try row.decode(column: "is_admin", as: Bool.self)
-            else { return false }
-            return try await !users.otherAdminExists(besides: userID, in: db)
-        }
-        if alone { throw Self.lastAdmin }
+        if try await !database.read({ db in try await users.otherAdminExists(besides: userID, in: db) }) { throw Self.lastAdmin }
     }
 
     /// Gives or takes away admin rights; taking them from the only admin is refused, checked in the same

@@ -30,9 +30,7 @@ enum SetupCode {
     /// Whether `typed` is the stored code (compared in constant time).
     static func matches(_ typed: String, in db: any SQLDatabase) async throws -> Bool {
         let stored = normalized(try await current(in: db))
-        let given = normalized(typed)
-        guard !stored.isEmpty, stored.utf8.count == given.utf8.count else { return false }
-        return zip(stored.utf8, given.utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        return !stored.isEmpty && normalized(typed).equalsInConstantTime(stored)
     }
 
     static func remove(in db: any SQLDatabase) async throws {

@@ -59,8 +59,7 @@ public struct Event: Sendable, Equatable {
 
     /// Whether `key` is this event's join key (compared in constant time).
     func opens(withKey key: String?) -> Bool {
-        guard let key, key.utf8.count == joinKey.utf8.count else { return false }
-        return zip(key.utf8, joinKey.utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        key?.equalsInConstantTime(joinKey) ?? false
     }
 
     static func newJoinKey() -> String { String(AccessTokenRepository.generate().prefix(22)) }

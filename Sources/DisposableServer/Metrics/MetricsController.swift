@@ -32,7 +32,7 @@ struct MetricsController {
     private func mayRead(_ request: Request, context: AppRequestContext) async throws -> Bool {
         if !context.viaTrustedProxy, let peer = context.remoteAddress?.ipAddress, Self.isLoopback(peer) { return true }
         let bearer = request.headers[.authorization].flatMap(AuthenticationMiddleware.bearerToken)
-        if let token, let bearer, Self.same(bearer, token) { return true }
+        if let token, let bearer, bearer.equalsInConstantTime(token) { return true }
         guard let session = bearer ?? request.cookies[SessionCookie.name]?.value, !session.isEmpty else { return false }
         if case .user(let user, _) = try await accounts.identity(for: session), user.isAdmin { return true }
         return false
@@ -40,10 +40,5 @@ struct MetricsController {
 
     static func isLoopback(_ address: String) -> Bool {
         address.hasPrefix("127.") || address == "::1" || address == "::ffff:127.0.0.1"
-    }
-
-    /// Compared in constant time.
-    private static func same(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
