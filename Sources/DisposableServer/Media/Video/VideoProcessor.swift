@@ -18,12 +18,11 @@ struct VideoInfo: Sendable, Equatable {
     /// is what is decoded.
     var streamIndex = 0
     /// The largest picture among all the file's video streams (a cover, a second track), each decodable too.
-    var largestStream: (width: Int, height: Int) = (0, 0)
+    var largestStream = Size()
 
-    static func == (a: VideoInfo, b: VideoInfo) -> Bool {
-        a.duration == b.duration && a.width == b.width && a.height == b.height && a.videoCodec == b.videoCodec
-            && a.pixelFormat == b.pixelFormat && a.audioCodec == b.audioCodec && a.container == b.container && a.rotated == b.rotated
-            && a.recordedAt == b.recordedAt && a.streamIndex == b.streamIndex && a.largestStream == b.largestStream
+    struct Size: Sendable, Equatable {
+        var width = 0
+        var height = 0
     }
 
     /// Browsers play it as stored: H.264 in 4:2:0 with AAC (or no sound) in an MP4/QuickTime file, not rotated.
@@ -65,7 +64,7 @@ struct VideoProcessor: Sendable {
         } catch {
             throw Self.notAVideo
         }
-        let (largestWidth, largestHeight) = info.largestStream
+        let (largestWidth, largestHeight) = (info.largestStream.width, info.largestStream.height)
         guard info.width <= limits.maxSide, info.height <= limits.maxSide, info.width * info.height <= limits.maxPixels,
             largestWidth <= limits.maxSide, largestHeight <= limits.maxSide, largestWidth * largestHeight <= limits.maxPixels
         else {
@@ -173,14 +172,16 @@ struct VideoProcessor: Sendable {
         let sideways = Int(abs(rotation).rounded()) % 180 == 90
         let duration = (format.duration ?? video.duration).flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         let tags = format.tags ?? [:]
-        let pictures = (probe.streams ?? []).filter { $0.codec_type == "video" }.map { ($0.width ?? 0, $0.height ?? 0) }
+        let pictures = (probe.streams ?? []).filter { $0.codec_type == "video" }.map {
+            VideoInfo.Size(width: $0.width ?? 0, height: $0.height ?? 0)
+        }
         var info = VideoInfo(
             duration: duration, width: sideways ? height : width, height: sideways ? width : height, videoCodec: codec,
             pixelFormat: video.pix_fmt, audioCodec: probe.streams?.first(where: { $0.codec_type == "audio" })?.codec_name,
             container: container, rotated: rotation != 0,
             recordedAt: tags["com.apple.quicktime.creationdate"].flatMap(floatingDate) ?? tags["creation_time"].flatMap(utcDate))
         info.streamIndex = video.index ?? 0
-        info.largestStream = pictures.max { $0.0 * $0.1 < $1.0 * $1.1 } ?? (width, height)
+        info.largestStream = pictures.max { $0.width * $0.height < $1.width * $1.height } ?? .init(width: width, height: height)
         return info
     }
 
