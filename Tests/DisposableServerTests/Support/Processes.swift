@@ -1,6 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 
+@testable import DisposableServer
+
 /// A child process whose end is awaited, never blocked on.
 ///
 /// Started with `posix_spawn` and reaped by a `waitpid` on a thread of its own, not through Foundation's
@@ -38,6 +40,9 @@ final class ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
+        // Nothing else of the test process: a child that inherited an app's accepted sockets (nginx, living for a
+        // whole test) kept connections open that their server had closed.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         logPath = log
         let variables = ProcessInfo.processInfo.environment.merging(environment ?? [:]) { $1 }.map { "\($0)=\($1)" }
         var pid: pid_t = 0

@@ -99,6 +99,8 @@ public struct VideoTool: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out.path, O_WRONLY | O_TRUNC, 0)
         posix_spawn_file_actions_addopen(&actions, 2, err.path, O_WRONLY | O_TRUNC, 0)
+        // Nothing else of ours: an inherited client socket would stay open in ffmpeg after the server closed it.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         let copy = { (text: String) -> UnsafeMutablePointer<CChar>? in strdup(text) }
         let argv = ([executable] + arguments).map(copy) + [nil]
         let envp = ["PATH=/usr/bin:/bin", "LC_ALL=C"].map(copy) + [nil]
