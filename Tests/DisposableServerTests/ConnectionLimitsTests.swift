@@ -16,14 +16,13 @@ struct ConnectionLimitsTests {
     func idle() async throws {
         try await TestApp.run(.sqlite, live: true, configure: Self.configure) { app in
             let port = try #require(app.client.port)
-            // Bounds far above the 2 s timeout: the whole suite shares two cores (one CI run needed more than 15 s, a full
-            // run of this suite with its nginx, tus and video tests more than 45 s); without deadlines it never closes.
+            // Bounds far above the 2 s timeout: the whole suite shares two cores (one CI run needed more than 15 s).
             let silent = try RawConnection(port: port)
             #expect(!silent.isClosedByServer, "not before the deadline")
             let served = try await RawHTTP.exchangeKeepingOpen(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(served.answer.status == 200)
-            #expect(try await silent.closedByServer(within: .seconds(120)))
-            #expect(try await served.connection.closedByServer(within: .seconds(120)))
+            #expect(try await silent.closedByServer(within: .seconds(45)))
+            #expect(try await served.connection.closedByServer(within: .seconds(45)))
         }
     }
 
