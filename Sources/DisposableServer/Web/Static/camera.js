@@ -84,6 +84,7 @@ async function start() {
 function stop() {
   stream?.getTracks().forEach((track) => track.stop());
   stream = null;
+  updateShutter(); // no shutter between two cameras: a tap then would record nothing (switching to video, say)
 }
 
 /** The best still the browser can give: ImageCapture's full-resolution photo, else the video frame. */
@@ -140,7 +141,7 @@ function recordingType() {
 }
 
 function startRecording() {
-  if (shutter.disabled || !window.MediaRecorder) return;
+  if (shutter.disabled || !stream || !window.MediaRecorder) return;
   const type = recordingType();
   const chunks = [];
   recorder = new MediaRecorder(stream, { ...(type && { mimeType: type }), videoBitsPerSecond: 2_500_000 });
