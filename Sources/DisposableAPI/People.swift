@@ -40,6 +40,16 @@ public struct GuestJSON: Codable, Sendable, Equatable {
 }
 
 /// `POST /api/v1/users`.
+/// The answer to registering on an instance with a mail server: a mail is on its way to the address (a link to
+/// open the account, or a note that it has one already) — the same answer either way.
+public struct SignUpPending: Codable, Sendable, Equatable {
+    public var status: String
+
+    public init(status: String = "confirmation-sent") {
+        self.status = status
+    }
+}
+
 public struct RegisterRequest: Codable, Sendable {
     public var email: String?
     public var password: String?

@@ -247,6 +247,10 @@ struct AuthorizationTests {
         Row(
             method: .post, path: "/api/v1/password-resets/{token}", json: ["password": "a new password"],
             expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
+        // ADM-3: a made-up confirmation link opens no account, whoever follows it.
+        Row(
+            method: .post, path: "/api/v1/registrations/{token}",
+            expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
         Row(
             method: .post, path: "/api/v1/admin/users/{user}/password-reset",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .created)),

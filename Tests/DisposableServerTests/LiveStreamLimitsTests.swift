@@ -35,7 +35,7 @@ struct LiveStreamLimitsTests {
             let stream = try await app.subscribe(event: f.event, token: f.guest)
             #expect(try await app.call(.delete, "/api/v1/events/\(f.event)/membership", token: f.guest).status == .noContent)
             try await app.call(.patch, "/api/v1/events/\(f.event)", json: ["name": "After leaving"], token: f.organizer)
-            let deadline = ContinuousClock.now + ChangesController.tokenRecheck * 3
+            let deadline = ContinuousClock.now + EventStream.recheck * 3
             var received: [String] = []
             while !stream.ended && ContinuousClock.now < deadline {
                 if let event = try await stream.next(timeout: .milliseconds(200)), let name = event.name { received.append(name) }
@@ -56,7 +56,7 @@ struct LiveStreamLimitsTests {
             let refused = try await app.subscribe(event: f.event, token: f.guest)
             #expect(refused.status == 429)
             #expect(try await app.subscribe(event: f.event, token: f.organizer).status == 200)
-            #expect(app.services.liveStreams.count(for: AccessTokenRepository.hash(f.guest)) == 3)
+            #expect(app.services.liveStreams.count(for: SecretToken.hash(f.guest)) == 3)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import DisposableClient
 import Foundation
+import Hummingbird
 import NIOConcurrencyHelpers
 import Testing
 
@@ -131,6 +132,39 @@ struct SDKTests {
         #expect(seqs.count == 4 && Set(seqs).count == 4 && seqs == seqs.sorted(), "\(seqs)")
         server.signal(SIGTERM)
         await server.exited()
+    }
+
+    @Test("An SDK of today reads the answers of a newer server that added fields (an older CLI must not break)")
+    func toleratesNewFields() async throws {
+        // Today's real answer to "who am I", then the same with fields a later server might add, at both levels.
+        let answer = NIOLockedValueBox(Data())
+        try await TestApp.run(.sqlite) { app in
+            let token = try await app.userToken(email: "ana@example.com")
+            var newer = try await app.call(.get, "/api/v1/me", token: token).json
+            newer["addedLater"] = ["nested": true]
+            var user = try #require(newer["user"] as? [String: Any])
+            user["mediaType"] = "image/avif"
+            newer["user"] = user
+            answer.withLockedValue { $0 = try! JSONSerialization.data(withJSONObject: newer) }
+        }
+        let body = answer.withLockedValue { $0 }
+
+        let router = Router()
+        router.get("/api/v1/me") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: body)))
+        }
+        let port = try freePort()
+        let server = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.runService() }
+            let client = DisposableClient(serverURL: URL(string: "http://127.0.0.1:\(port)")!)
+            try await withTimeLimit(.seconds(30), "the newer server to listen") {
+                while (try? RawConnection(port: port)) == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            let me = try await client.api.getMe().ok.body.json
+            #expect(me.kind == .user && me.user?.email == "ana@example.com")
+            group.cancelAll()
+        }
     }
 
     @Test("The SDK's generated code comes from the committed contract (run scripts/generate-sdk after changing it)")

@@ -182,13 +182,25 @@ def page_errors(driver):
             if entry["level"] == "SEVERE" and "Failed to load resource" not in entry["message"]]
 
 
-def register_and_create_event(driver, server, name, shots, reveal="now"):
+def mail_body(message):
+    """A received message's text (the server sends it base64-encoded)."""
+    return base64.b64decode("".join(message.split("\r\n\r\n", 1)[1].split())).decode()
+
+
+def register_and_create_event(driver, server, mail, name, shots, reveal="now"):
+    """Registers as the server asks: with a mail server, through the link mailed to the address."""
+    email = f"emma-{time.time_ns()}@example.com"
     driver.get(server.base + "/register")
     driver.find_element(By.ID, "name").send_keys("Emma")
-    driver.find_element(By.ID, "email").send_keys(f"emma-{time.time_ns()}@example.com")
+    driver.find_element(By.ID, "email").send_keys(email)
     driver.find_element(By.ID, "password").send_keys("a good password")
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-    wait(driver, lambda d: d.current_url.endswith("/events"), "dashboard after registering")
+    wait(driver, lambda d: d.find_elements(By.ID, "register-sent"), "the register page says a mail is on its way")
+    message = wait(driver, lambda d: next((m for m in mail.messages() if email in m), None), "the confirmation mail")
+    link = next(word for word in mail_body(message).split() if "/register/confirm/" in word)
+    driver.get(link)
+    driver.find_element(By.ID, "confirm-account").click()
+    wait(driver, lambda d: d.current_url.endswith("/events"), "dashboard after confirming")
     return create_event(driver, server, name, shots, reveal)
 
 
@@ -593,7 +605,7 @@ def capsule_checks(organizer, server, downloads, check):
     check("the capsule pages in French, light and dark")
 
 
-def friends_checks(organizer, server, check):
+def friends_checks(organizer, server, mail, check):
     """Issue 26 (stories 10-14, 46): someone asks the organizer by her username; her bell says so; on the friends page
     she accepts, and sees her new friend (never the e-mail address)."""
     def call(method, path, body, token=None):
@@ -603,7 +615,10 @@ def friends_checks(organizer, server, check):
         request = urllib.request.Request(server.base + path, data=json.dumps(body).encode(), method=method, headers=headers)
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read())
-    call("POST", "/api/v1/users", {"email": "zoe.friend@example.com", "password": "zoe password", "name": "Zoé <i>"})
+    assert call("POST", "/api/v1/users", {"email": "zoe.friend@example.com", "password": "zoe password", "name": "Zoé <i>"}) == {"status": "confirmation-sent"}
+    message = wait(organizer, lambda d: next((m for m in mail.messages() if "zoe.friend@example.com" in m), None), "Zoé's confirmation mail")
+    link = next(word for word in mail_body(message).split() if "/register/confirm/" in word)
+    call("POST", "/api/v1/registrations/" + link.rsplit("/", 1)[1], {})
     zoe = call("POST", "/api/v1/sessions", {"email": "zoe.friend@example.com", "password": "zoe password"})["token"]
     assert call("POST", "/api/v1/friends", {"username": "Emma.B"}, zoe)["status"] == "pending"
     organizer.get(server.base + "/friends")
@@ -866,7 +881,7 @@ def main():
         organizer = browser(downloads=downloads); drivers.append(organizer)
         organizer.get(server.base + "/")
         shot(organizer, "home")
-        event_id = register_and_create_event(organizer, server, "Leo's baptism", shots=3)
+        event_id = register_and_create_event(organizer, server, mail, "Leo's baptism", shots=3)
         shot(organizer, "organizer-event")
         check("an organizer registers and creates an event")
         qr_url = decode_qr(organizer)
@@ -906,7 +921,7 @@ def main():
         moments_checks(organizer, server, check)
         profile_checks(organizer, server, check)
         capsule_checks(organizer, server, downloads, check)
-        friends_checks(organizer, server, check)
+        friends_checks(organizer, server, mail, check)
         board_checks(organizer, server, check, drivers)
 
         ana = browser(); drivers.append(ana)
@@ -1365,7 +1380,7 @@ def main():
         cleo.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
         wait(cleo, lambda d: d.find_elements(By.ID, "forgot-sent"), "the 'link on its way' notice")
         message = wait(cleo, lambda d: next((m for m in mail.messages() if "yara@example.com" in m), None), "the mail in the SMTP server")
-        body = base64.b64decode("".join(message.split("\r\n\r\n", 1)[1].split())).decode()
+        body = mail_body(message)
         link = next(line for line in body.splitlines() if line.startswith(server.base + "/reset/"))
         cleo.get(link)
         cleo.find_element(By.ID, "password").send_keys("second password")

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "f6015e5f93f743aad240ec7b81b7ec9824b0418b16e4e8988a0fbdff550dee20"
+    public static let contractDigest = "c069da63884da4bb8671bf77c46e047a703eece96894b8fef8d4cbedea16a0b0"
 }

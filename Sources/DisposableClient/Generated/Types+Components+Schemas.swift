@@ -130,21 +130,6 @@ extension Components {
                 case version
                 case registrationEnabled
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.version = try container.decode(
-                    Swift.String.self,
-                    forKey: .version
-                )
-                self.registrationEnabled = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .registrationEnabled
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "version",
-                    "registrationEnabled"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Health`.
         public struct Health: Codable, Hashable, Sendable {
@@ -173,26 +158,6 @@ extension Components {
                 case status
                 case database
                 case storage
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.status = try container.decode(
-                    Swift.String.self,
-                    forKey: .status
-                )
-                self.database = try container.decode(
-                    Swift.String.self,
-                    forKey: .database
-                )
-                self.storage = try container.decode(
-                    Swift.String.self,
-                    forKey: .storage
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "status",
-                    "database",
-                    "storage"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/User`.
@@ -243,41 +208,6 @@ extension Components {
                 case createdAt
                 case username
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.email = try container.decode(
-                    Swift.String.self,
-                    forKey: .email
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.isAdmin = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .isAdmin
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.username = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .username
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "email",
-                    "name",
-                    "isAdmin",
-                    "createdAt",
-                    "username"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Guest`.
         public struct Guest: Codable, Hashable, Sendable {
@@ -325,41 +255,6 @@ extension Components {
                 case shotsUsed
                 case shotsLeft
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.eventId = try container.decode(
-                    Swift.String.self,
-                    forKey: .eventId
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.joinedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .joinedAt
-                )
-                self.shotsUsed = try container.decode(
-                    Swift.Int.self,
-                    forKey: .shotsUsed
-                )
-                self.shotsLeft = try container.decode(
-                    Swift.Int.self,
-                    forKey: .shotsLeft
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "eventId",
-                    "name",
-                    "joinedAt",
-                    "shotsUsed",
-                    "shotsLeft"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Register`.
         public struct Register: Codable, Hashable, Sendable {
@@ -389,26 +284,6 @@ extension Components {
                 case password
                 case name
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.email = try container.decode(
-                    Swift.String.self,
-                    forKey: .email
-                )
-                self.password = try container.decode(
-                    Swift.String.self,
-                    forKey: .password
-                )
-                self.name = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "email",
-                    "password",
-                    "name"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Login`.
         public struct Login: Codable, Hashable, Sendable {
@@ -432,21 +307,6 @@ extension Components {
                 case email
                 case password
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.email = try container.decode(
-                    Swift.String.self,
-                    forKey: .email
-                )
-                self.password = try container.decode(
-                    Swift.String.self,
-                    forKey: .password
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "email",
-                    "password"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Session`.
         public struct Session: Codable, Hashable, Sendable {
@@ -469,21 +329,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case token
                 case user
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.token = try container.decode(
-                    Swift.String.self,
-                    forKey: .token
-                )
-                self.user = try container.decode(
-                    Components.Schemas.User.self,
-                    forKey: .user
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "token",
-                    "user"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Me`.
@@ -518,26 +363,6 @@ extension Components {
                 case kind
                 case user
                 case guest
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.kind = try container.decode(
-                    Components.Schemas.Me.KindPayload.self,
-                    forKey: .kind
-                )
-                self.user = try container.decodeIfPresent(
-                    Components.Schemas.User.self,
-                    forKey: .user
-                )
-                self.guest = try container.decodeIfPresent(
-                    Components.Schemas.Guest.self,
-                    forKey: .guest
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "kind",
-                    "user",
-                    "guest"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Join`.
@@ -586,36 +411,6 @@ extension Components {
                 case password
                 case acceptedTerms
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.code = try container.decode(
-                    Swift.String.self,
-                    forKey: .code
-                )
-                self.key = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .key
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.password = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .password
-                )
-                self.acceptedTerms = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .acceptedTerms
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "code",
-                    "key",
-                    "name",
-                    "password",
-                    "acceptedTerms"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Joined`.
         public struct Joined: Codable, Hashable, Sendable {
@@ -645,26 +440,6 @@ extension Components {
                 case guest
                 case event
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.token = try container.decode(
-                    Swift.String.self,
-                    forKey: .token
-                )
-                self.guest = try container.decode(
-                    Components.Schemas.Guest.self,
-                    forKey: .guest
-                )
-                self.event = try container.decode(
-                    Components.Schemas.Event.self,
-                    forKey: .event
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "token",
-                    "guest",
-                    "event"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/PersonalLink`.
         public struct PersonalLink: Codable, Hashable, Sendable {
@@ -688,21 +463,6 @@ extension Components {
                 case url
                 case expiresAt
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.url = try container.decode(
-                    Swift.String.self,
-                    forKey: .url
-                )
-                self.expiresAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .expiresAt
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "url",
-                    "expiresAt"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/WallLink`.
         public struct WallLink: Codable, Hashable, Sendable {
@@ -717,16 +477,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case url
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.url = try container.decode(
-                    Swift.String.self,
-                    forKey: .url
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "url"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/RevealMode`.
@@ -757,21 +507,6 @@ extension Components {
                 case mode
                 case at
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.mode = try container.decode(
-                    Components.Schemas.RevealMode.self,
-                    forKey: .mode
-                )
-                self.at = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .at
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "mode",
-                    "at"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/RevealInput`.
         public struct RevealInput: Codable, Hashable, Sendable {
@@ -794,21 +529,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case mode
                 case at
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.mode = try container.decode(
-                    Components.Schemas.RevealMode.self,
-                    forKey: .mode
-                )
-                self.at = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .at
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "mode",
-                    "at"
-                ])
             }
         }
         /// An event's settings: on create every member may be left out (defaults apply); on edit only what is sent changes.
@@ -914,81 +634,6 @@ extension Components {
                 case requireApproval
                 case postsCountAsShots
                 case allowVideos
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.name = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.description = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .description
-                )
-                self.startsAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .startsAt
-                )
-                self.durationHours = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .durationHours
-                )
-                self.endsAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .endsAt
-                )
-                self.shotsPerGuest = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .shotsPerGuest
-                )
-                self.reveal = try container.decodeIfPresent(
-                    Components.Schemas.RevealInput.self,
-                    forKey: .reveal
-                )
-                self.allowLibraryUploads = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .allowLibraryUploads
-                )
-                self.allowGuestDownloads = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .allowGuestDownloads
-                )
-                self.password = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .password
-                )
-                self.maxGuests = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .maxGuests
-                )
-                self.requireApproval = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .requireApproval
-                )
-                self.postsCountAsShots = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .postsCountAsShots
-                )
-                self.allowVideos = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .allowVideos
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "name",
-                    "description",
-                    "startsAt",
-                    "durationHours",
-                    "endsAt",
-                    "shotsPerGuest",
-                    "reveal",
-                    "allowLibraryUploads",
-                    "allowGuestDownloads",
-                    "password",
-                    "maxGuests",
-                    "requireApproval",
-                    "postsCountAsShots",
-                    "allowVideos"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/EventStatus`.
@@ -1154,126 +799,6 @@ extension Components {
                 case postsCountAsShots
                 case allowVideos
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.code = try container.decode(
-                    Swift.String.self,
-                    forKey: .code
-                )
-                self.joinURL = try container.decode(
-                    Swift.String.self,
-                    forKey: .joinURL
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.description = try container.decode(
-                    Swift.String.self,
-                    forKey: .description
-                )
-                self.status = try container.decode(
-                    Components.Schemas.EventStatus.self,
-                    forKey: .status
-                )
-                self.startsAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .startsAt
-                )
-                self.endsAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .endsAt
-                )
-                self.deletesAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .deletesAt
-                )
-                self.shotsPerGuest = try container.decode(
-                    Swift.Int.self,
-                    forKey: .shotsPerGuest
-                )
-                self.reveal = try container.decode(
-                    Components.Schemas.Reveal.self,
-                    forKey: .reveal
-                )
-                self.revealsAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .revealsAt
-                )
-                self.allowLibraryUploads = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .allowLibraryUploads
-                )
-                self.allowGuestDownloads = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .allowGuestDownloads
-                )
-                self.hasPassword = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .hasPassword
-                )
-                self.maxGuests = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .maxGuests
-                )
-                self.requireApproval = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .requireApproval
-                )
-                self.guestCount = try container.decode(
-                    Swift.Int.self,
-                    forKey: .guestCount
-                )
-                self.settingsLocked = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .settingsLocked
-                )
-                self.role = try container.decode(
-                    Components.Schemas.Event.RolePayload.self,
-                    forKey: .role
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.postsCountAsShots = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .postsCountAsShots
-                )
-                self.allowVideos = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .allowVideos
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "code",
-                    "joinURL",
-                    "name",
-                    "description",
-                    "status",
-                    "startsAt",
-                    "endsAt",
-                    "deletesAt",
-                    "shotsPerGuest",
-                    "reveal",
-                    "revealsAt",
-                    "allowLibraryUploads",
-                    "allowGuestDownloads",
-                    "hasPassword",
-                    "maxGuests",
-                    "requireApproval",
-                    "guestCount",
-                    "settingsLocked",
-                    "role",
-                    "createdAt",
-                    "postsCountAsShots",
-                    "allowVideos"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/EventList`.
         public struct EventList: Codable, Hashable, Sendable {
@@ -1288,16 +813,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case items
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.Event].self,
-                    forKey: .items
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/EventGuest`.
@@ -1348,41 +863,6 @@ extension Components {
                 case photos
                 case avatarURL
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.joinedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .joinedAt
-                )
-                self.shotsUsed = try container.decode(
-                    Swift.Int.self,
-                    forKey: .shotsUsed
-                )
-                self.photos = try container.decode(
-                    Swift.Int.self,
-                    forKey: .photos
-                )
-                self.avatarURL = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .avatarURL
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "name",
-                    "joinedAt",
-                    "shotsUsed",
-                    "photos",
-                    "avatarURL"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/EventGuestList`.
         public struct EventGuestList: Codable, Hashable, Sendable {
@@ -1397,16 +877,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case items
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.EventGuest].self,
-                    forKey: .items
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Photo`.
@@ -1444,26 +914,6 @@ extension Components {
                     case name
                     case number
                     case avatarURL
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.name = try container.decode(
-                        Swift.String.self,
-                        forKey: .name
-                    )
-                    self.number = try container.decode(
-                        Swift.Int.self,
-                        forKey: .number
-                    )
-                    self.avatarURL = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .avatarURL
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "name",
-                        "number",
-                        "avatarURL"
-                    ])
                 }
             }
             /// - Remark: Generated from `#/components/schemas/Photo/shooter`.
@@ -1541,31 +991,6 @@ extension Components {
                     case preview
                     case original
                     case video
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.thumbnail = try container.decode(
-                        Swift.String.self,
-                        forKey: .thumbnail
-                    )
-                    self.preview = try container.decode(
-                        Swift.String.self,
-                        forKey: .preview
-                    )
-                    self.original = try container.decode(
-                        Swift.String.self,
-                        forKey: .original
-                    )
-                    self.video = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .video
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "thumbnail",
-                        "preview",
-                        "original",
-                        "video"
-                    ])
                 }
             }
             /// The thumbnail and preview are signed links (no session needed, valid 12–24 h); the original is checked against the session. Absent for notes.
@@ -1706,126 +1131,6 @@ extension Components {
                 case likedByMe
                 case durationSeconds
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.eventId = try container.decode(
-                    Swift.String.self,
-                    forKey: .eventId
-                )
-                self.shooter = try container.decode(
-                    Components.Schemas.Photo.ShooterPayload.self,
-                    forKey: .shooter
-                )
-                self.takenAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .takenAt
-                )
-                self.uploadedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .uploadedAt
-                )
-                self.width = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .width
-                )
-                self.height = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .height
-                )
-                self.byteSize = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .byteSize
-                )
-                self.format = try container.decode(
-                    Swift.String.self,
-                    forKey: .format
-                )
-                self.status = try container.decode(
-                    Components.Schemas.Photo.StatusPayload.self,
-                    forKey: .status
-                )
-                self.approved = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .approved
-                )
-                self.source = try container.decode(
-                    Components.Schemas.Photo.SourcePayload.self,
-                    forKey: .source
-                )
-                self.sha256 = try container.decode(
-                    Swift.String.self,
-                    forKey: .sha256
-                )
-                self.downloadName = try container.decode(
-                    Swift.String.self,
-                    forKey: .downloadName
-                )
-                self.mine = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .mine
-                )
-                self.urls = try container.decodeIfPresent(
-                    Components.Schemas.Photo.UrlsPayload.self,
-                    forKey: .urls
-                )
-                self.caption = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .caption
-                )
-                self.kind = try container.decode(
-                    Components.Schemas.Photo.KindPayload.self,
-                    forKey: .kind
-                )
-                self.text = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .text
-                )
-                self.likeCount = try container.decode(
-                    Swift.Int.self,
-                    forKey: .likeCount
-                )
-                self.commentCount = try container.decode(
-                    Swift.Int.self,
-                    forKey: .commentCount
-                )
-                self.likedByMe = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .likedByMe
-                )
-                self.durationSeconds = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .durationSeconds
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "eventId",
-                    "shooter",
-                    "takenAt",
-                    "uploadedAt",
-                    "width",
-                    "height",
-                    "byteSize",
-                    "format",
-                    "status",
-                    "approved",
-                    "source",
-                    "sha256",
-                    "downloadName",
-                    "mine",
-                    "urls",
-                    "caption",
-                    "kind",
-                    "text",
-                    "likeCount",
-                    "commentCount",
-                    "likedByMe",
-                    "durationSeconds"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/PhotoPage`.
         public struct PhotoPage: Codable, Hashable, Sendable {
@@ -1875,41 +1180,6 @@ extension Components {
                 case developingCount
                 case changeSeq
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.Photo].self,
-                    forKey: .items
-                )
-                self.nextCursor = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .nextCursor
-                )
-                self.revealed = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .revealed
-                )
-                self.revealAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .revealAt
-                )
-                self.developingCount = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .developingCount
-                )
-                self.changeSeq = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .changeSeq
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items",
-                    "nextCursor",
-                    "revealed",
-                    "revealAt",
-                    "developingCount",
-                    "changeSeq"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/HashCheck`.
         public struct HashCheck: Codable, Hashable, Sendable {
@@ -1924,16 +1194,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case sha256
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.sha256 = try container.decode(
-                    [Swift.String].self,
-                    forKey: .sha256
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "sha256"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/HashCheckResult`.
@@ -1957,21 +1217,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case existing
                 case missing
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.existing = try container.decode(
-                    [Swift.String].self,
-                    forKey: .existing
-                )
-                self.missing = try container.decode(
-                    [Swift.String].self,
-                    forKey: .missing
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "existing",
-                    "missing"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Stats`.
@@ -2006,21 +1251,6 @@ extension Components {
                     case name
                     case photos
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.name = try container.decode(
-                        Swift.String.self,
-                        forKey: .name
-                    )
-                    self.photos = try container.decode(
-                        Swift.Int.self,
-                        forKey: .photos
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "name",
-                        "photos"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/Stats/photosPerGuest`.
             public typealias PhotosPerGuestPayload = [Components.Schemas.Stats.PhotosPerGuestPayloadPayload]
@@ -2047,21 +1277,6 @@ extension Components {
                 public enum CodingKeys: String, CodingKey {
                     case hour
                     case photos
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.hour = try container.decode(
-                        Foundation.Date.self,
-                        forKey: .hour
-                    )
-                    self.photos = try container.decode(
-                        Swift.Int.self,
-                        forKey: .photos
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "hour",
-                        "photos"
-                    ])
                 }
             }
             /// - Remark: Generated from `#/components/schemas/Stats/uploadsPerHour`.
@@ -2099,41 +1314,6 @@ extension Components {
                 case bytesStored
                 case photosPerGuest
                 case uploadsPerHour
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.photos = try container.decode(
-                    Swift.Int.self,
-                    forKey: .photos
-                )
-                self.awaitingApproval = try container.decode(
-                    Swift.Int.self,
-                    forKey: .awaitingApproval
-                )
-                self.guests = try container.decode(
-                    Swift.Int.self,
-                    forKey: .guests
-                )
-                self.bytesStored = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .bytesStored
-                )
-                self.photosPerGuest = try container.decode(
-                    Components.Schemas.Stats.PhotosPerGuestPayload.self,
-                    forKey: .photosPerGuest
-                )
-                self.uploadsPerHour = try container.decode(
-                    Components.Schemas.Stats.UploadsPerHourPayload.self,
-                    forKey: .uploadsPerHour
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "photos",
-                    "awaitingApproval",
-                    "guests",
-                    "bytesStored",
-                    "photosPerGuest",
-                    "uploadsPerHour"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ChangeKind`.
@@ -2235,71 +1415,6 @@ extension Components {
                 case commentCount
                 case likeCount
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.kind = try container.decode(
-                    Components.Schemas.ChangeKind.self,
-                    forKey: .kind
-                )
-                self.photo = try container.decodeIfPresent(
-                    Components.Schemas.Photo.self,
-                    forKey: .photo
-                )
-                self.photoId = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .photoId
-                )
-                self.event = try container.decodeIfPresent(
-                    Components.Schemas.Event.self,
-                    forKey: .event
-                )
-                self.endsAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .endsAt
-                )
-                self.revealedAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .revealedAt
-                )
-                self.developing = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .developing
-                )
-                self.awaitingApproval = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .awaitingApproval
-                )
-                self.comment = try container.decodeIfPresent(
-                    Components.Schemas.Comment.self,
-                    forKey: .comment
-                )
-                self.commentId = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .commentId
-                )
-                self.commentCount = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .commentCount
-                )
-                self.likeCount = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .likeCount
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "kind",
-                    "photo",
-                    "photoId",
-                    "event",
-                    "endsAt",
-                    "revealedAt",
-                    "developing",
-                    "awaitingApproval",
-                    "comment",
-                    "commentId",
-                    "commentCount",
-                    "likeCount"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/ChangeEntry`.
         public struct ChangeEntry: Codable, Hashable, Sendable {
@@ -2335,31 +1450,6 @@ extension Components {
                 case createdAt
                 case change
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.seq = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .seq
-                )
-                self.kind = try container.decode(
-                    Components.Schemas.ChangeKind.self,
-                    forKey: .kind
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.change = try container.decode(
-                    Components.Schemas.Change.self,
-                    forKey: .change
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "seq",
-                    "kind",
-                    "createdAt",
-                    "change"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/ChangePage`.
         public struct ChangePage: Codable, Hashable, Sendable {
@@ -2390,26 +1480,6 @@ extension Components {
                 case items
                 case next
                 case hasMore
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.ChangeEntry].self,
-                    forKey: .items
-                )
-                self.next = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .next
-                )
-                self.hasMore = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .hasMore
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items",
-                    "next",
-                    "hasMore"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/DeletionRecord`.
@@ -2464,46 +1534,6 @@ extension Components {
                 case photoCount
                 case byteCount
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.eventId = try container.decode(
-                    Swift.String.self,
-                    forKey: .eventId
-                )
-                self.organizerId = try container.decode(
-                    Swift.String.self,
-                    forKey: .organizerId
-                )
-                self.reason = try container.decode(
-                    Swift.String.self,
-                    forKey: .reason
-                )
-                self.endedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .endedAt
-                )
-                self.deletedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .deletedAt
-                )
-                self.photoCount = try container.decode(
-                    Swift.Int.self,
-                    forKey: .photoCount
-                )
-                self.byteCount = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .byteCount
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "eventId",
-                    "organizerId",
-                    "reason",
-                    "endedAt",
-                    "deletedAt",
-                    "photoCount",
-                    "byteCount"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/DeletionRecordList`.
         public struct DeletionRecordList: Codable, Hashable, Sendable {
@@ -2518,16 +1548,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case items
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.DeletionRecord].self,
-                    forKey: .items
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/AdminUser`.
@@ -2596,56 +1616,6 @@ extension Components {
                 case createdAt
                 case avatarURL
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.email = try container.decode(
-                    Swift.String.self,
-                    forKey: .email
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.isAdmin = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .isAdmin
-                )
-                self.quotaBytes = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .quotaBytes
-                )
-                self.quotaIsDefault = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .quotaIsDefault
-                )
-                self.usedBytes = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .usedBytes
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.avatarURL = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .avatarURL
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "email",
-                    "name",
-                    "isAdmin",
-                    "quotaBytes",
-                    "quotaIsDefault",
-                    "usedBytes",
-                    "createdAt",
-                    "avatarURL"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/AdminUserList`.
         public struct AdminUserList: Codable, Hashable, Sendable {
@@ -2668,21 +1638,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case items
                 case nextCursor
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.AdminUser].self,
-                    forKey: .items
-                )
-                self.nextCursor = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .nextCursor
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items",
-                    "nextCursor"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/NewUser`.
@@ -2725,36 +1680,6 @@ extension Components {
                 case isAdmin
                 case quotaBytes
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.email = try container.decode(
-                    Swift.String.self,
-                    forKey: .email
-                )
-                self.password = try container.decode(
-                    Swift.String.self,
-                    forKey: .password
-                )
-                self.name = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.isAdmin = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .isAdmin
-                )
-                self.quotaBytes = try container.decodeIfPresent(
-                    Swift.Int64.self,
-                    forKey: .quotaBytes
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "email",
-                    "password",
-                    "name",
-                    "isAdmin",
-                    "quotaBytes"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/AdminUserPatch`.
         public struct AdminUserPatch: Codable, Hashable, Sendable {
@@ -2786,26 +1711,6 @@ extension Components {
                 case isAdmin
                 case quotaBytes
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.name = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.isAdmin = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .isAdmin
-                )
-                self.quotaBytes = try container.decodeIfPresent(
-                    Swift.Int64.self,
-                    forKey: .quotaBytes
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "name",
-                    "isAdmin",
-                    "quotaBytes"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/InstanceSettings`.
         public struct InstanceSettings: Codable, Hashable, Sendable {
@@ -2828,21 +1733,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case registrationEnabled
                 case defaultQuotaBytes
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.registrationEnabled = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .registrationEnabled
-                )
-                self.defaultQuotaBytes = try container.decodeIfPresent(
-                    Swift.Int64.self,
-                    forKey: .defaultQuotaBytes
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "registrationEnabled",
-                    "defaultQuotaBytes"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/InstanceStats`.
@@ -2877,26 +1767,6 @@ extension Components {
                     case live
                     case ended
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.upcoming = try container.decode(
-                        Swift.Int.self,
-                        forKey: .upcoming
-                    )
-                    self.live = try container.decode(
-                        Swift.Int.self,
-                        forKey: .live
-                    )
-                    self.ended = try container.decode(
-                        Swift.Int.self,
-                        forKey: .ended
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "upcoming",
-                        "live",
-                        "ended"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/InstanceStats/events`.
             public var events: Components.Schemas.InstanceStats.EventsPayload
@@ -2923,21 +1793,6 @@ extension Components {
                 public enum CodingKeys: String, CodingKey {
                     case day
                     case uploads
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.day = try container.decode(
-                        Swift.String.self,
-                        forKey: .day
-                    )
-                    self.uploads = try container.decode(
-                        Swift.Int.self,
-                        forKey: .uploads
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "day",
-                        "uploads"
-                    ])
                 }
             }
             /// - Remark: Generated from `#/components/schemas/InstanceStats/uploadsPerDay`.
@@ -2985,31 +1840,6 @@ extension Components {
                     case diskFreeBytes
                     case diskTotalBytes
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.kind = try container.decode(
-                        Components.Schemas.InstanceStats.StoragePayload.KindPayload.self,
-                        forKey: .kind
-                    )
-                    self.storedBytes = try container.decode(
-                        Swift.Int64.self,
-                        forKey: .storedBytes
-                    )
-                    self.diskFreeBytes = try container.decodeIfPresent(
-                        Swift.Int64.self,
-                        forKey: .diskFreeBytes
-                    )
-                    self.diskTotalBytes = try container.decodeIfPresent(
-                        Swift.Int64.self,
-                        forKey: .diskTotalBytes
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "kind",
-                        "storedBytes",
-                        "diskFreeBytes",
-                        "diskTotalBytes"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/InstanceStats/storage`.
             public var storage: Components.Schemas.InstanceStats.StoragePayload
@@ -3045,41 +1875,6 @@ extension Components {
                 case renderQueueDepth
                 case storage
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.users = try container.decode(
-                    Swift.Int.self,
-                    forKey: .users
-                )
-                self.events = try container.decode(
-                    Components.Schemas.InstanceStats.EventsPayload.self,
-                    forKey: .events
-                )
-                self.photos = try container.decode(
-                    Swift.Int.self,
-                    forKey: .photos
-                )
-                self.uploadsPerDay = try container.decode(
-                    Components.Schemas.InstanceStats.UploadsPerDayPayload.self,
-                    forKey: .uploadsPerDay
-                )
-                self.renderQueueDepth = try container.decode(
-                    Swift.Int.self,
-                    forKey: .renderQueueDepth
-                )
-                self.storage = try container.decode(
-                    Components.Schemas.InstanceStats.StoragePayload.self,
-                    forKey: .storage
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "users",
-                    "events",
-                    "photos",
-                    "uploadsPerDay",
-                    "renderQueueDepth",
-                    "storage"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/PasswordResetRequest`.
         public struct PasswordResetRequest: Codable, Hashable, Sendable {
@@ -3095,16 +1890,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case email
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.email = try container.decode(
-                    Swift.String.self,
-                    forKey: .email
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "email"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/NewPassword`.
         public struct NewPassword: Codable, Hashable, Sendable {
@@ -3119,16 +1904,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case password
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.password = try container.decode(
-                    Swift.String.self,
-                    forKey: .password
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "password"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/PasswordChange`.
@@ -3153,21 +1928,6 @@ extension Components {
                 case currentPassword
                 case newPassword
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.currentPassword = try container.decode(
-                    Swift.String.self,
-                    forKey: .currentPassword
-                )
-                self.newPassword = try container.decode(
-                    Swift.String.self,
-                    forKey: .newPassword
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "currentPassword",
-                    "newPassword"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/ResetLink`.
         public struct ResetLink: Codable, Hashable, Sendable {
@@ -3190,21 +1950,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case resetURL
                 case expiresAt
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.resetURL = try container.decode(
-                    Swift.String.self,
-                    forKey: .resetURL
-                )
-                self.expiresAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .expiresAt
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "resetURL",
-                    "expiresAt"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/SessionInfo`.
@@ -3253,36 +1998,6 @@ extension Components {
                 case lastSeenAt
                 case current
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.device = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .device
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.lastSeenAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .lastSeenAt
-                )
-                self.current = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .current
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "device",
-                    "createdAt",
-                    "lastSeenAt",
-                    "current"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/SessionList`.
         public struct SessionList: Codable, Hashable, Sendable {
@@ -3297,16 +2012,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case items
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.SessionInfo].self,
-                    forKey: .items
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/NewTicket`.
@@ -3336,26 +2041,6 @@ extension Components {
                 case email
                 case subject
                 case message
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.email = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .email
-                )
-                self.subject = try container.decode(
-                    Swift.String.self,
-                    forKey: .subject
-                )
-                self.message = try container.decode(
-                    Swift.String.self,
-                    forKey: .message
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "email",
-                    "subject",
-                    "message"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Ticket`.
@@ -3421,51 +2106,6 @@ extension Components {
                 case answer
                 case answeredAt
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.status = try container.decode(
-                    Components.Schemas.Ticket.StatusPayload.self,
-                    forKey: .status
-                )
-                self.subject = try container.decode(
-                    Swift.String.self,
-                    forKey: .subject
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.email = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .email
-                )
-                self.message = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .message
-                )
-                self.answer = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .answer
-                )
-                self.answeredAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .answeredAt
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "status",
-                    "subject",
-                    "createdAt",
-                    "email",
-                    "message",
-                    "answer",
-                    "answeredAt"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/TicketList`.
         public struct TicketList: Codable, Hashable, Sendable {
@@ -3480,16 +2120,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case items
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.Ticket].self,
-                    forKey: .items
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/TicketPatch`.
@@ -3519,21 +2149,6 @@ extension Components {
                 case status
                 case answer
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.status = try container.decodeIfPresent(
-                    Components.Schemas.TicketPatch.StatusPayload.self,
-                    forKey: .status
-                )
-                self.answer = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .answer
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "status",
-                    "answer"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/DeleteMe`.
         public struct DeleteMe: Codable, Hashable, Sendable {
@@ -3550,16 +2165,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case confirmEmail
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.confirmEmail = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .confirmEmail
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "confirmEmail"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ProfilePatch`.
@@ -3610,31 +2215,6 @@ extension Components {
                 case username
                 case appearance
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.name = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.timeZone = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .timeZone
-                )
-                self.username = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .username
-                )
-                self.appearance = try container.decodeIfPresent(
-                    Components.Schemas.ProfilePatch.AppearancePayload.self,
-                    forKey: .appearance
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "name",
-                    "timeZone",
-                    "username",
-                    "appearance"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Profile`.
         public struct Profile: Codable, Hashable, Sendable {
@@ -3681,36 +2261,6 @@ extension Components {
                 case timeZone
                 case username
                 case appearance
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.avatarURL = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .avatarURL
-                )
-                self.timeZone = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .timeZone
-                )
-                self.username = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .username
-                )
-                self.appearance = try container.decodeIfPresent(
-                    Components.Schemas.Profile.AppearancePayload.self,
-                    forKey: .appearance
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "name",
-                    "avatarURL",
-                    "timeZone",
-                    "username",
-                    "appearance"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/LibraryChangeKind`.
@@ -3818,31 +2368,6 @@ extension Components {
                     case original
                     case video
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.thumbnail = try container.decode(
-                        Swift.String.self,
-                        forKey: .thumbnail
-                    )
-                    self.preview = try container.decode(
-                        Swift.String.self,
-                        forKey: .preview
-                    )
-                    self.original = try container.decode(
-                        Swift.String.self,
-                        forKey: .original
-                    )
-                    self.video = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .video
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "thumbnail",
-                        "preview",
-                        "original",
-                        "video"
-                    ])
-                }
             }
             /// Session-checked links to its bytes
             ///
@@ -3924,96 +2449,6 @@ extension Components {
                 case trashedAt
                 case urls
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.takenAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .takenAt
-                )
-                self.month = try container.decode(
-                    Swift.String.self,
-                    forKey: .month
-                )
-                self.uploadedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .uploadedAt
-                )
-                self.width = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .width
-                )
-                self.height = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .height
-                )
-                self.byteSize = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .byteSize
-                )
-                self.format = try container.decode(
-                    Swift.String.self,
-                    forKey: .format
-                )
-                self.mediaType = try container.decode(
-                    Components.Schemas.LibraryAsset.MediaTypePayload.self,
-                    forKey: .mediaType
-                )
-                self.durationSeconds = try container.decodeIfPresent(
-                    Swift.Double.self,
-                    forKey: .durationSeconds
-                )
-                self.status = try container.decode(
-                    Components.Schemas.LibraryAsset.StatusPayload.self,
-                    forKey: .status
-                )
-                self.sha256 = try container.decode(
-                    Swift.String.self,
-                    forKey: .sha256
-                )
-                self.fileName = try container.decode(
-                    Swift.String.self,
-                    forKey: .fileName
-                )
-                self.fileRevision = try container.decode(
-                    Swift.Int.self,
-                    forKey: .fileRevision
-                )
-                self.revision = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .revision
-                )
-                self.trashedAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .trashedAt
-                )
-                self.urls = try container.decode(
-                    Components.Schemas.LibraryAsset.UrlsPayload.self,
-                    forKey: .urls
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "takenAt",
-                    "month",
-                    "uploadedAt",
-                    "width",
-                    "height",
-                    "byteSize",
-                    "format",
-                    "mediaType",
-                    "durationSeconds",
-                    "status",
-                    "sha256",
-                    "fileName",
-                    "fileRevision",
-                    "revision",
-                    "trashedAt",
-                    "urls"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/LibraryPage`.
         public struct LibraryPage: Codable, Hashable, Sendable {
@@ -4036,21 +2471,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case items
                 case nextCursor
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.LibraryAsset].self,
-                    forKey: .items
-                )
-                self.nextCursor = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .nextCursor
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items",
-                    "nextCursor"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/LibraryChange`.
@@ -4087,31 +2507,6 @@ extension Components {
                 case assetId
                 case asset
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.revision = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .revision
-                )
-                self.kind = try container.decode(
-                    Components.Schemas.LibraryChangeKind.self,
-                    forKey: .kind
-                )
-                self.assetId = try container.decode(
-                    Swift.String.self,
-                    forKey: .assetId
-                )
-                self.asset = try container.decodeIfPresent(
-                    Components.Schemas.LibraryAsset.self,
-                    forKey: .asset
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "revision",
-                    "kind",
-                    "assetId",
-                    "asset"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/LibraryChangePage`.
         public struct LibraryChangePage: Codable, Hashable, Sendable {
@@ -4143,26 +2538,6 @@ extension Components {
                 case next
                 case hasMore
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.LibraryChange].self,
-                    forKey: .items
-                )
-                self.next = try container.decode(
-                    Swift.Int64.self,
-                    forKey: .next
-                )
-                self.hasMore = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .hasMore
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items",
-                    "next",
-                    "hasMore"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/TrashEmptied`.
         public struct TrashEmptied: Codable, Hashable, Sendable {
@@ -4177,16 +2552,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case deleted
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.deleted = try container.decode(
-                    Swift.Int.self,
-                    forKey: .deleted
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "deleted"
-                ])
             }
         }
         /// SOC-2: a comment on a post
@@ -4220,21 +2585,6 @@ extension Components {
                 public enum CodingKeys: String, CodingKey {
                     case name
                     case avatarURL
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.name = try container.decode(
-                        Swift.String.self,
-                        forKey: .name
-                    )
-                    self.avatarURL = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .avatarURL
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "name",
-                        "avatarURL"
-                    ])
                 }
             }
             /// - Remark: Generated from `#/components/schemas/Comment/author`.
@@ -4279,41 +2629,6 @@ extension Components {
                 case createdAt
                 case mine
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.photoId = try container.decode(
-                    Swift.String.self,
-                    forKey: .photoId
-                )
-                self.author = try container.decode(
-                    Components.Schemas.Comment.AuthorPayload.self,
-                    forKey: .author
-                )
-                self.text = try container.decode(
-                    Swift.String.self,
-                    forKey: .text
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.mine = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .mine
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "photoId",
-                    "author",
-                    "text",
-                    "createdAt",
-                    "mine"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/CommentPage`.
         public struct CommentPage: Codable, Hashable, Sendable {
@@ -4337,21 +2652,6 @@ extension Components {
                 case items
                 case nextCursor
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.Comment].self,
-                    forKey: .items
-                )
-                self.nextCursor = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .nextCursor
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items",
-                    "nextCursor"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/CommentInput`.
         public struct CommentInput: Codable, Hashable, Sendable {
@@ -4369,16 +2669,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case text
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.text = try container.decode(
-                    Swift.String.self,
-                    forKey: .text
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "text"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/NoteInput`.
         public struct NoteInput: Codable, Hashable, Sendable {
@@ -4395,16 +2685,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case text
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.text = try container.decode(
-                    Swift.String.self,
-                    forKey: .text
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "text"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/NotePage`.
@@ -4428,21 +2708,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case items
                 case nextCursor
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.Photo].self,
-                    forKey: .items
-                )
-                self.nextCursor = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .nextCursor
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items",
-                    "nextCursor"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/LikeState`.
@@ -4472,26 +2737,6 @@ extension Components {
                 case photoId
                 case likeCount
                 case likedByMe
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.photoId = try container.decode(
-                    Swift.String.self,
-                    forKey: .photoId
-                )
-                self.likeCount = try container.decode(
-                    Swift.Int.self,
-                    forKey: .likeCount
-                )
-                self.likedByMe = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .likedByMe
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "photoId",
-                    "likeCount",
-                    "likedByMe"
-                ])
             }
         }
         /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon (RET-3), its recap is ready (CAP-1); about no event: my capsule of a month is out (CAP-2), my year of moments is ready (CAP-3); someone asks to be my friend, or said yes (`actorName`); a friend shared a capsule, reacted to mine (`text` is the emoji) or commented on it (`text`).
@@ -4607,71 +2852,6 @@ extension Components {
                 case createdAt
                 case read
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.kind = try container.decode(
-                    Components.Schemas.NotificationKind.self,
-                    forKey: .kind
-                )
-                self.eventId = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .eventId
-                )
-                self.period = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .period
-                )
-                self.eventName = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .eventName
-                )
-                self.eventCode = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .eventCode
-                )
-                self.photoId = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .photoId
-                )
-                self.actorName = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .actorName
-                )
-                self.text = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .text
-                )
-                self.deletesAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .deletesAt
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                self.read = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .read
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "kind",
-                    "eventId",
-                    "period",
-                    "eventName",
-                    "eventCode",
-                    "photoId",
-                    "actorName",
-                    "text",
-                    "deletesAt",
-                    "createdAt",
-                    "read"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/NotificationPage`.
         public struct NotificationPage: Codable, Hashable, Sendable {
@@ -4705,26 +2885,6 @@ extension Components {
                 case unreadCount
                 case nextCursor
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.Notification].self,
-                    forKey: .items
-                )
-                self.unreadCount = try container.decode(
-                    Swift.Int.self,
-                    forKey: .unreadCount
-                )
-                self.nextCursor = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .nextCursor
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items",
-                    "unreadCount",
-                    "nextCursor"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/NotificationsRead`.
         public struct NotificationsRead: Codable, Hashable, Sendable {
@@ -4742,16 +2902,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case ids
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.ids = try container.decodeIfPresent(
-                    [Swift.String].self,
-                    forKey: .ids
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "ids"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/UnreadCount`.
         public struct UnreadCount: Codable, Hashable, Sendable {
@@ -4766,16 +2916,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case unreadCount
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.unreadCount = try container.decode(
-                    Swift.Int.self,
-                    forKey: .unreadCount
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "unreadCount"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Friend`.
@@ -4820,36 +2960,6 @@ extension Components {
                 case avatarURL
                 case since
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.username = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .username
-                )
-                self.avatarURL = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .avatarURL
-                )
-                self.since = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .since
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "name",
-                    "username",
-                    "avatarURL",
-                    "since"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/FriendList`.
         public struct FriendList: Codable, Hashable, Sendable {
@@ -4883,26 +2993,6 @@ extension Components {
                 case incoming
                 case outgoing
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.friends = try container.decode(
-                    [Components.Schemas.Friend].self,
-                    forKey: .friends
-                )
-                self.incoming = try container.decode(
-                    [Components.Schemas.Friend].self,
-                    forKey: .incoming
-                )
-                self.outgoing = try container.decode(
-                    [Components.Schemas.Friend].self,
-                    forKey: .outgoing
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "friends",
-                    "incoming",
-                    "outgoing"
-                ])
-            }
         }
         /// One of the two.
         ///
@@ -4928,20 +3018,24 @@ extension Components {
                 case username
                 case email
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.username = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .username
-                )
-                self.email = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .email
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "username",
-                    "email"
-                ])
+        }
+        /// - Remark: Generated from `#/components/schemas/SignUpPending`.
+        public struct SignUpPending: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SignUpPending/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case confirmationSent = "confirmation-sent"
+            }
+            /// - Remark: Generated from `#/components/schemas/SignUpPending/status`.
+            public var status: Components.Schemas.SignUpPending.StatusPayload
+            /// Creates a new `SignUpPending`.
+            ///
+            /// - Parameters:
+            ///   - status:
+            public init(status: Components.Schemas.SignUpPending.StatusPayload) {
+                self.status = status
+            }
+            public enum CodingKeys: String, CodingKey {
+                case status
             }
         }
         /// - Remark: Generated from `#/components/schemas/FriendRequestResult`.
@@ -4971,21 +3065,6 @@ extension Components {
                 case status
                 case friend
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.status = try container.decode(
-                    Components.Schemas.FriendRequestResult.StatusPayload.self,
-                    forKey: .status
-                )
-                self.friend = try container.decodeIfPresent(
-                    Components.Schemas.Friend.self,
-                    forKey: .friend
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "status",
-                    "friend"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/StoryBoard`.
         public struct StoryBoard: Codable, Hashable, Sendable {
@@ -5010,21 +3089,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case month
                 case items
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.month = try container.decode(
-                    Swift.String.self,
-                    forKey: .month
-                )
-                self.items = try container.decode(
-                    [Components.Schemas.SharedCapsule].self,
-                    forKey: .items
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "month",
-                    "items"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/SharedCapsule`.
@@ -5072,26 +3136,6 @@ extension Components {
                     case id
                     case thumbnail
                     case preview
-                }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decode(
-                        Swift.String.self,
-                        forKey: .id
-                    )
-                    self.thumbnail = try container.decode(
-                        Swift.String.self,
-                        forKey: .thumbnail
-                    )
-                    self.preview = try container.decode(
-                        Swift.String.self,
-                        forKey: .preview
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "id",
-                        "thumbnail",
-                        "preview"
-                    ])
                 }
             }
             /// - Remark: Generated from `#/components/schemas/SharedCapsule/photos`.
@@ -5164,36 +3208,6 @@ extension Components {
                     case createdAt
                     case canDelete
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decode(
-                        Swift.String.self,
-                        forKey: .id
-                    )
-                    self.authorName = try container.decode(
-                        Swift.String.self,
-                        forKey: .authorName
-                    )
-                    self.text = try container.decode(
-                        Swift.String.self,
-                        forKey: .text
-                    )
-                    self.createdAt = try container.decode(
-                        Foundation.Date.self,
-                        forKey: .createdAt
-                    )
-                    self.canDelete = try container.decode(
-                        Swift.Bool.self,
-                        forKey: .canDelete
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "id",
-                        "authorName",
-                        "text",
-                        "createdAt",
-                        "canDelete"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/SharedCapsule/comments`.
             public typealias CommentsPayload = [Components.Schemas.SharedCapsule.CommentsPayloadPayload]
@@ -5255,71 +3269,6 @@ extension Components {
                 case myReaction
                 case comments
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.month = try container.decode(
-                    Swift.String.self,
-                    forKey: .month
-                )
-                self.owner = try container.decode(
-                    Components.Schemas.Friend.self,
-                    forKey: .owner
-                )
-                self.mine = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .mine
-                )
-                self.sharedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .sharedAt
-                )
-                self.quote = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .quote
-                )
-                self.song = try container.decodeIfPresent(
-                    Components.Schemas.CapsuleSong.self,
-                    forKey: .song
-                )
-                self.clipURL = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .clipURL
-                )
-                self.photos = try container.decode(
-                    Components.Schemas.SharedCapsule.PhotosPayload.self,
-                    forKey: .photos
-                )
-                self.reactions = try container.decode(
-                    Components.Schemas.SharedCapsule.ReactionsPayload.self,
-                    forKey: .reactions
-                )
-                self.myReaction = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .myReaction
-                )
-                self.comments = try container.decode(
-                    Components.Schemas.SharedCapsule.CommentsPayload.self,
-                    forKey: .comments
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "month",
-                    "owner",
-                    "mine",
-                    "sharedAt",
-                    "quote",
-                    "song",
-                    "clipURL",
-                    "photos",
-                    "reactions",
-                    "myReaction",
-                    "comments"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/ReactionInput`.
         public struct ReactionInput: Codable, Hashable, Sendable {
@@ -5344,16 +3293,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case emoji
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.emoji = try container.decode(
-                    Components.Schemas.ReactionInput.EmojiPayload.self,
-                    forKey: .emoji
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "emoji"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/CapsuleSong`.
         public struct CapsuleSong: Codable, Hashable, Sendable {
@@ -5376,21 +3315,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case title
                 case artist
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.title = try container.decode(
-                    Swift.String.self,
-                    forKey: .title
-                )
-                self.artist = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .artist
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "title",
-                    "artist"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Capsule`.
@@ -5469,56 +3393,6 @@ extension Components {
                 case sharedAt
                 case clipURL
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.month = try container.decode(
-                    Swift.String.self,
-                    forKey: .month
-                )
-                self.releasedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .releasedAt
-                )
-                self.updatedAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .updatedAt
-                )
-                self.photos = try container.decode(
-                    [Components.Schemas.LibraryAsset].self,
-                    forKey: .photos
-                )
-                self.quote = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .quote
-                )
-                self.song = try container.decodeIfPresent(
-                    Components.Schemas.CapsuleSong.self,
-                    forKey: .song
-                )
-                self.collageURL = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .collageURL
-                )
-                self.sharedAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
-                    forKey: .sharedAt
-                )
-                self.clipURL = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .clipURL
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "month",
-                    "releasedAt",
-                    "updatedAt",
-                    "photos",
-                    "quote",
-                    "song",
-                    "collageURL",
-                    "sharedAt",
-                    "clipURL"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/CapsuleList`.
         public struct CapsuleList: Codable, Hashable, Sendable {
@@ -5552,26 +3426,6 @@ extension Components {
                 case nextCapsuleAt
                 case timeZone
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.Capsule].self,
-                    forKey: .items
-                )
-                self.nextCapsuleAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .nextCapsuleAt
-                )
-                self.timeZone = try container.decode(
-                    Swift.String.self,
-                    forKey: .timeZone
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items",
-                    "nextCapsuleAt",
-                    "timeZone"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/CapsuleCandidates`.
         public struct CapsuleCandidates: Codable, Hashable, Sendable {
@@ -5586,16 +3440,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case items
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.items = try container.decode(
-                    [Components.Schemas.LibraryAsset].self,
-                    forKey: .items
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "items"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/CapsulePatch`.
@@ -5645,36 +3489,6 @@ extension Components {
                 case quote
                 case songTitle
                 case songArtist
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.count = try container.decodeIfPresent(
-                    Swift.Int.self,
-                    forKey: .count
-                )
-                self.photos = try container.decodeIfPresent(
-                    [Swift.String].self,
-                    forKey: .photos
-                )
-                self.quote = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .quote
-                )
-                self.songTitle = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .songTitle
-                )
-                self.songArtist = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .songArtist
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "count",
-                    "photos",
-                    "quote",
-                    "songTitle",
-                    "songArtist"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Recap`.
@@ -5739,41 +3553,6 @@ extension Components {
                 case photos
                 case collageURL
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.eventId = try container.decode(
-                    Swift.String.self,
-                    forKey: .eventId
-                )
-                self.eventName = try container.decode(
-                    Swift.String.self,
-                    forKey: .eventName
-                )
-                self.status = try container.decode(
-                    Components.Schemas.Recap.StatusPayload.self,
-                    forKey: .status
-                )
-                self.readyAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .readyAt
-                )
-                self.photos = try container.decode(
-                    [Components.Schemas.Photo].self,
-                    forKey: .photos
-                )
-                self.collageURL = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .collageURL
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "eventId",
-                    "eventName",
-                    "status",
-                    "readyAt",
-                    "photos",
-                    "collageURL"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Moment`.
         public struct Moment: Codable, Hashable, Sendable {
@@ -5803,26 +3582,6 @@ extension Components {
                 case text
                 case createdAt
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.text = try container.decode(
-                    Swift.String.self,
-                    forKey: .text
-                )
-                self.createdAt = try container.decode(
-                    Foundation.Date.self,
-                    forKey: .createdAt
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "text",
-                    "createdAt"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/MomentInput`.
         public struct MomentInput: Codable, Hashable, Sendable {
@@ -5837,16 +3596,6 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case text
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.text = try container.decode(
-                    Swift.String.self,
-                    forKey: .text
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "text"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/MomentPage`.
@@ -5876,26 +3625,6 @@ extension Components {
                 case year
                 case count
                 case items
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.year = try container.decode(
-                    Swift.Int.self,
-                    forKey: .year
-                )
-                self.count = try container.decode(
-                    Swift.Int.self,
-                    forKey: .count
-                )
-                self.items = try container.decode(
-                    [Components.Schemas.Moment].self,
-                    forKey: .items
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "year",
-                    "count",
-                    "items"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/MomentsRecap`.
@@ -5932,21 +3661,6 @@ extension Components {
                     case month
                     case count
                 }
-                public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.month = try container.decode(
-                        Swift.String.self,
-                        forKey: .month
-                    )
-                    self.count = try container.decode(
-                        Swift.Int.self,
-                        forKey: .count
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "month",
-                        "count"
-                    ])
-                }
             }
             /// - Remark: Generated from `#/components/schemas/MomentsRecap/months`.
             public typealias MonthsPayload = [Components.Schemas.MomentsRecap.MonthsPayloadPayload]
@@ -5981,36 +3695,6 @@ extension Components {
                 case count
                 case months
                 case moments
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.year = try container.decode(
-                    Swift.Int.self,
-                    forKey: .year
-                )
-                self.ready = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .ready
-                )
-                self.count = try container.decode(
-                    Swift.Int.self,
-                    forKey: .count
-                )
-                self.months = try container.decode(
-                    Components.Schemas.MomentsRecap.MonthsPayload.self,
-                    forKey: .months
-                )
-                self.moments = try container.decode(
-                    [Components.Schemas.Moment].self,
-                    forKey: .moments
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "year",
-                    "ready",
-                    "count",
-                    "months",
-                    "moments"
-                ])
             }
         }
     }

@@ -38,11 +38,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/openapi.json`.
     /// - Remark: Generated from `#/paths//api/v1/openapi.json/get(getOpenAPIDocument)`.
     func getOpenAPIDocument(_ input: Operations.GetOpenAPIDocument.Input) async throws -> Operations.GetOpenAPIDocument.Output
-    /// Register an account
+    /// Register an account: made at once without a mail server; with one, a mail goes to the address (a link to open the account, or a note that it has one) and the answer is 202 either way
     ///
     /// - Remark: HTTP `POST /api/v1/users`.
     /// - Remark: Generated from `#/paths//api/v1/users/post(registerUser)`.
     func registerUser(_ input: Operations.RegisterUser.Input) async throws -> Operations.RegisterUser.Output
+    /// ADM-3: open the account a mailed link holds (once, within 24 hours)
+    ///
+    /// - Remark: HTTP `POST /api/v1/registrations/{token}`.
+    /// - Remark: Generated from `#/paths//api/v1/registrations/{token}/post(confirmRegistration)`.
+    func confirmRegistration(_ input: Operations.ConfirmRegistration.Input) async throws -> Operations.ConfirmRegistration.Output
     /// Log in; sets the session cookie too
     ///
     /// - Remark: HTTP `POST /api/v1/sessions`.
@@ -684,7 +689,7 @@ extension APIProtocol {
     public func getOpenAPIDocument(headers: Operations.GetOpenAPIDocument.Input.Headers = .init()) async throws -> Operations.GetOpenAPIDocument.Output {
         try await getOpenAPIDocument(Operations.GetOpenAPIDocument.Input(headers: headers))
     }
-    /// Register an account
+    /// Register an account: made at once without a mail server; with one, a mail goes to the address (a link to open the account, or a note that it has one) and the answer is 202 either way
     ///
     /// - Remark: HTTP `POST /api/v1/users`.
     /// - Remark: Generated from `#/paths//api/v1/users/post(registerUser)`.
@@ -695,6 +700,19 @@ extension APIProtocol {
         try await registerUser(Operations.RegisterUser.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// ADM-3: open the account a mailed link holds (once, within 24 hours)
+    ///
+    /// - Remark: HTTP `POST /api/v1/registrations/{token}`.
+    /// - Remark: Generated from `#/paths//api/v1/registrations/{token}/post(confirmRegistration)`.
+    public func confirmRegistration(
+        path: Operations.ConfirmRegistration.Input.Path,
+        headers: Operations.ConfirmRegistration.Input.Headers = .init()
+    ) async throws -> Operations.ConfirmRegistration.Output {
+        try await confirmRegistration(Operations.ConfirmRegistration.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Log in; sets the session cookie too

@@ -13,26 +13,13 @@ struct AccessTokenRepository: Sendable {
     let lifetime: TimeInterval
     static let touchEvery: TimeInterval = 3600
 
-    /// A fresh token: 256 random bits, URL-safe base64.
-    static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).hex
-    }
-
     /// Issues a token for a user or a guest and returns it in clear (the only time it exists in clear).
     func issue(userID: String? = nil, guestID: String? = nil, device: String? = nil, now: Date, in db: any SQLDatabase) async throws -> String {
-        let token = Self.generate()
+        let token = SecretToken.generate()
         try await db.raw(
             """
             INSERT INTO access_tokens (token_hash, user_id, guest_id, created_at, last_used_at, device)
-            VALUES (\(bind: Self.hash(token)), \(bind: userID), \(bind: guestID), \(bind: now.millisecondsSince1970),
+            VALUES (\(bind: SecretToken.hash(token)), \(bind: userID), \(bind: guestID), \(bind: now.millisecondsSince1970),
                 \(bind: now.millisecondsSince1970), \(bind: device))
             """
         ).run()
@@ -41,7 +28,7 @@ struct AccessTokenRepository: Sendable {
 
     /// Who holds this token, if anyone: one query, since every authenticated request asks.
     func identity(for token: String) async throws -> Identity? {
-        try await identity(hash: Self.hash(token))
+        try await identity(hash: SecretToken.hash(token))
     }
 
     func identity(hash: String) async throws -> Identity? {

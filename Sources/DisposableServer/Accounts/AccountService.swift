@@ -32,30 +32,43 @@ public struct AccountService: Sendable {
         try await settings.registrationEnabled()
     }
 
-    /// Creates an organizer's account: registration open, within the address's limit, valid credentials.
-    func register(email rawEmail: String?, password rawPassword: String?, name rawName: String?, client: String) async throws -> User {
+    /// An organizer may register: registration is open and the address is within its limit (ADM-3).
+    func admitRegistration(client: String) async throws {
         guard try await settings.registrationEnabled() else {
             throw Problem(.forbidden, "registration-disabled", title: "Registration disabled", detail: "Account registration is disabled")
         }
         try await registrationLimiter.take(address: client)
-        return try await addAccount(email: rawEmail, password: rawPassword, name: rawName, isAdmin: false)
     }
 
     /// Creates an account with valid credentials and a free email: registering, or the admin adding one (ADM-4).
     func addAccount(email rawEmail: String?, password rawPassword: String?, name rawName: String?, isAdmin: Bool) async throws -> User {
+        try await create(try await newAccount(email: rawEmail, password: rawPassword, name: rawName), isAdmin: isAdmin)
+    }
+
+    /// Checks what a new account is made of and hashes its password; nothing is stored yet.
+    func newAccount(email rawEmail: String?, password rawPassword: String?, name rawName: String?) async throws -> NewAccount {
         let email = try Credentials.email(rawEmail)
         let password = try Credentials.newPassword(rawPassword)
         let name = try DisplayName.validate(rawName.flatMap { $0.isEmpty ? nil : $0 } ?? String(email.prefix { $0 != "@" }), max: 80)
-        let hash = try await passwords.hash(password)
+        return NewAccount(email: email, name: name, passwordHash: try await passwords.hash(password))
+    }
+
+    /// Stores a checked new account; 409 when its email is taken.
+    func create(_ account: NewAccount, isAdmin: Bool) async throws -> User {
         let now = clock.now
         let users = users
         let created = try await database.transaction { db in
-            try await users.create(email: email, name: name, passwordHash: hash, isAdmin: isAdmin, now: now, in: db)
+            try await users.create(email: account.email, name: account.name, passwordHash: account.passwordHash, isAdmin: isAdmin, now: now, in: db)
         }
         guard let user = created else {
-            throw Problem.conflict("email-taken", "An account with the email address “\(email)” already exists. Try logging in.")
+            throw Problem.conflict("email-taken", "An account with the email address “\(account.email)” already exists. Try logging in.")
         }
         return user
+    }
+
+    /// Whether an account has this (normalised) email.
+    func accountExists(email: String) async throws -> Bool {
+        try await users.findWithPassword(email: email) != nil
     }
 
     /// Checks the credentials and issues a session token. Each attempt takes its tokens before the password is
@@ -234,4 +247,11 @@ public struct AccountService: Sendable {
         let users = users
         return try await database.sql { db in try await users.adminExists(in: db) }
     }
+}
+
+/// A new account's checked details, its password already hashed (registering, possibly confirmed by mail later).
+struct NewAccount: Sendable {
+    let email: String
+    let name: String
+    let passwordHash: String
 }

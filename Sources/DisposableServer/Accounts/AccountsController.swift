@@ -5,11 +5,13 @@ import Hummingbird
 /// Register, log in, log out, who am I (ADM-3).
 struct AccountsController {
     let accounts: AccountService
-    let events: EventRepository
+    let signUps: SignUpService
+    let events: EventService
     let secureCookies: Bool
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/api/v1/users", use: register)
+        router.post("/api/v1/registrations/:token", use: confirm)
         router.post("/api/v1/sessions", use: login)
         router.delete("/api/v1/sessions/current", use: logout)
         router.get("/api/v1/me", use: me)
@@ -20,7 +22,18 @@ struct AccountsController {
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(RegisterRequest.self)
-        let user = try await accounts.register(email: body.email, password: body.password, name: body.name, client: context.clientAddress)
+        switch try await signUps.register(
+            email: body.email, password: body.password, name: body.name, client: context.clientAddress,
+            language: WebLanguage.of(cookie: nil, acceptLanguage: request.headers[.acceptLanguage]).rawValue)
+        {
+        case .created(let user): return try jsonResponse(UserJSON(user), status: .created)
+        case .confirmationSent: return try jsonResponse(SignUpPending(), status: .accepted)
+        }
+    }
+
+    /// The mailed link's token, for a client that shows its own confirmation screen.
+    @Sendable func confirm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try await signUps.confirm(token: try context.parameters.require("token"))
         return try jsonResponse(UserJSON(user), status: .created)
     }
 

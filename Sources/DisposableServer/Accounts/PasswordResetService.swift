@@ -42,14 +42,14 @@ struct PasswordResetService: Sendable {
 
     /// A new one-time link for an account (the admin's "reset link", or the mail's).
     func issue(userID: String) async throws -> (url: String, expiresAt: Date) {
-        let token = AccessTokenRepository.generate()
+        let token = SecretToken.generate()
         let now = clock.now
         let expires = now + Self.lifetime
         try await database.sql { db in
             try await db.raw(
                 """
                 INSERT INTO password_resets (token_hash, user_id, created_at, expires_at)
-                VALUES (\(bind: AccessTokenRepository.hash(token)), \(bind: userID), \(bind: now.millisecondsSince1970),
+                VALUES (\(bind: SecretToken.hash(token)), \(bind: userID), \(bind: now.millisecondsSince1970),
                     \(bind: expires.millisecondsSince1970))
                 """
             ).run()
@@ -65,7 +65,7 @@ struct PasswordResetService: Sendable {
             try await db.raw(
                 """
                 SELECT user_id FROM password_resets
-                WHERE token_hash = \(bind: AccessTokenRepository.hash(token)) AND used_at IS NULL AND expires_at > \(bind: now)
+                WHERE token_hash = \(bind: SecretToken.hash(token)) AND used_at IS NULL AND expires_at > \(bind: now)
                 """
             ).first() != nil
         }
@@ -82,7 +82,7 @@ struct PasswordResetService: Sendable {
                 let row = try await db.raw(
                     """
                     UPDATE password_resets SET used_at = \(bind: now)
-                    WHERE token_hash = \(bind: AccessTokenRepository.hash(token)) AND used_at IS NULL AND expires_at > \(bind: now)
+                    WHERE token_hash = \(bind: SecretToken.hash(token)) AND used_at IS NULL AND expires_at > \(bind: now)
                     RETURNING user_id
                     """
                 ).first()

@@ -19,7 +19,7 @@ struct StatusController {
     /// 200 when the database answers and the media storage is writable; 503 otherwise (for load balancers).
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
         do {
-            try await database.sql { db in try await db.raw("SELECT 1 AS ok").run() }
+            try await database.ping()
         } catch {
             throw Problem(
                 .serviceUnavailable, "database-unavailable", title: "Database unavailable",

@@ -27,6 +27,7 @@ public struct AppServices: Sendable {
     let myData: MyDataService
     let profiles: ProfileService
     let passwordResets: PasswordResetService
+    let signUps: SignUpService
     let support: SupportService
     let library: LibraryService
     let guestbook: GuestbookService
@@ -132,6 +133,9 @@ public struct AppServices: Sendable {
         support = SupportService(database: database, mailer: mailer, clock: clock, limiter: RateLimiter(configuration.limits.support))
         passwordResets = PasswordResetService(
             database: database, accounts: accounts, mailer: mailer, publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
+        signUps = SignUpService(
+            accounts: accounts, pending: PendingSignUpRepository(database: database), mailer: mailer,
+            publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
         renderer = PhotoRenderer(
             photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock,
             videos: videos, scratch: staging.directory)

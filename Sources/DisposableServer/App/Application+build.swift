@@ -31,7 +31,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
         .add(middleware: AuthenticationMiddleware { try await identities.identity(for: $0, isRead: $1) })
     StatusController(accounts: services.accounts, database: services.database, blobs: services.blobs).addRoutes(to: withSession)
     SetupController(admins: services.accounts).addRoutes(to: withSession)
-    AccountsController(accounts: services.accounts, events: services.events.events, secureCookies: secure).addRoutes(to: withSession)
+    AccountsController(accounts: services.accounts, signUps: services.signUps, events: services.events, secureCookies: secure).addRoutes(
+        to: withSession)
     EventsController(events: services.events).addRoutes(to: withSession)
     JoinController(joining: services.joining, events: services.events).addRoutes(to: withSession)
     UploadController(photos: services.photos).addRoutes(to: withSession)
@@ -71,13 +72,16 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
         notifications: services.notifications, streams: NotificationStreams(), heartbeat: services.configuration.liveHeartbeat,
         stillValid: { [accounts = services.accounts] identity in try await accounts.identity(tokenHash: identity.tokenHash) != nil }
     ).addRoutes(to: withSession)
-    DeletionRecordsController(database: services.database).addRoutes(to: withSession)
+    DeletionRecordsController(records: DeletionRecords(database: services.database)).addRoutes(to: withSession)
     AdminController(admin: services.admin).addRoutes(to: withSession)
     PasswordController(resets: services.passwordResets, accounts: services.accounts).addRoutes(to: withSession)
     GuestPages(events: services.events, joining: services.joining, walls: walls, secure: secure).addRoutes(to: withSession)
+    SignUpPages(signUps: services.signUps, accounts: services.accounts, secure: secure).addRoutes(to: withSession)
     OrganizerPages(accounts: services.accounts, events: services.events, guests: guests, walls: walls, secure: secure).addRoutes(to: withSession)
     WallPages(walls: walls).addRoutes(to: withSession)
-    AdminPages(admin: services.admin, resets: services.passwordResets, support: services.support, database: services.database).addRoutes(
+    AdminPages(
+        admin: services.admin, resets: services.passwordResets, support: services.support, deletions: DeletionRecords(database: services.database)
+    ).addRoutes(
         to: withSession)
     PasswordPages(resets: services.passwordResets).addRoutes(to: withSession)
     LibraryPages(library: services.library, capsules: services.capsules).addRoutes(to: withSession)

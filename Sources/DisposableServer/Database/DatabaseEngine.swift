@@ -20,6 +20,11 @@ public protocol DatabaseEngine: Sendable {
 }
 
 extension DatabaseEngine {
+    /// Throws unless the database answers a trivial query (the health check).
+    public func ping() async throws {
+        try await sql { db in try await db.raw("SELECT 1 AS ok").run() }
+    }
+
     /// Runs `body` in one transaction: all of it is committed, or none of it.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let begin = kind == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"

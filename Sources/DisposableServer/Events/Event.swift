@@ -62,7 +62,7 @@ public struct Event: Sendable, Equatable {
         key?.equalsInConstantTime(joinKey) ?? false
     }
 
-    static func newJoinKey() -> String { String(AccessTokenRepository.generate().prefix(22)) }
+    static func newJoinKey() -> String { String(SecretToken.generate().prefix(22)) }
 
     /// The same settings under another code (a new event's code is drawn until one is free).
     func withCode(_ code: EventCode) -> Event {

@@ -4,8 +4,8 @@ import Foundation
 /// Events (EV-1..4): who may see one, creating, editing, ending and deleting. Controllers and pages only
 /// parse, ask here, and render.
 struct EventService: Sendable {
-    let events: EventRepository
-    let guests: GuestRepository
+    private let events: EventRepository
+    private let guests: GuestRepository
     let passwords: PasswordHasher
     let clock: any AppClock
     let links: InstanceLinks
@@ -13,6 +13,20 @@ struct EventService: Sendable {
     let readEvent: @Sendable (String) async throws -> Event?
     let changes: ChangeHub
     let deletion: EventDeletion
+
+    init(
+        events: EventRepository, guests: GuestRepository, passwords: PasswordHasher, clock: any AppClock, links: InstanceLinks,
+        readEvent: @escaping @Sendable (String) async throws -> Event?, changes: ChangeHub, deletion: EventDeletion
+    ) {
+        self.events = events
+        self.guests = guests
+        self.passwords = passwords
+        self.clock = clock
+        self.links = links
+        self.readEvent = readEvent
+        self.changes = changes
+        self.deletion = deletion
+    }
 
     static let notFound = Problem.notFound("There is no event with this id, or you have not joined it.")
     static let organizerOnly = Problem(
@@ -53,6 +67,22 @@ struct EventService: Sendable {
             if role == .organizer { return user.id }
             return try await guests.activeMembership(userID: user.id, eventID: event.id)?.id ?? user.id
         }
+    }
+
+    /// The event with this id as stored now, kept or not, without asking who may see it: for callers that already
+    /// hold a grant to it (a guest's own event, a live stream re-reading its event).
+    func find(id: String) async throws -> Event? {
+        try await events.find(id: id)
+    }
+
+    /// The event a wall key opens, kept or not.
+    func find(wallKey: String) async throws -> Event? {
+        try await events.find(wallKey: wallKey)
+    }
+
+    /// Sets or clears an event's wall key; with `replacing` false, only when it has none yet.
+    func setWallKey(eventID: String, _ key: String?, replacing: Bool) async throws {
+        try await events.setWallKey(eventID: eventID, key, replacing: replacing)
     }
 
     /// The event a code names, while it is kept (after `deletesAt` the code is unknown).

@@ -109,7 +109,11 @@ struct JoinService: Sendable {
 
     /// Who holds each token of this browser's list, among those still valid.
     func memberships(_ joined: JoinedEvents) async throws -> [(token: String, guest: Guest)] {
-        try await joined.memberships(tokens)
+        var found: [(String, Guest)] = []
+        for token in joined.tokens {
+            if case .guest(let guest, _) = try await tokens.identity(for: token) { found.append((token, guest)) }
+        }
+        return found
     }
 
     // MARK: Personal links (JN-5)
@@ -119,10 +123,10 @@ struct JoinService: Sendable {
     static let personalLinkLifetime: TimeInterval = 24 * 3600
 
     func personalLink(for guest: Guest) async throws -> (url: String, expiresAt: Date) {
-        let token = AccessTokenRepository.generate()
+        let token = SecretToken.generate()
         let now = clock.now
         let expires = now + Self.personalLinkLifetime
-        try await guests.storeLink(tokenHash: AccessTokenRepository.hash(token), guestID: guest.id, now: now, expires: expires)
+        try await guests.storeLink(tokenHash: SecretToken.hash(token), guestID: guest.id, now: now, expires: expires)
         return ("\(links.publicBaseURL)/c/\(token)", expires)
     }
 
@@ -134,7 +138,7 @@ struct JoinService: Sendable {
 
     /// Who a link would sign in as, without using it up (the second phone confirms first).
     func guest(ofPersonalLink token: String) async throws -> Guest? {
-        try await guests.linkGuest(tokenHash: AccessTokenRepository.hash(token), now: clock.now)
+        try await guests.linkGuest(tokenHash: SecretToken.hash(token), now: clock.now)
     }
 
     /// Uses the link up: a new session token for its guest, or nil when it is unknown, used or expired.
@@ -142,7 +146,7 @@ struct JoinService: Sendable {
         let now = clock.now
         let tokens = tokens
         return try await database.transaction { db in
-            guard let guest = try await GuestRepository.takeLink(tokenHash: AccessTokenRepository.hash(token), now: now, in: db) else {
+            guard let guest = try await GuestRepository.takeLink(tokenHash: SecretToken.hash(token), now: now, in: db) else {
                 return nil
             }
             return (try await tokens.issue(guestID: guest.id, now: now, in: db), guest)

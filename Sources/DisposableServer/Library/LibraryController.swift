@@ -81,7 +81,7 @@ struct LibraryController {
         try await page(.trash, request, context)
     }
 
-    private func page(_ listing: LibraryRepository.Listing, _ request: Request, _ context: AppRequestContext) async throws -> Response {
+    private func page(_ listing: LibraryService.Listing, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let query = request.uri.queryParameters
         let limit = try GalleryController.limit(query.get("limit") ?? "100")
@@ -218,40 +218,36 @@ struct LibraryController {
         }
         let identity = try context.requireIdentity()
         let slot = try streams.open(for: identity.tokenHash)
-        let (library, heartbeat, stillValid) = (library, heartbeat, stillValid)
-        let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"]
-        return Response(
-            status: .ok, headers: headers,
-            body: ResponseBody { writer in
-                defer { slot.close() }
-                var last = since
-                try await writer.write(ByteBuffer(string: "retry: 2000\n: library changes from \(since)\n\n"))
-                var lastWrite = ContinuousClock.now
-                var checked = ContinuousClock.now
-                while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                    if ContinuousClock.now - checked >= .seconds(5) {
-                        guard try await stillValid(identity) else { break }
-                        checked = .now
-                    }
-                    let page = try await library.changes(for: user, since: last, limit: 200)
-                    if page.items.isEmpty {
-                        if ContinuousClock.now - lastWrite >= heartbeat {
-                            try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                            lastWrite = .now
-                        }
-                        await library.feed.wait(user.id, timeout: min(.seconds(2), heartbeat))
-                        continue
-                    }
-                    var text = ""
-                    for change in page.items {
-                        let data = String(decoding: try JSONEncoder.sorted.encode(change), as: UTF8.self)
-                        text += "id: \(change.revision)\nevent: \(change.kind.rawValue)\ndata: \(data)\n\n"
-                    }
-                    last = page.next
-                    try await writer.write(ByteBuffer(string: text))
-                    lastWrite = .now
-                }
-                try await writer.finish(nil)
-            })
+        let stillValid = self.stillValid
+        let source = LibraryChangeSource(library: library, user: user, last: since) { try await stillValid(identity) }
+        return EventStream.response(source, opening: "library changes from \(since)", heartbeat: heartbeat) { slot.close() }
+    }
+}
+
+/// A library's changes as they happen, after a revision.
+struct LibraryChangeSource: EventStreamSource {
+    let library: LibraryService
+    let user: User
+    var last: Int64
+    let stillValid: @Sendable () async throws -> Bool
+
+    func revoked() async throws -> String? {
+        try await stillValid() ? nil : ""
+    }
+
+    mutating func next() async throws -> EventStream.Next {
+        let page = try await library.changes(for: user, since: last, limit: 200)
+        guard !page.items.isEmpty else { return .idle }
+        var text = ""
+        for change in page.items {
+            let data = String(decoding: try JSONEncoder.sorted.encode(change), as: UTF8.self)
+            text += "id: \(change.revision)\nevent: \(change.kind.rawValue)\ndata: \(data)\n\n"
+        }
+        last = page.next
+        return .send(text)
+    }
+
+    func wait(timeout: Duration) async {
+        await library.feed.wait(user.id, timeout: timeout)
     }
 }

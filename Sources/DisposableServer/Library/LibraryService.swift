@@ -8,6 +8,9 @@ import NIOPosix
 /// A user's own library (LIB-1, LIB-2, LIB-4, LIB-6, UP-6/7): uploads, the timeline, edits, the trash and the change
 /// feed. An asset is its owner's alone: anyone else — another account, a guest, the admin — gets 404.
 struct LibraryService: Sendable {
+    /// Which of the library a page lists (the timeline, the trash, …).
+    typealias Listing = LibraryRepository.Listing
+
     let assets: LibraryRepository
     /// The shutter's checks (format, pixels, whole file) and event photos' grants (saving one to the library).
     let photos: PhotoService
@@ -222,6 +225,11 @@ struct LibraryService: Sendable {
     func asset(_ id: String, for user: User) async throws -> LibraryAsset {
         guard let asset = try await assets.find(id: id), asset.userID == user.id, asset.deletedAt == nil else { throw Self.notFound }
         return asset
+    }
+
+    /// The feed's position now: a page's live updates start there.
+    func latestRevision(for user: User) async throws -> Int64 {
+        try await assets.latestRevision(userID: user.id)
     }
 
     func page(_ listing: LibraryRepository.Listing, for user: User, cursor token: String?, limit: Int) async throws -> LibraryPage {

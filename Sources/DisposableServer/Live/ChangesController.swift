@@ -17,12 +17,11 @@ struct ChangesController {
     let heartbeat: Duration
     /// Payloads rendered once per variant, shared by every stream.
     let rendered = RenderedChanges()
-    /// Whether the stream's token still opens the event: checked every `tokenRecheck`.
+    /// Whether the stream's token still opens the event: checked every `EventStream.recheck`.
     let stillValid: @Sendable (Identity, _ eventID: String) async throws -> Bool
     /// Live streams open per token, so one client cannot hold thousands.
     let streams: LiveStreamSlots
     let walls: VenueWall
-    static let tokenRecheck: Duration = .seconds(5)
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/events/:id/changes", use: changes)
@@ -49,7 +48,7 @@ struct ChangesController {
         let viewer = ChangeViewer(role: .guest, viewerID: VenueWall.viewerID, clock: clock, signer: signer, pictures: nil)
         if Self.wantsJSON(request) { return try await page(request, event: event, viewer: viewer) }
         let walls = self.walls
-        return try await stream(request, event: event, viewer: viewer, slotKey: "wall:\(AccessTokenRepository.hash(key))") {
+        return try await stream(request, event: event, viewer: viewer, slotKey: "wall:\(SecretToken.hash(key))") {
             try await walls.opens(key: key, eventID: event.id)
         }
     }
@@ -72,68 +71,10 @@ struct ChangesController {
         }
         let start = min(resumed ?? latest, latest)
         let slot = try streams.open(for: slotKey)
-        let (hub, rendered, heartbeat, eventRows) = (hub, rendered, heartbeat, events.events)
         await hub.follow(event.id, from: start)
-        let headers: HTTPFields = [
-            .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
-            .init("X-Accel-Buffering")!: "no",  // nginx: do not buffer the stream
-        ]
-        return Response(
-            status: .ok, headers: headers,
-            body: ResponseBody { writer in
-                defer { slot.close() }
-                var last = start
-                var event = event
-                var checked = ContinuousClock.now
-                // Tell the browser how long to wait before reconnecting, and open the stream at once.
-                try await writer.write(ByteBuffer(string: "retry: 2000\n: stream of \(event.id) from \(start)\n\n"))
-                var lastWrite = ContinuousClock.now
-                // Streams end when the server shuts down; browsers reconnect (to another instance) and resume.
-                let deleted = String(decoding: try JSONEncoder.sorted.encode(ChangePayload(kind: .eventDeleted)), as: UTF8.self)
-                while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                    // A guest who left, a signed-out session, a deleted account, a wall link turned off: the stream
-                    // ends with its grant — telling of a deleted event first, since deleting it takes its guests'
-                    // tokens too.
-                    if ContinuousClock.now - checked >= Self.tokenRecheck {
-                        guard try await stillValid() else {
-                            await hub.refresh(event.id, force: true)
-                            if await hub.isDeleted(event.id) {
-                                try await writer.write(ByteBuffer(string: "event: event-deleted\ndata: \(deleted)\n\n"))
-                            }
-                            break
-                        }
-                        checked = .now
-                    }
-                    let batch = try await hub.changes(event.id, after: last)
-                    if batch.isEmpty {
-                        if await hub.isDeleted(event.id) {
-                            try await writer.write(ByteBuffer(string: "event: event-deleted\ndata: \(deleted)\n\n"))
-                            break
-                        }
-                        if ContinuousClock.now - lastWrite >= heartbeat {
-                            try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                            lastWrite = .now
-                        }
-                        await hub.wait(event.id, after: last, timeout: min(.seconds(2), heartbeat))
-                        // The database is the source of truth: catch up on anything a notification missed.
-                        await hub.refresh(event.id, force: false)
-                        continue
-                    }
-                    var text = ""
-                    let pictures = try await viewer.pictures(of: event)
-                    for change in batch {
-                        if change.kind == .eventUpdated || change.kind == .eventEnded, let fresh = try await eventRows.find(id: event.id) {
-                            event = fresh  // the reveal may depend on the new end time
-                        }
-                        text +=
-                            "id: \(change.seq)\nevent: \(change.kind.rawValue)\ndata: \(try viewer.text(change, event: event, pictures: pictures, cache: rendered))\n\n"
-                        last = change.seq
-                    }
-                    try await writer.write(ByteBuffer(string: text))
-                    lastWrite = .now
-                }
-                try await writer.finish(nil)
-            })
+        let source = EventChangeSource(
+            hub: hub, events: events, rendered: rendered, viewer: viewer, event: event, last: start, stillValid: stillValid)
+        return EventStream.response(source, opening: "stream of \(event.id) from \(start)", heartbeat: heartbeat) { slot.close() }
     }
 
     /// Sync clients ask for JSON pages; browsers' EventSource for the stream.
@@ -157,6 +98,53 @@ struct ChangesController {
                 change: viewer.payload(change, event: event, links: links, pictures: pictures))
         }
         return try jsonResponse(ChangePage(items: items, next: changes.prefix(limit).last?.seq ?? since, hasMore: changes.count > limit))
+    }
+}
+
+/// An event's changes as one viewer sees them, from a position on.
+struct EventChangeSource: EventStreamSource {
+    let hub: ChangeHub
+    let events: EventService
+    let rendered: RenderedChanges
+    let viewer: ChangeViewer
+    var event: Event
+    var last: Int64
+    let stillValid: @Sendable () async throws -> Bool
+
+    /// Said when the event is deleted: deleting it takes its guests' tokens too, so this comes before the end.
+    static let deleted: String = {
+        let payload = String(decoding: try! JSONEncoder.sorted.encode(ChangePayload(kind: .eventDeleted)), as: UTF8.self)
+        return "event: event-deleted\ndata: \(payload)\n\n"
+    }()
+
+    /// A guest who left, a signed-out session, a deleted account, a wall link turned off: the stream ends with its
+    /// grant — telling of a deleted event first.
+    func revoked() async throws -> String? {
+        guard try await !stillValid() else { return nil }
+        await hub.refresh(event.id, force: true)
+        return await hub.isDeleted(event.id) ? Self.deleted : ""
+    }
+
+    mutating func next() async throws -> EventStream.Next {
+        let batch = try await hub.changes(event.id, after: last)
+        if batch.isEmpty { return await hub.isDeleted(event.id) ? .end(Self.deleted) : .idle }
+        var text = ""
+        let pictures = try await viewer.pictures(of: event)
+        for change in batch {
+            if change.kind == .eventUpdated || change.kind == .eventEnded, let fresh = try await events.find(id: event.id) {
+                event = fresh  // the reveal may depend on the new end time
+            }
+            let data = try viewer.text(change, event: event, pictures: pictures, cache: rendered)
+            text += "id: \(change.seq)\nevent: \(change.kind.rawValue)\ndata: \(data)\n\n"
+            last = change.seq
+        }
+        return .send(text)
+    }
+
+    func wait(timeout: Duration) async {
+        await hub.wait(event.id, after: last, timeout: timeout)
+        // The database is the source of truth: catch up on anything a notification missed.
+        await hub.refresh(event.id, force: false)
     }
 }
 

@@ -23,51 +23,13 @@ struct NotificationController {
                     cursor: query.get("cursor"), limit: try GalleryController.limit(query.get("limit")), for: context.identity))
         }
         let identity = try context.requireIdentity()
-        let (notifications, heartbeat, stillValid) = (notifications, heartbeat, stillValid)
-        let rows = notifications.rows
-        let recipients = try await rows.recipients(of: identity)
-        var last = try await rows.latest(for: recipients)
-        if let resume = request.headers[.init("Last-Event-ID")!].flatMap(NotificationRepository.Cursor.init(token:)) { last = resume }
-        let start = last
+        let stillValid = self.stillValid
+        var source = try await notifications.liveSource(for: identity, resume: request.headers[.init("Last-Event-ID")!]) {
+            try await stillValid(identity)
+        }
         let slot = streams.open(for: identity.tokenHash)
-        let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"]
-        return Response(
-            status: .ok, headers: headers,
-            body: ResponseBody { writer in
-                defer { slot.close() }
-                var last = start
-                var unread = -1
-                var lastWrite = ContinuousClock.now
-                var checked = ContinuousClock.now
-                try await writer.write(ByteBuffer(string: "retry: 2000\n: notifications\n\n"))
-                while !Task.isCancelled && !Task.isShuttingDownGracefully && slot.current {
-                    if ContinuousClock.now - checked >= .seconds(5) {
-                        guard try await stillValid(identity) else { break }
-                        checked = .now
-                    }
-                    // The count first: a notice written meanwhile is then sent before the count that includes it.
-                    let count = try await rows.unreadCount(for: recipients)
-                    var text = ""
-                    for notice in try await rows.newer(for: recipients, after: last, limit: 100) {
-                        let data = String(decoding: try JSONEncoder.sorted.encode(notifications.json(notice)), as: UTF8.self)
-                        last = NotificationRepository.Cursor(time: notice.createdAt.millisecondsSince1970, id: notice.id)
-                        text += "id: \(last.token)\nevent: notification\ndata: \(data)\n\n"
-                    }
-                    if count != unread {
-                        unread = count
-                        text += "event: unread\ndata: {\"unreadCount\":\(count)}\n\n"
-                    }
-                    if !text.isEmpty {
-                        try await writer.write(ByteBuffer(string: text))
-                        lastWrite = .now
-                    } else if ContinuousClock.now - lastWrite >= heartbeat {
-                        try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                        lastWrite = .now
-                    }
-                    await notifications.bell.wait(NotificationService.anyone, timeout: min(.seconds(2), heartbeat))
-                }
-                try await writer.finish(nil)
-            })
+        source.slot = slot
+        return EventStream.response(source, opening: "notifications", heartbeat: heartbeat) { slot.close() }
     }
 
     @Sendable func markRead(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -27,6 +27,16 @@ struct NotificationService: Sendable {
             items: page.items.map(json), unreadCount: try await rows.unreadCount(for: recipients), nextCursor: page.next?.token)
     }
 
+    /// A live stream of `identity`'s notices after `resume` (its Last-Event-ID), or from now.
+    func liveSource(
+        for identity: Identity, resume: String?, stillValid: @escaping @Sendable () async throws -> Bool
+    ) async throws -> NoticeSource {
+        let recipients = try await rows.recipients(of: identity)
+        var start = try await rows.latest(for: recipients)
+        if let resumed = resume.flatMap(NotificationRepository.Cursor.init(token:)) { start = resumed }
+        return NoticeSource(notifications: self, recipients: recipients, last: start, stillValid: stillValid)
+    }
+
     func markRead(_ input: NotificationsRead, for identity: Identity?) async throws -> UnreadCount {
         guard let identity else { throw Problem.unauthorized }
         if let ids = input.ids {
@@ -46,5 +56,53 @@ struct NotificationService: Sendable {
             photoId: notice.photoID, actorName: notice.actorName, text: notice.text,
             deletesAt: notice.kind == .endingSoon ? notice.event.map { $0.endsAt + retention } : nil, createdAt: notice.createdAt, read: notice.read,
             period: notice.period)
+    }
+}
+
+/// The bell's live stream: new notices as they come, and the unread count as it moves.
+struct NoticeSource: EventStreamSource {
+    let notifications: NotificationService
+    let recipients: [String]
+    var last: NotificationRepository.Cursor
+    var unread = -1
+    let stillValid: @Sendable () async throws -> Bool
+    /// The session's newest streams win (`NotificationStreams`): this one ends once it is no longer among them.
+    var slot: NotificationStreams.Stream?
+
+    init(
+        notifications: NotificationService, recipients: [String], last: NotificationRepository.Cursor,
+        stillValid: @escaping @Sendable () async throws -> Bool
+    ) {
+        self.notifications = notifications
+        self.recipients = recipients
+        self.last = last
+        self.stillValid = stillValid
+    }
+
+    var isCurrent: Bool { slot?.current ?? true }
+
+    func revoked() async throws -> String? {
+        try await stillValid() ? nil : ""
+    }
+
+    mutating func next() async throws -> EventStream.Next {
+        let rows = notifications.rows
+        // The count first: a notice written meanwhile is then sent before the count that includes it.
+        let count = try await rows.unreadCount(for: recipients)
+        var text = ""
+        for notice in try await rows.newer(for: recipients, after: last, limit: 100) {
+            let data = String(decoding: try JSONEncoder.sorted.encode(notifications.json(notice)), as: UTF8.self)
+            last = NotificationRepository.Cursor(time: notice.createdAt.millisecondsSince1970, id: notice.id)
+            text += "id: \(last.token)\nevent: notification\ndata: \(data)\n\n"
+        }
+        if count != unread {
+            unread = count
+            text += "event: unread\ndata: {\"unreadCount\":\(count)}\n\n"
+        }
+        return text.isEmpty ? .idle : .send(text)
+    }
+
+    func wait(timeout: Duration) async {
+        await notifications.bell.wait(NotificationService.anyone, timeout: timeout)
     }
 }

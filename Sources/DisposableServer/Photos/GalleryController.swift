@@ -16,7 +16,7 @@ struct GalleryController {
         let eventID = try context.parameters.require("id")
         let query = request.uri.queryParameters
         let limit = try Self.limit(query.get("limit"))
-        guard let order = PhotoRepository.Order(rawValue: query.get("order") ?? "uploaded") else {
+        guard let order = GalleryService.Order(rawValue: query.get("order") ?? "uploaded") else {
             throw Problem.invalidField("order", "order must be “uploaded” or “taken”.")
         }
         let page = try await gallery.page(

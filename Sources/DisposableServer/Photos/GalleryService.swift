@@ -4,6 +4,9 @@ import NIOCore
 
 /// The general gallery, "My shots" (GAL-1..3), the organizer's numbers (ORG-2) and what a ZIP holds (DL-2).
 struct GalleryService: Sendable {
+    /// How a gallery page is sorted.
+    typealias Order = PhotoRepository.Order
+
     let photos: PhotoRepository
     let events: EventService
     let signer: MediaSigner

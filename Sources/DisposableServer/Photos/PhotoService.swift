@@ -147,7 +147,8 @@ struct PhotoService: Sendable {
 
     /// Which of these SHA-256 the event already has, so a client skips sending them (UP-7) — among the photos
     /// the caller may see: the check tells no more than the gallery does.
-    func check(hashes raw: [String], in event: Event, role: EventRole, for identity: Identity) async throws -> HashCheckResult {
+    func check(hashes raw: [String], inEvent eventID: String, for identity: Identity) async throws -> HashCheckResult {
+        let (event, role) = try await events.event(eventID, for: identity)
         guard raw.count <= 1000 else { throw Problem.invalidField("sha256", "Ask about at most 1000 hashes at a time.") }
         let hashes = raw.map { $0.lowercased() }
         guard hashes.allSatisfy({ $0.count == 64 && $0.allSatisfy(\.isHexDigit) }) else {

@@ -78,9 +78,9 @@ struct UploadController {
     /// Which of these SHA-256 the event already has, so a client skips sending them (UP-7).
     @Sendable func check(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
-        let (event, role) = try await photos.events.event(try context.parameters.require("id"), for: identity)
+        let eventID = try context.parameters.require("id")
         let body = try await request.decodeJSON(HashCheckRequest.self)
-        return try jsonResponse(try await photos.check(hashes: body.sha256, in: event, role: role, for: identity))
+        return try jsonResponse(try await photos.check(hashes: body.sha256, inEvent: eventID, for: identity))
     }
 }
 

@@ -17,21 +17,21 @@ struct VenueWall: Sendable {
     func link(eventID: String, for identity: Identity?, renew: Bool = false) async throws -> String {
         let event = try await events.organizedEvent(eventID, for: identity)
         if let key = event.wallKey, !renew { return url(key) }
-        try await events.events.setWallKey(eventID: event.id, Self.newKey(), replacing: renew)
+        try await events.setWallKey(eventID: event.id, Self.newKey(), replacing: renew)
         // Two first uses at once: both get the key that was stored first.
-        guard let key = try await events.events.find(id: event.id)?.wallKey else { throw EventService.notFound }
+        guard let key = try await events.find(id: event.id)?.wallKey else { throw EventService.notFound }
         return url(key)
     }
 
     /// Turns the wall link off: screens showing it stop within seconds (their feed checks it).
     func turnOff(eventID: String, for identity: Identity?) async throws {
         let event = try await events.organizedEvent(eventID, for: identity)
-        try await events.events.setWallKey(eventID: event.id, nil, replacing: true)
+        try await events.setWallKey(eventID: event.id, nil, replacing: true)
     }
 
     /// The event a wall key opens, while both are valid.
     func event(key: String) async throws -> Event {
-        guard Self.isWellFormed(key), let event = try await events.events.find(wallKey: key), events.isKept(event) else {
+        guard Self.isWellFormed(key), let event = try await events.find(wallKey: key), events.isKept(event) else {
             throw Self.unknownLink
         }
         return event
@@ -52,7 +52,7 @@ struct VenueWall: Sendable {
 
     func url(_ key: String) -> String { "\(events.links.publicBaseURL)/w/\(key)" }
 
-    private static func newKey() -> String { AccessTokenRepository.generate() }
+    private static func newKey() -> String { SecretToken.generate() }
 
     /// Keys we hand out are 43 URL-safe base64 characters; anything else is not looked up.
     static func isWellFormed(_ key: String) -> Bool {

@@ -8,7 +8,7 @@ struct AdminPages {
     let admin: AdminService
     let resets: PasswordResetService
     let support: SupportService
-    let database: any DatabaseEngine
+    let deletions: DeletionRecords
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/admin", use: panel)
@@ -48,7 +48,7 @@ struct AdminPages {
         let stats = try await admin.stats()
         let settings = try await admin.settings()
         let users = try await admin.users(after: cursor.flatMap { $0.utf8.count <= 320 ? $0 : nil })
-        let records = try await DeletionRecordsController.records(in: database, limit: 20)
+        let records = try await deletions.newest(limit: 20)
         let tickets = try await support.tickets(status: "open")
         let model = AdminPage(
             web: web, me: me.id, stats: stats, settings: settings, users: users, records: records, notice: notice.map { web.t($0) },

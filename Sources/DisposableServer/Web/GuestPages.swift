@@ -39,7 +39,7 @@ struct GuestPages {
     private func joinedEvents(_ request: Request, web: WebRequest) async throws -> [HomePage.Joined] {
         var list: [HomePage.Joined] = []
         for (_, guest) in try await joining.memberships(JoinedEvents(request)) {
-            guard let event = try await events.events.find(id: guest.eventID) else { continue }
+            guard let event = try await events.find(id: guest.eventID) else { continue }
             let status = event.status(at: events.clock.now)
             list.append(
                 HomePage.Joined(
@@ -272,7 +272,7 @@ struct GuestPages {
     @Sendable func confirmLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let token = try context.parameters.require("token")
-        guard let guest = try await joining.guest(ofPersonalLink: token), let event = try await events.events.find(id: guest.eventID) else {
+        guard let guest = try await joining.guest(ofPersonalLink: token), let event = try await events.find(id: guest.eventID) else {
             return web.errorPage(status: .notFound, titleKey: "error_link_used_title", messageKey: "error_link_used_message")
         }
         var signedInAs: String? = nil
@@ -285,7 +285,7 @@ struct GuestPages {
     @Sendable func redeemLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard let (token, guest) = try await joining.redeem(personalLink: try context.parameters.require("token")),
-            let event = try await events.events.find(id: guest.eventID)
+            let event = try await events.find(id: guest.eventID)
         else {
             return web.errorPage(status: .notFound, titleKey: "error_link_used_title", messageKey: "error_link_used_message")
         }

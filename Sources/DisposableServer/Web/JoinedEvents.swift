@@ -25,13 +25,4 @@ struct JoinedEvents: Sendable {
             name: Self.cookieName, value: tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 60 * 60 * 24 * 400,
             path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
-
-    /// Each still-valid membership with its token.
-    func memberships(_ tokenRepository: AccessTokenRepository) async throws -> [(token: String, guest: Guest)] {
-        var found: [(String, Guest)] = []
-        for token in tokens {
-            if case .guest(let guest, _) = try await tokenRepository.identity(for: token) { found.append((token, guest)) }
-        }
-        return found
-    }
 }

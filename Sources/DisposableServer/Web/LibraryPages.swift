@@ -27,7 +27,7 @@ struct LibraryPages {
             "library", title: web.t(trash ? "library_trash_title" : "library_title"),
             // The feed's position now: the page's live updates start there.
             model: LibraryView(
-                trash: trash, revision: try await library.assets.latestRevision(userID: user.id),
+                trash: trash, revision: try await library.latestRevision(for: user),
                 nextCapsule: web.time(try await capsules.nextCapsuleAt(for: user))))
     }
 }

@@ -8,12 +8,6 @@ struct LoginPage: Sendable {
     var notice: String? = nil
 }
 
-struct RegisterPage: Sendable {
-    let email: String
-    let name: String
-    let error: String?
-}
-
 /// `/events`: the events an organizer runs or joined, live and upcoming first.
 struct DashboardPage: Sendable {
     struct Item: Sendable {

@@ -12,8 +12,6 @@ struct OrganizerPages {
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/login", use: loginForm)
         router.post("/login", use: login)
-        router.get("/register", use: registerForm)
-        router.post("/register", use: register)
         router.post("/logout", use: logout)
         router.get("/events", use: dashboard)
         router.get("/events/new", use: newEventForm)
@@ -55,33 +53,6 @@ struct OrganizerPages {
             return web.page(
                 "login", title: web.t("login_title"),
                 model: LoginPage(next: nextPath(form["next"]), email: form["email"] ?? "", error: web.problemMessage(problem)),
-                status: problem.status)
-        }
-    }
-
-    @Sendable func registerForm(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let web = WebRequest(request, context: context)
-        guard try await accounts.registrationEnabled() else {
-            return web.errorPage(status: .forbidden, titleKey: "register_closed_title", messageKey: "register_closed_message")
-        }
-        return web.page("register", title: web.t("register_title"))
-    }
-
-    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let web = WebRequest(request, context: context)
-        guard try await accounts.registrationEnabled() else {
-            return web.errorPage(status: .forbidden, titleKey: "register_closed_title", messageKey: "register_closed_message")
-        }
-        let form = try await WebForm.read(request)
-        do {
-            let user = try await accounts.register(
-                email: form["email"], password: form["password"], name: form["name"], client: context.clientAddress)
-            let token = try await accounts.session(for: user, device: DeviceName.from(userAgent: request.headers[.userAgent]))
-            return WebRequest.redirect("/events", cookies: [SessionCookie.make(token, secure: secure)])
-        } catch let problem as Problem {
-            return web.page(
-                "register", title: web.t("register_title"),
-                model: RegisterPage(email: form["email"] ?? "", name: form["name"] ?? "", error: web.problemMessage(problem)),
                 status: problem.status)
         }
     }

@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// One live feed as Server-Sent Events: what an event's changes, a library's changes and the bell each say, while
+/// `EventStream` owns how a stream runs — open at once with a `retry`, send what is new, a heartbeat comment when
+/// idle (proxies and phones keep the connection), recheck the grant every few seconds, end on shutdown.
+protocol EventStreamSource: Sendable {
+    /// Whether this stream is still the one its tab should hold (the bell keeps one per tab).
+    var isCurrent: Bool { get }
+    /// Nil while the stream's grant holds; else the last text to send (may be empty) before it ends.
+    func revoked() async throws -> String?
+    /// The text of what happened since the last call, advancing the position; `.idle` when nothing did.
+    mutating func next() async throws -> EventStream.Next
+    /// Waits until something may have happened, at most `timeout`.
+    func wait(timeout: Duration) async
+}
+
+extension EventStreamSource {
+    var isCurrent: Bool { true }
+}
+
+enum EventStream {
+    enum Next: Sendable {
+        case send(String)
+        case idle
+        /// Send this (may be empty) and end the stream.
+        case end(String)
+    }
+
+    static let headers: HTTPFields = [
+        .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
+        .init("X-Accel-Buffering")!: "no",  // nginx: do not buffer the stream
+    ]
+
+    /// How often a stream checks that its token still opens what it shows.
+    static let recheck: Duration = .seconds(5)
+
+    /// The response: `opening` is a comment naming the stream; `onClose` frees its slot.
+    static func response<Source: EventStreamSource>(
+        _ source: Source, opening: String, heartbeat: Duration, onClose: @escaping @Sendable () -> Void
+    ) -> Response {
+        Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                defer { onClose() }
+                var source = source
+                // Tell the browser how long to wait before reconnecting, and open the stream at once.
+                try await writer.write(ByteBuffer(string: "retry: 2000\n: \(opening)\n\n"))
+                var lastWrite = ContinuousClock.now
+                var checked = ContinuousClock.now
+                // Streams end when the server shuts down; browsers reconnect (to another instance) and resume.
+                feed: while !Task.isCancelled && !Task.isShuttingDownGracefully && source.isCurrent {
+                    if ContinuousClock.now - checked >= recheck {
+                        if let farewell = try await source.revoked() {
+                            if !farewell.isEmpty { try await writer.write(ByteBuffer(string: farewell)) }
+                            break
+                        }
+                        checked = .now
+                    }
+                    switch try await source.next() {
+                    case .send(let text):
+                        try await writer.write(ByteBuffer(string: text))
+                        lastWrite = .now
+                    case .end(let text):
+                        if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+                        break feed
+                    case .idle:
+                        if ContinuousClock.now - lastWrite >= heartbeat {
+                            try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                            lastWrite = .now
+                        }
+                        await source.wait(timeout: min(.seconds(2), heartbeat))
+                    }
+                }
+                try await writer.finish(nil)
+            })
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+
+/// Registering (ADM-3) and, with a mail server, the mailed link's page, over `SignUpService`.
+struct SignUpPages {
+    let signUps: SignUpService
+    let accounts: AccountService
+    let secure: Bool
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/register", use: registerForm)
+        router.post("/register", use: register)
+        router.get("/register/confirm/:token", use: confirmForm)
+        router.post("/register/confirm/:token", use: confirm)
+    }
+
+    @Sendable func registerForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        guard try await accounts.registrationEnabled() else { return closed(web) }
+        return web.page("register", title: web.t("register_title"))
+    }
+
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        guard try await accounts.registrationEnabled() else { return closed(web) }
+        let form = try await WebForm.read(request)
+        do {
+            switch try await signUps.register(
+                email: form["email"], password: form["password"], name: form["name"], client: context.clientAddress,
+                language: web.language.rawValue)
+            {
+            case .created(let user):
+                return try await signIn(user, request)
+            case .confirmationSent:
+                return web.page("register", title: web.t("register_title"), model: RegisterPage(email: "", name: "", error: nil, sent: true))
+            }
+        } catch let problem as Problem {
+            return web.page(
+                "register", title: web.t("register_title"),
+                model: RegisterPage(email: form["email"] ?? "", name: form["name"] ?? "", error: web.problemMessage(problem), sent: false),
+                status: problem.status)
+        }
+    }
+
+    /// A page with one button: mail scanners open links, and opening one must not make the account.
+    @Sendable func confirmForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        let token = try context.parameters.require("token")
+        guard try await signUps.isValid(token: token) else { return expired(web) }
+        return web.page("register-confirm", title: web.t("register_confirm_title"), model: ConfirmSignUpPage(token: token, error: nil))
+    }
+
+    @Sendable func confirm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        let token = try context.parameters.require("token")
+        do {
+            return try await signIn(try await signUps.confirm(token: token), request)
+        } catch let problem as Problem {
+            if problem.slug == SignUpService.expired.slug { return expired(web) }
+            return web.page(
+                "register-confirm", title: web.t("register_confirm_title"),
+                model: ConfirmSignUpPage(token: token, error: web.problemMessage(problem)), status: problem.status)
+        }
+    }
+
+    private func signIn(_ user: User, _ request: Request) async throws -> Response {
+        let token = try await accounts.session(for: user, device: DeviceName.from(userAgent: request.headers[.userAgent]))
+        return WebRequest.redirect("/events", cookies: [SessionCookie.make(token, secure: secure)])
+    }
+
+    private func closed(_ web: WebRequest) -> Response {
+        web.errorPage(status: .forbidden, titleKey: "register_closed_title", messageKey: "register_closed_message")
+    }
+
+    private func expired(_ web: WebRequest) -> Response {
+        web.errorPage(status: .notFound, titleKey: "register_expired_title", messageKey: "register_expired_message")
+    }
+}
+
+struct RegisterPage: Sendable {
+    let email: String
+    let name: String
+    let error: String?
+    /// With a mail server: the form is done, the link is on its way.
+    let sent: Bool
+}
+
+struct ConfirmSignUpPage: Sendable {
+    let token: String
+    let error: String?
+}
