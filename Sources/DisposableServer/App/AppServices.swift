@@ -151,8 +151,8 @@ public struct AppServices: Sendable {
             budget: TranscodeBudget(database: database, clock: clock, secondsPerDay: configuration.transcodeSecondsPerDay),
             scratch: staging.directory)
         resumableUploads = try ResumableUploadService(
-            database: database, photos: photos, library: library, directory: configuration.resumableUploadsDirectory,
-            maxStagedBytes: configuration.maxStagedBytes, clock: clock)
+            database: database, targets: [EventPhotoUploads(photos: photos), LibraryUploads(library: library)], staging: staging,
+            directory: configuration.resumableUploadsDirectory, maxStagedBytes: configuration.maxStagedBytes, clock: clock)
         retention = RetentionSweeper(
             database: database, deletion: deletion, pendingWrites: pendingWrites, tokens: accounts.tokens, guests: guests,
             uploads: resumableUploads, library: library,

@@ -155,7 +155,7 @@ struct LibraryController {
     /// The original, byte for byte, as it was sent (it is the owner's own file: nothing is taken out). Supports Range.
     @Sendable func original(_ request: Request, context: AppRequestContext) async throws -> Response {
         let asset = try await library.asset(try context.parameters.require("id"), for: try context.requireUser())
-        return try bytes(
+        return try await bytes(
             request, context, key: asset.files.original, start: 0, total: asset.byteSize, etag: "\"\(asset.sha256)\"",
             headers: [
                 .contentType: asset.format.mimeType, .cacheControl: "private, max-age=3600", .contentDisposition: contentDisposition(asset.fileName),
@@ -168,38 +168,19 @@ struct LibraryController {
         let asset = try await library.asset(try context.parameters.require("id"), for: try context.requireUser())
         guard let motion = asset.motion else { throw Problem.notFound("This photo has no motion.") }
         let key = motion.kind == .embedded ? asset.files.original : asset.files.motion
-        return try bytes(
+        return try await bytes(
             request, context, key: key, start: motion.offset, total: motion.size, etag: "\"\(asset.sha256)-motion\"",
             headers: [.contentType: motion.contentType, .cacheControl: "private, max-age=3600"])
     }
 
     /// `total` bytes of the blob at `key` from `start`, whole or the requested range of them.
     private func bytes(
-        _ request: Request, _ context: AppRequestContext, key: String, start: Int64, total: Int64, etag: String, headers fields: HTTPFields
-    ) throws -> Response {
-        var headers = fields
-        headers[.eTag] = etag
-        headers[.acceptRanges] = "bytes"
-        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        var range: ClosedRange<Int64>? = nil
-        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true {
-            guard let parsed = ByteRange.parse(header, size: total) else {
-                headers[.contentRange] = "bytes */\(total)"
-                return Response(status: .rangeNotSatisfiable, headers: headers)
-            }
-            range = parsed
-            headers[.contentRange] = "bytes \(parsed.lowerBound)-\(parsed.upperBound)/\(total)"
+        _ request: Request, _ context: AppRequestContext, key: String, start: Int64, total: Int64, etag: String, headers: HTTPFields
+    ) async throws -> Response {
+        let blobs = library.blobs
+        return try await RangedBody.response(request, context, total: total, etag: etag, headers: headers) { range, write in
+            try await blobs.read(key: key, range: (start + range.lowerBound)...(start + range.upperBound), write)
         }
-        let requested = (range ?? (total > 0 ? 0...(total - 1) : nil)).map { (start + $0.lowerBound)...(start + $0.upperBound) }
-        let length = requested.map { $0.upperBound - $0.lowerBound + 1 } ?? 0
-        let (blobs, eventLoop) = (library.blobs, context.eventLoop)
-        return Response(
-            status: range == nil ? .ok : .partialContent, headers: headers,
-            body: ResponseBody(contentLength: Int(length)) { writer in
-                var paced = PacedWriter(writer: writer, eventLoop: eventLoop)
-                if let requested { try await blobs.read(key: key, range: requested) { try await paced.write($0) } }
-                try await paced.writer.finish(nil)
-            })
     }
 
     // MARK: The change feed (LIB-4)

@@ -227,6 +227,11 @@ struct LibraryService: Sendable {
         return asset
     }
 
+    /// The asset an uploader's idempotency key made, if any (a retried upload gets it back).
+    func asset(uploaderID: String, idempotencyKey: String) async throws -> LibraryAsset? {
+        try await assets.find(userID: uploaderID, idempotencyKey: idempotencyKey)
+    }
+
     /// The feed's position now: a page's live updates start there.
     func latestRevision(for user: User) async throws -> Int64 {
         try await assets.latestRevision(userID: user.id)

@@ -67,64 +67,27 @@ struct PhotoController {
         let grant = try await photos.photo(try context.parameters.require("id"), for: context.identity)
         guard grant.photo.kind == .video else { throw Problem.notFound("This post is not a video.") }
         guard grant.photo.status == .ready, let total = grant.photo.videoBytes else { throw Problem.notReady(grant.photo.status) }
-        let etag = "\"\(grant.photo.id)-video\""
-        var headers: HTTPFields = [
-            .contentType: "video/mp4", .eTag: etag, .acceptRanges: "bytes", .cacheControl: "private, max-age=31536000, immutable",
-            .lastModified: grant.photo.uploadedAt.httpDate,
-        ]
-        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        var range = 0...(total - 1)
-        var status = HTTPResponse.Status.ok
-        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true {
-            guard let parsed = ByteRange.parse(header, size: total) else {
-                headers[.contentRange] = "bytes */\(total)"
-                return Response(status: .rangeNotSatisfiable, headers: headers)
-            }
-            (range, status) = (parsed, .partialContent)
-            headers[.contentRange] = "bytes \(parsed.lowerBound)-\(parsed.upperBound)/\(total)"
-        }
-        let (blobs, key, eventLoop, requested) = (photos.blobs, BlobKey.video(grant.photo.eventID, grant.photo.id), context.eventLoop, range)
-        return Response(
-            status: status, headers: headers,
-            body: ResponseBody(contentLength: Int(requested.upperBound - requested.lowerBound + 1)) { writer in
-                var paced = PacedWriter(writer: writer, eventLoop: eventLoop)
-                try await blobs.read(key: key, range: requested) { try await paced.write($0) }
-                try await paced.writer.finish(nil)
-            })
+        let (blobs, key) = (photos.blobs, BlobKey.video(grant.photo.eventID, grant.photo.id))
+        return try await RangedBody.response(
+            request, context, total: total, etag: "\"\(grant.photo.id)-video\"",
+            headers: [
+                .contentType: "video/mp4", .cacheControl: "private, max-age=31536000, immutable", .lastModified: grant.photo.uploadedAt.httpDate,
+            ]
+        ) { range, write in try await blobs.read(key: key, range: range, write) }
     }
 
     /// The original, byte for byte — except GPS, removed for anyone but the shooter (MED-2). Supports Range.
     @Sendable func original(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (grant, source) = try await photos.original(try context.parameters.require("id"), for: context.identity)
-        let etag = "\"\(grant.photo.sha256)\(source.stripGPS ? "-nogps" : "")\""
-        var headers: HTTPFields = [
-            .contentType: grant.photo.format.mimeType, .eTag: etag, .acceptRanges: "bytes",
-            .lastModified: grant.photo.uploadedAt.httpDate, .cacheControl: "private, max-age=3600",
-            .contentDisposition: contentDisposition(grant.photo.downloadName),
-        ]
-        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        let total = grant.photo.byteSize
-        var range: ClosedRange<Int64>? = nil
-        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true {
-            guard let parsed = ByteRange.parse(header, size: total) else {
-                headers[.contentRange] = "bytes */\(total)"
-                return Response(status: .rangeNotSatisfiable, headers: headers)
-            }
-            range = parsed
-            headers[.contentRange] = "bytes \(parsed.lowerBound)-\(parsed.upperBound)/\(total)"
-        }
-        let requested = range
-        let length = requested.map { $0.upperBound - $0.lowerBound + 1 } ?? total
-        // Read now what must be known before the first byte: storage out of reach is then a 503, not a broken download.
-        try await source.prepare()
-        let eventLoop = context.eventLoop
-        return Response(
-            status: requested == nil ? .ok : .partialContent, headers: headers,
-            body: ResponseBody(contentLength: Int(length)) { writer in
-                var paced = PacedWriter(writer: writer, eventLoop: eventLoop)
-                try await source.stream(range: requested) { try await paced.write($0) }
-                try await paced.writer.finish(nil)
-            })
+        return try await RangedBody.response(
+            request, context, total: grant.photo.byteSize, etag: "\"\(grant.photo.sha256)\(source.stripGPS ? "-nogps" : "")\"",
+            headers: [
+                .contentType: grant.photo.format.mimeType, .lastModified: grant.photo.uploadedAt.httpDate,
+                .cacheControl: "private, max-age=3600", .contentDisposition: contentDisposition(grant.photo.downloadName),
+            ],
+            // Where the location sits is read before the first byte: storage out of reach is then a 503.
+            prepare: { try await source.prepare() }
+        ) { range, write in try await source.stream(range: range, write) }
     }
 }
 
@@ -155,21 +118,6 @@ struct OriginalSource: Sendable {
             redaction.apply(to: &chunk, at: offset)
             offset += Int64(chunk.readableBytes)
             try await write(chunk)
-        }
-    }
-}
-
-/// A single `bytes=` range (the only kind browsers and download managers send for resuming).
-enum ByteRange {
-    static func parse(_ header: String, size: Int64) -> ClosedRange<Int64>? {
-        guard size > 0, header.hasPrefix("bytes="), !header.contains(",") else { return nil }
-        let spec = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard spec.count == 2 else { return nil }
-        switch (Int64(spec[0]), Int64(spec[1])) {
-        case (let start?, let end?) where start <= end && start < size: return start...min(end, size - 1)
-        case (let start?, nil) where spec[1].isEmpty && start < size: return start...(size - 1)
-        case (nil, let suffix?) where spec[0].isEmpty && suffix > 0: return max(0, size - suffix)...(size - 1)
-        default: return nil
         }
     }
 }

@@ -61,6 +61,11 @@ struct PhotoService: Sendable {
     // MARK: Who sees a photo
 
     /// The photo if the caller may see it now (`PhotoVisibility`); 404 otherwise.
+    /// The photo an uploader's idempotency key made, if any (a retried upload gets it back).
+    func photo(uploaderID: String, idempotencyKey: String) async throws -> Photo? {
+        try await photos.find(uploaderID: uploaderID, idempotencyKey: idempotencyKey)
+    }
+
     func photo(_ id: String, for identity: Identity?) async throws -> Grant {
         guard let identity else { throw Problem.unauthorized }
         guard let photo = try await photos.find(id: id) else { throw Self.notFound }

@@ -68,6 +68,8 @@ struct StagedUpload {
 }
 
 extension Problem {
+    static let emptyFile = Problem(.unprocessableContent, "empty-file", title: "Empty file", detail: "The file is empty.")
+
     static func photoTooLarge(_ maxBytes: Int64) -> Problem {
         Problem(
             .contentTooLarge, "photo-too-large", title: "Photo too large",

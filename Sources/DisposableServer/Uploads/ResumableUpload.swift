@@ -2,10 +2,13 @@ import DisposableAPI
 import Foundation
 import SQLKit
 
-/// One tus upload (UP-4) as stored: who sends what into which event, its length, and how much of it is durable.
+/// One tus upload (UP-4) as stored: who sends what where, its length, and how much of it is durable.
 struct ResumableUpload: Sendable {
     let id: String
-    let eventID: String
+    /// Which `UploadTarget` it goes to (`event`, `library`).
+    let target: String
+    /// Where in it: the event's id; empty for one's library.
+    let placeID: String
     /// The account or guest sending it (`PhotoRepository.Uploader.id`).
     let uploaderID: String
     /// Set when a guest's shot is held for it.
@@ -20,14 +23,13 @@ struct ResumableUpload: Sendable {
     let expiresAt: Date
     /// The photo (or library asset) it became, once complete.
     let photoID: String?
-    /// Into the uploader's own library (LIB-1) rather than an event.
-    let toLibrary: Bool
 
     var isComplete: Bool { received == length }
 
     init(row: any SQLRow) throws {
         id = try row.decode(column: "id", as: String.self)
-        eventID = try row.decode(column: "event_id", as: String.self)
+        target = try row.decode(column: "target", as: String.self)
+        placeID = try row.decode(column: "event_id", as: String.self)
         uploaderID = try row.decode(column: "uploader_id", as: String.self)
         guestID = try row.decode(column: "guest_id", as: String?.self)
         length = try row.decode(column: "length", as: Int64.self)
@@ -37,7 +39,6 @@ struct ResumableUpload: Sendable {
         metadata = try row.decode(column: "metadata", as: String.self)
         expiresAt = Date(millisecondsSince1970: try row.decode(column: "expires_at", as: Int64.self))
         photoID = try row.decode(column: "photo_id", as: String?.self)
-        toLibrary = try row.decode(column: "target", as: String.self) == "library"
     }
 }
 

@@ -67,11 +67,11 @@ struct ResumableUploadController {
         if !upload.metadata.isEmpty { response.headers[.uploadMetadata] = upload.metadata }
         response.headers[.uploadExpires] = HTTPDate.format(upload.expiresAt)
         response.headers[.cacheControl] = "no-store"
-        if let madeID = upload.photoID {
+        if let made = uploads.made(upload) {
             // A client whose last PATCH lost its answer learns here what its upload became.
-            response.headers[.photoID] = madeID
-            response.headers[.mediaID] = madeID
-            response.headers[.contentLocation] = upload.toLibrary ? "/api/v1/library/assets/\(madeID)" : "/api/v1/photos/\(madeID)"
+            response.headers[.photoID] = made.id
+            response.headers[.mediaID] = made.id
+            response.headers[.contentLocation] = made.location
         }
         response.headers[.tusResumable] = Self.version
         return response

@@ -3,73 +3,9 @@ import Foundation
 import NIOPosix
 import SQLKit
 
-/// Resumable uploads into the uploader's own library (LIB-1, `target` `library`): a signed-in account only, no shot to
-/// hold; the finished file becomes an asset through the same path as a plain upload (`LibraryService.record`).
+/// The room an upload takes before its first byte: a place among its sender's unfinished uploads, its announced
+/// length on an account's quota and on the server's disk, and its empty file.
 extension ResumableUploadService {
-    func createInLibrary(length: Int64, metadata: UploadMetadata, header: String?, for identity: Identity?) async throws -> ResumableUpload {
-        guard let identity else { throw Problem.unauthorized }
-        guard case .user(let user, _) = identity else {
-            throw Problem(
-                .forbidden, "account-required", title: "Account required", detail: "Sign in (or create an account) to keep files in your own library."
-            )
-        }
-        guard let library else { throw Problem.notFound("This server has no libraries.") }
-        let key = metadata.values["idempotencyKey"]
-        if let key, !(1...128).contains(key.utf8.count) || !key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
-            throw Problem.badRequest("The idempotencyKey in Upload-Metadata must be 1 to 128 visible ASCII characters.", field: "Upload-Metadata")
-        }
-        guard length > 0 else { throw Problem(.unprocessableContent, "empty-file", title: "Empty file", detail: "The file is empty.") }
-        guard length <= library.maxBytes else { throw Problem.photoTooLarge(library.maxBytes) }
-        try await library.checkQuota(of: user.id, adding: length)
-        try await makeRoom(uploaderID: user.id, idempotencyKey: key)
-        let id = newID()
-        let now = clock.now
-        let path = try await createFile(id)
-        let room = Room(uploaderID: user.id, accountID: user.id, length: length)
-        do {
-            try await database.transaction { db in
-                try await admit(room, byOrganizer: true, now: now, in: db)
-                try await db.raw(
-                    """
-                    INSERT INTO resumable_uploads (id, event_id, uploader_id, guest_id, length, received, idempotency_key, source,
-                        metadata, created_at, expires_at, target)
-                    VALUES (\(bind: id), '', \(bind: user.id), NULL, \(bind: length), 0, \(bind: key), 'library', \(bind: header ?? ""),
-                        \(bind: now.millisecondsSince1970), \(bind: (now + Self.lifetime).millisecondsSince1970), 'library')
-                    """
-                ).run()
-            }
-        } catch {
-            unlink(path)
-            throw error
-        }
-        return try await find(id)!
-    }
-
-    /// The last byte is in: the file becomes an asset of the uploader's library (or the one its key made before).
-    func finishInLibrary(_ upload: ResumableUpload, _ user: User) async throws -> Progress {
-        guard let library else { throw Problem.uploadGone }
-        let metadata = try? UploadMetadata(header: upload.metadata)
-        let request = LibraryService.UploadRequest(
-            idempotencyKey: upload.idempotencyKey, takenAt: nil, fileName: metadata?.values["filename"], declaredLength: upload.length)
-        let asset: LibraryAsset
-        do {
-            if let key = upload.idempotencyKey, let existing = try await library.assets.find(userID: user.id, idempotencyKey: key) {
-                asset = existing
-            } else {
-                let staged = try await stage(upload)
-                defer { staged.discard() }
-                switch try await library.record(staged, request, for: user.id) {
-                case .created(let made), .existing(let made): asset = made
-                }
-            }
-        } catch {
-            // Refused (not a photo or video, a duplicate, over quota): the upload is over.
-            try await end(upload)
-            throw error
-        }
-        return try await finished(upload, as: Made(id: asset.id, location: "/api/v1/library/assets/\(asset.id)"))
-    }
-
     /// Before a new upload: the same file begun again (a client that crashed before it remembered where its upload
     /// was) gives way, with its held shot, rather than holding it for a day.
     func makeRoom(uploaderID: String, idempotencyKey key: String?) async throws {

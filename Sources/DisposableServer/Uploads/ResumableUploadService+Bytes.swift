@@ -1,0 +1,144 @@
+import Crypto
+import DisposableAPI
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOPosix
+
+/// The bytes of a resumable upload: appended one PATCH at a time at the offset the server has, fsynced before the
+/// new offset is recorded, checked against a checksum when one is sent, and handed over whole once complete.
+extension ResumableUploadService {
+    /// Appends a PATCH's body at `offset`: one PATCH at a time (423), at the offset the server has (409), checked
+    /// against `checksum` when given (460, nothing kept). Bytes are fsynced before the new offset is recorded; a body
+    /// cut short keeps what arrived (without a checksum). The last byte makes the photo.
+    func append(_ id: String, offset: Int64, body: RequestBody, checksum: Checksum?, for identity: Identity?) async throws -> Progress {
+        let (upload, destination) = try await owned(id, by: identity)
+        let stopper = Stopper()
+        guard let token = await locks.acquire(id, stop: stopper.stop) else {
+            throw Problem(
+                .init(code: 423, reasonPhrase: "Locked"), "upload-locked", title: "Upload busy",
+                detail: "This upload is receiving bytes from another request; ask where it stands (HEAD) and continue from there.")
+        }
+        do {
+            let progress = try await appendLocked(upload, destination, offset: offset, body: body, checksum: checksum, stopper: stopper)
+            await locks.release(id, token: token)
+            return progress
+        } catch {
+            await locks.release(id, token: token)
+            throw error
+        }
+    }
+
+    private func appendLocked(
+        _ upload: ResumableUpload, _ destination: Destination, offset: Int64, body: RequestBody, checksum: Checksum?, stopper: Stopper
+    ) async throws -> Progress {
+        guard upload.photoID == nil, !upload.isComplete else {
+            throw Problem(.conflict, "upload-complete", title: "Upload complete", detail: "This upload already has all its bytes.")
+        }
+        guard offset == upload.received else {
+            throw Problem(
+                .conflict, "upload-offset-mismatch", title: "Wrong offset",
+                detail: "This upload has \(upload.received) bytes; send from there (Upload-Offset: \(upload.received)).")
+        }
+        // The body is read by a task of its own, which a HEAD may cancel (`UploadLocks.stopHolder`).
+        let task = Task { try await self.receive(body, into: upload, checksum: checksum) }
+        stopper.set { task.cancel() }
+        let count = try await task.value
+        let received = upload.received + count
+        try await database.sql { db in
+            try await db.raw("UPDATE resumable_uploads SET received = \(bind: received) WHERE id = \(bind: upload.id)").run()
+        }
+        let updated = try await find(upload.id) ?? upload
+        guard updated.isComplete else { return Progress(upload: updated, made: nil) }
+        return try await finish(updated, destination)
+    }
+
+    /// Writes the body after the durable bytes; returns how many it kept (all of them, fsynced).
+    private func receive(_ body: RequestBody, into upload: ResumableUpload, checksum: Checksum?) async throws -> Int64 {
+        let path = file(upload.id).path
+        let start = upload.received
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Problem.uploadGone }
+        defer { close(fd) }
+        // Bytes past the recorded offset were never acknowledged (a crash between write and record): drop them.
+        try DurableFiles.check(ftruncate(fd, off_t(start)), "ftruncate")
+        guard lseek(fd, off_t(start), SEEK_SET) >= 0 else { throw DurableFiles.error("lseek") }
+        var sha1 = Insecure.SHA1()
+        var sha256 = SHA256()
+        var count: Int64 = 0
+        var pending = ByteBuffer()
+        var interrupted: (any Error)? = nil
+        do {
+            for try await chunk in body {
+                if Task.isCancelled { break }
+                count += Int64(chunk.readableBytes)
+                guard start + count <= upload.length else {
+                    throw Problem(
+                        .contentTooLarge, "upload-too-long", title: "More than announced",
+                        detail: "This upload was announced as \(upload.length) bytes; the body goes past that.")
+                }
+                if let checksum {
+                    switch checksum {
+                    case .sha1: chunk.withUnsafeReadableBytes { sha1.update(bufferPointer: $0) }
+                    case .sha256: chunk.withUnsafeReadableBytes { sha256.update(bufferPointer: $0) }
+                    }
+                }
+                pending.writeImmutableBuffer(chunk)
+                if pending.readableBytes >= 512 * 1024 {
+                    let batch = pending
+                    try await NIOThreadPool.singleton.runIfActive { try batch.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) } }
+                    pending.clear()
+                }
+            }
+        } catch let problem as Problem {
+            try? DurableFiles.check(ftruncate(fd, off_t(start)), "ftruncate")
+            throw problem
+        } catch {
+            interrupted = error  // the connection dropped: keep what arrived, as tus allows
+        }
+        if let checksum {
+            let matches: Bool
+            switch checksum {
+            case .sha1(let expected): matches = interrupted == nil && Data(sha1.finalize()) == expected
+            case .sha256(let expected): matches = interrupted == nil && Data(sha256.finalize()) == expected
+            }
+            guard matches else {
+                try DurableFiles.check(ftruncate(fd, off_t(start)), "ftruncate")
+                throw Problem(
+                    .init(code: 460, reasonPhrase: "Checksum Mismatch"), "checksum-mismatch", title: "Checksum mismatch",
+                    detail: "The bytes received do not match Upload-Checksum; nothing of this request was kept. Send them again.")
+            }
+        }
+        // Written and fsynced even when a HEAD cancelled this task: what arrived is kept (a task of its own, which
+        // nothing cancels, since the thread pool refuses work from a cancelled one).
+        let rest = pending
+        try await Task {
+            try await NIOThreadPool.singleton.runIfActive {
+                try rest.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) }
+                try DurableFiles.check(fsync(fd), "fsync")
+            }
+        }.value
+        return count
+    }
+
+    /// The whole file, hashed, as a staged upload (moved into the staging folder, beside the store).
+    func stage(_ upload: ResumableUpload) async throws -> StagedUpload {
+        let source = file(upload.id).path
+        let target = staging.directory.appendingPathComponent(UUID().uuidString)
+        return try await NIOThreadPool.singleton.runIfActive {
+            var hasher = SHA256()
+            var head: [UInt8] = []
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: source))
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+                if head.count < ImageFormat.sniffLength { head += chunk.prefix(ImageFormat.sniffLength - head.count) }
+            }
+            if rename(source, target.path) != 0 {
+                // Another file system: copy (the original stays until the photo is recorded).
+                try DurableFiles.write(try Data(contentsOf: URL(fileURLWithPath: source)), to: target.path)
+            }
+            return StagedUpload(file: target, sha256: hasher.finalize().hex, byteSize: upload.length, head: head)
+        }
+    }
+}

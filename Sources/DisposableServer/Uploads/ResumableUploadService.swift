@@ -1,0 +1,246 @@
+import DisposableAPI
+import Foundation
+import NIOPosix
+import SQLKit
+
+/// Resumable uploads (UP-4, tus 1.0): a file sent in as many requests as the connection needs. Its bytes go to a
+/// file of its own, fsynced before each offset is acknowledged; when the last byte is in, its `UploadTarget` makes
+/// it a photo or an asset through the same path as a plain upload. A guest's shot is held from the creation
+/// (`ShotLimit.reserve`) and given back when the upload is ended, expires or turns out to be there already, so
+/// the shot limit (UP-2) stays exact with uploads under way.
+struct ResumableUploadService: Sendable {
+    let database: any DatabaseEngine
+    /// By name (`UploadTarget.name`).
+    let targets: [String: any UploadTarget]
+    /// Where a finished file is handed over (the staging folder, beside the store).
+    let staging: UploadStaging
+    let directory: URL
+    let locks: UploadLocks
+    let clock: any AppClock
+    /// What unfinished uploads may announce, all senders together.
+    let maxStagedBytes: Int64
+    /// How long an upload may take, from its creation: bytes trickled in never extend it.
+    static let lifetime: TimeInterval = 24 * 3600
+    /// Uploads one sender may have under way at once: each holds a file (and maybe a shot) for up to a day.
+    static let maxUnfinished = 20
+
+    enum Checksum: Sendable {
+        case sha1(Data), sha256(Data)
+
+        /// `Upload-Checksum: sha1 BASE64` (or sha256).
+        init?(header: String) throws {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, let digest = Data(base64Encoded: String(parts[1])) else {
+                throw Problem.badRequest("Upload-Checksum must be an algorithm and a base64 digest.", field: "Upload-Checksum")
+            }
+            switch parts[0].lowercased() {
+            case "sha1": self = .sha1(digest)
+            case "sha256": self = .sha256(digest)
+            default: throw Problem.badRequest("Upload-Checksum's algorithm must be sha1 or sha256.", field: "Upload-Checksum")
+            }
+        }
+    }
+
+    /// What a PATCH (or a creation with its first bytes) ended with.
+    struct Progress: Sendable {
+        let upload: ResumableUpload
+        /// The photo or library asset, once the last byte made one.
+        let made: Made?
+    }
+
+    struct Made: Sendable {
+        let id: String
+        /// Its address in the API.
+        let location: String
+    }
+
+    init(
+        database: any DatabaseEngine, targets: [any UploadTarget], staging: UploadStaging, directory: URL,
+        maxStagedBytes: Int64 = 10_000_000_000, clock: any AppClock
+    ) throws {
+        self.database = database
+        self.targets = Dictionary(uniqueKeysWithValues: targets.map { ($0.name, $0) })
+        self.staging = staging
+        self.maxStagedBytes = maxStagedBytes
+        self.directory = directory
+        self.clock = clock
+        locks = UploadLocks()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The largest upload this server takes (a library video's limit, where videos are kept).
+    var maxBytes: Int64 { targets.values.map(\.maxBytes).max() ?? 0 }
+
+    /// `target`: `event:<id>` or `library` (the older `event` key names an event too): the target and the place in it.
+    private func target(of metadata: UploadMetadata) throws -> (any UploadTarget, placeID: String) {
+        let named = metadata.values["target"] ?? metadata.values["event"].map { "event:" + $0 }
+        guard let named else {
+            var problem = Problem(
+                .unprocessableContent, "upload-target-missing", title: "Where to?",
+                detail: "Name where the upload goes in Upload-Metadata: “target” and, in base64, “library” or “event:” and the event's id.")
+            problem.extensions["field"] = "Upload-Metadata"
+            throw problem
+        }
+        let (name, placeID) = named.hasPrefix("event:") ? ("event", String(named.dropFirst("event:".count))) : (named, "")
+        guard named == "library" || (name == "event" && !placeID.isEmpty) else {
+            throw Problem.badRequest("The target in Upload-Metadata must be “library” or “event:” and the event's id.", field: "Upload-Metadata")
+        }
+        guard let target = targets[name] else { throw Problem.notFound("This server has no libraries.") }
+        return (target, placeID)
+    }
+
+    // MARK: - Creation
+
+    /// Creates an upload of `length` bytes into what its metadata names (`target`: `event:<id>` or `library`;
+    /// `idempotencyKey`, `source`, `filename` optional), holding a guest's shot for it.
+    func create(length: Int64, metadataHeader: String?, for identity: Identity?) async throws -> ResumableUpload {
+        let metadata = try UploadMetadata(header: metadataHeader)
+        let (target, placeID) = try target(of: metadata)
+        let key = metadata.values["idempotencyKey"]
+        if let key, !(1...128).contains(key.utf8.count) || !key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+            throw Problem.badRequest("The idempotencyKey in Upload-Metadata must be 1 to 128 visible ASCII characters.", field: "Upload-Metadata")
+        }
+        let admission = try await target.admit(length: length, placeID: placeID, metadata: metadata, for: identity)
+        try await makeRoom(uploaderID: admission.uploaderID, idempotencyKey: key)
+        let id = newID()
+        let now = clock.now
+        let path = try await createFile(id)
+        let room = Room(uploaderID: admission.uploaderID, accountID: admission.accountID, length: length)
+        do {
+            try await database.transaction { db in
+                try await admit(room, byOrganizer: admission.byOrganizer, now: now, in: db)
+                if let (guestID, shots) = admission.heldShot {
+                    guard try await ShotLimit.reserve(guestID: guestID, shotsPerGuest: shots, in: db) else { throw ShotLimit.reached(shots) }
+                }
+                try await db.raw(
+                    """
+                    INSERT INTO resumable_uploads (id, event_id, uploader_id, guest_id, length, received, idempotency_key, source,
+                        metadata, created_at, expires_at, target)
+                    VALUES (\(bind: id), \(bind: placeID), \(bind: admission.uploaderID), \(bind: admission.heldShot?.guestID),
+                        \(bind: length), 0, \(bind: key), \(bind: admission.source.rawValue), \(bind: metadataHeader ?? ""),
+                        \(bind: now.millisecondsSince1970), \(bind: (now + Self.lifetime).millisecondsSince1970), \(bind: target.name))
+                    """
+                ).run()
+            }
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return try await find(id)!
+    }
+
+    /// What a finished upload became, and where it lives in the API.
+    func made(_ upload: ResumableUpload) -> Made? {
+        guard let id = upload.photoID, let target = targets[upload.target] else { return nil }
+        return Made(id: id, location: target.location(of: id))
+    }
+
+    // MARK: - Reading where it stands
+
+    /// The caller's upload, after stopping a PATCH that may still hold it (HEAD).
+    func current(_ id: String, for identity: Identity?) async throws -> ResumableUpload {
+        let (upload, _) = try await owned(id, by: identity)
+        await locks.stopHolder(id)
+        return try await find(id) ?? upload
+    }
+
+    // MARK: - Finishing
+
+    /// The last byte is in: the file becomes what its target makes of it, like a plain upload's body would; the
+    /// held shot is the photo's, or given back when it was there already. Refused (not a photo, a duplicate, over
+    /// quota), the upload is over and its shot given back.
+    func finish(_ upload: ResumableUpload, _ destination: Destination) async throws -> Progress {
+        let done: UploadFinish
+        do {
+            done = try await destination.target.finish(upload, as: destination.identity) { try await stage(upload) }
+        } catch {
+            try await end(upload)
+            throw error
+        }
+        if done.existed, let guestID = upload.guestID {
+            try await database.sql { db in try await ShotLimit.release(guestID: guestID, in: db) }
+        }
+        return try await finished(upload, as: Made(id: done.madeID, location: destination.target.location(of: done.madeID)))
+    }
+
+    /// Records what the upload became and removes its bytes.
+    func finished(_ upload: ResumableUpload, as made: Made) async throws -> Progress {
+        try await database.sql { db in
+            try await db.raw("UPDATE resumable_uploads SET photo_id = \(bind: made.id), guest_id = NULL WHERE id = \(bind: upload.id)").run()
+        }
+        unlink(file(upload.id).path)
+        return Progress(upload: try await find(upload.id) ?? upload, made: made)
+    }
+
+    // MARK: - Ending
+
+    /// Termination (DELETE): the bytes are removed and the held shot given back.
+    func terminate(_ id: String, for identity: Identity?) async throws {
+        let (upload, _) = try await owned(id, by: identity)
+        await locks.stopHolder(id)
+        try await end(upload)
+    }
+
+    func end(_ upload: ResumableUpload) async throws {
+        try await database.transaction { db in
+            let removed = try await db.raw("DELETE FROM resumable_uploads WHERE id = \(bind: upload.id) RETURNING guest_id").first()
+            if let guestID = try removed?.decode(column: "guest_id", as: String?.self) {
+                try await ShotLimit.release(guestID: guestID, in: db)
+            }
+        }
+        unlink(file(upload.id).path)
+    }
+
+    /// Drops uploads that waited past their expiry (their shots given back), and finished ones kept for a late HEAD.
+    @discardableResult
+    func sweep() async throws -> Int {
+        let now = clock.now.millisecondsSince1970
+        let due = try await database.sql { db in
+            try await db.raw("SELECT * FROM resumable_uploads WHERE expires_at <= \(bind: now)").all().map(ResumableUpload.init(row:))
+        }
+        for upload in due { try await end(upload) }
+        return due.count
+    }
+
+    // MARK: - Helpers
+
+    func find(_ id: String) async throws -> ResumableUpload? {
+        try await database.sql { db in
+            try await db.raw("SELECT * FROM resumable_uploads WHERE id = \(bind: id)").first().map(ResumableUpload.init(row:))
+        }
+    }
+
+    func unfinished(uploaderID: String, idempotencyKey: String) async throws -> ResumableUpload? {
+        try await database.sql { db in
+            try await db.raw(
+                """
+                SELECT * FROM resumable_uploads
+                WHERE uploader_id = \(bind: uploaderID) AND idempotency_key = \(bind: idempotencyKey) AND photo_id IS NULL
+                """
+            ).first().map(ResumableUpload.init(row:))
+        }
+    }
+
+    /// The upload, when it is the caller's and not expired; 404 otherwise (others learn nothing of it).
+    func owned(_ id: String, by identity: Identity?) async throws -> (ResumableUpload, Destination) {
+        guard let identity else { throw Problem.unauthorized }
+        guard let upload = try await find(id), upload.expiresAt > clock.now, let target = targets[upload.target],
+            await target.mayContinue(upload, as: identity)
+        else { throw Problem.uploadGone }
+        return (upload, Destination(target: target, identity: identity))
+    }
+
+    /// An upload's target, and who goes on with it.
+    struct Destination: Sendable {
+        let target: any UploadTarget
+        let identity: Identity
+    }
+
+    func file(_ id: String) -> URL { directory.appendingPathComponent(id) }
+}
+
+extension Problem {
+    static let uploadGone = Problem(
+        .notFound, "upload-not-found", title: "No such upload",
+        detail: "This upload does not exist, or it expired after a day without news. Start it again from the beginning.")
+}
