@@ -33,7 +33,7 @@ struct GuestbookService: Sendable {
         note.text = text
         note.takesShot = event.postsCountAsShots
         if event.requireApproval, case .guest = uploader { note.approved = false }
-        switch try await photos.photos.insert(note, by: uploader) {
+        switch try await photos.insert(note, by: uploader) {
         case .inserted(let photo):
             await photos.changes.refresh(event.id)
             return try await photos.json(photo, viewerID: uploader.id)
@@ -50,8 +50,7 @@ struct GuestbookService: Sendable {
         let (event, role) = try await photos.events.event(eventID, for: identity)
         let viewerID = try await photos.events.viewerID(in: event, role: role, identity: identity)
         let visibility = PhotoVisibility(event: event, role: role, viewerID: viewerID, now: clock.now)
-        let page = try await photos.photos.page(
-            eventID: event.id, .gallery(visibility), kind: .note, order: .uploaded, after: try cursor(raw), limit: limit)
+        let page = try await photos.page(eventID: event.id, kind: .note, visibleTo: visibility, after: try cursor(raw), limit: limit)
         let liked = try await rows.liked(by: viewerID, among: page.items.map(\.id))
         let pictures = try await photos.pictures.inEvent(event.id)
         return NotePage(

@@ -52,6 +52,18 @@ struct PhotoService: Sendable {
     /// Signed thumbnail and preview links for a response made now.
     var mediaLinks: MediaLinks? { signer.links(now: clock.now) }
 
+    /// Records a post that has no file (a guestbook note), under the same shot, post and approval rules as a photo.
+    func insert(_ post: PhotoRepository.NewPhoto, by uploader: PhotoRepository.Uploader) async throws -> PhotoRepository.InsertOutcome {
+        try await photos.insert(post, by: uploader)
+    }
+
+    /// A page of one kind of post (`.note` for the guestbook) as `visibility` allows.
+    func page(
+        eventID: String, kind: PostKind, visibleTo visibility: PhotoVisibility, after cursor: PhotoRepository.Cursor?, limit: Int
+    ) async throws -> (items: [Photo], next: PhotoRepository.Cursor?) {
+        try await photos.page(eventID: eventID, .gallery(visibility), kind: kind, order: .uploaded, after: cursor, limit: limit)
+    }
+
     func json(_ photo: Photo, viewerID: String?) async throws -> PhotoJSON {
         var liked: Bool? = nil
         if let viewerID { liked = photo.likeCount > 0 ? try await likes.liked(by: viewerID, among: [photo.id]).contains(photo.id) : false }

@@ -88,7 +88,7 @@ struct FolderSync {
         }
     }
 
-    private mutating func record(_ action: Action) {
+    mutating func record(_ action: Action) {
         actions.append(action)
         guard verbose else { return }
         let sign: String =
@@ -105,7 +105,7 @@ struct FolderSync {
     // MARK: The folder
 
     /// Leftovers of downloads a killed run did not finish.
-    private func removePartialDownloads() {
+    func removePartialDownloads() {
         guard !dryRun, let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return }
         while let item = walker.nextObject() as? URL {
             if item.lastPathComponent.hasPrefix("."), item.lastPathComponent.hasSuffix(".part") { try? FileManager.default.removeItem(at: item) }
@@ -113,7 +113,7 @@ struct FolderSync {
     }
 
     /// The photo files, by path relative to the folder; a file whose size and time match the state is not read again.
-    private func scan(_ state: SyncState) throws -> [String: LocalFile] {
+    func scan(_ state: SyncState) throws -> [String: LocalFile] {
         var found: [String: LocalFile] = [:]
         let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
         let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
@@ -144,11 +144,11 @@ struct FolderSync {
         return paired
     }
 
-    private func relativePath(_ url: URL) -> String {
+    func relativePath(_ url: URL) -> String {
         String(url.standardizedFileURL.path.dropFirst(root.path.count).drop { $0 == "/" })
     }
 
-    private func entry(for asset: DisposableClient.LibraryAsset, at path: String) throws -> SyncState.Entry {
+    func entry(for asset: DisposableClient.LibraryAsset, at path: String) throws -> SyncState.Entry {
         let values = try root.appendingPathComponent(path).resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey])
         return SyncState.Entry(
             assetId: asset.id, sha256: asset.sha256, size: Int64(values.fileSize ?? 0),
@@ -156,7 +156,7 @@ struct FolderSync {
     }
 
     /// `name`, or `name (2)`, `name (3)`… before the extension: a path no file here takes.
-    private func freePath(_ wanted: String, _ files: [String: LocalFile], _ state: SyncState) -> String {
+    func freePath(_ wanted: String, _ files: [String: LocalFile], _ state: SyncState) -> String {
         let name = wanted.replacingOccurrences(of: "/", with: "_")
         let base = (name as NSString).deletingPathExtension
         let ext = (name as NSString).pathExtension
@@ -173,7 +173,7 @@ struct FolderSync {
 
     // MARK: From the server
 
-    private mutating func applyRemote(_ changes: [DisposableClient.LibraryChange], _ state: inout SyncState, _ files: inout [String: LocalFile])
+    mutating func applyRemote(_ changes: [DisposableClient.LibraryChange], _ state: inout SyncState, _ files: inout [String: LocalFile])
         async throws
     {
         for change in changes {
@@ -224,13 +224,13 @@ struct FolderSync {
         }
     }
 
-    private func conflictName(_ path: String) -> String {
+    func conflictName(_ path: String) -> String {
         let base = (path as NSString).deletingPathExtension
         let ext = (path as NSString).pathExtension
         return "\(base) (edited here)" + (ext.isEmpty ? "" : ".\(ext)")
     }
 
-    private mutating func download(
+    mutating func download(
         _ asset: DisposableClient.LibraryAsset, to path: String, kind: Action.Kind, _ state: inout SyncState, _ files: inout [String: LocalFile]
     ) async throws {
         record(Action(kind: kind, path: path, assetId: asset.id))
@@ -245,112 +245,6 @@ struct FolderSync {
         if ContinuousClock.now - lastSaved > .seconds(2) {
             try state.save(in: root)
             lastSaved = .now
-        }
-    }
-
-    // MARK: To the server
-
-    private mutating func pushLocal(_ state: inout SyncState, _ files: [String: LocalFile]) async throws {
-        // Removed here: into the library's trash (never deleted for good from here).
-        for (path, known) in state.files.sorted(by: { $0.key < $1.key }) where files[path] == nil {
-            guard !noDelete else { continue }
-            record(Action(kind: .trashedThere, path: path, assetId: known.assetId))
-            guard !dryRun else { continue }
-            do {
-                if try await client.libraryAsset(known.assetId).trashedAt == nil { try await client.trashLibraryAsset(known.assetId) }
-            } catch let problem as DisposableProblem where problem.status == 404 {
-                // Gone from the library already.
-            }
-            state.files[path] = nil
-            try state.save(in: root)
-        }
-        // Edited here: the asset takes the new version.
-        for (path, file) in files.sorted(by: { $0.key < $1.key }) {
-            guard let known = state.files[path], known.sha256 != file.sha256 else { continue }
-            record(Action(kind: .updatedThere, path: path, assetId: known.assetId))
-            guard !dryRun else { continue }
-            do {
-                let asset = try await client.replaceInLibrary(known.assetId, with: file.url)
-                state.files[path] = SyncState.Entry(assetId: asset.id, sha256: asset.sha256, size: file.size, modified: file.modified)
-            } catch let problem as DisposableProblem where problem.status == 404 || problem.status == 409 {
-                // The asset is gone, in the trash, or another one holds these bytes: sent as new below.
-                state.files[path] = nil
-            }
-            try state.save(in: root)
-        }
-        // New here: up, a few at a time, unless the library already has the bytes under an asset no other file here
-        // is synced with. The state is written every few seconds: a killed run sends the rest again, under the same
-        // keys, and gets the same assets back.
-        let new = files.sorted(by: { $0.key < $1.key }).filter { state.files[$0.key] == nil }
-        guard !dryRun else {
-            for (path, _) in new { record(Action(kind: .uploaded, path: path)) }
-            return
-        }
-        let client = client
-        try await withThrowingTaskGroup(of: (String, LocalFile, Sent).self) { group in
-            var next = new.makeIterator()
-            for _ in 0..<Self.concurrentUploads { if let item = next.next() { group.addTask { try await Self.send(client, item.key, item.value) } } }
-            while let (path, file, sent) = try await group.next() {
-                if let item = next.next() { group.addTask { try await Self.send(client, item.key, item.value) } }
-                settle(path, file, sent, &state)
-                if ContinuousClock.now - lastSaved > .seconds(2) {
-                    try state.save(in: root)
-                    lastSaved = .now
-                }
-            }
-        }
-    }
-
-    static let concurrentUploads = 4
-
-    /// What the library said to a new file.
-    enum Sent {
-        case stored(DisposableClient.LibraryAsset)
-        /// The same bytes are there already, as this asset.
-        case existing(DisposableClient.LibraryAsset)
-        case refused(String)
-    }
-
-    private static func send(_ client: DisposableClient, _ path: String, _ file: LocalFile) async throws -> (String, LocalFile, Sent) {
-        do {
-            let (asset, _) = try await client.uploadToLibrary(
-                file.url, fileName: (path as NSString).lastPathComponent, takenAt: Date(timeIntervalSince1970: file.modified),
-                idempotencyKey: file.sha256)
-            return (path, file, .stored(try await attachMotion(client, file, to: asset)))
-        } catch let problem as DisposableProblem where problem.status == 409 && problem.extensions["existingId"] != nil {
-            let existing = try await client.libraryAsset(problem.extensions["existingId"]!)
-            return (path, file, .existing(try await attachMotion(client, file, to: existing)))
-        } catch let problem as DisposableProblem where [400, 413, 415, 422].contains(problem.status) {
-            return (path, file, .refused(problem.detail))
-        }
-    }
-
-    /// A live photo's video, unless the asset has its motion already (a run killed in between, a second folder).
-    private static func attachMotion(
-        _ client: DisposableClient, _ file: LocalFile, to asset: DisposableClient.LibraryAsset
-    ) async throws -> DisposableClient.LibraryAsset {
-        guard let motion = file.motion, asset.urls.video == nil, asset.trashedAt == nil else { return asset }
-        do {
-            return try await client.attachVideo(to: asset.id, file: motion)
-        } catch let problem as DisposableProblem where problem.status == 409 {
-            return asset  // attached meanwhile
-        }
-    }
-
-    private mutating func settle(_ path: String, _ file: LocalFile, _ sent: Sent, _ state: inout SyncState) {
-        let entry = { (id: String) in SyncState.Entry(assetId: id, sha256: file.sha256, size: file.size, modified: file.modified) }
-        switch sent {
-        case .refused(let reason):
-            record(Action(kind: .skipped, path: path, reason: reason))
-        case .stored(let asset), .existing(let asset):
-            if let other = state.path(of: asset.id) {
-                record(Action(kind: .skipped, path: path, assetId: asset.id, reason: "the same photo as \(other)"))
-            } else if asset.trashedAt != nil {
-                record(Action(kind: .skipped, path: path, assetId: asset.id, reason: "this photo is in the library's trash: restore it there"))
-            } else {
-                if case .stored = sent { record(Action(kind: .uploaded, path: path, assetId: asset.id)) }
-                state.files[path] = entry(asset.id)
-            }
         }
     }
 }

@@ -27,13 +27,13 @@ final class RawConnection: @unchecked Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, connected == 0 else {
-            close(socket)
-            throw RawHTTP.Failure(description: "bind/connect: \(errno)")
-        }
+        // No close here: every stored property is set, so a throw releases the object and `deinit` closes the
+        // socket. Closing it here too closed it twice — and the second time, under parallel tests, it closed whatever
+        // file had just been given that number (an app's SQLite database: "disk I/O error", "no such table").
+        guard bound == 0, connected == 0 else { throw RawHTTP.Failure(description: "bind/connect: \(errno)") }
     }
 
-    deinit { close(socket) }
+    deinit { if socket >= 0 { close(socket) } }
 
     func send(_ text: String) {
         let bytes = Array(text.utf8)

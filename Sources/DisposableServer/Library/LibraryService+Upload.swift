@@ -1,0 +1,242 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+
+/// Adding to a library (LIB-1, UP-6/7): a plain upload's body, a finished resumable upload, an event photo saved,
+/// a live photo's video attached — each checked, stored durably and recorded through `record`.
+extension LibraryService {
+    // MARK: Adding
+
+    func upload(_ request: UploadRequest, for user: User, body: RequestBody) async throws -> Uploaded {
+        if let key = request.idempotencyKey, let existing = try await assets.find(userID: user.id, idempotencyKey: key) {
+            return .existing(existing)
+        }
+        // Too large says more than "no room", so it comes first.
+        if let length = request.declaredLength, length > maxBytes { throw Problem.photoTooLarge(maxBytes) }
+        try await checkQuota(of: user.id, adding: request.declaredLength ?? 1)
+        let staged = try await receive(body, declaredLength: request.declaredLength)
+        defer { staged.discard() }
+        return try await record(staged, request, for: user.id)
+    }
+
+    /// A body to a staging file (SHA-256 on the way, fsynced); 413 past the limit, 507 on a full disk.
+    func receive(_ body: RequestBody, declaredLength: Int64?, maxBytes limit: Int64? = nil) async throws -> StagedUpload {
+        let limit = limit ?? maxBytes
+        if let length = declaredLength, length > limit { throw Problem.photoTooLarge(limit) }
+        do {
+            return try await staging.receive(body, maxBytes: limit)
+        } catch is StorageFull {
+            throw Problem.storageFull
+        }
+    }
+
+    /// The largest upload: a video's limit where videos are taken.
+    var maxBytes: Int64 { videos == nil ? photos.limits.maxBytes : max(photos.limits.maxBytes, maxVideoBytes) }
+
+    /// What the staged bytes are: a photo the shutter's checks accept, or a video ffprobe reads within the limits
+    /// (415/422 otherwise, and 413 for a photo past the photo limit).
+    func identify(_ staged: StagedUpload) async throws -> (format: MediaFormat, video: VideoInfo?) {
+        if let container = VideoFormat(sniffing: staged.head) {
+            guard let videos else {
+                throw Problem(
+                    .unsupportedMediaType, "videos-unavailable", title: "Videos not available",
+                    detail: "This server cannot keep videos (ffmpeg is not installed). Photos are welcome.")
+            }
+            return (.video(container), try await videos.inspect(staged.file.path, limits: videoLimits))
+        }
+        guard ImageFormat(sniffing: staged.head) != nil else {
+            throw Problem(
+                .unsupportedMediaType, "unsupported-format", title: "Unsupported format",
+                detail: "This file is not a photo or video we accept. Send JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF photos, "
+                    + "or MP4, QuickTime or WebM videos.")
+        }
+        if staged.byteSize > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }
+        return (.image(try await photos.validate(staged)), nil)
+    }
+
+    /// The bytes are whole on disk: check, store, record, enqueue the derivatives.
+    func record(_ staged: StagedUpload, _ request: UploadRequest, for userID: String, sourcePhotoID: String? = nil) async throws -> Uploaded {
+        let (format, video) = try await identify(staged)
+        if let existing = try await assets.find(userID: userID, sha256: staged.sha256) { throw Problem.alreadyInLibrary(existing) }
+        let motion = try await embeddedMotion(staged, format: format)  // read before the store may move the file away
+        let takenAt = video?.recordedAt ?? request.takenAt  // a video's own date wins, as a photo's EXIF does
+        let id = newID()
+        let files = LibraryFiles.revision(user: userID, asset: id, fileRevision: 1)
+        try await store(staged, as: files)
+        var new = LibraryRepository.NewAsset(
+            id: id, userID: userID, idempotencyKey: request.idempotencyKey, sha256: staged.sha256, format: format, byteSize: staged.byteSize,
+            takenAt: takenAt, fileName: Self.fileName(request.fileName, format: format, takenAt: takenAt ?? clock.now),
+            uploadedAt: clock.now)
+        new.sourcePhotoID = sourcePhotoID
+        new.motion = motion
+        let outcome: LibraryRepository.InsertOutcome
+        do {
+            outcome = try await assets.insert(new)
+        } catch {
+            try? await pendingWrites.abandon(files)
+            throw error
+        }
+        switch outcome {
+        case .inserted(let asset):
+            await newWork.notify()
+            await feed.changed(userID)
+            return .created(asset)
+        case .quotaExceeded:
+            try await pendingWrites.abandon(files)
+            throw try await quotaExceeded(userID)
+        case .conflict:
+            try await pendingWrites.abandon(files)
+            if let key = request.idempotencyKey, let existing = try await assets.find(userID: userID, idempotencyKey: key) {
+                return .existing(existing)
+            }
+            if let existing = try await assets.find(userID: userID, sha256: staged.sha256) { throw Problem.alreadyInLibrary(existing) }
+            throw Problem.conflict("library-conflict", "Another upload changed your library at the same time. Please try again.")
+        }
+    }
+
+    /// A Google motion photo's MP4 after its JPEG (LIB-3).
+    func embeddedMotion(_ staged: StagedUpload, format: MediaFormat) async throws -> Motion? {
+        guard format == .image(.jpeg) else { return nil }
+        let file = staged.file
+        return try await NIOThreadPool.singleton.runIfActive { Motion.embedded(in: try Data(contentsOf: file, options: .alwaysMapped)) }
+    }
+
+    /// The original, durably, before any row names it (`PendingWrites` cleans up after a crash).
+    func store(_ staged: StagedUpload, as files: LibraryFiles) async throws {
+        try await pendingWrites.begin(files)
+        do {
+            try await blobs.put(file: staged.file, key: files.original, sha256: staged.sha256, size: staged.byteSize)
+        } catch {
+            try? await pendingWrites.abandon(files)
+            if error is StorageFull { throw Problem.storageFull }
+            if error is StorageUnavailable { throw Problem.storageUnavailable }
+            throw error
+        }
+    }
+
+    func checkQuota(of userID: String, adding bytes: Int64) async throws {
+        guard let usage = try await assets.usage(userID: userID), !usage.fits(bytes) else { return }
+        throw Quota.exceeded(usage, byOrganizer: true)
+    }
+
+    func quotaExceeded(_ userID: String) async throws -> Problem {
+        Quota.exceeded(try await assets.usage(userID: userID) ?? .init(used: 0, allowed: 0, own: nil), byOrganizer: true)
+    }
+
+    /// The name sent (its last path component, printable, at most 200 characters), or `IMG_20230514_183000.jpg`.
+    static func fileName(_ given: String?, format: MediaFormat, takenAt: Date) -> String {
+        if let given {
+            let last = given.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+            let clean = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+                .trimmingCharacters(in: .whitespaces)
+            if !clean.isEmpty, clean != ".", clean != ".." { return String(clean.prefix(200)) }
+        }
+        let stamp = takenAt.rfc3339.prefix(19).filter { $0.isNumber || $0 == "T" }.replacingOccurrences(of: "T", with: "_")
+        return "\(format.isVideo ? "VID" : "IMG")_\(stamp).\(format.fileExtension)"
+    }
+
+    /// Which of these SHA-256 the library already holds (timeline or trash), so a client skips them (UP-7).
+    func check(hashes raw: [String], for user: User) async throws -> HashCheckResult {
+        guard raw.count <= 1000 else { throw Problem.invalidField("sha256", "Ask about at most 1000 hashes at a time.") }
+        let hashes = raw.map { $0.lowercased() }
+        guard hashes.allSatisfy({ $0.count == 64 && $0.allSatisfy(\.isHexDigit) }) else {
+            throw Problem.invalidField("sha256", "Each sha256 must be 64 hexadecimal characters.")
+        }
+        let existing = try await assets.existingHashes(userID: user.id, among: hashes)
+        return HashCheckResult(existing: hashes.filter(existing.contains), missing: hashes.filter { !existing.contains($0) })
+    }
+
+    /// LIB-6: a copy of an event photo the caller may download, as their own asset — it outlives the event.
+    func save(photoID: String, for identity: Identity?) async throws -> Uploaded {
+        guard let identity else { throw Problem.unauthorized }
+        guard case .user(let user, _) = identity else {
+            throw Problem(
+                .forbidden, "account-required", title: "Account required",
+                detail: "Sign in (or create an account) to keep photos in your own library.")
+        }
+        let (grant, source) = try await photos.original(photoID, for: identity)
+        guard grant.photo.status == .ready else { throw Problem.notReady(grant.photo.status) }
+        if let existing = try await assets.find(userID: user.id, sha256: grant.photo.sha256) { return .existing(existing) }
+        try await checkQuota(of: user.id, adding: grant.photo.byteSize)
+        try await source.prepare()
+        let bytes = AsyncThrowingStream<ByteBuffer, any Error> { continuation in
+            let task = Task {
+                do {
+                    try await source.stream(range: nil) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        let staged = try await receive(RequestBody(asyncSequence: bytes), declaredLength: nil, maxBytes: .max)
+        defer { staged.discard() }
+        // A copy others' photos lost their location in has other bytes: it may already be there under those.
+        if let existing = try await assets.find(userID: user.id, sha256: staged.sha256) { return .existing(existing) }
+        let request = UploadRequest(idempotencyKey: nil, takenAt: grant.photo.takenAt, fileName: grant.photo.downloadName, declaredLength: nil)
+        return try await record(staged, request, for: user.id, sourcePhotoID: grant.photo.id)
+    }
+}
+
+extension LibraryService {
+    /// LIB-3: an Apple Live Photo's video (MP4 or QuickTime, whole files only: playlists and lists of files are not
+    /// videos), kept byte for byte beside its still.
+    func attachVideo(to id: String, for user: User, body: RequestBody, declaredLength: Int64?) async throws -> LibraryAsset {
+        let asset = try await asset(id, for: user)
+        guard !asset.format.isVideo else {
+            throw Problem.conflict("asset-is-video", "This asset is a video: only a photo takes a live photo's motion.")
+        }
+        // Never overwritten in place: the stored video a row names stays whole until the row lets go of it.
+        if asset.motion != nil {
+            throw Problem.conflict("motion-exists", "This photo has its motion already. Replace the photo to change it.")
+        }
+        let staged = try await receive(body, declaredLength: declaredLength)
+        defer { staged.discard() }
+        guard Motion.isVideoContainer(staged.head) else {
+            throw Problem(
+                .unsupportedMediaType, "not-a-video", title: "Not a video we keep",
+                detail: "A live photo's motion must be an MP4 or QuickTime (.mov) video file.")
+        }
+        let motion = Motion(kind: .file, offset: 0, size: staged.byteSize, contentType: Motion.contentType(staged.head))
+        if let usage = try await assets.usage(userID: user.id), !usage.fits(motion.size) {
+            throw Quota.exceeded(usage, byOrganizer: true)
+        }
+        try await pendingWrites.begin(asset.files)
+        do {
+            try await blobs.put(file: staged.file, key: asset.files.motion, sha256: staged.sha256, size: staged.byteSize)
+        } catch {
+            if error is StorageFull { throw Problem.storageFull }
+            if error is StorageUnavailable { throw Problem.storageUnavailable }
+            throw error
+        }
+        switch try await assets.attach(motion, to: asset) {
+        case .attached(let attached):
+            try await pendingWrites.database.sql { db in try await PendingWrites.end(photoID: asset.files.writeID, in: db) }
+            await feed.changed(user.id)
+            return attached
+        case .quotaExceeded:
+            try? await blobs.delete(key: asset.files.motion)
+            throw try await quotaExceeded(user.id)
+        case .gone:
+            try? await blobs.delete(key: asset.files.motion)
+            throw Problem.conflict("asset-changed", "This asset was changed or deleted meanwhile. Reload it and try again.")
+        }
+    }
+}
+
+extension Problem {
+    /// UP-6 for the library: the same bytes are already there (perhaps in the trash), with their id.
+    static func alreadyInLibrary(_ asset: LibraryAsset) -> Problem {
+        var problem = Problem(
+            .conflict, "already-exists", title: "Media already exists",
+            detail: asset.trashedAt == nil
+                ? "Media already exists: this photo is already in your library."
+                : "Media already exists: this photo is in your library's trash. Restore it from there.")
+        problem.extensions["existingId"] = asset.id
+        return problem
+    }
+}

@@ -1,0 +1,110 @@
+import DisposableAPI
+import Foundation
+import SQLKit
+
+/// What happens to photos after their upload (deleted, rendered or failed, approved, captioned), and an event's totals.
+extension PhotoRepository {
+    /// Deletes the row and logs it; its files are then pending removal (`PendingWrites`), so a crash before the
+    /// caller removes them leaves nothing behind (GAL-3: not recoverable).
+    func delete(_ photo: Photo, now: Date) async throws {
+        let kind = database.kind
+        try await database.transaction { db in
+            try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: photo.id)").run()
+            // Only the transaction that removed the row gives its bytes back (two deletions may race).
+            if try await db.raw("DELETE FROM photos WHERE id = \(bind: photo.id) RETURNING id").first() != nil {
+                try await Quota.release(photo.byteSize, eventID: photo.eventID, in: db)
+            }
+            try await db.raw(
+                """
+                INSERT INTO pending_writes (photo_id, event_id, instance, started_at)
+                VALUES (\(bind: photo.id), \(bind: photo.eventID), '', 0)
+                ON CONFLICT (photo_id) DO NOTHING
+                """
+            ).run()
+            try await ChangeLog.append(.photoRemoved, photo: photo, now: now, kindOfDatabase: kind, in: db)
+        }
+    }
+
+    /// Records the derivatives and marks the photo ready, with its render job done; nil when the photo was
+    /// deleted meanwhile (or is not processing any more).
+    func markReady(
+        _ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, video: RenderedVideoFacts? = nil,
+        signals: PhotoSignals? = nil, now: Date
+    ) async throws -> Photo? {
+        let kind = database.kind
+        return try await database.transaction { db in
+            try await JobQueue.complete(jobID, in: db)
+            guard
+                try await db.raw(
+                    """
+                    UPDATE photos SET status = 'ready', width = \(bind: width), height = \(bind: height),
+                        taken_at = \(bind: takenAt.millisecondsSince1970), derivative_bytes = \(bind: derivativeBytes),
+                        duration_ms = \(bind: video?.duration.map { Int64(($0 * 1000).rounded()) }), video_bytes = \(bind: video?.bytes),
+                        signals = \(bind: signals?.stored)
+                    WHERE id = \(bind: photoID) AND status = 'processing'
+                    RETURNING id
+                    """
+                ).first() != nil,
+                let ready = try await Self.find(id: photoID, in: db)
+            else { return nil }
+            try await PendingWrites.end(photoID: photoID, in: db)
+            try await ChangeLog.append(.photoReady, photo: ready, now: now, kindOfDatabase: kind, in: db)
+            return ready
+        }
+    }
+
+    /// Marks the photo failed (its files are removed by the caller), with its render job done.
+    func markFailed(_ photoID: String, jobID: String, reason: String, now: Date) async throws -> Photo? {
+        let kind = database.kind
+        return try await database.transaction { db in
+            try await JobQueue.complete(jobID, in: db)
+            try await db.raw("UPDATE photos SET status = 'failed', failure = \(bind: reason) WHERE id = \(bind: photoID)").run()
+            guard let failed = try await Self.find(id: photoID, in: db) else { return nil }
+            try await ChangeLog.append(.photoFailed, photo: failed, now: now, kindOfDatabase: kind, in: db)
+            return failed
+        }
+    }
+
+    /// Lets a photo into the gallery (ORG-4); nil when it was approved already. Guests hear of it now, as if it
+    /// had just become ready (a photo still processing is announced when it is).
+    func approve(_ photoID: String, now: Date) async throws -> Photo? {
+        let kind = database.kind
+        return try await database.transaction { db in
+            let changed = try await db.raw("UPDATE photos SET approved = \(bind: true) WHERE id = \(bind: photoID) AND NOT approved RETURNING id")
+                .first()
+            guard changed != nil, let photo = try await Self.find(id: photoID, in: db) else { return nil }
+            if photo.status == .ready { try await ChangeLog.append(.photoReady, photo: photo, now: now, kindOfDatabase: kind, in: db) }
+            return photo
+        }
+    }
+
+    /// SOC-1: the shooter's caption (nil removes it), and its news in the event's change log.
+    func setCaption(_ photoID: String, _ caption: String?, now: Date) async throws -> Photo? {
+        let kind = database.kind
+        return try await database.transaction { db in
+            try await db.raw("UPDATE photos SET caption = \(bind: caption) WHERE id = \(bind: photoID)").run()
+            guard let photo = try await Self.find(id: photoID, in: db) else { return nil }
+            try await ChangeLog.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
+            return photo
+        }
+    }
+
+    /// An event's photos (failed ones aside) and the bytes recorded for all of them, for its deletion record.
+    func totals(eventID: String) async throws -> (photos: Int, bytes: Int64) {
+        try await database.sql { db in
+            let row = try await db.raw(
+                """
+                SELECT CAST(COALESCE(SUM(CASE WHEN status <> 'failed' THEN 1 ELSE 0 END), 0) AS BIGINT) AS n,
+                    CAST(COALESCE(SUM(byte_size + derivative_bytes), 0) AS BIGINT) AS bytes
+                FROM photos WHERE event_id = \(bind: eventID)
+                """
+            ).first()!
+            return (try row.decode(column: "n", as: Int.self), try row.decode(column: "bytes", as: Int64.self))
+        }
+    }
+
+    /// Cancels the render jobs of an event's photos, in the transaction that deletes the event.
+    static func cancelJobs(eventID: String, in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM jobs WHERE subject_id IN (SELECT id FROM photos WHERE event_id = \(bind: eventID))").run()
+    }
+}

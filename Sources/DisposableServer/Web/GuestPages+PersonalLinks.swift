@@ -1,0 +1,74 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+
+/// JN-5 in the pages: a guest's personal link and its QR code, the confirmation a second phone opens, and
+/// stopping the link.
+extension GuestPages {
+    /// JN-5: a personal link and its QR code, to carry on with the same name and shots on another phone.
+    @Sendable func continueElsewhere(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        let raw = try context.parameters.require("code")
+        let (event, membership): (Event, Membership?)
+        switch try await lookUp(request, context: context, web: web, code: raw) {
+        case .answer(let response): return response
+        case .event(let found, let place): (event, membership) = (found, place)
+        }
+        guard let membership, let guest = membership.guest, membership.role == .guest else { return WebRequest.redirect("/e/\(event.code)") }
+        let view = EventView(event: event, role: .guest, guest: guest, now: events.clock.now, links: events.links, web: web)
+        if case .user = context.identity {
+            return web.page("continue", title: event.name, model: ContinuePage(event: view, signedIn: true))
+        }
+        if request.uri.queryParameters.get("stopped") != nil {
+            var response = web.page("continue", title: event.name, model: ContinuePage(event: view, signedIn: false, stopped: true))
+            for cookie in membership.cookies { response.setCookie(cookie) }
+            return response
+        }
+        let link = try await joining.personalLink(for: guest)
+        let qr = try QRCode(link.url).svg(size: 280)
+        var response = web.page(
+            "continue", title: event.name,
+            model: ContinuePage(
+                event: view, signedIn: false, link: link.url, qrSVG: qr, expiresAt: web.time(link.expiresAt), guestName: guest.name))
+        for cookie in membership.cookies { response.setCookie(cookie) }
+        return response
+    }
+
+    /// "Stop this link": the guest changed their mind, or showed the code to the wrong person.
+    @Sendable func stopPersonalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let raw = try context.parameters.require("code")
+        let (event, membership) = try await membership(request, context: context, code: raw)
+        guard let event, let membership, let guest = membership.guest, membership.role == .guest else { return WebRequest.redirect("/") }
+        try await joining.revokePersonalLink(of: guest)
+        return WebRequest.redirect("/e/\(event.code)/continue?stopped=1", cookies: membership.cookies)
+    }
+
+    /// Opening a personal link on the second phone: who it signs in as, and a button to go on. Nothing changes
+    /// until the button (a POST): a link opened by a preview bot or by someone signed in does not swap sessions.
+    @Sendable func confirmLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        let token = try context.parameters.require("token")
+        guard let guest = try await joining.guest(ofPersonalLink: token), let event = try await events.find(id: guest.eventID) else {
+            return web.errorPage(status: .notFound, titleKey: "error_link_used_title", messageKey: "error_link_used_message")
+        }
+        var signedInAs: String? = nil
+        if case .user(let user, _) = context.identity { signedInAs = user.name }
+        return web.page(
+            "redeem", title: event.name, model: RedeemPage(token: token, eventName: event.name, guestName: guest.name, signedInAs: signedInAs))
+    }
+
+    /// The confirmation's button: the link is used up and this browser becomes the guest.
+    @Sendable func redeemLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let web = WebRequest(request, context: context)
+        guard let (token, guest) = try await joining.redeem(personalLink: try context.parameters.require("token")),
+            let event = try await events.find(id: guest.eventID)
+        else {
+            return web.errorPage(status: .notFound, titleKey: "error_link_used_title", messageKey: "error_link_used_message")
+        }
+        return WebRequest.redirect(
+            "/e/\(event.code)",
+            cookies: [
+                SessionCookie.make(token, secure: secure), JoinedEvents(request).adding(token).cookie(secure: secure),
+            ])
+    }
+}
