@@ -10,11 +10,9 @@ import SQLKit
 struct ProfileService: Sendable {
     let database: any DatabaseEngine
     let blobs: any BlobStore
-    let staging: UploadStaging
-    let images: any ImageProcessor
-
-    static let maxBytes: Int64 = 15 * 1024 * 1024
-    static let maxPixels = 50_000_000
+    /// Pictures come in as every file does, under `avatarPolicy`, then one decode makes the 400 px JPEG.
+    let ingest: Ingest
+    let avatarPolicy: IngestPolicy
 
     static func key(_ userID: String) -> String { "avatars/\(userID).jpg" }
 
@@ -89,13 +87,13 @@ struct ProfileService: Sendable {
 
     /// Checks and re-encodes a picture, then makes it the account's; returns its URL.
     func setAvatar(of user: User, body: RequestBody) async throws -> String {
-        let staged = try await staging.receive(body, maxBytes: Self.maxBytes)
+        let staged = try await ingest.stage(body, declaredLength: nil, under: avatarPolicy)
         defer { staged.discard() }
         // The same check as a photo's (a 7000×7000 PNG of a few KB is refused here too), then one decode.
-        let format = try await ImageCheck(images: images, maxPixels: Self.maxPixels, logger: Logger(label: "profile")).validate(staged)
+        guard case .image(let format) = try await ingest.identify(staged, under: avatarPolicy).format else { throw Problem.picturesOnly }
         let rendered: RenderedImage
         do {
-            rendered = try await images.render(staged.file.path, format: format)
+            rendered = try await ingest.images.render(staged.file.path, format: format)
         } catch is UndecodableImage {
             throw Problem(
                 .unprocessableContent, "unreadable-image", title: "Broken picture", detail: "This picture cannot be read: it may be damaged.")

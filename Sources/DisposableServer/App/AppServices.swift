@@ -98,24 +98,25 @@ public struct AppServices: Sendable {
         let guestbookRows = GuestbookRepository(database: database)
         let videos = configuration.videoTool.map(VideoProcessor.init(tool:))
         if videos == nil { logger.warning("ffmpeg and ffprobe were not found: videos will be refused.") }
+        let ingest = Ingest(staging: staging, images: images, videos: videos, blobs: blobs, pendingWrites: pendingWrites, logger: logger)
         photos = PhotoService(
-            photos: photoRows, events: events, joining: joining, blobs: blobs, redactions: LocationRedactions(), staging: staging,
-            pendingWrites: pendingWrites,
-            images: images, signer: signer, pictures: pictures, changes: changes, newWork: newWork, clock: clock,
+            photos: photoRows, events: events, joining: joining, blobs: blobs, redactions: LocationRedactions(), ingest: ingest,
+            pendingWrites: pendingWrites, signer: signer, pictures: pictures, changes: changes, newWork: newWork, clock: clock,
             limits: .init(maxBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels, maxVideoBytes: configuration.maxVideoBytes),
-            likes: guestbookRows, logger: logger, videos: videos)
+            likes: guestbookRows)
         gallery = GalleryService(photos: photoRows, events: events, signer: signer, pictures: pictures, clock: clock, likes: guestbookRows)
         recaps = RecapService(events: events, photos: photoRows, blobs: blobs, images: images, signer: signer, pictures: pictures, clock: clock)
         notifications = NotificationService(
             rows: NotificationRepository(database: database), bell: StreamWaker(), clock: clock, retention: configuration.retention)
         guestbook = GuestbookService(
             photos: photos, rows: guestbookRows, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), bell: notifications.bell)
-        profiles = ProfileService(database: database, blobs: blobs, staging: staging, images: images)
+        profiles = ProfileService(
+            database: database, blobs: blobs, ingest: ingest, avatarPolicy: .avatar(maxPixels: configuration.maxPixels))
         moments = MomentService(
             database: database, clock: clock, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), profiles: profiles)
         capsules = CapsuleService(
             rows: CapsuleRepository(database: database), profiles: profiles, collages: Collage(blobs: blobs, images: images),
-            staging: staging, clips: configuration.videoTool.map(AudioClip.init(tool:)),
+            ingest: ingest,
             bell: notifications.bell, clock: clock, logger: logger)
         friends = FriendService(
             database: database, limiter: RateLimiter([.target: configuration.limits.friendRequests]), bell: notifications.bell, clock: clock)
@@ -136,20 +137,22 @@ public struct AppServices: Sendable {
         signUps = SignUpService(
             accounts: accounts, pending: PendingSignUpRepository(database: database), mailer: mailer,
             publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
+        let derivatives = Derivatives(blobs: blobs, images: images, videos: videos, scratch: staging.directory)
         renderer = PhotoRenderer(
-            photos: photoRows, blobs: blobs, images: images, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock,
-            videos: videos, scratch: staging.directory)
+            photos: photoRows, blobs: blobs, derivatives: derivatives, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)
         let libraryRows = LibraryRepository(database: database)
         let libraryFeed = StreamWaker()
+        let libraryVideos = VideoLimits(maxSeconds: configuration.maxLibraryVideoSeconds)
         library = LibraryService(
-            assets: libraryRows, photos: photos, blobs: blobs, staging: staging, pendingWrites: pendingWrites, newWork: newWork,
-            feed: libraryFeed, clock: clock, logger: logger, videos: videos, maxVideoBytes: configuration.maxVideoBytes,
-            videoLimits: VideoLimits(maxSeconds: configuration.maxLibraryVideoSeconds))
+            assets: libraryRows, photos: photos, blobs: blobs, ingest: ingest,
+            policy: IngestPolicy(
+                maxImageBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels,
+                videos: .accepted(libraryVideos, maxBytes: configuration.maxVideoBytes)),
+            pendingWrites: pendingWrites, newWork: newWork, feed: libraryFeed, clock: clock, logger: logger)
         libraryRenderer = LibraryRenderer(
-            assets: libraryRows, blobs: blobs, images: images, pendingWrites: pendingWrites, feed: libraryFeed, jobs: jobs, videos: videos,
-            videoLimits: VideoLimits(maxSeconds: configuration.maxLibraryVideoSeconds),
-            budget: TranscodeBudget(database: database, clock: clock, secondsPerDay: configuration.transcodeSecondsPerDay),
-            scratch: staging.directory)
+            assets: libraryRows, blobs: blobs, derivatives: derivatives, pendingWrites: pendingWrites, feed: libraryFeed, jobs: jobs,
+            videoLimits: libraryVideos,
+            budget: TranscodeBudget(database: database, clock: clock, secondsPerDay: configuration.transcodeSecondsPerDay))
         resumableUploads = try ResumableUploadService(
             database: database, targets: [EventPhotoUploads(photos: photos), LibraryUploads(library: library)], staging: staging,
             directory: configuration.resumableUploadsDirectory, maxStagedBytes: configuration.maxStagedBytes, clock: clock)

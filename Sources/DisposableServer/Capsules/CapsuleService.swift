@@ -10,9 +10,8 @@ struct CapsuleService: Sendable {
     let rows: CapsuleRepository
     let profiles: ProfileService
     let collages: Collage
-    let staging: UploadStaging
-    /// Nil without ffmpeg: clips are then refused with a sentence.
-    let clips: AudioClip?
+    /// Song clips come in as every file does (`IngestPolicy.songClip`).
+    let ingest: Ingest
     /// Wakes the notification streams when a capsule is out.
     let bell: StreamWaker
     let clock: any AppClock
@@ -177,17 +176,14 @@ struct CapsuleService: Sendable {
     /// Makes the song's clip from the sound file sent (its first 30 seconds) and keeps it with the capsule.
     func setClip(_ month: String, body: RequestBody, for user: User) async throws -> CapsuleJSON {
         let capsule = try await find(month, for: user)
-        guard let clips else {
-            throw Problem(
-                .serviceUnavailable, "clips-unavailable", title: "Sound clips unavailable",
-                detail: "This server cannot read sound files (ffmpeg is not installed).")
-        }
-        let staged = try await staging.receive(body, maxBytes: AudioClip.maxUploadBytes)
+        guard ingest.videos != nil else { throw Problem.soundsUnavailable }
+        let staged = try await ingest.stage(body, declaredLength: nil, under: .songClip)
         defer { staged.discard() }
-        let scratch = staging.directory.appendingPathComponent("clip-\(UUID().uuidString)")
+        let sound = try await ingest.identifySound(staged)
+        let scratch = ingest.staging.directory.appendingPathComponent("clip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let clip = try await clips.make(from: staged.file.path, into: scratch)
+        let clip = try await sound.make(from: staged.file.path, into: scratch)
         try await collages.blobs.put(data: try Data(contentsOf: clip), key: capsule.clipKey)
         try await rows.setClip(capsule, version: (capsule.clipVersion ?? 0) + 1)
         return try await self.capsule(month, for: user)

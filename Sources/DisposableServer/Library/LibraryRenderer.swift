@@ -1,5 +1,4 @@
 import Foundation
-import NIOPosix
 
 /// Makes a library asset's preview and thumbnail (the MED-1 pipeline; for a video, from its poster frame, with a copy
 /// browsers play unless the original plays as it is) and marks it ready; a file that cannot be decoded stays in the
@@ -7,16 +6,13 @@ import NIOPosix
 struct LibraryRenderer: Sendable {
     let assets: LibraryRepository
     let blobs: any BlobStore
-    let images: any ImageProcessor
+    let derivatives: Derivatives
     let pendingWrites: PendingWrites
     let feed: StreamWaker
     let jobs: JobQueue
-    var videos: VideoProcessor? = nil
     /// Library videos' bounds (their length, `--max-library-video-minutes`) and their daily transcoding.
     var videoLimits = VideoLimits(maxSeconds: 900)
     var budget: TranscodeBudget? = nil
-    /// Where ffmpeg writes (the staging folder: on the local store's filesystem, so storing a copy is a rename).
-    var scratch = FileManager.default.temporaryDirectory
 
     func render(assetID: String, jobID: String) async throws {
         guard let asset = try await assets.find(id: assetID), asset.status == .processing, asset.deletedAt == nil else {
@@ -29,10 +25,9 @@ struct LibraryRenderer: Sendable {
         do {
             switch asset.format {
             case .image(let format):
-                rendered = try await blobs.withLocalFile(key: asset.files.original) { path in try await images.render(path, format: format) }
+                rendered = try await derivatives.picture(key: asset.files.original, format: format)
             case .video:
-                guard let videos else { throw UndecodableImage(description: "no ffmpeg on this server") }
-                (rendered, video, playableBytes) = try await renderVideo(asset, with: videos)
+                (rendered, video, playableBytes) = try await renderVideo(asset)
             }
         } catch is UndecodableImage {
             _ = try await assets.markFailed(asset, jobID: jobID)
@@ -52,42 +47,27 @@ struct LibraryRenderer: Sendable {
     }
 
     /// A video's poster rendered like a photo, and its playable copy stored (when the original does not play as it is).
-    private func renderVideo(
-        _ asset: LibraryAsset, with videos: VideoProcessor
-    ) async throws -> (RenderedImage, LibraryRepository.RenderedVideoFacts, Int64) {
-        try await blobs.withLocalFile(key: asset.files.original) { path in
-            let scratch = scratch.appendingPathComponent("video-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: scratch) }
-            let made: RenderedVideo
-            do {
-                let info = try await videos.inspect(path, limits: videoLimits)
-                let cost = info.playsInBrowsers ? 0 : TranscodeBudget.cost(info, maxSeconds: videoLimits.maxSeconds)
-                if cost > 0 {
-                    // Another library transcode under way: step back rather than hold a worker a party's photos need.
-                    if videos.tool.libraryLaneBusy { throw RenderLater(delay: 5) }
-                    if let budget, let delay = try await budget.delay(for: asset.userID, cost: cost) { throw RenderLater(delay: delay) }
-                }
-                made = try await videos.render(
-                    path, info: info, transcode: false, maxSeconds: videoLimits.maxSeconds, into: scratch, lane: .library)
-                if cost > 0 { try await budget?.record(cost, for: asset.userID) }
-            } catch let failure as VideoTool.Failed {
-                throw UndecodableImage(description: failure.description)
-            } catch is Problem {
-                throw UndecodableImage(description: "not a video ffprobe reads")
-            }
-            let poster = try await images.render(made.poster.path, format: .jpeg)
-            var playable = Motion(kind: .embedded, offset: 0, size: asset.byteSize, contentType: asset.format.mimeType)
-            if let copy = made.playable {
-                let (sha256, size) = try await NIOThreadPool.singleton.runIfActive { try DurableFiles.seal(copy.path) }
+    private func renderVideo(_ asset: LibraryAsset) async throws -> (RenderedImage, LibraryRepository.RenderedVideoFacts, Int64) {
+        var playable = Motion(kind: .embedded, offset: 0, size: asset.byteSize, contentType: asset.format.mimeType)
+        var cost: Int64 = 0
+        let made = try await derivatives.video(
+            key: asset.files.original, limits: videoLimits, transcode: false, lane: .library,
+            admit: { info in
+                cost = info.playsInBrowsers ? 0 : TranscodeBudget.cost(info, maxSeconds: videoLimits.maxSeconds)
+                guard cost > 0 else { return }
+                // Another library transcode under way: step back rather than hold a worker a party's photos need.
+                if derivatives.videos?.tool.libraryLaneBusy == true { throw RenderLater(delay: 5) }
+                if let budget, let delay = try await budget.delay(for: asset.userID, cost: cost) { throw RenderLater(delay: delay) }
+            },
+            keep: { copy, sha256, size in
                 try await pendingWrites.begin(asset.files)
                 try await blobs.put(file: copy, key: asset.files.motion, sha256: sha256, size: size)
                 playable = Motion(kind: .derivative, offset: 0, size: size, contentType: "video/mp4")
-            }
-            let facts = LibraryRepository.RenderedVideoFacts(
-                playable: playable, durationMilliseconds: made.info.duration.map { Int64(($0 * 1000).rounded()) })
-            return (poster, facts, playable.kind == .derivative ? playable.size : 0)
-        }
+            })
+        if cost > 0 { try await budget?.record(cost, for: asset.userID) }
+        let facts = LibraryRepository.RenderedVideoFacts(
+            playable: playable, durationMilliseconds: made.info.duration.map { Int64(($0 * 1000).rounded()) })
+        return (made.poster, facts, playable.kind == .derivative ? playable.size : 0)
     }
 
     /// Gave up after many tries (storage trouble): the asset stays, marked failed, its original kept.

@@ -15,57 +15,26 @@ extension LibraryService {
             return .existing(existing)
         }
         // Too large says more than "no room", so it comes first.
-        if let length = request.declaredLength, length > maxBytes { throw Problem.photoTooLarge(maxBytes) }
+        try ingest.admit(declaredLength: request.declaredLength, under: policy)
         try await checkQuota(of: user.id, adding: request.declaredLength ?? 1)
-        let staged = try await receive(body, declaredLength: request.declaredLength)
+        let staged = try await ingest.stage(body, declaredLength: request.declaredLength, under: policy)
         defer { staged.discard() }
         return try await record(staged, request, for: user.id)
     }
 
-    /// A body to a staging file (SHA-256 on the way, fsynced); 413 past the limit, 507 on a full disk.
-    func receive(_ body: RequestBody, declaredLength: Int64?, maxBytes limit: Int64? = nil) async throws -> StagedUpload {
-        let limit = limit ?? maxBytes
-        if let length = declaredLength, length > limit { throw Problem.photoTooLarge(limit) }
-        do {
-            return try await staging.receive(body, maxBytes: limit)
-        } catch is StorageFull {
-            throw Problem.storageFull
-        }
-    }
-
     /// The largest upload: a video's limit where videos are taken.
-    var maxBytes: Int64 { videos == nil ? photos.limits.maxBytes : max(photos.limits.maxBytes, maxVideoBytes) }
-
-    /// What the staged bytes are: a photo the shutter's checks accept, or a video ffprobe reads within the limits
-    /// (415/422 otherwise, and 413 for a photo past the photo limit).
-    func identify(_ staged: StagedUpload) async throws -> (format: MediaFormat, video: VideoInfo?) {
-        if let container = VideoFormat(sniffing: staged.head) {
-            guard let videos else {
-                throw Problem(
-                    .unsupportedMediaType, "videos-unavailable", title: "Videos not available",
-                    detail: "This server cannot keep videos (ffmpeg is not installed). Photos are welcome.")
-            }
-            return (.video(container), try await videos.inspect(staged.file.path, limits: videoLimits))
-        }
-        guard ImageFormat(sniffing: staged.head) != nil else {
-            throw Problem(
-                .unsupportedMediaType, "unsupported-format", title: "Unsupported format",
-                detail: "This file is not a photo or video we accept. Send JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF photos, "
-                    + "or MP4, QuickTime or WebM videos.")
-        }
-        if staged.byteSize > photos.limits.maxBytes { throw Problem.photoTooLarge(photos.limits.maxBytes) }
-        return (.image(try await photos.validate(staged)), nil)
-    }
+    var maxBytes: Int64 { ingest.maxBytes(under: policy) }
 
     /// The bytes are whole on disk: check, store, record, enqueue the derivatives.
     func record(_ staged: StagedUpload, _ request: UploadRequest, for userID: String, sourcePhotoID: String? = nil) async throws -> Uploaded {
-        let (format, video) = try await identify(staged)
+        let identified = try await ingest.identify(staged, under: policy)
+        let (format, video) = (identified.format, identified.video)
         if let existing = try await assets.find(userID: userID, sha256: staged.sha256) { throw Problem.alreadyInLibrary(existing) }
         let motion = try await embeddedMotion(staged, format: format)  // read before the store may move the file away
         let takenAt = video?.recordedAt ?? request.takenAt  // a video's own date wins, as a photo's EXIF does
         let id = newID()
         let files = LibraryFiles.revision(user: userID, asset: id, fileRevision: 1)
-        try await store(staged, as: files)
+        try await ingest.store(staged, key: files.original, as: .libraryRevision(files))
         var new = LibraryRepository.NewAsset(
             id: id, userID: userID, idempotencyKey: request.idempotencyKey, sha256: staged.sha256, format: format, byteSize: staged.byteSize,
             takenAt: takenAt, fileName: Self.fileName(request.fileName, format: format, takenAt: takenAt ?? clock.now),
@@ -76,7 +45,7 @@ extension LibraryService {
         do {
             outcome = try await assets.insert(new)
         } catch {
-            try? await pendingWrites.abandon(files)
+            try? await ingest.abandon(.libraryRevision(files))
             throw error
         }
         switch outcome {
@@ -85,10 +54,10 @@ extension LibraryService {
             await feed.changed(userID)
             return .created(asset)
         case .quotaExceeded:
-            try await pendingWrites.abandon(files)
+            try await ingest.abandon(.libraryRevision(files))
             throw try await quotaExceeded(userID)
         case .conflict:
-            try await pendingWrites.abandon(files)
+            try await ingest.abandon(.libraryRevision(files))
             if let key = request.idempotencyKey, let existing = try await assets.find(userID: userID, idempotencyKey: key) {
                 return .existing(existing)
             }
@@ -102,19 +71,6 @@ extension LibraryService {
         guard format == .image(.jpeg) else { return nil }
         let file = staged.file
         return try await NIOThreadPool.singleton.runIfActive { Motion.embedded(in: try Data(contentsOf: file, options: .alwaysMapped)) }
-    }
-
-    /// The original, durably, before any row names it (`PendingWrites` cleans up after a crash).
-    func store(_ staged: StagedUpload, as files: LibraryFiles) async throws {
-        try await pendingWrites.begin(files)
-        do {
-            try await blobs.put(file: staged.file, key: files.original, sha256: staged.sha256, size: staged.byteSize)
-        } catch {
-            try? await pendingWrites.abandon(files)
-            if error is StorageFull { throw Problem.storageFull }
-            if error is StorageUnavailable { throw Problem.storageUnavailable }
-            throw error
-        }
     }
 
     func checkQuota(of userID: String, adding bytes: Int64) async throws {
@@ -173,7 +129,7 @@ extension LibraryService {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
-        let staged = try await receive(RequestBody(asyncSequence: bytes), declaredLength: nil, maxBytes: .max)
+        let staged = try await ingest.stage(RequestBody(asyncSequence: bytes), limit: .max)
         defer { staged.discard() }
         // A copy others' photos lost their location in has other bytes: it may already be there under those.
         if let existing = try await assets.find(userID: user.id, sha256: staged.sha256) { return .existing(existing) }
@@ -194,7 +150,7 @@ extension LibraryService {
         if asset.motion != nil {
             throw Problem.conflict("motion-exists", "This photo has its motion already. Replace the photo to change it.")
         }
-        let staged = try await receive(body, declaredLength: declaredLength)
+        let staged = try await ingest.stage(body, declaredLength: declaredLength, under: policy)
         defer { staged.discard() }
         guard Motion.isVideoContainer(staged.head) else {
             throw Problem(
@@ -205,24 +161,18 @@ extension LibraryService {
         if let usage = try await assets.usage(userID: user.id), !usage.fits(motion.size) {
             throw Quota.exceeded(usage, byOrganizer: true)
         }
-        try await pendingWrites.begin(asset.files)
-        do {
-            try await blobs.put(file: staged.file, key: asset.files.motion, sha256: staged.sha256, size: staged.byteSize)
-        } catch {
-            if error is StorageFull { throw Problem.storageFull }
-            if error is StorageUnavailable { throw Problem.storageUnavailable }
-            throw error
-        }
+        let write = Ingest.PendingWrite.libraryMotion(asset.files)
+        try await ingest.store(staged, key: asset.files.motion, as: write)
         switch try await assets.attach(motion, to: asset) {
         case .attached(let attached):
-            try await pendingWrites.database.sql { db in try await PendingWrites.end(photoID: asset.files.writeID, in: db) }
+            try await ingest.settle(write)
             await feed.changed(user.id)
             return attached
         case .quotaExceeded:
-            try? await blobs.delete(key: asset.files.motion)
+            try? await ingest.abandon(write)
             throw try await quotaExceeded(user.id)
         case .gone:
-            try? await blobs.delete(key: asset.files.motion)
+            try? await ingest.abandon(write)
             throw Problem.conflict("asset-changed", "This asset was changed or deleted meanwhile. Reload it and try again.")
         }
     }

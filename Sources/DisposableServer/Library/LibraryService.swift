@@ -12,21 +12,19 @@ struct LibraryService: Sendable {
     typealias Listing = LibraryRepository.Listing
 
     let assets: LibraryRepository
-    /// The shutter's checks (format, pixels, whole file) and event photos' grants (saving one to the library).
+    /// Event photos' grants (saving one to the library).
     let photos: PhotoService
     let blobs: any BlobStore
-    let staging: UploadStaging
+    /// Files come in through it, under `policy`.
+    let ingest: Ingest
+    /// What the library takes: photos within the server's limits, videos up to `--max-library-video-minutes`.
+    let policy: IngestPolicy
+    /// A deleted or replaced asset's files go as an abandoned write's do.
     let pendingWrites: PendingWrites
     let newWork: WorkSignal
     let feed: StreamWaker
     let clock: any AppClock
     let logger: Logger
-    /// ffmpeg's checks and renders for videos; nil where ffmpeg is not installed (videos are then refused).
-    var videos: VideoProcessor? = nil
-    /// Largest video accepted (photos keep `photos.limits.maxBytes`).
-    var maxVideoBytes: Int64 = 1 << 30
-    /// Library videos' bounds: at most `--max-library-video-minutes` long.
-    var videoLimits = VideoLimits(maxSeconds: 900)
     /// How long the trash keeps an asset (LIB-2): "Photos older than 30 days will be automatically deleted."
     static let trashDays = 30
 
@@ -136,21 +134,22 @@ struct LibraryService: Sendable {
         guard asset.trashedAt == nil else {
             throw Problem.conflict("asset-in-trash", "This asset is in the trash: restore it before replacing it.")
         }
-        let staged = try await receive(body, declaredLength: declaredLength)
+        let staged = try await ingest.stage(body, declaredLength: declaredLength, under: policy)
         defer { staged.discard() }
-        let (format, _) = try await identify(staged)
+        let format = try await ingest.identify(staged, under: policy).format
         if staged.sha256 == asset.sha256 { return asset }  // nothing changed
         if let other = try await assets.find(userID: user.id, sha256: staged.sha256) { throw Problem.alreadyInLibrary(other) }
         let motion = try await embeddedMotion(staged, format: format)
         let files = LibraryFiles.revision(user: user.id, asset: asset.id, fileRevision: asset.fileRevision + 1)
-        try await store(staged, as: files)
+        let write = Ingest.PendingWrite.libraryRevision(files)
+        try await ingest.store(staged, key: files.original, as: write)
         let outcome: LibraryRepository.ReplaceOutcome
         do {
             outcome = try await assets.replace(
                 asset, sha256: staged.sha256, format: format, byteSize: staged.byteSize, motion: motion, now: clock.now,
                 instance: pendingWrites.instance)
         } catch {
-            try? await pendingWrites.abandon(files)
+            try? await ingest.abandon(write)
             throw error
         }
         switch outcome {
@@ -161,13 +160,13 @@ struct LibraryService: Sendable {
             await feed.changed(user.id)
             return replaced
         case .quotaExceeded:
-            try await pendingWrites.abandon(files)
+            try await ingest.abandon(write)
             throw try await quotaExceeded(user.id)
         case .conflict:
-            try await pendingWrites.abandon(files)
+            try await ingest.abandon(write)
             throw Problem.conflict("already-exists", "Media already exists: another asset of your library has exactly these bytes.")
         case .gone:
-            try await pendingWrites.abandon(files)
+            try await ingest.abandon(write)
             throw Problem.conflict("asset-changed", "This asset was changed or deleted meanwhile. Reload it and try again.")
         }
     }

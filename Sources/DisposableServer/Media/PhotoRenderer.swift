@@ -1,19 +1,15 @@
 import Foundation
-import NIOPosix
 
 /// Makes a photo's preview and thumbnail and marks it ready — or failed when it cannot be decoded (MED-1). A video
 /// (SOC-4) gets them from its poster frame, and its web-playable copy.
 struct PhotoRenderer: Sendable {
     let photos: PhotoRepository
     let blobs: any BlobStore
-    let images: any ImageProcessor
+    let derivatives: Derivatives
     let pendingWrites: PendingWrites
     let changes: ChangeHub
     let jobs: JobQueue
     let clock: any AppClock
-    var videos: VideoProcessor? = nil
-    /// Where a video's renders are made before they are stored.
-    var scratch = FileManager.default.temporaryDirectory
 
     func render(photoID: String, jobID: String) async throws {
         guard let photo = try await photos.find(id: photoID), photo.status == .processing else {
@@ -26,9 +22,7 @@ struct PhotoRenderer: Sendable {
             let started = ContinuousClock.now
             switch photo.format {
             case .image(let format):
-                rendered = try await blobs.withLocalFile(key: BlobKey.original(photo.eventID, photo.id)) { path in
-                    try await images.render(path, format: format)
-                }
+                rendered = try await derivatives.picture(key: BlobKey.original(photo.eventID, photo.id), format: format)
             case .video:
                 (rendered, video) = try await renderVideo(photo)
             }
@@ -58,32 +52,21 @@ struct PhotoRenderer: Sendable {
     /// SOC-4: the playable copy — always made, so what others play carries none of the file's metadata, and lasts at
     /// most 30 seconds — stored, and the poster frame rendered like a photo.
     private func renderVideo(_ photo: Photo) async throws -> (RenderedImage, PhotoRepository.RenderedVideoFacts) {
-        guard let videos else { throw UndecodableImage(description: "no ffmpeg on this server") }
-        return try await blobs.withLocalFile(key: BlobKey.original(photo.eventID, photo.id)) { path in
-            let scratch = scratch.appendingPathComponent("video-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: scratch) }
-            let made: RenderedVideo
-            do {
-                let info = try await videos.inspect(path, limits: PhotoService.eventVideoLimits)
-                made = try await videos.render(
-                    path, info: info, transcode: true, maxSeconds: PhotoService.eventVideoLimits.maxSeconds, into: scratch, lane: .event)
-            } catch let failure as VideoTool.Failed {
-                throw UndecodableImage(description: failure.description)
-            } catch is Problem {
-                throw UndecodableImage(description: "not a video ffprobe reads")
-            }
-            guard let copy = made.playable else { throw UndecodableImage(description: "no playable copy") }
-            let frame = try await images.render(made.poster.path, format: .jpeg)
-            // The poster has no date of its own: the video's recording date, if it says.
-            let poster = RenderedImage(
-                width: frame.width, height: frame.height, takenAt: made.info.recordedAt, preview: frame.preview, thumbnail: frame.thumbnail,
-                signals: frame.signals)
-            let (sha256, size) = try await NIOThreadPool.singleton.runIfActive { try DurableFiles.seal(copy.path) }
+        var copyBytes: Int64? = nil
+        let made = try await derivatives.video(
+            key: BlobKey.original(photo.eventID, photo.id), limits: IngestPolicy.eventVideoLimits, transcode: true, lane: .event
+        ) { copy, sha256, size in
             try await pendingWrites.begin(eventID: photo.eventID, photoID: photo.id)
             try await blobs.put(file: copy, key: BlobKey.video(photo.eventID, photo.id), sha256: sha256, size: size)
-            return (poster, .init(bytes: size, duration: made.info.duration))
+            copyBytes = size
         }
+        guard let copyBytes else { throw UndecodableImage(description: "no playable copy") }
+        // The poster has no date of its own: the video's recording date, if it says.
+        let frame = made.poster
+        let poster = RenderedImage(
+            width: frame.width, height: frame.height, takenAt: made.info.recordedAt, preview: frame.preview, thumbnail: frame.thumbnail,
+            signals: frame.signals)
+        return (poster, .init(bytes: copyBytes, duration: made.info.duration))
     }
 
     /// Marks the photo failed and removes its files: a file we cannot decode is not kept.

@@ -20,8 +20,7 @@ struct EventPhotoUploads: UploadTarget {
         let shooting = try await photos.shooting(into: placeID, for: identity)
         try photos.checkSource(source ?? .library, shooting)
         guard length > 0 else { throw Problem.emptyFile }
-        let maxBytes = photos.maxBytes(for: shooting.event)
-        guard length <= maxBytes else { throw Problem.photoTooLarge(maxBytes) }
+        try photos.ingest.admit(declaredLength: length, under: photos.ingestPolicy(for: shooting.event))
         try await photos.checkQuota(of: shooting.event, uploader: shooting.uploader, adding: length)
         let heldShot: (String, Int)? = if case .guest(let guest, let shots) = shooting.uploader { (guest.id, shots) } else { nil }
         return UploadAdmission(

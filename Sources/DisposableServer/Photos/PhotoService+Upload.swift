@@ -48,18 +48,10 @@ extension PhotoService {
         if case .guest(let guest, let shots) = uploader, takesShot(request.source, in: event) {
             try ShotLimit.check(guest, shotsPerGuest: shots)
         }
-        let maxBytes = maxBytes(for: event)
-        if let length = request.declaredLength, length > maxBytes { throw Problem.photoTooLarge(maxBytes) }
+        let policy = ingestPolicy(for: event)
+        try ingest.admit(declaredLength: request.declaredLength, under: policy)
         try await checkQuota(of: event, uploader: uploader, adding: request.declaredLength ?? 1)
-
-        let staged: StagedUpload
-        let receiving = ContinuousClock.now
-        do {
-            staged = try await staging.receive(body, maxBytes: maxBytes)
-        } catch is StorageFull {
-            throw Problem.storageFull
-        }
-        Metric.ingest(.receive, since: receiving)
+        let staged = try await ingest.stage(body, declaredLength: request.declaredLength, under: policy)
         defer { staged.discard() }
         return try await record(staged, request, shooting, shotReserved: false)
     }
@@ -69,37 +61,28 @@ extension PhotoService {
     func record(_ staged: StagedUpload, _ request: UploadRequest, _ shooting: Shooting, shotReserved: Bool) async throws -> Uploaded {
         let (event, uploader) = (shooting.event, shooting.uploader)
         let checking = ContinuousClock.now
-        let (format, video) = try await identify(staged, for: event)
+        let identified = try await ingest.identify(staged, under: ingestPolicy(for: event))
         if let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256) {
             throw Problem.alreadyExists(duplicate, uploaderID: uploader.id)
         }
         Metric.ingest(.check, since: checking)
 
-        let storing = ContinuousClock.now
         let photoID = newID()
-        try await pendingWrites.begin(eventID: event.id, photoID: photoID)
-        do {
-            try await blobs.put(file: staged.file, key: BlobKey.original(event.id, photoID), sha256: staged.sha256, size: staged.byteSize)
-        } catch {
-            try? await pendingWrites.abandon(eventID: event.id, photoID: photoID)
-            if error is StorageFull { throw Problem.storageFull }
-            if error is StorageUnavailable { throw Problem.storageUnavailable }
-            throw error
-        }
+        let write = Ingest.PendingWrite.eventPhoto(eventID: event.id, photoID: photoID)
+        try await ingest.store(staged, key: BlobKey.original(event.id, photoID), as: write)
         var new = PhotoRepository.NewPhoto(
-            id: photoID, eventID: event.id, idempotencyKey: request.idempotencyKey, sha256: staged.sha256, format: format,
+            id: photoID, eventID: event.id, idempotencyKey: request.idempotencyKey, sha256: staged.sha256, format: identified.format,
             source: request.source, byteSize: staged.byteSize, uploadedAt: clock.now)
         if event.requireApproval, case .guest = uploader { new.approved = false }
-        if video != nil { new.kind = .video }
+        if identified.video != nil { new.kind = .video }
         new.shotReserved = shotReserved
         new.takesShot = takesShot(request.source, in: event)
-        Metric.ingest(.store, since: storing)
         let recording = ContinuousClock.now
         let outcome: PhotoRepository.InsertOutcome
         do {
             outcome = try await photos.insert(new, by: uploader)
         } catch {
-            try? await pendingWrites.abandon(eventID: event.id, photoID: photoID)
+            try? await ingest.abandon(write)
             throw error
         }
         switch outcome {
@@ -113,18 +96,18 @@ extension PhotoService {
             let faces = (try? await pictures.inEvent(photo.eventID)) ?? [:]
             return .created(PhotoJSON(photo, viewerID: uploader.id, links: mediaLinks, pictures: faces, likedByMe: false))
         case .shotLimitReached:
-            try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
+            try await ingest.abandon(write)
             throw ShotLimit.reached(event.shotsPerGuest)
         case .postLimitReached:
-            try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
+            try await ingest.abandon(write)
             throw Guestbook.postLimitReached
         case .quotaExceeded:
-            try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
+            try await ingest.abandon(write)
             let usage = try await photos.usage(userID: event.organizerID) ?? .init(used: 0, allowed: 0, own: nil)
             throw Quota.exceeded(usage, byOrganizer: uploader.isOrganizer)
         case .conflict:
             // A parallel retry with the same key, or the same content, won the race.
-            try await pendingWrites.abandon(eventID: event.id, photoID: photoID)
+            try await ingest.abandon(write)
             if let key = request.idempotencyKey, let existing = try await photos.find(uploaderID: uploader.id, idempotencyKey: key) {
                 return .existing(try await json(existing, viewerID: uploader.id))
             }
@@ -133,33 +116,12 @@ extension PhotoService {
         }
     }
 
-    /// The largest upload into this event: a video's where the event takes videos.
-    func maxBytes(for event: Event) -> Int64 {
-        event.allowVideos && videos != nil ? max(limits.maxBytes, limits.maxVideoBytes) : limits.maxBytes
-    }
-
-    /// SOC-4: an event's videos last at most 30 seconds (longer ones are refused when their file says how long, and
-    /// cut at 30 seconds when it does not, as browsers' recordings often do not).
-    static let eventVideoLimits = VideoLimits(maxSeconds: 30)
-
-    /// What the staged bytes are: a photo the checks below accept, or — where the event takes them — a video ffprobe
-    /// reads within `eventVideoLimits` (415 or 422 otherwise, 413 for a photo past the photo limit).
-    func identify(_ staged: StagedUpload, for event: Event) async throws -> (format: MediaFormat, video: VideoInfo?) {
-        if let container = VideoFormat(sniffing: staged.head) {
-            guard event.allowVideos else {
-                throw Problem(
-                    .unsupportedMediaType, "videos-not-allowed", title: "Photos only",
-                    detail: "This event takes photos only: the organizer has not allowed videos.")
-            }
-            guard let videos else {
-                throw Problem(
-                    .unsupportedMediaType, "videos-unavailable", title: "Videos not available",
-                    detail: "This server cannot keep videos (ffmpeg is not installed). Photos are welcome.")
-            }
-            return (.video(container), try await videos.inspect(staged.file.path, limits: Self.eventVideoLimits))
-        }
-        if staged.byteSize > limits.maxBytes { throw Problem.photoTooLarge(limits.maxBytes) }
-        return (.image(try await validate(staged)), nil)
+    /// What an event takes in: photos within the server's limits, and videos of at most 30 seconds where the
+    /// organizer allows them (SOC-4).
+    func ingestPolicy(for event: Event) -> IngestPolicy {
+        IngestPolicy(
+            maxImageBytes: limits.maxBytes, maxPixels: limits.maxPixels,
+            videos: event.allowVideos ? .accepted(IngestPolicy.eventVideoLimits, maxBytes: limits.maxVideoBytes) : .refused(.videosNotAllowed))
     }
 
     /// A drawing is a guestbook post (SOC-1): it takes a shot only where the organizer says so.
@@ -182,12 +144,6 @@ extension PhotoService {
         throw Quota.exceeded(usage, byOrganizer: uploader.isOrganizer)
     }
 
-    /// The format from the bytes, and the size from the header — before anything is decoded (MED-3). The library
-    /// checks its uploads the same way.
-    func validate(_ staged: StagedUpload) async throws -> ImageFormat {
-        try await ImageCheck(images: images, maxPixels: limits.maxPixels, logger: logger).validate(staged)
-    }
-
     func uploader(event: Event, role: EventRole, identity: Identity) async throws -> PhotoRepository.Uploader {
         switch (identity, role) {
         case (.user(let user, _), .organizer): return .organizer(userID: user.id, name: user.name)
@@ -208,12 +164,4 @@ extension Problem {
         if let duplicate, duplicate.uploaderID == uploaderID { problem.extensions["existingId"] = duplicate.id }
         return problem
     }
-
-    static let storageUnavailable = Problem(
-        .serviceUnavailable, "storage-unavailable", title: "Storage unavailable",
-        detail: "The server cannot reach its photo storage just now: nothing was saved. Please try again in a moment.")
-
-    static let storageFull = Problem(
-        .init(code: 507, reasonPhrase: "Insufficient Storage"), "storage-full", title: "Storage full",
-        detail: "The server's storage is full, so this photo could not be saved. Keep it on your phone and try again later.")
 }

@@ -13,9 +13,10 @@ struct PhotoService: Sendable {
     let blobs: any BlobStore
     /// Originals served to others lose their location (MED-2).
     let redactions: LocationRedactions
-    let staging: UploadStaging
+    /// Files come in through it (`ingestPolicy(for:)` says what an event takes).
+    let ingest: Ingest
+    /// A deleted photo's files go as an abandoned write's do (and after a crash, through its reconciliation).
     let pendingWrites: PendingWrites
-    let images: any ImageProcessor
     let signer: MediaSigner
     let pictures: ShooterPictures
     let changes: ChangeHub
@@ -25,9 +26,6 @@ struct PhotoService: Sendable {
     let limits: UploadLimits
     /// Comments and likes on the posts (SOC-2): whether a caller likes one, and taking a person's back.
     let likes: GuestbookRepository
-    let logger: Logger
-    /// ffmpeg's checks and renders for event videos (SOC-4); nil where ffmpeg is not installed.
-    var videos: VideoProcessor? = nil
 
     struct UploadLimits: Sendable {
         let maxBytes: Int64

@@ -14,11 +14,15 @@ struct AudioClip: Sendable {
         .unsupportedMediaType, "not-audio", title: "Not a sound file we can play",
         detail: "This file is not a sound we can play. Send an MP3, M4A, Ogg, WAV or FLAC file.")
 
-    /// The clip made from the file at `path`, in `directory`.
-    func make(from path: String, into directory: URL) async throws -> URL {
+    /// 415 unless ffprobe finds a sound in the file at `path` (`Ingest.identifySound`).
+    func check(_ path: String) async throws {
         guard let probe = try? JSONDecoder().decode(Probe.self, from: try await tool.probe(path, inputOptions: VideoTool.audioInputOptions)),
             probe.streams?.contains(where: { $0.codec_type == "audio" }) == true
         else { throw Self.notAudio }
+    }
+
+    /// The clip made from the file at `path` (checked), in `directory`.
+    func make(from path: String, into directory: URL) async throws -> URL {
         let output = directory.appendingPathComponent("clip.m4a")
         try await tool.ffmpeg(
             VideoTool.audioInputOptions + [

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import NIOPosix
 
-/// The one check every image entry point makes before anything decodes it — event photos, library assets,
-/// profile pictures (issue 37, item 7): a format we accept, recognised from its bytes; a whole file; at most
+/// The check `Ingest` makes of every picture before anything decodes it — event photos, library assets, profile
+/// pictures (issue 37, item 7): a format we accept, recognised from its bytes; a whole file; at most
 /// `maxPixels`, all frames together; and, for a large picture, enough bytes to be a real photo.
 struct ImageCheck: Sendable {
     let images: any ImageProcessor
@@ -17,14 +17,8 @@ struct ImageCheck: Sendable {
 
     /// The format from the bytes, and the size from the header — before anything is decoded (MED-3).
     func validate(_ staged: StagedUpload) async throws -> ImageFormat {
-        guard staged.byteSize > 0 else {
-            throw Problem(.unprocessableContent, "empty-file", title: "Empty file", detail: "The file is empty.")
-        }
-        guard let format = ImageFormat(sniffing: staged.head) else {
-            throw Problem(
-                .unsupportedMediaType, "unsupported-format", title: "Not a photo we accept",
-                detail: "This file is not a photo we accept. Send JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF.")
-        }
+        guard staged.byteSize > 0 else { throw Problem.emptyFile }
+        guard let format = ImageFormat(sniffing: staged.head) else { throw Problem.picturesOnly }
         let broken = Problem(
             .unprocessableContent, "unreadable-image", title: "Broken photo",
             detail: "This file looks like a \(format.rawValue.uppercased()) image but cannot be read: it may be damaged or cut short.")

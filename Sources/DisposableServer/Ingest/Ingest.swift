@@ -1,0 +1,153 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The one way a file comes in (issue 38), whatever it becomes — an event photo or video, a library asset, a profile
+/// picture, a capsule's song: **stage** the body (hashed, fsynced, never whole in memory) → **identify** it under the
+/// entry point's `IngestPolicy` (format from its bytes, pixels and frames from its header, a video's length from
+/// ffprobe) → **store** it durably (a pending write begun before, abandoned on failure) → and the target's own
+/// service records it (`PhotoService.record`, `LibraryService.record`, `ProfileService.setAvatar`,
+/// `CapsuleService.setClip`), which ends the pending write in the transaction that names the file.
+struct Ingest: Sendable {
+    let staging: UploadStaging
+    let images: any ImageProcessor
+    /// ffprobe and ffmpeg; nil where ffmpeg is not installed (videos and sounds are then refused).
+    let videos: VideoProcessor?
+    let blobs: any BlobStore
+    let pendingWrites: PendingWrites
+    let logger: Logger
+
+    struct Identified: Sendable {
+        let format: MediaFormat
+        /// What ffprobe read of a video.
+        let video: VideoInfo?
+    }
+
+    /// Files that a row will vouch for once recorded (REL-1).
+    enum PendingWrite: Sendable {
+        case eventPhoto(eventID: String, photoID: String)
+        /// A library asset's revision: its original, then its derivatives.
+        case libraryRevision(LibraryFiles)
+        /// A live photo's video added beside a recorded original: failing, only that file goes.
+        case libraryMotion(LibraryFiles)
+    }
+
+    /// The largest body worth receiving under `policy` on this server (no video's size where ffmpeg is missing).
+    func maxBytes(under policy: IngestPolicy) -> Int64 {
+        videos == nil ? policy.maxImageBytes : policy.maxBytes
+    }
+
+    /// 413 before a byte is read when the client says how long its body is.
+    func admit(declaredLength: Int64?, under policy: IngestPolicy) throws {
+        let limit = maxBytes(under: policy)
+        if let length = declaredLength, length > limit { throw Problem.photoTooLarge(limit) }
+    }
+
+    /// The body to a staging file under `policy`'s size (413 past it, 507 on a full disk).
+    func stage(_ body: RequestBody, declaredLength: Int64?, under policy: IngestPolicy) async throws -> StagedUpload {
+        try admit(declaredLength: declaredLength, under: policy)
+        return try await stage(body, limit: maxBytes(under: policy))
+    }
+
+    /// A body this server made itself (a copy of a stored photo), whatever its size.
+    func stage(_ body: RequestBody, limit: Int64) async throws -> StagedUpload {
+        let receiving = ContinuousClock.now
+        defer { Metric.ingest(.receive, since: receiving) }
+        do {
+            return try await staging.receive(body, maxBytes: limit)
+        } catch is StorageFull {
+            throw Problem.storageFull
+        }
+    }
+
+    /// What the staged bytes are under `policy`: a picture `ImageCheck` accepts, or a video ffprobe reads within the
+    /// policy's bounds — 415 for anything else, 413 for a picture past the picture limit, 422 for a broken file.
+    func identify(_ staged: StagedUpload, under policy: IngestPolicy) async throws -> Identified {
+        guard staged.byteSize > 0 else { throw Problem.emptyFile }
+        if let container = VideoFormat(sniffing: staged.head) {
+            switch policy.videos {
+            case .refused(let problem): throw problem
+            case .accepted(let limits, _):
+                guard let videos else { throw Problem.videosUnavailable }
+                return Identified(format: .video(container), video: try await videos.inspect(staged.file.path, limits: limits))
+            }
+        }
+        guard ImageFormat(sniffing: staged.head) != nil else { throw policy.takesVideos ? Problem.notPhotoOrVideo : Problem.picturesOnly }
+        if staged.byteSize > policy.maxImageBytes { throw Problem.photoTooLarge(policy.maxImageBytes) }
+        let format = try await ImageCheck(images: images, maxPixels: policy.maxPixels, logger: logger).validate(staged)
+        return Identified(format: .image(format), video: nil)
+    }
+
+    /// A sound file ffprobe reads (the song clip's policy); 415 otherwise, 503 without ffmpeg.
+    func identifySound(_ staged: StagedUpload) async throws -> AudioClip {
+        guard let videos else { throw Problem.soundsUnavailable }
+        let clip = AudioClip(tool: videos.tool)
+        try await clip.check(staged.file.path)
+        return clip
+    }
+
+    /// The staged file under `key`, durably, recorded first as a pending write: should the process die before the
+    /// row that names it commits, `PendingWrites.reconcile` removes it. 507 on a full disk, 503 when the store is out
+    /// of reach; nothing is left behind either way.
+    func store(_ staged: StagedUpload, key: String, as write: PendingWrite) async throws {
+        let storing = ContinuousClock.now
+        defer { Metric.ingest(.store, since: storing) }
+        try await begin(write)
+        do {
+            try await blobs.put(file: staged.file, key: key, sha256: staged.sha256, size: staged.byteSize)
+        } catch {
+            try? await abandon(write)
+            if error is StorageFull { throw Problem.storageFull }
+            if error is StorageUnavailable { throw Problem.storageUnavailable }
+            throw error
+        }
+    }
+
+    /// The target refused to record what was stored (a limit reached meanwhile, a race lost): its files go.
+    func abandon(_ write: PendingWrite) async throws {
+        switch write {
+        case .eventPhoto(let eventID, let photoID): try await pendingWrites.abandon(eventID: eventID, photoID: photoID)
+        case .libraryRevision(let files): try await pendingWrites.abandon(files)
+        case .libraryMotion(let files):
+            try await blobs.delete(key: files.motion)
+            try await settle(write)
+        }
+    }
+
+    /// The file is named by a committed row: forget the pending write (for targets whose record step is not a
+    /// transaction of its own — the event photo and library inserts end it inside theirs).
+    func settle(_ write: PendingWrite) async throws {
+        let id =
+            switch write {
+            case .eventPhoto(_, let photoID): photoID
+            case .libraryRevision(let files), .libraryMotion(let files): files.writeID
+            }
+        try await pendingWrites.database.sql { db in try await PendingWrites.end(photoID: id, in: db) }
+    }
+
+    private func begin(_ write: PendingWrite) async throws {
+        switch write {
+        case .eventPhoto(let eventID, let photoID): try await pendingWrites.begin(eventID: eventID, photoID: photoID)
+        case .libraryRevision(let files), .libraryMotion(let files): try await pendingWrites.begin(files)
+        }
+    }
+}
+
+extension Problem {
+    static let notPhotoOrVideo = Problem(
+        .unsupportedMediaType, "unsupported-format", title: "Unsupported format",
+        detail: "This file is not a photo or video we accept. Send JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF photos, "
+            + "or MP4, QuickTime or WebM videos.")
+
+    static let soundsUnavailable = Problem(
+        .serviceUnavailable, "clips-unavailable", title: "Sound clips unavailable",
+        detail: "This server cannot read sound files (ffmpeg is not installed).")
+
+    static let storageUnavailable = Problem(
+        .serviceUnavailable, "storage-unavailable", title: "Storage unavailable",
+        detail: "The server cannot reach its photo storage just now: nothing was saved. Please try again in a moment.")
+
+    static let storageFull = Problem(
+        .init(code: 507, reasonPhrase: "Insufficient Storage"), "storage-full", title: "Storage full",
+        detail: "The server's storage is full, so this photo could not be saved. Keep it on your phone and try again later.")
+}
