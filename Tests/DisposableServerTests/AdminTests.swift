@@ -65,6 +65,19 @@ struct AdminTests {
             #expect(days.count == 30 && days.last?["uploads"] as? Int == 2)
             #expect(((stats["storage"] as? [String: Any])?["storedBytes"] as? Int ?? 0) > sizes)
 
+            // One count for the panel, /metrics and the account (issue 38): her library counts too, and the instance
+            // never stores less than one of its accounts uses.
+            let picture = try await TestImages.structured(width: 1600, height: 1200)
+            let asset = try #require(try await app.uploadToLibrary(picture, token: token).string("id"))
+            _ = try await app.waitUntilAssetProcessed(asset, token: token)
+            let accounts = try await app.call(.get, "/api/v1/admin/users", token: admin)["items"] as? [[String: Any]]
+            let used = try #require(accounts?.first { $0["id"] as? String == ana }?["usedBytes"] as? Int)
+            let storage = try await app.call(.get, "/api/v1/admin/stats", token: admin)["storage"] as? [String: Any]
+            let stored = try #require(storage?["storedBytes"] as? Int)
+            #expect(used == sizes + picture.count && stored > used, "stored \(stored), used \(used)")
+            let scraped = try await app.call(.get, "/metrics", token: admin).text.split(separator: "\n").first { $0.hasPrefix("disposable_bytes_stored ") }
+            #expect(scraped.flatMap { Double($0.split(separator: " ")[1]) } == Double(stored))
+
             // MUT: delete Ana
             #expect(try await app.call(.delete, "/api/v1/admin/users/\(ana)", token: admin).status == .noContent)
 

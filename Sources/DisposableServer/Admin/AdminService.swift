@@ -9,6 +9,7 @@ struct AdminService: Sendable {
     let database: any DatabaseEngine
     let accounts: AccountService
     let myData: MyDataService
+    let statistics: InstanceStatistics
     let clock: any AppClock
     let configuration: AppConfiguration
 
@@ -123,43 +124,20 @@ struct AdminService: Sendable {
     // MARK: Statistics
 
     func stats() async throws -> InstanceStats {
-        let now = clock.now.millisecondsSince1970
         let dayMilliseconds: Int64 = 86_400_000
-        let today = now / dayMilliseconds
-        let since = (today - 29) * dayMilliseconds
-        let (users, events, photos, queue, stored, days) = try await database.read { db in
-            func count(_ sql: SQLQueryString) async throws -> Int {
-                try await db.raw(sql).first()?.decode(column: "n", as: Int.self) ?? 0
-            }
-            let events = InstanceStats.Events(
-                upcoming: try await count("SELECT COUNT(*) AS n FROM events WHERE starts_at > \(bind: now)"),
-                live: try await count("SELECT COUNT(*) AS n FROM events WHERE starts_at <= \(bind: now) AND ends_at > \(bind: now)"),
-                ended: try await count("SELECT COUNT(*) AS n FROM events WHERE ends_at <= \(bind: now)"))
-            let stored =
-                try await db.raw(
-                    "SELECT CAST(COALESCE(SUM(byte_size + derivative_bytes), 0) AS BIGINT) AS n FROM photos WHERE status <> 'failed'"
-                ).first()?.decode(column: "n", as: Int64.self) ?? 0
-            let days = try await db.raw(
-                """
-                SELECT uploaded_at / \(literal: dayMilliseconds) AS day, COUNT(*) AS n FROM photos
-                WHERE uploaded_at >= \(bind: since) GROUP BY uploaded_at / \(literal: dayMilliseconds)
-                """
-            ).all().reduce(into: [Int64: Int]()) { $0[try $1.decode(column: "day", as: Int64.self)] = try $1.decode(column: "n", as: Int.self) }
-            return (
-                try await count("SELECT COUNT(*) AS n FROM users"), events, try await count("SELECT COUNT(*) AS n FROM photos"),
-                try await count("SELECT COUNT(*) AS n FROM jobs"), stored, days
-            )
-        }
+        let today = clock.now.millisecondsSince1970 / dayMilliseconds
+        let totals = try await statistics.totals(now: clock.now, uploadsSince: Date(millisecondsSince1970: (today - 29) * dayMilliseconds))
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = .gmt
         formatter.dateFormat = "yyyy-MM-dd"
         let perDay = (today - 29...today).map { day in
             InstanceStats.Day(
-                day: formatter.string(from: Date(millisecondsSince1970: day * dayMilliseconds)), uploads: days[day] ?? 0)
+                day: formatter.string(from: Date(millisecondsSince1970: day * dayMilliseconds)), uploads: totals.uploadsPerDay[day] ?? 0)
         }
         return InstanceStats(
-            users: users, events: events, photos: photos, uploadsPerDay: perDay, renderQueueDepth: queue, storage: storage(stored: stored))
+            users: totals.users, events: totals.events, photos: totals.photos, uploadsPerDay: perDay,
+            renderQueueDepth: totals.renderQueueDepth, storage: storage(stored: totals.storedBytes))
     }
 
     private func storage(stored: Int64) -> InstanceStats.Storage {

@@ -53,6 +53,8 @@ public struct AppServices: Sendable {
     let retention: RetentionSweeper
     let requestLog: RequestLog
     let liveStreams: LiveStreamSlots
+    /// The numbers the admin panel and `/metrics` show.
+    let statistics: InstanceStatistics
 
     public init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger) throws {
         try self.init(configuration: configuration, database: database, clock: clock, logger: logger, recentReads: RecentReads())
@@ -126,7 +128,9 @@ public struct AppServices: Sendable {
         myData = MyDataService(
             database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,
             pendingWrites: pendingWrites, blobs: blobs, changes: changes, clock: clock)
-        admin = AdminService(database: database, accounts: accounts, myData: myData, clock: clock, configuration: configuration)
+        statistics = InstanceStatistics(database: database)
+        admin = AdminService(
+            database: database, accounts: accounts, myData: myData, statistics: statistics, clock: clock, configuration: configuration)
         let mailer: (any Mailer)? = try configuration.smtpURL.map { url in
             let host = URL(string: configuration.publicBaseURL)?.host ?? "localhost"
             return SMTPMailer(settings: try SMTPSettings(url: url, from: configuration.mailFrom ?? "Disposable <disposable@\(host)>"), logger: logger)

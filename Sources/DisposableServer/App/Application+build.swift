@@ -20,7 +20,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     MediaController(signer: services.signer, blobs: services.blobs, clock: services.clock).addRoutes(to: router)
 
     MetricsController(
-        database: services.database, liveStreams: services.liveStreams, accounts: services.accounts, token: services.configuration.metricsToken
+        statistics: services.statistics, liveStreams: services.liveStreams, accounts: services.accounts, token: services.configuration.metricsToken
     ).addRoutes(to: router)
 
     // Everything else knows who is asking from the session.
@@ -159,7 +159,7 @@ private func metricsListener(services: AppServices, port: Int) -> some Service {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ProblemMiddleware())
     MetricsController(
-        database: services.database, liveStreams: services.liveStreams, accounts: services.accounts, token: nil, open: true
+        statistics: services.statistics, liveStreams: services.liveStreams, accounts: services.accounts, token: nil, open: true
     ).addRoutes(to: router)
     return Application(
         router: router, configuration: .init(address: .hostname(services.configuration.host, port: port), serverName: AppServices.serverName),

@@ -1,6 +1,5 @@
 import Metrics
 import Prometheus
-import SQLKit
 
 /// OPS-2: what an operator watches, as Prometheus text at `GET /metrics`. Requests by route, their durations
 /// and errors come from Hummingbird's `MetricsMiddleware`; the rest is counted where it happens (`Metric`) or
@@ -17,18 +16,11 @@ enum InstanceMetrics {
     static func start() { _ = registry }
 
     /// The numbers read at scrape time, then the whole registry as text.
-    static func scrape(database: any DatabaseEngine, liveStreams: LiveStreamSlots) async throws -> [UInt8] {
-        let (queued, stored) = try await database.sql { db in
-            let queued = try await db.raw("SELECT COUNT(*) AS n FROM jobs").first()?.decode(column: "n", as: Int.self) ?? 0
-            let stored =
-                try await db.raw(
-                    "SELECT CAST(COALESCE(SUM(byte_size + derivative_bytes), 0) AS BIGINT) AS n FROM photos WHERE status <> 'failed'"
-                ).first()?.decode(column: "n", as: Int64.self) ?? 0
-            return (queued, stored)
-        }
+    static func scrape(statistics: InstanceStatistics, liveStreams: LiveStreamSlots) async throws -> [UInt8] {
+        let (stored, queued) = try await statistics.storage()
         registry.makeGauge(name: "disposable_render_queue_depth", help: "Photos waiting to be rendered (jobs).").set(Double(queued))
         registry.makeGauge(name: "disposable_live_streams", help: "Live streams open on this instance.").set(Double(liveStreams.total))
-        registry.makeGauge(name: "disposable_bytes_stored", help: "Bytes of photos and their derivatives stored.").set(Double(stored))
+        registry.makeGauge(name: "disposable_bytes_stored", help: "Bytes stored: what accounts are charged for, and the derivatives made of it.").set(Double(stored))
         return registry.emitToBuffer()
     }
 }

@@ -6,7 +6,7 @@ import Hummingbird
 /// `--metrics-token` bearer, or an admin's session; anyone else gets 403. On the separate
 /// `--metrics-port` listener (`open`), whoever reaches the port may read: the operator keeps it to their network.
 struct MetricsController {
-    let database: any DatabaseEngine
+    let statistics: InstanceStatistics
     let liveStreams: LiveStreamSlots
     let accounts: AccountService
     let token: String?
@@ -23,7 +23,7 @@ struct MetricsController {
                 .forbidden, "metrics-forbidden", title: "Not for you",
                 detail: "Metrics are for this machine, the metrics token, or an admin's session.")
         }
-        let text = try await InstanceMetrics.scrape(database: database, liveStreams: liveStreams)
+        let text = try await InstanceMetrics.scrape(statistics: statistics, liveStreams: liveStreams)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: text)))
