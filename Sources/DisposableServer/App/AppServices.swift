@@ -4,8 +4,6 @@ import Logging
 /// The parts of one instance, built once here and handed to the controllers, pages, background services and
 /// CLI commands through their initialisers: each of those gets only the services it uses.
 public struct AppServices: Sendable {
-    /// What the `Server` header says.
-    static let serverName = "Disposable"
     public let configuration: AppConfiguration
     public let database: any DatabaseEngine
     public let clock: any AppClock

@@ -116,7 +116,7 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
                     MediaShortcut(signer: services.signer, blobs: services.blobs, clock: services.clock, requestLog: services.requestLog)
                 }
                 : nil),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: AppServices.serverName),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         logger: services.logger
     )
     app.addServices(
@@ -162,7 +162,7 @@ private func metricsListener(services: AppServices, port: Int) -> some Service {
         statistics: services.statistics, liveStreams: services.liveStreams, accounts: services.accounts, token: nil, open: true
     ).addRoutes(to: router)
     return Application(
-        router: router, configuration: .init(address: .hostname(services.configuration.host, port: port), serverName: AppServices.serverName),
+        router: router, configuration: .init(address: .hostname(services.configuration.host, port: port), serverName: serverName),
         logger: services.logger)
 }
 

@@ -57,7 +57,7 @@ final class MediaShortcut: ShortcutAnswers {
 
     /// The headers every response carries, and the server's name, as HTTP/1.1 lines.
     private static let commonLines =
-        (SecurityHeadersMiddleware<AppRequestContext>.commonHeaders + [HTTPField(name: .server, value: AppServices.serverName)])
+        (SecurityHeadersMiddleware<AppRequestContext>.commonHeaders + [HTTPField(name: .server, value: serverName)])
         .map { "\($0.name.rawName): \($0.value)\r\n" }.joined()
 
     /// The wall clock's, like the router's (not the services' clock, which tests move).

@@ -1,2 +1,0 @@
-/// The server's version.
-public let disposableVersion = "0.1.0"
