@@ -75,7 +75,9 @@ struct AdminTests {
             let storage = try await app.call(.get, "/api/v1/admin/stats", token: admin)["storage"] as? [String: Any]
             let stored = try #require(storage?["storedBytes"] as? Int)
             #expect(used == sizes + picture.count && stored > used, "stored \(stored), used \(used)")
-            let scraped = try await app.call(.get, "/metrics", token: admin).text.split(separator: "\n").first { $0.hasPrefix("disposable_bytes_stored ") }
+            let scraped = try await app.call(.get, "/metrics", token: admin).text.split(separator: "\n").first {
+                $0.hasPrefix("disposable_bytes_stored ")
+            }
             #expect(scraped.flatMap { Double($0.split(separator: " ")[1]) } == Double(stored))
 
             // MUT: delete Ana

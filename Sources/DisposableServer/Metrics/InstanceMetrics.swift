@@ -20,7 +20,8 @@ enum InstanceMetrics {
         let (stored, queued) = try await statistics.storage()
         registry.makeGauge(name: "disposable_render_queue_depth", help: "Photos waiting to be rendered (jobs).").set(Double(queued))
         registry.makeGauge(name: "disposable_live_streams", help: "Live streams open on this instance.").set(Double(liveStreams.total))
-        registry.makeGauge(name: "disposable_bytes_stored", help: "Bytes stored: what accounts are charged for, and the derivatives made of it.").set(Double(stored))
+        registry.makeGauge(name: "disposable_bytes_stored", help: "Bytes stored: what accounts are charged for, and the derivatives made of it.").set(
+            Double(stored))
         return registry.emitToBuffer()
     }
 }
