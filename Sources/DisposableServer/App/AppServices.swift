@@ -124,7 +124,8 @@ public struct AppServices: Sendable {
             database: database, capsules: capsules, blobs: blobs, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
             clock: clock)
         myData = MyDataService(
-            database: database, accounts: accounts, events: events, photos: photos, photoRows: photoRows, deletion: deletion,
+            database: database, rows: PersonalDataRepository(database: database), accounts: accounts, events: events, photos: photos,
+            photoRows: photoRows, deletion: deletion,
             pendingWrites: pendingWrites, blobs: blobs, changes: changes, clock: clock)
         statistics = InstanceStatistics(database: database)
         admin = AdminService(

@@ -17,14 +17,14 @@ struct ArchiveController {
         let eventID = try context.parameters.require("id")
         let wanted = request.uri.queryParameters.get("ids").map { Set($0.split(separator: ",").map(String.init)) }
         let (event, photos, viewerID) = try await gallery.archive(eventID: eventID, only: wanted, for: context.identity)
-        let names = Self.uniqueNames(photos.map(\.downloadName))
+        let names = ArchiveNames.unique(photos.map(\.downloadName))
         let entries = zip(photos, names).map { ZipEncoder.Entry(name: $1, size: $0.byteSize, modified: $0.takenAt) }
         let blobs = blobs
         let redactions = redactions
         let sources = photos.map { OriginalSource(blobs: blobs, photo: $0, redactions: $0.uploaderID == viewerID ? nil : redactions) }
         let headers: HTTPFields = [
             .contentType: "application/zip",
-            .contentDisposition: contentDisposition(Self.archiveName(event.name)),
+            .contentDisposition: contentDisposition(ArchiveNames.archive(event.name)),
             .cacheControl: "no-store",
         ]
         let eventLoop = context.eventLoop
@@ -45,21 +45,5 @@ struct ArchiveController {
                 try await paced.write(encoder.finish())
                 try await paced.writer.finish(nil)
             })
-    }
-
-    /// Two guests called Ana both have an `Ana1.jpg`: the second becomes `Ana1 (2).jpg`.
-    static func uniqueNames(_ names: [String]) -> [String] {
-        var seen: [String: Int] = [:]
-        return names.map { name in
-            seen[name, default: 0] += 1
-            guard let count = seen[name], count > 1 else { return name }
-            let ext = (name as NSString).pathExtension
-            return "\((name as NSString).deletingPathExtension) (\(count)).\(ext)"
-        }
-    }
-
-    static func archiveName(_ eventName: String) -> String {
-        let safe = eventName.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == " " || $0 == "-" ? Character($0) : "_" }
-        return String(String(safe).prefix(60)).trimmingCharacters(in: .whitespaces) + ".zip"
     }
 }

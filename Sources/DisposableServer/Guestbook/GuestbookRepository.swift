@@ -41,12 +41,7 @@ struct GuestbookRepository: Sendable {
     func add(_ comment: Comment, on photo: Photo, facts: @escaping @Sendable (Int) -> ChangePayload) async throws -> Int? {
         let kind = database.kind
         return try await database.transaction { db in
-            guard
-                let row = try await db.raw(
-                    "UPDATE photos SET comment_count = comment_count + 1 WHERE id = \(bind: photo.id) RETURNING comment_count"
-                ).first()
-            else { return nil }
-            let count = try row.decode(column: "comment_count", as: Int.self)
+            guard let count = try await PhotoRepository.count(.comments, by: 1, on: photo.id, in: db) else { return nil }
             try await db.raw(
                 """
                 INSERT INTO comments (id, photo_id, event_id, author_id, author_name, text, created_at)
@@ -71,9 +66,7 @@ struct GuestbookRepository: Sendable {
 
     private static func remove(_ comment: Comment, of photo: Photo, now: Date, kind: DatabaseKind, in db: any SQLDatabase) async throws -> Bool {
         guard try await db.raw("DELETE FROM comments WHERE id = \(bind: comment.id) RETURNING id").first() != nil else { return false }
-        let count =
-            try await db.raw("UPDATE photos SET comment_count = comment_count - 1 WHERE id = \(bind: photo.id) RETURNING comment_count")
-            .first()?.decode(column: "comment_count", as: Int.self) ?? 0
+        let count = try await PhotoRepository.count(.comments, by: -1, on: photo.id, in: db) ?? 0
         let facts = ChangePayload(
             kind: .commentRemoved, photoId: photo.id, awaitingApproval: photo.approved ? nil : true, commentId: comment.id, commentCount: count)
         try await ChangeLog.append(facts, eventID: photo.eventID, photo: photo, now: now, kindOfDatabase: kind, in: db)
@@ -96,8 +89,7 @@ struct GuestbookRepository: Sendable {
                 : try await db.raw("DELETE FROM likes WHERE photo_id = \(bind: photo.id) AND liker_id = \(bind: likerID) RETURNING photo_id")
                     .first() != nil
             guard changed else {
-                return try await db.raw("SELECT like_count FROM photos WHERE id = \(bind: photo.id)").first()?.decode(
-                    column: "like_count", as: Int.self)
+                return try await PhotoRepository.count(.likes, by: 0, on: photo.id, in: db)
             }
             if liked {
                 try await NotificationRepository.reacted(.liked, to: photo, by: likerID, actorName: likerName, now: now, in: db)
@@ -110,9 +102,7 @@ struct GuestbookRepository: Sendable {
 
     private static func moveLikes(_ photo: Photo, by delta: Int, now: Date, kind: DatabaseKind, in db: any SQLDatabase) async throws -> Int? {
         guard
-            let count = try await db.raw(
-                "UPDATE photos SET like_count = like_count + \(bind: delta) WHERE id = \(bind: photo.id) RETURNING like_count"
-            ).first()?.decode(column: "like_count", as: Int.self)
+            let count = try await PhotoRepository.count(.likes, by: delta, on: photo.id, in: db)
         else { return nil }
         let facts = ChangePayload(kind: .likesChanged, photoId: photo.id, awaitingApproval: photo.approved ? nil : true, likeCount: count)
         try await ChangeLog.append(facts, eventID: photo.eventID, photo: photo, now: now, kindOfDatabase: kind, in: db)
@@ -142,18 +132,16 @@ struct GuestbookRepository: Sendable {
                     _ = try await Self.remove(comment, of: photo, now: now, kind: kind, in: db)
                 }
             }
-            let liked = try await db.raw(
-                """
-                DELETE FROM likes WHERE liker_id = \(bind: authorID)
-                    AND photo_id IN (SELECT id FROM photos WHERE event_id = \(bind: eventID)) RETURNING photo_id
-                """
-            ).all().map { try $0.decode(column: "photo_id", as: String.self) }
+            let liked = try await db.raw("SELECT photo_id FROM likes WHERE liker_id = \(bind: authorID)").all()
+                .map { try $0.decode(column: "photo_id", as: String.self) }
+            var taken: [String] = []
             for id in liked {
-                if let photo = try await PhotoRepository.find(id: id, in: db) {
-                    _ = try await Self.moveLikes(photo, by: -1, now: now, kind: kind, in: db)
-                }
+                guard let photo = try await PhotoRepository.find(id: id, in: db), photo.eventID == eventID else { continue }
+                try await db.raw("DELETE FROM likes WHERE photo_id = \(bind: id) AND liker_id = \(bind: authorID)").run()
+                _ = try await Self.moveLikes(photo, by: -1, now: now, kind: kind, in: db)
+                taken.append(id)
             }
-            try await NotificationRepository.likeTakenBack(photoIDs: liked, by: authorID, in: db)
+            try await NotificationRepository.likeTakenBack(photoIDs: taken, by: authorID, in: db)
             try await NotificationRepository.forget(recipientID: authorID, eventID: eventID, in: db)
         }
     }

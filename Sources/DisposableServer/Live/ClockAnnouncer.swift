@@ -57,15 +57,16 @@ struct ClockAnnouncer: Service {
         // CAP-1: once the event has ended and its gallery is open, everyone is told its recap is ready. An event with no
         // photo then is flagged without a notice, so that it is not looked at again four times a second.
         let dueRecaps = try await database.sql { db in
-            try await db.raw(
+            var due: [(String, Bool)] = []
+            for id in try await db.raw(
                 """
-                SELECT id, EXISTS (SELECT 1 FROM photos WHERE photos.event_id = events.id AND status = 'ready' AND approved
-                                   AND kind = 'photo') AS has_photos
-                FROM events
-                WHERE recap_announced = \(bind: false) AND ends_at <= \(bind: nowMS)
+                SELECT id FROM events WHERE recap_announced = \(bind: false) AND ends_at <= \(bind: nowMS)
                   AND (reveal_mode = 'now' OR reveal_announced = \(bind: true))
                 """
-            ).all().map { (try $0.decode(column: "id", as: String.self), try $0.decode(column: "has_photos", as: Bool.self)) }
+            ).all().map({ try $0.decode(column: "id", as: String.self) }) {
+                due.append((id, try await PhotoRepository.hasRecapPhotos(eventID: id, in: db)))
+            }
+            return due
         }
         for (id, hasPhotos) in dueRecaps {
             try await announce(id, flag: "recap_announced", now: now, notify: false) { db in

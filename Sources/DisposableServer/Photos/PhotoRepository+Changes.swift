@@ -107,4 +107,15 @@ extension PhotoRepository {
     static func cancelJobs(eventID: String, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM jobs WHERE subject_id IN (SELECT id FROM photos WHERE event_id = \(bind: eventID))").run()
     }
+
+    /// The counters a post's row keeps of what others did to it (SOC-2), so pages never count rows.
+    enum Counter: String { case comments = "comment_count", likes = "like_count" }
+
+    /// Moves a post's counter by `delta` (0 reads it) in the caller's transaction; the count after it, nil when the
+    /// post is gone.
+    static func count(_ counter: Counter, by delta: Int, on photoID: String, in db: any SQLDatabase) async throws -> Int? {
+        try await db.raw(
+            "UPDATE photos SET \(unsafeRaw: counter.rawValue) = \(unsafeRaw: counter.rawValue) + \(bind: delta) WHERE id = \(bind: photoID) RETURNING \(unsafeRaw: counter.rawValue)"
+        ).first()?.decode(column: counter.rawValue, as: Int.self)
+    }
 }

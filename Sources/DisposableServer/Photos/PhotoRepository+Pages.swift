@@ -113,17 +113,33 @@ extension PhotoRepository {
         }
     }
 
+    /// Everything these uploaders sent that is kept (not failed), oldest first: a person's export and erasure.
+    func kept(uploadedBy uploaderIDs: [String]) async throws -> [Photo] {
+        guard !uploaderIDs.isEmpty else { return [] }
+        return try await database.read { db in
+            try await db.raw(
+                "SELECT * FROM photos WHERE uploader_id IN (\(binds: uploaderIDs)) AND status <> 'failed' ORDER BY uploaded_at, id"
+            ).all().map(Self.photo(from:))
+        }
+    }
+
     /// What a recap chooses from (CAP-1): the photos every guest of the event sees — ready, approved, taken with a
     /// camera or sent from a library (not notes, drawings or videos) — with their measures.
     func recapCandidates(eventID: String) async throws -> [(photo: Photo, signals: PhotoSignals?)] {
         try await database.read { db in
-            try await db.raw(
-                """
-                SELECT * FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND approved AND kind = 'photo'
-                  AND source <> 'drawing'
-                """
-            ).all().map { row in (try Self.photo(from: row), PhotoSignals(stored: try row.decode(column: "signals", as: String?.self))) }
+            try await db.raw("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND \(Self.recapCondition)").all().map { row in
+                (try Self.photo(from: row), PhotoSignals(stored: try row.decode(column: "signals", as: String?.self)))
+            }
         }
+    }
+
+    /// Whether the event has one photo its recap could show (`ClockAnnouncer` tells everyone only then).
+    static func hasRecapPhotos(eventID: String, in db: any SQLDatabase) async throws -> Bool {
+        try await db.raw("SELECT 1 AS one FROM photos WHERE event_id = \(bind: eventID) AND \(recapCondition) LIMIT 1").first() != nil
+    }
+
+    private static var recapCondition: SQLQueryString {
+        "\(PhotoVisibility.shownToEveryone) AND kind = 'photo' AND source <> 'drawing'"
     }
 
     /// Photos waiting for the reveal: everything stored that did not fail.

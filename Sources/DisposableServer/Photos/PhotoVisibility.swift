@@ -26,15 +26,22 @@ struct PhotoVisibility: Sendable {
     }
 
     func canSee(_ photo: Photo) -> Bool {
-        role == .organizer || photo.uploaderID == viewerID || (photo.status == .ready && photo.approved && revealed)
+        role == .organizer || photo.uploaderID == viewerID || (revealed && Self.isShownToEveryone(photo))
     }
 
     /// The same rule over `photos` columns, for lists.
     var sqlCondition: SQLQueryString {
         if role == .organizer { return "TRUE" }
         if !revealed { return "uploader_id = \(bind: viewerID)" }
-        return "(uploader_id = \(bind: viewerID) OR (approved AND status = 'ready'))"
+        return "(uploader_id = \(bind: viewerID) OR \(Self.shownToEveryone))"
     }
+
+    /// What every guest sees once the gallery is open: ready, and approved where the organizer approves (ORG-4).
+    /// The recap (CAP-1) chooses among these, and its notice waits for one of them.
+    static func isShownToEveryone(_ photo: Photo) -> Bool { photo.status == .ready && photo.approved }
+
+    /// The same over `photos` columns.
+    static let shownToEveryone: SQLQueryString = "(status = 'ready' AND approved)"
 
     /// The shared gallery shows guests nothing before the reveal (their own shots are in "My shots").
     var galleryIsOpen: Bool { role == .organizer || revealed }
