@@ -121,7 +121,8 @@ public struct AppServices: Sendable {
         friends = FriendService(
             database: database, limiter: RateLimiter([.target: configuration.limits.friendRequests]), bell: notifications.bell, clock: clock)
         board = StoryBoardService(
-            database: database, capsules: capsules, blobs: blobs, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
+            rows: StoryBoardRepository(database: database), capsules: capsules, blobs: blobs,
+            limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
             clock: clock)
         myData = MyDataService(
             database: database, rows: PersonalDataRepository(database: database), accounts: accounts, events: events, photos: photos,

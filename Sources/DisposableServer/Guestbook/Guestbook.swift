@@ -5,8 +5,6 @@ import Foundation
 enum Guestbook {
     /// A guestbook message: a few sentences.
     static let maxNote = 500
-    /// A comment: a line or two.
-    static let maxComment = 500
     /// Notes and drawings that take no shot, per person and event: plenty for a guestbook, not a flood.
     static let postsPerGuest = 200
 

@@ -73,7 +73,7 @@ struct GuestbookService: Sendable {
         let grant = try await photos.photo(photoID, for: identity)
         let author = try await photos.uploader(event: grant.event, role: grant.role, identity: identity)
         try await limit(author.id)
-        let text = try Guestbook.text(input.text, field: "text", max: Guestbook.maxComment, lines: true, what: "a comment")
+        let text = try Reactions.comment(input.text)
         let comment = GuestbookRepository.Comment(
             id: newID(), photoID: grant.photo.id, eventID: grant.event.id, authorID: author.id, authorName: author.name, text: text,
             createdAt: clock.now)
@@ -105,7 +105,7 @@ struct GuestbookService: Sendable {
         } catch let problem as Problem where problem.status == .notFound {
             throw notFound
         }
-        guard comment.authorID == grant.viewerID || grant.role == .organizer else {
+        guard Reactions.mayDelete(commentBy: comment.authorID, viewerID: grant.viewerID, viewerOwnsTarget: grant.role == .organizer) else {
             throw Problem(
                 .forbidden, "not-your-comment", title: "Not your comment",
                 detail: "Only the person who wrote this comment, or the event's organizer, can delete it.")

@@ -29,7 +29,7 @@ struct NotificationRepository: Sendable {
         _ kind: NotificationJSON.Kind, to photo: Photo, by actorID: String, actorName: String, commentID: String? = nil, text: String? = nil,
         now: Date, in db: any SQLDatabase
     ) async throws {
-        guard actorID != photo.uploaderID else { return }
+        guard Reactions.tellsOwner(actorID: actorID, ownerID: photo.uploaderID) else { return }
         try await db.raw(
             """
             INSERT INTO notifications (id, recipient_id, kind, event_id, photo_id, comment_id, actor_id, actor_name, text, created_at)

@@ -52,7 +52,7 @@ struct MyDataService: Sendable {
             data.library = library.map(\.1)
             data.moments = try await rows.moments(of: user.id)
             data.friends = try await FriendService.names(of: user.id, in: database)
-            data.capsuleComments = try await StoryBoardService.comments(by: user.id, in: database)
+            data.capsuleComments = try await StoryBoardRepository.comments(by: user.id, in: database)
             data.capsules = try await CapsuleRepository(database: database).all(userID: user.id).reversed().map {
                 .init(
                     month: $0.month.text, photoIds: $0.assetIDs, quote: $0.quote, songTitle: $0.songTitle, songArtist: $0.songArtist,
