@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import SQLKit
@@ -15,22 +16,24 @@ struct AdminTests {
         try await TestApp.run(engine) { app in
             let admin = try await app.adminToken()
             // Registration off: registering answers 403 with the seed's sentence, on the API and the page.
-            let off = try await app.call(.patch, "/api/v1/admin/settings", json: ["registrationEnabled": false], token: admin)
+            let off = try await app.call(
+                .patch, "/api/v1/admin/settings", body: InstanceSettingsJSON(registrationEnabled: false, defaultQuotaBytes: nil), token: admin)
             #expect(off["registrationEnabled"] as? Bool == false)
-            let register = try await app.call(.post, "/api/v1/users", json: ["email": "late@example.com", "password": "password"])
+            let register = try await app.call(.post, "/api/v1/users", body: RegisterRequest(email: "late@example.com", password: "password"))
             #expect(register.expectProblem(.forbidden) == "Account registration is disabled")
             #expect(try await app.call(.get, "/register").status == .forbidden)
             #expect(try await app.call(.get, "/status")["registrationEnabled"] as? Bool == false)
 
             // The admin adds an account anyway; it signs in and organizes.
             let added = try await app.call(
-                .post, "/api/v1/admin/users", json: ["email": "Ana@Example.com", "password": "a good password", "name": "Ana"], token: admin)
+                .post, "/api/v1/admin/users", body: NewUserRequest(email: "Ana@Example.com", password: "a good password", name: "Ana"), token: admin)
             #expect(added.status == .created, "\(added.text)")
             #expect(added["email"] as? String == "ana@example.com" && added["quotaBytes"] as? Int == 50_000_000_000)
             #expect(added["usedBytes"] as? Int == 0 && added["isAdmin"] as? Bool == false)
             let ana = try #require(added.string("id"))
             let token = try #require(
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "a good password"]).string("token"))
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "a good password")).string(
+                    "token"))
             let event = try await app.createEvent(token: token)
             let id = event["id"] as! String
             let guest = try await app.guestToken(code: event["code"] as! String)
@@ -41,9 +44,9 @@ struct AdminTests {
                 let photo = try #require(try await app.upload(bytes, event: id, token: guest).string("id"))
                 _ = try await app.waitUntilProcessed(photo, token: token)
             }
-            try await app.call(.post, "/api/v1/admin/users", json: ["email": "ana@example.com", "password": "password"], token: admin)
+            try await app.call(.post, "/api/v1/admin/users", body: NewUserRequest(email: "ana@example.com", password: "password"), token: admin)
                 .expectProblem(.conflict)
-            try await app.call(.post, "/api/v1/admin/users", json: ["email": "not an email", "password": "password"], token: admin)
+            try await app.call(.post, "/api/v1/admin/users", body: NewUserRequest(email: "not an email", password: "password"), token: admin)
                 .expectProblem(.unprocessableContent)
 
             // Listed by email with what they use: the guests' photos count against the organizer.
@@ -58,12 +61,10 @@ struct AdminTests {
             }
 
             // Stats see them.
-            let stats = try await app.call(.get, "/api/v1/admin/stats", token: admin)
-            #expect(stats["photos"] as? Int == 2)
-            #expect((stats["events"] as? [String: Any])?["live"] as? Int == 1)
-            let days = try #require(stats["uploadsPerDay"] as? [[String: Any]])
-            #expect(days.count == 30 && days.last?["uploads"] as? Int == 2)
-            #expect(((stats["storage"] as? [String: Any])?["storedBytes"] as? Int ?? 0) > sizes)
+            let stats = try await app.call(.get, "/api/v1/admin/stats", token: admin).decode(InstanceStats.self)
+            #expect(stats.photos == 2 && stats.events.live == 1)
+            #expect(stats.uploadsPerDay.count == 30 && stats.uploadsPerDay.last?.uploads == 2)
+            #expect(stats.storage.storedBytes > Int64(sizes))
 
             // One count for the panel, /metrics and the account (issue 38): her library counts too, and the instance
             // never stores less than one of its accounts uses.
@@ -72,9 +73,8 @@ struct AdminTests {
             _ = try await app.waitUntilAssetProcessed(asset, token: token)
             let accounts = try await app.call(.get, "/api/v1/admin/users", token: admin)["items"] as? [[String: Any]]
             let used = try #require(accounts?.first { $0["id"] as? String == ana }?["usedBytes"] as? Int)
-            let storage = try await app.call(.get, "/api/v1/admin/stats", token: admin)["storage"] as? [String: Any]
-            let stored = try #require(storage?["storedBytes"] as? Int)
-            #expect(used == sizes + picture.count && stored > used, "stored \(stored), used \(used)")
+            let stored = try await app.call(.get, "/api/v1/admin/stats", token: admin).decode(InstanceStats.self).storage.storedBytes
+            #expect(used == sizes + picture.count && stored > Int64(used), "stored \(stored), used \(used)")
             let scraped = try await app.call(.get, "/metrics", token: admin).text.split(separator: "\n").first {
                 $0.hasPrefix("disposable_bytes_stored ")
             }
@@ -102,7 +102,8 @@ struct AdminTests {
             let records = try #require(try await app.call(.get, "/api/v1/admin/deletions", token: admin)["items"] as? [[String: Any]])
             #expect(records.first?["eventId"] as? String == id && records.first?["reason"] as? String == "account-deleted")
             try await app.call(.delete, "/api/v1/admin/users/\(ana)", token: admin).expectProblem(.notFound)
-            try await app.call(.patch, "/api/v1/admin/users/\(ana)", json: ["name": "Ghost"], token: admin).expectProblem(.notFound)
+            try await app.call(.patch, "/api/v1/admin/users/\(ana)", body: AdminUserPatch(name: .value("Ghost")), token: admin).expectProblem(
+                .notFound)
         }
     }
 
@@ -112,18 +113,23 @@ struct AdminTests {
             let admin = try await app.adminToken()
             let me = try #require(((try await app.call(.get, "/api/v1/me", token: admin))["user"] as? [String: Any])?["id"] as? String)
             try await app.call(.delete, "/api/v1/admin/users/\(me)", token: admin).expectProblem(.conflict)
-            try await app.call(.patch, "/api/v1/admin/users/\(me)", json: ["isAdmin": false], token: admin).expectProblem(.conflict)
+            try await app.call(.patch, "/api/v1/admin/users/\(me)", body: AdminUserPatch(isAdmin: .value(false)), token: admin).expectProblem(
+                .conflict)
 
             let other = try await app.userToken()
             let id = try #require(((try await app.call(.get, "/api/v1/me", token: other))["user"] as? [String: Any])?["id"] as? String)
-            let promoted = try await app.call(.patch, "/api/v1/admin/users/\(id)", json: ["isAdmin": true, "name": "Co-admin"], token: admin)
+            let promoted = try await app.call(
+                .patch, "/api/v1/admin/users/\(id)", body: AdminUserPatch(name: .value("Co-admin"), isAdmin: .value(true)), token: admin)
             #expect(promoted["isAdmin"] as? Bool == true && promoted["name"] as? String == "Co-admin")
             #expect(try await app.call(.get, "/api/v1/admin/stats", token: other).status == .ok)
             // Hostile input: unknown fields, a name too long or with control characters, made-up ids.
             try await app.call(.patch, "/api/v1/admin/users/\(id)", json: ["password": "x"], token: admin).expectProblem(.badRequest)
-            try await app.call(.patch, "/api/v1/admin/users/\(id)", json: ["name": String(repeating: "a", count: 81)], token: admin)
-                .expectProblem(.unprocessableContent)
-            try await app.call(.patch, "/api/v1/admin/users/\(id)", json: ["name": "bell\u{7}"], token: admin).expectProblem(.unprocessableContent)
+            try await app.call(
+                .patch, "/api/v1/admin/users/\(id)", body: AdminUserPatch(name: .value(String(repeating: "a", count: 81))), token: admin
+            )
+            .expectProblem(.unprocessableContent)
+            try await app.call(.patch, "/api/v1/admin/users/\(id)", body: AdminUserPatch(name: .value("bell\u{7}")), token: admin).expectProblem(
+                .unprocessableContent)
             for made in ["nobody", "%27%20OR%201=1--", String(repeating: "f", count: 5000)] {
                 try await app.call(.delete, "/api/v1/admin/users/\(made)", token: admin).expectProblem(.notFound)
             }
