@@ -77,7 +77,7 @@ struct StoryBoardRepository: Sendable {
         }
     }
 
-    /// Sets `user`'s one reaction; when it is their first and `notice` is given, the owner is told.
+    /// Sets `user`'s one reaction; when it is their first and `tellOwner`, the owner is told.
     /// Returns whether it was their first.
     func react(
         _ emoji: String, on capsule: CapsuleRepository.Capsule, by user: User, now: Date, tellOwner: Bool
