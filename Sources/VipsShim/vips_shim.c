@@ -88,6 +88,14 @@ int vs_render(const char *path, const char *format, int preview_size, int thumbn
         !vips_image_get_string(header, "exif-ifd2-DateTimeOriginal", &taken) && taken && strlen(taken) >= 19) {
         memcpy(out->taken_at, taken, 19);
         out->taken_at[19] = 0;
+        // The capture's offset from UTC, when the camera wrote it ("+02:00"): without it the time is floating.
+        const char *offset = NULL;
+        if (vips_image_get_typeof(header, "exif-ifd2-OffsetTimeOriginal") &&
+            !vips_image_get_string(header, "exif-ifd2-OffsetTimeOriginal", &offset) && offset && strlen(offset) >= 6 &&
+            (offset[0] == '+' || offset[0] == '-') && offset[3] == ':') {
+            memcpy(out->taken_at + 19, offset, 6);
+            out->taken_at[25] = 0;
+        }
     }
     int shrink = 1;
     if (strcmp(format, "jpeg") == 0) {

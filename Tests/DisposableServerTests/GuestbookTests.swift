@@ -37,6 +37,15 @@ struct GuestbookTests {
         return items(page).compactMap { $0["change"] as? [String: Any] }
     }
 
+    /// The names in a ZIP and its guestbook.txt, read by `unzip` as a person's computer would.
+    static func zipListing(_ data: Data) async throws -> (names: [String], guestbook: String) {
+        let file = try writeTemporaryFile(data, suffix: ".zip")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let names = try await runTool("/usr/bin/unzip", ["-Z1", file.path]).output.split(separator: "\n").map(String.init)
+        let guestbook = try await runTool("/usr/bin/unzip", ["-p", file.path, "guestbook.txt"]).output
+        return (names, guestbook)
+    }
+
     @Test("A note is a post: in the gallery with the photos, live, free of the film unless the organizer says", arguments: TestEngine.allCases)
     func notes(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
@@ -59,11 +68,17 @@ struct GuestbookTests {
             let added = try await Self.changes(app, event: party.eventID, token: party.tom).last { $0["kind"] as? String == "photo-added" }
             #expect((added?["photo"] as? [String: Any])?["text"] as? String == words)
 
-            // A note has no file: no original, no place in the ZIP, no caption.
+            // A note has no file: no original, no caption; the event's ZIP writes it in guestbook.txt (issue 39).
             try await app.call(.get, "/api/v1/photos/\(noteID)/original", token: party.tom).expectProblem(.notFound)
             try await app.call(.patch, "/api/v1/photos/\(noteID)", json: ["caption": "x"], token: party.maggie).expectProblem(.unprocessableContent)
+            let captioned = try await app.call(.patch, "/api/v1/photos/\(party.photoID)", json: ["caption": "Cake!"], token: party.maggie)
+            #expect(captioned.status == .ok, "\(captioned.text)")
             let zip = try await app.call(.get, "/api/v1/events/\(party.eventID)/archive.zip", token: party.tom)
-            #expect(zip.status == .ok && !zip.text.contains("Note"), "the ZIP holds the photo only")
+            #expect(zip.status == .ok, "\(zip.status)")
+            let listing = try await Self.zipListing(Data(buffer: zip.body))
+            #expect(listing.names.count == 2 && listing.names.contains("guestbook.txt"), "\(listing.names)")
+            #expect(listing.guestbook.contains("Maggie, ") && listing.guestbook.contains("    See you in Lisbon 🎉"), "\(listing.guestbook)")
+            #expect(listing.guestbook.contains("(Maggie): Cake!"), "\(listing.guestbook)")
 
             // Hostile or empty words, unknown fields, outsiders.
             for bad in ["", "   \n ", String(repeating: "a", count: 501), "bell\u{07}", "\u{202E}gpj.exe", "tab\tbed"] {

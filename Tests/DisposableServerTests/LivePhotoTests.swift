@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import DisposableServer
 
 /// LIB-3: live photos — a Google motion photo (JPEG + MP4) and an Apple Live Photo (a still, then its video).

@@ -41,8 +41,13 @@ struct MyDataTests {
             let trashedID = try #require(try await app.uploadToLibrary(trashed, token: olivia, fileName: "IMG_0002.JPG").string("id"))
             #expect(try await app.call(.delete, "/api/v1/library/assets/\(trashedID)", token: olivia).status == .noContent)
 
-            // And a moment (CAP-3).
+            // And a moment (CAP-3), and her picture.
             #expect(try await app.call(.post, "/api/v1/moments", json: ["text": "Packed the car"], token: olivia).status == .created)
+            let face = try await app.call(
+                .put, "/api/v1/me/avatar", token: olivia, headers: [.contentType: "image/jpeg"],
+                body: try await TestImages.jpeg(width: 500, height: 500))
+            #expect(face.status == .ok, "\(face.text)")
+            let picture = try #require(try await app.services.blobs.contents(key: ProfileService.key(me)))
 
             // MUT 1: the export
             let export = try await app.call(.get, "/api/v1/me/export", token: olivia)
@@ -69,6 +74,7 @@ struct MyDataTests {
             #expect(library.first { $0["inTrash"] as? Bool == true }?["id"] as? String == trashedID)
             #expect(try await extract(zip, "library/IMG_0001.JPG") == kept)
             #expect(try await extract(zip, "library/IMG_0002.JPG") == trashed)
+            #expect(try await extract(zip, "profile-picture.jpg") == Data(buffer: picture), "her picture is exported too")
 
             // MUT 2: deleting, first without the right address
             try await app.call(.delete, "/api/v1/me", json: ["confirmEmail": "someone@example.com"], token: olivia).expectProblem(
@@ -134,6 +140,22 @@ struct MyDataTests {
             #expect(try await app.call(.delete, "/api/v1/me", token: f.guest).status == .noContent, "nothing left: still fine")
             try await app.call(.get, "/api/v1/me/export").expectProblem(.unauthorized)
             #expect(try await app.page(.get, "/my-data").text.contains("nothing is stored about you here"))
+        }
+    }
+
+    @Test("A guest of two events on one phone sees both on My data, each with a way to its own data (issue 39)")
+    func twoEvents() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let organizer = try await app.userToken()
+            let first = try await app.createEvent(token: organizer, ["name": "Leo's baptism"])
+            let second = try await app.createEvent(token: organizer, ["name": "Garden party"])
+            var phone = LeavingTests.Phone()
+            _ = try await LeavingTests.join(&phone, app, code: first["code"] as! String, name: "Maggie")
+            _ = try await LeavingTests.join(&phone, app, code: second["code"] as! String, name: "Maggie")
+            let page = try await phone.page(app, .get, "/my-data")
+            #expect(page.text.contains("Garden party"), "the event this phone is in now")
+            #expect(page.text.contains("Leo&#39;s baptism") || page.text.contains("Leo's baptism"), "and the other one")
+            #expect(page.text.contains("href=\"/e/\(first["code"] as! String)\""))
         }
     }
 }

@@ -48,6 +48,9 @@ struct SupportTests {
             #expect(mail.contains("X-Envelope-To: zed@example.com"))
             #expect(PasswordResetTests.MailSink.body(mail).contains("Type it with the dash: ABCD-EFGH."))
             #expect(try await app.call(.get, "/api/v1/admin/tickets?status=closed", token: admin)["items"].map { ($0 as? [Any])?.count } == 1)
+            // The panel keeps it among the closed ones, which can be reopened (issue 39, item 13).
+            let history = try await app.page(.get, "/admin", cookie: admin)
+            #expect(history.text.contains("id=\"closed-tickets\"") && history.text.contains("Reopen"))
 
             // No address to answer to: 409; hostile and odd input: clear refusals.
             let guestTicket = try #require(anonymous.string("id"))

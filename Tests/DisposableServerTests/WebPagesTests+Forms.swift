@@ -1,7 +1,9 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import DisposableServer
 
 /// The pages' forms, their words and their escaping.
@@ -96,6 +98,9 @@ extension WebPagesTests {
             let code = try #require(try await app.createEvent(token: organizer, ["name": "Party"])["code"] as? String)
             let typed = code.lowercased().replacingOccurrences(of: "-", with: " ").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             #expect(try await app.page(.get, "/join?code=\(typed)").headers[.location] == "/e/\(code)")
+            // As the home page's form sends "786u 458k": the space as "+" (issue 39, item 13).
+            let spaced = code.lowercased().replacingOccurrences(of: "-", with: "+")
+            #expect(try await app.page(.get, "/join?code=\(spaced)").headers[.location] == "/e/\(code)")
             let wrong = try await app.page(.get, "/join?code=ABC%3Cb%3E")
             let back = try #require(wrong.headers[.location])
             #expect(back.hasPrefix("/?error=code&code=ABC"))
@@ -137,6 +142,46 @@ extension WebPagesTests {
             // A locked field sent changed is refused by its name, on the page.
             let locked = try await app.page(.post, "/events/\(id)/settings", cookie: organizer, form: "name=x&endsAt=not-a-time")
             #expect(locked.status == .unprocessableContent)
+        }
+    }
+
+    @Test("The home page offers to create an account only while registration is open (issue 39, item 13)")
+    func homeOffersRegistration() async throws {
+        try await TestApp.run(.sqlite) { app in
+            #expect(try await app.page(.get, "/").text.contains("href=\"/register\""))
+            let admin = try await app.adminToken()
+            let closed = try await app.call(
+                .patch, "/api/v1/admin/settings", body: InstanceSettingsJSON(registrationEnabled: false, defaultQuotaBytes: nil), token: admin)
+            #expect(closed.status == .ok)
+            let home = try await app.page(.get, "/")
+            #expect(home.status == .ok && !home.text.contains("href=\"/register\"") && home.text.contains("href=\"/login\""))
+        }
+    }
+
+    @Test("A form's error names the field as the reader sees it, never the API's name for it (issue 39, item 13)")
+    func fieldErrorsInWords() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let organizer = try await app.userToken()
+            let form = "name=Party&shotsPerGuest=0&revealMode=now"
+            let english = try await app.page(.post, "/events/new", cookie: organizer, form: form)
+            #expect(english.status == .unprocessableContent)
+            #expect(english.text.contains("must be between 1 and 1000") && !english.text.contains("(shotsPerGuest)"))
+            let french = try await app.page(.post, "/events/new", cookie: organizer, form: form, headers: [.acceptLanguage: "fr"])
+            #expect(!french.text.contains("(shotsPerGuest)") && !french.text.contains("shotsPerGuest)"))
+        }
+    }
+
+    @Test("The 404 page has the signed-in menu for someone signed in; the goodbye page after erasing, the signed-out one")
+    func menusOnErrorAndGoodbye() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let email = "leaving@example.com"
+            let user = try await app.userToken(email: email)
+            let missing = try await app.page(.get, "/no-such-page", cookie: user, headers: [.accept: "text/html"])
+            #expect(missing.status == .notFound && missing.text.contains("action=\"/logout\""))
+            let anonymous = try await app.page(.get, "/no-such-page", headers: [.accept: "text/html"])
+            #expect(anonymous.status == .notFound && !anonymous.text.contains("action=\"/logout\""))
+            let goodbye = try await app.page(.post, "/my-data/delete", cookie: user, form: "confirmEmail=\(email)")
+            #expect(goodbye.text.contains("Goodbye") && !goodbye.text.contains("action=\"/logout\""), "\(goodbye.status)")
         }
     }
 

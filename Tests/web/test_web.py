@@ -28,6 +28,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+import phone
+
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/disposable")
 ARTIFACTS = os.path.abspath(os.environ.get("DISPOSABLE_WEB_ARTIFACTS", ".build/web-artifacts"))
 WAIT = 30
@@ -214,6 +216,19 @@ def create_event(driver, server, name, shots, reveal="now"):
     driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
     wait(driver, lambda d: "/events/" in d.current_url and "created=1" in d.current_url, "event page after creating")
     return driver.current_url.split("/events/")[1].split("?")[0]
+
+
+def tap(driver, element):
+    """A tap on a control brought to the middle of the screen (selenium's own scrolling leaves it at the bottom
+    edge, under an event page's tab bar)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def confirm_in_app(driver):
+    """The app's own confirmation (issue 39, item 8), not the browser's confirm(): its primary button goes on."""
+    wait(driver, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "dialog.confirm[open] button[value=yes]")), None),
+         "the app's confirmation").click()
 
 
 def decode_qr(driver):
@@ -562,9 +577,18 @@ def capsule_checks(organizer, server, downloads, check):
     song = os.path.join(downloads, "song.mp3")
     subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=40", song], check=True)
     organizer.find_element(By.ID, "capsule-edit").click()
-    old = organizer.find_element(By.TAG_NAME, "html")
+    # Issue 39, item 4: choosing the clip changes the page in place; the words being typed stay.
+    organizer.execute_script("window.notReloaded = true")
+    organizer.find_element(By.ID, "capsule-song-artist").send_keys(" & friends")
     organizer.find_element(By.ID, "capsule-clip-file").send_keys(song)
-    wait(organizer, lambda d: not old_is_current(old) and d.find_elements(By.ID, "capsule-clip"), "the clip on the page", timeout=60)
+    wait(organizer, lambda d: d.find_elements(By.ID, "capsule-clip"), "the clip on the page", timeout=60)
+    assert organizer.execute_script("return window.notReloaded === true"), "the page was reloaded"
+    assert organizer.find_element(By.ID, "capsule-song-artist").get_attribute("value") == "Yves Montand & friends"
+    assert organizer.find_element(By.ID, "capsule-clip-remove").is_displayed()
+    old = organizer.find_element(By.TAG_NAME, "html")
+    organizer.find_element(By.ID, "capsule-save").click()
+    wait(organizer, lambda d: not old_is_current(old) and d.find_elements(By.ID, "capsule-clip"), "saved with the clip")
+    assert "Yves Montand & friends" in organizer.find_element(By.ID, "capsule-song").text
     duration = organizer.execute_async_script(
         "const done = arguments[0]; const audio = document.getElementById('capsule-clip'); audio.preload = 'metadata';"
         "audio.addEventListener('loadedmetadata', () => done(audio.duration)); audio.addEventListener('error', () => done(-1)); audio.load();")
@@ -646,8 +670,8 @@ def board_checks(organizer, server, check, drivers):
     sees both on the board."""
     last_month = datetime.datetime.now(datetime.timezone.utc).replace(day=1) - datetime.timedelta(days=1)
     organizer.get(f"{server.base}/capsules/{last_month:%Y-%m}")
-    click_and_load(organizer, organizer.find_element(By.ID, "board-share"), f"/capsules/{last_month:%Y-%m}", "shared")
-    wait(organizer, lambda d: d.find_element(By.ID, "board-shared").is_displayed(), "on the Story Board")
+    organizer.find_element(By.ID, "board-share").click()
+    wait(organizer, lambda d: d.find_element(By.ID, "board-shared").is_displayed(), "on the Story Board (the page changed in place)")
     zoe = browser(); drivers.append(zoe)
     zoe.get(server.base + "/login?next=/board")
     zoe.find_element(By.ID, "email").send_keys("zoe.friend@example.com")
@@ -743,6 +767,117 @@ def recap_checks(organizer, server, ben, check, drivers):
     assert chloe.find_element(By.ID, "recap-title").text == "Le meilleur de l'événement", chloe.find_element(By.ID, "recap-title").text
     shot(chloe, "recap-fr")
     check("once the event ends a guest is told, and sees the same three photos and the collage (en, fr)")
+
+
+def viewer_checks(driver, opener, check):
+    """Issue 39, items 1, 3 and 11, on a guest's own photo open in the viewer: every control inside a 390 and a
+    320 px screen, none over another; Enter in the caption box saves; the arrows page and focus stays inside;
+    Escape closes and gives focus back to the photo's tile (`opener`)."""
+    problems = []
+    for size in (phone.PHONE, phone.SMALL):
+        phone.set_size(driver, size)
+        time.sleep(0.3)
+        problems += [f"{size[0]} px: {p}" for p in phone.controls_inside(driver, "dialog#viewer")]
+        shot(driver, f"guest-viewer-{size[0]}")
+    phone.set_size(driver, phone.DEFAULT)
+    assert not problems, problems
+    driver.find_element(By.ID, "viewer-caption-edit").click()
+    field = wait(driver, lambda d: next((e for e in d.find_elements(By.ID, "caption-input") if e.is_displayed()), None), "the caption box")
+    field.send_keys("Cake time\n")
+    wait(driver, lambda d: d.find_element(By.ID, "viewer-text").text == "Cake time", "the caption saved by Enter")
+    for key in ("\ue014", "\ue012", "\ue014"):  # ArrowRight, ArrowLeft, ArrowRight
+        ActionChains(driver).send_keys(key).perform()
+        time.sleep(0.3)
+        assert driver.execute_script("return document.getElementById('viewer').open && document.getElementById('viewer').contains(document.activeElement)"), \
+            "focus left the viewer"
+    ActionChains(driver).send_keys("\ue00c").perform()  # Escape
+    wait(driver, lambda d: not d.execute_script("return document.getElementById('viewer').open"), "Escape closes the viewer")
+    assert driver.execute_script("return document.activeElement === arguments[0]", opener), "focus is back on the tile"
+    check("the viewer's controls fit 390 and 320 px; Enter saves a caption; the arrows keep focus inside; Escape returns it")
+
+
+def selection_checks(driver, url, check):
+    """Issue 39, item 7: a selected photo shows it — the accent frame drawn over the picture, and a check mark."""
+    driver.get(url)
+    tile = wait(driver, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#grid li img")), None), "a photo in the gallery")
+    driver.find_element(By.ID, "select-toggle").click()
+    tile.click()
+    item = wait(driver, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#grid li.selected")), None), "the tile selected")
+    time.sleep(0.3)  # the picture's transition
+    box = item.rect
+    accent = {"light": (0xC2, 0x41, 0x2B), "dark": (0xF0, 0x78, 0x5F)}
+    for scheme in ("light", "dark"):
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        colour = phone.pixel(driver, box["x"] + 2, box["y"] + box["height"] / 2)
+        assert all(abs(a - b) <= 12 for a, b in zip(colour, accent[scheme])), f"{scheme}: the frame is {colour}, not the accent"
+        shot(driver, f"gallery-selected-{scheme}")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    assert driver.execute_script("return getComputedStyle(arguments[0], '::before').content", item) == '"✓"'
+    check("a selected photo is framed in the accent over the picture, with a check mark (light and dark)")
+
+
+def header_checks(driver, server, check):
+    """Issue 39, item 6: signed in, one compact header on every page — a menu on phones, its links inside the
+    screen — in French and English."""
+    phone.set_size(driver, phone.PHONE)
+    tall = []
+    for language in ("fr", "en"):
+        driver.get(f"{server.base}/language/{language}?back=/events")
+        for path in ("/events", "/library", "/capsules", "/moments", "/friends", "/account", "/my-data", "/help"):
+            driver.get(server.base + path)
+            height = driver.execute_script("return document.querySelector('header.top').getBoundingClientRect().height")
+            if height > 72:
+                tall.append((language, path, height))
+        driver.get(server.base + "/events")
+        driver.find_element(By.CSS_SELECTOR, ".menu-button").click()
+        wait(driver, lambda d: d.execute_script("return document.getElementById('main-menu').matches(':popover-open')"), "the menu open")
+        problems = phone.controls_inside(driver, "#main-menu")
+        assert not problems, (language, problems)
+        for scheme in ("light", "dark"):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            shot(driver, f"pages/{language}-{scheme}-organizer-menu")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        ActionChains(driver).send_keys("\ue00c").perform()
+        wait(driver, lambda d: not d.execute_script("return document.getElementById('main-menu').matches(':popover-open')"), "Escape closes the menu")
+    phone.set_size(driver, phone.DEFAULT)
+    assert not tall, tall
+    check("signed in, every page's header is one line with a menu at 390 px (fr, en), its links inside the screen")
+
+
+def leaving_checks(organizer, server, check, drivers):
+    """Issue 39, items 2, 8 and 12: leaving on this phone asks in the app's own dialog, and coming back under the
+    same name is the same guest with the same shots left; an ended event's camera says so, without the camera."""
+    event_id = create_event(organizer, server, "Garden party", 3)
+    qr_url = decode_qr(organizer)
+    url = qr_url.split("?")[0]
+    maggie = browser(); drivers.append(maggie)
+    join(maggie, qr_url, "Maggie")
+    shoot(maggie)
+    wait(maggie, queue_empty, "Maggie's shot sent")
+    maggie.get(url + "/continue")
+    assert maggie.find_element(By.ID, "leave-everywhere").is_displayed(), "leaving on every phone is a choice of its own"
+    tap(maggie, maggie.find_element(By.ID, "leave-phone"))
+    shot(maggie, "guest-leave-dialog")
+    confirm_in_app(maggie)
+    wait(maggie, lambda d: d.current_url.endswith("/?left=1"), "home after leaving")
+    maggie.get(url)
+    assert maggie.find_elements(By.ID, "join-form"), "this phone forgot the event"
+    join(maggie, qr_url, "Maggie", shooting=False)
+    maggie.get(url + "/camera")
+    wait(maggie, lambda d: d.find_elements(By.ID, "shots-left"), "the camera again")
+    assert shots_left(maggie) == 2, "the same roll, not a new one"
+    check("leaving on this phone asks in the app's dialog; back under the same name, the same guest and shots")
+
+    organizer.get(f"{server.base}/events/{event_id}#danger")
+    tap(organizer, organizer.find_element(By.CSS_SELECTOR, "form[action$='/end'] button"))
+    confirm_in_app(organizer)
+    wait(organizer, lambda d: not d.find_elements(By.CSS_SELECTOR, "form[action$='/end']"), "the event ended")
+    maggie.get(url + "/camera")
+    ended = maggie.find_element(By.ID, "camera-ended")
+    assert ended.is_displayed() and not maggie.find_elements(By.ID, "video") and not maggie.find_elements(By.ID, "shots-left")
+    assert ended.find_element(By.CSS_SELECTOR, f"a[href='/e/{url.rsplit('/', 1)[1]}']").is_displayed()
+    shot(maggie, "guest-camera-ended")
+    check("an ended event's camera page says so and leads to the gallery; no camera, no shots left")
 
 
 def library_checks(organizer, server, downloads, check, drivers):
@@ -863,6 +998,30 @@ def library_checks(organizer, server, downloads, check, drivers):
     assert not page_errors(organizer) and not page_errors(french), page_errors(organizer) + page_errors(french)
     french.quit(); drivers.remove(french)
     check("in French, the months read 'Juin 2023', 'Mai 2023', 'Décembre 2021'")
+
+    # Issue 39, item 5: a photo taken at 12:12 in Paris (its EXIF says +02:00) reads 12:12 from Paris and 06:12
+    # from New York; near midnight it falls in the reader's own month.
+    paris = os.path.join(downloads, "IMG_PARIS.jpg")
+    subprocess.run(["vips", "gaussnoise", paris + "[Q=85]", "400", "300"], check=True)
+    subprocess.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=2026:06:30 23:12:00", "-OffsetTimeOriginal=+02:00", paris], check=True)
+    with open(paris, "rb") as handle:
+        request = urllib.request.Request(server.base + "/api/v1/library/assets", data=handle.read(), method="POST", headers={
+            "Cookie": f"disposable_session={session_cookie(organizer)}", "Content-Type": "image/jpeg", "Origin": server.base,
+            "X-File-Name": "IMG_PARIS.jpg"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 201
+    for zone, time_text, month in [("Europe/Paris", "23:12", "June 2026"), ("America/New_York", "17:12", "June 2026"), ("Asia/Tokyo", "06:12", "July 2026")]:
+        organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})
+        organizer.get(server.base + "/library")
+        wait(organizer, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline .month h2"), "the timeline")
+        heading = organizer.find_element(By.CSS_SELECTOR, "#timeline .month h2").text
+        assert heading == month, (zone, heading)
+        organizer.find_element(By.CSS_SELECTOR, "#timeline li button").click()
+        caption = wait(organizer, lambda d: "IMG_PARIS" in d.find_element(By.ID, "viewer-caption").text and d.find_element(By.ID, "viewer-caption").text, "the Paris photo")
+        assert time_text in caption, (zone, caption)
+        organizer.find_element(By.ID, "viewer-close").click()
+    organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
+    check("a photo's capture time carries its EXIF offset: 23:12 in Paris, 17:12 in New York, July already in Tokyo")
 
 
 def main():
@@ -1062,6 +1221,7 @@ def main():
             return [hit(shutter, text) && 'counter on shutter', hit(shutter, message) && 'message on shutter',
                     hit(message, notice) && 'message on notice', library && tabs && library.bottom > tabs.top && 'library button under the tabs'].filter(Boolean);""")
         assert not overlaps, overlaps
+        assert not ana.find_element(By.CSS_SELECTOR, ".fallback").is_displayed(), "at 0 shots, no library button"
         wait(ana, queue_empty, "Ana's last photos sent")
         shot(ana, "guest-camera-empty")
         ana.refresh()
@@ -1078,6 +1238,9 @@ def main():
         ana.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{victim}'] button").click()
         wait(ana, lambda d: d.find_element(By.ID, "viewer").is_displayed(), "viewer open")
         shot(ana, "guest-viewer")
+        viewer_checks(ana, ana.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{victim}'] button"), check)
+        ana.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{victim}'] button").click()
+        wait(ana, lambda d: d.find_element(By.ID, "viewer").is_displayed(), "viewer open again")
         ana.find_element(By.ID, "viewer-delete").click()
         wait(ana, lambda d: d.find_element(By.ID, "confirm-delete").is_displayed(), "confirmation asked")
         ana.find_element(By.ID, "confirm-delete-button").click()
@@ -1086,6 +1249,7 @@ def main():
         assert victim not in {p["id"] for p in remaining}
         check("a guest deletes a photo after confirming")
 
+        selection_checks(organizer, url, check)
         # The organizer downloads everything: the ZIP holds every photo, byte for byte.
         organizer.get(server.base + f"/events/{event_id}")
         wait(organizer, lambda d: "4 photos" in d.find_element(By.ID, "stats").text, "stats show 4 photos")
@@ -1106,9 +1270,12 @@ def main():
         archive = [n for n in os.listdir(downloads) if n.endswith(".zip")][0]
         with zipfile.ZipFile(os.path.join(downloads, archive)) as z:
             assert z.testzip() is None
-            hashes = sorted(hashlib.sha256(z.read(name)).hexdigest() for name in z.namelist())
+            hashes = sorted(hashlib.sha256(z.read(name)).hexdigest() for name in z.namelist() if name != "guestbook.txt")
+            guestbook = z.read("guestbook.txt").decode()
         assert hashes == sorted(p["sha256"] for p in remaining), "ZIP entries differ from the event's photos"
-        check("the organizer downloads the ZIP and it holds every photo (SHA-256)")
+        # Issue 39, item 13: the words come too — notes and captions in guestbook.txt.
+        assert "(Ben): Cheers <b>from</b> Ben" in guestbook, guestbook
+        check("the organizer downloads the ZIP: every photo (SHA-256), and the notes and captions in guestbook.txt")
 
         # Issue 22 (SUP-4): a guest's "My data" export holds data.json and exactly her photos, byte for byte.
         for name in os.listdir(downloads):
@@ -1186,7 +1353,7 @@ def main():
         # The organizer turns the link off: the screen says so within seconds.
         organizer.get(f"{server.base}/events/{event_id}#wall")
         organizer.find_element(By.CSS_SELECTOR, "#wall form[action$='/wall/off'] button").click()
-        organizer.switch_to.alert.accept()
+        confirm_in_app(organizer)
         wait(organizer, lambda d: not d.find_elements(By.ID, "wall-link"), "the wall link turned off")
         wait(screen, lambda d: d.find_element(By.ID, "wall-gone").is_displayed(), "the wall says its link is off")
         screen.get(wall_url)
@@ -1223,7 +1390,7 @@ def main():
         guests["Dan"].find_element(By.TAG_NAME, "summary").click()
         shot(organizer, "organizer-guests")
         guests["Dan"].find_element(By.CSS_SELECTOR, "button.danger").click()
-        organizer.switch_to.alert.accept()
+        confirm_in_app(organizer)
         wait(organizer, lambda d: "removed=1" in d.current_url, "the guest removed")
         names = [e.text for e in organizer.find_elements(By.CSS_SELECTOR, ".guest-list .guest-name")]
         assert names == ["Cleo"], names
@@ -1392,18 +1559,24 @@ def main():
         click_and_load(cleo, cleo.find_element(By.CSS_SELECTOR, "main form button[type=submit]"), "/events", "Yara signed in")
         cleo.get(link)
         assert "expired" in cleo.find_element(By.TAG_NAME, "h1").text, "the link works once"
+        cleo.find_element(By.CSS_SELECTOR, ".menu-button").click()
         click_and_load(cleo, cleo.find_element(By.CSS_SELECTOR, "form[action='/logout'] button"), "/", "Yara signed out")
         check("forgot password: the mail arrives through SMTP, its link sets a new password once")
+
+        header_checks(organizer, server, check)
+        leaving_checks(organizer, server, check, drivers)
 
         # Issue 20, items 3 and 4: no page is wider than a phone, at 360 and 390 px, in English and French; and a
         # screenshot of each at 390 px, light and dark, in both languages (look at them: .build/web-artifacts/pages).
         pages = {
-            "organizer": (organizer, ["/", "/events", "/account", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/moments", "/help", "/terms", "/privacy"]),
+            "organizer": (organizer, ["/", "/events", "/account", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/moments", "/help",
+                                      "/terms", "/privacy", "/library", "/capsules", "/friends"]),
             "guest": (ana, [url + "/camera", url, url + "/mine", url + "/recap", url + "/continue", "/my-data"]),
             "visitor": (cleo, ["/login", "/forgot", "/register", "/support", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"]),
             "admin": (admin, ["/admin"]),
         }
-        too_wide = []
+        too_wide, inaccessible, untranslated = [], [], []
+        english = phone.english_only(phone.load_catalogues())
         for language in ["en", "fr"]:
             for role, (driver, paths) in pages.items():
                 driver.get(f"{server.base}/language/{language}?back=/help")
@@ -1426,11 +1599,19 @@ def main():
                             for scheme in ["light", "dark"]:
                                 driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
                                 shot(driver, f"pages/{language}-{scheme}-{name}")
+                                # Issue 39: axe-core on every page, light and dark, en and fr.
+                                inaccessible += [(language, scheme, role, place, finding) for finding in phone.axe_findings(driver)]
                             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+                            if language == "fr":
+                                untranslated += [(role, place, words) for words in phone.english_left(driver, english)]
                 driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 412, "height": 915, "deviceScaleFactor": 2, "mobile": True})
                 driver.get(f"{server.base}/language/en?back=/help")
         assert not too_wide, too_wide
         check("no page is wider than the phone at 360 and 390 px, in English and French")
+        assert not inaccessible, "\n".join(map(str, inaccessible))
+        check(f"axe-core {phone.axe_version()}: no serious or critical finding on {sum(len(p) for _, p in pages.values())} pages × en, fr × light, dark")
+        assert not untranslated, untranslated
+        check("no English sentence of the catalogue on a French page")
 
         # The guest camera page's own JS + CSS stays under 100 KB.
         sizes = {}

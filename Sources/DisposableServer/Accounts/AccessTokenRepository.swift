@@ -92,6 +92,20 @@ struct AccessTokenRepository: Sendable {
         }
     }
 
+    /// The guest a token was issued to, still in the event or gone, while the token lives: a browser that left an
+    /// event holds it to come back as the same guest (issue 39, item 2). Removed guests' tokens are deleted.
+    func heldGuestID(token: String) async throws -> String? {
+        let cutoff = (clock.now - lifetime).millisecondsSince1970
+        return try await database.read { db in
+            try await db.raw(
+                """
+                SELECT guest_id FROM access_tokens
+                WHERE token_hash = \(bind: SecretToken.hash(token)) AND guest_id IS NOT NULL AND last_used_at > \(bind: cutoff)
+                """
+            ).first()?.decode(column: "guest_id", as: String.self)
+        }
+    }
+
     func revoke(hash: String) async throws {
         try await database.sql { db in
             try await db.raw("DELETE FROM access_tokens WHERE token_hash = \(bind: hash)").run()

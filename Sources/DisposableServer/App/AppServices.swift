@@ -125,7 +125,8 @@ public struct AppServices: Sendable {
             limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
             clock: clock)
         myData = MyDataService(
-            database: database, rows: PersonalDataRepository(database: database), accounts: accounts, events: events, photos: photos,
+            database: database, rows: PersonalDataRepository(database: database), accounts: accounts, profiles: profiles, events: events,
+            photos: photos,
             photoRows: photoRows, deletion: deletion,
             pendingWrites: pendingWrites, blobs: blobs, changes: changes, clock: clock)
         statistics = InstanceStatistics(database: database)
@@ -156,7 +157,8 @@ public struct AppServices: Sendable {
         libraryRenderer = LibraryRenderer(
             assets: libraryRows, blobs: blobs, derivatives: derivatives, pendingWrites: pendingWrites, feed: libraryFeed, jobs: jobs,
             videoLimits: libraryVideos,
-            budget: TranscodeBudget(database: database, clock: clock, secondsPerDay: configuration.transcodeSecondsPerDay))
+            budget: TranscodeBudget(database: database, clock: clock, secondsPerDay: configuration.transcodeSecondsPerDay),
+            ownerZone: { [profiles] in try await profiles.timeZone(of: $0).flatMap(TimeZone.init(identifier:)) ?? .gmt })
         resumableUploads = try ResumableUploadService(
             database: database, targets: [EventPhotoUploads(photos: photos), LibraryUploads(library: library)], staging: staging,
             directory: configuration.resumableUploadsDirectory, maxStagedBytes: configuration.maxStagedBytes, clock: clock)

@@ -15,7 +15,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: SecurityHeadersMiddleware(imageOrigins: services.signer.bucket.map { [$0.origin] } ?? []))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: ProtocolRulesMiddleware())
-    router.add(middleware: PageNotFoundMiddleware())
+    let identities = RememberedIdentities(accounts: services.accounts, recent: services.recentReads)
+    router.add(middleware: PageNotFoundMiddleware { try await identities.identity(for: $0, isRead: true) })
     // Signed media links carry their own grant: no session to look up (PERF-3).
     MediaController(signer: services.signer, blobs: services.blobs, clock: services.clock).addRoutes(to: router)
 
@@ -24,7 +25,6 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     ).addRoutes(to: router)
 
     // Everything else knows who is asking from the session.
-    let identities = RememberedIdentities(accounts: services.accounts, recent: services.recentReads)
     let withSession = router.group()
         .add(middleware: CrossSiteRequestGuard())
         .add(middleware: ForgetRecentReadsMiddleware(recent: services.recentReads))
@@ -75,7 +75,10 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     DeletionRecordsController(records: DeletionRecords(database: services.database)).addRoutes(to: withSession)
     AdminController(admin: services.admin).addRoutes(to: withSession)
     PasswordController(resets: services.passwordResets, accounts: services.accounts).addRoutes(to: withSession)
-    GuestPages(events: services.events, joining: services.joining, walls: walls, secure: secure).addRoutes(to: withSession)
+    GuestPages(
+        events: services.events, joining: services.joining, walls: walls,
+        registrationOpen: { [accounts = services.accounts] in try await accounts.registrationEnabled() }, secure: secure
+    ).addRoutes(to: withSession)
     SignUpPages(signUps: services.signUps, accounts: services.accounts, secure: secure).addRoutes(to: withSession)
     OrganizerPages(accounts: services.accounts, events: services.events, guests: guests, walls: walls, secure: secure).addRoutes(to: withSession)
     WallPages(walls: walls).addRoutes(to: withSession)
@@ -92,7 +95,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     AccountPages(accounts: services.accounts, profiles: services.profiles).addRoutes(to: withSession)
     SupportController(support: services.support).addRoutes(to: withSession)
     MyDataController(myData: services.myData, blobs: services.blobs).addRoutes(to: withSession)
-    MyDataPages(myData: services.myData, secure: secure).addRoutes(to: withSession)
+    MyDataPages(myData: services.myData, joining: services.joining, secure: secure).addRoutes(to: withSession)
     ProfileController(profiles: services.profiles).addRoutes(to: withSession)
     SupportPages(support: services.support).addRoutes(to: withSession)
     InfoPages(retention: services.configuration.retention, secure: secure).addRoutes(to: withSession)

@@ -20,7 +20,8 @@ public struct EventCode: Sendable, Hashable, CustomStringConvertible {
 
     /// What a person typed: any case, spaces or dashes anywhere. Nil if it cannot be a code.
     public init?(typed: String) {
-        let cleaned = typed.uppercased().filter { $0 != "-" && $0 != " " }
+        // Dashes and spaces as people type them; "+" is a space sent by a GET form ("786u 458k" → `786u+458k`).
+        let cleaned = typed.uppercased().filter { !"- +".contains($0) }
         guard cleaned.count == 8, cleaned.allSatisfy(Self.alphabet.contains) else { return nil }
         symbols = cleaned
     }

@@ -37,15 +37,29 @@ struct GuestRepository: Sendable {
         }
     }
 
-    /// Marks the guest as gone, revokes their tokens and frees their place. Their photos stay (JN-3).
-    func leave(_ guest: Guest, now: Date) async throws {
+    /// Marks the guest as gone, revokes their tokens — all but `keptTokenHash`, the one the browser that left
+    /// sets aside to come back with — and frees their place. Their photos stay (JN-3).
+    func leave(_ guest: Guest, now: Date, keepingTokenHash keptTokenHash: String? = nil) async throws {
         try await database.transaction { db in
             let left = try await db.raw(
                 "UPDATE guests SET left_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: guest.id) AND left_at IS NULL RETURNING id"
             ).first()
             guard left != nil else { return }
-            try await db.raw("DELETE FROM access_tokens WHERE guest_id = \(bind: guest.id)").run()
+            try await db.raw(
+                "DELETE FROM access_tokens WHERE guest_id = \(bind: guest.id) AND token_hash <> \(bind: keptTokenHash ?? "")"
+            ).run()
             try await EventRepository.releaseGuestPlace(eventID: guest.eventID, in: db)
+        }
+    }
+
+    /// A guest who left comes back in, with their name and the shots they had left, if there is a place for them.
+    /// Returns the guest as they are now, or nil when the event is full.
+    func comeBack(_ guest: Guest) async throws -> Guest? {
+        guard guest.leftAt != nil else { return guest }
+        return try await database.transaction { db in
+            guard try await EventRepository.claimGuestPlace(eventID: guest.eventID, in: db) else { return nil }
+            return try await db.raw("UPDATE guests SET left_at = NULL WHERE id = \(bind: guest.id) RETURNING *").first()
+                .map { try Self.guest(from: $0) }
         }
     }
 

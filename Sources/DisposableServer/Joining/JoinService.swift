@@ -102,9 +102,42 @@ struct JoinService: Sendable {
         }
     }
 
-    /// Marks the guest as gone, revokes their tokens and frees their place; their photos stay (JN-3).
-    func leave(_ guest: Guest) async throws {
-        try await guests.leave(guest, now: clock.now)
+    /// Leaves the event on every phone: marks the guest as gone, revokes their tokens and frees their place; their
+    /// photos stay (JN-3). `keepingTokenHash` is the leaving browser's own token, kept so that it can come back.
+    func leave(_ guest: Guest, keepingTokenHash: String? = nil) async throws {
+        try await guests.leave(guest, now: clock.now, keepingTokenHash: keepingTokenHash)
+    }
+
+    /// A browser joining an event it left (on this phone or on every phone) under the same name comes back as the
+    /// same guest, with the shots they had left: the shot limit holds across leaving (issue 39, item 2). `setAside`
+    /// are the tokens the browser kept when it left. Nil when none of them is this event's guest by that name.
+    func comeBack(to event: Event, name rawName: String?, setAside: [String]) async throws -> Joined? {
+        guard let name = try? DisplayName.validate(rawName) else { return nil }
+        for token in setAside {
+            guard let id = try await tokens.heldGuestID(token: token), let guest = try await guests.find(id: id),
+                guest.eventID == event.id, Self.sameName(guest.name, typed: name)
+            else { continue }
+            guard let back = try await guests.comeBack(guest) else {
+                throw Problem(
+                    .conflict, "event-full", title: "Event full",
+                    detail: "This event is full: it already has the \(event.maxGuests ?? 0) guests the organizer allowed.")
+            }
+            return Joined(token: token, guest: back, event: try await events.find(id: event.id) ?? event)
+        }
+        return nil
+    }
+
+    /// "Maggie" typed again finds "Maggie" and the "Maggie 2" the event made of a second Maggie.
+    static func sameName(_ shown: String, typed: String) -> Bool {
+        let (shown, typed) = (shown.lowercased(), typed.lowercased())
+        guard shown != typed else { return true }
+        guard shown.hasPrefix(typed + " ") else { return false }
+        return shown.dropFirst(typed.count + 1).allSatisfy(\.isNumber)
+    }
+
+    /// The event a guest is in (a page listing a browser's memberships names them).
+    func event(of guest: Guest) async throws -> Event? {
+        try await events.find(id: guest.eventID)
     }
 
     /// Who holds each token of this browser's list, among those still valid.

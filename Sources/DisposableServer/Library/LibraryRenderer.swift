@@ -13,6 +13,8 @@ struct LibraryRenderer: Sendable {
     /// Library videos' bounds (their length, `--max-library-video-minutes`) and their daily transcoding.
     var videoLimits = VideoLimits(maxSeconds: 900)
     var budget: TranscodeBudget? = nil
+    /// The owner's time zone (their account's), in which a photo's floating EXIF time is read; UTC when unset.
+    var ownerZone: @Sendable (_ userID: String) async throws -> TimeZone = { _ in .gmt }
 
     func render(assetID: String, jobID: String) async throws {
         guard let asset = try await assets.find(id: assetID), asset.status == .processing, asset.deletedAt == nil else {
@@ -39,7 +41,8 @@ struct LibraryRenderer: Sendable {
         try await blobs.put(data: rendered.preview, key: asset.files.preview)
         try await blobs.put(data: rendered.thumbnail, key: asset.files.thumbnail)
         let ready = try await assets.markReady(
-            asset, jobID: jobID, width: rendered.width, height: rendered.height, takenAt: asset.format.isVideo ? nil : rendered.takenAt,
+            asset, jobID: jobID, width: rendered.width, height: rendered.height,
+            takenAt: asset.format.isVideo ? nil : try await rendered.takenAt?.instant(floatingIn: ownerZone(asset.userID)),
             derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + playableBytes, video: video,
             signals: rendered.signals)
         if ready == nil, try await !asset.files.isRecorded(in: assets.database) { try await pendingWrites.abandon(asset.files) }

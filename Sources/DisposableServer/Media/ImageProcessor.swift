@@ -13,7 +13,7 @@ public struct ImageHeader: Sendable {
 public struct RenderedImage: Sendable {
     public let width: Int
     public let height: Int
-    public let takenAt: Date?
+    public let takenAt: CaptureTime?
     public let preview: Data
     public let thumbnail: Data
     /// The selection's measures of the picture (nil when it is too small to measure).
@@ -95,7 +95,7 @@ public struct VipsImageProcessor: ImageProcessor {
             defer { vsl_free(&result) }
             let takenAt = withUnsafeBytes(of: result.taken_at) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             return RenderedImage(
-                width: Int(result.width), height: Int(result.height), takenAt: Self.exifDate(takenAt),
+                width: Int(result.width), height: Int(result.height), takenAt: CaptureTime(exif: takenAt),
                 preview: Data(bytes: result.preview, count: result.preview_length),
                 thumbnail: Data(bytes: result.thumbnail, count: result.thumbnail_length),
                 signals: PhotoSignals(
@@ -127,17 +127,5 @@ public struct VipsImageProcessor: ImageProcessor {
 
     private static func message(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// EXIF dates have no time zone; like most galleries we read them as UTC wall-clock time.
-    static func exifDate(_ text: String) -> Date? {
-        let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
-        guard parts.count == 6, parts[0] > 1900 else { return nil }
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (parts[0], parts[1], parts[2])
-        (components.hour, components.minute, components.second) = (parts[3], parts[4], parts[5])
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.date(from: components)
     }
 }

@@ -40,7 +40,8 @@ struct PhotoRenderer: Sendable {
         Metric.ingest(.writeDerivatives, since: writing)
         let marking = ContinuousClock.now
         let ready = try await photos.markReady(
-            photoID, jobID: jobID, width: rendered.width, height: rendered.height, takenAt: rendered.takenAt ?? photo.uploadedAt,
+            photoID, jobID: jobID, width: rendered.width, height: rendered.height,
+            takenAt: rendered.takenAt?.instant(floatingIn: .gmt) ?? photo.uploadedAt,
             derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + (video?.bytes ?? 0), video: video,
             signals: rendered.signals, now: clock.now)
         // Deleted while we worked: what we just wrote must not stay behind.
@@ -64,7 +65,8 @@ struct PhotoRenderer: Sendable {
         // The poster has no date of its own: the video's recording date, if it says.
         let frame = made.poster
         let poster = RenderedImage(
-            width: frame.width, height: frame.height, takenAt: made.info.recordedAt, preview: frame.preview, thumbnail: frame.thumbnail,
+            width: frame.width, height: frame.height, takenAt: made.info.recordedAt.map(CaptureTime.init(instant:)), preview: frame.preview,
+            thumbnail: frame.thumbnail,
             signals: frame.signals)
         return (poster, .init(bytes: copyBytes, duration: made.info.duration))
     }

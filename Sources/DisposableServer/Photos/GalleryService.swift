@@ -108,7 +108,9 @@ struct GalleryService: Sendable {
 
     /// What a ZIP of the event holds for this caller (DL-2): the ready photos they may see, or the chosen
     /// ones among them; the originals without GPS unless they are the caller's own.
-    func archive(eventID: String, only wanted: Set<String>?, for identity: Identity?) async throws -> (Event, [Photo], viewerID: String) {
+    func archive(eventID: String, only wanted: Set<String>?, for identity: Identity?) async throws -> (
+        Event, [Photo], notes: [Photo], viewerID: String
+    ) {
         guard let identity else { throw Problem.unauthorized }
         let (event, role) = try await events.event(eventID, for: identity)
         let viewerID = try await events.viewerID(in: event, role: role, identity: identity)
@@ -122,6 +124,8 @@ struct GalleryService: Sendable {
                 throw Problem.notFound("Some of these photos do not exist, are not ready, or you cannot see them.")
             }
         }
-        return (event, chosen, viewerID)
+        // The whole event's download carries the guestbook's notes too; a selection is the photos chosen.
+        let notes = wanted == nil ? try await photos.visibleNotes(eventID: event.id, to: visibility) : []
+        return (event, chosen, notes, viewerID)
     }
 }

@@ -17,8 +17,12 @@ extension PhotoJSON {
             urls: isNote ? nil : URLs(photoID: photo.id, eventID: photo.eventID, links: links, video: photo.kind == .video),
             caption: isNote ? nil : photo.caption,
             kind: photo.kind, text: isNote ? photo.caption : nil, likeCount: photo.likeCount, commentCount: photo.commentCount,
-            likedByMe: likedByMe, durationSeconds: photo.duration.map { max(1, Int($0.rounded())) })
+            likedByMe: likedByMe, durationSeconds: photo.duration.map(Self.wholeSeconds))
     }
+
+    /// A video's length as players show it: whole seconds, rounded down (4.6 s reads "0:04" in the player, so
+    /// the label says 4 s, not 5 — issue 39, item 13), at least 1; within 50 ms of the next second it is that one.
+    static func wholeSeconds(_ duration: Double) -> Int { max(1, Int((duration + 0.05).rounded(.down))) }
 }
 
 extension PhotoJSON.URLs {

@@ -113,6 +113,17 @@ extension PhotoRepository {
         }
     }
 
+    /// The guestbook's notes this viewer may see, oldest first (they have no file: the event's download writes them
+    /// out as text).
+    func visibleNotes(eventID: String, to visibility: PhotoVisibility) async throws -> [Photo] {
+        try await database.sql { db in
+            var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND kind = 'note' AND ")
+            sql += visibility.sqlCondition
+            sql.appendInterpolation(unsafeRaw: " ORDER BY uploaded_at, id")
+            return try await db.raw(sql).all().map(Self.photo(from:))
+        }
+    }
+
     /// Everything these uploaders sent that is kept (not failed), oldest first: a person's export and erasure.
     func kept(uploadedBy uploaderIDs: [String]) async throws -> [Photo] {
         guard !uploaderIDs.isEmpty else { return [] }

@@ -9,6 +9,7 @@ struct MyDataService: Sendable {
     /// What is read and erased of a person across the tables (`PersonalDataRepository`).
     let rows: PersonalDataRepository
     let accounts: AccountService
+    let profiles: ProfileService
     let events: EventService
     let photos: PhotoService
     let photoRows: PhotoRepository
@@ -58,7 +59,11 @@ struct MyDataService: Sendable {
                     month: $0.month.text, photoIds: $0.assetIDs, quote: $0.quote, songTitle: $0.songTitle, songArtist: $0.songArtist,
                     releasedAt: $0.releasedAt)
             }
-            return (data, own.map(Self.exportFile) + library.map(\.0))
+            // The account's picture too, as the account shows it (issue 39, item 13).
+            let picture = try await profiles.avatar(of: user.id).map {
+                ExportFile(key: ProfileService.key(user.id), name: "profile-picture.jpg", size: Int64($0.readableBytes), modified: clock.now)
+            }
+            return (data, own.map(Self.exportFile) + library.map(\.0) + (picture.map { [$0] } ?? []))
         }
     }
 

@@ -36,12 +36,19 @@ struct AccountPages {
         return try await render(WebRequest(request, context: context), user: user, current: hash, notice: notice)
     }
 
+    /// "Safari on iPhone" as `DeviceName` stores it, in the reader's language ("Safari sur iPhone").
+    static func device(_ stored: String, _ web: WebRequest) -> String {
+        guard let range = stored.range(of: " on ") else { return stored }
+        return web.t("account_device", ["browser": String(stored[..<range.lowerBound]), "system": String(stored[range.upperBound...])])
+    }
+
     private func render(_ web: WebRequest, user: User, current: String, notice: String?, error: String? = nil, status: HTTPResponse.Status = .ok)
         async throws -> Response
     {
         let sessions = try await accounts.sessions(of: user, current: current).map { session in
             AccountPage.Session(
-                id: session.id, device: session.device ?? web.t("account_unknown_device"), since: web.time(session.createdAt),
+                id: session.id, device: session.device.map { Self.device($0, web) } ?? web.t("account_unknown_device"),
+                since: web.time(session.createdAt),
                 lastSeen: web.time(session.lastSeenAt), current: session.current)
         }
         return web.page(

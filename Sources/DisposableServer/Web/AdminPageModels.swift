@@ -66,6 +66,10 @@ struct AdminPage: Sendable {
     let resetLink: ResetLink?
     let tickets: [Ticket]
     let hasTickets: Bool
+    /// The latest closed tickets, to look back at or reopen.
+    let closedTickets: [Ticket]
+    let hasClosedTickets: Bool
+    static let closedTicketsShown = 50
     let canAnswer: Bool
 
     static let chartWidth = 300
@@ -74,7 +78,7 @@ struct AdminPage: Sendable {
     init(
         web: WebRequest, me: String, stats: InstanceStats, settings: InstanceSettingsJSON, users: AdminUserList, records: [DeletionRecord],
         notice: String?, error: String?, form: [String: String], resetLink: ResetLink? = nil, tickets: [TicketJSON] = [],
-        canAnswer: Bool = false
+        closedTickets: [TicketJSON] = [], canAnswer: Bool = false
     ) {
         self.notice = notice
         self.error = error
@@ -139,6 +143,12 @@ struct AdminPage: Sendable {
                 message: ticket.message ?? "", canAnswer: canAnswer && ticket.email != nil)
         }
         hasTickets = !tickets.isEmpty
+        self.closedTickets = closedTickets.map { ticket in
+            Ticket(
+                id: ticket.id, subject: ticket.subject, from: ticket.email ?? web.t("admin_ticket_anonymous"), when: web.time(ticket.createdAt),
+                message: ticket.message ?? "", canAnswer: false)
+        }
+        hasClosedTickets = !closedTickets.isEmpty
         self.canAnswer = canAnswer
     }
 

@@ -50,10 +50,12 @@ struct AdminPages {
         let users = try await admin.users(after: cursor.flatMap { $0.utf8.count <= 320 ? $0 : nil })
         let records = try await deletions.newest(limit: 20)
         let tickets = try await support.tickets(status: "open")
+        // Closed tickets stay on record, the latest first (issue 39, item 13).
+        let closed = try await support.tickets(status: "closed").prefix(AdminPage.closedTicketsShown)
         let model = AdminPage(
             web: web, me: me.id, stats: stats, settings: settings, users: users, records: records, notice: notice.map { web.t($0) },
             error: problem.map(web.problemMessage),
-            form: form, resetLink: resetLink, tickets: tickets, canAnswer: support.mailer != nil)
+            form: form, resetLink: resetLink, tickets: tickets, closedTickets: Array(closed), canAnswer: support.mailer != nil)
         return web.page("admin", title: web.t("admin_title"), model: model, status: problem?.status ?? .ok)
     }
 

@@ -17,6 +17,7 @@ struct HomePage: Sendable {
     /// A code that did not work, shown again to be corrected.
     let typedCode: String
     let codeError: String?
+    let registrationOpen: Bool
 }
 
 /// `/e/CODE` for someone who has not joined: name, terms, the event's password if it has one.

@@ -7,6 +7,8 @@ struct GuestPages {
     let events: EventService
     let joining: JoinService
     let walls: VenueWall
+    /// Whether the home page offers to create an account (only while registration is open).
+    let registrationOpen: @Sendable () async throws -> Bool
     let secure: Bool
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
@@ -31,7 +33,8 @@ struct GuestPages {
         let page = HomePage(
             joined: joined, hasJoined: !joined.isEmpty, left: request.uri.queryParameters.get("left") != nil,
             typedCode: String((request.uri.queryParameters.get("code") ?? "").prefix(20)),
-            codeError: request.uri.queryParameters.get("error") == "code" ? web.t("join_code_invalid") : nil)
+            codeError: request.uri.queryParameters.get("error") == "code" ? web.t("join_code_invalid") : nil,
+            registrationOpen: try await registrationOpen())
         return web.page("home", title: web.t("app_name"), model: page)
     }
 
@@ -201,6 +204,16 @@ struct GuestPages {
         }
         let joined: JoinService.Joined
         do {
+            // Back under the same name in a browser that left: the same guest (issue 39, item 2).
+            let setAside = LeftEvents(request)
+            if let back = try await joining.comeBack(to: event, name: form["name"], setAside: setAside.tokens) {
+                return WebRequest.redirect(
+                    "/e/\(event.code)/camera",
+                    cookies: [
+                        JoinedEvents(request).adding(back.token).cookie(secure: secure), setAside.removing(back.token).cookie(secure: secure),
+                        SessionCookie.make(back.token, secure: secure),
+                    ])
+            }
             joined = try await joining.join(
                 code: raw, key: key, name: form["name"], password: form["password"], termsVersion: TermsOfUse.version,
                 identity: context.identity, client: context.clientAddress)
@@ -216,15 +229,22 @@ struct GuestPages {
         return WebRequest.redirect("/e/\(event.code)/camera?welcome=1", cookies: cookies)
     }
 
-    /// JN-3: leave the event; the photos stay, the place is freed, this browser forgets it.
+    /// JN-3: leave the event. On this phone (the default): this browser forgets the event and sets its token
+    /// aside; the guest keeps their place and shots, on their other phones too. On every phone (`everywhere`):
+    /// the place is freed and every other phone signed out. Either way the photos stay, and this browser may
+    /// come back as the same guest under the same name (issue 39, item 2).
     @Sendable func leave(_ request: Request, context: AppRequestContext) async throws -> Response {
         let raw = try context.parameters.require("code")
+        let form = try await WebForm.read(request)
         let (_, membership) = try await membership(request, context: context, code: raw)
         guard let membership, membership.role == .guest, let guest = membership.guest else { return WebRequest.redirect("/") }
-        try await joining.leave(guest)
-        // The tokens are revoked; keep only the ones of this browser that still work.
-        let kept = JoinedEvents(tokens: try await joining.memberships(JoinedEvents(request)).map(\.token))
-        var cookies = [kept.cookie(secure: secure)]
+        let joined = JoinedEvents(request)
+        let own = try await joining.memberships(joined).first { $0.guest.id == guest.id }?.token
+        if guest.userID != nil || form["everywhere"] == "true" {
+            try await joining.leave(guest, keepingTokenHash: own.map(SecretToken.hash))
+        }
+        var cookies = [joined.removing(own ?? "").cookie(secure: secure)]
+        if let own { cookies.append(LeftEvents(request).adding(own).cookie(secure: secure)) }
         if case .guest = context.identity { cookies.append(SessionCookie.make("", secure: secure)) }
         return WebRequest.redirect("/?left=1", cookies: cookies)
     }
@@ -239,11 +259,13 @@ extension WebRequest {
     /// A problem in the reader's language when the catalogue has it, else its English sentence.
     func problemMessage(_ problem: Problem) -> String {
         if let text = strings["problem_\(problem.slug)"] { return text }
+        // The API names its fields for developers ("(shotsPerGuest)"); a page's reader sees the field itself.
+        let detail = problem.extensions["field"].map { problem.detail.replacingOccurrences(of: " (\($0))", with: "") } ?? problem.detail
         if problem.slug == "invalid-field", let field = problem.extensions["field"], language != .en,
             let label = strings["field_\(field)"]
         {
-            return t("problem_invalid_field_named", ["field": label]) + " (\(problem.detail))"
+            return t("problem_invalid_field_named", ["field": label]) + " (\(detail))"
         }
-        return problem.detail
+        return detail
     }
 }

@@ -5,6 +5,8 @@ import Hummingbird
 /// `/my-data` (SUP-4): what is stored about me, the export, and erasing it — for an account or a guest.
 struct MyDataPages {
     let myData: MyDataService
+    /// The other events this browser joined as a guest (each one its own guest).
+    let joining: JoinService
     let secure: Bool
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
@@ -17,8 +19,27 @@ struct MyDataPages {
         guard context.identity != nil else { return web.page("my-data", title: web.t("mydata_title"), model: MyDataPage.nothing) }
         let (data, _) = try await myData.collect(for: context.identity)
         let done = request.uri.queryParameters.get("done") == "deleted"
-        return web.page(
-            "my-data", title: web.t("mydata_title"), model: MyDataPage(web: web, data: data, notice: done ? web.t("mydata_photos_deleted") : nil))
+        var model = MyDataPage(web: web, data: data, notice: done ? web.t("mydata_photos_deleted") : nil)
+        if case .guest(let current, _) = context.identity {
+            model.otherEvents = try await otherEvents(request, web: web, besides: current)
+        }
+        return web.page("my-data", title: web.t("mydata_title"), model: model)
+    }
+
+    /// A guest of several events in this browser is a guest in each: each is listed, with a way to its own data
+    /// (opening the event makes this browser that guest; issue 39, item 13).
+    private func otherEvents(_ request: Request, web: WebRequest, besides current: Guest) async throws -> [MyDataPage.OtherEvent] {
+        var found: [MyDataPage.OtherEvent] = []
+        for (token, guest) in try await joining.memberships(JoinedEvents(request)) where guest.id != current.id {
+            let (data, _) = try await myData.collect(for: .guest(guest, tokenHash: SecretToken.hash(token)))
+            guard let membership = data.guest, let code = try await joining.event(of: guest)?.code else { continue }
+            found.append(
+                .init(
+                    text: web.t("mydata_guest", ["name": membership.name, "event": membership.eventName, "date": web.dateTime(membership.joinedAt)])
+                        + " · " + web.plural("mydata_photos", data.photos.count),
+                    link: "/e/\(code)"))
+        }
+        return found
     }
 
     @Sendable func erase(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -37,7 +58,11 @@ struct MyDataPages {
             return web.page("my-data", title: web.t("mydata_title"), model: model, status: problem.status)
         }
         if case .user = identity {
-            var response = web.page("my-data", title: web.t("mydata_title"), model: MyDataPage.erased(web))
+            // The account is gone: the goodbye page has the signed-out menu (issue 39, item 13).
+            var signedOut = context
+            signedOut.identity = nil
+            let goodbye = WebRequest(request, context: signedOut)
+            var response = goodbye.page("my-data", title: web.t("mydata_title"), model: MyDataPage.erased(goodbye))
             response.setCookie(SessionCookie.make("", secure: secure))
             return response
         }
@@ -52,6 +77,13 @@ struct MyDataPage: Sendable {
     var notice: String? = nil
     var error: String? = nil
     var erased = false
+    /// The other events this browser is a guest of.
+    var otherEvents: [OtherEvent] = []
+
+    struct OtherEvent: Sendable {
+        let text: String
+        let link: String
+    }
 
     static let nothing = MyDataPage(signedIn: false)
 

@@ -3,12 +3,20 @@ import Hummingbird
 /// A browser that opens an address nothing answers gets a page in the app's look and its language, not the
 /// API's JSON (issue 20, item 10). API paths and clients that do not ask for HTML keep problem+json.
 struct PageNotFoundMiddleware: RouterMiddleware {
+    /// Who the session cookie names: an address no route answers never met the session's middleware, and the
+    /// page's menu is the signed-in one when someone is (issue 39, item 13).
+    let identity: @Sendable (_ sessionToken: String) async throws -> Identity?
+
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound && Self.wantsPage(request) {
+            var context = context
+            if context.identity == nil, let token = request.cookies[SessionCookie.name]?.value, !token.isEmpty {
+                context.identity = try? await identity(token)
+            }
             return WebRequest(request, context: context).errorPage(
                 status: .notFound, titleKey: "error_missing_title", messageKey: "error_missing_message")
         }

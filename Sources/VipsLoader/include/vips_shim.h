@@ -15,7 +15,8 @@ typedef struct {
 typedef struct {
     int width;              // of the original, after EXIF orientation
     int height;
-    char taken_at[20];      // EXIF DateTimeOriginal "YYYY:MM:DD HH:MM:SS", or "" when absent
+    char taken_at[32];      // EXIF DateTimeOriginal "YYYY:MM:DD HH:MM:SS", with OffsetTimeOriginal's "+02:00" after it
+                            // when the file has one, or "" when absent
     void *preview;
     size_t preview_length;
     void *thumbnail;

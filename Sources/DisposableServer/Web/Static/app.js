@@ -20,6 +20,14 @@ export function formatTime(date) {
   return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(new Date(date));
 }
 
+/** "567.1 kB" / "567,1 ko": a size in the reader's language, its unit included. */
+export function formatBytes(bytes) {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'];
+  let value = bytes, unit = 0;
+  while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit += 1; }
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: unit ? 1 : 0 }).format(value);
+}
+
 export function eventConfig() {
   const element = document.getElementById('event-config');
   return element ? JSON.parse(element.textContent) : null;
@@ -73,10 +81,21 @@ export function nameWithFace(element, photo, text) {
 export function pageViewer(viewer, step) {
   document.getElementById('viewer-prev').addEventListener('click', () => step(-1));
   document.getElementById('viewer-next').addEventListener('click', () => step(1));
-  document.getElementById('viewer-close').addEventListener('click', () => viewer.close());
-  viewer.addEventListener('keydown', (event) => {
-    if (event.key === 'ArrowLeft') step(-1);
-    if (event.key === 'ArrowRight') step(1);
+  const close = document.getElementById('viewer-close');
+  close.addEventListener('click', () => viewer.close());
+  // Focus stays in the open viewer however it pages (a control it was on may hide), and goes back to the tile
+  // that opened it (issue 39, item 11). The arrows page wherever the focus is, but not inside a text field or
+  // a player, which use them.
+  let opener = null;
+  const show = viewer.showModal.bind(viewer);
+  viewer.showModal = () => { opener = document.activeElement; show(); };
+  viewer.addEventListener('close', () => { if (opener?.isConnected) opener.focus(); opener = null; });
+  document.addEventListener('keydown', (event) => {
+    if (!viewer.open || event.target.closest?.('input, textarea, video, audio') || event.altKey || event.metaKey || event.ctrlKey) return;
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    event.preventDefault();
+    step(event.key === 'ArrowLeft' ? -1 : 1);
+    requestAnimationFrame(() => { if (viewer.open && !viewer.contains(document.activeElement)) close.focus(); });
   });
   let touchX = null;
   viewer.addEventListener('pointerdown', (event) => { touchX = event.clientX; });
@@ -86,6 +105,12 @@ export function pageViewer(viewer, step) {
     touchX = null;
     if (Math.abs(dx) > 50) step(dx < 0 ? 1 : -1);
   });
+}
+
+/** An icon of icons.svg, at the same version as this module (every static file shares the pages' version). */
+export function iconSVG(name) {
+  const own = new URL(import.meta.url);
+  return `<svg class="icon" aria-hidden="true"><use href="${own.pathname.replace(/[^/]*$/, 'icons.svg')}${own.search}#${name}"></use></svg>`;
 }
 
 export function photoAlt(photo) {
@@ -121,9 +146,51 @@ document.addEventListener('click', async (event) => {
   }
 });
 
-document.addEventListener('submit', (event) => {
+// Every dialog (issue 39, items 3 and 11): Cancel is a plain button, so Enter in a field submits the form's primary
+// action; Escape leaves "cancel" as the answer (a dialog keeps its last answer otherwise, and would save again).
+document.addEventListener('click', (event) => {
+  const cancel = event.target.closest('dialog button[value=cancel]');
+  if (cancel) cancel.closest('dialog').close('cancel');
+});
+document.addEventListener('cancel', (event) => {
+  if (event.target instanceof HTMLDialogElement) event.target.returnValue = 'cancel';
+}, true);
+
+/** The app's own confirmation (issue 39, item 8): resolves true when the person chose `action`. */
+export function confirmAction(text, action, { danger = false } = {}) {
+  const dialog = document.createElement('dialog');
+  dialog.className = 'confirm';
+  dialog.setAttribute('aria-label', text);
+  const form = document.createElement('form');
+  form.method = 'dialog';
+  const message = document.createElement('p');
+  message.textContent = text;
+  const row = document.createElement('div');
+  row.className = 'row';
+  const cancel = Object.assign(document.createElement('button'), { type: 'button', value: 'cancel', className: 'ghost', textContent: t('cancel') });
+  const yes = Object.assign(document.createElement('button'), { value: 'yes', className: danger ? 'danger' : 'primary', textContent: action });
+  row.append(cancel, yes);
+  form.append(message, row);
+  dialog.append(form);
+  document.body.append(dialog);
+  dialog.showModal();
+  yes.focus();
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => { resolve(dialog.returnValue === 'yes'); dialog.remove(); });
+  });
+}
+
+// A form that asks first: the question in the app's dialog, answered with the form's own button's words.
+document.addEventListener('submit', async (event) => {
   const form = event.target.closest('form[data-confirm]');
-  if (form && !confirm(form.dataset.confirm)) event.preventDefault();
+  if (!form || form.dataset.confirmed) return;
+  event.preventDefault();
+  const button = event.submitter ?? form.querySelector('button:not([type=button])');
+  const answer = await confirmAction(form.dataset.confirm, button?.textContent.trim() || t('confirm_yes'),
+    { danger: button?.classList.contains('danger') });
+  if (!answer) return;
+  form.dataset.confirmed = 'true';
+  form.requestSubmit(button);
 });
 
 // Thumbnail and preview links are signed and expire (12–24 h); a page left open longer asks for fresh ones once.

@@ -38,6 +38,8 @@ const shots = watchQueue(queue, config, t, (left) => {
 function updateShutter() {
   shutter.disabled = !recorder && (!live || capturing || shots.shotsLeft() <= 0 || !stream);
   fileInput.disabled = !live || shots.shotsLeft() <= 0;
+  // The film used up: no button that cannot do anything (issue 39, item 13).
+  fileInput.closest('.fallback').hidden = shots.shotsLeft() <= 0;
 }
 
 function say(text) {

@@ -1,6 +1,6 @@
 // CAP-2: the countdown to the next capsule (/capsules), and one capsule (/capsules/yyyy-mm): enlarge its photos,
 // share its collage, edit it — how many photos, which ones, the words and the song — through the API.
-import { t, api, locale, pageViewer } from './app.js';
+import { t, api, locale, pageViewer, toast } from './app.js';
 
 /** "3 days 4 hours", "4 hours 12 minutes", "12 minutes": what is left, in the reader's language. */
 function left(ms) {
@@ -68,7 +68,7 @@ if (root) {
       button.className = 'thumb';
       const img = document.createElement('img');
       img.src = asset.urls.thumbnail;
-      img.alt = t('capsule_pick_photo', { date: new Date(asset.takenAt).toLocaleDateString(locale, { timeZone: 'UTC' }) });
+      img.alt = t('capsule_pick_photo', { date: new Date(asset.takenAt).toLocaleDateString(locale) });
       img.loading = 'lazy';
       button.append(img);
       button.addEventListener('click', () => {
@@ -125,30 +125,54 @@ if (root) {
     }
   });
 
-  // The song's clip: a sound file picked is sent as it is; the server keeps its first 30 seconds.
+  // The song's clip: a sound file picked is sent as it is; the server keeps its first 30 seconds. The page is
+  // changed in place, never reloaded: words typed in the form stay (issue 39, item 4).
   const clipFile = document.getElementById('capsule-clip-file');
+  const clipRemove = document.getElementById('capsule-clip-remove');
+  const showClip = (url) => {
+    let player = document.getElementById('capsule-clip');
+    if (url && !player) {
+      player = Object.assign(document.createElement('audio'), { id: 'capsule-clip', className: 'capsule-clip', controls: true, preload: 'none' });
+      player.setAttribute('aria-label', t('capsule_clip'));
+      document.getElementById('capsule-photos').before(player);
+    }
+    if (url) player.src = url; else player?.remove();
+    clipRemove.hidden = !url;
+  };
   clipFile.addEventListener('change', async () => {
     const file = clipFile.files[0];
     if (!file) return;
     const error = document.getElementById('capsule-error');
+    const status = document.getElementById('capsule-clip-status');
+    error.hidden = true;
+    status.textContent = t('capsule_clip_sending');
     try {
-      await api(`${base}/clip`, { method: 'PUT', body: file, headers: { 'Content-Type': file.type || 'application/octet-stream', Accept: 'application/json' } });
-      location.reload();
+      const capsule = await api(`${base}/clip`, { method: 'PUT', body: file, headers: { 'Content-Type': file.type || 'application/octet-stream', Accept: 'application/json' } });
+      showClip(capsule.clipURL);
+      status.textContent = t('capsule_clip_added');
     } catch (failure) {
+      status.textContent = '';
       error.textContent = failure.message;
       error.hidden = false;
     }
+    clipFile.value = '';
   });
-  document.getElementById('capsule-clip-remove')?.addEventListener('click', async () => {
-    await api(`${base}/clip`, { method: 'DELETE' });
-    location.reload();
+  clipRemove.addEventListener('click', async () => {
+    try {
+      await api(`${base}/clip`, { method: 'DELETE' });
+      showClip(null);
+      document.getElementById('capsule-clip-status').textContent = t('capsule_clip_removed');
+    } catch (failure) { toast(failure.message, 4000); }
   });
 
   // The Story Board: my friends see it this month.
   for (const [id, method] of [['board-share', 'PUT'], ['board-unshare', 'DELETE']]) {
     document.getElementById(id)?.addEventListener('click', async () => {
-      await api(`${base}/share`, { method });
-      location.reload();
+      try {
+        await api(`${base}/share`, { method });
+        document.getElementById('board-share').hidden = method === 'PUT';
+        document.getElementById('board-shared').hidden = method !== 'PUT';
+      } catch (failure) { toast(failure.message, 4000); }
     });
   }
 

@@ -126,7 +126,10 @@ function showDeveloping(page) {
   const tick = () => {
     const left = Math.max(0, Math.round((until - Date.now()) / 1000));
     const d = Math.floor(left / 86400), h = Math.floor((left % 86400) / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
-    const parts = d > 0 ? [`${d}${t('days')}`, `${h}${t('hours')}`] : h > 0 ? [`${h}${t('hours')}`, `${m}${t('minutes')}`] : [`${m}${t('minutes')}`, `${s}${t('seconds')}`];
+    // The two largest units, leaving out a zero one: "2h 5min", "5min", "46s" (never "0min 46s").
+    const units = [[d, 'days'], [h, 'hours'], [m, 'minutes'], [s, 'seconds']];
+    const first = units.findIndex(([value]) => value > 0);
+    const parts = units.slice(first, first + 2).filter(([value]) => value > 0).map(([value, unit]) => `${value}${t(unit)}`);
     countdown.textContent = left > 0 ? t('countdown', { time: parts.join(' ') }) : t('revealed');
   };
   tick();
@@ -294,7 +297,7 @@ function showCaption(photo) {
   captionText.textContent = photo.caption ?? '';
   captionText.hidden = !photo.caption;
   captionButton.hidden = !photo.mine;
-  captionButton.textContent = t(photo.caption ? 'caption_edit' : 'caption_add');
+  captionButton.setAttribute('aria-label', t(photo.caption ? 'caption_edit' : 'caption_add'));
 }
 captionButton.addEventListener('click', () => {
   captionInput.value = photos.get(current)?.caption ?? '';

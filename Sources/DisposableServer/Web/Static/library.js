@@ -14,7 +14,12 @@ let cursor = null;
 let finished = false;
 let loading = false;
 
-// "May 2023" / "Mai 2023": the month's name in the reader's language (months are UTC, like the capture times).
+// Capture times are moments; they show, and fall into months, in the reader's own time zone (issue 39, item 5).
+const monthOf = (time) => {
+  const date = new Date(time);
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}`;
+};
+// "May 2023" / "Mai 2023": a month's name in the reader's language (the key names a calendar month, read as UTC).
 const monthName = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 function monthTitle(month) {
   const text = monthName.format(new Date(`${month}-01T00:00:00Z`));
@@ -64,7 +69,7 @@ function tile(asset) {
   if (asset.status === 'ready') {
     const image = document.createElement('img');
     image.loading = 'lazy';
-    image.alt = t(asset.mediaType === 'video' ? 'library_video_of' : 'library_photo_of', { date: new Date(asset.takenAt).toLocaleDateString(locale, { timeZone: 'UTC', dateStyle: 'long' }) });
+    image.alt = t(asset.mediaType === 'video' ? 'library_video_of' : 'library_photo_of', { date: new Date(asset.takenAt).toLocaleDateString(locale, { dateStyle: 'long' }) });
     image.src = asset.urls.thumbnail;
     button.append(image);
     if (asset.mediaType === 'video') {
@@ -94,7 +99,7 @@ function place(asset) {
   remove(asset.id);
   if (Boolean(asset.trashedAt) !== inTrash) return;
   assets.set(asset.id, asset);
-  const key = inTrash ? 'trash' : asset.month;
+  const key = inTrash ? 'trash' : monthOf(asset.takenAt);
   const list = section(key);
   const next = [...list.children].find((li) => before(asset, assets.get(li.dataset.id)));
   list.insertBefore(tile(asset), next ?? null);
@@ -155,7 +160,7 @@ function openViewer(id) {
   const preview = new Image();
   preview.onload = () => { if (current === id) viewerImage.src = preview.src; };
   preview.src = asset.urls.preview;
-  caption.textContent = `${new Date(asset.takenAt).toLocaleString(locale, { timeZone: 'UTC', dateStyle: 'long', timeStyle: 'short' })} · ${asset.fileName}`;
+  caption.textContent = `${new Date(asset.takenAt).toLocaleString(locale, { dateStyle: 'long', timeStyle: 'short' })} · ${asset.fileName}`;
   const download = document.getElementById('viewer-download');
   if (download) download.href = asset.urls.original;
   stopMotion();

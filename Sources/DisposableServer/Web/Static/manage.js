@@ -1,5 +1,5 @@
 // The organizer's event page: sharing (ORG-1), the numbers (ORG-2) and moderation (ORG-3).
-import { t, api, eventConfig, toast, photoAlt, showPhoto, formatTime, nameWithFace } from './app.js';
+import { t, api, eventConfig, toast, photoAlt, showPhoto, formatTime, nameWithFace, confirmAction, iconSVG, formatBytes } from './app.js';
 
 const config = eventConfig();
 
@@ -19,19 +19,12 @@ share.addEventListener('click', async () => {
   toast(t('copied'));
 });
 
-function size(bytes) {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes, unit = 0;
-  while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit += 1; }
-  return `${value.toFixed(unit ? 1 : 0)} ${units[unit]}`;
-}
-
 async function loadStats() {
   const stats = await api(`/api/v1/events/${config.id}/stats`);
   const box = document.getElementById('stats');
   const numbers = document.createElement('p');
   numbers.className = 'numbers';
-  const figures = [t('stats_photos', { n: stats.photos }), t('stats_guests', { n: stats.guests }), t('stats_storage', { size: size(stats.bytesStored) })];
+  const figures = [t('stats_photos', { n: stats.photos }), t('stats_guests', { n: stats.guests }), t('stats_storage', { size: formatBytes(stats.bytesStored) })];
   if (stats.awaitingApproval > 0) figures.push(t('stats_awaiting', { n: stats.awaitingApproval }));
   for (const text of figures) {
     const span = document.createElement('span');
@@ -124,29 +117,34 @@ async function loadPhotos() {
       enlarge.rel = 'noopener';
       enlarge.append(image);
     }
+    enlarge.classList.add('tile');
     const shooter = document.createElement('span');
     shooter.className = 'shooter';
     nameWithFace(shooter, photo, photo.shooter.name);
+    // Approve and delete apart, in their own colours, under the picture rather than on it (issue 39, item 8).
+    const actions = document.createElement('div');
+    actions.className = 'actions';
     const remove = document.createElement('button');
     remove.type = 'button';
-    remove.className = 'danger remove';
-    remove.textContent = t('delete');
+    remove.className = 'remove';
+    remove.innerHTML = iconSVG('trash');
     remove.setAttribute('aria-label', `${t('delete')}: ${photoAlt(photo)}`);
+    remove.title = t('delete');
     remove.addEventListener('click', async () => {
-      if (!confirm(t('confirm_delete_photo'))) return;
+      if (!await confirmAction(t('confirm_delete_photo'), t('delete'), { danger: true })) return;
       try {
         await api(`/api/v1/photos/${photo.id}`, { method: 'DELETE' });
         item.remove();
         loadStats();
       } catch (error) { toast(error.message, 4000); }
     });
-    item.append(enlarge, shooter, remove);
+    item.append(enlarge, shooter, actions);
     if (photo.approved === false) {
       // ORG-4: waiting in the approval queue.
       item.classList.add('awaiting');
       const approve = document.createElement('button');
       approve.type = 'button';
-      approve.className = 'primary approve';
+      approve.className = 'approve';
       approve.textContent = t('approve');
       approve.setAttribute('aria-label', `${t('approve')}: ${photoAlt(photo)}`);
       approve.addEventListener('click', async () => {
@@ -157,8 +155,9 @@ async function loadPhotos() {
           loadStats();
         } catch (error) { toast(error.message, 4000); }
       });
-      item.append(approve);
+      actions.append(approve);
     }
+    actions.append(remove);
     grid.append(item);
   }
   cursor = page.nextCursor;
