@@ -211,6 +211,15 @@ extension WebPagesTests {
         }
         #expect(used.count > 100)
         #expect(used.subtracting(english.keys).isEmpty, "templates use unknown strings: \(used.subtracting(english.keys).sorted())")
+        // The scripts' `t('key')` read `js_key` (issue 39: a dialog said "cancel", the key, for want of one).
+        var scripted = Set<String>()
+        let scripts = root.appendingPathComponent("Static")
+        for name in try FileManager.default.contentsOfDirectory(atPath: scripts.path) where name.hasSuffix(".js") {
+            let text = try String(contentsOf: scripts.appendingPathComponent(name), encoding: .utf8)
+            for match in text.matches(of: try Regex(#"\bt\('([a-z0-9_]+)'"#)) { scripted.insert("js_" + String(text[match.output[1].range!])) }
+        }
+        #expect(scripted.count > 50)
+        #expect(scripted.subtracting(english.keys).isEmpty, "scripts use unknown strings: \(scripted.subtracting(english.keys).sorted())")
     }
 
     @Test(

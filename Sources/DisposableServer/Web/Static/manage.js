@@ -138,7 +138,8 @@ async function loadPhotos() {
         loadStats();
       } catch (error) { toast(error.message, 4000); }
     });
-    item.append(enlarge, shooter, actions);
+    actions.append(shooter);
+    item.append(enlarge, actions);
     if (photo.approved === false) {
       // ORG-4: waiting in the approval queue.
       item.classList.add('awaiting');
@@ -155,7 +156,7 @@ async function loadPhotos() {
           loadStats();
         } catch (error) { toast(error.message, 4000); }
       });
-      actions.append(approve);
+      item.append(approve);
     }
     actions.append(remove);
     grid.append(item);
