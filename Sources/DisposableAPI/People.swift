@@ -117,6 +117,13 @@ public struct JoinRequest: Codable, Sendable {
     }
 }
 
+/// `PATCH /api/v1/events/{id}/membership`: a guest corrects the name they joined under (GDPR rectification).
+public struct MembershipPatch: Codable, Sendable {
+    public var name: String
+
+    public init(name: String) { self.name = name }
+}
+
 /// A guest's token, the guest and the event joined.
 public struct JoinResult: Codable, Sendable {
     public var token: String

@@ -21,6 +21,9 @@ extension AuthorizationTests {
             method: .delete, path: "/api/v1/events/{id}/membership",
             expected: statuses(.unauthorized, .noContent, .notFound, .conflict, .notFound, .notFound)),
         Row(
+            method: .patch, path: "/api/v1/events/{id}/membership", json: ["name": "Margaret"],
+            expected: statuses(.unauthorized, .ok, .notFound, .conflict, .notFound, .notFound)),
+        Row(
             method: .post, path: "/api/v1/events/{id}/membership/link",
             expected: statuses(.unauthorized, .created, .notFound, .conflict, .notFound, .notFound)),
         Row(

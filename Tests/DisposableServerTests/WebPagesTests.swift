@@ -52,6 +52,7 @@ struct WebPagesTests {
         PageRow(method: .get, path: "/w/{key}", expected: all200),
         PageRow(method: .get, path: "/e/{code}/continue", expected: statuses(.seeOther, .ok, .seeOther, .seeOther, .seeOther, .seeOther)),
         PageRow(method: .post, path: "/e/{code}/leave", expected: all303),
+        PageRow(method: .post, path: "/e/{code}/name", form: "name=Margaret", expected: all303),
         PageRow(method: .get, path: "/c/{token}", expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
         PageRow(method: .post, path: "/c/{token}", expected: statuses(.notFound, .notFound, .notFound, .notFound, .notFound, .notFound)),
         PageRow(method: .post, path: "/e/{code}/continue/stop", expected: all303),

@@ -242,7 +242,7 @@ def decode_qr(driver):
     return output
 
 
-def join(driver, url, name, shooting=True):
+def join(driver, url, name, shooting=True, walk_intro=False):
     driver.get(url)
     driver.find_element(By.ID, "name").send_keys(name)
     driver.find_element(By.NAME, "terms").click()
@@ -250,8 +250,18 @@ def join(driver, url, name, shooting=True):
     wait(driver, lambda d: "/camera" in d.current_url, "camera page after joining")
     if not shooting:
         return  # the event is over: no camera
-    # CAM-3: first a word on why the camera is needed, then the viewfinder.
+    # Issue 39, item 14: three short screens the first time on a browser, skippable; then only CAM-3's word on
+    # why the camera is needed, and the viewfinder.
     assert driver.find_element(By.ID, "camera-intro").is_displayed()
+    first_time = not getattr(driver, "intro_seen", False)
+    assert driver.find_element(By.ID, "intro-skip").is_displayed() == first_time, "the introduction, once per browser"
+    if first_time and walk_intro:
+        for step in (1, 2):
+            shot(driver, f"guest-intro-{step}")
+            driver.find_element(By.ID, "intro-next").click()
+    elif first_time:
+        driver.find_element(By.ID, "intro-skip").click()
+    driver.intro_seen = True
     driver.find_element(By.ID, "camera-start").click()
     wait(driver, lambda d: d.find_element(By.ID, "shutter").is_enabled(), "shutter enabled once the camera runs")
 
@@ -1087,7 +1097,7 @@ def main():
         ben = browser(); drivers.append(ben)
         ana.get(url)
         shot(ana, "guest-join")
-        join(ana, qr_url, "Ana")
+        join(ana, qr_url, "Ana", walk_intro=True)
         # Issue 20, item 7: each module is fetched once (pages and imports use the same versioned URL).
         loads = ana.execute_script("return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/static/app.js'))")
         assert len(loads) == 1, loads

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "c069da63884da4bb8671bf77c46e047a703eece96894b8fef8d4cbedea16a0b0"
+    public static let contractDigest = "fafdc682d65d7578b3458151cdf6967f69edc19f69fa708c29460ea48d790452"
 }

@@ -412,6 +412,23 @@ extension Components {
                 case acceptedTerms
             }
         }
+        /// - Remark: Generated from `#/components/schemas/MembershipPatch`.
+        public struct MembershipPatch: Codable, Hashable, Sendable {
+            /// The corrected name, 1 to 40 characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MembershipPatch/name`.
+            public var name: Swift.String
+            /// Creates a new `MembershipPatch`.
+            ///
+            /// - Parameters:
+            ///   - name: The corrected name, 1 to 40 characters.
+            public init(name: Swift.String) {
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Joined`.
         public struct Joined: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Joined/token`.

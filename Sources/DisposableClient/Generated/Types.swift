@@ -337,6 +337,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/join`.
     /// - Remark: Generated from `#/paths//api/v1/join/post(joinEvent)`.
     func joinEvent(_ input: Operations.JoinEvent.Input) async throws -> Operations.JoinEvent.Output
+    /// Correct the name the guest joined under (shown at once on their photos, notes and comments)
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/events/{id}/membership`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/membership/patch(renameGuest)`.
+    func renameGuest(_ input: Operations.RenameGuest.Input) async throws -> Operations.RenameGuest.Output
     /// Leave an event (the guest's photos stay)
     ///
     /// - Remark: HTTP `DELETE /api/v1/events/{id}/membership`.
@@ -1402,6 +1407,21 @@ extension APIProtocol {
         body: Operations.JoinEvent.Input.Body
     ) async throws -> Operations.JoinEvent.Output {
         try await joinEvent(Operations.JoinEvent.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Correct the name the guest joined under (shown at once on their photos, notes and comments)
+    ///
+    /// - Remark: HTTP `PATCH /api/v1/events/{id}/membership`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/membership/patch(renameGuest)`.
+    public func renameGuest(
+        path: Operations.RenameGuest.Input.Path,
+        headers: Operations.RenameGuest.Input.Headers = .init(),
+        body: Operations.RenameGuest.Input.Body
+    ) async throws -> Operations.RenameGuest.Output {
+        try await renameGuest(Operations.RenameGuest.Input(
+            path: path,
             headers: headers,
             body: body
         ))

@@ -146,6 +146,11 @@ struct GuestbookRepository: Sendable {
         }
     }
 
+    /// A guest's corrected name on their comments, in the caller's transaction (the guest's rename).
+    static func renameAuthor(_ authorID: String, eventID: String, to name: String, in db: any SQLDatabase) async throws {
+        try await db.raw("UPDATE comments SET author_name = \(bind: name) WHERE author_id = \(bind: authorID) AND event_id = \(bind: eventID)").run()
+    }
+
     static func comment(from row: any SQLRow) throws -> Comment {
         Comment(
             id: try row.decode(column: "id", as: String.self),

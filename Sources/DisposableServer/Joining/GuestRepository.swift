@@ -52,6 +52,27 @@ struct GuestRepository: Sendable {
         }
     }
 
+    /// The guest's corrected name everywhere at once — the roster, their posts, their comments — in one
+    /// transaction; another guest's name is made distinct as at joining. Returns the guest as renamed.
+    func rename(_ guest: Guest, to name: String, now: Date) async throws -> Guest {
+        let kind = database.kind
+        return try await database.transaction { db in
+            let others = try await db.raw(
+                "SELECT name FROM guests WHERE event_id = \(bind: guest.eventID) AND left_at IS NULL AND id <> \(bind: guest.id)"
+            ).all().map { try $0.decode(column: "name", as: String.self).lowercased() }
+            var shown = name
+            var number = 2
+            while Set(others).contains(shown.lowercased()) {
+                shown = "\(name) \(number)"
+                number += 1
+            }
+            try await db.raw("UPDATE guests SET name = \(bind: shown) WHERE id = \(bind: guest.id)").run()
+            try await PhotoRepository.renameShooter(uploaderID: guest.id, to: shown, now: now, kind: kind, in: db)
+            try await GuestbookRepository.renameAuthor(guest.id, eventID: guest.eventID, to: shown, in: db)
+            return try await Self.find(id: guest.id, in: db) ?? guest
+        }
+    }
+
     /// A guest who left comes back in, with their name and the shots they had left, if there is a place for them.
     /// Returns the guest as they are now, or nil when the event is full.
     func comeBack(_ guest: Guest) async throws -> Guest? {

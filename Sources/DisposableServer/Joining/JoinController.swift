@@ -10,6 +10,7 @@ struct JoinController {
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/api/v1/join", use: join)
         router.delete("/api/v1/events/:id/membership", use: leave)
+        router.patch("/api/v1/events/:id/membership", use: rename)
         router.post("/api/v1/events/:id/membership/link", use: personalLink)
         router.delete("/api/v1/events/:id/membership/link", use: revokePersonalLink)
     }
@@ -38,6 +39,18 @@ struct JoinController {
         return Response(status: .noContent)
     }
 
+    /// A guest corrects their name; everything they posted shows the new one.
+    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let eventID = try context.parameters.require("id")
+        let (event, role) = try await events.event(eventID, for: context.identity)
+        guard role == .guest, let guest = try await joining.guest(of: context.identity, in: eventID) else {
+            throw Problem(.conflict, "not-a-guest", title: "Not a guest", detail: "Only a guest of this event has a name in it to correct.")
+        }
+        let body = try await request.decodeJSON(MembershipPatch.self)
+        let renamed = try await joining.rename(guest, to: body.name)
+        return try jsonResponse(GuestJSON(renamed, shotsPerGuest: event.shotsPerGuest))
+    }
+
     @Sendable func personalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (_, role) = try await events.event(try context.parameters.require("id"), for: context.identity)
         guard role == .guest, case .guest(let guest, _) = context.identity else {
@@ -62,4 +75,8 @@ struct JoinController {
 
 extension JoinRequest: JSONBody {
     static let fields: Set<String> = ["code", "key", "name", "password", "acceptedTerms"]
+}
+
+extension MembershipPatch: JSONBody {
+    static let fields: Set<String> = ["name"]
 }

@@ -89,6 +89,16 @@ extension PhotoRepository {
         }
     }
 
+    /// A guest's corrected name on everything they posted, each post logged as changed so that open galleries show
+    /// it at once; in the caller's transaction (the guest's rename).
+    static func renameShooter(uploaderID: String, to name: String, now: Date, kind: DatabaseKind, in db: any SQLDatabase) async throws {
+        let renamed = try await db.raw("UPDATE photos SET shooter_name = \(bind: name) WHERE uploader_id = \(bind: uploaderID) RETURNING *")
+            .all().map(Self.photo(from:))
+        for photo in renamed where photo.status == .ready {
+            try await ChangeLog.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
+        }
+    }
+
     /// An event's photos (failed ones aside) and the bytes recorded for all of them, for its deletion record.
     func totals(eventID: String) async throws -> (photos: Int, bytes: Int64) {
         try await database.sql { db in

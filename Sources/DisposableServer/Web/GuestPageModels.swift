@@ -75,6 +75,14 @@ struct ContinuePage: Sendable {
     var guestName: String? = nil
     /// The guest just stopped their link: no new one until they ask.
     var stopped = false
+    /// The guest's name, to correct (issue 39, item 14).
+    var name: NameForm? = nil
+
+    struct NameForm: Sendable {
+        let current: String
+        let saved: Bool
+        let error: String?
+    }
 }
 
 /// `/c/TOKEN`: the second phone confirms before it becomes the guest.

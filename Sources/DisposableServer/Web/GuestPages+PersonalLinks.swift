@@ -16,11 +16,14 @@ extension GuestPages {
         }
         guard let membership, let guest = membership.guest, membership.role == .guest else { return WebRequest.redirect("/e/\(event.code)") }
         let view = EventView(event: event, role: .guest, guest: guest, now: events.clock.now, links: events.links, web: web)
+        let query = request.uri.queryParameters
+        let name = ContinuePage.NameForm(
+            current: guest.name, saved: query.get("renamed") != nil, error: query.get("name") == "invalid" ? web.t("name_invalid") : nil)
         if case .user = context.identity {
-            return web.page("continue", title: event.name, model: ContinuePage(event: view, signedIn: true))
+            return web.page("continue", title: event.name, model: ContinuePage(event: view, signedIn: true, name: name))
         }
-        if request.uri.queryParameters.get("stopped") != nil {
-            var response = web.page("continue", title: event.name, model: ContinuePage(event: view, signedIn: false, stopped: true))
+        if query.get("stopped") != nil {
+            var response = web.page("continue", title: event.name, model: ContinuePage(event: view, signedIn: false, stopped: true, name: name))
             for cookie in membership.cookies { response.setCookie(cookie) }
             return response
         }
@@ -29,7 +32,8 @@ extension GuestPages {
         var response = web.page(
             "continue", title: event.name,
             model: ContinuePage(
-                event: view, signedIn: false, link: link.url, qrSVG: qr, expiresAt: web.time(link.expiresAt), guestName: guest.name))
+                event: view, signedIn: false, link: link.url, qrSVG: qr, expiresAt: web.time(link.expiresAt), guestName: guest.name,
+                name: name))
         for cookie in membership.cookies { response.setCookie(cookie) }
         return response
     }
@@ -70,5 +74,19 @@ extension GuestPages {
             cookies: [
                 SessionCookie.make(token, secure: secure), JoinedEvents(request).adding(token).cookie(secure: secure),
             ])
+    }
+
+    /// A guest corrects the name they joined under (issue 39, item 14): everything they posted shows the new one.
+    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let raw = try context.parameters.require("code")
+        let (event, membership) = try await membership(request, context: context, code: raw)
+        guard let event, let membership, let guest = membership.guest, membership.role == .guest else { return WebRequest.redirect("/") }
+        let form = try await WebForm.read(request)
+        do {
+            _ = try await joining.rename(guest, to: form["name"])
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return WebRequest.redirect("/e/\(event.code)/continue?name=invalid#your-name", cookies: membership.cookies)
+        }
+        return WebRequest.redirect("/e/\(event.code)/continue?renamed=1#your-name", cookies: membership.cookies)
     }
 }

@@ -23,6 +23,7 @@ struct GuestPages {
         router.get("/e/:code/continue", use: continueElsewhere)
         router.post("/e/:code/continue/stop", use: stopPersonalLink)
         router.post("/e/:code/leave", use: leave)
+        router.post("/e/:code/name", use: rename)
         router.get("/c/:token", use: confirmLink)
         router.post("/c/:token", use: redeemLink)
     }

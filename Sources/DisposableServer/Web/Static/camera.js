@@ -210,6 +210,23 @@ document.addEventListener('keydown', (event) => {
   if ((event.key === ' ' || event.key === 'Enter') && event.target === document.body) { event.preventDefault(); shoot(); }
 });
 document.getElementById('camera-start').addEventListener('click', () => { intro.hidden = true; viewfinder.hidden = false; start(); });
+
+// The introduction: its three screens the first time on this browser, then only the camera's word (CAM-3).
+const introSeen = 'disposable-intro-seen';
+function showStep(step) {
+  for (const screen of intro.querySelectorAll('.intro-step')) screen.hidden = screen.dataset.step !== String(step);
+  intro.querySelectorAll('.intro-dots span').forEach((dot, index) => dot.classList.toggle('on', index + 1 === step));
+  const last = step === 3;
+  document.getElementById('intro-skip').hidden = last;
+  document.getElementById('intro-next').hidden = last;
+  document.getElementById('camera-start').hidden = !last;
+  if (last) { try { localStorage.setItem(introSeen, '1'); } catch { /* private mode: shown again next time */ } }
+}
+let step = 1;
+try { if (localStorage.getItem(introSeen)) step = 3; } catch { /* no storage: the whole introduction */ }
+showStep(step);
+document.getElementById('intro-next').addEventListener('click', () => showStep(++step));
+document.getElementById('intro-skip').addEventListener('click', () => showStep(step = 3));
 document.getElementById('camera-retry').addEventListener('click', start);
 fileInput.addEventListener('change', async () => {
   let left = shots.shotsLeft();
