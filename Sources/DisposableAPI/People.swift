@@ -54,11 +54,14 @@ public struct RegisterRequest: Codable, Sendable {
     public var email: String?
     public var password: String?
     public var name: String?
+    /// The version of the terms and privacy notice the person accepted (kept with the account, like a guest's).
+    public var acceptedTerms: String?
 
-    public init(email: String?, password: String?, name: String? = nil) {
+    public init(email: String?, password: String?, name: String? = nil, acceptedTerms: String? = nil) {
         self.email = email
         self.password = password
         self.name = name
+        self.acceptedTerms = acceptedTerms
     }
 }
 

@@ -218,10 +218,12 @@ struct RateLimitTests {
             for _ in 0..<2 {
                 try await app.call(.post, "/api/v1/sessions", json: ["email": "x@example.com", "password": "wrong"]).expectProblem(.unauthorized)
             }
-            let registered = try await app.page(.post, "/register", form: "email=new%40example.com&password=password1&name=New")
+            let registered = try await app.page(
+                .post, "/register", form: "email=new%40example.com&password=password1&name=New&terms=\(TermsOfUse.version)")
             #expect(registered.status == .seeOther)
             #expect(registered.headers[values: .setCookie].contains { $0.hasPrefix("disposable_session=") && $0.count > 40 })
-            let refused = try await app.page(.post, "/register", form: "email=late%40example.com&password=password1&name=Late")
+            let refused = try await app.page(
+                .post, "/register", form: "email=late%40example.com&password=password1&name=Late&terms=\(TermsOfUse.version)")
             #expect(refused.status == .tooManyRequests)
             let users = try await app.services.database.sql { db in try await db.raw("SELECT email FROM users").all().count }
             #expect(users == 1)

@@ -19,13 +19,15 @@ struct SignUpByMailTests {
 
             // MUT: the taken address and a free one, through the API and the form
             let taken = try await app.call(.post, "/api/v1/users", json: ["email": "Ana@Example.com", "password": "another password", "name": "Eve"])
-            let free = try await app.call(.post, "/api/v1/users", json: ["email": "bea@example.com", "password": "bea's password", "name": "Bea"])
+            let free = try await app.call(
+                .post, "/api/v1/users", json: ["email": "bea@example.com", "password": "bea's password", "name": "Bea", "acceptedTerms": "2026-11"])
             #expect(taken.status == .accepted && free.status == .accepted, "\(taken.status) \(free.status)")
             #expect(taken.text == free.text && free.string("status") == "confirmation-sent", "\(taken.text) / \(free.text)")
             #expect(!taken.text.contains("Ana") && !taken.text.contains("ana@"), "the answer names no one")
             let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
             for email in ["ana%40example.com", "cleo%40example.com"] {
-                let page = try await app.call(.post, "/register", raw: "name=X&email=\(email)&password=a+good+password", headers: form)
+                let page = try await app.call(
+                    .post, "/register", raw: "name=X&email=\(email)&password=a+good+password&terms=\(TermsOfUse.version)", headers: form)
                 #expect(page.status == .ok && page.text.contains("id=\"register-sent\""), "\(email): \(page.status)")
             }
 
@@ -51,6 +53,12 @@ struct SignUpByMailTests {
 
             let confirmed = try await app.call(.post, "/api/v1/registrations/\(token)")
             #expect(confirmed.status == .created && confirmed.string("email") == "bea@example.com", "\(confirmed.text)")
+            // The terms she accepted waited with the registration, and are kept with the account (issue 39).
+            let terms = try await app.services.database.sql { db in
+                try await db.raw("SELECT terms_version FROM users WHERE email = 'bea@example.com'").first()?.decode(
+                    column: "terms_version", as: String?.self)
+            }
+            #expect(terms == "2026-11")
             #expect(try await login("bea@example.com", "bea's password") == .ok)
             #expect(try await app.call(.post, "/api/v1/registrations/\(token)").status == .notFound, "a link works once")
             #expect(try await app.call(.get, "/register/confirm/\(token)").status == .notFound)

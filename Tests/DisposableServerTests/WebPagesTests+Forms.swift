@@ -185,6 +185,23 @@ extension WebPagesTests {
         }
     }
 
+    @Test("An organizer accepts the terms to register; the version is kept with the account (issue 39, item 14)")
+    func registrationTerms() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let form = "email=new%40example.com&password=password1&name=New"
+            let refused = try await app.page(.post, "/register", form: form)
+            #expect(refused.status == .unprocessableContent && refused.text.contains("Please accept the terms"))
+            #expect(try await app.page(.get, "/register").text.contains("name=\"terms\" value=\"\(TermsOfUse.version)\""))
+            let registered = try await app.page(.post, "/register", form: form + "&terms=\(TermsOfUse.version)")
+            #expect(registered.status == .seeOther)
+            let stored = try await app.services.database.sql { db in
+                try await db.raw("SELECT terms_version, terms_accepted_at FROM users WHERE email = 'new@example.com'").first()
+            }
+            #expect(try stored?.decode(column: "terms_version", as: String?.self) == TermsOfUse.version)
+            #expect(try stored?.decode(column: "terms_accepted_at", as: Int64?.self) != nil)
+        }
+    }
+
     static func value(of name: String, in html: String) -> String? {
         guard let range = html.range(of: "name=\"\(name)\"") else { return nil }
         let rest = html[range.upperBound...]

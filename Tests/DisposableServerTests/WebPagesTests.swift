@@ -59,7 +59,8 @@ struct WebPagesTests {
         PageRow(method: .get, path: "/login", expected: all200),
         PageRow(method: .post, path: "/login", form: "email=member%40example.com&password=password", expected: all303),
         PageRow(method: .get, path: "/register", expected: all200),
-        PageRow(method: .post, path: "/register", form: "email=new-{role}%40example.com&password=password1", expected: all303),
+        PageRow(
+            method: .post, path: "/register", form: "email=new-{role}%40example.com&password=password1&terms=\(TermsOfUse.version)", expected: all303),
         PageRow(method: .post, path: "/logout", expected: all303),
         PageRow(method: .get, path: "/events", expected: accounts),
         PageRow(method: .get, path: "/events/new", expected: accounts),

@@ -196,6 +196,7 @@ def register_and_create_event(driver, server, mail, name, shots, reveal="now"):
     driver.find_element(By.ID, "name").send_keys("Emma")
     driver.find_element(By.ID, "email").send_keys(email)
     driver.find_element(By.ID, "password").send_keys("a good password")
+    driver.find_element(By.NAME, "terms").click()  # issue 39, item 14: organizers accept the terms too
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
     wait(driver, lambda d: d.find_elements(By.ID, "register-sent"), "the register page says a mail is on its way")
     message = wait(driver, lambda d: next((m for m in mail.messages() if email in m), None), "the confirmation mail")

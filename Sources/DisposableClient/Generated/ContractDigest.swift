@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "fafdc682d65d7578b3458151cdf6967f69edc19f69fa708c29460ea48d790452"
+    public static let contractDigest = "21b97009c9b04332c5534da980eedac523fa1b95bf0fefaf8202788a68146775"
 }

@@ -264,25 +264,33 @@ extension Components {
             public var password: Swift.String
             /// - Remark: Generated from `#/components/schemas/Register/name`.
             public var name: Swift.String?
+            /// The version of the terms and privacy notice the person accepted, kept with the account.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Register/acceptedTerms`.
+            public var acceptedTerms: Swift.String?
             /// Creates a new `Register`.
             ///
             /// - Parameters:
             ///   - email:
             ///   - password:
             ///   - name:
+            ///   - acceptedTerms: The version of the terms and privacy notice the person accepted, kept with the account.
             public init(
                 email: Swift.String,
                 password: Swift.String,
-                name: Swift.String? = nil
+                name: Swift.String? = nil,
+                acceptedTerms: Swift.String? = nil
             ) {
                 self.email = email
                 self.password = password
                 self.name = name
+                self.acceptedTerms = acceptedTerms
             }
             public enum CodingKeys: String, CodingKey {
                 case email
                 case password
                 case name
+                case acceptedTerms
             }
         }
         /// - Remark: Generated from `#/components/schemas/Login`.

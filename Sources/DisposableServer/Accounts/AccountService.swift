@@ -46,11 +46,16 @@ public struct AccountService: Sendable {
     }
 
     /// Checks what a new account is made of and hashes its password; nothing is stored yet.
-    func newAccount(email rawEmail: String?, password rawPassword: String?, name rawName: String?) async throws -> NewAccount {
+    func newAccount(email rawEmail: String?, password rawPassword: String?, name rawName: String?, termsVersion: String? = nil) async throws
+        -> NewAccount
+    {
         let email = try Credentials.email(rawEmail)
         let password = try Credentials.newPassword(rawPassword)
         let name = try DisplayName.validate(rawName.flatMap { $0.isEmpty ? nil : $0 } ?? String(email.prefix { $0 != "@" }), max: 80)
-        return NewAccount(email: email, name: name, passwordHash: try await passwords.hash(password))
+        if let termsVersion, termsVersion.isEmpty || termsVersion.count > 40 {
+            throw Problem.invalidField("acceptedTerms", "acceptedTerms must be the version of the terms the organizer accepted.")
+        }
+        return NewAccount(email: email, name: name, passwordHash: try await passwords.hash(password), termsVersion: termsVersion)
     }
 
     /// Stores a checked new account; 409 when its email is taken.
@@ -58,7 +63,9 @@ public struct AccountService: Sendable {
         let now = clock.now
         let users = users
         let created = try await database.transaction { db in
-            try await users.create(email: account.email, name: account.name, passwordHash: account.passwordHash, isAdmin: isAdmin, now: now, in: db)
+            try await users.create(
+                email: account.email, name: account.name, passwordHash: account.passwordHash, isAdmin: isAdmin, termsVersion: account.termsVersion,
+                now: now, in: db)
         }
         guard let user = created else {
             throw Problem.conflict("email-taken", "An account with the email address “\(account.email)” already exists. Try logging in.")
@@ -254,4 +261,6 @@ struct NewAccount: Sendable {
     let email: String
     let name: String
     let passwordHash: String
+    /// The terms and privacy notice's version the person accepted registering (none for accounts an admin adds).
+    var termsVersion: String? = nil
 }

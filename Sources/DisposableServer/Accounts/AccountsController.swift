@@ -23,7 +23,7 @@ struct AccountsController {
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(RegisterRequest.self)
         switch try await signUps.register(
-            email: body.email, password: body.password, name: body.name, client: context.clientAddress,
+            email: body.email, password: body.password, name: body.name, termsVersion: body.acceptedTerms, client: context.clientAddress,
             language: WebLanguage.of(cookie: nil, acceptLanguage: request.headers[.acceptLanguage]).rawValue)
         {
         case .created(let user): return try jsonResponse(UserJSON(user), status: .created)
@@ -84,7 +84,7 @@ struct AccountsController {
 }
 
 extension RegisterRequest: JSONBody {
-    static let fields: Set<String> = ["email", "password", "name"]
+    static let fields: Set<String> = ["email", "password", "name", "acceptedTerms"]
 }
 
 extension LoginRequest: JSONBody {

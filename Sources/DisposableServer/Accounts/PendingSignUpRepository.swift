@@ -12,9 +12,9 @@ struct PendingSignUpRepository: Sendable {
             try await db.raw("DELETE FROM pending_sign_ups WHERE expires_at <= \(bind: now.millisecondsSince1970)").run()
             try await db.raw(
                 """
-                INSERT INTO pending_sign_ups (token_hash, email, name, password_hash, created_at, expires_at)
+                INSERT INTO pending_sign_ups (token_hash, email, name, password_hash, created_at, expires_at, terms_version)
                 VALUES (\(bind: tokenHash), \(bind: account.email), \(bind: account.name), \(bind: account.passwordHash),
-                    \(bind: now.millisecondsSince1970), \(bind: expiresAt.millisecondsSince1970))
+                    \(bind: now.millisecondsSince1970), \(bind: expiresAt.millisecondsSince1970), \(bind: account.termsVersion))
                 """
             ).run()
         }
@@ -40,13 +40,14 @@ struct PendingSignUpRepository: Sendable {
                     """
                     DELETE FROM pending_sign_ups
                     WHERE token_hash = \(bind: tokenHash) AND expires_at > \(bind: now.millisecondsSince1970)
-                    RETURNING email, name, password_hash
+                    RETURNING email, name, password_hash, terms_version
                     """
                 ).first()
             else { return nil }
             return NewAccount(
                 email: try row.decode(column: "email", as: String.self), name: try row.decode(column: "name", as: String.self),
-                passwordHash: try row.decode(column: "password_hash", as: String.self))
+                passwordHash: try row.decode(column: "password_hash", as: String.self),
+                termsVersion: try row.decode(column: "terms_version", as: String?.self))
         }
     }
 }

@@ -23,10 +23,12 @@ struct SignUpService: Sendable {
         case confirmationSent
     }
 
-    func register(email: String?, password: String?, name: String?, client: String, language: String = "en") async throws -> Outcome {
+    func register(
+        email: String?, password: String?, name: String?, termsVersion: String? = nil, client: String, language: String = "en"
+    ) async throws -> Outcome {
         try await accounts.admitRegistration(client: client)
         // Checked and hashed before the address is looked up, so both answers take the same time.
-        let account = try await accounts.newAccount(email: email, password: password, name: name)
+        let account = try await accounts.newAccount(email: email, password: password, name: name, termsVersion: termsVersion)
         guard let mailer else { return .created(try await accounts.create(account, isAdmin: false)) }
         try await mailLimiter.take([.target(account.email)])
         let french = language == "fr"

@@ -7,12 +7,15 @@ struct UserRepository: Sendable {
     let database: any DatabaseEngine
 
     /// A new account; returns nil when the email is already taken.
-    func create(email: String, name: String, passwordHash: String, isAdmin: Bool, now: Date, in db: any SQLDatabase) async throws -> User? {
+    func create(
+        email: String, name: String, passwordHash: String, isAdmin: Bool, termsVersion: String? = nil, now: Date, in db: any SQLDatabase
+    ) async throws -> User? {
         let user = User(id: newID(), email: email, name: name, isAdmin: isAdmin, createdAt: now)
         let inserted = try await db.raw(
             """
-            INSERT INTO users (id, email, name, password_hash, is_admin, created_at)
-            VALUES (\(bind: user.id), \(bind: email), \(bind: name), \(bind: passwordHash), \(bind: isAdmin), \(bind: now.millisecondsSince1970))
+            INSERT INTO users (id, email, name, password_hash, is_admin, created_at, terms_version, terms_accepted_at)
+            VALUES (\(bind: user.id), \(bind: email), \(bind: name), \(bind: passwordHash), \(bind: isAdmin), \(bind: now.millisecondsSince1970),
+                \(bind: termsVersion), \(bind: termsVersion == nil ? nil : now.millisecondsSince1970))
             ON CONFLICT (email) DO NOTHING
             RETURNING id
             """

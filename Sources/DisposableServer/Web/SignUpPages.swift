@@ -17,16 +17,23 @@ struct SignUpPages {
     @Sendable func registerForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard try await accounts.registrationEnabled() else { return closed(web) }
-        return web.page("register", title: web.t("register_title"))
+        return web.page("register", title: web.t("register_title"), model: RegisterPage(email: "", name: "", error: nil, sent: false))
     }
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard try await accounts.registrationEnabled() else { return closed(web) }
         let form = try await WebForm.read(request)
+        // An organizer accepts the terms and privacy notice, versioned, as guests do (issue 39, item 14).
+        guard form["terms"] == TermsOfUse.version else {
+            return web.page(
+                "register", title: web.t("register_title"),
+                model: RegisterPage(email: form["email"] ?? "", name: form["name"] ?? "", error: web.t("register_terms_required"), sent: false),
+                status: .unprocessableContent)
+        }
         do {
             switch try await signUps.register(
-                email: form["email"], password: form["password"], name: form["name"], client: context.clientAddress,
+                email: form["email"], password: form["password"], name: form["name"], termsVersion: TermsOfUse.version, client: context.clientAddress,
                 language: web.language.rawValue)
             {
             case .created(let user):
@@ -83,6 +90,7 @@ struct RegisterPage: Sendable {
     let error: String?
     /// With a mail server: the form is done, the link is on its way.
     let sent: Bool
+    let termsVersion = TermsOfUse.version
 }
 
 struct ConfirmSignUpPage: Sendable {

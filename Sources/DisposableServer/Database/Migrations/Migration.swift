@@ -59,6 +59,7 @@ let migrations: [Migration] = [
     .v37CapsuleSongClips,
     .v38SecondReview,
     .v39SignUpByMail,
+    .v40OrganizerTerms,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.
