@@ -46,9 +46,10 @@ struct SessionsTests {
             #expect(left.count == 1 && left.first?["current"] as? Bool == true)
             #expect(try await app.call(.get, "/api/v1/me/sessions", token: stranger).status == .ok)
 
-            // The page shows the same, in French too.
+            // The page shows the same, in French too — the device's name in French words (issue 39, item 9).
             let page = try await app.page(.get, "/account", cookie: phone, headers: [.acceptLanguage: "fr"])
-            #expect(page.text.contains("Chrome on Android") && page.text.contains("cet appareil"))
+            #expect(page.text.contains("Chrome sur Android") && page.text.contains("cet appareil"))
+            #expect(try await app.page(.get, "/account", cookie: phone).text.contains("Chrome on Android"))
         }
     }
 

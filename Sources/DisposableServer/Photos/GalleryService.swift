@@ -125,7 +125,7 @@ struct GalleryService: Sendable {
             }
         }
         // The whole event's download carries the guestbook's notes too; a selection is the photos chosen.
-        let notes = wanted == nil ? try await photos.visibleNotes(eventID: event.id, to: visibility) : []
+        let notes = wanted == nil ? try await photos.visible(eventID: event.id, to: visibility, notes: true) : []
         return (event, chosen, notes, viewerID)
     }
 }

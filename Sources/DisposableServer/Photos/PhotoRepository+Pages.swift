@@ -103,21 +103,12 @@ extension PhotoRepository {
         }
     }
 
-    /// The ready photos a viewer may see, oldest first (the ZIP; notes have no file).
-    func visible(eventID: String, to visibility: PhotoVisibility) async throws -> [Photo] {
+    /// The ready posts a viewer may see, oldest first, for the event's download: its photos and videos (files), or
+    /// with `notes` its guestbook's notes (no file: the download writes them out as text).
+    func visible(eventID: String, to visibility: PhotoVisibility, notes: Bool = false) async throws -> [Photo] {
         try await database.sql { db in
-            var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND kind <> 'note' AND ")
-            sql += visibility.sqlCondition
-            sql.appendInterpolation(unsafeRaw: " ORDER BY uploaded_at, id")
-            return try await db.raw(sql).all().map(Self.photo(from:))
-        }
-    }
-
-    /// The guestbook's notes this viewer may see, oldest first (they have no file: the event's download writes them
-    /// out as text).
-    func visibleNotes(eventID: String, to visibility: PhotoVisibility) async throws -> [Photo] {
-        try await database.sql { db in
-            var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND kind = 'note' AND ")
+            var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND ")
+            sql.appendInterpolation(unsafeRaw: notes ? "kind = 'note' AND " : "kind <> 'note' AND ")
             sql += visibility.sqlCondition
             sql.appendInterpolation(unsafeRaw: " ORDER BY uploaded_at, id")
             return try await db.raw(sql).all().map(Self.photo(from:))

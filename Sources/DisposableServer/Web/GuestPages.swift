@@ -206,7 +206,7 @@ struct GuestPages {
         let joined: JoinService.Joined
         do {
             // Back under the same name in a browser that left: the same guest (issue 39, item 2).
-            let setAside = LeftEvents(request)
+            let setAside = JoinedEvents.left(request)
             if let back = try await joining.comeBack(to: event, name: form["name"], setAside: setAside.tokens) {
                 return WebRequest.redirect(
                     "/e/\(event.code)/camera",
@@ -245,7 +245,7 @@ struct GuestPages {
             try await joining.leave(guest, keepingTokenHash: own.map(SecretToken.hash))
         }
         var cookies = [joined.removing(own ?? "").cookie(secure: secure)]
-        if let own { cookies.append(LeftEvents(request).adding(own).cookie(secure: secure)) }
+        if let own { cookies.append(JoinedEvents.left(request).adding(own).cookie(secure: secure)) }
         if case .guest = context.identity { cookies.append(SessionCookie.make("", secure: secure)) }
         return WebRequest.redirect("/?left=1", cookies: cookies)
     }

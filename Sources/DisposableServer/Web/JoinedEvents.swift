@@ -1,54 +1,39 @@
 import Foundation
 import Hummingbird
 
-/// The guest tokens of every event this browser joined (EV-4), in one HttpOnly cookie, newest first.
-/// The session cookie holds one identity at a time; opening an event switches it to that event's guest.
+/// Guest tokens a browser keeps in an HttpOnly cookie, newest first: the events it joined (EV-4,
+/// `disposable_joined`) — the session cookie holds one identity at a time; opening an event switches it to that
+/// event's guest — and, apart, the events it left (`disposable_left`, issue 39 item 2): the pages no longer show
+/// those, and joining one again under the same name comes back as the same guest, with the shots they had left.
 struct JoinedEvents: Sendable {
     static let cookieName = "disposable_joined"
+    static let leftCookieName = "disposable_left"
     static let limit = 30
+    let name: String
     let tokens: [String]
 
-    init(_ request: Request) {
-        tokens = (request.cookies[Self.cookieName]?.value ?? "").split(separator: ".").map(String.init).filter { !$0.isEmpty }
+    /// The events this browser joined.
+    init(_ request: Request) { self.init(request, cookie: Self.cookieName) }
+
+    /// The events this browser left.
+    static func left(_ request: Request) -> JoinedEvents { JoinedEvents(request, cookie: leftCookieName) }
+
+    private init(_ request: Request, cookie: String) {
+        name = cookie
+        tokens = (request.cookies[cookie]?.value ?? "").split(separator: ".").map(String.init).filter { !$0.isEmpty }
     }
 
-    init(tokens: [String]) { self.tokens = tokens }
+    init(tokens: [String], cookie: String = cookieName) { (name, self.tokens) = (cookie, tokens) }
 
     func adding(_ token: String) -> JoinedEvents {
-        JoinedEvents(tokens: Array(([token] + tokens.filter { $0 != token }).prefix(Self.limit)))
+        JoinedEvents(tokens: Array(([token] + tokens.filter { $0 != token }).prefix(Self.limit)), cookie: name)
     }
 
-    func removing(_ token: String) -> JoinedEvents { JoinedEvents(tokens: tokens.filter { $0 != token }) }
+    func removing(_ token: String) -> JoinedEvents { JoinedEvents(tokens: tokens.filter { $0 != token }, cookie: name) }
 
     func cookie(secure: Bool) -> Cookie {
         Cookie(
-            name: Self.cookieName, value: tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 60 * 60 * 24 * 400,
-            path: "/", secure: secure, httpOnly: true, sameSite: .lax)
-    }
-}
-
-/// The guest tokens of events this browser left (issue 39, item 2), in their own HttpOnly cookie: the pages no
-/// longer show those events, and joining one again under the same name comes back as the same guest, with the
-/// shots they had left, instead of starting a fresh roll.
-struct LeftEvents: Sendable {
-    static let cookieName = "disposable_left"
-    let tokens: [String]
-
-    init(_ request: Request) {
-        tokens = (request.cookies[Self.cookieName]?.value ?? "").split(separator: ".").map(String.init).filter { !$0.isEmpty }
-    }
-
-    init(tokens: [String]) { self.tokens = tokens }
-
-    func adding(_ token: String) -> LeftEvents {
-        LeftEvents(tokens: Array(([token] + tokens.filter { $0 != token }).prefix(JoinedEvents.limit)))
-    }
-
-    func removing(_ token: String) -> LeftEvents { LeftEvents(tokens: tokens.filter { $0 != token }) }
-
-    func cookie(secure: Bool) -> Cookie {
-        Cookie(
-            name: Self.cookieName, value: tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 60 * 60 * 24 * 400,
+            name: name, value: tokens.joined(separator: "."), maxAge: tokens.isEmpty ? 0 : 60 * 60 * 24 * 400,
             path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 }
