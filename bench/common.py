@@ -8,12 +8,14 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import shlex
 import time
 import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = os.path.join(ROOT, ".build", "release", "disposable")
 WORK = os.path.join(ROOT, ".build", "bench")
+PODMAN = shlex.split(os.environ.get("PODMAN", "podman"))  # scripts/podman-env's command line
 
 
 @contextlib.contextmanager
@@ -66,8 +68,12 @@ class Server:
             time.sleep(interval)
         raise RuntimeError("the server did not become healthy")
 
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
     def rss_kib(self) -> int:
-        with open(f"/proc/{self.process.pid}/status") as status:
+        with open(f"/proc/{self.pid}/status") as status:
             return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
 
     def stop(self, remove: bool = True):
@@ -80,6 +86,39 @@ class Server:
 
     def client(self) -> "Client":
         return Client(self.port)
+
+
+class ContainerServer(Server):
+    """The same, run from the image scripts/test-container builds (`--container`, issue 40): podman on the host's
+    network, the data folder bind-mounted. `pid` is the server's process as the host sees it, for its CPU time."""
+
+    IMAGE = "localhost/disposable:test"
+
+    def start(self, wait: bool = True) -> "Server":
+        self.name = f"disposable-bench-{self.port}"
+        os.chmod(self.data, 0o777)  # the image's user (10001) writes there
+        settings = [f"--env={key}={value}" for key, value in self.env.items()
+                    if key.startswith("DISPOSABLE_") and key != "DISPOSABLE_DATA_DIR"]
+        self.started_at = time.perf_counter()
+        subprocess.run(PODMAN + ["run", "-d", "--rm", "--name", self.name, "--network=host", *settings,
+                                 "-v", f"{self.data}:/var/lib/disposable/data", self.IMAGE], check=True, capture_output=True)
+        self.process = True
+        atexit.register(self.stop)
+        if wait:
+            self.wait_healthy()
+        return self
+
+    @property
+    def pid(self) -> int:
+        return int(subprocess.run(PODMAN + ["inspect", "-f", "{{.State.Pid}}", self.name], check=True, capture_output=True,
+                                  text=True).stdout)
+
+    def stop(self, remove: bool = True):
+        if self.process:
+            subprocess.run(PODMAN + ["stop", "-t", "30", self.name], capture_output=True)
+            self.process = None
+        if remove:
+            shutil.rmtree(self.data, ignore_errors=True)
 
 
 class Client:

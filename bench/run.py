@@ -7,12 +7,13 @@ import statistics
 import sys
 import time
 
+import container
 import gallery
 import ingest
 import library_sync
 import memory
 import real_photos
-from common import WORK, Server, organizer_and_event, stage
+from common import WORK, ContainerServer, Server, organizer_and_event, stage
 from photos import generate
 
 lines = []
@@ -28,7 +29,11 @@ def main():
     parser.add_argument("--photos", type=int, default=40)
     parser.add_argument("--ingest-only", action="store_true", help="PERF-1 on both corpora, and stop")
     parser.add_argument("--library-only", action="store_true", help="the first sync of 1,000 photos (LIB-4), and stop")
+    parser.add_argument("--container", action="store_true",
+                        help="with --ingest-only: PERF-1 also from the image scripts/test-container builds, and on HEIC")
     args = parser.parse_args()
+    if args.container and not args.ingest_only:
+        parser.error("--container goes with --ingest-only")
     os.makedirs(WORK, exist_ok=True)
     if args.library_only:
         return library()
@@ -62,6 +67,8 @@ def main():
     # its symbols come first): what the library version is worth. Not a way to run Disposable — that build cannot
     # decode HEVC, so iPhones' HEIC photos would fail.
     wheel = glob.glob(os.path.join(sys.prefix, "lib", "python3*", "site-packages", "pyvips_binary.libs", "libvips-*.so.42"))
+    if args.container:
+        return in_the_container(server, paths, real)
     for corpus, files in (("generated photos", paths), ("real photographs", real)) if wheel else ():
         with stage(f"PERF-1 on {corpus}, Disposable on libvips 8.18: in turn with pyvips, five runs each", 1200):
             same_library = Server(port=8094, env={"LD_PRELOAD": wheel[0]}).start()
@@ -125,6 +132,30 @@ def main():
            f"idle after rendering photos (libvips loaded): {after_photos:.1f} MB")
     server.stop()
     library()
+
+
+def in_the_container(host_server: Server, paths: list[str], real: list[str]):
+    """PERF-1 from the image (Debian 13, libvips 8.16) on both corpora, in the sitting that measured the host binary
+    above; then an iPhone-style HEIC corpus, with pyvips on the image's own libvips as the reference."""
+    host_server.stop()
+    for corpus, files in (("generated photos", paths), ("real photographs", real)):
+        with stage(f"PERF-1 on {corpus}, Disposable in the container: in turn with pyvips, five runs each", 1200):
+            server = ContainerServer(port=8095).start()
+            result = ingest.compare(server, files)
+            server.stop()
+        report(f"PERF-1 ingest, {corpus}, Disposable in the container (Debian 13, libvips 8.16): {ingest.describe(result)}")
+    with stage("making the HEIC corpus and the reference's image", 1800):
+        heic = container.heic_corpus(real, os.path.join(WORK, "heic-photos"))
+        container.build_reference_image()
+    heic_sizes = [os.path.getsize(path) / 1e6 for path in heic]
+    with stage("PERF-1 on HEIC: Disposable in the container and pyvips in the same image, in turn, five runs each", 1800):
+        server = ContainerServer(port=8096).start()
+        result = ingest.compare(server, heic, reference_rate=container.reference_in_container)
+        server.stop()
+    report(f"PERF-1 ingest, iPhone-style HEIC ({min(heic_sizes):.1f}-{max(heic_sizes):.1f} MB), Disposable in the container | "
+           f"pyvips on the image's libvips 8.16: {ingest.describe(result)}")
+    with open(os.path.join(WORK, "summary.txt"), "w") as summary:
+        summary.write(time.strftime("%Y-%m-%d %H:%M UTC\n", time.gmtime()) + "\n".join(lines) + "\n")
 
 
 def library():
