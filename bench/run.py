@@ -141,9 +141,12 @@ def in_the_container(host_server: Server, paths: list[str], real: list[str]):
     for corpus, files in (("generated photos", paths), ("real photographs", real)):
         with stage(f"PERF-1 on {corpus}, Disposable in the container: in turn with pyvips, five runs each", 1200):
             server = ContainerServer(port=8095).start()
+            fresh = memory.idle(server)
             result = ingest.compare(server, files)
+            after = memory.idle(server)  # libvips is loaded by the first photo
             server.stop()
         report(f"PERF-1 ingest, {corpus}, Disposable in the container (Debian 13, libvips 8.16): {ingest.describe(result)}")
+        report(f"container's server RSS idle: {fresh:.0f} MB fresh, {after:.0f} MB after the runs")
     with stage("making the HEIC corpus and the reference's image", 1800):
         heic = container.heic_corpus(real, os.path.join(WORK, "heic-photos"))
         container.build_reference_image()

@@ -237,6 +237,7 @@ def decode_qr(driver):
     image = driver.find_element(By.ID, "event-qr")
     wait(driver, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image), "QR image loaded")
     path = os.path.join(ARTIFACTS, "qr-on-page.png")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", image)  # whole, as a phone would frame it
     image.screenshot(path)
     output = subprocess.run(["zbarimg", "--raw", "-q", path], capture_output=True, text=True, check=True).stdout.strip()
     assert output.startswith("http://localhost:") and "/e/" in output and "?k=" in output, f"unexpected QR content {output!r}"
@@ -1057,6 +1058,15 @@ def main():
         qr_url = decode_qr(organizer)
         url = qr_url.split("?")[0]  # the event's pages; the QR's key is for joining
         check("the QR code on the event page decodes with zbarimg to the join link")
+        # Issue 39, item 14: a first event opens with a short guide; its steps lead to the page's parts, on the screen.
+        guide = organizer.find_element(By.ID, "first-event-guide")
+        steps = [link.get_attribute("href").rsplit("#", 1)[1] for link in guide.find_elements(By.CSS_SELECTOR, "li a")]
+        assert steps == ["settings", "share", "wall", "overview"], steps
+        organizer.execute_script("arguments[0].scrollIntoView({block: 'center'})", guide)
+        problems = phone.controls_inside(organizer, "#first-event-guide")
+        assert not problems, problems
+        check("a first event opens with a short guide to its settings, invitations, the day and after")
+        organizer.execute_script("window.scrollTo(0, 0)")
 
         # Issue 20, item 2: Share sends the name, the link, the code, "no app needed" and the QR image.
         organizer.execute_script("navigator.canShare = () => true;"
@@ -1374,7 +1384,19 @@ def main():
         organizer.get(server.base + f"/events/{event_id}/card")
         shot(organizer, "organizer-table-card")
         organizer.get(server.base + "/events")
+        # Issue 39, item 14: My events shows the newest photos of each event (the guests' two), loaded, one tap away.
+        strip = organizer.find_element(By.CSS_SELECTOR, f".event-strip[href='/e/{code}']")
+        organizer.execute_script("arguments[0].scrollIntoView({block: 'center'})", strip)
+        wait(organizer, lambda d: d.execute_script(
+            "const images = [...arguments[0].querySelectorAll('img')];"
+            "return images.length > 0 && images.every(i => i.complete && i.naturalWidth > 0)",
+            strip), "the event's thumbnails on My events")
+        right = organizer.execute_script("return arguments[0].getBoundingClientRect().right <= innerWidth", strip)
+        assert right and strip.get_attribute("aria-label") == "See the photos of Leo's baptism", strip.get_attribute("aria-label")
         shot(organizer, "organizer-dashboard")
+        organizer.get(f"{server.base}/events/{event_id}")
+        assert not organizer.find_elements(By.ID, "first-event-guide")
+        check("My events shows each event's newest photos; the first-event guide is gone once photos arrive")
 
         # A reveal-later event: guests see "developing" with a count and a countdown.
         later_id = create_event(organizer, server, "Emily's party", shots=5, reveal="at-end")

@@ -80,7 +80,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
         registrationOpen: { [accounts = services.accounts] in try await accounts.registrationEnabled() }, secure: secure
     ).addRoutes(to: withSession)
     SignUpPages(signUps: services.signUps, accounts: services.accounts, secure: secure).addRoutes(to: withSession)
-    OrganizerPages(accounts: services.accounts, events: services.events, guests: guests, walls: walls, secure: secure).addRoutes(to: withSession)
+    OrganizerPages(accounts: services.accounts, events: services.events, gallery: services.gallery, guests: guests, walls: walls, secure: secure)
+        .addRoutes(to: withSession)
     WallPages(walls: walls).addRoutes(to: withSession)
     AdminPages(
         admin: services.admin, resets: services.passwordResets, support: services.support, deletions: DeletionRecords(database: services.database)

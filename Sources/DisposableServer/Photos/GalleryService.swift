@@ -79,6 +79,22 @@ struct GalleryService: Sendable {
         return page
     }
 
+    /// The newest posts with a picture that a signed-in person sees in one of their events, with a thumbnail address
+    /// each: the dashboard's strip under every event, so that their photos of all events are in one place (seed 000:
+    /// "personal gallery organized by event"; issue 39). Nothing before the reveal, as in the gallery.
+    func newest(in event: Event, role: EventRole, identity: Identity, limit: Int) async throws -> [(photo: Photo, thumbnail: String)] {
+        let viewerID = try await events.viewerID(in: event, role: role, identity: identity)
+        let now = clock.now
+        let visibility = PhotoVisibility(event: event, role: role, viewerID: viewerID, now: now)
+        guard visibility.galleryIsOpen else { return [] }
+        // Notes have no picture: read a few more than shown.
+        let read = try await photos.page(eventID: event.id, .gallery(visibility), order: .uploaded, after: nil, limit: limit * 2)
+        let links = signer.links(now: now)
+        return read.items.filter { $0.kind != .note }.prefix(limit).map { photo in
+            (photo, PhotoJSON.URLs(photoID: photo.id, eventID: event.id, links: links).thumbnail)
+        }
+    }
+
     /// Photos waiting for the reveal, counted once per position of the event's feed.
     private func developingCount(_ event: Event) async throws -> Int {
         if let known = pages.developingCount(eventID: event.id, at: event.changeSeq) { return known }

@@ -20,6 +20,15 @@ struct DashboardPage: Sendable {
         /// "1 guest", "3 guests", "0 invité".
         let guests: String
         let isOrganizer: Bool
+        /// The newest photos this person sees there, to the gallery in one tap (issue 39: photos of all events in one place).
+        let thumbnails: [Thumbnail]
+        let hasThumbnails: Bool
+        /// "See the 24 photos", for the strip's link.
+        let photosLabel: String
+    }
+
+    struct Thumbnail: Sendable {
+        let url: String
     }
 
     /// ADM-5: what the account's events use of its quota; a warning from 90 %.
@@ -59,6 +68,8 @@ struct ManagePage: Sendable {
     let hasGuests: Bool
     /// A guest was just removed.
     let removed: Bool
+    /// The organizer's only event, before its first photo: a short guide on top (issue 39, seed 001's onboarding).
+    let firstEvent: Bool
 }
 
 /// QR-3: the printable table card.

@@ -5,6 +5,7 @@ import Hummingbird
 struct OrganizerPages {
     let accounts: AccountService
     let events: EventService
+    let gallery: GalleryService
     let guests: EventGuests
     let walls: VenueWall
     let secure: Bool
@@ -72,19 +73,22 @@ struct OrganizerPages {
 
     @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (user, redirect) = signedIn(request, context: context)
-        guard let user else { return redirect! }
+        guard let user, let identity = context.identity else { return redirect! }
         let web = WebRequest(request, context: context)
         let now = events.clock.now
-        let visible = try await events.list(for: user).map(\.0)
-        func item(_ event: Event) -> DashboardPage.Item {
+        let listed = try await events.list(for: user)
+        var items: [String: DashboardPage.Item] = [:]
+        for (event, role) in listed {
             let status = event.status(at: now)
-            return DashboardPage.Item(
+            let newest = try await gallery.newest(in: event, role: role, identity: identity, limit: 6)
+            items[event.id] = DashboardPage.Item(
                 id: event.id, name: event.name, code: event.code.description, statusText: web.t("status_\(status.rawValue)"),
                 status: status.rawValue, startsAt: web.time(event.startsAt), guests: web.plural("guest_count", event.guestCount),
-                isOrganizer: event.organizerID == user.id)
+                isOrganizer: role == .organizer, thumbnails: newest.map { DashboardPage.Thumbnail(url: $0.thumbnail) },
+                hasThumbnails: !newest.isEmpty, photosLabel: web.t("dashboard_see_photos", ["name": event.name]))
         }
-        let active = visible.filter { $0.status(at: now) != .ended }.map(item)
-        let past = visible.filter { $0.status(at: now) == .ended }.map(item)
+        let active = listed.map(\.0).filter { $0.status(at: now) != .ended }.compactMap { items[$0.id] }
+        let past = listed.map(\.0).filter { $0.status(at: now) == .ended }.compactMap { items[$0.id] }
         let usage = try await accounts.usage(of: user)
         let storage = usage.map { usage in
             let percent = usage.allowed > 0 ? Int(min(100, usage.used * 100 / usage.allowed)) : 100
@@ -165,12 +169,19 @@ struct OrganizerPages {
         var view = EventView(event: event, role: .organizer, guest: nil, now: events.clock.now, links: events.links, web: web)
         view.shareText = web.t("share_text", ["name": event.name, "code": event.code.description, "link": events.links.join(event)])
         view.wallURL = event.wallKey.map(walls.url)
+        let firstEvent = event.hasPhotos ? false : try await isOnlyEvent(event, of: context.identity)
         return web.page(
             "event-manage", title: event.name,
             model: ManagePage(
                 event: view, form: form.view(error: error), saved: saved, created: created, guests: roster, hasGuests: !roster.isEmpty,
-                removed: removed),
+                removed: removed, firstEvent: firstEvent),
             status: status)
+    }
+
+    private func isOnlyEvent(_ event: Event, of identity: Identity?) async throws -> Bool {
+        guard let identity else { return false }
+        let organized = try await events.list(for: identity).filter { $0.1 == .organizer }
+        return organized.count == 1 && organized.first?.0.id == event.id
     }
 
     @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
