@@ -53,6 +53,16 @@ struct GuestNameTests {
                 .badRequest)
             try await app.call(.patch, "/api/v1/events/\(id)/membership", json: ["name": "Olivia"], token: organizer).expectProblem(.conflict)
             try await app.call(.patch, "/api/v1/events/\(id)/membership", json: ["name": "Eve"]).expectProblem(.unauthorized)
+            // Each rename rewrites all of a guest's posts live: five in a row, then a wait, said with Retry-After.
+            for n in 1...5 {
+                #expect(
+                    try await app.call(.patch, "/api/v1/events/\(id)/membership", body: MembershipPatch(name: "Ana \(n)"), token: guest).status == .ok
+                )
+            }
+            let flood = try await app.call(.patch, "/api/v1/events/\(id)/membership", body: MembershipPatch(name: "Ana 6"), token: guest)
+            flood.expectProblem(.tooManyRequests)
+            #expect(Int(flood.headers[.retryAfter] ?? "") ?? 0 > 0)
+            #expect(try await app.call(.patch, "/api/v1/events/\(id)/membership", body: MembershipPatch(name: "Ana 5"), token: guest).status == .ok)
         }
     }
 

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "21b97009c9b04332c5534da980eedac523fa1b95bf0fefaf8202788a68146775"
+    public static let contractDigest = "55fc491bba81cca3fdde68fe7ab0d748678887d0183ecce25fc1d17435ef224e"
 }

@@ -14,6 +14,8 @@ struct JoinService: Sendable {
     /// cost nothing, and joins with the QR code's key never meet it, so a whole wedding behind one venue
     /// Wi-Fi address joins at once even while someone there guesses codes.
     let guessLimiter: RateLimiter
+    /// Renames per guest: five at once, then one every ten minutes.
+    let renameLimiter = RateLimiter([.target: RateLimit(burst: 5, refillEvery: .seconds(600))])
 
     static func guessLimiter(_ limits: RateLimits) -> RateLimiter {
         RateLimiter([.address: limits.join, .pair: limits.join, .target: limits.joinPerEvent])
@@ -113,6 +115,8 @@ struct JoinService: Sendable {
     func rename(_ guest: Guest, to rawName: String?) async throws -> Guest {
         let name = try DisplayName.validate(rawName)
         guard name != guest.name else { return guest }
+        // Each rename rewrites every post of theirs in every open gallery: a few in a row fix a typo, a loop floods.
+        try await renameLimiter.take([.target(guest.id)])
         return try await guests.rename(guest, to: name, now: clock.now)
     }
 
