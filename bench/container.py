@@ -9,12 +9,14 @@ from common import PODMAN, ROOT, ContainerServer
 
 REFERENCE_IMAGE = "localhost/disposable-bench-reference:test"
 
-# pyvips from PyPI in ABI mode (no compiler in the image): it opens the image's own libvips.so.42.
+# pyvips from PyPI in ABI mode (no compiler in the image): it opens the image's own libvips.so.42. pip trusts the
+# host's certificate authorities (mounted at build time), as the host's own pip does.
 REFERENCE_CONTAINERFILE = f"""FROM {ContainerServer.IMAGE}
 USER root
 RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-pip python3-cffi \\
- && pip install --break-system-packages --no-cache-dir pyvips && rm -rf /var/lib/apt/lists/*
+ && pip install --break-system-packages --no-cache-dir --cert /host-ca.crt pyvips && rm -rf /var/lib/apt/lists/*
 """
+HOST_CA = "/etc/ssl/certs/ca-certificates.crt"
 
 
 def heic_corpus(photos: list[str], folder: str) -> list[str]:
@@ -34,7 +36,8 @@ def heic_corpus(photos: list[str], folder: str) -> list[str]:
 
 
 def build_reference_image():
-    subprocess.run(PODMAN + ["build", "--network=host", "--format", "docker", "-t", REFERENCE_IMAGE, "-f", "-", ROOT],
+    subprocess.run(PODMAN + ["build", "--network=host", "--format", "docker", "-v", f"{HOST_CA}:/host-ca.crt:ro",
+                             "-t", REFERENCE_IMAGE, "-f", "-", ROOT],
                    input=REFERENCE_CONTAINERFILE.encode(), check=True, capture_output=True)
 
 

@@ -194,7 +194,7 @@ def compare(server: Server, paths: list[str], runs: int = 5, reference_rate=None
     }
 
 
-def describe(result: dict) -> str:
+def describe(result: dict, reference: str = "pyvips 8.18") -> str:
     """One line: Disposable's and pyvips' medians and ranges, the ratio of the medians, and each pair's."""
     def spread(values, digits=1):
         return f"{values[len(values) // 2]:.{digits}f} ({values[0]:.{digits}f}-{values[-1]:.{digits}f})"
@@ -203,6 +203,6 @@ def describe(result: dict) -> str:
     pyvips_median = result["pyvips"][len(result["pyvips"]) // 2]
     return (f"{spread(result['rates'])} photos/s over HTTP until ready (median run: acknowledged after "
             f"{median['acknowledged_s']:.1f} s, ready after {median['ready_s']:.1f} s; server CPU "
-            f"{spread(result['cpu_ms'], 0)} ms a photo) | pyvips 8.18 {spread(result['pyvips'])}/s -> "
+            f"{spread(result['cpu_ms'], 0)} ms a photo) | {reference} {spread(result['pyvips'])}/s -> "
             f"{disposable_median / pyvips_median:.2f}x (pairs {spread(result['ratios'], 2)}x) | steps, mean ms a photo "
             f"(wall clock, 4 uploads at once): " + ", ".join(f"{step} {result['steps_ms'][step]:.1f}" for step in STEPS if step in result["steps_ms"]))

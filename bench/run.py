@@ -155,8 +155,8 @@ def in_the_container(host_server: Server, paths: list[str], real: list[str]):
         server = ContainerServer(port=8096).start()
         result = ingest.compare(server, heic, reference_rate=container.reference_in_container)
         server.stop()
-    report(f"PERF-1 ingest, iPhone-style HEIC ({min(heic_sizes):.1f}-{max(heic_sizes):.1f} MB), Disposable in the container | "
-           f"pyvips on the image's libvips 8.16: {ingest.describe(result)}")
+    report(f"PERF-1 ingest, iPhone-style HEIC ({min(heic_sizes):.1f}-{max(heic_sizes):.1f} MB), Disposable in the container: "
+           + ingest.describe(result, reference="pyvips on the image's libvips 8.16"))
     with open(os.path.join(WORK, "summary.txt"), "w") as summary:
         summary.write(time.strftime("%Y-%m-%d %H:%M UTC\n", time.gmtime()) + "\n".join(lines) + "\n")
 
