@@ -75,8 +75,9 @@ class Container:
         raise RuntimeError(f"not healthy after {timeout} s:\n{self.logs()[-3000:]}")
 
     def logs(self) -> str:
-        return subprocess.run(PODMAN + ["logs", self.name], capture_output=True, text=True).stdout + \
-            subprocess.run(PODMAN + ["logs", self.name], capture_output=True, text=True).stderr
+        """What the server printed (podman keeps stdout and stderr apart)."""
+        result = subprocess.run(PODMAN + ["logs", self.name], capture_output=True, text=True)
+        return result.stdout + result.stderr
 
     def stop(self) -> tuple[float, int]:
         """SIGTERM (the image's STOPSIGNAL), SIGKILL after 10 s as `docker stop` does: (seconds, exit code)."""

@@ -219,6 +219,15 @@ def create_event(driver, server, name, shots, reveal="now"):
     return driver.current_url.split("/events/")[1].split("?")[0]
 
 
+def french_dark(driver, server, path, name):
+    """A screenshot of `path` in French and dark, to look at; then English and light again for the checks that follow."""
+    driver.get(f"{server.base}/language/fr?back={path}")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    shot(driver, name)
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    driver.get(f"{server.base}/language/en?back={path}")
+
+
 def tap(driver, element):
     """A tap on a control brought to the middle of the screen (selenium's own scrolling leaves it at the bottom
     edge, under an event page's tab bar)."""
@@ -1065,6 +1074,7 @@ def main():
         organizer.execute_script("arguments[0].scrollIntoView({block: 'center'})", guide)
         problems = phone.controls_inside(organizer, "#first-event-guide")
         assert not problems, problems
+        french_dark(organizer, server, f"/events/{event_id}", "organizer-first-event-fr-dark")
         check("a first event opens with a short guide to its settings, invitations, the day and after")
         organizer.execute_script("window.scrollTo(0, 0)")
 
@@ -1394,6 +1404,7 @@ def main():
         right = organizer.execute_script("return arguments[0].getBoundingClientRect().right <= innerWidth", strip)
         assert right and strip.get_attribute("aria-label") == "See the photos of Leo's baptism", strip.get_attribute("aria-label")
         shot(organizer, "organizer-dashboard")
+        french_dark(organizer, server, "/events", "organizer-dashboard-fr-dark")
         organizer.get(f"{server.base}/events/{event_id}")
         assert not organizer.find_elements(By.ID, "first-event-guide")
         check("My events shows each event's newest photos; the first-event guide is gone once photos arrive")
