@@ -38,8 +38,8 @@ def stage(name: str, seconds: int):
 class Server:
     """`disposable serve` on loopback with its own data folder (SQLite + local media folder)."""
 
-    def __init__(self, port: int = 8091, data: str | None = None, env: dict | None = None):
-        self.port = port
+    def __init__(self, port: int = 8091, data: str | None = None, env: dict | None = None, binary: str = BINARY):
+        self.port, self.binary = port, binary
         self.data = data or tempfile.mkdtemp(prefix="disposable-bench-")
         self.env = dict(os.environ, DISPOSABLE_DATA_DIR=self.data, DISPOSABLE_PORT=str(port), DISPOSABLE_LOG_LEVEL="error",
                         DISPOSABLE_PUBLIC_URL=f"http://127.0.0.1:{port}", **(env or {}))
@@ -48,7 +48,7 @@ class Server:
 
     def start(self, wait: bool = True) -> "Server":
         self.started_at = time.perf_counter()
-        self.process = subprocess.Popen([BINARY, "serve"], env=self.env)
+        self.process = subprocess.Popen([self.binary, "serve"], env=self.env)
         atexit.register(self.stop)  # a benchmark that fails leaves no server behind
         if wait:
             self.wait_healthy()

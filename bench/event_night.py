@@ -2,25 +2,56 @@
 than photos can be rendered, while others page through the gallery and a venue wall follows its feed.
 
 Reports upload acknowledgement p50/p99, the time from acknowledgement until every stream (all shooters' and
-the wall's) has heard `photo-ready` p50/p99, gallery p99 during the burst, errors, and the server's peak RSS.
-The load generator shares the cores with the server: the figures are for the whole box, as on the night.
+the wall's) has heard `photo-ready` p50/p99, when the previews were all done (a `photo-updated` that no longer
+says `previewPending`, or a `photo-ready` that never did), the drain rate, gallery p99 during the burst, errors,
+the server's peak RSS, and where the two cores went (server, load generator, moto, the rest). The load generator
+shares the cores with the server: the figures are for the whole box, as on the night.
 
-Usage (from scripts/bench-event-night): event_night.py [--postgres URL --s3 URL] [--guests 300] [--viewers 300]
-    [--photos 900] [--seconds 60]"""
+Usage (from scripts/bench-event-night): event_night.py [--postgres URL --s3 URL --moto-pid FILE] [--guests 300]
+    [--viewers 300] [--photos 900] [--seconds 60] [--before DIR] [--picture SVG]
+--before DIR: a release build of the code before a change (its `disposable`), run on each stack just before this
+one, in the same sitting."""
 import argparse
 import asyncio
 import json
 import os
 import random
 import re
-import statistics
+import resource
 import time
 import uuid
 
-from common import WORK, Server, organizer_and_event
+from common import BINARY, ROOT, WORK, Server, organizer_and_event
+from ingest import steps
+from night_picture import picture
 from photos import generate
 
-READY = re.compile(rb'event: photo-ready\ndata: ([^\n]*)')
+PHOTO_CHANGE = re.compile(rb'event: (photo-ready|photo-updated)\ndata: ([^\n]*)')
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int | None) -> float:
+    """A process's CPU seconds so far (user + system), 0 when there is none."""
+    if not pid:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
+    except OSError:
+        return 0.0
+
+
+def machine_cpu() -> float:
+    """CPU seconds all cores have been busy so far (everything but idle and iowait)."""
+    with open("/proc/stat") as stat:
+        fields = [int(value) for value in stat.readline().split()[1:8]]
+    return (sum(fields) - fields[3] - fields[4]) / TICK
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -92,10 +123,11 @@ async def json_call(port: int, method: str, path: str, body=None, token=None) ->
 
 
 class Night:
-    def __init__(self, server: Server, args):
-        self.server, self.args = server, args
+    def __init__(self, server: Server, args, moto_pid: int | None):
+        self.server, self.args, self.moto_pid = server, args, moto_pid
         self.heard: dict[str, int] = {}          # photo id -> streams that heard it ready
         self.visible_at: dict[str, float] = {}   # photo id -> when the last stream did
+        self.previewed_at: dict[str, float] = {}  # photo id -> when the first shooter's stream heard its preview
         self.acknowledged: dict[str, float] = {}
         self.ack_ms: list[float] = []
         self.gallery_ms: list[float] = []
@@ -107,7 +139,7 @@ class Night:
     def error(self, kind: str):
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
-    async def follow(self, path: str, token: str | None, opened: asyncio.Event):
+    async def follow(self, path: str, token: str | None, opened: asyncio.Event, watch_previews: bool = False):
         reader, writer = await asyncio.open_connection("127.0.0.1", self.server.port)
         head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         writer.write((head + (f"Authorization: Bearer {token}\r\n" if token else "") + "\r\n").encode())
@@ -123,11 +155,15 @@ class Night:
                 if cut < 0:
                     continue
                 now = time.perf_counter()
-                for match in READY.finditer(buffer, 0, cut):
-                    photo = json.loads(match.group(1))["photo"]["id"]
-                    self.heard[photo] = self.heard.get(photo, 0) + 1
-                    if self.heard[photo] == self.args.guests + 1:
-                        self.visible_at[photo] = now
+                for match in PHOTO_CHANGE.finditer(buffer, 0, cut):
+                    photo = json.loads(match.group(2))["photo"]
+                    if match.group(1) == b"photo-ready":
+                        self.heard[photo["id"]] = self.heard.get(photo["id"], 0) + 1
+                        if self.heard[photo["id"]] == self.args.guests + 1:
+                            self.visible_at[photo["id"]] = now
+                    # Made in one go (before issue 41), the preview comes with photo-ready.
+                    if watch_previews and not photo.get("previewPending") and photo["id"] not in self.previewed_at:
+                        self.previewed_at[photo["id"]] = now
                 buffer = buffer[cut + 2:]
         except (ConnectionError, asyncio.CancelledError):
             pass
@@ -201,7 +237,8 @@ class Night:
         idle_rss = self.server.rss_kib()
 
         opened = asyncio.Event()
-        background = [asyncio.create_task(self.follow(f"/api/v1/events/{event['id']}/changes", guest, opened)) for guest in shooters]
+        background = [asyncio.create_task(self.follow(f"/api/v1/events/{event['id']}/changes", guest, opened, index == 0))
+                      for index, guest in enumerate(shooters)]
         background.append(asyncio.create_task(self.follow(f"/api/v1/walls/{wall}/changes", None, opened)))
         await asyncio.wait_for(opened.wait(), 60)
         background += [asyncio.create_task(self.view(event["id"], guest)) for guest in viewers]
@@ -209,6 +246,8 @@ class Night:
         await asyncio.sleep(3)  # the viewers settle into their rhythm
 
         # The burst: photo i leaves at i × seconds / photos, each guest in turn, each on a connection of its own.
+        steps_before = steps(self.server)
+        cpu_before = (machine_cpu(), process_cpu(self.server.pid), own_cpu(), process_cpu(self.moto_pid))
         self.burst = True
         start = time.perf_counter()
         uploads = []
@@ -219,9 +258,12 @@ class Night:
         await asyncio.gather(*uploads)
         acknowledged_after = time.perf_counter() - start
         deadline = time.perf_counter() + 900
-        while time.perf_counter() < deadline and any(photo not in self.visible_at for photo in self.acknowledged):
+        while time.perf_counter() < deadline and any(
+                photo not in self.visible_at or photo not in self.previewed_at for photo in self.acknowledged):
             await asyncio.sleep(0.1)
-        everyone_after = time.perf_counter() - start
+        ended = time.perf_counter()
+        cpu_after = (machine_cpu(), process_cpu(self.server.pid), own_cpu(), process_cpu(self.moto_pid))
+        steps_after = steps(self.server)
         self.burst = False
         self.done.set()
         for task in background:
@@ -229,57 +271,99 @@ class Night:
         await asyncio.gather(*background, return_exceptions=True)
 
         visible_s = [self.visible_at[p] - acked for p, acked in self.acknowledged.items() if p in self.visible_at]
+        previewed = [self.previewed_at[p] for p in self.acknowledged if p in self.previewed_at]
+        machine, server, generator, moto = (after - before for after, before in zip(cpu_after, cpu_before))
+        step_ms = {}
+        for step, (seconds, count) in steps_after.items():
+            seconds_before, count_before = steps_before.get(step, [0.0, 0])
+            if count > count_before:
+                step_ms[step] = (seconds - seconds_before) / (count - count_before) * 1000
         return {
-            "acknowledged": len(self.acknowledged), "acknowledged_after_s": acknowledged_after, "everyone_after_s": everyone_after,
-            "never_visible": len(self.acknowledged) - len(visible_s),
+            "acknowledged": len(self.acknowledged), "acknowledged_after_s": acknowledged_after,
+            "everyone_after_s": max(self.visible_at.values(), default=start) - start,
+            "previews_after_s": max(previewed, default=start) - start,
+            "drain_per_s": len(previewed) / max(1e-9, max(previewed, default=start) - start),
+            "never_visible": len(self.acknowledged) - len(visible_s), "never_previewed": len(self.acknowledged) - len(previewed),
             "ack_p50_ms": percentile(self.ack_ms, 50), "ack_p99_ms": percentile(self.ack_ms, 99),
             "visible_p50_s": percentile(visible_s, 50), "visible_p99_s": percentile(visible_s, 99),
             "gallery_p99_ms": percentile(self.gallery_ms, 99), "gallery_p50_ms": percentile(self.gallery_ms, 50),
             "gallery_reads": len(self.gallery_ms), "errors": dict(self.errors),
             "idle_rss_mb": idle_rss / 1024, "peak_rss_mb": self.peak_rss / 1024,
+            "cpu": {"seconds": ended - start, "machine": machine, "server": server, "generator": generator, "moto": moto},
+            "steps_ms": step_ms,
+            "timeline": {"acknowledged": sorted(t - start for t in self.acknowledged.values()),
+                         "visible": sorted(t - start for t in self.visible_at.values()),
+                         "previewed": sorted(t - start for t in previewed)},
         }
 
 
 def line(stack: str, result: dict, args) -> str:
-    errors = sum(result["errors"].values()) + result["never_visible"]
-    detail = f" ({result['errors']}, {result['never_visible']} never visible)" if errors else ""
+    errors = sum(result["errors"].values()) + result["never_visible"] + result["never_previewed"]
+    detail = f" ({result['errors']}, {result['never_visible']} never visible, {result['never_previewed']} never previewed)" if errors else ""
+    cpu = result["cpu"]
+    cores = lambda seconds: seconds / cpu["seconds"]
+    rest = cpu["machine"] - cpu["server"] - cpu["generator"] - cpu["moto"]
     return (f"PERF-7 event night, {stack}: {args.guests} guests streaming + 1 wall, {result['acknowledged']}/{args.photos} photos "
             f"of 12 MP sent within {args.seconds} s (all acknowledged after {result['acknowledged_after_s']:.0f} s, visible to "
-            f"everyone after {result['everyone_after_s']:.0f} s), {args.viewers} viewers paging | upload ack p50 "
+            f"everyone after {result['everyone_after_s']:.0f} s, every preview after {result['previews_after_s']:.0f} s: "
+            f"{result['drain_per_s']:.1f} photos/s), {args.viewers} viewers paging | upload ack p50 "
             f"{result['ack_p50_ms']:.0f} ms, p99 {result['ack_p99_ms']:.0f} ms | ack -> visible to everyone p50 "
             f"{result['visible_p50_s']:.1f} s, p99 {result['visible_p99_s']:.1f} s | gallery during the burst p50 "
             f"{result['gallery_p50_ms']:.0f} ms, p99 {result['gallery_p99_ms']:.0f} ms ({result['gallery_reads']} pages) | "
-            f"errors {errors}{detail} | RSS {result['idle_rss_mb']:.0f} MB idle -> peak {result['peak_rss_mb']:.0f} MB")
+            f"errors {errors}{detail} | RSS {result['idle_rss_mb']:.0f} MB idle -> peak {result['peak_rss_mb']:.0f} MB | "
+            f"cores busy over {cpu['seconds']:.0f} s: {cores(cpu['machine']):.2f} (server {cores(cpu['server']):.2f}, load generator "
+            f"{cores(cpu['generator']):.2f}, moto {cores(cpu['moto']):.2f}, the rest {cores(rest):.2f}) | steps, mean ms: "
+            + ", ".join(f"{step} {ms:.0f}" for step, ms in result["steps_ms"].items()))
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--postgres")
     parser.add_argument("--s3")
+    parser.add_argument("--moto-pid")
     parser.add_argument("--guests", type=int, default=300)
     parser.add_argument("--viewers", type=int, default=300)
     parser.add_argument("--photos", type=int, default=900)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--before", help="a folder with the release build to compare with (its disposable)")
+    parser.add_argument("--picture", help="where to draw the night (SVG)")
     args = parser.parse_args()
     blobs = [open(path, "rb").read() for path in generate(os.path.join(WORK, "photos"), 40)]
     stacks = [("SQLite + folder", {})]
+    moto_pid = int(open(args.moto_pid).read()) if args.moto_pid else None
     if args.postgres and args.s3:
-        bucket = f"night-{uuid.uuid4().hex[:12]}"
-        import subprocess
-        subprocess.run(["curl", "-sf", "-X", "PUT", f"{args.s3}/{bucket}"], check=True)
-        stacks.append(("PostgreSQL + S3 (moto)", {
-            "DISPOSABLE_DATABASE_URL": args.postgres, "DISPOSABLE_STORAGE_URL": f"s3://{bucket}", "DISPOSABLE_S3_ENDPOINT": args.s3,
-            "DISPOSABLE_S3_PATH_STYLE": "true", "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench"}))
+        stacks.append(("PostgreSQL + S3 (moto)", "s3"))
+    builds = ([("before", os.path.join(args.before, "disposable"))] if args.before else []) + [("after" if args.before else "", BINARY)]
+    results = {}
     for stack, env in stacks:
-        server = Server(port=8095, env=env).start()
-        try:
-            result = asyncio.run(Night(server, args).run(blobs))
-        finally:
-            server.stop()
-        text = line(stack, result, args)
-        print(text, flush=True)
-        with open(os.path.join(WORK, "summary.txt"), "a") as summary:
-            summary.write(text + "\n")
+        for build, binary in builds:
+            if env == "s3":
+                # A database and a bucket of its own for each build: neither starts on the other's photos.
+                bucket = f"night-{uuid.uuid4().hex[:12]}"
+                import subprocess
+                subprocess.run(["curl", "-sf", "-X", "PUT", f"{args.s3}/{bucket}"], check=True)
+                database = f"night_{uuid.uuid4().hex[:12]}"
+                subprocess.run(["psql", args.postgres, "-qc", f"CREATE DATABASE {database}"], check=True)
+                environment = {
+                    "DISPOSABLE_DATABASE_URL": args.postgres.rsplit("/", 1)[0] + "/" + database, "DISPOSABLE_STORAGE_URL": f"s3://{bucket}",
+                    "DISPOSABLE_S3_ENDPOINT": args.s3, "DISPOSABLE_S3_PATH_STYLE": "true",
+                    "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench"}
+            else:
+                environment = env
+            server = Server(port=8095, env=environment, binary=binary).start()
+            try:
+                result = asyncio.run(Night(server, args, moto_pid if env == "s3" else None).run(blobs))
+            finally:
+                server.stop()
+            results[(stack, build)] = result
+            text = line(f"{stack}{', ' + build if build else ''}", result, args)
+            print(text, flush=True)
+            with open(os.path.join(WORK, "summary.txt"), "a") as summary:
+                summary.write(text + "\n")
+    if args.picture:
+        with open(os.path.join(ROOT, args.picture), "w") as out:
+            out.write(picture(results, args))
+        print(f"The night drawn in {args.picture}", flush=True)
 
 
 if __name__ == "__main__":

@@ -20,8 +20,10 @@ int vs_init(void) {
     return 0;
 }
 
-/// Opens with exactly the loader for the sniffed format: never let libvips pick one from the content.
-static int load(const char *path, const char *format, int shrink, VipsImage **out) {
+/// Opens with exactly the loader for the sniffed format: never let libvips pick one from the content. `shrink` (JPEG:
+/// 1, 2, 4 or 8) decodes at that fraction of the size, from the DCT coefficients; `embedded` (HEIF) opens the
+/// picture's own small copy instead of the picture.
+static int load(const char *path, const char *format, int shrink, int embedded, VipsImage **out) {
     if (strcmp(format, "jpeg") == 0)
         return vips_jpegload(path, out, "shrink", shrink, "access", VIPS_ACCESS_SEQUENTIAL,
                              "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
@@ -32,14 +34,15 @@ static int load(const char *path, const char *format, int shrink, VipsImage **ou
     if (strcmp(format, "webp") == 0)
         return vips_webpload(path, out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
     if (strcmp(format, "heif") == 0)
-        return vips_heifload(path, out, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+        return vips_heifload(path, out, "thumbnail", embedded, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+                             NULL);
     vips_error("disposable", "unsupported format %s", format);
     return -1;
 }
 
 int vs_probe(const char *path, const char *format, vs_header *header, char *error, size_t error_length) {
     VipsImage *image = NULL;
-    if (load(path, format, 1, &image)) {
+    if (load(path, format, 1, 0, &image)) {
         copy_error(error, error_length);
         return -1;
     }
@@ -71,6 +74,31 @@ static int normalise(VipsImage *in, VipsImage **out) {
     return 0;
 }
 
+/// The largest decode that is cheaper than the whole picture and still covers `size`: a JPEG's DCT-scaled decode, a
+/// HEIF's embedded copy when it is large enough; else the whole picture.
+static int load_for(const char *path, const char *format, VipsImage *header, int size, VipsImage **out) {
+    int longest = VIPS_MAX(header->Xsize, header->Ysize);
+    if (strcmp(format, "jpeg") == 0) {
+        int shrink = 1;
+        while (shrink < 8 && longest / (shrink * 2) >= size) shrink *= 2;
+        if (shrink > 1) return load(path, format, shrink, 0, out);
+    } else if (strcmp(format, "heif") == 0) {
+        // libheif hands back the main picture when there is no embedded copy: either way it is the picture.
+        VipsImage *embedded = NULL;
+        if (!load(path, format, 1, 1, &embedded)) {
+            if (VIPS_MAX(embedded->Xsize, embedded->Ysize) >= size) {
+                *out = embedded;
+                return 0;
+            }
+            g_object_unref(embedded);
+        }
+        vips_error_clear();  // no usable copy: the whole picture, as for any other format
+    }
+    *out = header;
+    g_object_ref(header);
+    return 0;
+}
+
 int vs_render(const char *path, const char *format, int preview_size, int thumbnail_size, int analysis_size, int quality,
               vs_derivatives *out, char *error, size_t error_length) {
     memset(out, 0, sizeof(*out));
@@ -78,8 +106,8 @@ int vs_render(const char *path, const char *format, int preview_size, int thumbn
               *grey = NULL;
     int result = -1;
 
-    // Full-size dimensions, and for JPEG the largest shrink-on-load that still covers the preview.
-    if (load(path, format, 1, &header)) goto done;
+    // Full-size dimensions, and the cheapest decode that still covers the largest picture asked for.
+    if (load(path, format, 1, 0, &header)) goto done;
     int swap = orientation_swaps_axes(header);
     out->width = swap ? header->Ysize : header->Xsize;
     out->height = swap ? header->Xsize : header->Ysize;
@@ -97,32 +125,29 @@ int vs_render(const char *path, const char *format, int preview_size, int thumbn
             out->taken_at[25] = 0;
         }
     }
-    int shrink = 1;
-    if (strcmp(format, "jpeg") == 0) {
-        int longest = VIPS_MAX(header->Xsize, header->Ysize);
-        while (shrink < 8 && longest / (shrink * 2) >= preview_size) shrink *= 2;
-        if (load(path, format, shrink, &loaded)) goto done;
-    } else {
-        loaded = header;
-        g_object_ref(loaded);
-    }
+    int largest = preview_size > 0 ? preview_size : thumbnail_size;
+    if (load_for(path, format, header, largest, &loaded)) goto done;
 
     if (normalise(loaded, &normal)) goto done;
-    // Decode once: the preview is held in memory and the thumbnail made from it. Turned upright only then, on the
-    // small image (a rotation needs the whole image at hand; the longest side does not change). The thumbnail is held
-    // in memory too: the grey image for the photo's signals is made from it.
-    if (reduce_to(normal, preview_size, &memory)) goto done;
+    // Decode once: the largest picture is held in memory and the smaller made from it. Turned upright only then, on
+    // the small image (a rotation needs the whole image at hand; the longest side does not change). The thumbnail is
+    // held in memory too: the grey image for the photo's signals is made from it.
+    if (reduce_to(normal, largest, &memory)) goto done;
     if (vips_autorot(memory, &rotated, NULL)) goto done;
-    if (reduce_to(rotated, thumbnail_size, &thumbnail)) goto done;
-    if (vips_jpegsave_buffer(rotated, &out->preview, &out->preview_length, "Q", quality, "strip", TRUE, NULL)) goto done;
-    if (vips_jpegsave_buffer(thumbnail, &out->thumbnail, &out->thumbnail_length, "Q", quality, "strip", TRUE, NULL))
+    if (preview_size > 0 &&
+        vips_jpegsave_buffer(rotated, &out->preview, &out->preview_length, "Q", quality, "strip", TRUE, NULL))
         goto done;
-    if (reduce_to(thumbnail, analysis_size, &small)) goto done;
-    if (vips_colourspace(small, &grey, VIPS_INTERPRETATION_B_W, NULL)) goto done;
-    size_t grey_length = 0;
-    if (!(out->grey = vips_image_write_to_memory(grey, &grey_length))) goto done;
-    out->grey_width = grey->Xsize;
-    out->grey_height = grey->Ysize;
+    if (thumbnail_size > 0) {
+        if (reduce_to(rotated, thumbnail_size, &thumbnail)) goto done;
+        if (vips_jpegsave_buffer(thumbnail, &out->thumbnail, &out->thumbnail_length, "Q", quality, "strip", TRUE, NULL))
+            goto done;
+        if (reduce_to(thumbnail, analysis_size, &small)) goto done;
+        if (vips_colourspace(small, &grey, VIPS_INTERPRETATION_B_W, NULL)) goto done;
+        size_t grey_length = 0;
+        if (!(out->grey = vips_image_write_to_memory(grey, &grey_length))) goto done;
+        out->grey_width = grey->Xsize;
+        out->grey_height = grey->Ysize;
+    }
     result = 0;
 
 done:

@@ -26,7 +26,8 @@ struct APIModelTests {
             let changes = try Self.decode(
                 ChangePage.self,
                 try await app.call(.get, "/api/v1/events/\(event.id)/changes?since=0", token: joined.token, headers: [.accept: "application/json"]))
-            #expect(changes.items.map(\.kind) == [.photoAdded, .photoReady])
+            // Issue 41: shown with its thumbnail (ready), then its preview made (updated).
+            #expect(changes.items.map(\.kind) == [.photoAdded, .photoReady, .photoUpdated])
             #expect(changes.items.last?.change.photo?.mine == true)
             let problem = try Self.decode(
                 ProblemDocument.self, try await app.call(.post, "/api/v1/events", json: ["name": ""], token: organizer))

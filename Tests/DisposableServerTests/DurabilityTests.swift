@@ -79,11 +79,13 @@ struct DurabilityTests {
                     listed += page.json["items"] as? [[String: Any]] ?? []
                     cursor = page.json["nextCursor"] as? String
                 } while cursor != nil
-                if listed.allSatisfy({ $0["status"] as? String != "processing" }) { break }
+                // Issue 41: shown with its thumbnail first, a photo is complete once its preview is made too.
+                if listed.allSatisfy({ $0["status"] as? String != "processing" && $0["previewPending"] == nil }) { break }
                 try await Task.sleep(for: .milliseconds(200))
             } while Date() < deadline
             #expect(Set(acknowledged.keys).isSubset(of: Set(listed.compactMap { $0["id"] as? String })))
             #expect(listed.allSatisfy { $0["status"] as? String == "ready" }, "\(listed.map { $0["status"] ?? "" })")
+            #expect(listed.allSatisfy { $0["previewPending"] == nil }, "every preview made after the restart")
             let stored: Set<String>
             let staging: String
             if let bucket {
@@ -106,5 +108,60 @@ struct DurabilityTests {
             #expect(stored == Set(listed.compactMap { $0["id"] as? String }), "no file without its row, no row without its file")
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []).isEmpty)
         }
+    }
+
+    @Test(
+        "Issue 41: a photo shown with its thumbnail alone when the server is killed gets its preview after the restart",
+        arguments: [Stack.sqlite, .postgresAndS3])
+    func killBetweenThumbnailAndPreview(stack: Stack) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-kill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var (environment, port) = try await serverEnvironment(stack == .sqlite ? .sqlite : .postgres, directory: directory)
+        if stack == .postgresAndS3 { environment.merge(TestS3.environment(try await TestS3.freshBucket())) { $1 } }
+        let base = "http://127.0.0.1:\(port)"
+        var server = try startServer(environment)
+        defer { server.signal(SIGKILL) }
+        _ = try await waitForHTTP(base + "/healthz", server: server)
+        _ = try await post(base + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
+        let token = try #require(
+            try await post(base + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
+        let eventID = try #require(try await post(base + "/api/v1/events", json: ["name": "Kill test"], token: token).json["id"] as? String)
+        let stream = try await SSEClient.connect("\(base)/api/v1/events/\(eventID)/changes", token: token)
+
+        // Six 12 MP photos at once: their thumbnails all come before any preview, so the first photo shown is
+        // killed with its preview still queued.
+        let picture = try await TestImages.structured(width: 4032, height: 3024)
+        let ids = try await withThrowingTaskGroup(of: String?.self) { group in
+            for index in 0..<6 {
+                group.addTask {
+                    try await upload(picture + Data("night \(index)".utf8), to: "\(base)/api/v1/events/\(eventID)/photos", token: token)
+                        .json["id"] as? String
+                }
+            }
+            return try await group.reduce(into: [String]()) { if let id = $1 { $0.append(id) } }
+        }
+        #expect(ids.count == 6)
+        var shown: String? = nil
+        while shown == nil, let event = try await stream.next() {
+            if event.name == "photo-ready", let ready = event.json["photo"] as? [String: Any], ready["previewPending"] as? Bool == true {
+                shown = ready["id"] as? String
+            }
+        }
+        server.signal(SIGKILL)
+        #expect(await server.exited() == .signal(SIGKILL))
+        let id = try #require(shown, "a photo shown before its preview")
+
+        server = try startServer(environment)
+        _ = try await waitForHTTP(base + "/healthz", server: server)
+        let deadline = Date() + 90
+        var photo: [String: Any] = [:]
+        repeat {
+            photo = try await get("\(base)/api/v1/photos/\(id)", token: token).json
+            if photo["previewPending"] == nil { break }
+            try await Task.sleep(for: .milliseconds(200))
+        } while Date() < deadline
+        #expect(photo["status"] as? String == "ready" && photo["previewPending"] == nil, "\(photo)")
+        let preview = try await get("\(base)/api/v1/photos/\(id)/preview", token: token)
+        #expect(preview.status == 200 && TestImages.jpegSize(preview.body).map { [$0.width, $0.height] } == [1600, 1200])
     }
 }

@@ -13,14 +13,45 @@ struct FairQueueTests {
             let later = app.clock.now + 86_400
             try await app.services.database.sql { db in
                 for index in 0..<5 {
-                    try await JobQueue.enqueue(.renderPhoto, subjectID: "a\(index)", owner: "A", now: later + Double(index), in: db)
+                    try await JobQueue.enqueue(
+                        .renderPhoto, subjectID: "a\(index)", owner: "A", priority: .thumbnail, now: later + Double(index), in: db)
                 }
-                try await JobQueue.enqueue(.renderPhoto, subjectID: "b0", owner: "B", now: later + 10, in: db)
-                try await JobQueue.enqueue(.renderPhoto, subjectID: "c0", owner: "C", now: later + 11, in: db)
+                try await JobQueue.enqueue(.renderPhoto, subjectID: "b0", owner: "B", priority: .thumbnail, now: later + 10, in: db)
+                try await JobQueue.enqueue(.renderPhoto, subjectID: "c0", owner: "C", priority: .thumbnail, now: later + 11, in: db)
             }
             var order: [String] = []
             while let job = try await app.services.jobs.claim(now: later + 60) { order.append(job.subjectID) }
             #expect(order == ["a0", "b0", "c0", "a1", "a2", "a3", "a4"])
+        }
+    }
+
+    @Test(
+        "Issue 41: every waiting thumbnail before any preview, event photos before videos and libraries; turns within each",
+        arguments: TestEngine.allCases)
+    func priorities(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let later = app.clock.now + 86_400
+            // Queued oldest first in the order a busy night could: a library import, previews, a video, then thumbnails.
+            let queued: [(String, String, JobQueue.Kind, JobQueue.Priority)] = [
+                ("library", "L", .renderAsset, .library), ("preview-a0", "A", .renderPreview, .preview),
+                ("preview-a1", "A", .renderPreview, .preview), ("preview-b0", "B", .renderPreview, .preview),
+                ("video-c", "C", .renderPhoto, .video), ("thumb-a2", "A", .renderPhoto, .thumbnail),
+                ("thumb-a3", "A", .renderPhoto, .thumbnail), ("thumb-b1", "B", .renderPhoto, .thumbnail),
+            ]
+            try await app.services.database.sql { db in
+                for (index, (subject, owner, kind, priority)) in queued.enumerated() {
+                    try await JobQueue.enqueue(kind, subjectID: subject, owner: owner, priority: priority, now: later + Double(index), in: db)
+                }
+            }
+            var order: [String] = []
+            while let job = try await app.services.jobs.claim(now: later + 60) { order.append(job.subjectID) }
+            #expect(order == ["thumb-a2", "thumb-b1", "thumb-a3", "preview-a0", "preview-b0", "preview-a1", "video-c", "library"])
+            // The worker kept for first looks leaves everything else to the others.
+            try await app.services.database.sql { db in
+                try await JobQueue.enqueue(.renderPreview, subjectID: "preview-z", owner: "Z", priority: .preview, now: later, in: db)
+            }
+            #expect(try await app.services.jobs.claim(now: later + 60, upTo: .thumbnail) == nil)
+            #expect(try await app.services.jobs.claim(now: later + 60)?.subjectID == "preview-z")
         }
     }
 }

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "55fc491bba81cca3fdde68fe7ab0d748678887d0183ecce25fc1d17435ef224e"
+    public static let contractDigest = "7e8414daf22dddc27377b8299ab5f2a8e4deaa94f35c51cbe8cb106778555790"
 }

@@ -1056,6 +1056,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/durationSeconds`.
             public var durationSeconds: Swift.Int?
+            /// True while only the thumbnail is made (a busy night: the photo is shown at once, its preview follows). `urls.preview` is then the thumbnail; a `photo-updated` change brings the preview. Absent otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Photo/previewPending`.
+            public var previewPending: Swift.Bool?
             /// Creates a new `Photo`.
             ///
             /// - Parameters:
@@ -1082,6 +1086,7 @@ extension Components {
             ///   - commentCount:
             ///   - likedByMe: Whether the caller likes it; absent in the change feed
             ///   - durationSeconds: SOC-4: a video's length in whole seconds
+            ///   - previewPending: True while only the thumbnail is made (a busy night: the photo is shown at once, its preview follows). `urls.preview` is then the thumbnail; a `photo-updated` change brings the preview. Absent otherwise.
             public init(
                 id: Swift.String,
                 eventId: Swift.String,
@@ -1105,7 +1110,8 @@ extension Components {
                 likeCount: Swift.Int,
                 commentCount: Swift.Int,
                 likedByMe: Swift.Bool? = nil,
-                durationSeconds: Swift.Int? = nil
+                durationSeconds: Swift.Int? = nil,
+                previewPending: Swift.Bool? = nil
             ) {
                 self.id = id
                 self.eventId = eventId
@@ -1130,6 +1136,7 @@ extension Components {
                 self.commentCount = commentCount
                 self.likedByMe = likedByMe
                 self.durationSeconds = durationSeconds
+                self.previewPending = previewPending
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1155,6 +1162,7 @@ extension Components {
                 case commentCount
                 case likedByMe
                 case durationSeconds
+                case previewPending
             }
         }
         /// - Remark: Generated from `#/components/schemas/PhotoPage`.

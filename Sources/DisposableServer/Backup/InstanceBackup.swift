@@ -53,17 +53,20 @@ public enum InstanceBackup {
             var summary = Summary(createdAt: Date(), version: disposableVersion, photos: 0, files: 0, bytes: 0, leftOut: 0)
             try await checkIntegrity(copy)
             let photos = try await copy.sql { db in
-                try await db.raw("SELECT id, event_id, status FROM photos").all().map {
+                try await db.raw("SELECT id, event_id, status, preview_pending FROM photos").all().map {
                     (
                         id: try $0.decode(column: "id", as: String.self), event: try $0.decode(column: "event_id", as: String.self),
-                        ready: try $0.decode(column: "status", as: String.self) == "ready"
+                        ready: try $0.decode(column: "status", as: String.self) == "ready",
+                        previewPending: try $0.decode(column: "preview_pending", as: Bool.self)
                     )
                 }
             }
             var gone: [String] = []
             for photo in photos {
                 var keys = [BlobKey.original(photo.event, photo.id)]
-                if photo.ready { keys += [BlobKey.preview(photo.event, photo.id), BlobKey.thumbnail(photo.event, photo.id)] }
+                if photo.ready { keys.append(BlobKey.thumbnail(photo.event, photo.id)) }
+                // Issue 41: shown with its thumbnail alone, its preview still queued (the job is in the copied database).
+                if photo.ready && !photo.previewPending { keys.append(BlobKey.preview(photo.event, photo.id)) }
                 var complete = true
                 for key in keys {
                     guard let size = try await copyBlob(key, from: blobs, to: media + "/" + key) else {

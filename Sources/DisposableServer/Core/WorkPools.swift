@@ -9,6 +9,8 @@ import NIOPosix
 enum WorkPools {
     /// Whole-image renders by the media workers: background work, up to seconds each.
     static let rendering = started(threads: System.coreCount)
+    /// An event photo's first look (issue 41): its thumbnail, a few milliseconds each, apart from the long renders.
+    static let firstLooks = started(threads: System.coreCount)
     /// Short CPU work a request waits on: bcrypt, an image header.
     static let requests = started(threads: System.coreCount)
 

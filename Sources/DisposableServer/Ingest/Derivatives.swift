@@ -18,9 +18,9 @@ struct Derivatives: Sendable {
         let info: VideoInfo
     }
 
-    /// A picture's renders.
-    func picture(key: String, format: ImageFormat) async throws -> RenderedImage {
-        try await blobs.withLocalFile(key: key) { path in try await images.render(path, format: format) }
+    /// A picture's renders (both, or one phase of an event photo's).
+    func picture(key: String, format: ImageFormat, parts: RenderParts = .both) async throws -> RenderedImage {
+        try await blobs.withLocalFile(key: key) { path in try await images.render(path, format: format, parts: parts) }
     }
 
     /// A video's renders. `admit` may step back before ffmpeg runs (`RenderLater`); `transcode` makes a playable copy

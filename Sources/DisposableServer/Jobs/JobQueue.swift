@@ -6,9 +6,22 @@ import SQLKit
 /// A job is leased while it runs; a lease that runs out (a killed process) makes it due again.
 public struct JobQueue: Sendable {
     public enum Kind: String, Sendable {
+        /// An event photo's first look (its thumbnail: then everyone sees it), or a whole event video.
         case renderPhoto = "render-photo"
+        /// An event photo's preview, once its thumbnail is shown (issue 41).
+        case renderPreview = "render-preview"
         /// A library asset's derivatives (`LibraryRenderer`).
         case renderAsset = "render-asset"
+    }
+
+    /// What runs first, lowest first (issue 41): at a party, every guest's photo must be seen within seconds however
+    /// many arrive, so thumbnails go before previews, and the event's photos before its videos and anyone's library.
+    /// Within a priority, owners take turns. Recaps, capsules and collages are not jobs: they run on their own.
+    enum Priority: Int, Sendable {
+        case thumbnail = 0
+        case preview = 1
+        case video = 2
+        case library = 3
     }
 
     struct Job: Sendable {
@@ -25,21 +38,25 @@ public struct JobQueue: Sendable {
     static let lease: TimeInterval = 30
 
     /// `owner`: whose work it is (the uploader), for taking turns.
-    static func enqueue(_ kind: Kind, subjectID: String, owner: String, now: Date, in db: any SQLDatabase) async throws {
+    static func enqueue(
+        _ kind: Kind, subjectID: String, owner: String, priority: Priority, now: Date, in db: any SQLDatabase
+    ) async throws {
         try await db.raw(
             """
-            INSERT INTO jobs (id, kind, subject_id, owner, attempts, run_after, created_at)
-            VALUES (\(bind: newID()), \(bind: kind.rawValue), \(bind: subjectID), \(bind: owner), 0, \(bind: now.millisecondsSince1970),
-                \(bind: now.millisecondsSince1970))
+            INSERT INTO jobs (id, kind, subject_id, owner, priority, attempts, run_after, created_at)
+            VALUES (\(bind: newID()), \(bind: kind.rawValue), \(bind: subjectID), \(bind: owner), \(bind: priority.rawValue), 0,
+                \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
             """
         ).run()
     }
 
-    /// Leases a due job, if any, taking turns between owners: first the jobs that have the fewest of their
-    /// owner's jobs before them (running ones included), then the oldest. A guest who sends 50 photos at once
+    /// Leases a due job, if any: the most urgent kind of work first (`Priority`), and within it taking turns between
+    /// owners: first the jobs that have the fewest of their owner's jobs of that priority before them (running ones
+    /// included), then the oldest. A guest who sends 50 photos at once
     /// does not hold up the next guest's one (issue 19, item 10). The guard in the UPDATE makes two workers
     /// (or two instances) racing for the same job end with one winner.
-    func claim(now: Date) async throws -> Job? {
+    /// `upTo`: the least urgent priority this worker takes (the worker kept for first looks takes thumbnails only).
+    func claim(now: Date, upTo least: Priority = .library) async throws -> Job? {
         let nowMS = now.millisecondsSince1970
         let leaseEnd = (now + Self.lease).millisecondsSince1970
         return try await database.sql { db in
@@ -49,7 +66,9 @@ public struct JobQueue: Sendable {
                     UPDATE jobs SET leased_until = \(bind: leaseEnd), attempts = attempts + 1
                     WHERE id = (SELECT j.id FROM jobs j
                                 WHERE j.run_after <= \(bind: nowMS) AND (j.leased_until IS NULL OR j.leased_until < \(bind: nowMS))
-                                ORDER BY (SELECT COUNT(*) FROM jobs e WHERE e.owner = j.owner
+                                  AND j.priority <= \(bind: least.rawValue)
+                                ORDER BY j.priority,
+                                         (SELECT COUNT(*) FROM jobs e WHERE e.owner = j.owner AND e.priority = j.priority
                                             AND (e.run_after < j.run_after OR (e.run_after = j.run_after AND e.id < j.id))),
                                          j.run_after, j.id
                                 LIMIT 1)

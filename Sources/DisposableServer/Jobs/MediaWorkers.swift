@@ -26,18 +26,20 @@ struct MediaWorkers: Service {
             guard !Task.isCancelled else { return }
             if releaseLeasesAtStart { try await jobs.releaseAllLeases() }
             await withDiscardingTaskGroup { group in
-                for _ in 0..<count {
-                    group.addTask { await work() }
+                // Issue 41: one worker takes thumbnails only, so that a guest's photo is seen within seconds even
+                // while the others transcode videos or render a library import (seconds each).
+                for index in 0..<count {
+                    group.addTask { await work(upTo: index == 0 && count > 1 ? .thumbnail : .library) }
                 }
             }
         }
     }
 
-    private func work() async {
+    private func work(upTo least: JobQueue.Priority) async {
         var worked = false
         while !Task.isCancelled {
             do {
-                if let job = try await jobs.claim(now: clock.now) {
+                if let job = try await jobs.claim(now: clock.now, upTo: least) {
                     await handle(job)
                     worked = true
                     continue
@@ -61,6 +63,7 @@ struct MediaWorkers: Service {
         do {
             switch job.kind {
             case .renderPhoto: try await renderer.render(photoID: job.subjectID, jobID: job.id)
+            case .renderPreview: try await renderer.renderPreview(photoID: job.subjectID, jobID: job.id)
             case .renderAsset: try await libraryRenderer.render(assetID: job.subjectID, jobID: job.id)
             }
         } catch let later as RenderLater {
@@ -83,7 +86,8 @@ struct MediaWorkers: Service {
             logger.error("Job \(job.kind.rawValue) for \(job.subjectID) failed (attempt \(job.attempts)): \(error)")
             if job.attempts >= Self.maxAttempts {
                 switch job.kind {
-                case .renderPhoto: try? await renderer.fail(photoID: job.subjectID, jobID: job.id, reason: "Processing kept failing.")
+                case .renderPhoto, .renderPreview:
+                    try? await renderer.fail(photoID: job.subjectID, jobID: job.id, reason: "Processing kept failing.")
                 case .renderAsset: try? await libraryRenderer.fail(assetID: job.subjectID, jobID: job.id)
                 }
             } else {

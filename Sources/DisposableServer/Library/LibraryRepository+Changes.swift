@@ -111,7 +111,7 @@ extension LibraryRepository {
                 try await PendingWrites.end(photoID: replaced.files.writeID, in: db)
                 try await PendingWrites.begin(asset.files, startedAt: .distantPast, instance: instance, in: db)
                 try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: asset.id)").run()
-                try await JobQueue.enqueue(.renderAsset, subjectID: asset.id, owner: asset.userID, now: now, in: db)
+                try await JobQueue.enqueue(.renderAsset, subjectID: asset.id, owner: asset.userID, priority: .library, now: now, in: db)
                 return .replaced(replaced)
             }
         } catch RollBack.gone {

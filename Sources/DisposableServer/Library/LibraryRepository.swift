@@ -53,7 +53,7 @@ struct LibraryRepository: Sendable {
                 guard try await Quota.charge(new.byteSize, userID: new.userID, in: db) else { throw RollBack.quotaExceeded }
                 let asset = try await Self.find(id: new.id, in: db)!
                 try await PendingWrites.end(photoID: asset.files.writeID, in: db)
-                try await JobQueue.enqueue(.renderAsset, subjectID: new.id, owner: new.userID, now: new.uploadedAt, in: db)
+                try await JobQueue.enqueue(.renderAsset, subjectID: new.id, owner: new.userID, priority: .library, now: new.uploadedAt, in: db)
                 return .inserted(asset)
             }
         } catch RollBack.conflict {

@@ -59,7 +59,8 @@ struct ChangeViewer: Sendable {
             case .whole:
                 photo.mine = change.uploaderID == viewerID
                 if photo.kind != .note {
-                    photo.urls = PhotoJSON.URLs(photoID: photo.id, eventID: event.id, links: links, video: photo.kind == .video)
+                    photo.urls = PhotoJSON.URLs(
+                        photoID: photo.id, eventID: event.id, links: links, video: photo.kind == .video, previewPending: photo.previewPending == true)
                 }
                 photo.shooter.avatarURL = change.uploaderID.flatMap { pictures[$0] }
                 payload.photo = photo

@@ -9,6 +9,17 @@ public struct ImageHeader: Sendable {
     public let pages: Int
 }
 
+/// Which derivatives a render makes. An event photo is made in two phases (issue 41): its thumbnail first, from the
+/// cheapest decode that covers it, so that everyone sees the photo within seconds however long the queue; its
+/// preview when the machine has time. Everything else makes both at once.
+public enum RenderParts: Sendable {
+    case both
+    /// The thumbnail and the selection's signals; the preview is left empty.
+    case thumbnail
+    /// The preview alone (the same bytes as in `.both`); the thumbnail is left empty and there are no signals.
+    case preview
+}
+
 /// A photo's derivatives (JPEG) and what was read from its original.
 public struct RenderedImage: Sendable {
     public let width: Int
@@ -28,9 +39,15 @@ public struct UndecodableImage: Error, CustomStringConvertible {
 /// Makes previews and thumbnails (MED-1). libvips, in-process.
 public protocol ImageProcessor: Sendable {
     func probe(_ path: String, format: ImageFormat) async throws -> ImageHeader
-    func render(_ path: String, format: ImageFormat) async throws -> RenderedImage
+    func render(_ path: String, format: ImageFormat, parts: RenderParts) async throws -> RenderedImage
     /// A JPEG collage of the images at `paths` (previews we made), in `columns`, under a title and a subtitle.
     func collage(_ paths: [String], columns: Int, width: Int, title: String, subtitle: String) async throws -> Data
+}
+
+extension ImageProcessor {
+    func render(_ path: String, format: ImageFormat) async throws -> RenderedImage {
+        try await render(path, format: format, parts: .both)
+    }
 }
 
 /// The libvips shim could not be opened: a broken installation, not a broken photo (answered with 503).
@@ -80,15 +97,17 @@ public struct VipsImageProcessor: ImageProcessor {
         }
     }
 
-    public func render(_ path: String, format: ImageFormat) async throws -> RenderedImage {
-        try await WorkPools.rendering.runIfActive {
+    public func render(_ path: String, format: ImageFormat, parts: RenderParts) async throws -> RenderedImage {
+        // A first look runs on a pool of its own: previews, collages and library renders queued on the other never
+        // hold up the thumbnail that makes a guest's photo visible.
+        try await (parts == .thumbnail ? WorkPools.firstLooks : WorkPools.rendering).runIfActive {
             try Self.loaded.get()
             var result = vs_derivatives()
             var error = [CChar](repeating: 0, count: 512)
             guard
                 vsl_render(
-                    path, format.loader, Int32(Self.previewSize), Int32(Self.thumbnailSize), Int32(PhotoSignals.analysisSize), Self.quality,
-                    &result, &error, error.count) == 0
+                    path, format.loader, parts == .thumbnail ? 0 : Int32(Self.previewSize), parts == .preview ? 0 : Int32(Self.thumbnailSize),
+                    Int32(PhotoSignals.analysisSize), Self.quality, &result, &error, error.count) == 0
             else {
                 throw UndecodableImage(description: Self.message(error))
             }
@@ -96,13 +115,14 @@ public struct VipsImageProcessor: ImageProcessor {
             let takenAt = withUnsafeBytes(of: result.taken_at) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             return RenderedImage(
                 width: Int(result.width), height: Int(result.height), takenAt: CaptureTime(exif: takenAt),
-                preview: Data(bytes: result.preview, count: result.preview_length),
-                thumbnail: Data(bytes: result.thumbnail, count: result.thumbnail_length),
-                signals: PhotoSignals(
-                    grey: Array(
-                        UnsafeBufferPointer(
-                            start: result.grey.assumingMemoryBound(to: UInt8.self), count: Int(result.grey_width * result.grey_height))),
-                    width: Int(result.grey_width), height: Int(result.grey_height)))
+                preview: result.preview.map { Data(bytes: $0, count: result.preview_length) } ?? Data(),
+                thumbnail: result.thumbnail.map { Data(bytes: $0, count: result.thumbnail_length) } ?? Data(),
+                signals: result.grey.flatMap { grey in
+                    PhotoSignals(
+                        grey: Array(
+                            UnsafeBufferPointer(start: grey.assumingMemoryBound(to: UInt8.self), count: Int(result.grey_width * result.grey_height))),
+                        width: Int(result.grey_width), height: Int(result.grey_height))
+                })
         }
     }
 

@@ -2,6 +2,11 @@ import Foundation
 
 /// Makes a photo's preview and thumbnail and marks it ready — or failed when it cannot be decoded (MED-1). A video
 /// (SOC-4) gets them from its poster frame, and its web-playable copy.
+///
+/// A picture is made in two phases (issue 41): its thumbnail first, from the cheapest decode that covers it, and the
+/// photo is ready — everyone sees it — as soon as that is stored; its preview is a job of its own, queued after every
+/// waiting thumbnail, and `photo-updated` tells open galleries when it exists. On event night the queue can hold
+/// hundreds of photos: each is seen within seconds, and the previews follow as the cores allow.
 struct PhotoRenderer: Sendable {
     let photos: PhotoRepository
     let blobs: any BlobStore
@@ -22,12 +27,13 @@ struct PhotoRenderer: Sendable {
             let started = ContinuousClock.now
             switch photo.format {
             case .image(let format):
-                rendered = try await derivatives.picture(key: BlobKey.original(photo.eventID, photo.id), format: format)
+                rendered = try await derivatives.picture(key: BlobKey.original(photo.eventID, photo.id), format: format, parts: .thumbnail)
+                Metric.ingest(.thumbnail, since: started)
             case .video:
                 (rendered, video) = try await renderVideo(photo)
+                Metric.renderSeconds(ContinuousClock.now - started)
+                Metric.ingest(.render, since: started)
             }
-            Metric.renderSeconds(ContinuousClock.now - started)
-            Metric.ingest(.render, since: started)
         } catch let error as UndecodableImage {
             try await fail(photoID: photoID, jobID: jobID, reason: "This file could not be read as an image (\(error.description)).")
             return
@@ -35,17 +41,49 @@ struct PhotoRenderer: Sendable {
         // Recorded before writing: should the photo be deleted meanwhile and the process die, the files go too.
         let writing = ContinuousClock.now
         try await pendingWrites.begin(eventID: photo.eventID, photoID: photo.id)
-        try await blobs.put(data: rendered.preview, key: BlobKey.preview(photo.eventID, photo.id))
+        // The thumbnail first: in a bucket, it is the file that makes the photo visible.
         try await blobs.put(data: rendered.thumbnail, key: BlobKey.thumbnail(photo.eventID, photo.id))
+        if !rendered.preview.isEmpty { try await blobs.put(data: rendered.preview, key: BlobKey.preview(photo.eventID, photo.id)) }
         Metric.ingest(.writeDerivatives, since: writing)
         let marking = ContinuousClock.now
         let ready = try await photos.markReady(
             photoID, jobID: jobID, width: rendered.width, height: rendered.height,
             takenAt: rendered.takenAt?.instant(floatingIn: .gmt) ?? photo.uploadedAt,
             derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + (video?.bytes ?? 0), video: video,
-            signals: rendered.signals, now: clock.now)
+            signals: rendered.signals, previewPending: rendered.preview.isEmpty, now: clock.now)
         // Deleted while we worked: what we just wrote must not stay behind.
         if ready == nil { try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id) }
+        await changes.refresh(photo.eventID)
+        Metric.ingest(.markReady, since: marking)
+    }
+
+    /// The second phase of a picture (issue 41): its preview, for a photo already shown with its thumbnail.
+    func renderPreview(photoID: String, jobID: String) async throws {
+        guard let photo = try await photos.find(id: photoID), photo.status == .ready, photo.previewPending,
+            case .image(let format) = photo.format
+        else {
+            try await jobs.complete(jobID)
+            return
+        }
+        let preview: Data
+        do {
+            let started = ContinuousClock.now
+            preview = try await derivatives.picture(key: BlobKey.original(photo.eventID, photo.id), format: format, parts: .preview).preview
+            Metric.renderSeconds(ContinuousClock.now - started)
+            Metric.ingest(.render, since: started)
+        } catch let error as UndecodableImage {
+            // Its thumbnail was made from the same file: only a file that is broken past its first eighth ends here.
+            try await fail(photoID: photoID, jobID: jobID, reason: "This file could not be read as an image (\(error.description)).")
+            return
+        }
+        let writing = ContinuousClock.now
+        try await pendingWrites.begin(eventID: photo.eventID, photoID: photo.id)
+        try await blobs.put(data: preview, key: BlobKey.preview(photo.eventID, photo.id))
+        Metric.ingest(.writeDerivatives, since: writing)
+        let marking = ContinuousClock.now
+        if try await photos.markPreviewed(photoID, jobID: jobID, previewBytes: Int64(preview.count), now: clock.now) == nil {
+            try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id)
+        }
         await changes.refresh(photo.eventID)
         Metric.ingest(.markReady, since: marking)
     }

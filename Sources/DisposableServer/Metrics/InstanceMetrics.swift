@@ -50,11 +50,14 @@ enum Metric {
         case store
         /// The transaction that takes the shot and records the photo.
         case record
-        /// Decode, resize, encode: the libvips work (`disposable_render_seconds` too).
+        /// An event picture's first look: its thumbnail from the cheapest decode (issue 41).
+        case thumbnail
+        /// Decode, resize, encode: the libvips work of a preview, a video or a library asset (`disposable_render_seconds`
+        /// too).
         case render
-        /// The two derivatives written (fsyncs).
+        /// The derivatives written (fsyncs), in one phase or two.
         case writeDerivatives = "write-derivatives"
-        /// The transaction that marks the photo ready, and the news to live streams.
+        /// The transaction that marks the photo ready (or its preview made), and the news to live streams.
         case markReady = "mark-ready"
     }
 

@@ -51,6 +51,14 @@ struct PhotoController {
     ) async throws -> Response {
         let grant = try await photos.photo(try context.parameters.require("id"), for: context.identity)
         guard grant.photo.status == .ready else { throw Problem.notReady(grant.photo.status) }
+        if name == "preview" && grant.photo.previewPending {
+            // Shown before its preview is made (issue 41): the thumbnail stands in, and is not kept as the preview.
+            guard let bytes = try await photos.blobs.contents(key: BlobKey.thumbnail(grant.photo.eventID, grant.photo.id)) else {
+                throw PhotoService.notFound
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, no-store"], body: ResponseBody(byteBuffer: bytes))
+        }
         let etag = "\"\(grant.photo.id)-\(name)\""
         let headers: HTTPFields = [
             .contentType: "image/jpeg", .eTag: etag, .cacheControl: "private, max-age=31536000, immutable",

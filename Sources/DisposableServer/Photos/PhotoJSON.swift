@@ -14,10 +14,12 @@ extension PhotoJSON {
             format: isNote ? "text" : photo.format.rawValue, status: photo.status, approved: photo.approved, source: photo.source,
             sha256: photo.sha256,
             downloadName: photo.downloadName, mine: photo.uploaderID == viewerID,
-            urls: isNote ? nil : URLs(photoID: photo.id, eventID: photo.eventID, links: links, video: photo.kind == .video),
+            urls: isNote
+                ? nil
+                : URLs(photoID: photo.id, eventID: photo.eventID, links: links, video: photo.kind == .video, previewPending: photo.previewPending),
             caption: isNote ? nil : photo.caption,
             kind: photo.kind, text: isNote ? photo.caption : nil, likeCount: photo.likeCount, commentCount: photo.commentCount,
-            likedByMe: likedByMe, durationSeconds: photo.duration.map(Self.wholeSeconds))
+            likedByMe: likedByMe, durationSeconds: photo.duration.map(Self.wholeSeconds), previewPending: photo.previewPending ? true : nil)
     }
 
     /// A video's length as players show it: whole seconds, rounded down (4.6 s reads "0:04" in the player, so
@@ -26,10 +28,13 @@ extension PhotoJSON {
 }
 
 extension PhotoJSON.URLs {
-    init(photoID: String, eventID: String, links: MediaLinks?, video: Bool = false) {
+    /// `previewPending`: the preview is not made yet; the thumbnail stands in for it, so that no client shows a
+    /// broken picture (issue 41).
+    init(photoID: String, eventID: String, links: MediaLinks?, video: Bool = false, previewPending: Bool = false) {
         let base = "/api/v1/photos/\(photoID)"
         let (thumbnail, preview) = links?.paths(eventID: eventID, photoID: photoID) ?? (base + "/thumbnail", base + "/preview")
-        self.init(thumbnail: thumbnail, preview: preview, original: base + "/original", video: video ? base + "/video" : nil)
+        self.init(
+            thumbnail: thumbnail, preview: previewPending ? thumbnail : preview, original: base + "/original", video: video ? base + "/video" : nil)
     }
 }
 
@@ -52,6 +57,7 @@ extension PhotoJSON {
             json.field("likeCount", likeCount)
             json.field("likedByMe", likedByMe)
             json.field("mine", mine)
+            json.field("previewPending", previewPending)
             json.field("sha256", sha256)
             json.key("shooter")
             json.object { json in

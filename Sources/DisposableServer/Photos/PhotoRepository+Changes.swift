@@ -26,10 +26,11 @@ extension PhotoRepository {
     }
 
     /// Records the derivatives and marks the photo ready, with its render job done; nil when the photo was
-    /// deleted meanwhile (or is not processing any more).
+    /// deleted meanwhile (or is not processing any more). `previewPending`: only its thumbnail is made (issue 41);
+    /// the job that makes its preview is queued in the same transaction, so a crash never leaves it without one.
     func markReady(
         _ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, video: RenderedVideoFacts? = nil,
-        signals: PhotoSignals? = nil, now: Date
+        signals: PhotoSignals? = nil, previewPending: Bool = false, now: Date
     ) async throws -> Photo? {
         let kind = database.kind
         return try await database.transaction { db in
@@ -40,16 +41,41 @@ extension PhotoRepository {
                     UPDATE photos SET status = 'ready', width = \(bind: width), height = \(bind: height),
                         taken_at = \(bind: takenAt.millisecondsSince1970), derivative_bytes = \(bind: derivativeBytes),
                         duration_ms = \(bind: video?.duration.map { Int64(($0 * 1000).rounded()) }), video_bytes = \(bind: video?.bytes),
-                        signals = \(bind: signals?.stored)
+                        signals = \(bind: signals?.stored), preview_pending = \(bind: previewPending)
                     WHERE id = \(bind: photoID) AND status = 'processing'
                     RETURNING id
                     """
                 ).first() != nil,
                 let ready = try await Self.find(id: photoID, in: db)
             else { return nil }
+            if previewPending {
+                try await JobQueue.enqueue(.renderPreview, subjectID: photoID, owner: ready.uploaderID, priority: .preview, now: now, in: db)
+            }
             try await PendingWrites.end(photoID: photoID, in: db)
             try await ChangeLog.append(.photoReady, photo: ready, now: now, kindOfDatabase: kind, in: db)
             return ready
+        }
+    }
+
+    /// Records a shown photo's preview (issue 41), with its job done; open galleries swap it in (`photo-updated`).
+    /// Nil when the photo was deleted meanwhile.
+    func markPreviewed(_ photoID: String, jobID: String, previewBytes: Int64, now: Date) async throws -> Photo? {
+        let kind = database.kind
+        return try await database.transaction { db in
+            try await JobQueue.complete(jobID, in: db)
+            guard
+                try await db.raw(
+                    """
+                    UPDATE photos SET preview_pending = \(bind: false), derivative_bytes = derivative_bytes + \(bind: previewBytes)
+                    WHERE id = \(bind: photoID) AND status = 'ready' AND preview_pending
+                    RETURNING id
+                    """
+                ).first() != nil,
+                let photo = try await Self.find(id: photoID, in: db)
+            else { return nil }
+            try await PendingWrites.end(photoID: photoID, in: db)
+            try await ChangeLog.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
+            return photo
         }
     }
 

@@ -118,7 +118,8 @@ public struct PhotoRepository: Sendable {
                 guard try await Quota.charge(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }
                 if new.kind != .note {
                     try await PendingWrites.end(photoID: new.id, in: db)
-                    try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, owner: uploader.id, now: new.uploadedAt, in: db)
+                    let priority: JobQueue.Priority = if case .video = new.format { .video } else { .thumbnail }
+                    try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, owner: uploader.id, priority: priority, now: new.uploadedAt, in: db)
                 }
                 try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
                 let photo = try await Self.find(id: new.id, in: db)!
@@ -196,7 +197,8 @@ public struct PhotoRepository: Sendable {
             likeCount: try row.decode(column: "like_count", as: Int.self),
             commentCount: try row.decode(column: "comment_count", as: Int.self),
             duration: try row.decode(column: "duration_ms", as: Int64?.self).map { Double($0) / 1000 },
-            videoBytes: try row.decode(column: "video_bytes", as: Int64?.self)
+            videoBytes: try row.decode(column: "video_bytes", as: Int64?.self),
+            previewPending: try row.decode(column: "preview_pending", as: Bool.self)
         )
     }
 }

@@ -172,12 +172,13 @@ extension TestApp {
         throw TestSetupError("asset \(assetID) still processing after \(timeout)")
     }
 
-    /// Waits until the media workers have processed a photo; returns its final JSON.
+    /// Waits until the media workers have processed a photo, its preview included (issue 41: a photo is ready with
+    /// its thumbnail alone first); returns its final JSON.
     func waitUntilProcessed(_ photoID: String, token: String, timeout: Duration = .seconds(30)) async throws -> APIResponse {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let photo = try await call(.get, "/api/v1/photos/\(photoID)", token: token)
-            if photo.string("status") != "processing" { return photo }
+            if photo.string("status") != "processing" && photo.json["previewPending"] == nil { return photo }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TestSetupError("photo \(photoID) still processing after \(timeout)")

@@ -60,6 +60,7 @@ let migrations: [Migration] = [
     .v38SecondReview,
     .v39SignUpByMail,
     .v40OrganizerTerms,
+    .v41RenderPhases,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

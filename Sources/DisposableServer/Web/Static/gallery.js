@@ -150,10 +150,18 @@ function follow() {
   });
   on('photo-ready', (change) => { if (change.photo) add(change.photo, true); });
   // SOC-1: a caption written or changed, shown at once in the grid's data and an open viewer.
+  // Issue 41: a photo shown with its thumbnail alone gets its preview; an open viewer swaps it in, unless the
+  // original is already there.
   on('photo-updated', (change) => {
     if (!change.photo || !photos.has(change.photo.id)) return;
-    photos.set(change.photo.id, { ...change.photo, likedByMe: photos.get(change.photo.id).likedByMe });
-    if (current === change.photo.id) showCaption(change.photo);
+    const before = photos.get(change.photo.id);
+    photos.set(change.photo.id, { ...change.photo, likedByMe: before.likedByMe });
+    if (current !== change.photo.id) return;
+    showCaption(change.photo);
+    if (before.previewPending && !change.photo.previewPending && change.photo.kind !== 'video'
+        && viewerImage.src !== new URL(change.photo.urls.original, location.href).href) {
+      showPhoto(viewerImage, change.photo, 'preview');
+    }
   });
   on('photo-failed', (change) => remove(change.photo?.id || change.photoId));
   on('photo-removed', (change) => {

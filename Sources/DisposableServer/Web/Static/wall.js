@@ -28,7 +28,8 @@ async function loadPhotos() {
   if (!response.ok) throw new Error(`photos: ${response.status}`);
   const page = await response.json();
   // Notes are words for the phones' guestbook; the wall shows pictures.
-  photos = page.items.filter((photo) => photo.status === 'ready' && photo.urls);
+  // A photo whose preview is still being made (issue 41) comes on screen with it: a thumbnail is too small here.
+  photos = page.items.filter((photo) => photo.status === 'ready' && photo.urls && !photo.previewPending);
   position = current ? photos.findIndex((photo) => photo.id === current.id) : -1;
   developing.hidden = page.revealed;
   if (!page.revealed) {
@@ -101,7 +102,7 @@ function clear() {
 }
 
 function arrived(photo) {
-  if (photo.status !== 'ready' || photos.some((known) => known.id === photo.id)) return;
+  if (photo.status !== 'ready' || photo.previewPending || photos.some((known) => known.id === photo.id)) return;
   photos.unshift(photo);
   if (position >= 0) position += 1;
   photos.length = Math.min(photos.length, rotation);
@@ -132,6 +133,7 @@ function listen() {
     handler(JSON.parse(message.data));
   };
   feed.addEventListener('photo-ready', track((change) => { if (change.photo?.urls) arrived(change.photo); }));
+  feed.addEventListener('photo-updated', track((change) => { if (change.photo?.urls) arrived(change.photo); }));
   feed.addEventListener('photo-removed', track((change) => removed(change.photo?.id || change.photoId)));
   feed.addEventListener('event-revealed', track(() => refresh()));
   feed.addEventListener('event-updated', track(() => refresh()));

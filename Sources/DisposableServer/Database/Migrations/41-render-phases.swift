@@ -1,0 +1,13 @@
+/// Schema step 41: an event photo's two render phases and the queue's priorities. Released steps are never edited.
+extension Migration {
+    static let v41RenderPhases = Migration(
+        version: 41, name: "render phases",
+        statements: [
+            // Issue 41: a photo is shown once its thumbnail exists; its preview follows (a `render-preview` job).
+            "ALTER TABLE photos ADD COLUMN preview_pending BOOLEAN NOT NULL DEFAULT FALSE",
+            // Lower runs first (`JobQueue.Priority`); every job queued before this step was a whole render.
+            "ALTER TABLE jobs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0",
+            "CREATE INDEX jobs_by_priority ON jobs (priority, run_after, id)",
+        ]
+    )
+}
