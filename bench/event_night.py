@@ -360,6 +360,9 @@ def main():
             print(text, flush=True)
             with open(os.path.join(WORK, "summary.txt"), "a") as summary:
                 summary.write(text + "\n")
+    # Kept to draw again: `python3 -c 'import json, night_picture; …'` without running the night again.
+    with open(os.path.join(WORK, "event-night.json"), "w") as out:
+        json.dump({f"{stack}|{build}": result for (stack, build), result in results.items()}, out)
     if args.picture:
         with open(os.path.join(ROOT, args.picture), "w") as out:
             out.write(picture(results, args))

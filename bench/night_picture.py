@@ -8,10 +8,11 @@ LABELS = {"acknowledged": "acknowledged", "visible": "visible to everyone", "pre
 
 
 def curve(times: list[float], x, y) -> str:
-    """A cumulative count as a step line: one more photo at each time."""
+    """A cumulative count as a line through every 10th photo (a step per photo is 900 × 6 points a panel)."""
     points = [(x(0), y(0))]
     for count, moment in enumerate(times, start=1):
-        points += [(x(moment), y(count - 1)), (x(moment), y(count))]
+        if count % 10 == 0 or count == len(times):
+            points.append((x(moment), y(count)))
     return " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
 
 

@@ -24,22 +24,24 @@ struct EventNightTests {
             let ben = try await app.guestToken(code: code, name: "Ben")
             let stream = try await app.subscribe(event: eventID, token: ben)
 
-            // Two earlier photos wait in the queue, then the new one.
+            // Two earlier photos wait in the queue, then the new one, then one more.
             let small = try await TestImages.jpeg(width: 800, height: 600)
             for index in 0..<2 {
                 #expect(try await app.upload(small + Data("earlier \(index)".utf8), event: eventID, token: maggie).status == .created)
             }
             let uploaded = try await app.upload(photo, event: eventID, token: maggie)
             let id = try #require(uploaded.string("id"), "\(uploaded.text)")
+            #expect(try await app.upload(small + Data("later".utf8), event: eventID, token: maggie).status == .created)
 
-            // A worker reaches the queue: every waiting thumbnail before any preview.
+            // A worker reaches the queue: every waiting thumbnail before any preview (the last photo, with none
+            // waiting behind it, is made whole at once).
             var claimed: [JobQueue.Kind] = []
-            for _ in 0..<3 {
+            for _ in 0..<4 {
                 let job = try #require(try await app.services.jobs.claim(now: app.clock.now))
                 claimed.append(job.kind)
                 try await app.services.renderer.render(photoID: job.subjectID, jobID: job.id)
             }
-            #expect(claimed == [.renderPhoto, .renderPhoto, .renderPhoto])
+            #expect(claimed == [.renderPhoto, .renderPhoto, .renderPhoto, .renderPhoto])
 
             // Ben sees the new photo now, its thumbnail standing in for the preview.
             let ready = try await Self.change("photo-ready", of: id, on: stream)

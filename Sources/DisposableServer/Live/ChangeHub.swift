@@ -56,7 +56,15 @@ actor ChangeHub {
     /// Entries after `seq`: from memory when the hub has them all, else from the database.
     func changes(_ eventID: String, after seq: Int64, limit: Int = 500) async throws -> [Change] {
         if let entries = recent[eventID], let first = entries.first, first.seq <= seq + 1 {
-            return Array(entries.lazy.filter { $0.seq > seq }.prefix(limit))
+            // The entries are in `seq` order: halve to the first one past `seq`. Every open stream asks after every
+            // change, so looking at each kept entry instead cost hundreds of streams × 512 entries per photo — on
+            // event night most of the server's time (issue 41).
+            var (low, high) = (0, entries.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if entries[middle].seq <= seq { low = middle + 1 } else { high = middle }
+            }
+            return Array(entries[low..<min(entries.count, low + limit)])
         }
         return try await database.sql { db in try await ChangeLog.changes(eventID: eventID, after: seq, limit: limit, in: db) }
     }
