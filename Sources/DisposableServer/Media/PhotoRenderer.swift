@@ -33,6 +33,7 @@ struct PhotoRenderer: Sendable {
                 let busy = try await jobs.isWaiting(.thumbnail, now: clock.now)
                 rendered = try await derivatives.picture(
                     key: BlobKey.original(photo.eventID, photo.id), format: format, parts: busy ? .thumbnail : .both)
+                if !busy { Metric.renderSeconds(ContinuousClock.now - started) }
                 Metric.ingest(busy ? .thumbnail : .render, since: started)
             case .video:
                 (rendered, video) = try await renderVideo(photo)
@@ -77,7 +78,7 @@ struct PhotoRenderer: Sendable {
             Metric.renderSeconds(ContinuousClock.now - started)
             Metric.ingest(.render, since: started)
         } catch let error as UndecodableImage {
-            // Its thumbnail was made from the same file: only a file that is broken past its first eighth ends here.
+            // Rare: its thumbnail was read from the same file, to its last byte (a decode at 1/8 reads them all).
             try await fail(photoID: photoID, jobID: jobID, reason: "This file could not be read as an image (\(error.description)).")
             return
         }
