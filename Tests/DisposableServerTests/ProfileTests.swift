@@ -190,6 +190,46 @@ struct ProfileTests {
         }
     }
 
+    @Test(
+        "Pages show times in the account's time zone over the browser's; chosen on My account, blank follows the browser",
+        arguments: TestEngine.allCases)
+    func timeZone(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let ben = try await app.userToken(email: "ben@example.com")
+            // Ben's browser is in Tokyo; his sessions' times on My account are rendered where he asks.
+            func account() async throws -> (html: String, shown: String, at: Date) {
+                let html = try await app.page(.get, "/account", headers: [.cookie: "disposable_session=\(ben); disposable_tz=Asia%2FTokyo"]).text
+                let time = try #require(html.firstMatch(of: /<time datetime="([^"]+)">([^<]+)<\/time>/))
+                return (html, String(time.output.2), try Date(String(time.output.1), strategy: .iso8601))
+            }
+            func shown(_ date: Date, in zone: String) -> String {
+                let formatter = DateFormatter()
+                formatter.locale = WebLanguage.en.locale
+                formatter.timeZone = TimeZone(identifier: zone)
+                formatter.dateStyle = .medium
+                formatter.timeStyle = .short
+                return formatter.string(from: date)
+            }
+            let browser = try await account()
+            #expect(browser.shown == shown(browser.at, in: "Asia/Tokyo") && !browser.html.contains("data-time-zone"))
+            #expect(browser.html.contains("<option value=\"\" selected>"))
+
+            #expect(try await app.page(.post, "/account/time-zone", cookie: ben, form: "timeZone=America%2FNew_York").status == .seeOther)
+            let chosen = try await account()
+            #expect(chosen.shown == shown(chosen.at, in: "America/New_York"), "the account's zone wins over the browser's")
+            #expect(chosen.html.contains("<html lang=\"en\" data-time-zone=\"America/New_York\">"), "the scripts are told it")
+            #expect(chosen.html.contains("<option value=\"America/New_York\" selected>"))
+
+            for bad in ["Mars/Olympus", "%3Cscript%3E", "Europe%2FParis%00", String(repeating: "A/", count: 40)] {
+                let refused = try await app.page(.post, "/account/time-zone", cookie: ben, form: "timeZone=\(bad)")
+                #expect(refused.status == .unprocessableContent && refused.text.contains("Europe/Paris"), "\(bad)")
+            }
+            #expect(try await app.page(.post, "/account/time-zone", cookie: ben, form: "timeZone=").status == .seeOther)
+            let forgotten = try await account()
+            #expect(forgotten.shown == shown(forgotten.at, in: "Asia/Tokyo") && !forgotten.html.contains("data-time-zone"))
+        }
+    }
+
     static func setPicture(_ app: TestApp, token: String) async throws -> String {
         let picture = try await TestImages.jpeg(width: 300, height: 300)
         let set = try await app.client.execute(

@@ -122,6 +122,7 @@ struct WebPagesTests {
         // Blank removes it: the same answer for every account (uniqueness is ProfileTests').
         PageRow(method: .post, path: "/account/username", form: "username=", expected: all303),
         PageRow(method: .post, path: "/account/appearance", form: "appearance=dark", expected: all303),
+        PageRow(method: .post, path: "/account/time-zone", form: "timeZone=Europe%2FParis", expected: all303),
         PageRow(method: .get, path: "/my-data", expected: all200),
         PageRow(
             method: .post, path: "/my-data/delete", form: "confirm=on",

@@ -26,7 +26,7 @@ from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import phone
 
@@ -523,6 +523,34 @@ def profile_checks(organizer, server, check):
     assert organizer.find_element(By.TAG_NAME, "html").get_attribute("data-theme") is None and background(organizer) == "rgb(250, 247, 242)"
     shot(organizer, "account")
     check("the profile page keeps a username and a dark choice that every page follows, then the device's again")
+
+    # Issue 39, item 5: the account's time zone wins over the browser's. From a Paris browser, an account set to
+    # Tokyo sees the Paris photo of 30 June 23:12 (+02:00) at 06:12 in July; "this device's" gives Paris back.
+    def library_shows(time_text, month):
+        organizer.get(server.base + "/library")
+        wait(organizer, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline .month h2"), "the timeline")
+        heading = organizer.find_element(By.CSS_SELECTOR, "#timeline .month h2").text
+        assert heading == month, heading
+        organizer.find_element(By.CSS_SELECTOR, "#timeline li button").click()
+        caption = wait(organizer, lambda d: "IMG_PARIS" in d.find_element(By.ID, "viewer-caption").text and d.find_element(By.ID, "viewer-caption").text, "the Paris photo")
+        assert time_text in caption, caption
+
+    def choose_zone(zone):
+        organizer.get(server.base + "/account")
+        Select(organizer.find_element(By.ID, "time-zone-choice")).select_by_value(zone)
+        click_and_load(organizer, organizer.find_element(By.CSS_SELECTOR, "form[action='/account/time-zone'] button"), "done=time-zone", "time zone saved")
+        assert organizer.find_element(By.TAG_NAME, "html").get_attribute("data-time-zone") == (zone or None)
+
+    organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Europe/Paris"})
+    for zone, time_text, month in [("Asia/Tokyo", "06:12", "July 2026"), ("", "23:12", "June 2026")]:
+        choose_zone(zone)
+        if zone:
+            organizer.execute_script("document.getElementById('time-zone').scrollIntoView()")
+            shot(organizer, "account-time-zone")
+        library_shows(time_text, month)
+    # Left on "this device's": the event form's checks later read typed times in the browser's zone.
+    organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
+    check("the account's time zone wins over the browser's: Tokyo's 06:12 in July from a Paris browser, then Paris again")
 
 
 def scene(path, seed):

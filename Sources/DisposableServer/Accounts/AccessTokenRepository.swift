@@ -39,7 +39,7 @@ struct AccessTokenRepository: Sendable {
                     """
                     SELECT t.user_id, t.last_used_at,
                            u.id AS u_id, u.email AS u_email, u.name AS u_name, u.is_admin AS u_is_admin, u.created_at AS u_created_at,
-                           u.username AS u_username, u.appearance AS u_appearance,
+                           u.username AS u_username, u.appearance AS u_appearance, u.time_zone AS u_time_zone,
                            g.id AS g_id, g.event_id AS g_event_id, g.user_id AS g_user_id, g.name AS g_name,
                            g.joined_at AS g_joined_at, g.left_at AS g_left_at, g.shots_used AS g_shots_used,
                            g.shots_reserved AS g_shots_reserved

@@ -21,13 +21,23 @@ struct ProfileService: Sendable {
         try await database.sql { db in try await db.raw("UPDATE users SET name = \(bind: name) WHERE id = \(bind: user.id)").run() }
     }
 
-    /// The zone months and years are counted in (CAP-2, CAP-3): an IANA name this server knows.
-    func setTimeZone(of user: User, to raw: String) async throws {
-        guard raw.count <= 64, TimeZone(identifier: raw) != nil, raw.contains("/") || raw == "UTC" else {
-            throw Problem.invalidField("timeZone", "timeZone must be a time zone name such as “Europe/Paris” or “UTC”.")
+    /// The zone months and years are counted in (CAP-2, CAP-3) and pages show times in: an IANA name this server
+    /// knows; nil forgets it (pages then use the browser's).
+    func setTimeZone(of user: User, to raw: String?) async throws {
+        if let raw {
+            // Foundation accepts a known name followed by a NUL ("Europe/Paris\0"): only the names' own characters.
+            let nameCharacters = raw.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || "/_-+0123456789".unicodeScalars.contains($0))
+            }
+            guard raw.count <= 64, nameCharacters, TimeZone(identifier: raw) != nil, raw.contains("/") || raw == "UTC" else {
+                throw Problem.invalidField("timeZone", "The time zone must be a name such as “Europe/Paris” or “UTC”.")
+            }
         }
         try await database.sql { db in try await db.raw("UPDATE users SET time_zone = \(bind: raw) WHERE id = \(bind: user.id)").run() }
     }
+
+    /// The zones a person can choose, by name: the IANA regions this server knows, and UTC.
+    static let timeZones: [String] = (TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") && !$0.hasPrefix("Etc/") } + ["UTC"]).sorted()
 
     /// Makes `raw` the account's username (stored lowercase); nil or blank removes it. Another account's → 409.
     func setUsername(of user: User, to raw: String?) async throws {

@@ -12,6 +12,9 @@ public struct User: Sendable, Equatable {
     public var username: String? = nil
     /// Light or dark pages whatever the system says; nil follows the system.
     public var appearance: Appearance? = nil
+    /// The IANA zone the person lives in: months and years are counted in it, and pages show times in it; nil
+    /// until set (then pages use the browser's zone).
+    public var timeZone: String? = nil
 }
 
 /// How pages look for an account that chose: light or dark whatever the device's setting.

@@ -52,7 +52,8 @@ struct UserRepository: Sendable {
             isAdmin: try row.decode(column: prefix + "is_admin", as: Bool.self),
             createdAt: Date(millisecondsSince1970: try row.decode(column: prefix + "created_at", as: Int64.self)),
             username: try row.decode(column: prefix + "username", as: String?.self),
-            appearance: try row.decode(column: prefix + "appearance", as: String?.self).flatMap(Appearance.init(rawValue:))
+            appearance: try row.decode(column: prefix + "appearance", as: String?.self).flatMap(Appearance.init(rawValue:)),
+            timeZone: try row.decode(column: prefix + "time_zone", as: String?.self)
         )
     }
 }

@@ -36,18 +36,18 @@ extension PhotoRepository {
         return try await database.transaction { db in
             try await JobQueue.complete(jobID, in: db)
             guard
-                try await db.raw(
+                let row = try await db.raw(
                     """
                     UPDATE photos SET status = 'ready', width = \(bind: width), height = \(bind: height),
                         taken_at = \(bind: takenAt.millisecondsSince1970), derivative_bytes = \(bind: derivativeBytes),
                         duration_ms = \(bind: video?.duration.map { Int64(($0 * 1000).rounded()) }), video_bytes = \(bind: video?.bytes),
                         signals = \(bind: signals?.stored), preview_pending = \(bind: previewPending)
                     WHERE id = \(bind: photoID) AND status = 'processing'
-                    RETURNING id
+                    RETURNING *
                     """
-                ).first() != nil,
-                let ready = try await Self.find(id: photoID, in: db)
+                ).first()
             else { return nil }
+            let ready = try Self.photo(from: row)
             if previewPending {
                 try await JobQueue.enqueue(.renderPreview, subjectID: photoID, owner: ready.uploaderID, priority: .preview, now: now, in: db)
             }
@@ -64,15 +64,15 @@ extension PhotoRepository {
         return try await database.transaction { db in
             try await JobQueue.complete(jobID, in: db)
             guard
-                try await db.raw(
+                let row = try await db.raw(
                     """
                     UPDATE photos SET preview_pending = \(bind: false), derivative_bytes = derivative_bytes + \(bind: previewBytes)
                     WHERE id = \(bind: photoID) AND status = 'ready' AND preview_pending
-                    RETURNING id
+                    RETURNING *
                     """
-                ).first() != nil,
-                let photo = try await Self.find(id: photoID, in: db)
+                ).first()
             else { return nil }
+            let photo = try Self.photo(from: row)
             try await PendingWrites.end(photoID: photoID, in: db)
             try await ChangeLog.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
             return photo

@@ -110,19 +110,21 @@ public struct PhotoRepository: Sendable {
                         \(bind: new.uploadedAt.millisecondsSince1970), \(bind: new.kind == .note ? "ready" : "processing"), \(bind: new.approved),
                         \(bind: new.kind.rawValue), \(bind: new.text))
                     ON CONFLICT DO NOTHING
-                    RETURNING id
+                    RETURNING *
                     """
                 ).first()
                 // Undo the shot taken above: a retry or a duplicate must never count twice.
-                guard inserted != nil else { throw RollBack.conflict }
-                guard try await Quota.charge(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }
+                guard let inserted else { throw RollBack.conflict }
+                let photo = try Self.photo(from: inserted)
                 if new.kind != .note {
                     try await PendingWrites.end(photoID: new.id, in: db)
                     let priority: JobQueue.Priority = if case .video = new.format { .video } else { .thumbnail }
                     try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, owner: uploader.id, priority: priority, now: new.uploadedAt, in: db)
                 }
                 try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
-                let photo = try await Self.find(id: new.id, in: db)!
+                // The rows every upload of the event shares come last, each held from here to the commit: the
+                // organizer's account (its quota), then the event (its change counter) — in that order everywhere.
+                guard try await Quota.charge(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }
                 try await ChangeLog.append(.photoAdded, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
                 return .inserted(photo)
             }

@@ -15,6 +15,7 @@ struct AccountPages {
         router.post("/account/name", use: rename)
         router.post("/account/username", use: setUsername)
         router.post("/account/appearance", use: setAppearance)
+        router.post("/account/time-zone", use: setTimeZone)
         router.post("/account/sessions/:session/end", use: endSession)
         router.post("/account/sessions/end-others", use: endOthers)
     }
@@ -32,6 +33,7 @@ struct AccountPages {
         let notice = [
             "password": "account_password_changed", "ended": "account_session_ended", "others": "account_others_ended", "name": "account_name_saved",
             "username": "account_username_saved", "appearance": "account_appearance_saved",
+            "time-zone": "account_time_zone_saved",
         ][done ?? ""]
         return try await render(WebRequest(request, context: context), user: user, current: hash, notice: notice)
     }
@@ -58,6 +60,8 @@ struct AccountPages {
                 appearances: ["system", "light", "dark"].map {
                     AccountPage.Choice(value: $0, label: web.t("appearance_\($0)"), checked: $0 == (user.appearance?.rawValue ?? "system"))
                 },
+                timeZones: [AccountPage.Choice(value: "", label: web.t("account_time_zone_device"), checked: user.timeZone == nil)]
+                    + Self.zones(keeping: user.timeZone).map { AccountPage.Choice(value: $0, label: $0, checked: $0 == user.timeZone) },
                 notice: notice.map { web.t($0) },
                 error: error, sessions: sessions,
                 hasOthers: sessions.contains { !$0.current }),
@@ -91,6 +95,19 @@ struct AccountPages {
     @Sendable func setAppearance(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await saveProfile(request, context, done: "appearance") { user, form in
             try await profiles.setAppearance(of: user, to: form["appearance"] ?? "")
+        }
+    }
+
+    /// The zones to choose from, with the account's own even when it is not among them (`Etc/UTC`, set by a browser).
+    private static func zones(keeping own: String?) -> [String] {
+        guard let own, !ProfileService.timeZones.contains(own) else { return ProfileService.timeZones }
+        return [own] + ProfileService.timeZones
+    }
+
+    @Sendable func setTimeZone(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await saveProfile(request, context, done: "time-zone") { user, form in
+            let zone = form["timeZone"] ?? ""
+            try await profiles.setTimeZone(of: user, to: zone.isEmpty ? nil : zone)
         }
     }
 
@@ -147,6 +164,8 @@ struct AccountPage: Sendable {
     let avatarURL: String?
     let username: String?
     let appearances: [Choice]
+    /// "This device's" first, then every zone this server knows.
+    let timeZones: [Choice]
     let notice: String?
     let error: String?
     let sessions: [Session]

@@ -43,6 +43,8 @@ struct LayoutView: Sendable {
     let user: SignedIn?
     /// `light` or `dark` when the signed-in account chose one; nil follows the device.
     let appearance: String?
+    /// The signed-in account's zone, which the scripts show times in; nil: the browser's.
+    let timeZone: String?
     let jsStrings: String
 }
 

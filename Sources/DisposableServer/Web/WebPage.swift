@@ -15,11 +15,13 @@ struct WebRequest: Sendable {
         language = WebLanguage.of(
             cookie: request.cookies[WebLanguage.cookieName]?.value,
             acceptLanguage: request.headers[.acceptLanguage])
-        // Set by the pages' script from the browser's own time zone; UTC until then.
-        // The browser writes its zone URL-encoded (`Europe%2FParis`); read undecoded it named no zone, and
-        // form times were taken as UTC (issue 20, item 1).
-        timeZone = request.cookies["disposable_tz"].flatMap { TimeZone(identifier: $0.value.removingPercentEncoding ?? $0.value) } ?? .gmt
         identity = context.identity
+        // The account's zone when the person chose one (issue 39, item 5); else the browser's, which the pages'
+        // script writes URL-encoded (`Europe%2FParis`: read undecoded it named no zone, issue 20, item 1); UTC until then.
+        let browserZone = request.cookies["disposable_tz"].flatMap { TimeZone(identifier: $0.value.removingPercentEncoding ?? $0.value) }
+        var accountZone: TimeZone?
+        if case .user(let user, _) = context.identity { accountZone = user.timeZone.flatMap(TimeZone.init(identifier:)) }
+        timeZone = accountZone ?? browserZone ?? .gmt
         path = request.uri.path
         self.resources = resources
     }
@@ -109,7 +111,7 @@ struct WebRequest: Sendable {
                     current: language == self.language, back: path)
             },
             user: user.map { LayoutView.SignedIn(name: $0.name, isAdmin: $0.isAdmin) },
-            appearance: user?.appearance?.rawValue,
+            appearance: user?.appearance?.rawValue, timeZone: user?.timeZone,
             jsStrings: resources.scriptStrings[language] ?? "{}")
         let html = resources.templates.render(PageContext(page: model, layout: layout), withTemplate: template) ?? "Missing template \(template)"
         var fields = headers

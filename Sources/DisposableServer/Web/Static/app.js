@@ -4,6 +4,9 @@ export const locale = strings.locale || 'en-GB';
 
 const plurals = new Intl.PluralRules(locale);
 
+/** Where times are shown: the account's zone when the person chose one, else the browser's (issue 39, item 5). */
+export const timeZone = document.documentElement.dataset.timeZone || undefined;
+
 /** A catalogue string with {placeholders} filled; `key_one` is used where the language says n is singular. */
 export function t(key, values = {}) {
   const singular = typeof values.n === 'number' && plurals.select(values.n) === 'one' ? strings[`${key}_one`] : undefined;
@@ -13,11 +16,16 @@ export function t(key, values = {}) {
 }
 
 export function formatDateTime(date) {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(date));
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(date));
 }
 
 export function formatTime(date) {
-  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(new Date(date));
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone }).format(new Date(date));
+}
+
+/** A date in the reader's language and zone, with `Intl` options (`{ dateStyle: 'long' }`). */
+export function formatDate(date, options) {
+  return new Intl.DateTimeFormat(locale, { ...options, timeZone }).format(new Date(date));
 }
 
 /** "567.1 kB" / "567,1 ko": a size in the reader's language, its unit included. */
@@ -117,7 +125,8 @@ export function photoAlt(photo) {
   return t('photo_by', { name: photo.shooter.name, time: formatTime(photo.takenAt) });
 }
 
-// The server renders dates in the time zone it was told; tell it ours and re-render in place (UI-1).
+// The server renders dates in the time zone it was told (the account's, else this cookie's); tell it the
+// browser's and re-render in place (UI-1).
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 if (zone) document.cookie = `disposable_tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
 for (const element of document.querySelectorAll('time[datetime]')) element.textContent = formatDateTime(element.dateTime);

@@ -1,6 +1,6 @@
 // LIB-1/2/4: my own library — the timeline by month (or the trash), infinite scroll, the viewer, uploads through the
 // durable queue (multi-select and drag-and-drop), and live changes from my other devices.
-import { api, locale, pageViewer, t, toast } from './app.js';
+import { api, formatDate, locale, pageViewer, t, timeZone, toast } from './app.js';
 import { UploadQueue } from './queue.js';
 
 const timeline = document.getElementById('timeline');
@@ -15,9 +15,10 @@ let finished = false;
 let loading = false;
 
 // Capture times are moments; they show, and fall into months, in the reader's own time zone (issue 39, item 5).
+const monthParts = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', timeZone });
 const monthOf = (time) => {
-  const date = new Date(time);
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}`;
+  const part = Object.fromEntries(monthParts.formatToParts(new Date(time)).map(({ type, value }) => [type, value]));
+  return `${part.year}-${part.month}`;
 };
 // "May 2023" / "Mai 2023": a month's name in the reader's language (the key names a calendar month, read as UTC).
 const monthName = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -69,7 +70,7 @@ function tile(asset) {
   if (asset.status === 'ready') {
     const image = document.createElement('img');
     image.loading = 'lazy';
-    image.alt = t(asset.mediaType === 'video' ? 'library_video_of' : 'library_photo_of', { date: new Date(asset.takenAt).toLocaleDateString(locale, { dateStyle: 'long' }) });
+    image.alt = t(asset.mediaType === 'video' ? 'library_video_of' : 'library_photo_of', { date: formatDate(asset.takenAt, { dateStyle: 'long' }) });
     image.src = asset.urls.thumbnail;
     button.append(image);
     if (asset.mediaType === 'video') {
@@ -160,7 +161,7 @@ function openViewer(id) {
   const preview = new Image();
   preview.onload = () => { if (current === id) viewerImage.src = preview.src; };
   preview.src = asset.urls.preview;
-  caption.textContent = `${new Date(asset.takenAt).toLocaleString(locale, { dateStyle: 'long', timeStyle: 'short' })} · ${asset.fileName}`;
+  caption.textContent = `${formatDate(asset.takenAt, { dateStyle: 'long', timeStyle: 'short' })} · ${asset.fileName}`;
   const download = document.getElementById('viewer-download');
   if (download) download.href = asset.urls.original;
   stopMotion();

@@ -1,5 +1,5 @@
 // CAP-3: moments — note one, this year's count and list, a past year's recap (?year=), in the owner's time zone.
-import { t, api, locale, toast } from './app.js';
+import { t, api, formatDateTime, locale, toast } from './app.js';
 
 const root = document.getElementById('moments');
 const form = document.getElementById('moment-form');
@@ -9,9 +9,6 @@ const list = document.getElementById('moment-list');
 const asked = Number(new URLSearchParams(location.search).get('year')) || null;
 const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
 
-function when(date) {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(date));
-}
 
 function item(moment) {
   const li = document.createElement('li');
@@ -19,7 +16,7 @@ function item(moment) {
   words.textContent = moment.text;
   const time = document.createElement('time');
   time.dateTime = moment.createdAt;
-  time.textContent = when(moment.createdAt);
+  time.textContent = formatDateTime(moment.createdAt);
   const remove = document.createElement('button');
   remove.type = 'button';
   remove.className = 'link small';
