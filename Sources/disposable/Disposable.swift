@@ -104,7 +104,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Whether people may register accounts until the admin changes it (env DISPOSABLE_REGISTRATION).")
     var registration: Bool = env("DISPOSABLE_REGISTRATION").map { $0 == "true" || $0 == "1" } ?? true
 
-    @Option(help: "Photos processed at once; default one more than the cores (env DISPOSABLE_MEDIA_WORKERS).")
+    @Option(help: "Photos processed at once; default three per core, plus one (env DISPOSABLE_MEDIA_WORKERS).")
     var mediaWorkers: Int? = env("DISPOSABLE_MEDIA_WORKERS").flatMap(Int.init)
 
     @Option(help: "Answer signed thumbnails held in memory in front of the router (env DISPOSABLE_MEDIA_FAST_PATH).")

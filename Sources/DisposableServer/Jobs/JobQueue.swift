@@ -85,14 +85,13 @@ public struct JobQueue: Sendable {
         }
     }
 
-    /// Whether another job of `priority` waits for a worker (due, not leased).
-    func isWaiting(_ priority: Priority, now: Date) async throws -> Bool {
-        let nowMS = now.millisecondsSince1970
-        return try await database.read { db in
+    /// Whether a job of `priority` other than `jobID` is due: waiting for a worker or in another worker's hands.
+    func othersDue(_ priority: Priority, besides jobID: String, now: Date) async throws -> Bool {
+        try await database.read { db in
             try await db.raw(
                 """
-                SELECT 1 AS waiting FROM jobs WHERE priority = \(bind: priority.rawValue) AND run_after <= \(bind: nowMS)
-                    AND (leased_until IS NULL OR leased_until < \(bind: nowMS))
+                SELECT 1 AS due FROM jobs WHERE priority = \(bind: priority.rawValue) AND run_after <= \(bind: now.millisecondsSince1970)
+                    AND id <> \(bind: jobID)
                 LIMIT 1
                 """
             ).first() != nil

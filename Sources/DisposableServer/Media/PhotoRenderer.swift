@@ -28,9 +28,10 @@ struct PhotoRenderer: Sendable {
             let started = ContinuousClock.now
             switch photo.format {
             case .image(let format):
-                // Two phases only when other photos wait to be seen: a JPEG's 1/8 decode still reads every byte
-                // (60–75 % of the preview's decode), so with no queue one decode for both is the faster way.
-                let busy = try await jobs.isWaiting(.thumbnail, now: clock.now)
+                // Two phases only when other photos wait to be seen or are being made (with a worker per core and
+                // more, a burst is all claimed at once): a JPEG's 1/8 decode still reads every byte (60–75 % of the
+                // preview's decode), so a photo alone is made in one decode for both.
+                let busy = try await jobs.othersDue(.thumbnail, besides: jobID, now: clock.now)
                 rendered = try await derivatives.picture(
                     key: BlobKey.original(photo.eventID, photo.id), format: format, parts: busy ? .thumbnail : .both)
                 if !busy { Metric.renderSeconds(ContinuousClock.now - started) }
