@@ -252,6 +252,7 @@ class Night:
 
         # The burst: photo i leaves at i × seconds / photos, each guest in turn, each on a connection of its own.
         steps_before = steps(self.server)
+        served_before = gallery_served(self.server)
         cpu_before = (machine_cpu(), process_cpu(self.server.pid), own_cpu(), process_cpu(self.moto_pid))
         self.burst = True
         start = time.perf_counter()
@@ -269,6 +270,7 @@ class Night:
         ended = time.perf_counter()
         cpu_after = (machine_cpu(), process_cpu(self.server.pid), own_cpu(), process_cpu(self.moto_pid))
         steps_after = steps(self.server)
+        served_after = gallery_served(self.server)
         self.burst = False
         self.done.set()
         for task in background:
@@ -293,6 +295,7 @@ class Night:
             "visible_p50_s": percentile(visible_s, 50), "visible_p99_s": percentile(visible_s, 99),
             "gallery_p99_ms": percentile(self.gallery_ms, 99), "gallery_p50_ms": percentile(self.gallery_ms, 50),
             "gallery_reads": len(self.gallery_ms), "errors": dict(self.errors),
+            "gallery_served": served_share({le: served_after.get(le, 0) - served_before.get(le, 0) for le in served_after}),
             "idle_rss_mb": idle_rss / 1024, "peak_rss_mb": self.peak_rss / 1024,
             "cpu": {"seconds": ended - start, "machine": machine, "server": server, "generator": generator, "moto": moto},
             "steps_ms": step_ms,
@@ -300,6 +303,32 @@ class Night:
                          "visible": sorted(t - start for t in self.visible_at.values()),
                          "previewed": sorted(t - start for t in previewed)},
         }
+
+
+BUCKET = re.compile(r'^http_server_request_duration\w*_bucket\{(.*)\} (\S+)$', re.M)
+
+
+def gallery_served(server) -> dict:
+    """The server's own clock for gallery pages (Hummingbird's request timer, `GET /api/v1/events/{id}/photos`):
+    cumulative count by bucket bound in seconds — what the load generator's queueing adds is not in it."""
+    text = server.client().call("GET", "/metrics").decode()
+    found = {}
+    for labels, value in BUCKET.findall(text):
+        fields = dict(re.findall(r'(\w+)="([^"]*)"', labels))
+        route = fields.get("http_route", "")
+        if fields.get("http_request_method") == "GET" and route.startswith("/api/v1/events/") and route.endswith("/photos"):
+            bound = float("inf") if fields["le"] == "+Inf" else float(fields["le"])
+            found[bound] = found.get(bound, 0) + float(value)
+    return found
+
+
+def served_share(buckets: dict) -> dict:
+    """From cumulative bucket counts: the share answered within 50 ms, and the bucket bound the p99 falls under."""
+    total = buckets.get(float("inf"), 0)
+    if not total:
+        return {"within_50ms": 0.0, "p99_le_ms": None}
+    p99 = next((bound for bound in sorted(buckets) if buckets[bound] >= 0.99 * total), float("inf"))
+    return {"within_50ms": buckets.get(0.05, 0) / total, "p99_le_ms": None if p99 == float("inf") else round(p99 * 1000)}
 
 
 def line(stack: str, result: dict, args) -> str:
@@ -314,7 +343,8 @@ def line(stack: str, result: dict, args) -> str:
             f"{result['drain_per_s']:.1f} photos/s), {args.viewers} viewers paging | upload ack p50 "
             f"{result['ack_p50_ms']:.0f} ms, p99 {result['ack_p99_ms']:.0f} ms | ack -> visible to everyone p50 "
             f"{result['visible_p50_s']:.1f} s, p99 {result['visible_p99_s']:.1f} s | gallery during the burst p50 "
-            f"{result['gallery_p50_ms']:.0f} ms, p99 {result['gallery_p99_ms']:.0f} ms ({result['gallery_reads']} pages) | "
+            f"{result['gallery_p50_ms']:.0f} ms, p99 {result['gallery_p99_ms']:.0f} ms ({result['gallery_reads']} pages; in the server "
+            f"{result['gallery_served']['within_50ms'] * 100:.1f} % within 50 ms, p99 ≤ {result['gallery_served']['p99_le_ms']} ms) | "
             f"errors {errors}{detail} | RSS {result['idle_rss_mb']:.0f} MB idle -> peak {result['peak_rss_mb']:.0f} MB | "
             f"cores busy over {cpu['seconds']:.0f} s: {cores(cpu['machine']):.2f} (server {cores(cpu['server']):.2f}, load generator "
             f"{cores(cpu['generator']):.2f}, moto {cores(cpu['moto']):.2f}, the rest {cores(rest):.2f}) | steps, mean ms: "

@@ -63,7 +63,7 @@ public struct AppConfiguration: Sendable {
     /// rendering pool), and a worker also reads, syncs and records each photo (PERF-1 on 2 cores: 2 → 3 workers took
     /// ingest from 0.86–0.93× to 0.97× pyvips); on event night every worker takes thumbnails while any wait, and the
     /// more of them run, the larger their share of the CPU against 600 clients' requests (issue 41: the visible p99
-    /// 22 s with 3 workers, 4.3 s with 7 — `WorkPools.firstLooks`).
+    /// 22 s with 3 workers, 1.0–5.2 s with 7 — `WorkPools.firstLooks`).
     public var mediaWorkers: Int
     /// How often an idle live stream sends a comment line, so proxies and phones keep it open.
     public var liveHeartbeat: Duration
