@@ -546,11 +546,14 @@ def profile_checks(organizer, server, check):
         choose_zone(zone)
         if zone:
             organizer.execute_script("document.getElementById('time-zone').scrollIntoView()")
+            problems = phone.controls_inside(organizer, "#time-zone")
+            assert not problems, problems
             shot(organizer, "account-time-zone")
+            french_dark(organizer, server, "/account#time-zone", "account-time-zone-fr-dark")
         library_shows(time_text, month)
     # Left on "this device's": the event form's checks later read typed times in the browser's zone.
     organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
-    check("the account's time zone wins over the browser's: Tokyo's 06:12 in July from a Paris browser, then Paris again")
+    check("the account's time zone wins over the browser's: Tokyo's 06:12 in July from a Paris browser, then Paris again; its controls inside 390 px")
 
 
 def scene(path, seed):
