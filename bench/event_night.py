@@ -362,9 +362,10 @@ def main():
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--before", help="a folder with the release build to compare with (its disposable)")
     parser.add_argument("--picture", help="where to draw the night (SVG)")
+    parser.add_argument("--only-postgres", action="store_true", help="skip SQLite + folder (with --postgres and --s3)")
     args = parser.parse_args()
     blobs = [open(path, "rb").read() for path in generate(os.path.join(WORK, "photos"), 40)]
-    stacks = [("SQLite + folder", {})]
+    stacks = [] if args.only_postgres else [("SQLite + folder", {})]
     moto_pid = int(open(args.moto_pid).read()) if args.moto_pid else None
     if args.postgres and args.s3:
         stacks.append(("PostgreSQL + S3 (moto)", "s3"))

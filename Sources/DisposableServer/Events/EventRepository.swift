@@ -139,34 +139,35 @@ public struct EventRepository: Sendable {
     }
 
     static func event(from row: any SQLRow) throws -> Event {
-        func date(_ column: String) throws -> Date { Date(millisecondsSince1970: try row.decode(column: column, as: Int64.self)) }
-        func optionalDate(_ column: String) throws -> Date? {
-            try row.decode(column: column, as: Int64?.self).map(Date.init(millisecondsSince1970:))
+        let column = ColumnReader(row)
+        func date(_ name: String) throws -> Date { Date(millisecondsSince1970: try column(name, as: Int64.self)) }
+        func optionalDate(_ name: String) throws -> Date? {
+            try column.optional(name, as: Int64.self).map(Date.init(millisecondsSince1970:))
         }
         return Event(
-            id: try row.decode(column: "id", as: String.self),
-            organizerID: try row.decode(column: "organizer_id", as: String.self),
-            code: EventCode(symbols: try row.decode(column: "code", as: String.self)),
-            joinKey: try row.decode(column: "join_key", as: String.self),
-            name: try row.decode(column: "name", as: String.self),
-            description: try row.decode(column: "description", as: String.self),
+            id: try column("id", as: String.self),
+            organizerID: try column("organizer_id", as: String.self),
+            code: EventCode(symbols: try column("code", as: String.self)),
+            joinKey: try column("join_key", as: String.self),
+            name: try column("name", as: String.self),
+            description: try column("description", as: String.self),
             startsAt: try date("starts_at"),
             endsAt: try date("ends_at"),
-            shotsPerGuest: try row.decode(column: "shots_per_guest", as: Int.self),
-            revealMode: RevealMode(rawValue: try row.decode(column: "reveal_mode", as: String.self)) ?? .now,
+            shotsPerGuest: try column("shots_per_guest", as: Int.self),
+            revealMode: RevealMode(rawValue: try column("reveal_mode", as: String.self)) ?? .now,
             revealAt: try optionalDate("reveal_at"),
-            allowLibraryUploads: try row.decode(column: "allow_library_uploads", as: Bool.self),
-            allowGuestDownloads: try row.decode(column: "allow_guest_downloads", as: Bool.self),
-            passwordHash: try row.decode(column: "password_hash", as: String?.self),
-            maxGuests: try row.decode(column: "max_guests", as: Int?.self),
-            requireApproval: try row.decode(column: "require_approval", as: Bool.self),
-            postsCountAsShots: try row.decode(column: "posts_count_as_shots", as: Bool.self),
-            allowVideos: try row.decode(column: "allow_videos", as: Bool.self),
-            guestCount: try row.decode(column: "guest_count", as: Int.self),
+            allowLibraryUploads: try column("allow_library_uploads", as: Bool.self),
+            allowGuestDownloads: try column("allow_guest_downloads", as: Bool.self),
+            passwordHash: try column.optional("password_hash", as: String.self),
+            maxGuests: try column.optional("max_guests", as: Int.self),
+            requireApproval: try column("require_approval", as: Bool.self),
+            postsCountAsShots: try column("posts_count_as_shots", as: Bool.self),
+            allowVideos: try column("allow_videos", as: Bool.self),
+            guestCount: try column("guest_count", as: Int.self),
             firstPhotoAt: try optionalDate("first_photo_at"),
             createdAt: try date("created_at"),
-            changeSeq: try row.decode(column: "change_seq", as: Int64.self),
-            wallKey: try row.decode(column: "wall_key", as: String?.self)
+            changeSeq: try column("change_seq", as: Int64.self),
+            wallKey: try column.optional("wall_key", as: String.self)
         )
     }
 }

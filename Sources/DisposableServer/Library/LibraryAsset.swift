@@ -44,32 +44,33 @@ struct LibraryAsset: Sendable, Equatable {
     }
 
     static func from(_ row: any SQLRow) throws -> LibraryAsset {
-        LibraryAsset(
-            id: try row.decode(column: "id", as: String.self),
-            userID: try row.decode(column: "user_id", as: String.self),
-            sha256: try row.decode(column: "sha256", as: String.self),
-            format: MediaFormat(rawValue: try row.decode(column: "format", as: String.self)) ?? .image(.jpeg),
-            byteSize: try row.decode(column: "byte_size", as: Int64.self),
-            derivativeBytes: try row.decode(column: "derivative_bytes", as: Int64.self),
-            width: try row.decode(column: "width", as: Int?.self),
-            height: try row.decode(column: "height", as: Int?.self),
-            takenAt: Date(millisecondsSince1970: try row.decode(column: "taken_at", as: Int64.self)),
-            takenAtGiven: try row.decode(column: "taken_at_given", as: Bool.self),
-            uploadedAt: Date(millisecondsSince1970: try row.decode(column: "uploaded_at", as: Int64.self)),
-            fileName: try row.decode(column: "file_name", as: String.self),
-            status: PhotoStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .processing,
-            fileRevision: try row.decode(column: "file_revision", as: Int.self),
-            revision: try row.decode(column: "revision", as: Int64.self),
-            lastChange: LibraryChangeKind(rawValue: try row.decode(column: "last_change", as: String.self)) ?? .updated,
-            trashedAt: try row.decode(column: "trashed_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)),
-            deletedAt: try row.decode(column: "deleted_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)),
-            motion: try row.decode(column: "motion", as: String?.self).flatMap(Motion.Kind.init(rawValue:)).map { kind in
+        let column = ColumnReader(row)
+        return LibraryAsset(
+            id: try column("id", as: String.self),
+            userID: try column("user_id", as: String.self),
+            sha256: try column("sha256", as: String.self),
+            format: MediaFormat(rawValue: try column("format", as: String.self)) ?? .image(.jpeg),
+            byteSize: try column("byte_size", as: Int64.self),
+            derivativeBytes: try column("derivative_bytes", as: Int64.self),
+            width: try column.optional("width", as: Int.self),
+            height: try column.optional("height", as: Int.self),
+            takenAt: Date(millisecondsSince1970: try column("taken_at", as: Int64.self)),
+            takenAtGiven: try column("taken_at_given", as: Bool.self),
+            uploadedAt: Date(millisecondsSince1970: try column("uploaded_at", as: Int64.self)),
+            fileName: try column("file_name", as: String.self),
+            status: PhotoStatus(rawValue: try column("status", as: String.self)) ?? .processing,
+            fileRevision: try column("file_revision", as: Int.self),
+            revision: try column("revision", as: Int64.self),
+            lastChange: LibraryChangeKind(rawValue: try column("last_change", as: String.self)) ?? .updated,
+            trashedAt: try column.optional("trashed_at", as: Int64.self).map(Date.init(millisecondsSince1970:)),
+            deletedAt: try column.optional("deleted_at", as: Int64.self).map(Date.init(millisecondsSince1970:)),
+            motion: try column.optional("motion", as: String.self).flatMap(Motion.Kind.init(rawValue:)).map { kind in
                 Motion(
-                    kind: kind, offset: try row.decode(column: "motion_offset", as: Int64?.self) ?? 0,
-                    size: try row.decode(column: "motion_size", as: Int64?.self) ?? 0,
-                    contentType: try row.decode(column: "motion_type", as: String?.self) ?? "video/mp4")
+                    kind: kind, offset: try column.optional("motion_offset", as: Int64.self) ?? 0,
+                    size: try column.optional("motion_size", as: Int64.self) ?? 0,
+                    contentType: try column.optional("motion_type", as: String.self) ?? "video/mp4")
             },
-            durationMilliseconds: try row.decode(column: "duration_ms", as: Int64?.self))
+            durationMilliseconds: try column.optional("duration_ms", as: Int64.self))
     }
 
     var json: LibraryAssetJSON {

@@ -80,13 +80,14 @@ enum ChangeLog {
             WHERE event_id = \(bind: eventID) AND seq > \(bind: seq) ORDER BY seq LIMIT \(unsafeRaw: String(limit))
             """
         ).all().compactMap { row in
-            guard let kind = ChangeKind(rawValue: try row.decode(column: "kind", as: String.self)) else { return nil }
+            let column = ColumnReader(row)
+            guard let kind = ChangeKind(rawValue: try column("kind", as: String.self)) else { return nil }
             return Change(
-                seq: try row.decode(column: "seq", as: Int64.self), kind: kind,
-                photoID: try row.decode(column: "photo_id", as: String?.self),
-                uploaderID: try row.decode(column: "uploader_id", as: String?.self),
-                facts: try decoder.decode(ChangePayload.self, from: Data(try row.decode(column: "payload", as: String.self).utf8)),
-                createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
+                seq: try column("seq", as: Int64.self), kind: kind,
+                photoID: try column.optional("photo_id", as: String.self),
+                uploaderID: try column.optional("uploader_id", as: String.self),
+                facts: try decoder.decode(ChangePayload.self, from: Data(try column("payload", as: String.self).utf8)),
+                createdAt: Date(millisecondsSince1970: try column("created_at", as: Int64.self)))
         }
     }
 

@@ -26,7 +26,11 @@ final class MediaSigner: Sendable {
     private let genuine = NIOLockedValueBox<[String: SignedFields]>([:])
     private static let genuineLimit = 20_000
 
-    private struct SignedFields: Equatable {
+    /// Links made lately: a gallery lists the same photos to hundreds of phones within one expiry window, and
+    /// making a pair (HMAC, hex, two strings) was a twentieth of the server's CPU on event night (issue 41).
+    let issued = IssuedLinks()
+
+    fileprivate struct SignedFields: Hashable {
         let eventID: String
         let photoID: String
         let until: Int64
@@ -43,7 +47,7 @@ final class MediaSigner: Sendable {
     func links(now: Date) -> MediaLinks? {
         guard let keyed = keyed.withLockedValue({ $0 }) else { return nil }
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        return MediaLinks(keyed: keyed, until: (seconds / Self.window + 2) * Self.window, bucket: bucket)
+        return MediaLinks(keyed: keyed, until: (seconds / Self.window + 2) * Self.window, bucket: bucket, issued: issued)
     }
 
     /// Whether a presented address is genuine and still valid.
@@ -65,6 +69,23 @@ final class MediaSigner: Sendable {
 
 enum MediaLinkCheck { case valid, expired, forged }
 
+/// The session-free links made lately, by what they sign (bounded: emptied when full, like `genuine`).
+final class IssuedLinks: Sendable {
+    private let links = NIOLockedValueBox<[MediaSigner.SignedFields: (thumbnail: String, preview: String)]>([:])
+    private static let limit = 20_000
+
+    fileprivate func links(for fields: MediaSigner.SignedFields) -> (thumbnail: String, preview: String)? {
+        links.withLockedValue { $0[fields] }
+    }
+
+    fileprivate func keep(_ pair: (thumbnail: String, preview: String), for fields: MediaSigner.SignedFields) {
+        links.withLockedValue { links in
+            if links.count >= Self.limit { links.removeAll(keepingCapacity: true) }
+            links[fields] = pair
+        }
+    }
+}
+
 /// The stored key is not 64 hexadecimal digits: someone edited `instance_settings` by hand.
 struct MediaKeyDamaged: Error {}
 
@@ -76,6 +97,7 @@ struct MediaLinks: Sendable {
     /// Seconds since 1970 after which the links stop working.
     let until: Int64
     var bucket: BucketLinks? = nil
+    var issued: IssuedLinks? = nil
 
     /// Both links of a photo (one signature serves both), or the bucket's presigned ones.
     func paths(eventID: String, photoID: String) -> (thumbnail: String, preview: String) {
@@ -85,9 +107,13 @@ struct MediaLinks: Sendable {
                 bucket.url(key: BlobKey.preview(eventID, photoID), until: until, window: MediaSigner.window)
             )
         }
+        let fields = MediaSigner.SignedFields(eventID: eventID, photoID: photoID, until: until)
+        if let known = issued?.links(for: fields) { return known }
         let base = "/api/v1/media/\(eventID)/\(photoID)/"
         let query = "?until=\(until)&sig=\(signature(eventID: eventID, photoID: photoID).hex)"
-        return (base + File.thumbnail.rawValue + query, base + File.preview.rawValue + query)
+        let links = (base + File.thumbnail.rawValue + query, base + File.preview.rawValue + query)
+        issued?.keep(links, for: fields)
+        return links
     }
 
     /// 128 bits of HMAC-SHA256 over the photo and the expiry.

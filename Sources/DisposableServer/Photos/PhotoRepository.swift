@@ -177,30 +177,31 @@ public struct PhotoRepository: Sendable {
     }
 
     static func photo(from row: any SQLRow) throws -> Photo {
-        Photo(
-            id: try row.decode(column: "id", as: String.self),
-            eventID: try row.decode(column: "event_id", as: String.self),
-            uploaderID: try row.decode(column: "uploader_id", as: String.self),
-            shooterName: try row.decode(column: "shooter_name", as: String.self),
-            shooterNumber: try row.decode(column: "shooter_number", as: Int.self),
-            sha256: try row.decode(column: "sha256", as: String.self),
-            format: MediaFormat(rawValue: try row.decode(column: "format", as: String.self)) ?? .image(.jpeg),
-            source: PhotoSource(rawValue: try row.decode(column: "source", as: String.self)) ?? .camera,
-            byteSize: try row.decode(column: "byte_size", as: Int64.self),
-            width: try row.decode(column: "width", as: Int?.self),
-            height: try row.decode(column: "height", as: Int?.self),
-            takenAt: Date(millisecondsSince1970: try row.decode(column: "taken_at", as: Int64.self)),
-            uploadedAt: Date(millisecondsSince1970: try row.decode(column: "uploaded_at", as: Int64.self)),
-            status: PhotoStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .processing,
-            approved: try row.decode(column: "approved", as: Bool.self),
-            failure: try row.decode(column: "failure", as: String?.self),
-            caption: try row.decode(column: "caption", as: String?.self),
-            kind: PostKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .photo,
-            likeCount: try row.decode(column: "like_count", as: Int.self),
-            commentCount: try row.decode(column: "comment_count", as: Int.self),
-            duration: try row.decode(column: "duration_ms", as: Int64?.self).map { Double($0) / 1000 },
-            videoBytes: try row.decode(column: "video_bytes", as: Int64?.self),
-            previewPending: try row.decode(column: "preview_pending", as: Bool.self)
+        let column = ColumnReader(row)
+        return Photo(
+            id: try column("id", as: String.self),
+            eventID: try column("event_id", as: String.self),
+            uploaderID: try column("uploader_id", as: String.self),
+            shooterName: try column("shooter_name", as: String.self),
+            shooterNumber: try column("shooter_number", as: Int.self),
+            sha256: try column("sha256", as: String.self),
+            format: MediaFormat(rawValue: try column("format", as: String.self)) ?? .image(.jpeg),
+            source: PhotoSource(rawValue: try column("source", as: String.self)) ?? .camera,
+            byteSize: try column("byte_size", as: Int64.self),
+            width: try column.optional("width", as: Int.self),
+            height: try column.optional("height", as: Int.self),
+            takenAt: Date(millisecondsSince1970: try column("taken_at", as: Int64.self)),
+            uploadedAt: Date(millisecondsSince1970: try column("uploaded_at", as: Int64.self)),
+            status: PhotoStatus(rawValue: try column("status", as: String.self)) ?? .processing,
+            approved: try column("approved", as: Bool.self),
+            failure: try column.optional("failure", as: String.self),
+            caption: try column.optional("caption", as: String.self),
+            kind: PostKind(rawValue: try column("kind", as: String.self)) ?? .photo,
+            likeCount: try column("like_count", as: Int.self),
+            commentCount: try column("comment_count", as: Int.self),
+            duration: try column.optional("duration_ms", as: Int64.self).map { Double($0) / 1000 },
+            videoBytes: try column.optional("video_bytes", as: Int64.self),
+            previewPending: try column("preview_pending", as: Bool.self)
         )
     }
 }
