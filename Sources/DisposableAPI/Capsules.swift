@@ -172,3 +172,30 @@ public struct ReactionInput: Codable, Sendable {
 
     public init(emoji: String) { self.emoji = emoji }
 }
+
+/// `GET /api/v1/me/scrobbler` (issue 42): the scrobbler the capsule takes its song from. The API key is never sent back.
+public struct ScrobblerJSON: Codable, Sendable, Equatable {
+    /// `maloja`.
+    public var kind: String
+    public var url: String
+    public var linkedAt: Date
+
+    public init(kind: String, url: String, linkedAt: Date) {
+        self.kind = kind
+        self.url = url
+        self.linkedAt = linkedAt
+    }
+}
+
+/// `PUT /api/v1/me/scrobbler`: link a Maloja server (its address and an API key made in its settings).
+public struct ScrobblerInput: Codable, Sendable {
+    public var kind: String
+    public var url: String
+    public var apiKey: String
+
+    public init(kind: String = "maloja", url: String, apiKey: String) {
+        self.kind = kind
+        self.url = url
+        self.apiKey = apiKey
+    }
+}

@@ -48,12 +48,14 @@ public struct LibraryAssetJSON: Codable, Sendable, Equatable {
     public var revision: Int64
     /// Set while it is in the trash; purged 30 days later.
     public var trashedAt: Date?
+    /// The words it came with (an Instagram post's caption), if any.
+    public var caption: String?
     public var urls: URLs
 
     public init(
         id: String, takenAt: Date, month: String, uploadedAt: Date, width: Int?, height: Int?, byteSize: Int64, format: String,
         mediaType: String = "photo", durationSeconds: Double? = nil, status: PhotoStatus, sha256: String, fileName: String, fileRevision: Int,
-        revision: Int64, trashedAt: Date?, urls: URLs
+        revision: Int64, trashedAt: Date?, caption: String? = nil, urls: URLs
     ) {
         self.id = id
         self.takenAt = takenAt
@@ -71,6 +73,7 @@ public struct LibraryAssetJSON: Codable, Sendable, Equatable {
         self.fileRevision = fileRevision
         self.revision = revision
         self.trashedAt = trashedAt
+        self.caption = caption
         self.urls = urls
     }
 }

@@ -11,14 +11,15 @@ extension DisposableClient {
     /// whose `extensions["existingId"]` names the asset.
     @discardableResult
     public func uploadToLibrary(
-        _ file: URL, fileName: String? = nil, takenAt: Date? = nil, idempotencyKey: String? = nil, progress: Progress? = nil
+        _ file: URL, fileName: String? = nil, takenAt: Date? = nil, caption: String? = nil, idempotencyKey: String? = nil,
+        progress: Progress? = nil
     ) async throws -> (asset: LibraryAsset, alreadyThere: Bool) {
         let key = try idempotencyKey ?? Self.sha256(of: file)
         let body = try FileBody.body(of: file, progress: progress)
         return try await call {
             let output = try await api.uploadLibraryAsset(
                 // The runtime percent-encodes header values, as X-File-Name wants.
-                headers: .init(idempotencyKey: key, xTakenAt: takenAt, xFileName: fileName ?? file.lastPathComponent),
+                headers: .init(idempotencyKey: key, xTakenAt: takenAt, xFileName: fileName ?? file.lastPathComponent, xCaption: caption),
                 body: .binary(body))
             if case .ok(let ok) = output { return (try ok.body.json, true) }
             return (try output.created.body.json, false)

@@ -68,6 +68,14 @@ extension AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/moments/{moment}",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
+        // Issue 42: an account's own scrobbler — none linked here; a link to where no Maloja answers is refused.
+        Row(method: .get, path: "/api/v1/me/scrobbler", expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
+        Row(
+            method: .put, path: "/api/v1/me/scrobbler", json: ["kind": "maloja", "url": "http://127.0.0.1:9", "apiKey": "key"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .unprocessableContent, .unprocessableContent, .unprocessableContent)),
+        Row(
+            method: .delete, path: "/api/v1/me/scrobbler",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .noContent, .noContent)),
         // CAP-2: an account's own capsules ({month} is the organizer's, released with one photo).
         Row(method: .get, path: "/api/v1/library/capsules", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
         Row(

@@ -18,15 +18,28 @@ struct CLITests {
         let config: URL
         let root: URL
         let server: ChildProcess
+        /// The server's settings, to start it again on the same port and data.
+        let environment: [String: String]
 
         static func start() async throws -> Setup {
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-cli-\(UUID().uuidString)")
             let (environment, port) = try await serverEnvironment(.sqlite, directory: root.appendingPathComponent("data"))
-            let server = try startServer(environment.merging(["DISPOSABLE_LOG_LEVEL": "error"]) { $1 })
+            let settings = environment.merging(["DISPOSABLE_LOG_LEVEL": "error"]) { $1 }
+            let server = try startServer(settings)
             let base = "http://127.0.0.1:\(port)"
             _ = try await waitForHTTP(base + "/healthz", server: server)
             _ = try await post(base + "/api/v1/users", json: ["email": "ana@example.com", "password": "correct horse", "name": "Ana"])
-            return Setup(base: base, config: root.appendingPathComponent("config"), root: root, server: server)
+            return Setup(base: base, config: root.appendingPathComponent("config"), root: root, server: server, environment: settings)
+        }
+
+        /// The server stopped (SIGTERM) and started again on the same port and data.
+        func restarted(after away: () async throws -> Void = {}) async throws -> Setup {
+            server.signal(SIGTERM)
+            await server.exited()
+            try await away()
+            let again = try startServer(environment)
+            _ = try await waitForHTTP(base + "/healthz", server: again)
+            return Setup(base: base, config: config, root: root, server: again, environment: environment)
         }
 
         /// Runs `disposable ARGS…`, with `stdin` piped in when given.

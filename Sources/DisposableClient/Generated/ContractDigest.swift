@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "7e8414daf22dddc27377b8299ab5f2a8e4deaa94f35c51cbe8cb106778555790"
+    public static let contractDigest = "65685a1f495799661e1a0fb2681a0943f9be4b4c17ccbf339cc217b08b8faa56"
 }

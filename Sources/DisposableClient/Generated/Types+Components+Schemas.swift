@@ -2363,6 +2363,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LibraryAsset/trashedAt`.
             public var trashedAt: Foundation.Date?
+            /// The words it came with (an Instagram post's caption; a saved event photo's caption), if any
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/caption`.
+            public var caption: Swift.String?
             /// Session-checked links to its bytes
             ///
             /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls`.
@@ -2425,6 +2429,7 @@ extension Components {
             ///   - fileRevision: One more with each edit
             ///   - revision: The revision of its last change in the library's change feed
             ///   - trashedAt: Set while it is in the trash
+            ///   - caption: The words it came with (an Instagram post's caption; a saved event photo's caption), if any
             ///   - urls: Session-checked links to its bytes
             public init(
                 id: Swift.String,
@@ -2443,6 +2448,7 @@ extension Components {
                 fileRevision: Swift.Int,
                 revision: Swift.Int64,
                 trashedAt: Foundation.Date? = nil,
+                caption: Swift.String? = nil,
                 urls: Components.Schemas.LibraryAsset.UrlsPayload
             ) {
                 self.id = id
@@ -2461,6 +2467,7 @@ extension Components {
                 self.fileRevision = fileRevision
                 self.revision = revision
                 self.trashedAt = trashedAt
+                self.caption = caption
                 self.urls = urls
             }
             public enum CodingKeys: String, CodingKey {
@@ -2480,6 +2487,7 @@ extension Components {
                 case fileRevision
                 case revision
                 case trashedAt
+                case caption
                 case urls
             }
         }
@@ -3614,6 +3622,74 @@ extension Components {
                 case id
                 case text
                 case createdAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Scrobbler`.
+        public struct Scrobbler: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Scrobbler/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case maloja = "maloja"
+            }
+            /// - Remark: Generated from `#/components/schemas/Scrobbler/kind`.
+            public var kind: Components.Schemas.Scrobbler.KindPayload
+            /// - Remark: Generated from `#/components/schemas/Scrobbler/url`.
+            public var url: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Scrobbler/linkedAt`.
+            public var linkedAt: Foundation.Date
+            /// Creates a new `Scrobbler`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - url:
+            ///   - linkedAt:
+            public init(
+                kind: Components.Schemas.Scrobbler.KindPayload,
+                url: Swift.String,
+                linkedAt: Foundation.Date
+            ) {
+                self.kind = kind
+                self.url = url
+                self.linkedAt = linkedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case url
+                case linkedAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ScrobblerInput`.
+        public struct ScrobblerInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ScrobblerInput/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case maloja = "maloja"
+            }
+            /// - Remark: Generated from `#/components/schemas/ScrobblerInput/kind`.
+            public var kind: Components.Schemas.ScrobblerInput.KindPayload
+            /// The Maloja server's address, http or https, such as https://music.example.org
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScrobblerInput/url`.
+            public var url: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ScrobblerInput/apiKey`.
+            public var apiKey: Swift.String
+            /// Creates a new `ScrobblerInput`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - url: The Maloja server's address, http or https, such as https://music.example.org
+            ///   - apiKey:
+            public init(
+                kind: Components.Schemas.ScrobblerInput.KindPayload,
+                url: Swift.String,
+                apiKey: Swift.String
+            ) {
+                self.kind = kind
+                self.url = url
+                self.apiKey = apiKey
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case url
+                case apiKey
             }
         }
         /// - Remark: Generated from `#/components/schemas/MomentInput`.

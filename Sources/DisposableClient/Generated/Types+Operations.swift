@@ -12415,6 +12415,596 @@ public enum Operations {
             }
         }
     }
+    /// Issue 42: the Maloja server my monthly capsule takes its song from (its API key is never sent back)
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/scrobbler`.
+    /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/get(getScrobbler)`.
+    public enum GetScrobbler {
+        public static let id: Swift.String = "getScrobbler"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/me/scrobbler/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetScrobbler.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetScrobbler.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetScrobbler.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.GetScrobbler.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/me/scrobbler/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/me/scrobbler/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Scrobbler)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Scrobbler {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetScrobbler.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetScrobbler.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The linked scrobbler
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/get(getScrobbler)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetScrobbler.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetScrobbler.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/get(getScrobbler)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Signed in, but not allowed
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/get(getScrobbler)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not found (or not visible to the caller)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/get(getScrobbler)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Issue 42: link a self-hosted Maloja server (its address and an API key made in its settings), checked by calling it; replaces the one linked before
+    ///
+    /// - Remark: HTTP `PUT /api/v1/me/scrobbler`.
+    /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)`.
+    public enum LinkScrobbler {
+        public static let id: Swift.String = "linkScrobbler"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/me/scrobbler/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.LinkScrobbler.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.LinkScrobbler.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.LinkScrobbler.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/me/scrobbler/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/me/scrobbler/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.ScrobblerInput)
+            }
+            public var body: Operations.LinkScrobbler.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.LinkScrobbler.Input.Headers = .init(),
+                body: Operations.LinkScrobbler.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/me/scrobbler/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/me/scrobbler/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Scrobbler)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Scrobbler {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.LinkScrobbler.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.LinkScrobbler.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Linked
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.LinkScrobbler.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.LinkScrobbler.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed (its body, a parameter or a header)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Signed in, but not allowed
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body's media type is not accepted
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The values are not acceptable
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests: try again after Retry-After seconds
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Issue 42: forget the linked scrobbler (capsules keep the songs they have)
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/me/scrobbler`.
+    /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
+    public enum UnlinkScrobbler {
+        public static let id: Swift.String = "unlinkScrobbler"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/me/scrobbler/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnlinkScrobbler.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UnlinkScrobbler.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UnlinkScrobbler.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.UnlinkScrobbler.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// Unlinked, or nothing was linked
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.UnlinkScrobbler.Output.NoContent)
+            /// Unlinked, or nothing was linked
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.UnlinkScrobbler.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Signed in, but not allowed
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// CAP-3: delete one of my moments
     ///
     /// - Remark: HTTP `DELETE /api/v1/moments/{id}`.
@@ -21966,6 +22556,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/library/assets/POST/header/X-File-Name`.
                 public var xFileName: Swift.String?
+                /// The words the file comes with (an Instagram post's caption), percent-encoded UTF-8; at most 2200 characters, line breaks allowed, no other control characters (issue 42).
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/library/assets/POST/header/X-Caption`.
+                public var xCaption: Swift.String?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UploadLibraryAsset.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
@@ -21973,16 +22567,19 @@ public enum Operations {
                 ///   - idempotencyKey: A client-chosen id; sending the same key again returns the first answer.
                 ///   - xTakenAt: The capture time (RFC 3339) for files that do not carry one in their EXIF.
                 ///   - xFileName: The file's name, percent-encoded UTF-8 (its last path component is kept).
+                ///   - xCaption: The words the file comes with (an Instagram post's caption), percent-encoded UTF-8; at most 2200 characters, line breaks allowed, no other control characters (issue 42).
                 ///   - accept:
                 public init(
                     idempotencyKey: Swift.String? = nil,
                     xTakenAt: Foundation.Date? = nil,
                     xFileName: Swift.String? = nil,
+                    xCaption: Swift.String? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UploadLibraryAsset.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.idempotencyKey = idempotencyKey
                     self.xTakenAt = xTakenAt
                     self.xFileName = xFileName
+                    self.xCaption = xCaption
                     self.accept = accept
                 }
             }
@@ -26370,7 +26967,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/uploads/POST/header/Upload-Length`.
                 public var uploadLength: Swift.Int64
-                /// Comma-separated `key base64value` pairs: target (`event:<id>` or `library`; or the older `event` with the id), idempotencyKey, source (camera|library), filename.
+                /// Comma-separated `key base64value` pairs: target (`event:<id>` or `library`; or the older `event` with the id), idempotencyKey, source (camera|library), filename, caption (library).
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/uploads/POST/header/Upload-Metadata`.
                 public var uploadMetadata: Swift.String?
@@ -26384,7 +26981,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - tusResumable: The tus version the client speaks.
                 ///   - uploadLength: The file's size in bytes.
-                ///   - uploadMetadata: Comma-separated `key base64value` pairs: target (`event:<id>` or `library`; or the older `event` with the id), idempotencyKey, source (camera|library), filename.
+                ///   - uploadMetadata: Comma-separated `key base64value` pairs: target (`event:<id>` or `library`; or the older `event` with the id), idempotencyKey, source (camera|library), filename, caption (library).
                 ///   - uploadChecksum: `sha1 BASE64` or `sha256 BASE64` of this request's body; on a mismatch nothing of it is kept (460).
                 ///   - accept:
                 public init(

@@ -322,6 +322,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/moments/recap`.
     /// - Remark: Generated from `#/paths//api/v1/moments/recap/get(getMomentsRecap)`.
     func getMomentsRecap(_ input: Operations.GetMomentsRecap.Input) async throws -> Operations.GetMomentsRecap.Output
+    /// Issue 42: the Maloja server my monthly capsule takes its song from (its API key is never sent back)
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/scrobbler`.
+    /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/get(getScrobbler)`.
+    func getScrobbler(_ input: Operations.GetScrobbler.Input) async throws -> Operations.GetScrobbler.Output
+    /// Issue 42: link a self-hosted Maloja server (its address and an API key made in its settings), checked by calling it; replaces the one linked before
+    ///
+    /// - Remark: HTTP `PUT /api/v1/me/scrobbler`.
+    /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)`.
+    func linkScrobbler(_ input: Operations.LinkScrobbler.Input) async throws -> Operations.LinkScrobbler.Output
+    /// Issue 42: forget the linked scrobbler (capsules keep the songs they have)
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/me/scrobbler`.
+    /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
+    func unlinkScrobbler(_ input: Operations.UnlinkScrobbler.Input) async throws -> Operations.UnlinkScrobbler.Output
     /// CAP-3: delete one of my moments
     ///
     /// - Remark: HTTP `DELETE /api/v1/moments/{id}`.
@@ -1369,6 +1384,33 @@ extension APIProtocol {
             query: query,
             headers: headers
         ))
+    }
+    /// Issue 42: the Maloja server my monthly capsule takes its song from (its API key is never sent back)
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/scrobbler`.
+    /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/get(getScrobbler)`.
+    public func getScrobbler(headers: Operations.GetScrobbler.Input.Headers = .init()) async throws -> Operations.GetScrobbler.Output {
+        try await getScrobbler(Operations.GetScrobbler.Input(headers: headers))
+    }
+    /// Issue 42: link a self-hosted Maloja server (its address and an API key made in its settings), checked by calling it; replaces the one linked before
+    ///
+    /// - Remark: HTTP `PUT /api/v1/me/scrobbler`.
+    /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)`.
+    public func linkScrobbler(
+        headers: Operations.LinkScrobbler.Input.Headers = .init(),
+        body: Operations.LinkScrobbler.Input.Body
+    ) async throws -> Operations.LinkScrobbler.Output {
+        try await linkScrobbler(Operations.LinkScrobbler.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Issue 42: forget the linked scrobbler (capsules keep the songs they have)
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/me/scrobbler`.
+    /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
+    public func unlinkScrobbler(headers: Operations.UnlinkScrobbler.Input.Headers = .init()) async throws -> Operations.UnlinkScrobbler.Output {
+        try await unlinkScrobbler(Operations.UnlinkScrobbler.Input(headers: headers))
     }
     /// CAP-3: delete one of my moments
     ///

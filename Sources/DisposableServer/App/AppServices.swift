@@ -19,6 +19,8 @@ public struct AppServices: Sendable {
     let recaps: RecapService
     let moments: MomentService
     let capsules: CapsuleService
+    /// Issue 42: the capsule's song from the person's Maloja.
+    let scrobblers: ScrobblerService
     let friends: FriendService
     let board: StoryBoardService
     let admin: AdminService
@@ -114,9 +116,12 @@ public struct AppServices: Sendable {
             database: database, blobs: blobs, ingest: ingest, avatarPolicy: .avatar(maxPixels: configuration.maxPixels))
         moments = MomentService(
             database: database, clock: clock, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), profiles: profiles)
+        scrobblers = ScrobblerService(
+            database: database, maloja: Maloja(client: Maloja.sharedClient), limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
+            clock: clock, logger: logger)
         capsules = CapsuleService(
             rows: CapsuleRepository(database: database), profiles: profiles, collages: Collage(blobs: blobs, images: images),
-            ingest: ingest,
+            ingest: ingest, songs: scrobblers,
             bell: notifications.bell, clock: clock, logger: logger)
         friends = FriendService(
             database: database, limiter: RateLimiter([.target: configuration.limits.friendRequests]), bell: notifications.bell, clock: clock)

@@ -41,6 +41,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     RecapController(recaps: services.recaps).addRoutes(to: withSession)
     MomentController(moments: services.moments).addRoutes(to: withSession)
     CapsuleController(capsules: services.capsules).addRoutes(to: withSession)
+    ScrobblerController(scrobblers: services.scrobblers).addRoutes(to: withSession)
     FriendController(friends: services.friends).addRoutes(to: withSession)
     StoryBoardController(board: services.board).addRoutes(to: withSession)
     PhotoController(photos: services.photos).addRoutes(to: withSession)

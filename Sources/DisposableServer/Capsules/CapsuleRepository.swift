@@ -23,6 +23,8 @@ struct CapsuleRepository: Sendable {
         /// Where its files live: with the owner's library, so they go with it.
         var folder: String { LibraryFiles.library(of: userID) + "capsules/\(month.text)/" }
         var clipKey: String { folder + "clip.m4a" }
+        /// "♪ Title — Artist": the collage's words while the owner has written none of their own.
+        var songLine: String? { songTitle.map { "♪ \($0)" + (songArtist.map { " — \($0)" } ?? "") } }
     }
 
     /// A library photo a capsule may hold.
@@ -106,8 +108,9 @@ struct CapsuleRepository: Sendable {
     static func insert(_ capsule: Capsule, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(
             """
-            INSERT INTO capsules (id, user_id, month, asset_ids, released_at, updated_at)
+            INSERT INTO capsules (id, user_id, month, asset_ids, song_title, song_artist, released_at, updated_at)
             VALUES (\(bind: capsule.id), \(bind: capsule.userID), \(bind: capsule.month.text), \(bind: try Self.encode(capsule.assetIDs)),
+                    \(bind: capsule.songTitle), \(bind: capsule.songArtist),
                     \(bind: capsule.releasedAt.millisecondsSince1970), \(bind: capsule.updatedAt.millisecondsSince1970))
             ON CONFLICT (user_id, month) DO NOTHING RETURNING id
             """

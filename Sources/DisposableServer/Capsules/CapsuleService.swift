@@ -12,6 +12,8 @@ struct CapsuleService: Sendable {
     let collages: Collage
     /// Song clips come in as every file does (`IngestPolicy.songClip`).
     let ingest: Ingest
+    /// The month's most played track, where the owner linked a scrobbler (issue 42).
+    let songs: ScrobblerService
     /// Wakes the notification streams when a capsule is out.
     let bell: StreamWaker
     let clock: any AppClock
@@ -54,6 +56,8 @@ struct CapsuleService: Sendable {
             return !candidates.isEmpty && !arriving
         }
         guard ready else { return false }
+        // Asked before the transaction: a scrobbler far away never holds the database.
+        let song = await songs.song(of: userID, in: month)
         let made = try await rows.database.transaction { db in
             let candidates = try await CapsuleRepository.candidates(userID: userID, month: month, in: db)
             guard !candidates.isEmpty,
@@ -62,7 +66,8 @@ struct CapsuleService: Sendable {
             else { return false }
             let chosen = Selection.choose(Self.defaultCount, from: candidates.map(\.selection))
             let capsule = CapsuleRepository.Capsule(
-                id: newID(), userID: userID, month: month, assetIDs: chosen.map(\.id), releasedAt: now, updatedAt: now)
+                id: newID(), userID: userID, month: month, assetIDs: chosen.map(\.id), songTitle: song?.title, songArtist: song?.artist,
+                releasedAt: now, updatedAt: now)
             guard try await CapsuleRepository.insert(capsule, in: db) else { return false }
             try await NotificationRepository.toAccount(.capsule, userID: userID, period: month.text, now: now, in: db)
             return true
@@ -165,7 +170,8 @@ struct CapsuleService: Sendable {
         let assets = try await rows.assets(capsule.assetIDs, userID: user.id)
         guard
             let made = try await collages.image(
-                previews: assets.map(\.files.preview), title: title(capsule.month), subtitle: capsule.quote ?? defaultQuote(capsule.month),
+                previews: assets.map(\.files.preview), title: title(capsule.month),
+                subtitle: capsule.quote ?? capsule.songLine ?? defaultQuote(capsule.month),
                 folder: capsule.folder)
         else { throw Problem.notFound("This capsule has no photos left.") }
         return (made.0, made.fingerprint)

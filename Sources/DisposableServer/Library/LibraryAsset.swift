@@ -30,6 +30,8 @@ struct LibraryAsset: Sendable, Equatable {
     let motion: Motion?
     /// A video's length, once rendered.
     let durationMilliseconds: Int64?
+    /// The words it came with (an Instagram post's caption).
+    let caption: String?
 
     /// The bytes it counts against the quota: the original, and a live photo's video stored beside it.
     var chargedBytes: Int64 { byteSize + (motion?.kind == .file ? motion!.size : 0) }
@@ -70,7 +72,8 @@ struct LibraryAsset: Sendable, Equatable {
                     size: try column.optional("motion_size", as: Int64.self) ?? 0,
                     contentType: try column.optional("motion_type", as: String.self) ?? "video/mp4")
             },
-            durationMilliseconds: try column.optional("duration_ms", as: Int64.self))
+            durationMilliseconds: try column.optional("duration_ms", as: Int64.self),
+            caption: try column.optional("caption", as: String.self))
     }
 
     var json: LibraryAssetJSON {
@@ -81,7 +84,7 @@ struct LibraryAsset: Sendable, Equatable {
             format: format.rawValue, mediaType: format.isVideo ? "video" : "photo",
             durationSeconds: durationMilliseconds.map { Double($0) / 1000 }, status: status, sha256: sha256, fileName: fileName,
             fileRevision: fileRevision, revision: revision,
-            trashedAt: trashedAt,
+            trashedAt: trashedAt, caption: caption,
             urls: .init(
                 thumbnail: "\(base)/thumbnail?r=\(fileRevision)", preview: "\(base)/preview?r=\(fileRevision)", original: "\(base)/original",
                 video: motion.map { _ in "\(base)/video?r=\(fileRevision)" }))

@@ -37,7 +37,7 @@ struct LibraryController {
         try UploadController.checkDeclaredType(request, videos: true)
         let upload = LibraryService.UploadRequest(
             idempotencyKey: try UploadController.idempotencyKey(request), takenAt: try takenAt(request), fileName: try fileName(request),
-            declaredLength: request.headers[.contentLength].flatMap(Int64.init))
+            declaredLength: request.headers[.contentLength].flatMap(Int64.init), caption: try caption(request))
         return try created(try await library.upload(upload, for: user, body: request.body))
     }
 
@@ -71,6 +71,16 @@ struct LibraryController {
             throw Problem.badRequest("X-File-Name must be the file's name, percent-encoded, at most 1024 bytes.", field: "X-File-Name")
         }
         return name
+    }
+
+    /// `X-Caption`: the words an import brings with the file, percent-encoded UTF-8.
+    private func caption(_ request: Request) throws -> String? {
+        guard let raw = request.headers[.init("X-Caption")!] else { return nil }
+        guard raw.utf8.count <= 4 * 3 * LibraryService.maxCaption, let text = raw.removingPercentEncoding else {
+            throw Problem.badRequest(
+                "X-Caption must be the caption, percent-encoded UTF-8, at most \(LibraryService.maxCaption) characters.", field: "X-Caption")
+        }
+        return try LibraryService.caption(text)
     }
 
     @Sendable func timeline(_ request: Request, context: AppRequestContext) async throws -> Response {

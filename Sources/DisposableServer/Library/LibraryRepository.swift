@@ -20,6 +20,7 @@ struct LibraryRepository: Sendable {
         var sourcePhotoID: String? = nil
         /// A Google motion photo's MP4, found in the original.
         var motion: Motion? = nil
+        var caption: String? = nil
     }
 
     enum InsertOutcome: Sendable {
@@ -39,12 +40,12 @@ struct LibraryRepository: Sendable {
                     """
                     INSERT INTO library_assets (id, user_id, sha256, format, byte_size, taken_at, taken_at_given, uploaded_at, file_name,
                         idempotency_key, status, file_revision, revision, last_change, source_photo_id, motion, motion_offset, motion_size,
-                        motion_type)
+                        motion_type, caption)
                     VALUES (\(bind: new.id), \(bind: new.userID), \(bind: new.sha256), \(bind: new.format.rawValue), \(bind: new.byteSize),
                         \(bind: (new.takenAt ?? new.uploadedAt).millisecondsSince1970), \(bind: new.takenAt != nil),
                         \(bind: new.uploadedAt.millisecondsSince1970), \(bind: new.fileName), \(bind: new.idempotencyKey), 'processing', 1,
                         \(bind: revision), 'added', \(bind: new.sourcePhotoID), \(bind: new.motion?.kind.rawValue), \(bind: new.motion?.offset),
-                        \(bind: new.motion?.size), \(bind: new.motion?.contentType))
+                        \(bind: new.motion?.size), \(bind: new.motion?.contentType), \(bind: new.caption))
                     ON CONFLICT DO NOTHING
                     RETURNING id
                     """

@@ -41,6 +41,7 @@ extension LibraryService {
             uploadedAt: clock.now)
         new.sourcePhotoID = sourcePhotoID
         new.motion = motion
+        new.caption = request.caption
         let outcome: LibraryRepository.InsertOutcome
         do {
             outcome = try await assets.insert(new)
@@ -80,6 +81,15 @@ extension LibraryService {
 
     func quotaExceeded(_ userID: String) async throws -> Problem {
         Quota.exceeded(try await assets.usage(userID: userID) ?? .init(used: 0, allowed: 0, own: nil), byOrganizer: true)
+    }
+
+    /// Instagram's own limit for a caption: an imported post keeps all of it.
+    static let maxCaption = 2200
+
+    /// A caption sent with a file (`X-Caption`, tus's `caption`): lines of text, no control characters; none when blank.
+    static func caption(_ raw: String?) throws -> String? {
+        guard let raw, !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return try Guestbook.text(raw, field: "caption", max: maxCaption, lines: true, what: "a caption")
     }
 
     /// The name sent (its last path component, printable, at most 200 characters), or `IMG_20230514_183000.jpg`.
@@ -133,7 +143,9 @@ extension LibraryService {
         defer { staged.discard() }
         // A copy others' photos lost their location in has other bytes: it may already be there under those.
         if let existing = try await assets.find(userID: user.id, sha256: staged.sha256) { return .existing(existing) }
-        let request = UploadRequest(idempotencyKey: nil, takenAt: grant.photo.takenAt, fileName: grant.photo.downloadName, declaredLength: nil)
+        // The shooter's caption comes along: it was the photo's, and stays with its copy.
+        let request = UploadRequest(
+            idempotencyKey: nil, takenAt: grant.photo.takenAt, fileName: grant.photo.downloadName, declaredLength: nil, caption: grant.photo.caption)
         return try await record(staged, request, for: user.id, sourcePhotoID: grant.photo.id)
     }
 }

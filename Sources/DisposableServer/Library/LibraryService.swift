@@ -36,6 +36,8 @@ struct LibraryService: Sendable {
         let takenAt: Date?
         let fileName: String?
         let declaredLength: Int64?
+        /// `X-Caption`: the words an import brings with the file.
+        var caption: String? = nil
     }
 
     enum Uploaded: Sendable {

@@ -19,6 +19,7 @@ struct LibraryUploads: UploadTarget {
         guard length > 0 else { throw Problem.emptyFile }
         guard length <= library.maxBytes else { throw Problem.photoTooLarge(library.maxBytes) }
         try await library.checkQuota(of: user.id, adding: length)
+        _ = try LibraryService.caption(metadata.values["caption"])
         return UploadAdmission(uploaderID: user.id, accountID: user.id, byOrganizer: true, source: .library, heldShot: nil)
     }
 
@@ -33,7 +34,8 @@ struct LibraryUploads: UploadTarget {
         }
         let metadata = try? UploadMetadata(header: upload.metadata)
         let request = LibraryService.UploadRequest(
-            idempotencyKey: upload.idempotencyKey, takenAt: nil, fileName: metadata?.values["filename"], declaredLength: upload.length)
+            idempotencyKey: upload.idempotencyKey, takenAt: nil, fileName: metadata?.values["filename"], declaredLength: upload.length,
+            caption: try? LibraryService.caption(metadata?.values["caption"]))
         let staged = try await stage()
         defer { staged.discard() }
         switch try await library.record(staged, request, for: upload.uploaderID) {

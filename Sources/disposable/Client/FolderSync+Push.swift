@@ -35,7 +35,7 @@ extension FolderSync {
         // New here: up, a few at a time, unless the library already has the bytes under an asset no other file here
         // is synced with. The state is written every few seconds: a killed run sends the rest again, under the same
         // keys, and gets the same assets back.
-        let new = files.sorted(by: { $0.key < $1.key }).filter { state.files[$0.key] == nil }
+        let new = files.sorted(by: { $0.key < $1.key }).filter { state.files[$0.key] == nil && refused[$0.key] != $0.value.sha256 }
         guard !dryRun else {
             for (path, _) in new { record(Action(kind: .uploaded, path: path)) }
             return
@@ -96,11 +96,14 @@ extension FolderSync {
         switch sent {
         case .refused(let reason):
             record(Action(kind: .skipped, path: path, reason: reason))
+            refused[path] = file.sha256
         case .stored(let asset), .existing(let asset):
             if let other = state.path(of: asset.id) {
                 record(Action(kind: .skipped, path: path, assetId: asset.id, reason: "the same photo as \(other)"))
+                refused[path] = file.sha256
             } else if asset.trashedAt != nil {
                 record(Action(kind: .skipped, path: path, assetId: asset.id, reason: "this photo is in the library's trash: restore it there"))
+                refused[path] = file.sha256
             } else {
                 if case .stored = sent { record(Action(kind: .uploaded, path: path, assetId: asset.id)) }
                 state.files[path] = entry(asset.id)

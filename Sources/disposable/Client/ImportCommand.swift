@@ -7,12 +7,20 @@ import Foundation
 /// everything there), with its capture time from the file's EXIF, else its sidecar (Takeout's JSON, an XMP), else the
 /// file's own date. Where Takeout holds an edited version beside the original, the edited one is imported; an Apple
 /// Live Photo's video (`IMG_1000.MOV` beside `IMG_1000.HEIC`) goes with its still; other videos are imported as videos.
+/// With `--instagram`, Instagram's export instead (issue 42): its posts, stories and reels, dated and with their captions.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import a Google Takeout archive (ZIP or folder) or an Apple Photos export folder into your library.")
+        abstract: "Import a Google Takeout archive (ZIP or folder), an Apple Photos export folder or an Instagram export into your library.")
 
     @Argument(help: "The Takeout ZIP, or a folder.")
     var path: String
+
+    @Flag(
+        help: """
+            PATH is Instagram's "Download your information" export in JSON format (its ZIP, or the folder it unpacks to): \
+            posts, stories and reels go in with their dates and captions.
+            """)
+    var instagram = false
 
     @OptionGroup var output: OutputOptions
 
@@ -33,7 +41,7 @@ struct Import: AsyncParsableCommand {
             }
             let url = URL(fileURLWithPath: path)
             let source: any ImportSource = isFolder.boolValue ? FolderSource(url) : try ZipSource(url)
-            let plan = ImportPlan(source)
+            let plan = instagram ? try ImportPlan(instagram: source) : ImportPlan(source)
             var outcomes = plan.skipped
             for item in plan.photos {
                 outcomes.append(try await send(item, from: source, with: client))
@@ -54,8 +62,8 @@ struct Import: AsyncParsableCommand {
             let takenAt = item.takenAt ?? source.modified(item.path)
             do {
                 let (asset, already) = try await client.uploadToLibrary(
-                    file, fileName: (item.path as NSString).lastPathComponent, takenAt: takenAt, idempotencyKey: try DisposableClient.sha256(of: file)
-                )
+                    file, fileName: (item.path as NSString).lastPathComponent, takenAt: takenAt, caption: item.caption,
+                    idempotencyKey: try DisposableClient.sha256(of: file))
                 try await attachMotion(item, to: asset, from: source, with: client)
                 return Outcome(file: item.path, status: already ? .alreadyThere : .imported, assetId: asset.id, takenAt: asset.takenAt)
             } catch let problem as DisposableProblem where problem.status == 409 && problem.extensions["existingId"] != nil {
@@ -85,6 +93,8 @@ struct ImportPlan {
         let takenAt: Date?
         /// An Apple Live Photo's video: the export's file of the same name beside it (`IMG_1000.MOV`).
         var motion: String? = nil
+        /// An Instagram post's caption.
+        var caption: String? = nil
     }
 
     private(set) var photos: [Photo] = []
@@ -122,6 +132,24 @@ struct ImportPlan {
             photos.append(
                 Photo(path: path, takenAt: Self.sidecarTime(of: Self.original(of: path), siblings: siblings, source: source), motion: motion))
         }
+    }
+
+    /// What an Instagram export's lists name: every photo and kept video, with its post's date and caption.
+    init(instagram source: any ImportSource) throws {
+        let (found, missing) = InstagramExport.media(in: source)
+        guard !found.isEmpty || !missing.isEmpty else {
+            throw CLIError.failed(
+                "No posts_1.json, stories.json or reels.json in this export: ask Instagram for your information in JSON format, not HTML.")
+        }
+        for media in found {
+            let ext = (media.path as NSString).pathExtension.lowercased()
+            guard Upload.photoExtensions.contains(ext) || Self.keptVideoExtensions.contains(ext) else {
+                skipped.append(.init(file: media.path, status: .skipped, reason: "the library keeps photos and MP4, QuickTime and WebM videos"))
+                continue
+            }
+            photos.append(Photo(path: media.path, takenAt: media.takenAt, caption: media.caption))
+        }
+        skipped += missing.map { .init(file: $0, status: .skipped, reason: "named in the export's lists, but not in the export") }
     }
 
     /// The path without its extension, case aside: a live photo's still and video share it.

@@ -6,12 +6,17 @@ import ZIPFoundation
 protocol ImportSource {
     /// Every file, by its path inside the source ("/"-separated).
     var paths: [String] { get }
-    /// A small file's bytes (a sidecar); nil past 1 MB or when unreadable.
-    func contents(_ path: String) -> Data?
+    /// A small file's bytes (a sidecar, a list); nil past `limit` bytes or when unreadable.
+    func contents(_ path: String, limit: Int) -> Data?
     /// The file's own date (its modification time).
     func modified(_ path: String) -> Date?
     /// Runs `body` with a local file holding `path`.
     func withFile<T>(_ path: String, _ body: (URL) async throws -> T) async throws -> T
+}
+
+extension ImportSource {
+    /// A sidecar's bytes: nil past 1 MB.
+    func contents(_ path: String) -> Data? { contents(path, limit: 1 << 20) }
 }
 
 struct FolderSource: ImportSource {
@@ -29,9 +34,9 @@ struct FolderSource: ImportSource {
         paths = found.sorted()
     }
 
-    func contents(_ path: String) -> Data? {
+    func contents(_ path: String, limit: Int) -> Data? {
         let url = root.appendingPathComponent(path)
-        guard let size = (try? url.resourceValues(forKeys: [.fileSizeKey]))?.fileSize, size <= 1 << 20 else { return nil }
+        guard let size = (try? url.resourceValues(forKeys: [.fileSizeKey]))?.fileSize, size <= limit else { return nil }
         return try? Data(contentsOf: url)
     }
 
@@ -64,8 +69,8 @@ struct ZipSource: ImportSource {
         paths = entries.keys.sorted()
     }
 
-    func contents(_ path: String) -> Data? {
-        guard let entry = entries[path], entry.uncompressedSize <= 1 << 20 else { return nil }
+    func contents(_ path: String, limit: Int) -> Data? {
+        guard let entry = entries[path], entry.uncompressedSize <= UInt64(limit) else { return nil }
         var data = Data()
         guard (try? archive.extract(entry) { data.append($0) }) != nil else { return nil }
         return data

@@ -18,7 +18,19 @@ struct Sync: AsyncParsableCommand {
     @Flag(help: "Delete nothing on either side: files removed here stay in the library, assets trashed there stay here.")
     var noDelete = false
 
+    @Flag(help: "Keep running: send new files a few seconds after they appear, fetch the library's changes, and wait out a server that goes away.")
+    var watch = false
+
+    @Option(help: "With --watch: how often to look at the folder, in seconds.")
+    var every = 3
+
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard watch else { return }
+        guard !dryRun, !output.json else { throw ValidationError("--watch runs for good: it takes neither --dry-run nor --json.") }
+        guard (1...3600).contains(every) else { throw ValidationError("--every is between 1 and 3600 seconds.") }
+    }
 
     func run() async throws {
         try await withClient { client, credentials in
@@ -29,6 +41,11 @@ struct Sync: AsyncParsableCommand {
             }
             var state = try SyncState.load(in: root, server: credentials.server, email: credentials.email)
             var sync = FolderSync(client: client, root: root, dryRun: dryRun, noDelete: noDelete, verbose: !output.json)
+            if watch {
+                sync.timestamped = true
+                var watcher = SyncWatch(sync: sync, state: state, every: .seconds(every), remoteEvery: .seconds(30))
+                try await watcher.run()
+            }
             try await sync.run(&state)
             if output.json {
                 try printJSON(sync.actions)
@@ -72,7 +89,11 @@ struct FolderSync {
     let dryRun: Bool
     let noDelete: Bool
     let verbose: Bool
+    /// Each line starts with the time (`--watch` is a log).
+    var timestamped = false
     var actions: [Action] = []
+    /// Files the library refused, with the content it refused: not sent again until they change.
+    var refused: [String: String] = [:]
     var lastSaved = ContinuousClock.now
 
     mutating func run(_ state: inout SyncState) async throws {
@@ -99,7 +120,8 @@ struct FolderSync {
             case .kept: "≠"
             case .skipped: "!"
             }
-        print("\(sign) \(action.kind.rawValue) \(action.path)\(action.reason.map { ": \($0)" } ?? "")")
+        let text = "\(sign) \(action.kind.rawValue) \(action.path)\(action.reason.map { ": \($0)" } ?? "")"
+        if timestamped { SyncWatch.logLine(text) } else { print(text) }
     }
 
     // MARK: The folder

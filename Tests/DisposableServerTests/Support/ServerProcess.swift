@@ -70,8 +70,10 @@ func post(_ url: String, json: [String: Any], token: String? = nil) async throws
         body: try JSONSerialization.data(withJSONObject: json))
 }
 
-func upload(_ data: Data, to url: String, token: String, timeout: Duration = .seconds(60)) async throws -> HTTPResult {
-    try await fetch(url, method: .POST, headers: [("Content-Type", "image/jpeg")] + authorization(token), body: data, timeout: timeout)
+func upload(_ data: Data, to url: String, token: String, headers: [(String, String)] = [], timeout: Duration = .seconds(60)) async throws
+    -> HTTPResult
+{
+    try await fetch(url, method: .POST, headers: [("Content-Type", "image/jpeg")] + authorization(token) + headers, body: data, timeout: timeout)
 }
 
 func get(_ url: String, token: String? = nil, headers: [(String, String)] = []) async throws -> HTTPResult {

@@ -61,6 +61,8 @@ let migrations: [Migration] = [
     .v39SignUpByMail,
     .v40OrganizerTerms,
     .v41RenderPhases,
+    .v42LibraryCaptions,
+    .v43Scrobblers,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

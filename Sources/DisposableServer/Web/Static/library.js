@@ -1,6 +1,7 @@
 // LIB-1/2/4: my own library — the timeline by month (or the trash), infinite scroll, the viewer, uploads through the
 // durable queue (multi-select and drag-and-drop), and live changes from my other devices.
 import { api, formatDate, locale, pageViewer, t, timeZone, toast } from './app.js';
+import { importInstagram } from './instagram.js';
 import { UploadQueue } from './queue.js';
 
 const timeline = document.getElementById('timeline');
@@ -148,6 +149,7 @@ new IntersectionObserver((entries) => { if (entries.some((entry) => entry.isInte
 const viewer = document.getElementById('viewer');
 const viewerImage = document.getElementById('viewer-image');
 const caption = document.getElementById('viewer-caption');
+const words = document.getElementById('viewer-words');
 let current = null;
 
 function order() { return [...timeline.querySelectorAll('li[data-id]')].map((li) => li.dataset.id).filter((id) => assets.get(id)?.status === 'ready'); }
@@ -162,6 +164,9 @@ function openViewer(id) {
   preview.onload = () => { if (current === id) viewerImage.src = preview.src; };
   preview.src = asset.urls.preview;
   caption.textContent = `${formatDate(asset.takenAt, { dateStyle: 'long', timeStyle: 'short' })} · ${asset.fileName}`;
+  // The words it came with (an Instagram post's caption), as written: text only, line breaks kept.
+  words.textContent = asset.caption || '';
+  words.hidden = !asset.caption;
   const download = document.getElementById('viewer-download');
   if (download) download.href = asset.urls.original;
   stopMotion();
@@ -274,6 +279,24 @@ if (!inTrash) {
   };
   const input = document.getElementById('library-files');
   input.addEventListener('change', async () => { await add(input.files); input.value = ''; });
+  // Issue 42: an Instagram export, read here, each photo queued with its post's date and caption.
+  const instagram = document.getElementById('instagram-file');
+  instagram.addEventListener('change', async () => {
+    const [zip] = instagram.files;
+    instagram.value = '';
+    if (!zip) return;
+    try {
+      const result = await importInstagram(zip, (file, caption) => queue.add(file, 'library', { caption }), (n, total) => {
+        status.hidden = false;
+        status.textContent = t('library_instagram_reading', { n: n + 1, total });
+      });
+      toast(t('library_instagram_added', { n: result.added }), 4000);
+      if (result.missing > 0) toast(t('library_instagram_missing', { n: result.missing }), 6000);
+    } catch (error) {
+      toast(error.message === 'not-instagram' || error.message === 'not a zip' ? t('library_instagram_wrong') : error.message, 8000);
+    }
+    showQueue();
+  });
   const hint = document.getElementById('drop-hint');
   document.addEventListener('dragover', (event) => { event.preventDefault(); hint.hidden = false; });
   document.addEventListener('dragleave', (event) => { if (!event.relatedTarget) hint.hidden = true; });

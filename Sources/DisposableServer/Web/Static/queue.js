@@ -45,8 +45,10 @@ export class UploadQueue extends EventTarget {
     this.kick();
   }
 
-  async add(blob, source) {
+  /** `extra.caption`: the words an import brings with a file to the library (an Instagram post's caption). */
+  async add(blob, source, extra = {}) {
     const item = { id: newId(), eventId: this.eventId, blob, type: blob.type || 'image/jpeg', source, createdAt: Date.now() };
+    if (extra.caption) item.caption = extra.caption;
     const db = await this.database;
     await run(db, 'readwrite', (store) => store.put(item));
     this.dispatchEvent(new CustomEvent('change'));
@@ -105,6 +107,7 @@ export class UploadQueue extends EventTarget {
         // The file's name, and its date for files without EXIF (screenshots, scans): the server prefers EXIF.
         if (item.blob.name) request.setRequestHeader('X-File-Name', encodeURIComponent(item.blob.name));
         if (item.blob.lastModified) request.setRequestHeader('X-Taken-At', new Date(item.blob.lastModified).toISOString());
+        if (item.caption) request.setRequestHeader('X-Caption', encodeURIComponent(item.caption));
       } else {
         request.setRequestHeader('X-Photo-Source', item.source);
       }

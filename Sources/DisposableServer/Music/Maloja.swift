@@ -1,0 +1,65 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A self-hosted Maloja scrobbler, through its native API (`/apis/mlj_1/…`): whether an API key is one of its own,
+/// and a month's most played track. The address is the person's: no redirect is followed, answers are read up to
+/// 1 MB, and what goes wrong is said without what the far end answered (a link is not a way to probe a network).
+struct Maloja: Sendable {
+    let client: HTTPClient
+
+    /// The client of every scrobbler call: short waits, no redirects.
+    static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    struct Track: Sendable, Equatable {
+        let title: String
+        let artists: [String]
+    }
+
+    enum Failure: Error, Equatable {
+        /// Nothing answered, or not as Maloja does.
+        case unreachable
+        /// Maloja answered that the key is not one of its own.
+        case wrongKey
+    }
+
+    /// Checks that `base` is a Maloja server and `key` one of its API keys.
+    func check(_ base: URL, key: String) async throws {
+        var query = URLComponents()
+        query.queryItems = [URLQueryItem(name: "key", value: key)]
+        let (status, body) = try await get(base, "test", query: query.percentEncodedQuery ?? "")
+        if status == 403 { throw Failure.wrongKey }
+        guard status == 200, (body["status"] as? String) == "ok" else { throw Failure.unreachable }
+    }
+
+    /// The track played most from the first to the last day given (Maloja counts days in its own time zone), or nil
+    /// when none was.
+    func topTrack(_ base: URL, from: DateComponents, to: DateComponents) async throws -> Track? {
+        let day = { (date: DateComponents) in String(format: "%04d/%02d/%02d", date.year ?? 0, date.month ?? 0, date.day ?? 0) }
+        let (status, body) = try await get(base, "charts/tracks", query: "from=\(day(from))&to=\(day(to))")
+        guard status == 200, let list = body["list"] as? [[String: Any]] else { throw Failure.unreachable }
+        let ranked = list.sorted { ($0["rank"] as? Int ?? .max) < ($1["rank"] as? Int ?? .max) }
+        guard let track = ranked.first?["track"] as? [String: Any], let title = track["title"] as? String, !title.isEmpty else { return nil }
+        return Track(title: title, artists: (track["artists"] as? [String]) ?? [])
+    }
+
+    private func get(_ base: URL, _ endpoint: String, query: String) async throws -> (UInt, [String: Any]) {
+        let path = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
+        var request = HTTPClientRequest(url: "\(path)/apis/mlj_1/\(endpoint)?\(query)")
+        request.headers.add(name: "Accept", value: "application/json")
+        do {
+            let response = try await client.execute(request, timeout: .seconds(15))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            let json = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
+            return (response.status.code, json)
+        } catch {
+            throw Failure.unreachable
+        }
+    }
+}

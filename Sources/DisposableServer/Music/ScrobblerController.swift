@@ -1,0 +1,33 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+
+/// Issue 42: `GET`/`PUT`/`DELETE /api/v1/me/scrobbler` — the Maloja server the monthly capsule takes its song from.
+/// Accounts only; each sees and changes only their own.
+struct ScrobblerController {
+    let scrobblers: ScrobblerService
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/api/v1/me/scrobbler", use: linked)
+        router.put("/api/v1/me/scrobbler", use: link)
+        router.delete("/api/v1/me/scrobbler", use: unlink)
+    }
+
+    @Sendable func linked(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try jsonResponse(try await scrobblers.linked(for: try context.requireUser()))
+    }
+
+    @Sendable func link(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        return try jsonResponse(try await scrobblers.link(try await request.decodeJSON(ScrobblerInput.self), for: user))
+    }
+
+    @Sendable func unlink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await scrobblers.unlink(for: try context.requireUser())
+        return Response(status: .noContent)
+    }
+}
+
+extension ScrobblerInput: JSONBody {
+    static let fields: Set<String> = ["kind", "url", "apiKey"]
+}

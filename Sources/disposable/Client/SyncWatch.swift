@@ -1,0 +1,93 @@
+import DisposableClient
+import Foundation
+
+/// `disposable sync DIR --watch` (issue 42): a computer's automatic backup. A phone's camera folder synced to it by
+/// Syncthing, or a desktop's photos folder, goes up a few seconds after each new file appears, and what changes in
+/// the library comes down. It keeps running: a server that goes away (a restart, a laptop off the network) is tried
+/// again with a growing pause and nothing is lost — each pass is an ordinary sync, safe to interrupt.
+struct SyncWatch {
+    var sync: FolderSync
+    var state: SyncState
+    /// How often the folder is looked at.
+    let every: Duration
+    /// How often the library is asked for changes made elsewhere when nothing changes here.
+    let remoteEvery: Duration
+
+    /// What the folder holds, by path: size and modification time, without reading any file.
+    typealias Listing = [String: FileStamp]
+    struct FileStamp: Equatable {
+        let size: Int64
+        let modified: Double
+    }
+
+    mutating func run() async throws -> Never {
+        log("watching \(sync.root.path), every \(Self.seconds(every)); Ctrl-C stops")
+        var seen: Listing? = nil
+        var synced: Listing? = nil
+        var lastRemote: ContinuousClock.Instant? = nil
+        var pause = every
+        while true {
+            let listing = try Self.listing(of: sync.root)
+            // A file still being written (its size or time moved since the last look) waits for the next look:
+            // what goes up is the finished file. Syncthing writes under a hidden name and renames: never half seen.
+            let settled = listing == seen
+            seen = listing
+            let changedHere = settled && listing != synced
+            if changedHere || lastRemote.map({ ContinuousClock.now - $0 >= remoteEvery }) ?? true {
+                do {
+                    // The first pass is a whole sync, as without --watch.
+                    try await pass(changedHere: changedHere || lastRemote == nil)
+                    synced = listing
+                    lastRemote = .now
+                    if pause > every { log("the server answers again") }
+                    pause = every
+                } catch let error where Self.isPassing(error) {
+                    log("\(CLIError.from(error, server: state.server).description) Trying again in \(Self.seconds(pause)).")
+                    try await Task.sleep(for: pause)
+                    pause = min(pause * 2, .seconds(60))
+                    continue
+                }
+            }
+            try await Task.sleep(for: every)
+        }
+    }
+
+    /// One sync, unless nothing changed on either side (a pass costs a folder's hashes of new files and a round trip).
+    private mutating func pass(changedHere: Bool) async throws {
+        if !changedHere, try await sync.client.libraryChanges(since: state.revision).changes.isEmpty { return }
+        sync.actions.removeAll()
+        try await sync.run(&state)
+    }
+
+    /// A server away or failing, or the network: worth waiting for. A refusal (a revoked login, a full quota is per
+    /// file) and a local failure end the command.
+    static func isPassing(_ error: any Error) -> Bool {
+        switch CLIError.from(error, server: nil) {
+        case .unreachable: true
+        case .refused(let problem): problem.status >= 500 || problem.status == 429 || problem.status == 408
+        case .notLoggedIn, .failed: false
+        }
+    }
+
+    static func listing(of root: URL) throws -> Listing {
+        var found: Listing = [:]
+        let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
+        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
+        while let item = walker?.nextObject() as? URL {
+            guard let values = try? item.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            found[item.path] = FileStamp(
+                size: Int64(values.fileSize ?? 0), modified: values.contentModificationDate?.timeIntervalSince1970 ?? 0)
+        }
+        return found
+    }
+
+    static func seconds(_ duration: Duration) -> String { "\(duration.components.seconds) s" }
+
+    func log(_ line: String) { Self.logLine(line) }
+
+    /// One line of the log, stamped with the time and written at once (not held in a buffer: the log is read while
+    /// it runs, from a file or a journal).
+    static func logLine(_ line: String) {
+        FileHandle.standardOutput.write(Data("\(Date.now.formatted(Date.ISO8601FormatStyle())) \(line)\n".utf8))
+    }
+}
