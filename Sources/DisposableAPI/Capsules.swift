@@ -18,6 +18,8 @@ public struct CapsuleJSON: Codable, Sendable, Equatable {
     public var sharedAt: Date?
     /// The song's clip (AAC, at most 30 s), played when the capsule is viewed.
     public var clipURL: String?
+    /// The moments the owner wrote that month (issue 42), oldest first; absent when none.
+    public var moments: [MomentJSON]?
 
     public struct Song: Codable, Sendable, Equatable {
         public var title: String
@@ -31,7 +33,7 @@ public struct CapsuleJSON: Codable, Sendable, Equatable {
 
     public init(
         month: String, releasedAt: Date, updatedAt: Date, photos: [LibraryAssetJSON], quote: String?, song: Song?, collageURL: String?,
-        sharedAt: Date? = nil, clipURL: String? = nil
+        sharedAt: Date? = nil, clipURL: String? = nil, moments: [MomentJSON]? = nil
     ) {
         self.month = month
         self.releasedAt = releasedAt
@@ -42,6 +44,7 @@ public struct CapsuleJSON: Codable, Sendable, Equatable {
         self.collageURL = collageURL
         self.sharedAt = sharedAt
         self.clipURL = clipURL
+        self.moments = moments
     }
 }
 

@@ -556,6 +556,97 @@ def profile_checks(organizer, server, check):
     check("the account's time zone wins over the browser's: Tokyo's 06:12 in July from a Paris browser, then Paris again; its controls inside 390 px")
 
 
+def instagram_checks(organizer, server, downloads, check):
+    """Issue 42: Instagram's export (a ZIP in JSON format, today's layout, under a folder named after the account) picked
+    on My photos: read in the browser, its photos go into the library with their posts' dates and captions."""
+    def mangled(text):  # how Instagram writes text: each UTF-8 byte as a character of its own
+        return text.encode().decode("latin-1")
+    caption = "Café au soleil ☀️\nDeuxième ligne"
+    posts = [
+        {"media": [{"uri": "media/posts/202405/ig1.jpg", "creation_timestamp": 1715600000, "title": mangled(caption)}]},
+        {"media": [{"uri": "media/posts/202405/ig2.jpg", "creation_timestamp": 1715700000, "title": ""}], "title": "Plage"},
+    ]
+    export = os.path.join(downloads, "instagram-emma-2026-01-01.zip")
+    with zipfile.ZipFile(export, "w", zipfile.ZIP_DEFLATED) as archive:
+        root = "instagram-emma_20260101/"
+        archive.writestr(root + "your_instagram_activity/media/posts_1.json", json.dumps(posts))
+        for index, name in enumerate(["ig1.jpg", "ig2.jpg"]):
+            path = os.path.join(downloads, name)
+            subprocess.run(["vips", "gaussnoise", path + "[Q=85]", str(420 + index), "300"], check=True)
+            # One stored, one deflated: both ways a ZIP keeps a file.
+            archive.write(path, root + "media/posts/202405/" + name, zipfile.ZIP_STORED if index else zipfile.ZIP_DEFLATED)
+    cookie = session_cookie(organizer)
+    organizer.get(server.base + "/library")
+    wait(organizer, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline li"), "the timeline")
+    organizer.find_element(By.ID, "instagram-file").send_keys(export)
+    def imported(_):
+        items = server.api("/api/v1/library/assets?limit=100", cookie)["items"]
+        found = {item["fileName"]: item for item in items if item["fileName"] in ("ig1.jpg", "ig2.jpg") and item["status"] == "ready"}
+        return found if len(found) == 2 else None
+    found = wait(organizer, imported, "the export's two photos in my library", timeout=60)
+    assert found["ig1.jpg"].get("caption") == caption and found["ig2.jpg"].get("caption") == "Plage", found
+    assert found["ig1.jpg"]["takenAt"].startswith("2024-05-13T11:33:20"), found["ig1.jpg"]["takenAt"]
+    organizer.get(server.base + "/library")
+    tile = wait(organizer, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, f"#timeline li[data-id='{found['ig1.jpg']['id']}'] button")), None),
+                "the Instagram photo's tile")
+    organizer.execute_script("arguments[0].scrollIntoView({block: 'center'})", tile)
+    tile.click()
+    words = wait(organizer, lambda d: d.find_element(By.ID, "viewer-words").is_displayed() and d.find_element(By.ID, "viewer-words"), "the caption in the viewer")
+    assert words.text == caption, words.text
+    problems = phone.controls_inside(organizer, "#viewer")
+    assert not problems, problems
+    shot(organizer, "library-instagram")
+    organizer.find_element(By.ID, "viewer-close").click()
+    assert not page_errors(organizer), page_errors(organizer)
+    check("an Instagram export picked on My photos: its photos arrive with their posts' dates and captions, shown under the photo")
+
+
+def music_checks(organizer, server, check):
+    """Issue 42: a Maloja scrobbler (a real one, started here) linked on My account for the capsule's song: a wrong key
+    is said on the page, the right one links, and it unlinks."""
+    folder = tempfile.mkdtemp(prefix="disposable-maloja-")
+    key = "web-test-key-0123456789"
+    with open(os.path.join(folder, "apikeys.yml"), "w") as handle:
+        handle.write(f"web-tests: {key}\n")
+    port = free_port()
+    maloja = subprocess.Popen([sys.executable, "-m", "maloja", "run"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env={**os.environ, "MALOJA_SKIP_SETUP": "yes", "MALOJA_DATA_DIRECTORY": folder, "MALOJA_PORT": str(port)})
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/apis/mlj_1/serverinfo", timeout=2):
+                    break
+            except OSError:
+                assert time.time() < deadline and maloja.poll() is None, "Maloja did not start"
+                time.sleep(0.3)
+        def link(api_key):
+            organizer.get(server.base + "/account#music")
+            organizer.find_element(By.ID, "maloja-url").send_keys(base)
+            organizer.find_element(By.ID, "maloja-key").send_keys(api_key)
+            organizer.find_element(By.ID, "link-music").click()
+        link("not-the-key")
+        error = wait(organizer, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "p.error[role=alert]")), None), "the wrong key's sentence")
+        assert "does not know this API key" in error.text, error.text
+        link(key)
+        wait(organizer, lambda d: "done=scrobbler" in d.current_url, "linked")
+        section = organizer.find_element(By.ID, "music")
+        assert "Linked to Maloja at" in section.text and base in section.text and key not in organizer.page_source, section.text
+        organizer.execute_script("document.getElementById('music').scrollIntoView()")
+        problems = phone.controls_inside(organizer, "#music")
+        assert not problems, problems
+        shot(organizer, "account-music")
+        french_dark(organizer, server, "/account#music", "account-music-fr-dark")
+        click_and_load(organizer, organizer.find_element(By.ID, "unlink-music"), "done=scrobbler-unlinked", "unlinked")
+        assert organizer.find_element(By.ID, "maloja-url").is_displayed()
+        check("My account links a Maloja scrobbler for the capsule's song (a wrong key is said on the page), inside 390 px, and unlinks it")
+    finally:
+        maloja.kill()
+        maloja.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def scene(path, seed):
     """A photo-like JPEG, different for each seed (shapes at several scales and grain), as SelectionTests makes them:
     noise alone would look alike to the selection's perceptual hash."""
@@ -1154,6 +1245,8 @@ def main():
         capsule_checks(organizer, server, downloads, check)
         friends_checks(organizer, server, mail, check)
         board_checks(organizer, server, check, drivers)
+        instagram_checks(organizer, server, downloads, check)
+        music_checks(organizer, server, check)
 
         ana = browser(); drivers.append(ana)
         ben = browser(); drivers.append(ben)

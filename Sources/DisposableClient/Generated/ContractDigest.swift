@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "65685a1f495799661e1a0fb2681a0943f9be4b4c17ccbf339cc217b08b8faa56"
+    public static let contractDigest = "ded8e2184a5bce442563a42d6e8efa544e29b11d2f38a57b52ecc5449c1dec35"
 }

@@ -3390,6 +3390,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Capsule/clipURL`.
             public var clipURL: Swift.String?
+            /// The moments I wrote that month, oldest first (issue 42); absent when none. A month with fewer photos than the capsule holds is completed from the same month in earlier years.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Capsule/moments`.
+            public var moments: [Components.Schemas.Moment]?
             /// Creates a new `Capsule`.
             ///
             /// - Parameters:
@@ -3402,6 +3406,7 @@ extension Components {
             ///   - collageURL: The collage (JPEG), while photos are left.
             ///   - sharedAt: On my friends' Story Board since then.
             ///   - clipURL: The song's clip (AAC, at most 30 s), played when the capsule is viewed.
+            ///   - moments: The moments I wrote that month, oldest first (issue 42); absent when none. A month with fewer photos than the capsule holds is completed from the same month in earlier years.
             public init(
                 month: Swift.String,
                 releasedAt: Foundation.Date,
@@ -3411,7 +3416,8 @@ extension Components {
                 song: Components.Schemas.CapsuleSong? = nil,
                 collageURL: Swift.String? = nil,
                 sharedAt: Foundation.Date? = nil,
-                clipURL: Swift.String? = nil
+                clipURL: Swift.String? = nil,
+                moments: [Components.Schemas.Moment]? = nil
             ) {
                 self.month = month
                 self.releasedAt = releasedAt
@@ -3422,6 +3428,7 @@ extension Components {
                 self.collageURL = collageURL
                 self.sharedAt = sharedAt
                 self.clipURL = clipURL
+                self.moments = moments
             }
             public enum CodingKeys: String, CodingKey {
                 case month
@@ -3433,6 +3440,7 @@ extension Components {
                 case collageURL
                 case sharedAt
                 case clipURL
+                case moments
             }
         }
         /// - Remark: Generated from `#/components/schemas/CapsuleList`.

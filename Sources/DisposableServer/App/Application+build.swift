@@ -94,7 +94,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     CapsulePages(capsules: services.capsules).addRoutes(to: withSession)
     FriendPages(friends: services.friends).addRoutes(to: withSession)
     StoryBoardPages(board: services.board).addRoutes(to: withSession)
-    AccountPages(accounts: services.accounts, profiles: services.profiles).addRoutes(to: withSession)
+    AccountPages(accounts: services.accounts, profiles: services.profiles, scrobblers: services.scrobblers).addRoutes(to: withSession)
     SupportController(support: services.support).addRoutes(to: withSession)
     MyDataController(myData: services.myData, blobs: services.blobs).addRoutes(to: withSession)
     MyDataPages(myData: services.myData, joining: services.joining, secure: secure).addRoutes(to: withSession)

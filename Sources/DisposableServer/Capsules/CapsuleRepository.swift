@@ -34,15 +34,19 @@ struct CapsuleRepository: Sendable {
         var selection: SelectionCandidate { SelectionCandidate(id: asset.id, takenAt: asset.takenAt, signals: signals) }
     }
 
-    /// Accounts that may have a capsule to release: photos of `latest` (the last month over anywhere) and no capsule
-    /// for it, or photos of the month before (still last month where the day is behind) and no capsule for that.
+    /// Accounts that may have a capsule to release: photos or moments of `latest` (the last month over anywhere) and no
+    /// capsule for it, or of the month before (still last month where the day is behind) and no capsule for that.
     /// Most of a month, once the 1st's capsules are out, it finds nobody.
     func undecided(upTo latest: CapsuleMonth) async throws -> [(userID: String, timeZone: String?, decided: CapsuleMonth?)] {
         func photos(of month: CapsuleMonth) -> SQLQueryString {
             let dates = month.photoDates
+            // Moments count too (a quiet month, issue 42): written within the month somewhere on Earth.
+            let (from, to) = (dates.lowerBound - 14 * 3600, dates.upperBound + 14 * 3600)
             return """
-                EXISTS (SELECT 1 FROM library_assets a WHERE a.user_id = users.id AND a.deleted_at IS NULL AND a.trashed_at IS NULL
+                (EXISTS (SELECT 1 FROM library_assets a WHERE a.user_id = users.id AND a.deleted_at IS NULL AND a.trashed_at IS NULL
                         AND a.taken_at >= \(bind: dates.lowerBound.millisecondsSince1970) AND a.taken_at < \(bind: dates.upperBound.millisecondsSince1970))
+                 OR EXISTS (SELECT 1 FROM moments m WHERE m.user_id = users.id
+                        AND m.created_at >= \(bind: from.millisecondsSince1970) AND m.created_at < \(bind: to.millisecondsSince1970)))
                 """
         }
         let before = latest.previous

@@ -40,33 +40,38 @@ struct CapsuleService: Sendable {
             let zone = zoneName.flatMap(TimeZone.init(identifier:)) ?? .gmt
             let due = CapsuleMonth(containing: now, in: zone).previous
             guard decided.map({ $0 < due }) ?? true else { continue }
-            if try await release(due, userID: userID, now: now) {
+            if try await release(due, userID: userID, zone: zone, now: now) {
                 logger.info("Released the capsule of \(due.text)", metadata: ["user": "\(userID)"])
             }
         }
     }
 
     /// Makes `month`'s capsule for one account once its photos of that month have arrived — all developed, none sent in
-    /// the last `settling` — and nothing while it has none. Says whether a capsule was made.
-    func release(_ month: CapsuleMonth, userID: String, now: Date) async throws -> Bool {
+    /// the last `settling` — and nothing while it has neither photos nor moments. Says whether a capsule was made.
+    func release(_ month: CapsuleMonth, userID: String, zone: TimeZone, now: Date) async throws -> Bool {
         // Looked at on a reader first: most ticks find the photos still arriving, and take no write lock for it.
         let ready = try await rows.database.read { db in
             let candidates = try await CapsuleRepository.candidates(userID: userID, month: month, in: db)
+            let moments = try await CapsuleRepository.moments(userID: userID, month: month, zone: zone, in: db)
             let arriving = try await CapsuleRepository.arriving(userID: userID, month: month, since: now - Self.settling, in: db)
-            return !candidates.isEmpty && !arriving
+            return !(candidates.isEmpty && moments.isEmpty) && !arriving
         }
         guard ready else { return false }
         // Asked before the transaction: a scrobbler far away never holds the database.
         let song = await songs.song(of: userID, in: month)
         let made = try await rows.database.transaction { db in
             let candidates = try await CapsuleRepository.candidates(userID: userID, month: month, in: db)
-            guard !candidates.isEmpty,
+            let moments = try await CapsuleRepository.moments(userID: userID, month: month, zone: zone, in: db)
+            guard !(candidates.isEmpty && moments.isEmpty),
                 try await !CapsuleRepository.arriving(userID: userID, month: month, since: now - Self.settling, in: db),
                 try await CapsuleRepository.decide(month, userID: userID, in: db)
             else { return false }
-            let chosen = Selection.choose(Self.defaultCount, from: candidates.map(\.selection))
+            // A quiet month: completed from the same month in earlier years.
+            let earlier =
+                candidates.count < Self.defaultCount ? try await CapsuleRepository.sameMonthEarlier(userID: userID, month: month, in: db) : []
+            let chosen = CapsuleRepository.fill(Self.defaultCount, from: candidates, earlier: earlier)
             let capsule = CapsuleRepository.Capsule(
-                id: newID(), userID: userID, month: month, assetIDs: chosen.map(\.id), songTitle: song?.title, songArtist: song?.artist,
+                id: newID(), userID: userID, month: month, assetIDs: chosen, songTitle: song?.title, songArtist: song?.artist,
                 releasedAt: now, updatedAt: now)
             guard try await CapsuleRepository.insert(capsule, in: db) else { return false }
             try await NotificationRepository.toAccount(.capsule, userID: userID, period: month.text, now: now, in: db)
@@ -105,7 +110,7 @@ struct CapsuleService: Sendable {
     /// The month's photos the owner may put in it instead (the page's "replace").
     func candidates(_ month: String, for user: User) async throws -> [LibraryAssetJSON] {
         let capsule = try await find(month, for: user)
-        return try await rows.candidates(userID: user.id, month: capsule.month).map(\.asset.json)
+        return try await rows.choices(userID: user.id, month: capsule.month).map(\.asset.json)
     }
 
     // MARK: Edit
@@ -135,7 +140,7 @@ struct CapsuleService: Sendable {
         if let count = patch.count, !Self.counts.contains(count) {
             throw Problem.invalidField("count", "count must be a whole number from \(Self.counts.lowerBound) to \(Self.counts.upperBound).")
         }
-        let candidates = try await rows.candidates(userID: capsule.userID, month: capsule.month)
+        let candidates = try await rows.choices(userID: capsule.userID, month: capsule.month)
         let byID = Dictionary(candidates.map { ($0.asset.id, $0) }, uniquingKeysWith: { first, _ in first })
         var kept = capsule.assetIDs.filter { byID[$0] != nil }
         if let photos = patch.photos {
@@ -143,7 +148,8 @@ struct CapsuleService: Sendable {
                 throw Problem.invalidField("photos", "photos is a list of 1 to \(Self.counts.upperBound) different photos.")
             }
             guard photos.allSatisfy({ byID[$0] != nil }) else {
-                throw Problem.invalidField("photos", "Each photo must be one of yours from \(capsule.month.text), in your library.")
+                throw Problem.invalidField(
+                    "photos", "Each photo must be one of yours from \(capsule.month.text) (or that month in an earlier year), in your library.")
             }
             kept = photos
         }
@@ -220,11 +226,14 @@ struct CapsuleService: Sendable {
 
     private func json(_ capsule: CapsuleRepository.Capsule) async throws -> CapsuleJSON {
         let assets = try await rows.assets(capsule.assetIDs, userID: capsule.userID)
+        let zone = try await profiles.timeZone(of: capsule.userID).flatMap(TimeZone.init(identifier:)) ?? .gmt
+        let moments = try await rows.moments(userID: capsule.userID, month: capsule.month, zone: zone)
         return CapsuleJSON(
             month: capsule.month.text, releasedAt: capsule.releasedAt, updatedAt: capsule.updatedAt, photos: assets.map(\.json),
             quote: capsule.quote, song: capsule.songTitle.map { .init(title: $0, artist: capsule.songArtist) },
             collageURL: assets.isEmpty ? nil : "/api/v1/library/capsules/\(capsule.month.text)/collage.jpg", sharedAt: capsule.sharedAt,
-            clipURL: capsule.clipVersion.map { "/api/v1/library/capsules/\(capsule.month.text)/clip.m4a?v=\($0)" })
+            clipURL: capsule.clipVersion.map { "/api/v1/library/capsules/\(capsule.month.text)/clip.m4a?v=\($0)" },
+            moments: moments.isEmpty ? nil : moments)
     }
 
     func zone(of user: User) async throws -> TimeZone {

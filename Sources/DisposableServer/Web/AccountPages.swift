@@ -8,6 +8,8 @@ import Hummingbird
 struct AccountPages {
     let accounts: AccountService
     let profiles: ProfileService
+    /// The capsule's song from a Maloja server (issue 42).
+    let scrobblers: ScrobblerService
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/account", use: page)
@@ -16,6 +18,8 @@ struct AccountPages {
         router.post("/account/username", use: setUsername)
         router.post("/account/appearance", use: setAppearance)
         router.post("/account/time-zone", use: setTimeZone)
+        router.post("/account/scrobbler", use: linkScrobbler)
+        router.post("/account/scrobbler/unlink", use: unlinkScrobbler)
         router.post("/account/sessions/:session/end", use: endSession)
         router.post("/account/sessions/end-others", use: endOthers)
     }
@@ -33,7 +37,7 @@ struct AccountPages {
         let notice = [
             "password": "account_password_changed", "ended": "account_session_ended", "others": "account_others_ended", "name": "account_name_saved",
             "username": "account_username_saved", "appearance": "account_appearance_saved",
-            "time-zone": "account_time_zone_saved",
+            "time-zone": "account_time_zone_saved", "scrobbler": "account_music_linked", "scrobbler-unlinked": "account_music_unlinked",
         ][done ?? ""]
         return try await render(WebRequest(request, context: context), user: user, current: hash, notice: notice)
     }
@@ -62,6 +66,7 @@ struct AccountPages {
                 },
                 timeZones: [AccountPage.Choice(value: "", label: web.t("account_time_zone_device"), checked: user.timeZone == nil)]
                     + Self.zones(keeping: user.timeZone).map { AccountPage.Choice(value: $0, label: $0, checked: $0 == user.timeZone) },
+                scrobblerURL: try? await scrobblers.linked(for: user).url,
                 notice: notice.map { web.t($0) },
                 error: error, sessions: sessions,
                 hasOthers: sessions.contains { !$0.current }),
@@ -126,6 +131,16 @@ struct AccountPages {
         }
     }
 
+    @Sendable func linkScrobbler(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await saveProfile(request, context, done: "scrobbler") { user, form in
+            _ = try await scrobblers.link(ScrobblerInput(url: form["url"] ?? "", apiKey: form["apiKey"] ?? ""), for: user)
+        }
+    }
+
+    @Sendable func unlinkScrobbler(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await saveProfile(request, context, done: "scrobbler-unlinked") { user, _ in try await scrobblers.unlink(for: user) }
+    }
+
     @Sendable func endSession(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let (user, hash) = signedIn(context) else { return Self.toLogin }
         do {
@@ -166,6 +181,8 @@ struct AccountPage: Sendable {
     let appearances: [Choice]
     /// "This device's" first, then every zone this server knows.
     let timeZones: [Choice]
+    /// The linked Maloja server's address.
+    let scrobblerURL: String?
     let notice: String?
     let error: String?
     let sessions: [Session]

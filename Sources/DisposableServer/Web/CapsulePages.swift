@@ -53,8 +53,11 @@ struct CapsulePages {
                 photos: capsule.photos.enumerated().map { index, photo in
                     CapsuleView.Photo(
                         id: photo.id, index: index, thumbnail: photo.urls.thumbnail, preview: photo.urls.preview,
-                        alt: web.t("capsule_photo_alt", ["date": web.date(photo.takenAt)]))
+                        alt: web.t("capsule_photo_alt", ["date": web.date(photo.takenAt)]),
+                        earlierYear: photo.month.hasPrefix("\(month.year)-") ? nil : String(photo.month.prefix(4)))
                 },
+                moments: (capsule.moments ?? []).map { CapsuleView.Moment(text: $0.text, date: web.time($0.createdAt)) },
+                hasMoments: capsule.moments?.isEmpty == false,
                 count: capsule.photos.count, collageURL: capsule.collageURL, released: web.time(capsule.releasedAt),
                 shareable: month == (try await capsules.lastMonth(for: user)), shared: capsule.sharedAt != nil))
     }
@@ -84,6 +87,13 @@ struct CapsuleView: Sendable {
         let thumbnail: String
         let preview: String
         let alt: String
+        /// "2019": a photo of the same month in an earlier year, filling a quiet month (issue 42).
+        let earlierYear: String?
+    }
+
+    struct Moment: Sendable {
+        let text: String
+        let date: TimeText
     }
 
     let month: String
@@ -97,6 +107,10 @@ struct CapsuleView: Sendable {
     /// The song's clip, played from the page.
     let clipURL: String?
     let photos: [Photo]
+    /// The month's moments, oldest first.
+    let moments: [Moment]
+    /// Read by the template (computed properties are not seen there).
+    let hasMoments: Bool
     let count: Int
     let collageURL: String?
     let released: TimeText
