@@ -67,6 +67,17 @@ struct SyncWatchTests {
             #expect(lines.allSatisfy { (try? Date.ISO8601FormatStyle().parse(String($0.prefix(20)))) != nil }, "\(running.logTail)")
             #expect(try await LibrarySyncTests.library(setup).count == 3)
 
+            // The folder goes away (a drive unmounted): nothing leaves the library; it comes back: nothing to do.
+            let away = setup.root.appendingPathComponent("Camera-away")
+            try FileManager.default.moveItem(at: camera, to: away)
+            try await Self.waitForLog(running, "is not there or is empty")
+            try await Task.sleep(for: .seconds(3))
+            let kept = try await LibrarySyncTests.library(setup)
+            let trashed = try await LibrarySyncTests.library(setup, trash: true)
+            #expect(kept.count == 3 && trashed.isEmpty, "\(kept) \(trashed)")
+            try FileManager.default.moveItem(at: away, to: camera)
+            try await Self.waitForLog(running, "Camera is back")
+
             // Ctrl-C ends it; the folder's state is whole, and a plain sync finds nothing left to do.
             running.signal(SIGINT)
             _ = await running.exited()

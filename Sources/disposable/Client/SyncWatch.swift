@@ -26,8 +26,18 @@ struct SyncWatch {
         var synced: Listing? = nil
         var lastRemote: ContinuousClock.Instant? = nil
         var pause = every
+        var saidGone = false
         while true {
-            let listing = try Self.listing(of: sync.root)
+            // A folder gone or emptied (a drive unmounted, a share down) is not a folder whose photos were deleted:
+            // nothing is sent to the library's trash for it.
+            guard let listing = Self.listing(of: sync.root), !listing.isEmpty || state.files.isEmpty else {
+                if !saidGone { log("\(sync.root.path) is not there or is empty: waiting for it (nothing is removed from your library).") }
+                saidGone = true
+                try await Task.sleep(for: every)
+                continue
+            }
+            if saidGone { log("\(sync.root.path) is back") }
+            saidGone = false
             // A file still being written (its size or time moved since the last look) waits for the next look:
             // what goes up is the finished file. Syncthing writes under a hidden name and renames: never half seen.
             let settled = listing == seen
@@ -69,7 +79,10 @@ struct SyncWatch {
         }
     }
 
-    static func listing(of root: URL) throws -> Listing {
+    /// Nil when the folder is not there.
+    static func listing(of root: URL) -> Listing? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), isFolder.boolValue else { return nil }
         var found: Listing = [:]
         let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
         let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
