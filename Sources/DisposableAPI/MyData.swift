@@ -102,8 +102,12 @@ public struct MyData: Codable, Sendable {
         public var format: String
         public var sha256: String
         public var inTrash: Bool
+        /// The words it came with (an Instagram post's caption).
+        public var caption: String?
 
-        public init(id: String, file: String, takenAt: Date, byteSize: Int64, format: String, sha256: String, inTrash: Bool) {
+        public init(
+            id: String, file: String, takenAt: Date, byteSize: Int64, format: String, sha256: String, inTrash: Bool, caption: String? = nil
+        ) {
             self.id = id
             self.file = file
             self.takenAt = takenAt
@@ -111,6 +115,7 @@ public struct MyData: Codable, Sendable {
             self.format = format
             self.sha256 = sha256
             self.inTrash = inTrash
+            self.caption = caption
         }
     }
 
@@ -141,6 +146,8 @@ public struct MyData: Codable, Sendable {
     public var library: [LibraryFile]
     /// CAP-3: an account's moments, oldest first.
     public var moments: [MomentJSON] = []
+    /// The Maloja server the capsule's song comes from (issue 42); its API key is not written here.
+    public var scrobbler: ScrobblerJSON? = nil
     /// CAP-2: an account's capsules, oldest first.
     public var capsules: [Capsule] = []
     /// The names of an account's friends (and of requests either way), as the friends page shows them.

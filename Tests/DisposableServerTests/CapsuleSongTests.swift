@@ -73,6 +73,14 @@ struct CapsuleSongTests {
                     .patch, "/api/v1/library/capsules/2026-10", json: ["songTitle": "Fever", "songArtist": "Angèle"], token: ana)
                 #expect((changed["song"] as? [String: Any])?["title"] as? String == "Fever", "\(changed.text)")
 
+                // the link is Ana's data: in her export, without the key
+                let export = try await app.call(.get, "/api/v1/me/export", token: ana)
+                let zip = try writeTemporaryFile(Data(buffer: export.body), suffix: ".zip")
+                defer { try? FileManager.default.removeItem(at: zip) }
+                let data = try await extract(zip, "data.json")
+                let exported = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["scrobbler"] as? [String: Any]
+                #expect(exported?["url"] as? String == maloja.base && String(decoding: data, as: UTF8.self).contains(maloja.key) == false)
+
                 // unlinked: nothing linked any more; another account never saw Ana's
                 let bob = try await app.userToken()
                 try await app.call(.get, "/api/v1/me/scrobbler", token: bob).expectProblem(.notFound)

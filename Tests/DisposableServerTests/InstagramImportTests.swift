@@ -177,6 +177,12 @@ struct InstagramImportTests {
                 ], body: ByteBuffer(data: photo))
             let assetID = try #require(sent.headers[.init("Disposable-Media-Id")!], "\(sent.text)")
             #expect(try await app.call(.get, "/api/v1/library/assets/\(assetID)", token: user).string("caption") == "Au bord de l'eau")
+            // The caption is the person's data: in their export too
+            let export = try await app.call(.get, "/api/v1/me/export", token: user)
+            let zip = try writeTemporaryFile(Data(buffer: export.body), suffix: ".zip")
+            defer { try? FileManager.default.removeItem(at: zip) }
+            let data = try JSONSerialization.jsonObject(with: try await extract(zip, "data.json")) as? [String: Any] ?? [:]
+            #expect((data["library"] as? [[String: Any]])?.first?["caption"] as? String == "Au bord de l'eau", "\(data)")
         }
     }
 }

@@ -52,6 +52,7 @@ struct MyDataService: Sendable {
             let library = try await libraryFiles(of: user.id)
             data.library = library.map(\.1)
             data.moments = try await rows.moments(of: user.id)
+            data.scrobbler = try await rows.scrobbler(of: user.id)
             data.friends = try await FriendService.names(of: user.id, in: database)
             data.capsuleComments = try await StoryBoardRepository.comments(by: user.id, in: database)
             data.capsules = try await CapsuleRepository(database: database).all(userID: user.id).reversed().map {
@@ -80,7 +81,7 @@ struct MyDataService: Sendable {
                 ExportFile(key: asset.files.original, name: "library/" + name, size: asset.byteSize, modified: asset.takenAt),
                 MyData.LibraryFile(
                     id: asset.id, file: "library/" + name, takenAt: asset.takenAt, byteSize: asset.byteSize, format: asset.format.rawValue,
-                    sha256: asset.sha256, inTrash: asset.trashedAt != nil)
+                    sha256: asset.sha256, inTrash: asset.trashedAt != nil, caption: asset.caption)
             )
         }
     }

@@ -30,6 +30,17 @@ struct PersonalDataRepository: Sendable {
         }
     }
 
+    /// The linked scrobbler, without its key.
+    func scrobbler(of userID: String) async throws -> ScrobblerJSON? {
+        try await database.read { db in
+            try await db.raw("SELECT kind, url, linked_at FROM scrobblers WHERE user_id = \(bind: userID)").first().map { row in
+                ScrobblerJSON(
+                    kind: try row.decode(column: "kind", as: String.self), url: try row.decode(column: "url", as: String.self),
+                    linkedAt: Date(millisecondsSince1970: try row.decode(column: "linked_at", as: Int64.self)))
+            }
+        }
+    }
+
     func moments(of userID: String) async throws -> [MomentJSON] {
         try await database.read { db in
             try await db.raw("SELECT id, text, created_at FROM moments WHERE user_id = \(bind: userID) ORDER BY created_at, id").all()
