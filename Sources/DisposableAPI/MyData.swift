@@ -148,6 +148,8 @@ public struct MyData: Codable, Sendable {
     public var moments: [MomentJSON] = []
     /// The Maloja server the capsule's song comes from (issue 42); its API key is not written here.
     public var scrobbler: ScrobblerJSON? = nil
+    /// The browsers notices are pushed to (issue 42); their push addresses and keys are not written here.
+    public var pushDevices: [PushDeviceJSON] = []
     /// CAP-2: an account's capsules, oldest first.
     public var capsules: [Capsule] = []
     /// The names of an account's friends (and of requests either way), as the friends page shows them.

@@ -2,7 +2,7 @@ import Foundation
 
 /// One thing a person is told in the app (SOC-3).
 public struct NotificationJSON: Codable, Sendable, Equatable {
-    public enum Kind: String, Codable, Sendable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
         /// Someone liked my post.
         case liked
         /// Someone commented on my post; `text` holds their words.

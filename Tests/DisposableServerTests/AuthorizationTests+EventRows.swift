@@ -76,6 +76,17 @@ extension AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/me/scrobbler",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .noContent, .noContent)),
+        // Issue 42: an account's own push subscriptions ({device} is the organizer's browser).
+        Row(method: .get, path: "/api/v1/push", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(
+            method: .put, path: "/api/v1/push/kinds", json: ["kinds": ["liked"]],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(
+            method: .post, path: "/api/v1/push/subscriptions", json: ["endpoint": "ftp://push.example", "keys": ["p256dh": "x", "auth": "y"]],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .unprocessableContent, .unprocessableContent, .unprocessableContent)),
+        Row(
+            method: .delete, path: "/api/v1/push/subscriptions/{device}",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
         // CAP-2: an account's own capsules ({month} is the organizer's, released with one photo).
         Row(method: .get, path: "/api/v1/library/capsules", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
         Row(

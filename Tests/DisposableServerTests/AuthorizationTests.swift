@@ -1,3 +1,4 @@
+import Crypto
 import DisposableServer
 import Foundation
 import Hummingbird
@@ -120,6 +121,16 @@ struct AuthorizationTests {
                         of: "{friend}",
                         with: try #require(((try await app.call(.get, "/api/v1/me", token: friend))["user"] as? [String: Any])?["id"] as? String))
                 }
+                if path.contains("{device}") {
+                    let keys = [
+                        "p256dh": WebPushMessage.base64URL(P256.KeyAgreement.PrivateKey().publicKey.x963Representation),
+                        "auth": "AAAAAAAAAAAAAAAAAAAAAA",
+                    ]
+                    let device = try await app.call(
+                        .post, "/api/v1/push/subscriptions", json: ["endpoint": "https://push.example.invalid/\(UUID())", "keys": keys],
+                        token: organizer)
+                    path = path.replacingOccurrences(of: "{device}", with: try #require(device.string("id"), "\(device.text)"))
+                }
                 if path.contains("{moment}") {
                     let moment = try await app.call(.post, "/api/v1/moments", json: ["text": "Mine"], token: organizer)
                     path = path.replacingOccurrences(of: "{moment}", with: try #require(moment.string("id")))
@@ -198,7 +209,7 @@ struct AuthorizationTests {
         try await TestApp.run(.sqlite) { app in
             let covered = Set(
                 Self.rows.map {
-                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}").replacingOccurrences(of: "{comment}", with: "{id}").replacingOccurrences(of: "{video}", with: "{id}").replacingOccurrences(of: "{moment}", with: "{id}").replacingOccurrences(of: "{friend}", with: "{id}").replacingOccurrences(of: "{capsule}", with: "{id}").replacingOccurrences(of: "?year=2026", with: ""))"
+                    "\($0.method.rawValue) \($0.path.replacingOccurrences(of: "{photo}", with: "{id}").replacingOccurrences(of: "{user}", with: "{id}").replacingOccurrences(of: "{ticket}", with: "{id}").replacingOccurrences(of: "{upload}", with: "{id}").replacingOccurrences(of: "{asset}", with: "{id}").replacingOccurrences(of: "{comment}", with: "{id}").replacingOccurrences(of: "{video}", with: "{id}").replacingOccurrences(of: "{moment}", with: "{id}").replacingOccurrences(of: "{friend}", with: "{id}").replacingOccurrences(of: "{capsule}", with: "{id}").replacingOccurrences(of: "{device}", with: "{id}").replacingOccurrences(of: "?year=2026", with: ""))"
                 })
             let pages: Set<String> = ["GET /setup", "POST /setup"]  // covered by SetupTests
             for route in registeredRoutes(app.services) where !pages.contains(route) {

@@ -123,6 +123,16 @@ struct WebPagesTests {
         PageRow(method: .post, path: "/account/username", form: "username=", expected: all303),
         PageRow(method: .post, path: "/account/appearance", form: "appearance=dark", expected: all303),
         PageRow(method: .post, path: "/account/time-zone", form: "timeZone=Europe%2FParis", expected: all303),
+        // Issue 42: a Maloja link (where none answers: said on the page), phones' notices ({device}: none of theirs).
+        PageRow(
+            method: .post, path: "/account/scrobbler", form: "url=http%3A%2F%2F127.0.0.1%3A9&apiKey=key",
+            expected: statuses(.seeOther, .seeOther, .seeOther, .unprocessableContent, .unprocessableContent, .unprocessableContent)),
+        PageRow(method: .post, path: "/account/scrobbler/unlink", expected: all303),
+        PageRow(method: .post, path: "/account/push-kinds", form: "kind-liked=on", expected: all303),
+        PageRow(
+            method: .post, path: "/account/push/{device}/remove", expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)
+        ),
+        PageRow(method: .get, path: "/sw.js", expected: all200),
         PageRow(method: .get, path: "/my-data", expected: all200),
         PageRow(
             method: .post, path: "/my-data/delete", form: "confirm=on",
@@ -168,6 +178,7 @@ struct WebPagesTests {
                     .replacingOccurrences(of: "{code}", with: event["code"] as! String)
                     .replacingOccurrences(of: "{token}", with: "not-a-real-link").replacingOccurrences(of: "{lang}", with: "fr")
                     .replacingOccurrences(of: "{file}", with: "app.js").replacingOccurrences(of: "{session}", with: "0123456789abcdef")
+                    .replacingOccurrences(of: "{device}", with: "0123456789abcdef")
                     .replacingOccurrences(of: "{month}", with: "2026-10")
                 let response = try await app.page(
                     row.method, path, cookie: token, form: row.form?.replacingOccurrences(of: "{role}", with: "\(role)-\(suffix)"))

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "ded8e2184a5bce442563a42d6e8efa544e29b11d2f38a57b52ecc5449c1dec35"
+    public static let contractDigest = "f8d3ea649c6e9c56df3f1fc62b6d164a01bba865645e8c38854d65567e478b07"
 }

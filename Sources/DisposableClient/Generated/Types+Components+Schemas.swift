@@ -3700,6 +3700,139 @@ extension Components {
                 case apiKey
             }
         }
+        /// - Remark: Generated from `#/components/schemas/PushSettings`.
+        public struct PushSettings: Codable, Hashable, Sendable {
+            /// The VAPID public key, base64url (an uncompressed P-256 point)
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushSettings/publicKey`.
+            public var publicKey: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PushSettings/kinds`.
+            public var kinds: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/PushSettings/devices`.
+            public var devices: [Components.Schemas.PushDevice]
+            /// Creates a new `PushSettings`.
+            ///
+            /// - Parameters:
+            ///   - publicKey: The VAPID public key, base64url (an uncompressed P-256 point)
+            ///   - kinds:
+            ///   - devices:
+            public init(
+                publicKey: Swift.String,
+                kinds: [Swift.String],
+                devices: [Components.Schemas.PushDevice]
+            ) {
+                self.publicKey = publicKey
+                self.kinds = kinds
+                self.devices = devices
+            }
+            public enum CodingKeys: String, CodingKey {
+                case publicKey
+                case kinds
+                case devices
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushDevice`.
+        public struct PushDevice: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushDevice/id`.
+            public var id: Swift.String
+            /// "Chrome on Android", from the subscribing browser
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushDevice/device`.
+            public var device: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/PushDevice/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `PushDevice`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - device: "Chrome on Android", from the subscribing browser
+            ///   - createdAt:
+            public init(
+                id: Swift.String,
+                device: Swift.String? = nil,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.device = device
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case device
+                case createdAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput`.
+        public struct PushSubscriptionInput: Codable, Hashable, Sendable {
+            /// The push service's https address the browser gave
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput/endpoint`.
+            public var endpoint: Swift.String
+            /// As the browser gives it (browsers send null when it has none); not used
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput/expirationTime`.
+            public var expirationTime: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput/keys`.
+            public struct KeysPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput/keys/p256dh`.
+                public var p256dh: Swift.String
+                /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput/keys/auth`.
+                public var auth: Swift.String
+                /// Creates a new `KeysPayload`.
+                ///
+                /// - Parameters:
+                ///   - p256dh:
+                ///   - auth:
+                public init(
+                    p256dh: Swift.String,
+                    auth: Swift.String
+                ) {
+                    self.p256dh = p256dh
+                    self.auth = auth
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case p256dh
+                    case auth
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput/keys`.
+            public var keys: Components.Schemas.PushSubscriptionInput.KeysPayload
+            /// Creates a new `PushSubscriptionInput`.
+            ///
+            /// - Parameters:
+            ///   - endpoint: The push service's https address the browser gave
+            ///   - expirationTime: As the browser gives it (browsers send null when it has none); not used
+            ///   - keys:
+            public init(
+                endpoint: Swift.String,
+                expirationTime: Swift.Double? = nil,
+                keys: Components.Schemas.PushSubscriptionInput.KeysPayload
+            ) {
+                self.endpoint = endpoint
+                self.expirationTime = expirationTime
+                self.keys = keys
+            }
+            public enum CodingKeys: String, CodingKey {
+                case endpoint
+                case expirationTime
+                case keys
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushKindsInput`.
+        public struct PushKindsInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushKindsInput/kinds`.
+            public var kinds: [Swift.String]
+            /// Creates a new `PushKindsInput`.
+            ///
+            /// - Parameters:
+            ///   - kinds:
+            public init(kinds: [Swift.String]) {
+                self.kinds = kinds
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kinds
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/MomentInput`.
         public struct MomentInput: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/MomentInput/text`.

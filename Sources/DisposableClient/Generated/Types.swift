@@ -337,6 +337,26 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
     func unlinkScrobbler(_ input: Operations.UnlinkScrobbler.Input) async throws -> Operations.UnlinkScrobbler.Output
+    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers
+    ///
+    /// - Remark: HTTP `GET /api/v1/push`.
+    /// - Remark: Generated from `#/paths//api/v1/push/get(getPushSettings)`.
+    func getPushSettings(_ input: Operations.GetPushSettings.Input) async throws -> Operations.GetPushSettings.Output
+    /// Issue 42: subscribe this browser to my notices (the body is its PushSubscription.toJSON()); the same browser again replaces its subscription
+    ///
+    /// - Remark: HTTP `POST /api/v1/push/subscriptions`.
+    /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/post(subscribePush)`.
+    func subscribePush(_ input: Operations.SubscribePush.Input) async throws -> Operations.SubscribePush.Output
+    /// Issue 42: stop sending my notices to one of my browsers
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/push/subscriptions/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/{id}/delete(unsubscribePush)`.
+    func unsubscribePush(_ input: Operations.UnsubscribePush.Input) async throws -> Operations.UnsubscribePush.Output
+    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all)
+    ///
+    /// - Remark: HTTP `PUT /api/v1/push/kinds`.
+    /// - Remark: Generated from `#/paths//api/v1/push/kinds/put(setPushKinds)`.
+    func setPushKinds(_ input: Operations.SetPushKinds.Input) async throws -> Operations.SetPushKinds.Output
     /// CAP-3: delete one of my moments
     ///
     /// - Remark: HTTP `DELETE /api/v1/moments/{id}`.
@@ -1411,6 +1431,52 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
     public func unlinkScrobbler(headers: Operations.UnlinkScrobbler.Input.Headers = .init()) async throws -> Operations.UnlinkScrobbler.Output {
         try await unlinkScrobbler(Operations.UnlinkScrobbler.Input(headers: headers))
+    }
+    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers
+    ///
+    /// - Remark: HTTP `GET /api/v1/push`.
+    /// - Remark: Generated from `#/paths//api/v1/push/get(getPushSettings)`.
+    public func getPushSettings(headers: Operations.GetPushSettings.Input.Headers = .init()) async throws -> Operations.GetPushSettings.Output {
+        try await getPushSettings(Operations.GetPushSettings.Input(headers: headers))
+    }
+    /// Issue 42: subscribe this browser to my notices (the body is its PushSubscription.toJSON()); the same browser again replaces its subscription
+    ///
+    /// - Remark: HTTP `POST /api/v1/push/subscriptions`.
+    /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/post(subscribePush)`.
+    public func subscribePush(
+        headers: Operations.SubscribePush.Input.Headers = .init(),
+        body: Operations.SubscribePush.Input.Body
+    ) async throws -> Operations.SubscribePush.Output {
+        try await subscribePush(Operations.SubscribePush.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Issue 42: stop sending my notices to one of my browsers
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/push/subscriptions/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/{id}/delete(unsubscribePush)`.
+    public func unsubscribePush(
+        path: Operations.UnsubscribePush.Input.Path,
+        headers: Operations.UnsubscribePush.Input.Headers = .init()
+    ) async throws -> Operations.UnsubscribePush.Output {
+        try await unsubscribePush(Operations.UnsubscribePush.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all)
+    ///
+    /// - Remark: HTTP `PUT /api/v1/push/kinds`.
+    /// - Remark: Generated from `#/paths//api/v1/push/kinds/put(setPushKinds)`.
+    public func setPushKinds(
+        headers: Operations.SetPushKinds.Input.Headers = .init(),
+        body: Operations.SetPushKinds.Input.Body
+    ) async throws -> Operations.SetPushKinds.Output {
+        try await setPushKinds(Operations.SetPushKinds.Input(
+            headers: headers,
+            body: body
+        ))
     }
     /// CAP-3: delete one of my moments
     ///

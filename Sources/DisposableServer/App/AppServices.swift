@@ -21,6 +21,8 @@ public struct AppServices: Sendable {
     let capsules: CapsuleService
     /// Issue 42: the capsule's song from the person's Maloja.
     let scrobblers: ScrobblerService
+    /// Issue 42: notices sent to phones (Web Push).
+    let push: PushService
     let friends: FriendService
     let board: StoryBoardService
     let admin: AdminService
@@ -123,6 +125,9 @@ public struct AppServices: Sendable {
             rows: CapsuleRepository(database: database), profiles: profiles, collages: Collage(blobs: blobs, images: images),
             ingest: ingest, songs: scrobblers,
             bell: notifications.bell, clock: clock, logger: logger)
+        push = PushService(
+            subscriptions: PushSubscriptions(database: database, clock: clock), notifications: notifications, profiles: profiles,
+            client: PushService.sharedClient, contact: configuration.publicBaseURL, clock: clock, logger: logger)
         friends = FriendService(
             database: database, limiter: RateLimiter([.target: configuration.limits.friendRequests]), bell: notifications.bell, clock: clock)
         board = StoryBoardService(

@@ -42,6 +42,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     MomentController(moments: services.moments).addRoutes(to: withSession)
     CapsuleController(capsules: services.capsules).addRoutes(to: withSession)
     ScrobblerController(scrobblers: services.scrobblers).addRoutes(to: withSession)
+    PushController(push: services.push).addRoutes(to: withSession)
     FriendController(friends: services.friends).addRoutes(to: withSession)
     StoryBoardController(board: services.board).addRoutes(to: withSession)
     PhotoController(photos: services.photos).addRoutes(to: withSession)
@@ -94,7 +95,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     CapsulePages(capsules: services.capsules).addRoutes(to: withSession)
     FriendPages(friends: services.friends).addRoutes(to: withSession)
     StoryBoardPages(board: services.board).addRoutes(to: withSession)
-    AccountPages(accounts: services.accounts, profiles: services.profiles, scrobblers: services.scrobblers).addRoutes(to: withSession)
+    AccountPages(accounts: services.accounts, profiles: services.profiles, scrobblers: services.scrobblers, push: services.push).addRoutes(
+        to: withSession)
     SupportController(support: services.support).addRoutes(to: withSession)
     MyDataController(myData: services.myData, blobs: services.blobs).addRoutes(to: withSession)
     MyDataPages(myData: services.myData, joining: services.joining, secure: secure).addRoutes(to: withSession)
@@ -135,6 +137,7 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
             database: services.database, changes: services.changes, clock: services.clock, started: services.started,
             logger: services.logger, retention: configuration.retention),
         PersonalAnnouncer(capsules: services.capsules, moments: services.moments, started: services.started, logger: services.logger),
+        PushSender(push: services.push, started: services.started, logger: services.logger),
         services.retention)
     if let metricsPort = configuration.metricsPort {
         app.addServices(metricsListener(services: services, port: metricsPort))

@@ -152,7 +152,7 @@ struct NotificationRepository: Sendable {
         }
     }
 
-    private static func select(_ recipients: [String]) -> SQLQueryString {
+    static func select(_ recipients: [String]) -> SQLQueryString {
         """
         SELECT n.*, e.name AS event_name, e.code AS event_code, e.ends_at AS event_ends_at
         FROM notifications n LEFT JOIN events e ON e.id = n.event_id
@@ -160,7 +160,7 @@ struct NotificationRepository: Sendable {
         """
     }
 
-    private static func notice(from row: any SQLRow) throws -> Notice {
+    static func notice(from row: any SQLRow) throws -> Notice {
         Notice(
             id: try row.decode(column: "id", as: String.self),
             kind: NotificationJSON.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .revealed,

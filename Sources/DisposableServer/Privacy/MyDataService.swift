@@ -53,6 +53,7 @@ struct MyDataService: Sendable {
             data.library = library.map(\.1)
             data.moments = try await rows.moments(of: user.id)
             data.scrobbler = try await rows.scrobbler(of: user.id)
+            data.pushDevices = try await PushSubscriptions(database: database, clock: clock).devices(userID: user.id)
             data.friends = try await FriendService.names(of: user.id, in: database)
             data.capsuleComments = try await StoryBoardRepository.comments(by: user.id, in: database)
             data.capsules = try await CapsuleRepository(database: database).all(userID: user.id).reversed().map {

@@ -10,6 +10,8 @@ struct AccountPages {
     let profiles: ProfileService
     /// The capsule's song from a Maloja server (issue 42).
     let scrobblers: ScrobblerService
+    /// The phones notices go to (issue 42).
+    let push: PushService
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/account", use: page)
@@ -20,6 +22,8 @@ struct AccountPages {
         router.post("/account/time-zone", use: setTimeZone)
         router.post("/account/scrobbler", use: linkScrobbler)
         router.post("/account/scrobbler/unlink", use: unlinkScrobbler)
+        router.post("/account/push-kinds", use: setPushKinds)
+        router.post("/account/push/:device/remove", use: removePushDevice)
         router.post("/account/sessions/:session/end", use: endSession)
         router.post("/account/sessions/end-others", use: endOthers)
     }
@@ -38,6 +42,7 @@ struct AccountPages {
             "password": "account_password_changed", "ended": "account_session_ended", "others": "account_others_ended", "name": "account_name_saved",
             "username": "account_username_saved", "appearance": "account_appearance_saved",
             "time-zone": "account_time_zone_saved", "scrobbler": "account_music_linked", "scrobbler-unlinked": "account_music_unlinked",
+            "push": "account_push_saved", "push-removed": "account_push_removed",
         ][done ?? ""]
         return try await render(WebRequest(request, context: context), user: user, current: hash, notice: notice)
     }
@@ -57,6 +62,7 @@ struct AccountPages {
                 since: web.time(session.createdAt),
                 lastSeen: web.time(session.lastSeenAt), current: session.current)
         }
+        let pushSettings = try? await push.settings(for: user)
         return web.page(
             "account", title: web.t("account_title"),
             model: AccountPage(
@@ -67,6 +73,15 @@ struct AccountPages {
                 timeZones: [AccountPage.Choice(value: "", label: web.t("account_time_zone_device"), checked: user.timeZone == nil)]
                     + Self.zones(keeping: user.timeZone).map { AccountPage.Choice(value: $0, label: $0, checked: $0 == user.timeZone) },
                 scrobblerURL: try? await scrobblers.linked(for: user).url,
+                pushKinds: pushSettings.map { settings in
+                    PushSubscriptions.allKinds.map {
+                        AccountPage.Choice(value: $0, label: web.t("push_kind_\($0)"), checked: settings.kinds.contains($0))
+                    }
+                } ?? [],
+                pushDevices: (pushSettings?.devices ?? []).map {
+                    AccountPage.Device(id: $0.id, name: $0.device ?? web.t("account_unknown_device"), since: web.time($0.createdAt))
+                },
+                hasPushDevices: pushSettings?.devices.isEmpty == false,
                 notice: notice.map { web.t($0) },
                 error: error, sessions: sessions,
                 hasOthers: sessions.contains { !$0.current }),
@@ -141,6 +156,17 @@ struct AccountPages {
         try await saveProfile(request, context, done: "scrobbler-unlinked") { user, _ in try await scrobblers.unlink(for: user) }
     }
 
+    @Sendable func setPushKinds(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await saveProfile(request, context, done: "push") { user, form in
+            _ = try await push.setKinds(PushSubscriptions.allKinds.filter { form.isOn("kind-\($0)") }, for: user)
+        }
+    }
+
+    @Sendable func removePushDevice(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let device = try context.parameters.require("device")
+        return try await saveProfile(request, context, done: "push-removed") { user, _ in try await push.remove(device, for: user) }
+    }
+
     @Sendable func endSession(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let (user, hash) = signedIn(context) else { return Self.toLogin }
         do {
@@ -168,6 +194,12 @@ struct AccountPage: Sendable {
         let current: Bool
     }
 
+    struct Device: Sendable {
+        let id: String
+        let name: String
+        let since: TimeText
+    }
+
     struct Choice: Sendable {
         let value: String
         let label: String
@@ -183,6 +215,10 @@ struct AccountPage: Sendable {
     let timeZones: [Choice]
     /// The linked Maloja server's address.
     let scrobblerURL: String?
+    /// Which notices go to the phones, and the phones.
+    let pushKinds: [Choice]
+    let pushDevices: [Device]
+    let hasPushDevices: Bool
     let notice: String?
     let error: String?
     let sessions: [Session]

@@ -16,6 +16,7 @@ struct InfoPages {
         router.get("/language/:code", use: language)
         router.get("/manifest.webmanifest", use: manifest)
         router.get("/static/:file", use: file)
+        router.get("/sw.js", use: serviceWorker)
     }
 
     @Sendable func help(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -69,6 +70,14 @@ struct InfoPages {
     }
 
     /// Static files; URLs carry the asset version, so they can be cached for a year.
+    /// The service worker that shows notices sent to a closed page (issue 42): at the root, so that it serves every page
+    /// of the site; never cached, so that an upgrade reaches it.
+    @Sendable func serviceWorker(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let file = resources.staticFiles["sw.js"] else { throw Problem.notFound("There is no such file.") }
+        return Response(
+            status: .ok, headers: [.contentType: file.contentType, .cacheControl: "no-cache"], body: .init(byteBuffer: ByteBuffer(data: file.data)))
+    }
+
     @Sendable func file(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let file = resources.staticFiles[try context.parameters.require("file")] else {
             throw Problem.notFound("There is no such file.")

@@ -63,6 +63,7 @@ let migrations: [Migration] = [
     .v41RenderPhases,
     .v42LibraryCaptions,
     .v43Scrobblers,
+    .v44WebPush,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

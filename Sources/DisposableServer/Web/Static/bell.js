@@ -90,4 +90,40 @@ async function start() {
   addEventListener('pagehide', () => stream.close());
 }
 
-if (bell) start();
+// Issue 42: the same notices on this phone with its pages closed (Web Push), offered to accounts from the bell —
+// asked only when the person taps, never on arrival.
+async function offerPush() {
+  const offer = document.getElementById('push-offer');
+  if (!offer || !('serviceWorker' in navigator) || !('PushManager' in window) || Notification.permission === 'denied') return;
+  let settings;
+  try { settings = await api('/api/v1/push'); } catch { return; }  // a guest: not offered
+  const registration = await navigator.serviceWorker.getRegistration('/');
+  if (await registration?.pushManager.getSubscription()) return;
+  offer.hidden = false;
+  const button = document.getElementById('push-on');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      if (await Notification.requestPermission() !== 'granted') { toast(t('push_denied'), 6000); return; }
+      const worker = await navigator.serviceWorker.register('/sw.js');
+      await navigator.serviceWorker.ready;
+      const key = Uint8Array.from(atob(settings.publicKey.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+      // A browser without a reachable push service may never answer: 15 s, then it is said.
+      const subscription = await Promise.race([
+        worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }),
+        new Promise((_, reject) => { setTimeout(() => reject(new Error('timeout')), 15000); }),
+      ]);
+      await api('/api/v1/push/subscriptions', {
+        method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(subscription.toJSON()),
+      });
+      offer.hidden = true;
+      toast(t('push_done'), 4000);
+    } catch {
+      toast(t('push_unavailable'), 8000);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+if (bell) start().then(offerPush);

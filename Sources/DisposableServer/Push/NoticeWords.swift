@@ -1,0 +1,67 @@
+import DisposableAPI
+import Foundation
+
+/// What a notice says on a phone's lock screen, in the subscriber's language: the bell's own sentences
+/// (`js_notice_*`, as `Static/bell.js` writes them), the event or the app as the title, and the page it opens.
+enum NoticeWords {
+    struct Words: Codable, Equatable {
+        let title: String
+        let body: String
+        /// The page a tap opens (same-origin path).
+        let url: String
+        /// One notice replaces another of the same tag on the phone.
+        let tag: String
+    }
+
+    static func words(_ notice: NotificationJSON, language: WebLanguage, zone: TimeZone) -> Words {
+        let strings = WebResources.shared.catalogues[language] ?? [:]
+        func t(_ key: String, _ values: [String: String]) -> String {
+            var text = strings["js_\(key)"] ?? key
+            for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+            return text
+        }
+        let values = ["name": notice.actorName ?? "", "event": notice.eventName ?? "", "text": notice.text ?? ""]
+        let body: String =
+            switch notice.kind {
+            case .liked: t("notice_liked", values)
+            case .commented: t("notice_commented", values)
+            case .revealed: t("notice_revealed", values)
+            case .endingSoon: t("notice_ending", values.merging(["date": date(notice.deletesAt, language, zone)]) { $1 })
+            case .recap: t("notice_recap", values)
+            case .capsule: t("notice_capsule", ["month": month(notice.period, language)])
+            case .momentsRecap: t("notice_moments_recap", ["year": notice.period ?? ""])
+            case .friendRequest: t("notice_friend_request", values)
+            case .friendAccepted: t("notice_friend_accepted", values)
+            case .capsuleShared: t("notice_capsule_shared", values)
+            case .capsuleReaction: t("notice_capsule_reaction", values)
+            case .capsuleComment: t("notice_capsule_comment", values)
+            }
+        return Words(title: notice.eventName ?? "Disposable", body: body, url: url(notice), tag: notice.id)
+    }
+
+    /// The page the bell links to for the notice.
+    static func url(_ notice: NotificationJSON) -> String {
+        let escape = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/", "?", "#"])) ?? "" }
+        switch notice.kind {
+        case .capsule: return "/capsules/\(escape(notice.period ?? ""))"
+        case .momentsRecap: return "/moments?year=\(escape(notice.period ?? ""))"
+        case .friendRequest, .friendAccepted: return "/friends"
+        case .capsuleShared, .capsuleReaction, .capsuleComment: return "/board"
+        default:
+            let page = "/e/\(escape(notice.eventCode ?? ""))" + (notice.kind == .recap ? "/recap" : "")
+            return page + (notice.photoId.map { "#post=\(escape($0))" } ?? "")
+        }
+    }
+
+    private static func date(_ date: Date?, _ language: WebLanguage, _ zone: TimeZone) -> String {
+        guard let date else { return "" }
+        return date.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, locale: language.locale, timeZone: zone))
+    }
+
+    /// "October 2026", "octobre 2026".
+    private static func month(_ period: String?, _ language: WebLanguage) -> String {
+        guard let period, let month = CapsuleMonth(period) else { return period ?? "" }
+        let style = Date.FormatStyle(locale: language.locale, timeZone: .gmt).month(.wide).year()
+        return month.start(in: .gmt).formatted(style)
+    }
+}

@@ -1,0 +1,111 @@
+import AsyncHTTPClient
+import DisposableAPI
+import Foundation
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// Issue 42: the bell's notices also reach a phone whose page is closed (Web Push: RFC 8030, 8291, 8292). An account
+/// subscribes its browsers from the bell and chooses which kinds on My account; every notice written anywhere is
+/// taken by one instance's `PushSender` loop, worded in each browser's language and sent encrypted to its push service.
+/// A subscription the push service says is gone (404, 410) is forgotten.
+struct PushService: Sendable {
+    let subscriptions: PushSubscriptions
+    let notifications: NotificationService
+    let profiles: ProfileService
+    let client: HTTPClient
+    /// VAPID's `sub`: how the push service may reach whoever runs this server.
+    let contact: String
+    let clock: any AppClock
+    let logger: Logger
+
+    /// The client of every push: short waits, no redirects.
+    static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    func settings(for user: User) async throws -> PushSettingsJSON {
+        PushSettingsJSON(
+            publicKey: WebPushMessage.base64URL(try await subscriptions.signingKey().publicKey.x963Representation),
+            kinds: try await subscriptions.kinds(userID: user.id), devices: try await subscriptions.devices(userID: user.id))
+    }
+
+    func subscribe(_ input: PushSubscriptionInput, for user: User, language: WebLanguage, device: String?) async throws -> PushDeviceJSON {
+        try await subscriptions.subscribe(input, userID: user.id, language: language, device: device)
+    }
+
+    func remove(_ id: String, for user: User) async throws { try await subscriptions.remove(id, userID: user.id) }
+
+    func setKinds(_ kinds: [String], for user: User) async throws -> PushSettingsJSON {
+        try await subscriptions.setKinds(kinds, userID: user.id)
+        return try await settings(for: user)
+    }
+
+    // MARK: Sending
+
+    /// Sends the notices written since the last call (each by one instance); says how many messages went out.
+    @discardableResult
+    func sendDue() async throws -> Int {
+        var sent = 0
+        for (notice, accountID) in try await notifications.forPush(limit: 100) {
+            let targets = try await subscriptions.targets(userID: accountID, kind: notice.kind.rawValue)
+            guard !targets.isEmpty else { continue }
+            let json = notifications.json(notice)
+            let zone = try await profiles.timeZone(of: accountID).flatMap(TimeZone.init(identifier:)) ?? .gmt
+            for target in targets where try await send(NoticeWords.words(json, language: target.language, zone: zone), to: target) {
+                sent += 1
+            }
+        }
+        return sent
+    }
+
+    /// One message to one browser; false when it did not go (logged; a gone subscription is forgotten).
+    private func send(_ words: NoticeWords.Words, to target: PushSubscriptions.Subscription) async throws -> Bool {
+        var payload = try JSONEncoder().encode(words)
+        if payload.count > WebPushMessage.maxPayload {
+            let shorter = NoticeWords.Words(title: words.title, body: String(words.body.prefix(300)) + "…", url: words.url, tag: words.tag)
+            payload = try JSONEncoder().encode(shorter)
+        }
+        var request = HTTPClientRequest(url: target.endpoint.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "TTL", value: "86400")
+        request.headers.add(name: "Urgency", value: "normal")
+        request.headers.add(name: "Content-Encoding", value: "aes128gcm")
+        request.headers.add(name: "Content-Type", value: "application/octet-stream")
+        request.headers.add(
+            name: "Authorization",
+            value: try WebPushMessage.vapid(try await subscriptions.signingKey(), endpoint: target.endpoint, subject: contact, now: clock.now))
+        request.body = .bytes(ByteBuffer(data: try WebPushMessage.encrypt(payload, p256dh: target.p256dh, auth: target.auth)))
+        do {
+            let response = try await client.execute(request, timeout: .seconds(15))
+            _ = try? await response.body.collect(upTo: 64 << 10)
+            switch response.status.code {
+            case 200..<300: return true
+            case 404, 410:
+                try await subscriptions.forget(target.id)
+                logger.info("A push subscription is gone: forgotten", metadata: ["user": "\(target.userID)"])
+            default:
+                logger.warning("A push service refused a message", metadata: ["status": "\(response.status.code)"])
+            }
+        } catch {
+            logger.warning("A push service could not be reached", metadata: ["error": "\(error)"])
+        }
+        return false
+    }
+}
+
+/// Every few seconds, the notices written since: to the phones they are for.
+struct PushSender: Service {
+    let push: PushService
+    let started: StartupGate
+    let logger: Logger
+    var interval: Duration = .seconds(2)
+
+    func run() async throws {
+        await runPeriodically(started, logger: logger, every: interval, waitFirst: true, what: "Sending push notifications") {
+            _ = try await push.sendDue()
+        }
+    }
+}
