@@ -54,8 +54,8 @@ struct PushService: Sendable {
             guard !targets.isEmpty else { continue }
             let json = notifications.json(notice)
             let zone = try await profiles.timeZone(of: accountID).flatMap(TimeZone.init(identifier:)) ?? .gmt
-            for target in targets where try await send(NoticeWords.words(json, language: target.language, zone: zone), to: target) {
-                sent += 1
+            for target in targets {
+                if try await send(NoticeWords.words(json, language: target.language, zone: zone), to: target) { sent += 1 }
             }
         }
         return sent
