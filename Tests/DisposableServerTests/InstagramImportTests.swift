@@ -61,19 +61,6 @@ struct InstagramImportTests {
         try Data(#"{"relationships_following":[]}"#.utf8).write(to: listFolder.appendingPathComponent("following.json"))
     }
 
-    static func zip(_ folder: URL, into zip: URL) async throws {
-        let zipped = try await runTool(
-            "/usr/bin/python3",
-            [
-                "-c",
-                "import os, sys, zipfile\nroot = sys.argv[1]\nwith zipfile.ZipFile(sys.argv[2], 'w') as z:\n"
-                    + "    for d, _, files in os.walk(root):\n        for f in files:\n"
-                    + "            p = os.path.join(d, f); z.write(p, os.path.relpath(p, root))",
-                folder.path, zip.path,
-            ])
-        #expect(zipped.status == 0, "\(zipped.output)")
-    }
-
     @Test(
         "Both layouts (a ZIP of today's, a folder of the older): posts, carousels, stories and reels with their dates and captions read back from Instagram's escaping; run twice, nothing twice"
     )
@@ -86,7 +73,7 @@ struct InstagramImportTests {
             try await Self.export(
                 at: current.appendingPathComponent("instagram-ana_20260101"), lists: "your_instagram_activity/media", prefix: "a")
             let zip = setup.root.appendingPathComponent("instagram-ana-2026-01-01.zip")
-            try await Self.zip(current, into: zip)
+            try await LibraryImportTests.zip(current, into: zip)
             // The older layout, unpacked.
             let older = setup.root.appendingPathComponent("older")
             try await Self.export(at: older, lists: "content", prefix: "b")

@@ -17,6 +17,20 @@ struct LibraryImportTests {
         return found
     }
 
+    /// `folder`'s files in a ZIP, by their paths inside it (Python's zipfile, as exports are made elsewhere).
+    static func zip(_ folder: URL, into zip: URL) async throws {
+        let zipped = try await runTool(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import os, sys, zipfile\nroot = sys.argv[1]\nwith zipfile.ZipFile(sys.argv[2], 'w') as z:\n"
+                    + "    for d, _, files in os.walk(root):\n        for f in files:\n"
+                    + "            p = os.path.join(d, f); z.write(p, os.path.relpath(p, root))",
+                folder.path, zip.path,
+            ])
+        #expect(zipped.status == 0, "\(zipped.output)")
+    }
+
     @Test(
         "A Takeout ZIP: capture times from the JSON sidecars (both namings), the edited version instead of its original, a broken video skipped with why; run twice, nothing twice"
     )
@@ -39,16 +53,7 @@ struct LibraryImportTests {
             try Data("not really a video".utf8).write(to: folder.appendingPathComponent("VID_0003.mp4"))
             try Data(#"{"title":"Photos from 2019"}"#.utf8).write(to: folder.appendingPathComponent("metadata.json"))
             let zip = setup.root.appendingPathComponent("takeout-20260101.zip")
-            let zipped = try await runTool(
-                "/usr/bin/python3",
-                [
-                    "-c",
-                    "import os, sys, zipfile\nroot = sys.argv[1]\nwith zipfile.ZipFile(sys.argv[2], 'w') as z:\n"
-                        + "    for d, _, files in os.walk(root):\n        for f in files:\n"
-                        + "            p = os.path.join(d, f); z.write(p, os.path.relpath(p, root))",
-                    setup.root.appendingPathComponent("takeout-src").path, zip.path,
-                ])
-            #expect(zipped.status == 0, "\(zipped.output)")
+            try await Self.zip(setup.root.appendingPathComponent("takeout-src"), into: zip)
 
             // MUT
             let run = try await setup.cli(["import", zip.path])
