@@ -40,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         // LIB-5: reading a Google Takeout archive (`disposable import`).
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        // Issue 42: the ID token of "Sign in with OpenID Connect", checked against the provider's JWKS.
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
     ],
     targets: [
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
@@ -68,6 +70,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("Web/Strings"), .copy("OpenAPI/openapi.yaml")]
         ),
@@ -102,6 +105,7 @@ let package = Package(
                 "DisposableClient",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
     ]

@@ -15,10 +15,12 @@ public struct AdminUserJSON: Codable, Sendable, Equatable {
     public var createdAt: Date
     /// The account's picture (SOC-5), if it has one.
     public var avatarURL: String?
+    /// Whether the account signs in with the instance's OpenID Connect provider (issue 42).
+    public var usesOpenID: Bool
 
     public init(
         id: String, email: String, name: String, isAdmin: Bool, quotaBytes: Int64, quotaIsDefault: Bool, usedBytes: Int64, createdAt: Date,
-        avatarURL: String? = nil
+        avatarURL: String? = nil, usesOpenID: Bool = false
     ) {
         self.id = id
         self.email = email
@@ -29,6 +31,7 @@ public struct AdminUserJSON: Codable, Sendable, Equatable {
         self.usedBytes = usedBytes
         self.createdAt = createdAt
         self.avatarURL = avatarURL
+        self.usesOpenID = usesOpenID
     }
 }
 

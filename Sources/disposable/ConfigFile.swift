@@ -16,6 +16,7 @@ enum ConfigFile {
             "body-timeout",
             "max-connections-per-client", "max-streams-per-session", "session-days", "storage-url", "s3-endpoint", "s3-public-endpoint", "s3-region",
             "s3-path-style", "metrics-token", "metrics-port", "smtp-url", "mail-from",
+            "oidc-issuer", "oidc-client-id", "oidc-button-label", "oidc-only",
         ].map { ($0, "DISPOSABLE_" + $0.uppercased().replacingOccurrences(of: "-", with: "_")) })
 
     /// Reads the file `--config PATH` (or `DISPOSABLE_CONFIG`) names, if any, into the environment.

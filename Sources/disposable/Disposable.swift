@@ -144,6 +144,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup(title: "Storage") var storage: StorageOptions
 
+    @OptionGroup(title: "Sign in with OpenID Connect") var openID: OpenIDOptions
+
     @Option(help: "A bearer token that may read /metrics from anywhere; loopback clients and admins may without it (env DISPOSABLE_METRICS_TOKEN).")
     var metricsToken: String? = env("DISPOSABLE_METRICS_TOKEN")
 
@@ -160,6 +162,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
         configuration.databasePoolSize = databasePoolSize
         configuration.storage = try storage.location()
+        configuration.openID = try openID.settings()
         if let metricsToken, metricsToken.utf8.count < 16 { throw ValidationError("--metrics-token must be at least 16 characters.") }
         configuration.metricsToken = metricsToken
         configuration.smtpURL = smtpURL

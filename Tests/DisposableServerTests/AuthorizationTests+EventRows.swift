@@ -76,6 +76,9 @@ extension AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/me/scrobbler",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .noContent, .noContent)),
+        // Issue 42: the OpenID Connect link of an account — this instance has no provider.
+        Row(method: .get, path: "/api/v1/me/openid", expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
+        Row(method: .delete, path: "/api/v1/me/openid", expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
         // Issue 42: an account's own push subscriptions ({device} is the organizer's browser).
         Row(method: .get, path: "/api/v1/push", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
         Row(

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "f8d3ea649c6e9c56df3f1fc62b6d164a01bba865645e8c38854d65567e478b07"
+    public static let contractDigest = "f357bbe318887ae7d880b930700ab62111fd3d795556fec0b39664e52277b465"
 }

@@ -1605,6 +1605,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AdminUser/avatarURL`.
             public var avatarURL: Swift.String?
+            /// Issue 42: whether the account signs in with the instance's OpenID Connect provider
+            ///
+            /// - Remark: Generated from `#/components/schemas/AdminUser/usesOpenID`.
+            public var usesOpenID: Swift.Bool
             /// Creates a new `AdminUser`.
             ///
             /// - Parameters:
@@ -1617,6 +1621,7 @@ extension Components {
             ///   - usedBytes:
             ///   - createdAt:
             ///   - avatarURL: The account's picture, if it has one
+            ///   - usesOpenID: Issue 42: whether the account signs in with the instance's OpenID Connect provider
             public init(
                 id: Swift.String,
                 email: Swift.String,
@@ -1626,7 +1631,8 @@ extension Components {
                 quotaIsDefault: Swift.Bool,
                 usedBytes: Swift.Int64,
                 createdAt: Foundation.Date,
-                avatarURL: Swift.String? = nil
+                avatarURL: Swift.String? = nil,
+                usesOpenID: Swift.Bool
             ) {
                 self.id = id
                 self.email = email
@@ -1637,6 +1643,7 @@ extension Components {
                 self.usedBytes = usedBytes
                 self.createdAt = createdAt
                 self.avatarURL = avatarURL
+                self.usesOpenID = usesOpenID
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1648,6 +1655,7 @@ extension Components {
                 case usedBytes
                 case createdAt
                 case avatarURL
+                case usesOpenID
             }
         }
         /// - Remark: Generated from `#/components/schemas/AdminUserList`.
@@ -3630,6 +3638,61 @@ extension Components {
                 case id
                 case text
                 case createdAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OpenIDStatus`.
+        public struct OpenIDStatus: Codable, Hashable, Sendable {
+            /// The provider's issuer URL, e.g. https://accounts.google.com
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenIDStatus/issuer`.
+            public var issuer: Swift.String
+            /// The sign-in button's words, if the admin set them
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenIDStatus/buttonLabel`.
+            public var buttonLabel: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/OpenIDStatus/linked`.
+            public var linked: Swift.Bool
+            /// The e-mail the provider gave when linked
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenIDStatus/email`.
+            public var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/OpenIDStatus/linkedAt`.
+            public var linkedAt: Foundation.Date?
+            /// Whether the account has a password; without one the provider cannot be unlinked
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenIDStatus/hasPassword`.
+            public var hasPassword: Swift.Bool
+            /// Creates a new `OpenIDStatus`.
+            ///
+            /// - Parameters:
+            ///   - issuer: The provider's issuer URL, e.g. https://accounts.google.com
+            ///   - buttonLabel: The sign-in button's words, if the admin set them
+            ///   - linked:
+            ///   - email: The e-mail the provider gave when linked
+            ///   - linkedAt:
+            ///   - hasPassword: Whether the account has a password; without one the provider cannot be unlinked
+            public init(
+                issuer: Swift.String,
+                buttonLabel: Swift.String? = nil,
+                linked: Swift.Bool,
+                email: Swift.String? = nil,
+                linkedAt: Foundation.Date? = nil,
+                hasPassword: Swift.Bool
+            ) {
+                self.issuer = issuer
+                self.buttonLabel = buttonLabel
+                self.linked = linked
+                self.email = email
+                self.linkedAt = linkedAt
+                self.hasPassword = hasPassword
+            }
+            public enum CodingKeys: String, CodingKey {
+                case issuer
+                case buttonLabel
+                case linked
+                case email
+                case linkedAt
+                case hasPassword
             }
         }
         /// - Remark: Generated from `#/components/schemas/Scrobbler`.

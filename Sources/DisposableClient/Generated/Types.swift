@@ -337,6 +337,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
     func unlinkScrobbler(_ input: Operations.UnlinkScrobbler.Input) async throws -> Operations.UnlinkScrobbler.Output
+    /// Issue 42: the instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/openid`.
+    /// - Remark: Generated from `#/paths//api/v1/me/openid/get(getOpenIDLink)`.
+    func getOpenIDLink(_ input: Operations.GetOpenIDLink.Input) async throws -> Operations.GetOpenIDLink.Output
+    /// Issue 42: unlink the provider (refused while it is the only way into the account: set a password first)
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/me/openid`.
+    /// - Remark: Generated from `#/paths//api/v1/me/openid/delete(unlinkOpenID)`.
+    func unlinkOpenID(_ input: Operations.UnlinkOpenID.Input) async throws -> Operations.UnlinkOpenID.Output
     /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers
     ///
     /// - Remark: HTTP `GET /api/v1/push`.
@@ -1431,6 +1441,20 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
     public func unlinkScrobbler(headers: Operations.UnlinkScrobbler.Input.Headers = .init()) async throws -> Operations.UnlinkScrobbler.Output {
         try await unlinkScrobbler(Operations.UnlinkScrobbler.Input(headers: headers))
+    }
+    /// Issue 42: the instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/openid`.
+    /// - Remark: Generated from `#/paths//api/v1/me/openid/get(getOpenIDLink)`.
+    public func getOpenIDLink(headers: Operations.GetOpenIDLink.Input.Headers = .init()) async throws -> Operations.GetOpenIDLink.Output {
+        try await getOpenIDLink(Operations.GetOpenIDLink.Input(headers: headers))
+    }
+    /// Issue 42: unlink the provider (refused while it is the only way into the account: set a password first)
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/me/openid`.
+    /// - Remark: Generated from `#/paths//api/v1/me/openid/delete(unlinkOpenID)`.
+    public func unlinkOpenID(headers: Operations.UnlinkOpenID.Input.Headers = .init()) async throws -> Operations.UnlinkOpenID.Output {
+        try await unlinkOpenID(Operations.UnlinkOpenID.Input(headers: headers))
     }
     /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers
     ///

@@ -12,10 +12,16 @@ struct SignUpService: Sendable {
     let publicBaseURL: String
     let clock: any AppClock
     let logger: Logger
+    /// `--oidc-only`: accounts are opened through the OpenID Connect provider alone, never with a password.
+    var passwordsOff = false
     /// Mails per address from anywhere, so no one fills a stranger's inbox through this form.
     let mailLimiter = RateLimiter([.target: RateLimit(burst: 3, refillEvery: .seconds(600))])
 
     static let lifetime: TimeInterval = 24 * 3600
+
+    static let passwordsOffProblem = Problem(
+        .forbidden, "passwords-off", title: "Registration through the provider",
+        detail: "This server opens accounts through its sign-in provider only: use its button on the sign-in page.")
 
     enum Outcome: Sendable {
         case created(User)
@@ -26,6 +32,7 @@ struct SignUpService: Sendable {
     func register(
         email: String?, password: String?, name: String?, termsVersion: String? = nil, client: String, language: String = "en"
     ) async throws -> Outcome {
+        guard !passwordsOff else { throw Self.passwordsOffProblem }
         try await accounts.admitRegistration(client: client)
         // Checked and hashed before the address is looked up, so both answers take the same time.
         let account = try await accounts.newAccount(email: email, password: password, name: name, termsVersion: termsVersion)

@@ -23,7 +23,7 @@ struct AdminService: Sendable {
         let rows = try await database.read { db in
             try await db.raw(
                 """
-                SELECT users.*, \(Quota.allowedSQL) AS allowed FROM users
+                SELECT users.*, \(Quota.allowedSQL) AS allowed, \(Self.openIDSQL) AS openid_links FROM users
                 WHERE \(bind: cursor ?? "") = '' OR email > \(bind: cursor ?? "")
                 ORDER BY email LIMIT \(bind: limit + 1)
                 """
@@ -34,7 +34,8 @@ struct AdminService: Sendable {
 
     func user(_ id: String) async throws -> AdminUserJSON {
         let found = try await database.read { db in
-            try await db.raw("SELECT users.*, \(Quota.allowedSQL) AS allowed FROM users WHERE id = \(bind: id)").first().map(Self.user(from:))
+            try await db.raw("SELECT users.*, \(Quota.allowedSQL) AS allowed, \(Self.openIDSQL) AS openid_links FROM users WHERE id = \(bind: id)")
+                .first().map(Self.user(from:))
         }
         guard let found else { throw Self.notFound }
         return found
@@ -103,8 +104,12 @@ struct AdminService: Sendable {
         return AdminUserJSON(
             id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, quotaBytes: try row.decode(column: "allowed", as: Int64.self),
             quotaIsDefault: own == nil, usedBytes: try row.decode(column: "used_bytes", as: Int64.self), createdAt: user.createdAt,
-            avatarURL: try row.decode(column: "avatar_version", as: Int?.self).map { ProfileService.url(userID: user.id, version: $0) })
+            avatarURL: try row.decode(column: "avatar_version", as: Int?.self).map { ProfileService.url(userID: user.id, version: $0) },
+            usesOpenID: try row.decode(column: "openid_links", as: Int64.self) > 0)
     }
+
+    /// How many providers the account is linked to (issue 42).
+    private static let openIDSQL = SQLQueryString("(SELECT COUNT(*) FROM openid_links WHERE openid_links.user_id = users.id)")
 
     // MARK: Settings
 

@@ -23,6 +23,8 @@ public struct AppServices: Sendable {
     let scrobblers: ScrobblerService
     /// Issue 42: notices sent to phones (Web Push).
     let push: PushService
+    /// Issue 42: sign in with an OpenID Connect provider, when one is set.
+    let openID: OpenIDService?
     let friends: FriendService
     let board: StoryBoardService
     let admin: AdminService
@@ -128,6 +130,12 @@ public struct AppServices: Sendable {
         push = PushService(
             subscriptions: PushSubscriptions(database: database, clock: clock), notifications: notifications, profiles: profiles,
             client: PushService.sharedClient, contact: configuration.publicBaseURL, clock: clock, logger: logger)
+        if let settings = configuration.openID {
+            openID = OpenIDService(
+                settings: settings, database: database, clock: clock, accounts: accounts, publicBaseURL: configuration.publicBaseURL)
+        } else {
+            openID = nil
+        }
         friends = FriendService(
             database: database, limiter: RateLimiter([.target: configuration.limits.friendRequests]), bell: notifications.bell, clock: clock)
         board = StoryBoardService(
@@ -151,7 +159,7 @@ public struct AppServices: Sendable {
             database: database, accounts: accounts, mailer: mailer, publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
         signUps = SignUpService(
             accounts: accounts, pending: PendingSignUpRepository(database: database), mailer: mailer,
-            publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
+            publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger, passwordsOff: configuration.openID?.only == true)
         let derivatives = Derivatives(blobs: blobs, images: images, videos: videos, scratch: staging.directory)
         renderer = PhotoRenderer(
             photos: photoRows, blobs: blobs, derivatives: derivatives, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)

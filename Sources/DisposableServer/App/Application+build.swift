@@ -43,6 +43,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     CapsuleController(capsules: services.capsules).addRoutes(to: withSession)
     ScrobblerController(scrobblers: services.scrobblers).addRoutes(to: withSession)
     PushController(push: services.push).addRoutes(to: withSession)
+    OpenIDController(openID: services.openID).addRoutes(to: withSession)
     FriendController(friends: services.friends).addRoutes(to: withSession)
     StoryBoardController(board: services.board).addRoutes(to: withSession)
     PhotoController(photos: services.photos).addRoutes(to: withSession)
@@ -81,9 +82,13 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
         events: services.events, joining: services.joining, walls: walls,
         registrationOpen: { [accounts = services.accounts] in try await accounts.registrationEnabled() }, secure: secure
     ).addRoutes(to: withSession)
-    SignUpPages(signUps: services.signUps, accounts: services.accounts, secure: secure).addRoutes(to: withSession)
-    OrganizerPages(accounts: services.accounts, events: services.events, gallery: services.gallery, guests: guests, walls: walls, secure: secure)
-        .addRoutes(to: withSession)
+    SignUpPages(signUps: services.signUps, accounts: services.accounts, secure: secure, openID: services.configuration.openID).addRoutes(
+        to: withSession)
+    OrganizerPages(
+        accounts: services.accounts, events: services.events, gallery: services.gallery, guests: guests, walls: walls, secure: secure,
+        openID: services.configuration.openID
+    ).addRoutes(to: withSession)
+    if let openID = services.openID { OpenIDPages(openID: openID, secure: secure).addRoutes(to: withSession) }
     WallPages(walls: walls).addRoutes(to: withSession)
     AdminPages(
         admin: services.admin, resets: services.passwordResets, support: services.support, deletions: DeletionRecords(database: services.database)
@@ -95,8 +100,9 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     CapsulePages(capsules: services.capsules).addRoutes(to: withSession)
     FriendPages(friends: services.friends).addRoutes(to: withSession)
     StoryBoardPages(board: services.board).addRoutes(to: withSession)
-    AccountPages(accounts: services.accounts, profiles: services.profiles, scrobblers: services.scrobblers, push: services.push).addRoutes(
-        to: withSession)
+    AccountPages(
+        accounts: services.accounts, profiles: services.profiles, scrobblers: services.scrobblers, push: services.push, openID: services.openID
+    ).addRoutes(to: withSession)
     SupportController(support: services.support).addRoutes(to: withSession)
     MyDataController(myData: services.myData, blobs: services.blobs).addRoutes(to: withSession)
     MyDataPages(myData: services.myData, joining: services.joining, secure: secure).addRoutes(to: withSession)

@@ -82,6 +82,8 @@ public struct AppConfiguration: Sendable {
     public var smtpURL: String? = nil
     /// The From of every mail; by default `Disposable <disposable@HOST>`, HOST from the public URL.
     public var mailFrom: String? = nil
+    /// Sign in with an OpenID Connect provider besides (or instead of) passwords; none by default.
+    public var openID: OpenIDSettings? = nil
 
     public init(
         host: String = "127.0.0.1",

@@ -12,6 +12,8 @@ struct AccountPages {
     let scrobblers: ScrobblerService
     /// The phones notices go to (issue 42).
     let push: PushService
+    /// Sign in with an OpenID Connect provider (issue 42), when the instance has one.
+    let openID: OpenIDService?
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/account", use: page)
@@ -42,9 +44,16 @@ struct AccountPages {
             "password": "account_password_changed", "ended": "account_session_ended", "others": "account_others_ended", "name": "account_name_saved",
             "username": "account_username_saved", "appearance": "account_appearance_saved",
             "time-zone": "account_time_zone_saved", "scrobbler": "account_music_linked", "scrobbler-unlinked": "account_music_unlinked",
-            "push": "account_push_saved", "push-removed": "account_push_removed",
+            "push": "account_push_saved", "push-removed": "account_push_removed", "openid-linked": "account_openid_linked_done",
+            "openid-unlinked": "account_openid_unlinked_done",
         ][done ?? ""]
-        return try await render(WebRequest(request, context: context), user: user, current: hash, notice: notice)
+        let web = WebRequest(request, context: context)
+        // A link to the provider that did not work (OpenIDPages): said in the reader's words, or a general sentence.
+        let failed = request.uri.queryParameters.get("failed").flatMap { slug in
+            slug.count <= 40 && slug.allSatisfy({ $0.isLowercase || $0 == "-" })
+                ? web.problemMessage(Problem(.badRequest, slug, title: "", detail: web.t("account_openid_failed"))) : nil
+        }
+        return try await render(web, user: user, current: hash, notice: notice, error: failed)
     }
 
     /// "Safari on iPhone" as `DeviceName` stores it, in the reader's language ("Safari sur iPhone").
@@ -63,6 +72,7 @@ struct AccountPages {
                 lastSeen: web.time(session.lastSeenAt), current: session.current)
         }
         let pushSettings = try? await push.settings(for: user)
+        let openIDStatus = try await openID?.status(of: user)
         return web.page(
             "account", title: web.t("account_title"),
             model: AccountPage(
@@ -82,6 +92,10 @@ struct AccountPages {
                     AccountPage.Device(id: $0.id, name: $0.device ?? web.t("account_unknown_device"), since: web.time($0.createdAt))
                 },
                 hasPushDevices: pushSettings?.devices.isEmpty == false,
+                openID: openIDStatus.map {
+                    AccountPage.OpenID(
+                        label: $0.buttonLabel ?? web.t("openid_button"), linked: $0.linked, providerEmail: $0.email, canUnlink: $0.hasPassword)
+                },
                 notice: notice.map { web.t($0) },
                 error: error, sessions: sessions,
                 hasOthers: sessions.contains { !$0.current }),
@@ -200,6 +214,14 @@ struct AccountPage: Sendable {
         let since: TimeText
     }
 
+    struct OpenID: Sendable {
+        let label: String
+        let linked: Bool
+        let providerEmail: String?
+        /// An account the provider opened has no password: unlinking would lock it.
+        let canUnlink: Bool
+    }
+
     struct Choice: Sendable {
         let value: String
         let label: String
@@ -219,6 +241,7 @@ struct AccountPage: Sendable {
     let pushKinds: [Choice]
     let pushDevices: [Device]
     let hasPushDevices: Bool
+    let openID: OpenID?
     let notice: String?
     let error: String?
     let sessions: [Session]

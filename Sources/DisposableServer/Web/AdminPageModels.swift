@@ -8,6 +8,8 @@ struct AdminPage: Sendable {
         let email: String
         let name: String
         let isAdmin: Bool
+        /// Signs in with the instance's OpenID Connect provider (issue 42).
+        let usesOpenID: Bool
         let isMe: Bool
         /// "50 GB", "2 GB (own)".
         let quotaText: String
@@ -115,7 +117,7 @@ struct AdminPage: Sendable {
         accounts = users.items.map { user in
             let percent = user.quotaBytes > 0 ? Int(min(100, user.usedBytes * 100 / user.quotaBytes)) : 100
             return Account(
-                id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, isMe: user.id == me,
+                id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, usesOpenID: user.usesOpenID, isMe: user.id == me,
                 quotaText: web.size(user.quotaBytes) + (user.quotaIsDefault ? "" : " " + web.t("admin_quota_own")),
                 quotaGB: user.quotaIsDefault ? "" : Self.gigabytes(user.quotaBytes),
                 usedText: web.t("admin_used", ["size": web.size(user.usedBytes), "percent": "\(percent)"]), percent: percent,

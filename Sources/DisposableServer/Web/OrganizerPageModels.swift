@@ -6,6 +6,20 @@ struct LoginPage: Sendable {
     var email: String? = nil
     var error: String? = nil
     var notice: String? = nil
+    /// The OpenID Connect provider's button (issue 42), when the instance has one.
+    var openID: OpenIDButton? = nil
+    /// Whether the password form shows (`--oidc-only` hides it).
+    var passwords = true
+
+    /// The button's words: the admin's, or "Sign in with single sign-on" in the reader's language.
+    static func button(_ settings: OpenIDSettings?, _ web: WebRequest) -> OpenIDButton? {
+        settings.map { OpenIDButton(label: $0.buttonLabel ?? web.t("openid_button")) }
+    }
+}
+
+/// The provider's button on the sign-in and registration pages.
+struct OpenIDButton: Sendable {
+    let label: String
 }
 
 /// `/events`: the events an organizer runs or joined, live and upcoming first.

@@ -9,6 +9,8 @@ struct OrganizerPages {
     let guests: EventGuests
     let walls: VenueWall
     let secure: Bool
+    /// Sign in with an OpenID Connect provider (issue 42), when one is set.
+    let openID: OpenIDSettings?
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/login", use: loginForm)
@@ -39,7 +41,9 @@ struct OrganizerPages {
         let reset = request.uri.queryParameters.get("reset") != nil
         return web.page(
             "login", title: web.t("login_title"),
-            model: LoginPage(next: nextPath(request.uri.queryParameters.get("next")), notice: reset ? web.t("reset_done") : nil))
+            model: LoginPage(
+                next: nextPath(request.uri.queryParameters.get("next")), notice: reset ? web.t("reset_done") : nil,
+                openID: LoginPage.button(openID, web), passwords: openID?.only != true))
     }
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -53,7 +57,9 @@ struct OrganizerPages {
         } catch let problem as Problem {
             return web.page(
                 "login", title: web.t("login_title"),
-                model: LoginPage(next: nextPath(form["next"]), email: form["email"] ?? "", error: web.problemMessage(problem)),
+                model: LoginPage(
+                    next: nextPath(form["next"]), email: form["email"] ?? "", error: web.problemMessage(problem),
+                    openID: LoginPage.button(openID, web), passwords: openID?.only != true),
                 status: problem.status)
         }
     }

@@ -6,6 +6,8 @@ struct SignUpPages {
     let signUps: SignUpService
     let accounts: AccountService
     let secure: Bool
+    /// The OpenID Connect provider's button (issue 42); with `only`, the password form is hidden.
+    let openID: OpenIDSettings?
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/register", use: registerForm)
@@ -17,7 +19,7 @@ struct SignUpPages {
     @Sendable func registerForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard try await accounts.registrationEnabled() else { return closed(web) }
-        return web.page("register", title: web.t("register_title"), model: RegisterPage(email: "", name: "", error: nil, sent: false))
+        return web.page("register", title: web.t("register_title"), model: model(web, error: nil))
     }
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -28,7 +30,7 @@ struct SignUpPages {
         guard form["terms"] == TermsOfUse.version else {
             return web.page(
                 "register", title: web.t("register_title"),
-                model: RegisterPage(email: form["email"] ?? "", name: form["name"] ?? "", error: web.t("register_terms_required"), sent: false),
+                model: model(web, email: form["email"], name: form["name"], error: web.t("register_terms_required")),
                 status: .unprocessableContent)
         }
         do {
@@ -39,12 +41,12 @@ struct SignUpPages {
             case .created(let user):
                 return try await signIn(user, request)
             case .confirmationSent:
-                return web.page("register", title: web.t("register_title"), model: RegisterPage(email: "", name: "", error: nil, sent: true))
+                return web.page("register", title: web.t("register_title"), model: model(web, error: nil, sent: true))
             }
         } catch let problem as Problem {
             return web.page(
                 "register", title: web.t("register_title"),
-                model: RegisterPage(email: form["email"] ?? "", name: form["name"] ?? "", error: web.problemMessage(problem), sent: false),
+                model: model(web, email: form["email"], name: form["name"], error: web.problemMessage(problem)),
                 status: problem.status)
         }
     }
@@ -75,6 +77,11 @@ struct SignUpPages {
         return WebRequest.redirect("/events", cookies: [SessionCookie.make(token, secure: secure)])
     }
 
+    private func model(_ web: WebRequest, email: String? = nil, name: String? = nil, error: String?, sent: Bool = false) -> RegisterPage {
+        RegisterPage(
+            email: email ?? "", name: name ?? "", error: error, sent: sent, openID: LoginPage.button(openID, web), passwords: openID?.only != true)
+    }
+
     private func closed(_ web: WebRequest) -> Response {
         web.errorPage(status: .forbidden, titleKey: "register_closed_title", messageKey: "register_closed_message")
     }
@@ -90,6 +97,8 @@ struct RegisterPage: Sendable {
     let error: String?
     /// With a mail server: the form is done, the link is on its way.
     let sent: Bool
+    let openID: OpenIDButton?
+    let passwords: Bool
     let termsVersion = TermsOfUse.version
 }
 

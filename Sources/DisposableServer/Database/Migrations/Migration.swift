@@ -64,6 +64,7 @@ let migrations: [Migration] = [
     .v42LibraryCaptions,
     .v43Scrobblers,
     .v44WebPush,
+    .v45OpenID,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

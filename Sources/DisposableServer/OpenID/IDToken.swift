@@ -1,0 +1,58 @@
+import Foundation
+import JWTKit
+
+/// The ID token of OpenID Connect Core §2: who the provider says signed in, for which client, until when.
+/// Its signature is checked by jwt-kit against the provider's keys; its claims by `checked`, against this instance's
+/// settings, the attempt's nonce and the app's clock.
+struct IDToken: JWTPayload {
+    let iss: String
+    let sub: String
+    let aud: AudienceClaim
+    let exp: ExpirationClaim
+    let azp: String?
+    let nonce: String?
+    let email: String?
+    /// A boolean, or "true"/"false" as some providers write it.
+    let emailVerified: BoolClaim?
+    let name: String?
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, exp, azp, nonce, email, name
+        case emailVerified = "email_verified"
+    }
+
+    /// Claims are checked in `checked`, where the settings and the clock are known.
+    func verify(using _: some JWTAlgorithm) throws {}
+
+    /// Why a token is refused. Each case is a test.
+    enum Rejection: Error, Equatable {
+        case signature, issuer, audience, expired, nonce, subject
+    }
+
+    /// A token whose signature is one of the provider's keys and whose claims are this sign-in's; else a `Rejection`.
+    /// A minute of leeway on `exp` for clocks a little apart.
+    static func checked(
+        _ token: String, keys: JWTKeyCollection, settings: OpenIDSettings, nonce: String, now: Date
+    ) async throws -> IDToken {
+        let payload: IDToken
+        do {
+            payload = try await keys.verify(token, as: IDToken.self)
+        } catch {
+            throw Rejection.signature
+        }
+        guard OpenIDProvider.trimmed(payload.iss) == settings.issuer else { throw Rejection.issuer }
+        // Several audiences are allowed only when this client is the one the token was issued to (Core §3.1.3.7).
+        guard payload.aud.value.contains(settings.clientID), payload.aud.value.count == 1 || payload.azp == settings.clientID else {
+            throw Rejection.audience
+        }
+        guard payload.exp.value.addingTimeInterval(60) > now else { throw Rejection.expired }
+        guard let sent = payload.nonce, sent.equalsInConstantTime(nonce) else { throw Rejection.nonce }
+        guard !payload.sub.isEmpty, payload.sub.utf8.count <= 255 else { throw Rejection.subject }
+        return payload
+    }
+
+    /// The e-mail when the provider says it checked it belongs to this person.
+    var verifiedEmail: String? {
+        emailVerified?.value == true ? email : nil
+    }
+}

@@ -1,0 +1,139 @@
+import AsyncHTTPClient
+import Foundation
+import JWTKit
+import NIOCore
+import NIOHTTP1
+
+/// The provider, as its discovery document describes it (OpenID Connect Discovery 1.0): where to send people, where
+/// to trade a code for tokens, and the keys its ID tokens are signed with. Fetched at first use and kept an hour;
+/// the keys again when a token names one not seen (the provider rotated them), at most once a minute.
+actor OpenIDProvider {
+    let settings: OpenIDSettings
+    private let client: HTTPClient
+    private var discovered: (document: Discovery, at: Date)?
+    private var keys: (collection: JWTKeyCollection, at: Date)?
+
+    struct Discovery: Decodable, Sendable {
+        let issuer: String
+        let authorizationEndpoint: String
+        let tokenEndpoint: String
+        let jwksURI: String
+
+        enum CodingKeys: String, CodingKey {
+            case issuer
+            case authorizationEndpoint = "authorization_endpoint"
+            case tokenEndpoint = "token_endpoint"
+            case jwksURI = "jwks_uri"
+        }
+    }
+
+    /// What goes wrong with the provider, said to the person without what it answered.
+    enum Failure: Error, Equatable {
+        /// It did not answer, or not as a provider does.
+        case unreachable
+        /// It refused the code: used already, expired, or not ours.
+        case codeRefused
+    }
+
+    init(settings: OpenIDSettings, client: HTTPClient = OpenIDProvider.sharedClient) {
+        self.settings = settings
+        self.client = client
+    }
+
+    /// Every call to the provider: short waits, no redirects.
+    static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    func discovery(now: Date = Date()) async throws -> Discovery {
+        if let discovered, now.timeIntervalSince(discovered.at) < 3600 { return discovered.document }
+        let (status, body) = try await get(settings.issuer + "/.well-known/openid-configuration")
+        guard status == 200, let document = try? JSONDecoder().decode(Discovery.self, from: body) else { throw Failure.unreachable }
+        // The document must be the issuer's own (Discovery §4.3), and every endpoint as safe as the issuer.
+        let endpoints = [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI]
+        guard Self.trimmed(document.issuer) == settings.issuer, endpoints.allSatisfy(Self.isSafeEndpoint) else { throw Failure.unreachable }
+        discovered = (document, now)
+        return document
+    }
+
+    /// The provider's signing keys; `refresh` fetches them again unless they were fetched in the last minute.
+    func signingKeys(refresh: Bool = false, now: Date = Date()) async throws -> JWTKeyCollection {
+        if let keys, now.timeIntervalSince(keys.at) < (refresh ? 60 : 3600) { return keys.collection }
+        let (status, body) = try await get(try await discovery(now: now).jwksURI)
+        guard status == 200, let set = try? JSONSerialization.jsonObject(with: body) as? [String: Any], let list = set["keys"] as? [Any]
+        else { throw Failure.unreachable }
+        let collection = JWTKeyCollection()
+        // Key by key, so that one of a kind not known here does not lose the others. Only public keys made to sign
+        // with an asymmetric algorithm: never a shared secret (`oct`), which would let whoever reads the set sign.
+        for entry in list {
+            guard let fields = entry as? [String: Any], ["RSA", "EC", "OKP"].contains(fields["kty"] as? String ?? ""),
+                fields["d"] == nil, (fields["use"] as? String ?? "sig") == "sig",
+                let data = try? JSONSerialization.data(withJSONObject: fields), let key = try? JSONDecoder().decode(JWK.self, from: data)
+            else { continue }
+            _ = try? await collection.add(jwk: key)
+        }
+        keys = (collection, now)
+        return collection
+    }
+
+    /// Trades an authorization code for the ID token (RFC 6749 §4.1.3, with the PKCE verifier of RFC 7636).
+    func idToken(code: String, verifier: String, redirectURI: String) async throws -> String {
+        let endpoint = try await discovery().tokenEndpoint
+        var form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)]
+        var request = HTTPClientRequest(url: endpoint)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Accept", value: "application/json")
+        if let secret = settings.clientSecret {
+            // client_secret_basic: each part form-encoded first (RFC 6749 §2.3.1).
+            let pair = "\(Self.formEncoded(settings.clientID)):\(Self.formEncoded(secret))"
+            request.headers.add(name: "Authorization", value: "Basic " + Data(pair.utf8).base64EncodedString())
+        } else {
+            form.append(("client_id", settings.clientID))
+        }
+        request.body = .bytes(ByteBuffer(string: form.map { "\($0)=\(Self.formEncoded($1))" }.joined(separator: "&")))
+        let (status, body) = try await send(request)
+        if (400..<500).contains(status) { throw Failure.codeRefused }
+        guard status == 200, let answer = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let token = answer["id_token"] as? String
+        else { throw Failure.unreachable }
+        return token
+    }
+
+    private func get(_ url: String) async throws -> (UInt, Data) {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/json")
+        return try await send(request)
+    }
+
+    private func send(_ request: HTTPClientRequest) async throws -> (UInt, Data) {
+        do {
+            let response = try await client.execute(request, timeout: .seconds(15))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            return (response.status.code, Data(bytes.readableBytesView))
+        } catch {
+            throw Failure.unreachable
+        }
+    }
+
+    static func trimmed(_ url: String) -> String {
+        var url = url
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+
+    /// https, or http on this machine (a provider run by the tests).
+    static func isSafeEndpoint(_ raw: String) -> Bool {
+        guard let url = URL(string: raw), let host = url.host, !host.isEmpty else { return false }
+        return url.scheme == "https" || (url.scheme == "http" && OpenIDSettings.isLoopback(host))
+    }
+
+    static func formEncoded(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}

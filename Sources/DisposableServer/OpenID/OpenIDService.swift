@@ -1,0 +1,208 @@
+import Crypto
+import DisposableAPI
+import Foundation
+
+/// Sign in with OpenID Connect (issue 42): the authorization code flow with PKCE, `state` and `nonce`, and the rules
+/// that say which account a provider's person opens. A person is known by the provider's issuer and subject, never
+/// by an e-mail alone: an e-mail matches an existing account only when the provider says it verified it, and then
+/// the two are linked for good. Registration closed, the provider opens no new account.
+struct OpenIDService: Sendable {
+    let settings: OpenIDSettings
+    let provider: OpenIDProvider
+    let database: any DatabaseEngine
+    let clock: any AppClock
+    let accounts: AccountService
+    let links: OpenIDRepository
+    let users: UserRepository
+    /// Where the provider sends people back: `/login/openid/callback` under the public URL, as registered there.
+    let redirectURI: String
+
+    init(settings: OpenIDSettings, database: any DatabaseEngine, clock: any AppClock, accounts: AccountService, publicBaseURL: String) {
+        self.settings = settings
+        provider = OpenIDProvider(settings: settings)
+        self.database = database
+        self.clock = clock
+        self.accounts = accounts
+        links = OpenIDRepository(database: database)
+        users = UserRepository(database: database)
+        redirectURI = publicBaseURL + "/login/openid/callback"
+    }
+
+    /// Ten minutes to sign in at the provider.
+    static let attemptLifetime: TimeInterval = 600
+
+    /// Where to send the browser, and the `state` it must bring back in its cookie.
+    struct Start: Sendable {
+        let url: String
+        let state: String
+    }
+
+    /// A sign-in (or, with `linking`, a link to a signed-in account) sent to the provider.
+    func start(next: String, linking user: User? = nil) async throws -> Start {
+        let discovery = try await reach { try await provider.discovery() }
+        let state = SecretToken.generate()
+        let attempt = OpenIDRepository.Attempt(nonce: SecretToken.generate(), verifier: SecretToken.generate(), userID: user?.id, next: next)
+        let now = clock.now
+        try await links.save(attempt, stateHash: SecretToken.hash(state), expires: now.addingTimeInterval(Self.attemptLifetime), now: now)
+        guard var url = URLComponents(string: discovery.authorizationEndpoint) else { throw Self.unreachable }
+        url.queryItems =
+            (url.queryItems ?? []) + [
+                URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: settings.clientID),
+                URLQueryItem(name: "redirect_uri", value: redirectURI), URLQueryItem(name: "scope", value: "openid email profile"),
+                URLQueryItem(name: "state", value: state), URLQueryItem(name: "nonce", value: attempt.nonce),
+                URLQueryItem(name: "code_challenge", value: Self.challenge(attempt.verifier)),
+                URLQueryItem(name: "code_challenge_method", value: "S256"),
+            ]
+        // `+` is a space to some providers' query parsers: spell it out.
+        url.percentEncodedQuery = url.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        guard let address = url.string else { throw Self.unreachable }
+        return Start(url: address, state: state)
+    }
+
+    /// What the callback came to.
+    enum Outcome: Sendable {
+        case signedIn(token: String, next: String)
+        case linked
+    }
+
+    /// The provider's answer: `state` must be the one this browser holds (`cookieState`) and not used before, the
+    /// code must trade for an ID token signed by the provider, for this client, with this attempt's nonce.
+    func finish(
+        state: String?, cookieState: String?, code: String?, error: String?, current: User?, client: String, device: String?
+    ) async throws -> Outcome {
+        guard let state, let cookieState, !state.isEmpty, state.equalsInConstantTime(cookieState),
+            let attempt = try await links.take(stateHash: SecretToken.hash(state), now: clock.now)
+        else {
+            throw Problem(
+                .badRequest, "openid-state", title: "Sign-in link not valid",
+                detail: "This sign-in link is not valid any more (used already, too old, or opened in another browser). Start again.")
+        }
+        if error != nil {
+            throw Problem(.forbidden, "openid-cancelled", title: "Sign-in cancelled", detail: "The sign-in was cancelled at the provider.")
+        }
+        guard let code, !code.isEmpty, code.utf8.count <= 2048 else {
+            throw Problem(.badRequest, "openid-code", title: "No code", detail: "The provider sent no sign-in code. Start again.")
+        }
+        let token = try await idToken(code: code, attempt: attempt)
+        if let userID = attempt.userID {
+            try await link(token, to: userID, current: current)
+            return .linked
+        }
+        let user = try await account(for: token, client: client)
+        return .signedIn(token: try await accounts.session(for: user, device: device), next: attempt.next)
+    }
+
+    private func idToken(code: String, attempt: OpenIDRepository.Attempt) async throws -> IDToken {
+        let raw: String
+        do {
+            raw = try await provider.idToken(code: code, verifier: attempt.verifier, redirectURI: redirectURI)
+        } catch OpenIDProvider.Failure.codeRefused {
+            throw Problem(
+                .badRequest, "openid-code", title: "Sign-in code refused",
+                detail: "The provider refused the sign-in code (used already, or too old). Start again.")
+        } catch {
+            throw Self.unreachable
+        }
+        do {
+            let keys = try await reach { try await provider.signingKeys() }
+            do {
+                return try await IDToken.checked(raw, keys: keys, settings: settings, nonce: attempt.nonce, now: clock.now)
+            } catch IDToken.Rejection.signature {
+                // Perhaps a key the provider started signing with since: its set once more.
+                let fresh = try await reach { try await provider.signingKeys(refresh: true) }
+                return try await IDToken.checked(raw, keys: fresh, settings: settings, nonce: attempt.nonce, now: clock.now)
+            }
+        } catch is IDToken.Rejection {
+            throw Problem(
+                .badRequest, "openid-token", title: "Sign-in not trusted",
+                detail: "The provider’s answer could not be trusted (signature, audience, time or nonce did not match), so no one was signed in.")
+        }
+    }
+
+    /// The account a provider's person opens: the one linked to them; else the one with their e-mail when the
+    /// provider verified it (linked from now on); else a new one, if registration is open and the e-mail is free.
+    private func account(for token: IDToken, client: String) async throws -> User {
+        if let userID = try await links.account(issuer: settings.issuer, subject: token.sub), let user = try await accounts.user(id: userID) {
+            return user
+        }
+        guard let raw = token.email, let email = try? Credentials.email(raw) else {
+            throw Problem(
+                .unprocessableContent, "openid-no-email", title: "No e-mail address",
+                detail: "The provider did not share an e-mail address, so no account can be opened. Allow it to share your e-mail and try again.")
+        }
+        if let (existing, _) = try await users.findWithPassword(email: email) {
+            guard token.verifiedEmail != nil else {
+                throw Problem.conflict(
+                    "openid-email-unverified",
+                    "The provider has not verified that “\(email)” is yours, so it cannot open the account with that address. Sign in with your password, then link the provider on My account."
+                )
+            }
+            try await database.transaction { [links, settings, clock] db in
+                try await links.insert(issuer: settings.issuer, subject: token.sub, userID: existing.id, email: email, now: clock.now, in: db)
+            }
+            return existing
+        }
+        try await accounts.admitRegistration(client: client)
+        let name = try DisplayName.validate(
+            token.name.flatMap { $0.isEmpty ? nil : String($0.prefix(80)) } ?? String(email.prefix { $0 != "@" }), max: 80)
+        let now = clock.now
+        let created = try await database.transaction { [users, links, settings] db -> User? in
+            guard
+                let user = try await users.create(
+                    email: email, name: name, passwordHash: PasswordHasher.noPassword, isAdmin: false, termsVersion: TermsOfUse.version, now: now,
+                    in: db)
+            else { return nil }
+            try await links.insert(issuer: settings.issuer, subject: token.sub, userID: user.id, email: email, now: now, in: db)
+            return user
+        }
+        guard let created else { throw Problem.conflict("email-taken", "An account with the email address “\(email)” already exists.") }
+        return created
+    }
+
+    /// Links the provider's person to the signed-in account that asked, if no other account has them.
+    private func link(_ token: IDToken, to userID: String, current: User?) async throws {
+        guard current?.id == userID else {
+            throw Problem(.forbidden, "openid-link", title: "Not your account", detail: "Sign in to the account you are linking first.")
+        }
+        if let other = try await links.account(issuer: settings.issuer, subject: token.sub), other != userID {
+            throw Problem.conflict("openid-linked-elsewhere", "This provider account is already linked to another account here.")
+        }
+        let email = token.email.flatMap { try? Credentials.email($0) }
+        try await database.transaction { [links, settings, clock] db in
+            try await links.insert(issuer: settings.issuer, subject: token.sub, userID: userID, email: email, now: clock.now, in: db)
+        }
+    }
+
+    /// The provider as a signed-in person sees it: linked or not, and how the button reads.
+    func status(of user: User) async throws -> OpenIDStatusJSON {
+        let link = try await links.link(of: user.id, issuer: settings.issuer)
+        return OpenIDStatusJSON(
+            issuer: settings.issuer, buttonLabel: settings.buttonLabel, linked: link != nil, email: link?.email, linkedAt: link?.linkedAt,
+            hasPassword: try await links.hasPassword(user.id))
+    }
+
+    /// Unlinks the provider — unless it is the only way into the account.
+    func unlink(_ user: User) async throws {
+        guard try await links.hasPassword(user.id) else {
+            throw Problem.conflict(
+                "openid-only-way-in",
+                "This account has no password, so without the provider no one could sign in to it. Set a password first (“Forgot password?” on the sign-in page sends a link)."
+            )
+        }
+        try await links.delete(userID: user.id, issuer: settings.issuer)
+    }
+
+    static let unreachable = Problem(
+        .badGateway, "openid-unreachable", title: "Provider unreachable",
+        detail: "The sign-in provider could not be reached or answered oddly. Try again in a moment, or sign in with your password.")
+
+    private func reach<T: Sendable>(_ call: () async throws -> T) async throws -> T {
+        do { return try await call() } catch { throw Self.unreachable }
+    }
+
+    /// PKCE's S256 challenge: the verifier's SHA-256, URL-safe base64 without padding (RFC 7636 §4.2).
+    static func challenge(_ verifier: String) -> String {
+        Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
