@@ -131,6 +131,19 @@ struct OpenIDTests {
                 #expect(!(try await app.services.accounts.accountExists(email: "erin@example.org")))
                 var alice2 = Browser()
                 #expect(try await alice2.signIn(app, provider, as: "alice-1").status == .seeOther && alice2.session != nil)
+
+                // an account the provider opened chooses a password (no current one to give), then may unlink
+                let account = try await app.page(.get, "/account", cookie: alice2.session)
+                #expect(account.text.contains("Choose a password") && !account.text.contains("id=\"current-password\""))
+                let chosen = try await app.page(
+                    .post, "/account/password", cookie: alice2.session, form: "newPassword=a+new+password&confirmation=a+new+password")
+                #expect(chosen.status == .seeOther, "\(chosen.text.prefix(300))")
+                #expect(
+                    try await app.call(.post, "/api/v1/sessions", json: ["email": "alice@example.org", "password": "a new password"]).status == .ok)
+                #expect(try await app.call(.delete, "/api/v1/me/openid", token: alice2.session).status == .noContent)
+                // hostile: with a password, the current one is asked again
+                let without = try await app.call(.post, "/api/v1/me/password", json: ["newPassword": "yet another one"], token: alice2.session)
+                #expect(without.status == .unprocessableContent || without.status == .forbidden, "\(without.text)")
             }
         } cleanup: {
             await provider.stop()

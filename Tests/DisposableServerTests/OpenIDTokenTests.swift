@@ -57,7 +57,9 @@ struct OpenIDTokenTests {
             var printed = ""
             let deadline = ContinuousClock.now + .seconds(20)
             while printed.isEmpty {
-                guard ContinuousClock.now < deadline, process.isRunning else { throw TestSetupError("the provider did not start: \(process.logTail)") }
+                guard ContinuousClock.now < deadline, process.isRunning else {
+                    throw TestSetupError("the provider did not start: \(process.logTail)")
+                }
                 try await Task.sleep(for: .milliseconds(100))
                 printed = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").first.map(String.init) ?? ""
             }
@@ -93,7 +95,10 @@ struct OpenIDTokenTests {
                 let cases: [(String, (String) async throws -> String)] = [
                     ("another key", { try await impostor.sign(claims($0), kid: "k1") }),
                     ("another client", { try await signer.sign(claims($0) { $0.aud = ["someone-else"] }, kid: "k1") }),
-                    ("two clients, not issued to us", { try await signer.sign(claims($0) { $0.aud = ["disposable-tests", "someone-else"] }, kid: "k1") }),
+                    (
+                        "two clients, not issued to us",
+                        { try await signer.sign(claims($0) { $0.aud = ["disposable-tests", "someone-else"] }, kid: "k1") }
+                    ),
                     ("expired", { try await signer.sign(claims($0) { $0.exp = now - 3600 }, kid: "k1") }),
                     ("another nonce", { try await signer.sign(claims($0) { $0.nonce = "not-" + $0.nonce! }, kid: "k1") }),
                     ("no nonce", { try await signer.sign(claims($0) { $0.nonce = nil }, kid: "k1") }),

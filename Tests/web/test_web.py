@@ -71,15 +71,15 @@ class MailSink:
 
 
 class Server:
-    def __init__(self, mail=None):
+    def __init__(self, mail=None, extra=(), env=None):
         self.port = free_port()
         self.base = f"http://localhost:{self.port}"
         self.data = tempfile.mkdtemp(prefix="disposable-web-")
         self.log = open(os.path.join(self.data, "server.log"), "w")
         self.process = subprocess.Popen(
             [BINARY, "serve", "--data-dir", self.data, "--host", "127.0.0.1", "--port", str(self.port), "--public-url", self.base]
-            + (["--smtp-url", mail.url(), "--mail-from", "Disposable <photos@example.org>"] if mail else []),
-            stdout=self.log, stderr=subprocess.STDOUT)
+            + (["--smtp-url", mail.url(), "--mail-from", "Disposable <photos@example.org>"] if mail else []) + list(extra),
+            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
@@ -599,6 +599,68 @@ def instagram_checks(organizer, server, downloads, check):
     organizer.find_element(By.ID, "viewer-close").click()
     assert not page_errors(organizer), page_errors(organizer)
     check("an Instagram export picked on My photos: its photos arrive with their posts' dates and captions, shown under the photo")
+
+
+def openid_checks(check, drivers):
+    """Issue 42: "Sign in with Google" against a real OpenID provider (oidc-provider-mock, started here) on a server
+    set up for it: the button on the sign-in page, the provider's form, back signed in to a new account; My account
+    says it is linked; a second sign-in opens the same account."""
+    port = free_port()
+    provider = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--port", str(port), "--require-nonce"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    issuer = f"http://127.0.0.1:{port}"
+    server = None
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(issuer + "/.well-known/openid-configuration", timeout=2):
+                    break
+            except OSError:
+                assert time.time() < deadline and provider.poll() is None, "the OpenID provider did not start"
+                time.sleep(0.3)
+        claims = json.dumps({"email": "nina@example.org", "email_verified": True, "name": "Nina Perez"}).encode()
+        urllib.request.urlopen(urllib.request.Request(issuer + "/users/nina-g", data=claims, method="PUT",
+                                                      headers={"Content-Type": "application/json"}), timeout=10)
+        server = Server(extra=["--oidc-issuer", issuer, "--oidc-client-id", "web-tests", "--oidc-button-label", "Sign in with Google"],
+                        env={"OIDC_CLIENT_SECRET": "web-tests-secret"})
+        nina = browser(); drivers.append(nina)
+
+        def sign_in():
+            nina.get(server.base + "/login?next=/account")
+            button = nina.find_element(By.ID, "openid-button")
+            assert button.text == "Sign in with Google", button.text
+            button.click()
+            wait(nina, lambda d: d.current_url.startswith(issuer), "the provider's form")
+            field = nina.find_element(By.NAME, "sub")
+            field.send_keys("nina-g")
+            field.submit()
+            wait(nina, lambda d: d.current_url.startswith(server.base + "/account"), "back on My account, signed in")
+            return server.api("/api/v1/me", session_cookie(nina))["user"]
+
+        nina.get(server.base + "/login")
+        problems = phone.controls_inside(nina, "main")
+        assert not problems, problems
+        assert nina.find_element(By.ID, "password").is_displayed(), "passwords stay beside the provider"
+        shot(nina, "login-openid")
+        french_dark(nina, server, "/login", "login-openid-fr-dark")
+        first = sign_in()
+        assert first["email"] == "nina@example.org" and first["name"] == "Nina Perez", first
+        section = nina.find_element(By.ID, "openid")
+        assert "Linked to" in section.text and "nina@example.org" in section.text, section.text
+        nina.execute_script("document.getElementById('openid').scrollIntoView()")
+        problems = phone.controls_inside(nina, "#openid")
+        assert not problems, problems
+        shot(nina, "account-openid")
+        french_dark(nina, server, "/account#openid", "account-openid-fr-dark")
+        nina.delete_all_cookies()
+        assert sign_in()["id"] == first["id"], "the same person opens the same account"
+        check("'Sign in with Google' (a real OpenID provider): the provider's form, back signed in to a new account, linked on My account, the same account the next time")
+    finally:
+        if server:
+            server.stop()
+        provider.terminate()
+        provider.wait(timeout=30)
 
 
 def music_checks(organizer, server, check):
@@ -1308,6 +1370,7 @@ def main():
         instagram_checks(organizer, server, downloads, check)
         music_checks(organizer, server, check)
         push_checks(organizer, server, check)
+        openid_checks(check, drivers)
 
         ana = browser(); drivers.append(ana)
         ben = browser(); drivers.append(ben)

@@ -2012,7 +2012,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Change my password (the current one first); my other sessions end
+    /// Change my password (the current one first, unless the account has none yet); my other sessions end
     ///
     /// - Remark: HTTP `POST /api/v1/me/password`.
     /// - Remark: Generated from `#/paths//api/v1/me/password/post(changePassword)`.
@@ -8849,7 +8849,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: unlink the provider (refused while it is the only way into the account: set a password first)
+    /// Issue 42: unlink the provider (refused while it is the only way into the account: choose a password first)
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/delete(unlinkOpenID)`.

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "f357bbe318887ae7d880b930700ab62111fd3d795556fec0b39664e52277b465"
+    public static let contractDigest = "4e6b295ee427b427185a3f8c4cb3ead2544e81f77c1d5825e78b7abdbb472629"
 }

@@ -97,7 +97,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/users/{id}/avatar.jpg`.
     /// - Remark: Generated from `#/paths//api/v1/users/{id}/avatar.jpg/get(getUserAvatar)`.
     func getUserAvatar(_ input: Operations.GetUserAvatar.Input) async throws -> Operations.GetUserAvatar.Output
-    /// Change my password (the current one first); my other sessions end
+    /// Change my password (the current one first, unless the account has none yet); my other sessions end
     ///
     /// - Remark: HTTP `POST /api/v1/me/password`.
     /// - Remark: Generated from `#/paths//api/v1/me/password/post(changePassword)`.
@@ -342,7 +342,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/get(getOpenIDLink)`.
     func getOpenIDLink(_ input: Operations.GetOpenIDLink.Input) async throws -> Operations.GetOpenIDLink.Output
-    /// Issue 42: unlink the provider (refused while it is the only way into the account: set a password first)
+    /// Issue 42: unlink the provider (refused while it is the only way into the account: choose a password first)
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/delete(unlinkOpenID)`.
@@ -862,7 +862,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Change my password (the current one first); my other sessions end
+    /// Change my password (the current one first, unless the account has none yet); my other sessions end
     ///
     /// - Remark: HTTP `POST /api/v1/me/password`.
     /// - Remark: Generated from `#/paths//api/v1/me/password/post(changePassword)`.
@@ -1449,7 +1449,7 @@ extension APIProtocol {
     public func getOpenIDLink(headers: Operations.GetOpenIDLink.Input.Headers = .init()) async throws -> Operations.GetOpenIDLink.Output {
         try await getOpenIDLink(Operations.GetOpenIDLink.Input(headers: headers))
     }
-    /// Issue 42: unlink the provider (refused while it is the only way into the account: set a password first)
+    /// Issue 42: unlink the provider (refused while it is the only way into the account: choose a password first)
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/delete(unlinkOpenID)`.

@@ -201,22 +201,30 @@ public struct AccountService: Sendable {
         }
     }
 
-    /// A signed-in user changes their password: the current one first (counted like a log-in), then every other
-    /// session of theirs ends — the one asking stays signed in.
+    /// A signed-in user changes their password: the current one first (counted like a log-in) — unless the account
+    /// has none yet (its OpenID provider opened it) — then every other session of theirs ends; the one asking stays.
     func changePassword(of user: User, current: String?, new: String?, keeping tokenHash: String, client: String) async throws {
-        let currentPassword = try Credentials.loginPassword(current)
         let newPassword = try Credentials.newPassword(new)
-        let ticket = try await loginLimiter.take([.pair(client, user.email), .address(client), .target(user.email)])
-        guard let (_, hash) = try await users.findWithPassword(email: user.email), try await passwords.verify(currentPassword, hash: hash) else {
-            throw Problem(
-                .forbidden, "wrong-password", title: "Wrong password", detail: "The current password is wrong. Check it and try again.")
+        guard let (_, hash) = try await users.findWithPassword(email: user.email) else { throw Problem.notFound("There is no such account.") }
+        if hash != PasswordHasher.noPassword {
+            let currentPassword = try Credentials.loginPassword(current)
+            let ticket = try await loginLimiter.take([.pair(client, user.email), .address(client), .target(user.email)])
+            guard try await passwords.verify(currentPassword, hash: hash) else {
+                throw Problem(
+                    .forbidden, "wrong-password", title: "Wrong password", detail: "The current password is wrong. Check it and try again.")
+            }
+            await loginLimiter.giveBack(ticket)
         }
-        await loginLimiter.giveBack(ticket)
         let newHash = try await passwords.hash(newPassword)
         try await database.transaction { db in
             try await db.raw("UPDATE users SET password_hash = \(bind: newHash) WHERE id = \(bind: user.id)").run()
             try await db.raw("DELETE FROM access_tokens WHERE user_id = \(bind: user.id) AND token_hash <> \(bind: tokenHash)").run()
         }
+    }
+
+    /// Whether the account has a password (one its OpenID provider opened has none until its owner chooses one).
+    func hasPassword(_ user: User) async throws -> Bool {
+        try await users.findWithPassword(email: user.email)?.passwordHash != PasswordHasher.noPassword
     }
 
     /// What the account's events use of its quota (ADM-5).

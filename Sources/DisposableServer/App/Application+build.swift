@@ -12,7 +12,9 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: RequestLogMiddleware(log: services.requestLog))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ClientAddressMiddleware(trusted: services.configuration.trustedProxies))
-    router.add(middleware: SecurityHeadersMiddleware(imageOrigins: services.signer.bucket.map { [$0.origin] } ?? []))
+    router.add(
+        middleware: SecurityHeadersMiddleware(
+            imageOrigins: services.signer.bucket.map { [$0.origin] } ?? [], formOrigins: services.configuration.openID.map { [$0.origin] } ?? []))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: ProtocolRulesMiddleware())
     let identities = RememberedIdentities(accounts: services.accounts, recent: services.recentReads)

@@ -52,9 +52,13 @@ actor OpenIDProvider {
         if let discovered, now.timeIntervalSince(discovered.at) < 3600 { return discovered.document }
         let (status, body) = try await get(settings.issuer + "/.well-known/openid-configuration")
         guard status == 200, let document = try? JSONDecoder().decode(Discovery.self, from: body) else { throw Failure.unreachable }
-        // The document must be the issuer's own (Discovery §4.3), and every endpoint as safe as the issuer.
+        // The document must be the issuer's own (Discovery §4.3), and every endpoint as safe as the issuer. People are
+        // sent to the issuer's own origin only: the pages' `form-action` allows that one (Google, Microsoft,
+        // Keycloak, Authentik and Authelia all sign people in on their issuer's host).
         let endpoints = [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI]
-        guard Self.trimmed(document.issuer) == settings.issuer, endpoints.allSatisfy(Self.isSafeEndpoint) else { throw Failure.unreachable }
+        guard Self.trimmed(document.issuer) == settings.issuer, endpoints.allSatisfy(Self.isSafeEndpoint),
+            OpenIDSettings.origin(of: document.authorizationEndpoint) == settings.origin
+        else { throw Failure.unreachable }
         discovered = (document, now)
         return document
     }

@@ -80,14 +80,6 @@ struct OpenIDRepository: Sendable {
         }
     }
 
-    /// Whether the account has a password of its own (an account the provider opened has none until reset).
-    func hasPassword(_ userID: String) async throws -> Bool {
-        try await database.read { db in
-            try await db.raw("SELECT password_hash FROM users WHERE id = \(bind: userID)").first()?
-                .decode(column: "password_hash", as: String.self) != PasswordHasher.noPassword
-        }
-    }
-
     private static func link(from row: any SQLRow) throws -> Link {
         Link(
             userID: try row.decode(column: "user_id", as: String.self), email: try row.decode(column: "email", as: String?.self),

@@ -178,15 +178,15 @@ struct OpenIDService: Sendable {
         let link = try await links.link(of: user.id, issuer: settings.issuer)
         return OpenIDStatusJSON(
             issuer: settings.issuer, buttonLabel: settings.buttonLabel, linked: link != nil, email: link?.email, linkedAt: link?.linkedAt,
-            hasPassword: try await links.hasPassword(user.id))
+            hasPassword: try await accounts.hasPassword(user))
     }
 
     /// Unlinks the provider — unless it is the only way into the account.
     func unlink(_ user: User) async throws {
-        guard try await links.hasPassword(user.id) else {
+        guard try await accounts.hasPassword(user) else {
             throw Problem.conflict(
                 "openid-only-way-in",
-                "This account has no password, so without the provider no one could sign in to it. Set a password first (“Forgot password?” on the sign-in page sends a link)."
+                "This account has no password, so without the provider no one could sign in to it. Choose a password first (My account, or “Forgot password?” on the sign-in page)."
             )
         }
         try await links.delete(userID: user.id, issuer: settings.issuer)

@@ -36,6 +36,16 @@ public struct OpenIDSettings: Sendable, Equatable {
         self.only = only
     }
 
+    /// The issuer's scheme, host and port: the sign-in page sends browsers there (its `form-action`).
+    var origin: String {
+        Self.origin(of: issuer) ?? issuer
+    }
+
+    static func origin(of address: String) -> String? {
+        guard let url = URLComponents(string: address), let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
+
     static func isLoopback(_ host: String) -> Bool {
         ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
     }

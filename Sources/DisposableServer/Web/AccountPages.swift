@@ -92,6 +92,7 @@ struct AccountPages {
                     AccountPage.Device(id: $0.id, name: $0.device ?? web.t("account_unknown_device"), since: web.time($0.createdAt))
                 },
                 hasPushDevices: pushSettings?.devices.isEmpty == false,
+                hasPassword: try await accounts.hasPassword(user),
                 openID: openIDStatus.map {
                     AccountPage.OpenID(
                         label: $0.buttonLabel ?? web.t("openid_button"), linked: $0.linked, providerEmail: $0.email, canUnlink: $0.hasPassword)
@@ -241,6 +242,8 @@ struct AccountPage: Sendable {
     let pushKinds: [Choice]
     let pushDevices: [Device]
     let hasPushDevices: Bool
+    /// False for an account its OpenID provider opened: it chooses a password without a current one.
+    let hasPassword: Bool
     let openID: OpenID?
     let notice: String?
     let error: String?
