@@ -147,6 +147,40 @@ struct PushTests {
         }
     }
 
+    @Test("A guest without an account subscribes her phone and is told there when the photos are revealed")
+    func guestHearsTheReveal() async throws {
+        let endpoint = try await PushEndpoint()
+        try await withCleanup {
+            try await TestApp.run(.sqlite) { app in
+                let party = try await GuestbookTests.party(app, settings: ["reveal": ["mode": "at-end"]])
+                let keys = ["p256dh": endpoint.subscription["p256dh"]!, "auth": endpoint.subscription["auth"]!]
+                // Maggie's phone, from the event's bell: every kind (her bell shows them all), her own devices only
+                let settings = try await app.call(.get, "/api/v1/push", token: party.maggie)
+                #expect((settings["kinds"] as? [String])?.count == PushSubscriptions.allKinds.count, "\(settings.text)")
+                let subscribed = try await app.call(
+                    .post, "/api/v1/push/subscriptions", json: ["endpoint": endpoint.subscription["endpoint"]!, "keys": keys], token: party.maggie,
+                    headers: [.acceptLanguage: "en-GB"])
+                #expect(subscribed.status == .created, "\(subscribed.text)")
+                #expect((try await app.call(.get, "/api/v1/push", token: party.tom)["devices"] as? [Any])?.isEmpty == true)
+                try await app.call(.put, "/api/v1/push/kinds", json: ["kinds": ["liked"]], token: party.maggie).expectProblem(.forbidden)
+                try await app.call(.delete, "/api/v1/push/subscriptions/\(subscribed.string("id")!)", token: party.tom).expectProblem(.notFound)
+
+                // MUT: the event ends, its photos are revealed
+                app.clock.advance(by: 24 * 3600 + 1)
+                try await NotificationTests.announcer(app).announceDueMoments()
+                let messages = try await endpoint.waitFor(2, from: app)
+
+                // validate: the reveal (and the recap), decrypted on her phone, leading to the event
+                let payloads = messages.compactMap { $0["payload"] as? [String: Any] }
+                let reveal = try #require(payloads.first { ($0["body"] as? String)?.contains("are revealed") == true }, "\(payloads)")
+                #expect(reveal["title"] as? String == "Ana & Ben's wedding" && (reveal["url"] as? String)?.hasPrefix("/e/") == true, "\(reveal)")
+                #expect(messages.allSatisfy { $0["vapid_valid"] as? Bool == true })
+            }
+        } cleanup: {
+            await endpoint.stop()
+        }
+    }
+
     @Test("The message format: RFC 8291's example encrypts to its ciphertext")
     func rfc8291Example() throws {
         // RFC 8291, section 5 (Appendix A's values).

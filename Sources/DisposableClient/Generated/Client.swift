@@ -8977,7 +8977,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers
+    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers — an account's or a guest's (a guest gets every kind)
     ///
     /// - Remark: HTTP `GET /api/v1/push`.
     /// - Remark: Generated from `#/paths//api/v1/push/get(getPushSettings)`.
@@ -9390,7 +9390,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all)
+    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all); an account's choice, not a guest's
     ///
     /// - Remark: HTTP `PUT /api/v1/push/kinds`.
     /// - Remark: Generated from `#/paths//api/v1/push/kinds/put(setPushKinds)`.

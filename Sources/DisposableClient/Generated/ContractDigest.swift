@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "4e6b295ee427b427185a3f8c4cb3ead2544e81f77c1d5825e78b7abdbb472629"
+    public static let contractDigest = "aa8215f43e730caf34ae1775410bce1e2adc9981983c1efce9fcf3ed3d06e1c5"
 }

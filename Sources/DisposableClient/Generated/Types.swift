@@ -347,7 +347,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/delete(unlinkOpenID)`.
     func unlinkOpenID(_ input: Operations.UnlinkOpenID.Input) async throws -> Operations.UnlinkOpenID.Output
-    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers
+    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers — an account's or a guest's (a guest gets every kind)
     ///
     /// - Remark: HTTP `GET /api/v1/push`.
     /// - Remark: Generated from `#/paths//api/v1/push/get(getPushSettings)`.
@@ -362,7 +362,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/push/subscriptions/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/{id}/delete(unsubscribePush)`.
     func unsubscribePush(_ input: Operations.UnsubscribePush.Input) async throws -> Operations.UnsubscribePush.Output
-    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all)
+    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all); an account's choice, not a guest's
     ///
     /// - Remark: HTTP `PUT /api/v1/push/kinds`.
     /// - Remark: Generated from `#/paths//api/v1/push/kinds/put(setPushKinds)`.
@@ -1456,7 +1456,7 @@ extension APIProtocol {
     public func unlinkOpenID(headers: Operations.UnlinkOpenID.Input.Headers = .init()) async throws -> Operations.UnlinkOpenID.Output {
         try await unlinkOpenID(Operations.UnlinkOpenID.Input(headers: headers))
     }
-    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers
+    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers — an account's or a guest's (a guest gets every kind)
     ///
     /// - Remark: HTTP `GET /api/v1/push`.
     /// - Remark: Generated from `#/paths//api/v1/push/get(getPushSettings)`.
@@ -1489,7 +1489,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all)
+    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all); an account's choice, not a guest's
     ///
     /// - Remark: HTTP `PUT /api/v1/push/kinds`.
     /// - Remark: Generated from `#/paths//api/v1/push/kinds/put(setPushKinds)`.

@@ -34,9 +34,10 @@ struct MyDataService: Sendable {
         case .guest(let guest, _):
             let membership = try await rows.memberships(guestIDs: [guest.id]).first
             let own = try await ownPhotos(uploaderIDs: [guest.id])
-            let data = MyData(
+            var data = MyData(
                 kind: "guest", exportedAt: clock.now, guest: membership, memberships: [], events: [], photos: own.map(\.1), sessions: [],
                 tickets: [])
+            data.pushDevices = try await PushSubscriptions(database: database, clock: clock).devices(.guest(guest.id))
             return (data, own.map(Self.exportFile))
         case .user(let user, let tokenHash):
             let guestIDs = try await rows.memberships(of: user.id).map(\.id)
@@ -53,7 +54,7 @@ struct MyDataService: Sendable {
             data.library = library.map(\.1)
             data.moments = try await rows.moments(of: user.id)
             data.scrobbler = try await rows.scrobbler(of: user.id)
-            data.pushDevices = try await PushSubscriptions(database: database, clock: clock).devices(userID: user.id)
+            data.pushDevices = try await PushSubscriptions(database: database, clock: clock).devices(.user(user.id))
             data.friends = try await FriendService.names(of: user.id, in: database)
             data.capsuleComments = try await StoryBoardRepository.comments(by: user.id, in: database)
             data.capsules = try await CapsuleRepository(database: database).all(userID: user.id).reversed().map {

@@ -3,9 +3,9 @@ import SQLKit
 
 extension NotificationRepository {
     /// Notices not yet handed to the push sender, oldest first, marked handed over as they are taken (so that one
-    /// instance takes each), with the account each is for — a notice to a guest goes to the account that guest is,
-    /// if any.
-    func claimUnpushed(limit: Int, now: Date) async throws -> [(notice: Notice, accountID: String)] {
+    /// instance takes each), with whom each is for: the account (a notice to a guest goes to the account that guest
+    /// is, if any) and the guest.
+    func claimUnpushed(limit: Int, now: Date) async throws -> [PushRecipient] {
         try await database.transaction { db in
             let waiting = try await db.raw(
                 "SELECT id FROM notifications WHERE pushed_at IS NULL ORDER BY created_at, id LIMIT \(unsafeRaw: String(limit))"
@@ -17,23 +17,32 @@ extension NotificationRepository {
             guard !claimed.isEmpty else { return [] }
             return try await db.raw(
                 """
-                SELECT n.*, e.name AS event_name, e.code AS event_code, e.ends_at AS event_ends_at, COALESCE(g.user_id, u.id) AS account_id
+                SELECT n.*, e.name AS event_name, e.code AS event_code, e.ends_at AS event_ends_at, COALESCE(g.user_id, u.id) AS account_id,
+                    g.id AS guest_id
                 FROM notifications n LEFT JOIN events e ON e.id = n.event_id LEFT JOIN guests g ON g.id = n.recipient_id
                     LEFT JOIN users u ON u.id = n.recipient_id
                 WHERE n.id IN (\(binds: claimed))
                 ORDER BY n.created_at, n.id
                 """
-            ).all().compactMap { row in
-                guard let account = try row.decode(column: "account_id", as: String?.self) else { return nil }
-                return (try Self.notice(from: row), account)
+            ).all().map { row in
+                PushRecipient(
+                    notice: try Self.notice(from: row), accountID: try row.decode(column: "account_id", as: String?.self),
+                    guestID: try row.decode(column: "guest_id", as: String?.self))
             }
         }
     }
 }
 
+/// A notice for the push sender, and whose browsers it goes to.
+struct PushRecipient: Sendable {
+    let notice: NotificationRepository.Notice
+    let accountID: String?
+    let guestID: String?
+}
+
 extension NotificationService {
     /// The notices not yet sent to phones, each taken once (`PushService`).
-    func forPush(limit: Int) async throws -> [(notice: NotificationRepository.Notice, accountID: String)] {
+    func forPush(limit: Int) async throws -> [PushRecipient] {
         try await rows.claimUnpushed(limit: limit, now: clock.now)
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 import Hummingbird
 
 /// Issue 42: `GET /api/v1/push`, `POST /api/v1/push/subscriptions`, `DELETE /api/v1/push/subscriptions/{id}`,
-/// `PUT /api/v1/push/kinds` — an account's phones subscribed to its notices. Accounts only; each sees its own.
+/// `PUT /api/v1/push/kinds` — the phones subscribed to an account's or a guest's notices; each sees only its own.
+/// Choosing kinds is an account's (a guest gets every kind its bell shows).
 struct PushController {
     let push: PushService
 
@@ -14,20 +15,26 @@ struct PushController {
         router.put("/api/v1/push/kinds", use: kinds)
     }
 
+    private func signedIn(_ context: AppRequestContext) throws -> Identity {
+        guard let identity = context.identity else { throw Problem.unauthorized }
+        return identity
+    }
+
     @Sendable func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try jsonResponse(try await push.settings(for: try context.requireUser()))
+        try jsonResponse(try await push.settings(for: try signedIn(context)))
     }
 
     @Sendable func subscribe(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let user = try context.requireUser()
+        let identity = try signedIn(context)
         let input = try await request.decodeJSON(PushSubscriptionInput.self)
         let language = WebLanguage.of(cookie: request.cookies[WebLanguage.cookieName]?.value, acceptLanguage: request.headers[.acceptLanguage])
-        let device = try await push.subscribe(input, for: user, language: language, device: DeviceName.from(userAgent: request.headers[.userAgent]))
+        let device = try await push.subscribe(
+            input, for: identity, language: language, device: DeviceName.from(userAgent: request.headers[.userAgent]))
         return try jsonResponse(device, status: .created)
     }
 
     @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await push.remove(try context.parameters.require("id"), for: try context.requireUser())
+        try await push.remove(try context.parameters.require("id"), for: try signedIn(context))
         return Response(status: .noContent)
     }
 

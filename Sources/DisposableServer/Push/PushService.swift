@@ -6,7 +6,8 @@ import NIOCore
 import ServiceLifecycle
 
 /// Issue 42: the bell's notices also reach a phone whose page is closed (Web Push: RFC 8030, 8291, 8292). An account
-/// subscribes its browsers from the bell and chooses which kinds on My account; every notice written anywhere is
+/// or a guest subscribes its browsers from the bell; an account chooses which kinds on My account (a guest gets them
+/// all, as its bell shows them all); every notice written anywhere is
 /// taken by one instance's `PushSender` loop, worded in each browser's language and sent encrypted to its push service.
 /// A subscription the push service says is gone (404, 410) is forgotten.
 struct PushService: Sendable {
@@ -26,21 +27,40 @@ struct PushService: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
-    func settings(for user: User) async throws -> PushSettingsJSON {
-        PushSettingsJSON(
+    func settings(for identity: Identity) async throws -> PushSettingsJSON {
+        let owner = Self.owner(identity)
+        return PushSettingsJSON(
             publicKey: WebPushMessage.base64URL(try await subscriptions.signingKey().publicKey.x963Representation),
-            kinds: try await subscriptions.kinds(userID: user.id), devices: try await subscriptions.devices(userID: user.id))
+            kinds: try await kinds(of: owner), devices: try await subscriptions.devices(owner))
     }
 
-    func subscribe(_ input: PushSubscriptionInput, for user: User, language: WebLanguage, device: String?) async throws -> PushDeviceJSON {
-        try await subscriptions.subscribe(input, userID: user.id, language: language, device: device)
+    func settings(for user: User) async throws -> PushSettingsJSON {
+        try await settings(for: .user(user, tokenHash: ""))
     }
 
-    func remove(_ id: String, for user: User) async throws { try await subscriptions.remove(id, userID: user.id) }
+    func subscribe(_ input: PushSubscriptionInput, for identity: Identity, language: WebLanguage, device: String?) async throws -> PushDeviceJSON {
+        try await subscriptions.subscribe(input, owner: Self.owner(identity), language: language, device: device)
+    }
+
+    func remove(_ id: String, for identity: Identity) async throws { try await subscriptions.remove(id, owner: Self.owner(identity)) }
+
+    func remove(_ id: String, for user: User) async throws { try await remove(id, for: .user(user, tokenHash: "")) }
 
     func setKinds(_ kinds: [String], for user: User) async throws -> PushSettingsJSON {
         try await subscriptions.setKinds(kinds, userID: user.id)
         return try await settings(for: user)
+    }
+
+    private static func owner(_ identity: Identity) -> PushSubscriptions.Owner {
+        switch identity {
+        case .user(let user, _): .user(user.id)
+        case .guest(let guest, _): .guest(guest.id)
+        }
+    }
+
+    private func kinds(of owner: PushSubscriptions.Owner) async throws -> [String] {
+        guard case .user(let id) = owner else { return PushSubscriptions.allKinds }
+        return try await subscriptions.kinds(userID: id)
     }
 
     // MARK: Sending
@@ -49,11 +69,14 @@ struct PushService: Sendable {
     @discardableResult
     func sendDue() async throws -> Int {
         var sent = 0
-        for (notice, accountID) in try await notifications.forPush(limit: 100) {
-            let targets = try await subscriptions.targets(userID: accountID, kind: notice.kind.rawValue)
+        for due in try await notifications.forPush(limit: 100) {
+            let targets = try await subscriptions.targets(accountID: due.accountID, guestID: due.guestID, kind: due.notice.kind.rawValue)
             guard !targets.isEmpty else { continue }
-            let json = notifications.json(notice)
-            let zone = try await profiles.timeZone(of: accountID).flatMap(TimeZone.init(identifier:)) ?? .gmt
+            let json = notifications.json(due.notice)
+            var zone = TimeZone.gmt
+            if let accountID = due.accountID, let own = try await profiles.timeZone(of: accountID).flatMap(TimeZone.init(identifier:)) {
+                zone = own
+            }
             for target in targets {
                 if try await send(NoticeWords.words(json, language: target.language, zone: zone), to: target) { sent += 1 }
             }
@@ -85,7 +108,7 @@ struct PushService: Sendable {
             case 200..<300: return true
             case 404, 410:
                 try await subscriptions.forget(target.id)
-                logger.info("A push subscription is gone: forgotten", metadata: ["user": "\(target.userID)"])
+                logger.info("A push subscription is gone: forgotten", metadata: ["subscription": "\(target.id)"])
             default:
                 logger.warning("A push service refused a message", metadata: ["status": "\(response.status.code)"])
             }

@@ -3,19 +3,45 @@ import DisposableAPI
 import Foundation
 import SQLKit
 
-/// Issue 42: the browsers an account subscribed to its notifications (Web Push), its choice of kinds, and the
-/// server's VAPID key — made at first use, kept in `instance_settings`, the same for every instance.
+/// Issue 42: the browsers an account or a guest subscribed to their notifications (Web Push), an account's choice of
+/// kinds, and the server's VAPID key — made at first use, kept in `instance_settings`, the same for every instance.
 struct PushSubscriptions: Sendable {
     let database: any DatabaseEngine
     let clock: any AppClock
 
-    /// Browsers per account: phones, tablets and computers, with room to spare.
+    /// Browsers per account: phones, tablets and computers, with room to spare; a guest has a phone or two.
     static let maxPerUser = 20
+    static let maxPerGuest = 5
     static let maxEndpoint = 1_000
+
+    /// Whose notices a browser gets: an account's, or a guest's (who may have none).
+    enum Owner: Sendable, Equatable {
+        case user(String)
+        case guest(String)
+
+        var column: String {
+            switch self {
+            case .user: "user_id"
+            case .guest: "guest_id"
+            }
+        }
+
+        var id: String {
+            switch self {
+            case .user(let id), .guest(let id): id
+            }
+        }
+
+        var limit: Int {
+            switch self {
+            case .user: PushSubscriptions.maxPerUser
+            case .guest: PushSubscriptions.maxPerGuest
+            }
+        }
+    }
 
     struct Subscription: Sendable {
         let id: String
-        let userID: String
         let endpoint: URL
         let p256dh: Data
         let auth: Data
@@ -51,7 +77,7 @@ struct PushSubscriptions: Sendable {
 
     // MARK: Subscriptions
 
-    func subscribe(_ input: PushSubscriptionInput, userID: String, language: WebLanguage, device: String?) async throws -> PushDeviceJSON {
+    func subscribe(_ input: PushSubscriptionInput, owner: Owner, language: WebLanguage, device: String?) async throws -> PushDeviceJSON {
         let endpoint = try Self.endpoint(input.endpoint)
         guard let p256dh = WebPushMessage.fromBase64URL(input.keys.p256dh), (try? P256.KeyAgreement.PublicKey(x963Representation: p256dh)) != nil
         else { throw Problem.invalidField("keys.p256dh", "keys.p256dh is the browser's P-256 public key, base64url-encoded.") }
@@ -62,17 +88,18 @@ struct PushSubscriptions: Sendable {
         try await database.transaction { db in
             // The same browser again (or passed to another account on a shared computer): its latest subscription wins.
             try await db.raw("DELETE FROM push_subscriptions WHERE endpoint = \(bind: endpoint.absoluteString)").run()
-            let count = try await db.raw("SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = \(bind: userID)").first()!
-                .decode(column: "n", as: Int.self)
-            guard count < Self.maxPerUser else {
+            let count = try await db.raw(
+                "SELECT COUNT(*) AS n FROM push_subscriptions WHERE \(unsafeRaw: owner.column) = \(bind: owner.id)"
+            ).first()!.decode(column: "n", as: Int.self)
+            guard count < owner.limit else {
                 throw Problem(
                     .conflict, "too-many-devices", title: "Too many devices",
-                    detail: "Notifications go to at most \(Self.maxPerUser) browsers: remove one on My account first.")
+                    detail: "Notifications go to at most \(owner.limit) browsers: remove one first.")
             }
             try await db.raw(
                 """
-                INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, language, device, created_at)
-                VALUES (\(bind: device.id), \(bind: userID), \(bind: endpoint.absoluteString), \(bind: WebPushMessage.base64URL(p256dh)),
+                INSERT INTO push_subscriptions (id, \(unsafeRaw: owner.column), endpoint, p256dh, auth, language, device, created_at)
+                VALUES (\(bind: device.id), \(bind: owner.id), \(bind: endpoint.absoluteString), \(bind: WebPushMessage.base64URL(p256dh)),
                         \(bind: WebPushMessage.base64URL(auth)), \(bind: language.rawValue), \(bind: device.device),
                         \(bind: device.createdAt.millisecondsSince1970))
                 """
@@ -89,9 +116,11 @@ struct PushSubscriptions: Sendable {
         return url
     }
 
-    func remove(_ id: String, userID: String) async throws {
+    func remove(_ id: String, owner: Owner) async throws {
         let gone = try await database.transaction { db in
-            try await db.raw("DELETE FROM push_subscriptions WHERE id = \(bind: id) AND user_id = \(bind: userID) RETURNING id").first() != nil
+            try await db.raw(
+                "DELETE FROM push_subscriptions WHERE id = \(bind: id) AND \(unsafeRaw: owner.column) = \(bind: owner.id) RETURNING id"
+            ).first() != nil
         }
         guard gone else { throw Problem.notFound("There is no such device among yours.") }
     }
@@ -101,14 +130,18 @@ struct PushSubscriptions: Sendable {
         try await database.transaction { db in try await db.raw("DELETE FROM push_subscriptions WHERE id = \(bind: id)").run() }
     }
 
-    func devices(userID: String) async throws -> [PushDeviceJSON] {
+    func devices(_ owner: Owner) async throws -> [PushDeviceJSON] {
         try await database.read { db in
-            try await db.raw("SELECT id, device, created_at FROM push_subscriptions WHERE user_id = \(bind: userID) ORDER BY created_at DESC, id")
-                .all().map { row in
-                    PushDeviceJSON(
-                        id: try row.decode(column: "id", as: String.self), device: try row.decode(column: "device", as: String?.self),
-                        createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
-                }
+            try await db.raw(
+                """
+                SELECT id, device, created_at FROM push_subscriptions WHERE \(unsafeRaw: owner.column) = \(bind: owner.id)
+                ORDER BY created_at DESC, id
+                """
+            ).all().map { row in
+                PushDeviceJSON(
+                    id: try row.decode(column: "id", as: String.self), device: try row.decode(column: "device", as: String?.self),
+                    createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
+            }
         }
     }
 
@@ -132,17 +165,20 @@ struct PushSubscriptions: Sendable {
         try await database.transaction { db in try await db.raw("UPDATE users SET push_kinds = \(bind: text) WHERE id = \(bind: userID)").run() }
     }
 
-    /// The subscriptions a notice for `userID` of `kind` goes to.
-    func targets(userID: String, kind: String) async throws -> [Subscription] {
-        guard try await kinds(userID: userID).contains(kind) else { return [] }
+    /// The browsers a notice of `kind` goes to: its account's (if it chose that kind) and, for a notice to a guest,
+    /// the guest's own.
+    func targets(accountID: String?, guestID: String?, kind: String) async throws -> [Subscription] {
+        if let accountID, try await !kinds(userID: accountID).contains(kind) { return [] }
         return try await database.read { db in
-            try await db.raw("SELECT * FROM push_subscriptions WHERE user_id = \(bind: userID)").all().compactMap { row in
+            try await db.raw(
+                "SELECT * FROM push_subscriptions WHERE user_id = \(bind: accountID ?? "") OR guest_id = \(bind: guestID ?? "")"
+            ).all().compactMap { row in
                 guard let endpoint = URL(string: try row.decode(column: "endpoint", as: String.self)),
                     let p256dh = WebPushMessage.fromBase64URL(try row.decode(column: "p256dh", as: String.self)),
                     let auth = WebPushMessage.fromBase64URL(try row.decode(column: "auth", as: String.self))
                 else { return nil }
                 return Subscription(
-                    id: try row.decode(column: "id", as: String.self), userID: userID, endpoint: endpoint, p256dh: p256dh, auth: auth,
+                    id: try row.decode(column: "id", as: String.self), endpoint: endpoint, p256dh: p256dh, auth: auth,
                     language: WebLanguage(rawValue: try row.decode(column: "language", as: String.self)) ?? .en)
             }
         }

@@ -65,6 +65,7 @@ let migrations: [Migration] = [
     .v43Scrobblers,
     .v44WebPush,
     .v45OpenID,
+    .v46GuestPush,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.
