@@ -40,7 +40,9 @@ struct IDToken: JWTPayload {
         } catch {
             throw Rejection.signature
         }
-        guard OpenIDProvider.trimmed(payload.iss) == settings.issuer else { throw Rejection.issuer }
+        // Google may write its issuer without the scheme, as its documentation says.
+        let google = settings.issuer == "https://accounts.google.com" && payload.iss == "accounts.google.com"
+        guard OpenIDProvider.trimmed(payload.iss) == settings.issuer || google else { throw Rejection.issuer }
         // Several audiences are allowed only when this client is the one the token was issued to (Core §3.1.3.7).
         guard payload.aud.value.contains(settings.clientID), payload.aud.value.count == 1 || payload.azp == settings.clientID else {
             throw Rejection.audience
