@@ -650,6 +650,15 @@ def openid_checks(check, drivers):
         assert nina.find_element(By.ID, "password").is_displayed(), "passwords stay beside the provider"
         shot(nina, "login-openid")
         french_dark(nina, server, "/login", "login-openid-fr-dark")
+
+        def accessible(where):
+            for scheme in ["light", "dark"]:
+                nina.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                findings = phone.axe_findings(nina)
+                assert not findings, (where, scheme, findings)
+            nina.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+        accessible("/login")
         first = sign_in()
         assert first["email"] == "nina@example.org" and first["name"] == "Nina Perez", first
         section = nina.find_element(By.ID, "openid")
@@ -657,11 +666,12 @@ def openid_checks(check, drivers):
         nina.execute_script("document.getElementById('openid').scrollIntoView()")
         problems = phone.controls_inside(nina, "#openid")
         assert not problems, problems
+        accessible("/account")
         shot(nina, "account-openid")
         french_dark(nina, server, "/account#openid", "account-openid-fr-dark")
         nina.delete_all_cookies()
         assert sign_in()["id"] == first["id"], "the same person opens the same account"
-        check("'Sign in with Google' (a real OpenID provider): the provider's form, back signed in to a new account, linked on My account, the same account the next time")
+        check("'Sign in with Google' (a real OpenID provider): the provider's form, back signed in to a new account, linked on My account, the same account the next time; axe finds nothing serious on either page")
     finally:
         if server:
             server.stop()

@@ -15,9 +15,9 @@ struct PushController {
         router.put("/api/v1/push/kinds", use: kinds)
     }
 
-    private func signedIn(_ context: AppRequestContext) throws -> Identity {
+    private func signedIn(_ context: AppRequestContext) throws -> PushSubscriptions.Owner {
         guard let identity = context.identity else { throw Problem.unauthorized }
-        return identity
+        return PushSubscriptions.Owner(identity)
     }
 
     @Sendable func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -25,11 +25,11 @@ struct PushController {
     }
 
     @Sendable func subscribe(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let identity = try signedIn(context)
+        let owner = try signedIn(context)
         let input = try await request.decodeJSON(PushSubscriptionInput.self)
         let language = WebLanguage.of(cookie: request.cookies[WebLanguage.cookieName]?.value, acceptLanguage: request.headers[.acceptLanguage])
         let device = try await push.subscribe(
-            input, for: identity, language: language, device: DeviceName.from(userAgent: request.headers[.userAgent]))
+            input, for: owner, language: language, device: DeviceName.from(userAgent: request.headers[.userAgent]))
         return try jsonResponse(device, status: .created)
     }
 

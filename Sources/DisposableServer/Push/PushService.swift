@@ -27,37 +27,26 @@ struct PushService: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
-    func settings(for identity: Identity) async throws -> PushSettingsJSON {
-        let owner = Self.owner(identity)
-        return PushSettingsJSON(
+    func settings(for owner: PushSubscriptions.Owner) async throws -> PushSettingsJSON {
+        PushSettingsJSON(
             publicKey: WebPushMessage.base64URL(try await subscriptions.signingKey().publicKey.x963Representation),
             kinds: try await kinds(of: owner), devices: try await subscriptions.devices(owner))
     }
 
-    func settings(for user: User) async throws -> PushSettingsJSON {
-        try await settings(for: .user(user, tokenHash: ""))
+    func subscribe(_ input: PushSubscriptionInput, for owner: PushSubscriptions.Owner, language: WebLanguage, device: String?) async throws
+        -> PushDeviceJSON
+    {
+        try await subscriptions.subscribe(input, owner: owner, language: language, device: device)
     }
 
-    func subscribe(_ input: PushSubscriptionInput, for identity: Identity, language: WebLanguage, device: String?) async throws -> PushDeviceJSON {
-        try await subscriptions.subscribe(input, owner: Self.owner(identity), language: language, device: device)
-    }
-
-    func remove(_ id: String, for identity: Identity) async throws { try await subscriptions.remove(id, owner: Self.owner(identity)) }
-
-    func remove(_ id: String, for user: User) async throws { try await remove(id, for: .user(user, tokenHash: "")) }
+    func remove(_ id: String, for owner: PushSubscriptions.Owner) async throws { try await subscriptions.remove(id, owner: owner) }
 
     func setKinds(_ kinds: [String], for user: User) async throws -> PushSettingsJSON {
         try await subscriptions.setKinds(kinds, userID: user.id)
-        return try await settings(for: user)
+        return try await settings(for: .user(user.id))
     }
 
-    private static func owner(_ identity: Identity) -> PushSubscriptions.Owner {
-        switch identity {
-        case .user(let user, _): .user(user.id)
-        case .guest(let guest, _): .guest(guest.id)
-        }
-    }
-
+    /// A guest gets every kind, as its bell shows them all; an account, those it chose.
     private func kinds(of owner: PushSubscriptions.Owner) async throws -> [String] {
         guard case .user(let id) = owner else { return PushSubscriptions.allKinds }
         return try await subscriptions.kinds(userID: id)

@@ -19,6 +19,14 @@ struct PushSubscriptions: Sendable {
         case user(String)
         case guest(String)
 
+        /// Whoever asks: the account signed in, or the guest.
+        init(_ identity: Identity) {
+            switch identity {
+            case .user(let user, _): self = .user(user.id)
+            case .guest(let guest, _): self = .guest(guest.id)
+            }
+        }
+
         var column: String {
             switch self {
             case .user: "user_id"

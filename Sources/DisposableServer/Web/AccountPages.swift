@@ -71,7 +71,7 @@ struct AccountPages {
                 since: web.time(session.createdAt),
                 lastSeen: web.time(session.lastSeenAt), current: session.current)
         }
-        let pushSettings = try? await push.settings(for: user)
+        let pushSettings = try? await push.settings(for: .user(user.id))
         let openIDStatus = try await openID?.status(of: user)
         return web.page(
             "account", title: web.t("account_title"),
@@ -179,7 +179,7 @@ struct AccountPages {
 
     @Sendable func removePushDevice(_ request: Request, context: AppRequestContext) async throws -> Response {
         let device = try context.parameters.require("device")
-        return try await saveProfile(request, context, done: "push-removed") { user, _ in try await push.remove(device, for: user) }
+        return try await saveProfile(request, context, done: "push-removed") { user, _ in try await push.remove(device, for: .user(user.id)) }
     }
 
     @Sendable func endSession(_ request: Request, context: AppRequestContext) async throws -> Response {
