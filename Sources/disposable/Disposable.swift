@@ -214,6 +214,11 @@ struct Serve: AsyncParsableCommand {
         configuration.maxLibraryVideoSeconds = Double(maxLibraryVideoMinutes) * 60
         configuration.transcodeSecondsPerDay = Int64(transcodeMinutesPerDay) * 60
         let logger = instance.logger()
+        // Test-only, and so not an option: the tests' push service, scrobbler and provider listen on this machine.
+        if env("DISPOSABLE_TEST_OUTBOUND_LOOPBACK") == "1" {
+            configuration.outboundAllowsLoopback = true
+            logger.warning("DISPOSABLE_TEST_OUTBOUND_LOOPBACK is set: outbound calls may reach this machine (tests only).")
+        }
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         let services: AppServices
         do {

@@ -172,4 +172,54 @@ struct InstagramImportTests {
             #expect((data["library"] as? [[String: Any]])?.first?["caption"] as? String == "Au bord de l'eau", "\(data)")
         }
     }
+
+    /// An export whose photo claims 1,000 bytes and inflates to 256 MB of zeros (a ZIP bomb: 256 KB on disk), and
+    /// whose list claims 1,000 bytes and inflates to 64 MB.
+    static func bomb(at zip: URL) async throws {
+        let made = try await runTool(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import struct, sys, zipfile
+                path = sys.argv[1]
+                with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as z:
+                    z.writestr('your_instagram_activity/media/posts_1.json',
+                               '[{"media":[{"uri":"media/posts/bomb.jpg","creation_timestamp":1715600000,"title":""}]}]')
+                    with z.open('media/posts/bomb.jpg', 'w') as f:
+                        for _ in range(256): f.write(bytes(1 << 20))
+                    with z.open('your_instagram_activity/media/stories.json', 'w') as f:
+                        for _ in range(64): f.write(b' ' * (1 << 20))
+                data = bytearray(open(path, 'rb').read())
+                for name in (b'media/posts/bomb.jpg', b'your_instagram_activity/media/stories.json'):
+                    at = data.find(name)
+                    while at >= 0:
+                        if data[at - 30:at - 26] == b'PK\\x03\\x04': struct.pack_into('<I', data, at - 30 + 22, 1000)
+                        if data[at - 46:at - 42] == b'PK\\x01\\x02': struct.pack_into('<I', data, at - 46 + 24, 1000)
+                        at = data.find(name, at + 1)
+                open(path, 'wb').write(data)
+                """,
+                zip.path,
+            ])
+        #expect(made.status == 0, "\(made.output)")
+    }
+
+    @Test("A ZIP bomb: entries that inflate past the size they claim are stopped there, said, and nothing of them is sent")
+    func zipBomb() async throws {
+        let setup = try await Setup.start()
+        try await withCleanup {
+            try await setup.logIn()
+            let zip = setup.root.appendingPathComponent("instagram-bomb.zip")
+            try await Self.bomb(at: zip)
+            let started = ContinuousClock.now
+            let run = try await setup.cli(["import", "--instagram", zip.path])
+            #expect(run.output.contains("bomb.jpg: inflates past the size the archive declares"), "\(run.output) \(run.errors)")
+            #expect(run.output.contains("0 imported"), "\(run.output)")
+            // Stopped at 1,000 bytes, not after inflating 256 MB (seconds, on main).
+            #expect(ContinuousClock.now - started < .seconds(20))
+            #expect(try await Self.library(setup).isEmpty)
+        } cleanup: {
+            await setup.stop()
+        }
+    }
 }

@@ -240,4 +240,35 @@ struct RateLimitTests {
             #expect(try await app.call(.post, "/api/v1/events", json: ["name": "Party", "password": "123456"], token: organizer).status == .created)
         }
     }
+
+    @Test("IPv6 behind a proxy: one /64's many addresses are one client; fresh networks meet a slow floor, and the owner still gets in")
+    func ipv6Networks() async throws {
+        try await TestApp.run(
+            .sqlite, live: true,
+            configure: {
+                $0.limits = RateLimits()  // the defaults people run with
+                $0.trustedProxies = try! TrustedProxies("127.0.0.1")
+            }
+        ) { app in
+            _ = try await app.userToken(email: "ana@example.com", password: "correct horse")
+            func signIn(_ password: String, from address: String) async throws -> HTTPResponse.Status {
+                try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": password], headers: forwarded(address))
+                    .status
+            }
+            // Ana got in from home once.
+            #expect(try await signIn("correct horse", from: "2001:db8:aaaa:1::10") == .ok)
+            // 70 wrong passwords from 70 addresses of one /64, as a proxy writes them for one IPv6 client.
+            var statuses: [HTTPResponse.Status] = []
+            for host in 1...70 { statuses.append(try await signIn("wrong", from: "2001:db8:bad:1::\(String(host, radix: 16))")) }
+            // (a slow run may see a token or two refill meanwhile)
+            #expect(statuses.prefix(10).allSatisfy { $0 == .unauthorized } && statuses.filter { $0 == .tooManyRequests }.count >= 55, "\(statuses)")
+            // A wrong password from each of 70 fresh /64s: the account's budget, then its slow floor.
+            statuses = []
+            for network in 1...70 { statuses.append(try await signIn("wrong", from: "2001:db8:\(String(network, radix: 16)):2::1")) }
+            #expect(statuses.contains(.tooManyRequests), "\(statuses)")
+            #expect(statuses.filter { $0 == .unauthorized }.count <= 55, "\(statuses)")
+            // Ana, from where she got in before, is not slowed by the floor.
+            #expect(try await signIn("correct horse", from: "2001:db8:aaaa:1::11") == .ok)
+        }
+    }
 }

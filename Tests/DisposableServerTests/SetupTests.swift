@@ -1,5 +1,6 @@
 import DisposableServer
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -87,6 +88,34 @@ struct SetupTests {
             try await app.call(.delete, "/api/v1/me", json: ["confirmEmail": "ben@example.com"], token: benToken).expectProblem(.conflict)
             #expect(try await app.call(.delete, "/api/v1/me", json: ["confirmEmail": "root@example.com"], token: root).status == .noContent)
             #expect(try await app.call(.get, "/setup").status == .notFound)
+        }
+    }
+
+    @Test("Two admins erasing themselves at the same moment: one goes, the other is refused, an admin remains", arguments: TestEngine.allCases)
+    func twoAdminsErasingThemselves(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            func admin(_ email: String) async throws -> (email: String, token: String) {
+                _ = try await app.services.accounts.createAdmin(email: email, password: "password", name: "Admin")
+                let token = try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token")
+                return (email, try #require(token))
+            }
+            // Each round races the admin left by the last one against a new one: exactly one of the two may go.
+            var survivor = try await admin("first@example.com")
+            for round in 0..<5 {
+                let pair = [survivor, try await admin("admin\(round)@example.com")]
+                let outcomes = try await withThrowingTaskGroup(of: (Int, HTTPResponse.Status).self) { group in
+                    for (index, admin) in pair.enumerated() {
+                        group.addTask {
+                            (index, try await app.call(.delete, "/api/v1/me", json: ["confirmEmail": admin.email], token: admin.token).status)
+                        }
+                    }
+                    return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+                }
+                #expect(Set(outcomes.values) == [.noContent, .conflict], "\(outcomes)")
+                #expect(try await app.services.accounts.adminExists())
+                #expect(try await app.call(.get, "/setup").status == .notFound)
+                survivor = pair[outcomes.first { $0.value == .conflict }?.key ?? 0]
+            }
         }
     }
 }

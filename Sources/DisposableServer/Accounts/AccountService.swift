@@ -24,7 +24,9 @@ public struct AccountService: Sendable {
         settings = InstanceSettingsRepository(database: database, registrationDefault: configuration.registrationEnabledByDefault)
         passwords = PasswordHasher(cost: configuration.passwordHashCost)
         let limits = configuration.limits
-        loginLimiter = RateLimiter([.pair: limits.login, .address: limits.loginPerAddress, .target: limits.loginPerAccount])
+        loginLimiter = RateLimiter([
+            .pair: limits.login, .address: limits.loginPerAddress, .target: limits.loginPerAccount, .floor: limits.loginFloor,
+        ])
         registrationLimiter = RateLimiter(configuration.limits.registration)
     }
 
@@ -59,13 +61,13 @@ public struct AccountService: Sendable {
     }
 
     /// Stores a checked new account; 409 when its email is taken.
-    func create(_ account: NewAccount, isAdmin: Bool) async throws -> User {
+    func create(_ account: NewAccount, isAdmin: Bool, emailProven: Bool = false) async throws -> User {
         let now = clock.now
         let users = users
         let created = try await database.transaction { db in
             try await users.create(
                 email: account.email, name: account.name, passwordHash: account.passwordHash, isAdmin: isAdmin, termsVersion: account.termsVersion,
-                now: now, in: db)
+                emailProven: emailProven, now: now, in: db)
         }
         guard let user = created else {
             throw Problem.conflict("email-taken", "An account with the email address “\(account.email)” already exists. Try logging in.")
@@ -240,11 +242,12 @@ public struct AccountService: Sendable {
     static let lastAdmin = Problem.conflict(
         "last-admin", "This is the instance's only admin account: make another account admin first, then try again.")
 
-    /// Refuses when `userID` is the only admin (before its account is erased).
-    func ensureNotLastAdmin(_ userID: String) async throws {
+    /// Before an account is erased: it stops being an admin, or the erasure is refused when it is the only one —
+    /// checked and done in `setAdmin`'s serialised transaction, so two admins erasing themselves at once cannot
+    /// both go (a check made before the erasure could pass for both).
+    func stepDownBeforeErasing(_ userID: String) async throws {
         guard try await user(id: userID)?.isAdmin == true else { return }
-        let users = users
-        if try await !database.read({ db in try await users.otherAdminExists(besides: userID, in: db) }) { throw Self.lastAdmin }
+        try await setAdmin(userID, false)
     }
 
     /// Gives or takes away admin rights; taking them from the only admin is refused, checked in the same

@@ -71,7 +71,7 @@ struct SignUpService: Sendable {
         guard PasswordResetService.wellFormed(token),
             let account = try await pending.take(tokenHash: SecretToken.hash(token), now: clock.now)
         else { throw Self.expired }
-        return try await accounts.create(account, isAdmin: false)
+        return try await accounts.create(account, isAdmin: false, emailProven: true)
     }
 
     static let expired = Problem(

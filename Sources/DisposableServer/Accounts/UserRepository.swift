@@ -6,16 +6,19 @@ import SQLKit
 struct UserRepository: Sendable {
     let database: any DatabaseEngine
 
-    /// A new account; returns nil when the email is already taken.
+    /// A new account; returns nil when the email is already taken. `emailProven`: its owner showed the address is
+    /// theirs (a mailed link followed, a provider that verified it).
     func create(
-        email: String, name: String, passwordHash: String, isAdmin: Bool, termsVersion: String? = nil, now: Date, in db: any SQLDatabase
+        email: String, name: String, passwordHash: String, isAdmin: Bool, termsVersion: String? = nil, emailProven: Bool = false, now: Date,
+        in db: any SQLDatabase
     ) async throws -> User? {
         let user = User(id: newID(), email: email, name: name, isAdmin: isAdmin, createdAt: now)
         let inserted = try await db.raw(
             """
-            INSERT INTO users (id, email, name, password_hash, is_admin, created_at, terms_version, terms_accepted_at)
+            INSERT INTO users (id, email, name, password_hash, is_admin, created_at, terms_version, terms_accepted_at, email_proven_at)
             VALUES (\(bind: user.id), \(bind: email), \(bind: name), \(bind: passwordHash), \(bind: isAdmin), \(bind: now.millisecondsSince1970),
-                \(bind: termsVersion), \(bind: termsVersion == nil ? nil : now.millisecondsSince1970))
+                \(bind: termsVersion), \(bind: termsVersion == nil ? nil : now.millisecondsSince1970),
+                \(bind: emailProven ? now.millisecondsSince1970 : nil))
             ON CONFLICT (email) DO NOTHING
             RETURNING id
             """
@@ -29,6 +32,24 @@ struct UserRepository: Sendable {
             guard let row = try await db.raw("SELECT * FROM users WHERE email = \(bind: email)").first() else { return nil }
             return (try Self.user(from: row), try row.decode(column: "password_hash", as: String.self))
         }
+    }
+
+    /// The account with this (normalised) email, and whether that address was ever proven to be its owner's.
+    func findWithProof(email: String) async throws -> (User, proven: Bool)? {
+        try await database.sql { db in
+            guard let row = try await db.raw("SELECT * FROM users WHERE email = \(bind: email)").first() else { return nil }
+            return (try Self.user(from: row), try row.decode(column: "email_proven_at", as: Int64?.self) != nil)
+        }
+    }
+
+    /// The account's address is its owner's (a provider verified it).
+    func markEmailProven(_ userID: String, email: String, now: Date, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            UPDATE users SET email_proven_at = \(bind: now.millisecondsSince1970)
+            WHERE id = \(bind: userID) AND email = \(bind: email) AND email_proven_at IS NULL
+            """
+        ).run()
     }
 
     func adminExists(in db: any SQLDatabase) async throws -> Bool {

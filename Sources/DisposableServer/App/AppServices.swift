@@ -15,6 +15,8 @@ public struct AppServices: Sendable {
     let joining: JoinService
     let photos: PhotoService
     let resumableUploads: ResumableUploadService
+    /// Forwarding headers seen while no proxy is trusted: said on the admin panel.
+    let untrustedProxy: UntrustedProxyNotice
     let gallery: GalleryService
     let recaps: RecapService
     let moments: MomentService
@@ -102,6 +104,8 @@ public struct AppServices: Sendable {
             passwords: passwords, clock: clock, links: links, guessLimiter: JoinService.guessLimiter(configuration.limits))
         let pictures = ShooterPictures(database: database, recent: recentReads.pictures)
         let guestbookRows = GuestbookRepository(database: database)
+        untrustedProxy = UntrustedProxyNotice(logger: logger)
+        let outbound = OutboundHTTP(policy: AddressPolicy(allowsLoopback: configuration.outboundAllowsLoopback), logger: logger)
         let videos = configuration.videoTool.map(VideoProcessor.init(tool:))
         if videos == nil { logger.warning("ffmpeg and ffprobe were not found: videos will be refused.") }
         let ingest = Ingest(staging: staging, images: images, videos: videos, blobs: blobs, pendingWrites: pendingWrites, logger: logger)
@@ -121,7 +125,7 @@ public struct AppServices: Sendable {
         moments = MomentService(
             database: database, clock: clock, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), profiles: profiles)
         scrobblers = ScrobblerService(
-            database: database, maloja: Maloja(client: Maloja.sharedClient), limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
+            database: database, maloja: Maloja(outbound: outbound), limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
             clock: clock, logger: logger)
         capsules = CapsuleService(
             rows: CapsuleRepository(database: database), profiles: profiles, collages: Collage(blobs: blobs, images: images),
@@ -129,10 +133,11 @@ public struct AppServices: Sendable {
             bell: notifications.bell, clock: clock, logger: logger)
         push = PushService(
             subscriptions: PushSubscriptions(database: database, clock: clock), notifications: notifications, profiles: profiles,
-            client: PushService.sharedClient, contact: configuration.publicBaseURL, clock: clock, logger: logger)
+            outbound: outbound, contact: configuration.publicBaseURL, clock: clock, logger: logger)
         if let settings = configuration.openID {
             openID = OpenIDService(
-                settings: settings, database: database, clock: clock, accounts: accounts, publicBaseURL: configuration.publicBaseURL)
+                settings: settings, outbound: outbound, database: database, clock: clock, accounts: accounts,
+                publicBaseURL: configuration.publicBaseURL)
         } else {
             openID = nil
         }

@@ -11,7 +11,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     InstanceMetrics.start()
     router.add(middleware: RequestLogMiddleware(log: services.requestLog))
     router.add(middleware: MetricsMiddleware())
-    router.add(middleware: ClientAddressMiddleware(trusted: services.configuration.trustedProxies))
+    router.add(middleware: ClientAddressMiddleware(trusted: services.configuration.trustedProxies, untrustedProxy: services.untrustedProxy))
     router.add(
         middleware: SecurityHeadersMiddleware(
             imageOrigins: services.signer.bucket.map { [$0.origin] } ?? [], formOrigins: services.configuration.openID.map { [$0.origin] } ?? []))
@@ -93,7 +93,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     if let openID = services.openID { OpenIDPages(openID: openID, secure: secure).addRoutes(to: withSession) }
     WallPages(walls: walls).addRoutes(to: withSession)
     AdminPages(
-        admin: services.admin, resets: services.passwordResets, support: services.support, deletions: DeletionRecords(database: services.database)
+        admin: services.admin, resets: services.passwordResets, support: services.support, deletions: DeletionRecords(database: services.database),
+        untrustedProxy: services.untrustedProxy
     ).addRoutes(
         to: withSession)
     PasswordPages(resets: services.passwordResets).addRoutes(to: withSession)

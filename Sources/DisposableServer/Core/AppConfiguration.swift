@@ -84,6 +84,8 @@ public struct AppConfiguration: Sendable {
     public var mailFrom: String? = nil
     /// Sign in with an OpenID Connect provider besides (or instead of) passwords; none by default.
     public var openID: OpenIDSettings? = nil
+    /// Test-only (no flag offers it): outbound calls may reach loopback, where the tests' peers listen.
+    public var outboundAllowsLoopback = false
 
     public init(
         host: String = "127.0.0.1",
@@ -164,6 +166,9 @@ public struct RateLimits: Sendable {
     public var loginPerAddress: RateLimit
     /// Failed log-ins on one account, from every address together (distributed guessing).
     public var loginPerAccount: RateLimit
+    /// Once that is spent: failed log-ins on the account from addresses that never failed nor got in there — a
+    /// slow floor that new addresses cannot multiply.
+    public var loginFloor: RateLimit
     /// Typed codes that match no event, per address; and wrong passwords of one address on one event.
     /// Joins through the QR code's link are never counted.
     public var join: RateLimit
@@ -182,6 +187,7 @@ public struct RateLimits: Sendable {
         login: RateLimit = .init(burst: 10, refillEvery: .seconds(30)),
         loginPerAddress: RateLimit = .init(burst: 50, refillEvery: .seconds(6)),
         loginPerAccount: RateLimit = .init(burst: 50, refillEvery: .seconds(60)),
+        loginFloor: RateLimit = .init(burst: 10, refillEvery: .seconds(120)),
         join: RateLimit = .init(burst: 20, refillEvery: .seconds(15)),
         joinPerEvent: RateLimit = .init(burst: 100, refillEvery: .seconds(3)),
         registration: RateLimit = .init(burst: 10, refillEvery: .seconds(60)),
@@ -192,6 +198,7 @@ public struct RateLimits: Sendable {
         self.login = login
         self.loginPerAddress = loginPerAddress
         self.loginPerAccount = loginPerAccount
+        self.loginFloor = loginFloor
         self.join = join
         self.joinPerEvent = joinPerEvent
         self.registration = registration

@@ -112,6 +112,14 @@ enum IPAddress {
         return bytes
     }
 
+    /// What limits count one client by: an IPv4 address as it is, an IPv6 address by its /64 (`2001:db8:1:2::/64`),
+    /// anything else as it is.
+    static func network(_ text: String) -> String {
+        guard let bytes = bytes(text), bytes.count == 16 else { return text }
+        return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+            .joined(separator: ":") + "::/64"
+    }
+
     /// `[2001:db8::1]:4711` → `2001:db8::1`, `192.0.2.1:80` → `192.0.2.1`; anything else as it is.
     static func withoutPort(_ value: String) -> String {
         if value.hasPrefix("["), let end = value.firstIndex(of: "]") {
@@ -125,14 +133,23 @@ enum IPAddress {
 /// Sets the request's client address from the forwarded headers when a trusted proxy sent it.
 struct ClientAddressMiddleware: RouterMiddleware {
     let trusted: TrustedProxies
+    let untrustedProxy: UntrustedProxyNotice
 
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        guard trusted.contains(context.clientAddress) else { return try await next(request, context) }
+        guard trusted.contains(context.clientAddress) else {
+            if trusted.networks.isEmpty, Self.isForwarded(request) { untrustedProxy.forwarded(from: context.clientAddress) }
+            return try await next(request, context)
+        }
         var context = context
         context.viaTrustedProxy = true
         context.clientAddress = trusted.client(peer: context.clientAddress, headers: request.headers)
         return try await next(request, context)
+    }
+
+    /// Whether a proxy (or a client pretending) wrote forwarding headers.
+    static func isForwarded(_ request: Request) -> Bool {
+        request.headers[.init("X-Forwarded-For")!] != nil || request.headers[.init("Forwarded")!] != nil
     }
 }

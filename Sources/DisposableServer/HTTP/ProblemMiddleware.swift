@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 /// Turns every error into `application/problem+json`: no stack traces, no HTML, never a bare 500 text.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -24,6 +25,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             var problem = Problem.storageUnavailable
             problem.headers[.retryAfter] = "10"
             return try problem.response(from: request, context: context)
+        } catch is HTTPParserError {
+            // The body broke off mid-stream in a way no client means (a chunk size that is not hexadecimal…).
+            return try Problem.badRequest("The request is not valid HTTP (its body's framing is broken). Nothing was kept.")
+                .response(from: request, context: context)
         } catch is DecodingError {
             return try Problem.badRequest("The request body is not valid JSON for this route.")
                 .response(from: request, context: context)

@@ -18,9 +18,13 @@ enum RangedBody {
         headers[.acceptRanges] = "bytes"
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
         var partial: ClosedRange<Int64>? = nil
-        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == etag }) ?? true {
+        // Several ranges at once (`bytes=0-1,5-6`) are answered whole, as RFC 9110 §14.2 allows: no reader resumes so.
+        if let header = request.headers[.range], !header.contains(","), request.headers[.ifRange].map({ $0 == etag }) ?? true {
             guard let parsed = ByteRange.parse(header, size: total) else {
+                // The answer has no body: it must not claim to be the file's type (nor offer it as a download).
                 headers[.contentRange] = "bytes */\(total)"
+                headers[.contentType] = nil
+                headers[.contentDisposition] = nil
                 return Response(status: .rangeNotSatisfiable, headers: headers)
             }
             partial = parsed

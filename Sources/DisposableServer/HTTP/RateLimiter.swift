@@ -15,6 +15,9 @@ actor RateLimiter {
         case target
         /// The address and the target together: one person's failures on one account or event.
         case pair
+        /// The target again, slowly, for addresses that never failed on it once its own budget is spent: a crowd of
+        /// fresh addresses buys a few guesses an hour, not one each. Addresses that got in before are exempt.
+        case floor
     }
 
     struct Key: Hashable, Sendable {
@@ -34,6 +37,8 @@ actor RateLimiter {
 
     private let limits: [Scope: RateLimit]
     private var buckets: [Key: Bucket] = [:]
+    /// Pairs (an address on an account) that succeeded: the owner's usual places, which the floor never slows.
+    private var known: [Key: ContinuousClock.Instant] = [:]
     private let clock = ContinuousClock()
 
     /// Keys of a scope without a limit here are not counted.
@@ -51,11 +56,16 @@ actor RateLimiter {
     /// failed on it — its `.pair` bucket is full: otherwise anyone could lock the owner out of their own account
     /// by guessing from a few addresses (issue 37, item 3). Such an address still spends its own pair and address
     /// tokens, so each new address an attacker brings buys one guess at the target, not a burst.
+    /// A clean address on a spent target takes from the target's slow floor instead, unless it got in before.
     @discardableResult
     func take(_ keys: [Key]) throws -> Ticket {
         var counted = keys.filter { limits[$0.scope] != nil }
-        let clean = counted.contains { $0.scope == .pair && refreshed($0).tokens >= Double(limits[.pair]!.burst) }
-        if clean { counted.removeAll { $0.scope == .target && refreshed($0).tokens < 1 } }
+        let pair = counted.first { $0.scope == .pair }
+        let clean = pair.map { refreshed($0).tokens >= Double(limits[.pair]!.burst) } ?? false
+        if clean, let spent = counted.first(where: { $0.scope == .target && refreshed($0).tokens < 1 }) {
+            counted.removeAll { $0 == spent }
+            if limits[.floor] != nil, let pair, known[pair] == nil { counted.append(Key(scope: .floor, value: spent.value)) }
+        }
         var current: [Key: Bucket] = [:]
         var wait = 0.0
         for key in counted {
@@ -75,11 +85,15 @@ actor RateLimiter {
     /// One key of the address scope, for purposes counted per address only.
     @discardableResult
     func take(address: String) throws -> Ticket {
-        try take([Key(scope: .address, value: address)])
+        try take([.address(address)])
     }
 
     /// The attempt was legitimate (a right password, a code that exists): it costs nothing.
     func giveBack(_ ticket: Ticket) {
+        for key in ticket.keys where key.scope == .pair {
+            known[key] = clock.now
+            if known.count > 50_000 { known = known.filter { clock.now - $0.value < .seconds(30 * 86_400) } }
+        }
         for key in ticket.keys {
             guard let limit = limits[key.scope] else { continue }
             var bucket = refreshed(key)
@@ -107,8 +121,12 @@ actor RateLimiter {
     }
 }
 
+/// An address is counted by its network where one client holds many: an IPv6 client's /64 (what a proxy writes
+/// for one phone or one home can change within it at will).
 extension RateLimiter.Key {
-    static func address(_ address: String) -> Self { .init(scope: .address, value: address) }
+    static func address(_ address: String) -> Self { .init(scope: .address, value: IPAddress.network(address)) }
     static func target(_ target: String) -> Self { .init(scope: .target, value: target) }
-    static func pair(_ address: String, _ target: String) -> Self { .init(scope: .pair, value: address + "\u{0}" + target) }
+    static func pair(_ address: String, _ target: String) -> Self {
+        .init(scope: .pair, value: IPAddress.network(address) + "\u{0}" + target)
+    }
 }

@@ -93,10 +93,13 @@ extension LibraryService {
     }
 
     /// The name sent (its last path component, printable, at most 200 characters), or `IMG_20230514_183000.jpg`.
+    /// Control, format (bidirectional overrides, invisible marks) and line-separating characters are dropped: a
+    /// name shows as it reads, `photo\u{202E}gpj.exe` cannot pass for a JPEG.
     static func fileName(_ given: String?, format: MediaFormat, takenAt: Date) -> String {
         if let given {
             let last = given.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-            let clean = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+            let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned]
+            let clean = String(last.unicodeScalars.filter { !hidden.contains($0.properties.generalCategory) }.map(Character.init))
                 .trimmingCharacters(in: .whitespaces)
             if !clean.isEmpty, clean != ".", clean != ".." { return String(clean.prefix(200)) }
         }

@@ -63,6 +63,10 @@ extension LocationRedactor {
         } else if start.starts(with: Self.extendedXMPSignature) {
             // Pieces of one packet split at arbitrary bytes: a property may straddle two. Blanked whole.
             blank(payload + Int64(Self.extendedXMPSignature.count), length - Self.extendedXMPSignature.count, with: 0x20)
+        } else {
+            // Anything else readers may still take for EXIF or XMP (Kodak's `Exif\0\xFF`, a prefix before `Exif`,
+            // `XMP\0`, a bare `<?xpacket`, the XMP header without its NUL…): not rewritten, so blanked whole.
+            blank(payload, length, with: 0)
         }
     }
 
@@ -138,7 +142,13 @@ extension LocationRedactor {
             case "IEND":
                 return true
             default:
-                break
+                // An ancillary chunk that only describes the pixels stays; any other (`exIf`, `tXMP`, a private
+                // one readers might still take for metadata) is blanked and renamed, as the pixels never need it.
+                if head[4] & 0x20 != 0, !Self.pixelChunks.contains(type) {
+                    blank(data, length, with: 0)
+                    redaction.replace(at: offset + 4, with: Array("diSp".utf8))
+                    renamed = true
+                }
             }
             if redaction.patches.count != before {
                 guard let chunk = file.read(offset + 4, 4 + length) else { return false }
@@ -154,6 +164,13 @@ extension LocationRedactor {
             offset = data + Int64(length) + 4
         }
     }
+
+    /// Ancillary PNG chunks about how the pixels look or move (colour, transparency, density, animation), and the
+    /// private name blanked chunks get.
+    private static let pixelChunks: Set<String> = [
+        "gAMA", "cHRM", "sRGB", "iCCP", "cICP", "mDCV", "mDCv", "cLLI", "cLLi", "sBIT", "bKGD", "hIST", "tRNS", "pHYs", "sPLT", "tIME",
+        "acTL", "fcTL", "fdAT", "oFFs", "pCAL", "sCAL", "diSp",
+    ]
 
     // MARK: WebP
 

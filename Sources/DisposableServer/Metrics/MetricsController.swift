@@ -30,7 +30,12 @@ struct MetricsController {
     }
 
     private func mayRead(_ request: Request, context: AppRequestContext) async throws -> Bool {
-        if !context.viaTrustedProxy, let peer = context.remoteAddress?.ipAddress, Self.isLoopback(peer) { return true }
+        // This machine may read them, unless the request came through a proxy (trusted or not): then anyone could.
+        if !context.viaTrustedProxy, !ClientAddressMiddleware.isForwarded(request), let peer = context.remoteAddress?.ipAddress,
+            Self.isLoopback(peer)
+        {
+            return true
+        }
         let bearer = request.headers[.authorization].flatMap(AuthenticationMiddleware.bearerToken)
         if let token, let bearer, bearer.equalsInConstantTime(token) { return true }
         guard let session = bearer ?? request.cookies[SessionCookie.name]?.value, !session.isEmpty else { return false }

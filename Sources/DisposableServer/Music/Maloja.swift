@@ -1,21 +1,11 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
 
 /// A self-hosted Maloja scrobbler, through its native API (`/apis/mlj_1/…`): whether an API key is one of its own,
-/// and a month's most played track. The address is the person's: no redirect is followed, answers are read up to
-/// 1 MB, and what goes wrong is said without what the far end answered (a link is not a way to probe a network).
+/// and a month's most played track. The address is the person's, so every call goes through `OutboundHTTP` (public
+/// addresses only, no redirect, answers up to 1 MB), and what goes wrong is said without what the far end answered
+/// (a link is not a way to probe a network).
 struct Maloja: Sendable {
-    let client: HTTPClient
-
-    /// The client of every scrobbler call: short waits, no redirects.
-    static let sharedClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
+    let outbound: OutboundHTTP
 
     struct Track: Sendable, Equatable {
         let title: String
@@ -51,13 +41,11 @@ struct Maloja: Sendable {
 
     private func get(_ base: URL, _ endpoint: String, query: String) async throws -> (UInt, [String: Any]) {
         let path = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
-        var request = HTTPClientRequest(url: "\(path)/apis/mlj_1/\(endpoint)?\(query)")
-        request.headers.add(name: "Accept", value: "application/json")
+        guard let url = URL(string: "\(path)/apis/mlj_1/\(endpoint)?\(query)") else { throw Failure.unreachable }
         do {
-            let response = try await client.execute(request, timeout: .seconds(15))
-            let bytes = try await response.body.collect(upTo: 1 << 20)
-            let json = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
-            return (response.status.code, json)
+            let response = try await outbound.send(.init(url: url, headers: [("Accept", "application/json")]), purpose: "scrobbler")
+            let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+            return (UInt(response.status), json)
         } catch {
             throw Failure.unreachable
         }

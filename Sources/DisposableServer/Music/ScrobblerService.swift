@@ -19,6 +19,7 @@ struct ScrobblerService: Sendable {
     func link(_ input: ScrobblerInput, for user: User) async throws -> ScrobblerJSON {
         guard input.kind == "maloja" else { throw Problem.invalidField("kind", "Only a Maloja server can be linked (kind \"maloja\").") }
         let url = try Self.address(input.url)
+        if let refused = maloja.outbound.policy.check(url) { throw Problem.invalidField("url", refused.dropLast() + " (url).") }
         let key = input.apiKey.trimmingCharacters(in: .whitespaces)
         guard (1...Self.maxKey).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
             throw Problem.invalidField("apiKey", "apiKey is the key made in Maloja's settings: 1 to \(Self.maxKey) printable characters.")

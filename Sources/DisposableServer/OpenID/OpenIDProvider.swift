@@ -1,15 +1,12 @@
-import AsyncHTTPClient
 import Foundation
 import JWTKit
-import NIOCore
-import NIOHTTP1
 
 /// The provider, as its discovery document describes it (OpenID Connect Discovery 1.0): where to send people, where
 /// to trade a code for tokens, and the keys its ID tokens are signed with. Fetched at first use and kept an hour;
 /// the keys again when a token names one not seen (the provider rotated them), at most once a minute.
 actor OpenIDProvider {
     let settings: OpenIDSettings
-    private let client: HTTPClient
+    private let outbound: OutboundHTTP
     private var discovered: (document: Discovery, at: Date)?
     private var keys: (collection: JWTKeyCollection, at: Date)?
 
@@ -35,18 +32,10 @@ actor OpenIDProvider {
         case codeRefused
     }
 
-    init(settings: OpenIDSettings, client: HTTPClient = OpenIDProvider.sharedClient) {
+    init(settings: OpenIDSettings, outbound: OutboundHTTP) {
         self.settings = settings
-        self.client = client
+        self.outbound = outbound
     }
-
-    /// Every call to the provider: short waits, no redirects.
-    static let sharedClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
 
     func discovery(now: Date = Date()) async throws -> Discovery {
         if let discovered, now.timeIntervalSince(discovered.at) < 3600 { return discovered.document }
@@ -87,18 +76,17 @@ actor OpenIDProvider {
     func idToken(code: String, verifier: String, redirectURI: String) async throws -> String {
         let endpoint = try await discovery().tokenEndpoint
         var form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)]
-        var request = HTTPClientRequest(url: endpoint)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.headers.add(name: "Accept", value: "application/json")
+        guard let url = URL(string: endpoint) else { throw Failure.unreachable }
+        var request = OutboundHTTP.Request(
+            method: .POST, url: url, headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")])
         if let secret = settings.clientSecret {
             // client_secret_basic: each part form-encoded first (RFC 6749 §2.3.1).
             let pair = "\(Self.formEncoded(settings.clientID)):\(Self.formEncoded(secret))"
-            request.headers.add(name: "Authorization", value: "Basic " + Data(pair.utf8).base64EncodedString())
+            request.headers.append(("Authorization", "Basic " + Data(pair.utf8).base64EncodedString()))
         } else {
             form.append(("client_id", settings.clientID))
         }
-        request.body = .bytes(ByteBuffer(string: form.map { "\($0)=\(Self.formEncoded($1))" }.joined(separator: "&")))
+        request.body = Data(form.map { "\($0)=\(Self.formEncoded($1))" }.joined(separator: "&").utf8)
         let (status, body) = try await send(request)
         if (400..<500).contains(status) { throw Failure.codeRefused }
         guard status == 200, let answer = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
@@ -107,17 +95,15 @@ actor OpenIDProvider {
         return token
     }
 
-    private func get(_ url: String) async throws -> (UInt, Data) {
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "Accept", value: "application/json")
-        return try await send(request)
+    private func get(_ url: String) async throws -> (Int, Data) {
+        guard let url = URL(string: url) else { throw Failure.unreachable }
+        return try await send(OutboundHTTP.Request(url: url, headers: [("Accept", "application/json")]))
     }
 
-    private func send(_ request: HTTPClientRequest) async throws -> (UInt, Data) {
+    private func send(_ request: OutboundHTTP.Request) async throws -> (Int, Data) {
         do {
-            let response = try await client.execute(request, timeout: .seconds(15))
-            let bytes = try await response.body.collect(upTo: 1 << 20)
-            return (response.status.code, Data(bytes.readableBytesView))
+            let response = try await outbound.send(request, purpose: "openid")
+            return (response.status, response.body)
         } catch {
             throw Failure.unreachable
         }

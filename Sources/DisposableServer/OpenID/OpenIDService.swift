@@ -17,9 +17,12 @@ struct OpenIDService: Sendable {
     /// Where the provider sends people back: `/login/openid/callback` under the public URL, as registered there.
     let redirectURI: String
 
-    init(settings: OpenIDSettings, database: any DatabaseEngine, clock: any AppClock, accounts: AccountService, publicBaseURL: String) {
+    init(
+        settings: OpenIDSettings, outbound: OutboundHTTP, database: any DatabaseEngine, clock: any AppClock, accounts: AccountService,
+        publicBaseURL: String
+    ) {
         self.settings = settings
-        provider = OpenIDProvider(settings: settings)
+        provider = OpenIDProvider(settings: settings, outbound: outbound)
         self.database = database
         self.clock = clock
         self.accounts = accounts
@@ -37,8 +40,12 @@ struct OpenIDService: Sendable {
         let state: String
     }
 
+    /// Sign-ins begun per address: each keeps a row for ten minutes.
+    let starts = RateLimiter(RateLimit(burst: 20, refillEvery: .seconds(15)))
+
     /// A sign-in (or, with `linking`, a link to a signed-in account) sent to the provider.
-    func start(next: String, linking user: User? = nil) async throws -> Start {
+    func start(next: String, linking user: User? = nil, client: String) async throws -> Start {
+        try await starts.take(address: client)
         let discovery = try await reach { try await provider.discovery() }
         let state = SecretToken.generate()
         let attempt = OpenIDRepository.Attempt(nonce: SecretToken.generate(), verifier: SecretToken.generate(), userID: user?.id, next: next)
@@ -119,8 +126,11 @@ struct OpenIDService: Sendable {
         }
     }
 
-    /// The account a provider's person opens: the one linked to them; else the one with their e-mail when the
-    /// provider verified it (linked from now on); else a new one, if registration is open and the e-mail is free.
+    /// The account a provider's person opens: the one linked to them; else, when the provider verified their
+    /// e-mail, the account with that address if its address was proven too (a mailed link, a provider) and it is
+    /// not an admin's — linked from now on; else a new one, if registration is open and the address is free.
+    /// An address anyone could have typed (no mail server checks sign-ups by default) never opens its account: a
+    /// stranger could have made it to receive the owner (DECISIONS).
     private func account(for token: IDToken, client: String) async throws -> User {
         if let userID = try await links.account(issuer: settings.issuer, subject: token.sub), let user = try await accounts.user(id: userID) {
             return user
@@ -130,11 +140,19 @@ struct OpenIDService: Sendable {
                 .unprocessableContent, "openid-no-email", title: "No e-mail address",
                 detail: "The provider did not share an e-mail address, so no account can be opened. Allow it to share your e-mail and try again.")
         }
-        if let (existing, _) = try await users.findWithPassword(email: email) {
-            guard token.verifiedEmail != nil else {
+        // Refused the same way whether or not an account has the address: the answer tells no one who is here.
+        guard token.verifiedEmail != nil else {
+            throw Problem(
+                .forbidden, "openid-email-unverified", title: "E-mail not confirmed",
+                detail:
+                    "The provider has not confirmed that “\(email)” is yours, so it cannot sign you in here. Confirm the address at the provider and try again, or sign in with a password and link the provider on My account."
+            )
+        }
+        if let (existing, proven) = try await users.findWithProof(email: email) {
+            guard proven, !existing.isAdmin else {
                 throw Problem.conflict(
-                    "openid-email-unverified",
-                    "The provider has not verified that “\(email)” is yours, so it cannot open the account with that address. Sign in with your password, then link the provider on My account."
+                    "openid-email-unproven",
+                    "An account here already uses “\(email)”, but it never proved that this address is its own, so the provider cannot open it. If it is yours, sign in with its password and link the provider on My account; if it is not, ask the instance's admin."
                 )
             }
             try await database.transaction { [links, settings, clock] db in
@@ -149,8 +167,8 @@ struct OpenIDService: Sendable {
         let created = try await database.transaction { [users, links, settings] db -> User? in
             guard
                 let user = try await users.create(
-                    email: email, name: name, passwordHash: PasswordHasher.noPassword, isAdmin: false, termsVersion: TermsOfUse.version, now: now,
-                    in: db)
+                    email: email, name: name, passwordHash: PasswordHasher.noPassword, isAdmin: false, termsVersion: TermsOfUse.version,
+                    emailProven: true, now: now, in: db)
             else { return nil }
             try await links.insert(issuer: settings.issuer, subject: token.sub, userID: user.id, email: email, now: now, in: db)
             return user
@@ -168,8 +186,10 @@ struct OpenIDService: Sendable {
             throw Problem.conflict("openid-linked-elsewhere", "This provider account is already linked to another account here.")
         }
         let email = token.email.flatMap { try? Credentials.email($0) }
-        try await database.transaction { [links, settings, clock] db in
+        try await database.transaction { [links, users, settings, clock] db in
             try await links.insert(issuer: settings.issuer, subject: token.sub, userID: userID, email: email, now: clock.now, in: db)
+            // The provider vouches for the account's own address: from now on it is proven.
+            if token.verifiedEmail != nil, let email { try await users.markEmailProven(userID, email: email, now: clock.now, in: db) }
         }
     }
 

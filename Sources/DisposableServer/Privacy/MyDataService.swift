@@ -108,7 +108,7 @@ struct MyDataService: Sendable {
 
     /// An account and every file and row of it (also the admin's "delete user", ADM-4).
     func eraseAccount(_ userID: String) async throws {
-        try await accounts.ensureNotLastAdmin(userID)
+        try await accounts.stepDownBeforeErasing(userID)
         let organized = try await rows.organizedEventIDs(of: userID)
         for event in organized { try await deletion.delete(eventID: event, reason: .accountDeleted) }
         // Photos they took as a guest of others' events, signed in: gone like single deletions.

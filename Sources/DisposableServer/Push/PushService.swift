@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import DisposableAPI
 import Foundation
 import Logging
@@ -14,18 +13,12 @@ struct PushService: Sendable {
     let subscriptions: PushSubscriptions
     let notifications: NotificationService
     let profiles: ProfileService
-    let client: HTTPClient
+    /// Push services are addressed by browsers, so by anyone: every message goes through the outbound rules.
+    let outbound: OutboundHTTP
     /// VAPID's `sub`: how the push service may reach whoever runs this server.
     let contact: String
     let clock: any AppClock
     let logger: Logger
-
-    /// The client of every push: short waits, no redirects.
-    static let sharedClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)))
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
 
     func settings(for owner: PushSubscriptions.Owner) async throws -> PushSettingsJSON {
         PushSettingsJSON(
@@ -36,7 +29,7 @@ struct PushService: Sendable {
     func subscribe(_ input: PushSubscriptionInput, for owner: PushSubscriptions.Owner, language: WebLanguage, device: String?) async throws
         -> PushDeviceJSON
     {
-        try await subscriptions.subscribe(input, owner: owner, language: language, device: device)
+        try await subscriptions.subscribe(input, owner: owner, language: language, device: device, policy: outbound.policy)
     }
 
     func remove(_ id: String, for owner: PushSubscriptions.Owner) async throws { try await subscriptions.remove(id, owner: owner) }
@@ -80,29 +73,27 @@ struct PushService: Sendable {
             let shorter = NoticeWords.Words(title: words.title, body: String(words.body.prefix(300)) + "…", url: words.url, tag: words.tag)
             payload = try JSONEncoder().encode(shorter)
         }
-        var request = HTTPClientRequest(url: target.endpoint.absoluteString)
-        request.method = .POST
-        request.headers.add(name: "TTL", value: "86400")
-        request.headers.add(name: "Urgency", value: "normal")
-        request.headers.add(name: "Content-Encoding", value: "aes128gcm")
-        request.headers.add(name: "Content-Type", value: "application/octet-stream")
-        request.headers.add(
-            name: "Authorization",
-            value: try WebPushMessage.vapid(try await subscriptions.signingKey(), endpoint: target.endpoint, subject: contact, now: clock.now))
-        request.body = .bytes(ByteBuffer(data: try WebPushMessage.encrypt(payload, p256dh: target.p256dh, auth: target.auth)))
+        let authorization = try WebPushMessage.vapid(
+            try await subscriptions.signingKey(), endpoint: target.endpoint, subject: contact, now: clock.now)
+        let request = OutboundHTTP.Request(
+            method: .POST, url: target.endpoint,
+            headers: [
+                ("TTL", "86400"), ("Urgency", "normal"), ("Content-Encoding", "aes128gcm"), ("Content-Type", "application/octet-stream"),
+                ("Authorization", authorization),
+            ],
+            body: try WebPushMessage.encrypt(payload, p256dh: target.p256dh, auth: target.auth))
         do {
-            let response = try await client.execute(request, timeout: .seconds(15))
-            _ = try? await response.body.collect(upTo: 64 << 10)
-            switch response.status.code {
+            let response = try await outbound.send(request, maxBytes: 64 << 10, purpose: "push")
+            switch response.status {
             case 200..<300: return true
             case 404, 410:
                 try await subscriptions.forget(target.id)
                 logger.info("A push subscription is gone: forgotten", metadata: ["subscription": "\(target.id)"])
             default:
-                logger.warning("A push service refused a message", metadata: ["status": "\(response.status.code)"])
+                logger.warning("A push service refused a message", metadata: ["status": "\(response.status)"])
             }
         } catch {
-            logger.warning("A push service could not be reached", metadata: ["error": "\(error)"])
+            logger.warning("A push service could not be reached", metadata: ["subscription": "\(target.id)"])
         }
         return false
     }

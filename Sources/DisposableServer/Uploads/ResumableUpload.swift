@@ -20,11 +20,21 @@ struct ResumableUpload: Sendable {
     let source: PhotoSource
     /// `Upload-Metadata` as it was sent, given back by HEAD.
     let metadata: String
+    let createdAt: Date
     let expiresAt: Date
+    /// The bytes it may have on the server's disk (what it received plus an allowance, or a PATCH's grant).
+    let held: Int64
+    /// The sender's network, for its cap.
+    let network: String
     /// The photo (or library asset) it became, once complete.
     let photoID: String?
 
     var isComplete: Bool { received == length }
+
+    /// Announced, then left without a byte past `ResumableUploadService.idleLimit`: given up.
+    func isAbandoned(at now: Date) -> Bool {
+        photoID == nil && received == 0 && createdAt.addingTimeInterval(ResumableUploadService.idleLimit) <= now
+    }
 
     init(row: any SQLRow) throws {
         id = try row.decode(column: "id", as: String.self)
@@ -37,7 +47,10 @@ struct ResumableUpload: Sendable {
         idempotencyKey = try row.decode(column: "idempotency_key", as: String?.self)
         source = PhotoSource(rawValue: try row.decode(column: "source", as: String.self)) ?? .library
         metadata = try row.decode(column: "metadata", as: String.self)
+        createdAt = Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self))
         expiresAt = Date(millisecondsSince1970: try row.decode(column: "expires_at", as: Int64.self))
+        held = try row.decode(column: "held", as: Int64.self)
+        network = try row.decode(column: "network", as: String.self)
         photoID = try row.decode(column: "photo_id", as: String?.self)
     }
 }

@@ -41,7 +41,8 @@ struct ResumableUploadController {
         guard let raw = request.headers[.uploadLength], let length = Int64(raw), length >= 0 else {
             throw Problem.badRequest("Upload-Length must be the file's size in bytes.", field: "Upload-Length")
         }
-        let upload = try await uploads.create(length: length, metadataHeader: request.headers[.uploadMetadata], for: identity)
+        let upload = try await uploads.create(
+            length: length, metadataHeader: request.headers[.uploadMetadata], for: identity, client: context.clientAddress)
         var response = Response(status: .created)
         response.headers[.location] = "/api/v1/uploads/\(upload.id)"
         // creation-with-upload: the first bytes may come with the creation.

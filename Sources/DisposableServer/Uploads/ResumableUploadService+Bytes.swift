@@ -40,21 +40,37 @@ extension ResumableUploadService {
                 .conflict, "upload-offset-mismatch", title: "Wrong offset",
                 detail: "This upload has \(upload.received) bytes; send from there (Upload-Offset: \(upload.received)).")
         }
+        // Room on the staging disk for as much of the rest as the caps leave; given back to what arrived after.
+        let held = try await grant(upload)
         // The body is read by a task of its own, which a HEAD may cancel (`UploadLocks.stopHolder`).
-        let task = Task { try await self.receive(body, into: upload, checksum: checksum) }
+        let task = Task { try await self.receive(body, into: upload, upTo: held, checksum: checksum) }
         stopper.set { task.cancel() }
-        let count = try await task.value
-        let received = upload.received + count
-        try await database.sql { db in
-            try await db.raw("UPDATE resumable_uploads SET received = \(bind: received) WHERE id = \(bind: upload.id)").run()
+        let count: Int64
+        do {
+            count = try await task.value
+        } catch {
+            try await release(upload.id, received: upload.received, granted: held)
+            throw error
         }
+        let received = upload.received + count
+        try await release(upload.id, received: received, granted: held)
         let updated = try await find(upload.id) ?? upload
         guard updated.isComplete else { return Progress(upload: updated, made: nil) }
         return try await finish(updated, destination)
     }
 
-    /// Writes the body after the durable bytes; returns how many it kept (all of them, fsynced).
-    private func receive(_ body: RequestBody, into upload: ResumableUpload, checksum: Checksum?) async throws -> Int64 {
+    /// Records what is durable, and what the upload holds from now: that plus the allowance, within what it was
+    /// granted (a reservation is never raised here, only by `grant` under the caps).
+    private func release(_ id: String, received: Int64, granted: Int64) async throws {
+        let held = max(received, min(granted, received + Self.allowance))
+        try await database.sql { db in
+            try await db.raw("UPDATE resumable_uploads SET received = \(bind: received), held = \(bind: held) WHERE id = \(bind: id)").run()
+        }
+    }
+
+    /// Writes the body after the durable bytes, up to `held` bytes in all; returns how many it kept (all of them,
+    /// fsynced).
+    private func receive(_ body: RequestBody, into upload: ResumableUpload, upTo held: Int64, checksum: Checksum?) async throws -> Int64 {
         let path = file(upload.id).path
         let start = upload.received
         let fd = open(path, O_WRONLY | O_CLOEXEC)
@@ -77,6 +93,7 @@ extension ResumableUploadService {
                         .contentTooLarge, "upload-too-long", title: "More than announced",
                         detail: "This upload was announced as \(upload.length) bytes; the body goes past that.")
                 }
+                guard start + count <= held else { throw Self.stagingFull }
                 if let checksum {
                     switch checksum {
                     case .sha1: chunk.withUnsafeReadableBytes { sha1.update(bufferPointer: $0) }

@@ -17,7 +17,7 @@ struct ResumableUploadService: Sendable {
     let directory: URL
     let locks: UploadLocks
     let clock: any AppClock
-    /// What unfinished uploads may announce, all senders together.
+    /// What unfinished uploads may hold on the staging disk, all senders together.
     let maxStagedBytes: Int64
     /// How long an upload may take, from its creation: bytes trickled in never extend it.
     static let lifetime: TimeInterval = 24 * 3600
@@ -93,7 +93,7 @@ struct ResumableUploadService: Sendable {
 
     /// Creates an upload of `length` bytes into what its metadata names (`target`: `event:<id>` or `library`;
     /// `idempotencyKey`, `source`, `filename` optional), holding a guest's shot for it.
-    func create(length: Int64, metadataHeader: String?, for identity: Identity?) async throws -> ResumableUpload {
+    func create(length: Int64, metadataHeader: String?, for identity: Identity?, client: String) async throws -> ResumableUpload {
         let metadata = try UploadMetadata(header: metadataHeader)
         let (target, placeID) = try target(of: metadata)
         let key = metadata.values["idempotencyKey"]
@@ -105,7 +105,10 @@ struct ResumableUploadService: Sendable {
         let id = newID()
         let now = clock.now
         let path = try await createFile(id)
-        let room = Room(uploaderID: admission.uploaderID, accountID: admission.accountID, length: length)
+        let network = IPAddress.network(client)
+        let room = Room(
+            uploaderID: admission.uploaderID, accountID: admission.accountID, eventID: target.name == "library" ? "" : placeID, network: network,
+            length: length)
         do {
             try await database.transaction { db in
                 try await admit(room, byOrganizer: admission.byOrganizer, now: now, in: db)
@@ -115,10 +118,11 @@ struct ResumableUploadService: Sendable {
                 try await db.raw(
                     """
                     INSERT INTO resumable_uploads (id, event_id, uploader_id, guest_id, length, received, idempotency_key, source,
-                        metadata, created_at, expires_at, target)
+                        metadata, created_at, expires_at, target, held, network)
                     VALUES (\(bind: id), \(bind: placeID), \(bind: admission.uploaderID), \(bind: admission.heldShot?.guestID),
                         \(bind: length), 0, \(bind: key), \(bind: admission.source.rawValue), \(bind: metadataHeader ?? ""),
-                        \(bind: now.millisecondsSince1970), \(bind: (now + Self.lifetime).millisecondsSince1970), \(bind: target.name))
+                        \(bind: now.millisecondsSince1970), \(bind: (now + Self.lifetime).millisecondsSince1970), \(bind: target.name),
+                        \(bind: min(length, Self.allowance)), \(bind: network))
                     """
                 ).run()
             }
@@ -191,12 +195,19 @@ struct ResumableUploadService: Sendable {
         unlink(file(upload.id).path)
     }
 
-    /// Drops uploads that waited past their expiry (their shots given back), and finished ones kept for a late HEAD.
+    /// Drops uploads that waited past their expiry or were left empty (their shots given back), and finished ones
+    /// kept for a late HEAD.
     @discardableResult
     func sweep() async throws -> Int {
         let now = clock.now.millisecondsSince1970
+        let idle = now - Int64(Self.idleLimit * 1000)
         let due = try await database.sql { db in
-            try await db.raw("SELECT * FROM resumable_uploads WHERE expires_at <= \(bind: now)").all().map(ResumableUpload.init(row:))
+            try await db.raw(
+                """
+                SELECT * FROM resumable_uploads
+                WHERE expires_at <= \(bind: now) OR (photo_id IS NULL AND received = 0 AND created_at <= \(bind: idle))
+                """
+            ).all().map(ResumableUpload.init(row:))
         }
         for upload in due { try await end(upload) }
         return due.count
@@ -224,7 +235,7 @@ struct ResumableUploadService: Sendable {
     /// The upload, when it is the caller's and not expired; 404 otherwise (others learn nothing of it).
     func owned(_ id: String, by identity: Identity?) async throws -> (ResumableUpload, Destination) {
         guard let identity else { throw Problem.unauthorized }
-        guard let upload = try await find(id), upload.expiresAt > clock.now, let target = targets[upload.target],
+        guard let upload = try await find(id), upload.expiresAt > clock.now, !upload.isAbandoned(at: clock.now), let target = targets[upload.target],
             await target.mayContinue(upload, as: identity)
         else { throw Problem.uploadGone }
         return (upload, Destination(target: target, identity: identity))
@@ -242,5 +253,7 @@ struct ResumableUploadService: Sendable {
 extension Problem {
     static let uploadGone = Problem(
         .notFound, "upload-not-found", title: "No such upload",
-        detail: "This upload does not exist, or it expired after a day without news. Start it again from the beginning.")
+        detail:
+            "This upload does not exist, or it expired (a day after it began, or minutes after it began without a byte). Start it again from the beginning."
+    )
 }

@@ -73,6 +73,8 @@ struct AdminPage: Sendable {
     let hasClosedTickets: Bool
     static let closedTicketsShown = 50
     let canAnswer: Bool
+    /// Forwarding headers arrive from this machine and no proxy is trusted.
+    let proxyWarning: String?
 
     static let chartWidth = 300
     static let chartHeight = 80
@@ -80,9 +82,10 @@ struct AdminPage: Sendable {
     init(
         web: WebRequest, me: String, stats: InstanceStats, settings: InstanceSettingsJSON, users: AdminUserList, records: [DeletionRecord],
         notice: String?, error: String?, form: [String: String], resetLink: ResetLink? = nil, tickets: [TicketJSON] = [],
-        closedTickets: [TicketJSON] = [], canAnswer: Bool = false
+        closedTickets: [TicketJSON] = [], canAnswer: Bool = false, proxyWarning: String? = nil
     ) {
         self.notice = notice
+        self.proxyWarning = proxyWarning
         self.error = error
         var figures = [
             web.plural("admin_users_count", stats.users),

@@ -9,6 +9,7 @@ struct AdminPages {
     let resets: PasswordResetService
     let support: SupportService
     let deletions: DeletionRecords
+    let untrustedProxy: UntrustedProxyNotice
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/admin", use: panel)
@@ -55,7 +56,8 @@ struct AdminPages {
         let model = AdminPage(
             web: web, me: me.id, stats: stats, settings: settings, users: users, records: records, notice: notice.map { web.t($0) },
             error: problem.map(web.problemMessage),
-            form: form, resetLink: resetLink, tickets: tickets, closedTickets: Array(closed), canAnswer: support.mailer != nil)
+            form: form, resetLink: resetLink, tickets: tickets, closedTickets: Array(closed), canAnswer: support.mailer != nil,
+            proxyWarning: untrustedProxy.wasSeen ? web.t("admin_proxy_warning") : nil)
         return web.page("admin", title: web.t("admin_title"), model: model, status: problem?.status ?? .ok)
     }
 

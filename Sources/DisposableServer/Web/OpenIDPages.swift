@@ -29,7 +29,7 @@ struct OpenIDPages {
         let form = try await WebForm.read(request)
         let next = LocalPath.safe(form["next"]) ?? "/events"
         do {
-            let start = try await openID.start(next: next)
+            let start = try await openID.start(next: next, client: context.clientAddress)
             return WebRequest.redirect(start.url, cookies: [cookie(start.state)])
         } catch let problem as Problem {
             return failed(problem, request, context, next: next)
@@ -39,7 +39,7 @@ struct OpenIDPages {
     @Sendable func link(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return WebRequest.redirect("/login?next=/account") }
         do {
-            let start = try await openID.start(next: "/account", linking: user)
+            let start = try await openID.start(next: "/account", linking: user, client: context.clientAddress)
             return WebRequest.redirect(start.url, cookies: [cookie(start.state)])
         } catch let problem as Problem {
             return WebRequest.redirect("/account?failed=\(problem.slug)")

@@ -58,6 +58,14 @@ struct Import: AsyncParsableCommand {
     }
 
     private func send(_ item: ImportPlan.Photo, from source: any ImportSource, with client: DisposableClient) async throws -> Outcome {
+        do {
+            return try await upload(item, from: source, with: client)
+        } catch let inflated as Inflated {
+            return Outcome(file: inflated.path, status: .skipped, reason: inflated.description)
+        }
+    }
+
+    private func upload(_ item: ImportPlan.Photo, from source: any ImportSource, with client: DisposableClient) async throws -> Outcome {
         try await source.withFile(item.path) { file in
             let takenAt = item.takenAt ?? source.modified(item.path)
             do {

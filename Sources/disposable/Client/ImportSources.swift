@@ -49,6 +49,12 @@ struct FolderSource: ImportSource {
     }
 }
 
+/// An entry that inflated past the size its archive declares for it (or past what may be read): never kept.
+struct Inflated: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "inflates past the size the archive declares for it (a damaged or hostile archive): not read" }
+}
+
 struct ZipSource: ImportSource {
     let archive: Archive
     let entries: [String: Entry]
@@ -72,8 +78,21 @@ struct ZipSource: ImportSource {
     func contents(_ path: String, limit: Int) -> Data? {
         guard let entry = entries[path], entry.uncompressedSize <= UInt64(limit) else { return nil }
         var data = Data()
-        guard (try? archive.extract(entry) { data.append($0) }) != nil else { return nil }
+        guard (try? extract(entry, limit: UInt64(limit)) { data.append($0) }) != nil else { return nil }
         return data
+    }
+
+    /// Inflates `entry` chunk by chunk, stopping at `limit` bytes or at the size its directory declares, whichever
+    /// comes first: a ZIP bomb (an entry that claims 1 KB and inflates to gigabytes) ends here, not in memory or
+    /// on disk.
+    private func extract(_ entry: Entry, limit: UInt64, _ consume: (Data) throws -> Void) throws {
+        let cap = min(limit, entry.uncompressedSize)
+        var count: UInt64 = 0
+        _ = try archive.extract(entry) { chunk in
+            count += UInt64(chunk.count)
+            guard count <= cap else { throw Inflated(path: entry.path) }
+            try consume(chunk)
+        }
     }
 
     func modified(_ path: String) -> Date? {
@@ -84,7 +103,13 @@ struct ZipSource: ImportSource {
         guard let entry = entries[path] else { throw CLIError.failed("\(path) is not in the archive.") }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-import-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
-        _ = try archive.extract(entry, to: file)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = try? FileHandle(forWritingTo: file) else {
+            throw CLIError.failed("A temporary file for \(path) could not be made.")
+        }
+        do {
+            defer { try? handle.close() }
+            try extract(entry, limit: .max) { try handle.write(contentsOf: $0) }
+        }
         return try await body(file)
     }
 }

@@ -48,6 +48,8 @@ struct TestApp {
                     registration: .generous, support: .generous),
                 passwordHashCost: 4  // the default, 12, is checked by its own test; 4 keeps fixtures fast
             )
+            // The tests' push service, scrobbler and provider listen on loopback; the outbound tests turn this off.
+            configuration.outboundAllowsLoopback = true
             configure(&configuration)
             switch try await runOnce(engine, live: live, configuration: configuration, body) {
             case .finished(let result): return try result.get()

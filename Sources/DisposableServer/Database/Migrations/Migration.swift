@@ -66,6 +66,8 @@ let migrations: [Migration] = [
     .v44WebPush,
     .v45OpenID,
     .v46GuestPush,
+    .v47ProvenAddresses,
+    .v48FairStaging,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.
