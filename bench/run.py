@@ -24,11 +24,33 @@ def report(line: str):
     print(line, flush=True)
 
 
+def encryption(paths: list[str], real: list[str]):
+    """PERF-1 with `--storage-key-file` and without, each against pyvips in pairs, in one sitting: what sealing every
+    file written (original, thumbnail, preview) costs the ingest."""
+    key = os.path.join(WORK, "storage.key")
+    with open(key, "wb") as f:
+        f.write(os.urandom(32))
+    for corpus, files in (("generated photos", paths), ("real photographs", real)):
+        results = {}
+        for name, env in (("plain", {}), ("encrypted", {"DISPOSABLE_STORAGE_KEY_FILE": key})):
+            with stage(f"PERF-1 on {corpus}, {name}: in turn with pyvips, five runs each", 1200):
+                server = Server(port=8095, env=env).start()
+                results[name] = ingest.compare(server, files)
+                server.stop()
+            report(f"PERF-1 ingest, {corpus}, {name}: {ingest.describe(results[name])}")
+        plain, sealed = (results[n]["ratios"][len(results[n]["ratios"]) // 2] for n in ("plain", "encrypted"))
+        cpu = {n: results[n]["cpu_ms"][len(results[n]["cpu_ms"]) // 2] for n in results}
+        report(f"PERF-1 encryption at rest, {corpus}: ratio to pyvips {sealed:.2f}x encrypted vs {plain:.2f}x plain "
+               f"({(1 - sealed / plain) * 100:+.1f} % cost); server CPU {cpu['encrypted']:.0f} vs {cpu['plain']:.0f} ms a photo")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--photos", type=int, default=40)
     parser.add_argument("--ingest-only", action="store_true", help="PERF-1 on both corpora, and stop")
     parser.add_argument("--library-only", action="store_true", help="the first sync of 1,000 photos (LIB-4), and stop")
+    parser.add_argument("--encryption", action="store_true",
+                        help="PERF-1 on both corpora with photos encrypted at rest and without, in turn, and stop")
     parser.add_argument("--container", action="store_true",
                         help="with --ingest-only: PERF-1 also from the image scripts/test-container builds, and on HEIC")
     args = parser.parse_args()
@@ -40,6 +62,8 @@ def main():
     with stage("generating the photos", 1800):
         paths = generate(os.path.join(WORK, "photos"), args.photos)
     sizes = [os.path.getsize(path) / 1e6 for path in paths]
+    if args.encryption:
+        return encryption(paths, real_photos.generate(os.path.join(WORK, "real-photos"), args.photos))
 
     # PERF-1: ingest. A run takes 3 s and the VM's speed drifts: pyvips and Disposable take turns, five runs
     # each (each Disposable run into a new event on the same server; the median run's event serves what follows).

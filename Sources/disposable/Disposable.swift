@@ -10,7 +10,7 @@ struct Disposable: AsyncParsableCommand {
         abstract: "A self-hosted disposable camera for events.",
         version: disposableVersion,
         subcommands: [
-            Serve.self, Migrate.self, Admin.self, Backup.self, Restore.self,
+            Serve.self, Migrate.self, Admin.self, Backup.self, Restore.self, Storage.self,
             Login.self, Logout.self, EventCommand.self, Upload.self, Sync.self, Import.self,
         ]
     )
@@ -162,6 +162,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = instance.configuration(host: host, port: port, publicURL: publicURL, registration: registration)
         configuration.databasePoolSize = databasePoolSize
         configuration.storage = try storage.location()
+        configuration.storageKey = try storage.key()
         configuration.openID = try openID.settings()
         if let metricsToken, metricsToken.utf8.count < 16 { throw ValidationError("--metrics-token must be at least 16 characters.") }
         configuration.metricsToken = metricsToken

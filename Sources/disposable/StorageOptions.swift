@@ -23,9 +23,32 @@ struct StorageOptions: ParsableArguments {
     @Option(help: "The bucket's region: us-east-1, eu-west-3, auto… (env DISPOSABLE_S3_REGION).")
     var s3Region: String = env("DISPOSABLE_S3_REGION") ?? "us-east-1"
 
+    @Option(
+        help: """
+            Encrypt photos at rest with the 32-byte key in this file: head -c 32 /dev/urandom > storage.key (env \
+            DISPOSABLE_STORAGE_KEY_FILE). Keep it, and a copy apart from the photos: without it they cannot be read.
+            """)
+    var storageKeyFile: String? = env("DISPOSABLE_STORAGE_KEY_FILE")
+
     @Flag(help: "Address the bucket as ENDPOINT/BUCKET rather than BUCKET.ENDPOINT (MinIO, Garage…; env DISPOSABLE_S3_PATH_STYLE=true).")
     var s3PathStyle = false
     private var pathStyle: Bool { s3PathStyle || ["true", "1"].contains(env("DISPOSABLE_S3_PATH_STYLE") ?? "") }
+
+    /// The key photos are encrypted with, if any; refused beside presigned bucket links, which would hand phones the
+    /// encrypted bytes.
+    func key() throws -> StorageKey? {
+        guard let storageKeyFile, !storageKeyFile.isEmpty else { return nil }
+        if s3PublicEndpoint != nil {
+            throw ValidationError(
+                "--storage-key-file and --s3-public-endpoint cannot go together: the bucket holds the photos encrypted, so phones must get them through this server. Leave out --s3-public-endpoint."
+            )
+        }
+        do {
+            return try StorageKey(file: storageKeyFile)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
 
     /// The store these options name; nil for the data folder.
     func location() throws -> AppConfiguration.StorageLocation? {

@@ -6,11 +6,11 @@ import Testing
 @testable import DisposableServer
 
 /// What every `BlobStore` must do, run against each implementation: the local folder, the same behind the
-/// memory cache, and an S3 bucket (moto) with and without a key prefix.
+/// memory cache, an S3 bucket (moto) with and without a key prefix, and both encrypted at rest.
 @Suite("Blob stores: the shared conformance suite")
 struct BlobStoreConformanceTests {
     enum Kind: String, CaseIterable, CustomStringConvertible {
-        case local, cachedLocal, s3, s3WithPrefix
+        case local, cachedLocal, s3, s3WithPrefix, sealedLocal, sealedS3
         var description: String { rawValue }
     }
 
@@ -25,6 +25,9 @@ struct BlobStoreConformanceTests {
             case .cachedLocal: CachingBlobStore(wrapping: local)
             case .s3: try S3BlobStore(settings: try await TestS3.freshBucket())
             case .s3WithPrefix: try S3BlobStore(settings: try await TestS3.freshBucket(prefix: "disposable/photos"))
+            case .sealedLocal: CachingBlobStore(wrapping: SealedBlobStore(inner: local, storageKey: EncryptionAtRestTests.randomKey()))
+            case .sealedS3:
+                SealedBlobStore(inner: try S3BlobStore(settings: try await TestS3.freshBucket()), storageKey: EncryptionAtRestTests.randomKey())
             }
         try await BlobStoreConformance(store: store, scratch: folder.appendingPathComponent("scratch")).run()
     }

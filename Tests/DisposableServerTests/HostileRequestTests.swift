@@ -264,3 +264,24 @@ func jpegWithICC(bytes: Int) async throws -> Data {
     let jpeg = try await TestImages.jpeg(width: 120, height: 80)
     return jpeg.prefix(2) + segments + jpeg.dropFirst(2)
 }
+
+extension HostileRequestTests {
+    @Test("Library file names lose bidirectional overrides, invisible marks and line separators")
+    func libraryFileNames() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let owner = try await app.userToken()
+            for (index, name) in ["holiday\u{202E}gpj.exe", "a\u{200B}b\u{2066}c\u{2069}.jpg", "line\u{2028}break.jpg"].enumerated() {
+                var headers: HTTPFields = [.contentType: "image/jpeg", .authorization: "Bearer \(owner)"]
+                headers[.init("X-File-Name")!] = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let uploaded = try await app.client.execute(
+                    uri: "/api/v1/library/assets", method: .post, headers: headers,
+                    body: ByteBuffer(data: try await TestImages.jpeg(width: 90 + index, height: 60))
+                ) { APIResponse(status: $0.status, headers: $0.headers, body: $0.body) }
+                #expect(uploaded.status == .created, "\(uploaded.text)")
+                let stored = try #require(uploaded.string("fileName"))
+                #expect(stored.unicodeScalars.allSatisfy { $0.properties.generalCategory != .format && $0.value != 0x2028 }, "\(stored)")
+                #expect(["holidaygpj.exe", "abc.jpg", "linebreak.jpg"][index] == stored)
+            }
+        }
+    }
+}

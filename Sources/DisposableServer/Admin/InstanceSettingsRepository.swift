@@ -55,4 +55,18 @@ extension InstanceSettingsRepository {
             return try row?.decode(column: "value", as: String.self) ?? candidate
         }
     }
+
+    /// The storage key's check value: the stored one, after storing `candidate` if none is stored yet (nil: only
+    /// read it). Instances starting together agree on whichever was written first.
+    func storageKeyCheck(candidate: String?) async throws -> String? {
+        try await database.sql { db in
+            if let candidate {
+                try await db.raw(
+                    "INSERT INTO instance_settings (key, value) VALUES ('storage_key_check', \(bind: candidate)) ON CONFLICT (key) DO NOTHING"
+                ).run()
+            }
+            let row = try await db.raw("SELECT value FROM instance_settings WHERE key = 'storage_key_check'").first()
+            return try row?.decode(column: "value", as: String.self)
+        }
+    }
 }

@@ -156,6 +156,8 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
     }
     app.beforeServerStarts {
         try await migrateDatabase(services.database, logger: services.logger)
+        // The wrong storage key, or none for encrypted photos: refuse to start rather than serve wrong bytes.
+        try await checkStorageKey(configuration.storageKey, database: services.database)
         try await services.signer.load(from: services.accounts.settings)
         try await services.retention.sweep()
         // Uploads in progress at a crash were never acknowledged.

@@ -46,8 +46,9 @@ public enum InstanceBackup {
         }
         try syncFile(snapshot)
 
-        // 2. The files of the photos it lists, from wherever the instance keeps them.
-        let blobs = try makeBlobStore(configuration)
+        // 2. The files of the photos it lists, from wherever the instance keeps them, as stored: encrypted ones stay
+        // encrypted (the copied database names their key's check value; the same key opens them after a restore).
+        let blobs = try makeStoredBlobStore(configuration)
         let media = folderURL.appendingPathComponent("media").path
         let summary = try await withDatabase(.sqlite(path: snapshot), logger: logger) { copy in
             var summary = Summary(createdAt: Date(), version: disposableVersion, photos: 0, files: 0, bytes: 0, leftOut: 0)
@@ -115,8 +116,8 @@ public enum InstanceBackup {
         }
         try await withDatabase(.sqlite(path: folderURL.appendingPathComponent(databaseFile).path), logger: logger) { try await checkIntegrity($0) }
 
-        // Files first: the database that names them arrives last.
-        let blobs = try makeBlobStore(configuration)
+        // Files first, as they were stored: the database that names them arrives last.
+        let blobs = try makeStoredBlobStore(configuration)
         let staging = configuration.stagingDirectory
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         let media = folderURL.appendingPathComponent("media").path

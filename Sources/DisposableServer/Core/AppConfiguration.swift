@@ -84,6 +84,8 @@ public struct AppConfiguration: Sendable {
     public var mailFrom: String? = nil
     /// Sign in with an OpenID Connect provider besides (or instead of) passwords; none by default.
     public var openID: OpenIDSettings? = nil
+    /// Photos encrypted at rest with this key (`--storage-key-file`); none by default.
+    public var storageKey: StorageKey? = nil
     /// Test-only (no flag offers it): outbound calls may reach loopback, where the tests' peers listen.
     public var outboundAllowsLoopback = false
 

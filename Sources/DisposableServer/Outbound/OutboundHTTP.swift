@@ -37,6 +37,8 @@ struct OutboundHTTP: Sendable {
     struct Failure: Error, CustomStringConvertible {
         /// For the log only.
         let reason: String
+        /// The connection ended before any answer came (worth one more try for a GET).
+        var beforeAnswer = false
         var description: String { "The server at that address could not be reached." }
     }
 
@@ -47,7 +49,14 @@ struct OutboundHTTP: Sendable {
         let started = ContinuousClock.now
         do {
             let response = try await withThrowingTaskGroup(of: Response.self) { group in
-                group.addTask { try await exchange(request, maxBytes: maxBytes) }
+                group.addTask {
+                    do {
+                        return try await exchange(request, maxBytes: maxBytes)
+                    } catch let failure as Failure where failure.beforeAnswer && request.method == .GET {
+                        // A connection the far end dropped before answering: once more, as browsers do for a GET.
+                        return try await exchange(request, maxBytes: maxBytes)
+                    }
+                }
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     throw Failure(reason: "no answer within \(timeout)")
@@ -100,24 +109,34 @@ struct OutboundHTTP: Sendable {
             head.headers.add(name: "Connection", value: "close")
             for (field, value) in request.headers { head.headers.add(name: field, value: value) }
             if let body = request.body { head.headers.add(name: "Content-Length", value: String(body.count)) }
-            try await outbound.write(.head(head))
-            if let body = request.body { try await outbound.write(.body(.byteBuffer(ByteBuffer(data: body)))) }
-            try await outbound.write(.end(nil))
+            var parts: [HTTPClientRequestPart] = [.head(head)]
+            if let body = request.body { parts.append(.body(.byteBuffer(ByteBuffer(data: body)))) }
+            parts.append(.end(nil))
+            // A server may answer and close before the last part is written: its answer is still read.
+            do { try await outbound.write(contentsOf: parts) } catch {}
             var status = 0
             var collected = ByteBuffer()
-            for try await part in inbound {
-                switch part {
-                case .head(let answer):
-                    // 1xx interim answers are skipped; the final one's status is kept.
-                    if answer.status.code >= 200 { status = Int(answer.status.code) }
-                case .body(var bytes):
-                    guard collected.readableBytes + bytes.readableBytes <= maxBytes else { throw Failure(reason: "answer over \(maxBytes) bytes") }
-                    collected.writeBuffer(&bytes)
-                case .end:
-                    if status >= 200 { return Response(status: status, body: Data(collected.readableBytesView)) }
+            do {
+                for try await part in inbound {
+                    switch part {
+                    case .head(let answer):
+                        // 1xx interim answers are skipped; the final one's status is kept.
+                        if answer.status.code >= 200 { status = Int(answer.status.code) }
+                    case .body(var bytes):
+                        guard collected.readableBytes + bytes.readableBytes <= maxBytes else {
+                            throw Failure(reason: "answer over \(maxBytes) bytes")
+                        }
+                        collected.writeBuffer(&bytes)
+                    case .end:
+                        if status >= 200 { return Response(status: status, body: Data(collected.readableBytesView)) }
+                    }
                 }
+            } catch let failure as Failure {
+                throw failure
+            } catch {
+                throw Failure(reason: "\(error)", beforeAnswer: status == 0)
             }
-            throw Failure(reason: "connection closed before the answer ended")
+            throw Failure(reason: "connection closed before the answer ended", beforeAnswer: status == 0)
         }
     }
 

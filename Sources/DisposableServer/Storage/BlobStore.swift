@@ -64,10 +64,17 @@ enum BlobKey {
 /// The disk is full (REL-2): callers answer 507.
 public struct StorageFull: Error {}
 
-/// Builds the store the configuration names, wrapped in the memory cache of small files.
+/// Builds the store the configuration names — sealed when a storage key is set — wrapped in the memory cache of
+/// small files (which holds them opened).
 func makeBlobStore(_ configuration: AppConfiguration) throws -> CachingBlobStore {
+    let store = try makeStoredBlobStore(configuration)
+    return CachingBlobStore(wrapping: configuration.storageKey.map { SealedBlobStore(inner: store, storageKey: $0) } ?? store)
+}
+
+/// The folder or bucket itself, its bytes as stored (sealed ones sealed): what backups copy.
+func makeStoredBlobStore(_ configuration: AppConfiguration) throws -> any BlobStore {
     switch configuration.blobStorage {
-    case .localFolder(let path): CachingBlobStore(wrapping: try LocalBlobStore(root: path))
-    case .s3(let settings): CachingBlobStore(wrapping: try S3BlobStore(settings: settings))
+    case .localFolder(let path): try LocalBlobStore(root: path)
+    case .s3(let settings): try S3BlobStore(settings: settings)
     }
 }

@@ -32,13 +32,14 @@ async function directory(file) {
   for (let p = 0, n = 0; n < count && p + 46 <= list.byteLength && list.getUint32(p, true) === 0x02014b50; n += 1) {
     const nameLength = list.getUint16(p + 28, true);
     const extraLength = list.getUint16(p + 30, true);
-    const entry = { method: list.getUint16(p + 10, true), compressed: list.getUint32(p + 20, true), local: list.getUint32(p + 42, true) };
+    const entry = { method: list.getUint16(p + 10, true), compressed: list.getUint32(p + 20, true), size: list.getUint32(p + 24, true),
+      local: list.getUint32(p + 42, true) };
     const name = names.decode(new Uint8Array(list.buffer, p + 46, nameLength));
     // ZIP64's sizes and offset, in the order of the fields that overflowed.
     for (let e = p + 46 + nameLength; e + 4 <= p + 46 + nameLength + extraLength; e += 4 + list.getUint16(e + 2, true)) {
       if (list.getUint16(e, true) !== 1) continue;
       let q = e + 4;
-      if (list.getUint32(p + 24, true) === 0xffffffff) q += 8;
+      if (entry.size === 0xffffffff) { entry.size = Number(list.getBigUint64(q, true)); q += 8; }
       if (entry.compressed === 0xffffffff) { entry.compressed = Number(list.getBigUint64(q, true)); q += 8; }
       if (entry.local === 0xffffffff) entry.local = Number(list.getBigUint64(q, true));
     }
@@ -48,14 +49,27 @@ async function directory(file) {
   return entries;
 }
 
-/** One file of the ZIP, inflated. */
+/** Passes bytes on up to `limit`, and fails past it: an entry inflating past the size it declares (a ZIP bomb)
+ * stops there instead of filling the phone's memory. */
+function atMost(limit) {
+  let count = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      count += chunk.byteLength;
+      if (count > limit) throw new Error('inflates past its declared size');
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+/** One file of the ZIP, inflated (never past the size the ZIP declares for it). */
 async function read(file, entry, type) {
   const head = new DataView(await file.slice(entry.local, entry.local + 30).arrayBuffer());
   const start = entry.local + 30 + head.getUint16(26, true) + head.getUint16(28, true);
   const raw = file.slice(start, start + entry.compressed);
   if (entry.method === 0) return new Blob([raw], { type });
   if (entry.method !== 8) throw new Error('unsupported compression');
-  const inflated = await new Response(raw.stream().pipeThrough(new DecompressionStream('deflate-raw'))).blob();
+  const inflated = await new Response(raw.stream().pipeThrough(new DecompressionStream('deflate-raw')).pipeThrough(atMost(entry.size))).blob();
   return new Blob([inflated], { type });
 }
 

@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+import NIOCore
+
+/// How an encrypted blob is laid out: a 32-byte header — `DSPSEAL1`, a random 16-byte salt, the plaintext's length
+/// (8 bytes, big-endian) — then the plaintext in segments of 64 KiB, each sealed with AES-256-GCM (its 16-byte tag
+/// after it). Each blob has its own key (HKDF-SHA256 of the storage key and the salt); a segment's nonce is its
+/// number, and its associated data the blob's storage key and the plaintext's length. So a Range read opens only the
+/// segments it needs, and a segment moved within or between blobs, a changed length, or a truncated blob fails to
+/// open — the reader gets an error, never wrong bytes.
+struct SealedBlob {
+    static let magic = Array("DSPSEAL1".utf8)
+    static let headerSize = 32
+    static let segmentSize = 64 * 1024
+    static let tagSize = 16
+    static var sealedSegmentSize: Int { segmentSize + tagSize }
+
+    let blobKey: SymmetricKey
+    let length: Int64
+    let associated: Data
+
+    /// A new blob's sealing, with a fresh salt; `header` is what goes first.
+    static func new(storageKey: StorageKey, key: String, length: Int64) -> (SealedBlob, header: [UInt8]) {
+        var salt = [UInt8](repeating: 0, count: 16)
+        for index in salt.indices { salt[index] = UInt8.random(in: 0...255) }
+        let header = magic + salt + bigEndian(length)
+        return (SealedBlob(storageKey: storageKey, key: key, salt: salt, length: length), header)
+    }
+
+    /// The sealing a header describes; nil when the bytes are not a sealed blob's header (a blob written before
+    /// encryption was turned on).
+    static func opening(_ header: [UInt8], storageKey: StorageKey, key: String) -> SealedBlob? {
+        guard header.count >= headerSize, Array(header[0..<8]) == magic else { return nil }
+        let length = header[24..<32].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        guard length >= 0 else { return nil }
+        return SealedBlob(storageKey: storageKey, key: key, salt: Array(header[8..<24]), length: length)
+    }
+
+    private init(storageKey: StorageKey, key: String, salt: [UInt8], length: Int64) {
+        blobKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: storageKey.key, salt: salt, info: Data("disposable blob v1".utf8), outputByteCount: 32)
+        self.length = length
+        associated = Data(key.utf8) + Data(Self.bigEndian(length))
+    }
+
+    static func isSealed(_ header: [UInt8]) -> Bool { header.count >= 8 && Array(header[0..<8]) == magic }
+
+    /// How many segments the plaintext takes (an empty one still has one, so its tag vouches for the length).
+    var segmentCount: Int64 { max(1, (length + Int64(Self.segmentSize) - 1) / Int64(Self.segmentSize)) }
+
+    /// The size of the whole sealed blob.
+    var sealedSize: Int64 { Int64(Self.headerSize) + length + segmentCount * Int64(Self.tagSize) }
+
+    /// Where segment `index` starts in the sealed blob, and how long it is sealed.
+    func span(of index: Int64) -> (offset: Int64, count: Int) {
+        let plain = Int(min(Int64(Self.segmentSize), length - index * Int64(Self.segmentSize)))
+        return (Int64(Self.headerSize) + index * Int64(Self.sealedSegmentSize), max(0, plain) + Self.tagSize)
+    }
+
+    func seal(_ plaintext: some DataProtocol, index: Int64) throws -> Data {
+        let box = try AES.GCM.seal(plaintext, using: blobKey, nonce: nonce(index), authenticating: associated)
+        return box.ciphertext + box.tag
+    }
+
+    func open(_ sealed: some DataProtocol, index: Int64) throws -> Data {
+        let bytes = Data(sealed)
+        guard bytes.count >= Self.tagSize else { throw Unreadable() }
+        do {
+            let box = try AES.GCM.SealedBox(
+                nonce: nonce(index), ciphertext: bytes.prefix(bytes.count - Self.tagSize), tag: bytes.suffix(Self.tagSize))
+            return try AES.GCM.open(box, using: blobKey, authenticating: associated)
+        } catch {
+            throw Unreadable()
+        }
+    }
+
+    private func nonce(_ index: Int64) throws -> AES.GCM.Nonce {
+        try AES.GCM.Nonce(data: [0, 0, 0, 0] + Self.bigEndian(index))
+    }
+
+    static func bigEndian(_ value: Int64) -> [UInt8] {
+        (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+    }
+
+    /// A sealed blob that does not open: another key, or bytes changed, moved or cut off.
+    struct Unreadable: Error, CustomStringConvertible {
+        var description: String { "A stored file does not decrypt with the storage key: it was changed, cut short, or sealed with another key." }
+    }
+}

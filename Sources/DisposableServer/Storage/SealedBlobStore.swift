@@ -1,0 +1,137 @@
+import Crypto
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// Photos encrypted at rest (`--storage-key-file`): every blob written through this store is sealed (`SealedBlob`)
+/// before it reaches the folder or the bucket, and opened again on the way out — whole, or only the segments a
+/// Range needs. Blobs written before encryption was on stay readable as they are (`disposable storage encrypt`
+/// seals them). Above it, the memory cache and the fast path hold opened bytes; below it, nothing readable.
+struct SealedBlobStore: BlobStore {
+    let inner: any BlobStore
+    let storageKey: StorageKey
+
+    func checkHealth() async throws { try await inner.checkHealth() }
+
+    func put(file: URL, key: String, sha256: String, size: Int64) async throws {
+        let sealed = file.deletingLastPathComponent().appendingPathComponent(".sealed-\(UUID().uuidString)")
+        defer { unlink(sealed.path) }
+        let (digest, sealedSize) = try await seal(file: file, size: size, key: key, into: sealed)
+        try await inner.put(file: sealed, key: key, sha256: digest, size: sealedSize)
+    }
+
+    func put(data: Data, key: String) async throws {
+        try await inner.put(data: try seal(data, key: key), key: key)
+    }
+
+    func contents(key: String) async throws -> ByteBuffer? {
+        guard let stored = try await inner.contents(key: key) else { return nil }
+        let bytes = Array(stored.readableBytesView)
+        guard let blob = SealedBlob.opening(bytes, storageKey: storageKey, key: key) else { return stored }
+        guard Int64(bytes.count) == blob.sealedSize else { throw SealedBlob.Unreadable() }
+        var opened = ByteBuffer()
+        opened.reserveCapacity(Int(blob.length))
+        for index in 0..<blob.segmentCount {
+            let span = blob.span(of: index)
+            opened.writeBytes(try blob.open(bytes[Int(span.offset)..<(Int(span.offset) + span.count)], index: index))
+        }
+        return opened
+    }
+
+    func read(key: String, range: ClosedRange<Int64>?, _ consume: (ByteBuffer) async throws -> Void) async throws {
+        var header: [UInt8] = []
+        try await inner.read(key: key, range: 0...Int64(SealedBlob.headerSize - 1)) { header += $0.readableBytesView }
+        guard let blob = SealedBlob.opening(header, storageKey: storageKey, key: key) else {
+            return try await inner.read(key: key, range: range, consume)  // written before encryption was on
+        }
+        guard blob.length > 0 else { return }
+        let wanted = range.map { $0.clamped(to: 0...(blob.length - 1)) } ?? 0...(blob.length - 1)
+        let first = wanted.lowerBound / Int64(SealedBlob.segmentSize)
+        let last = wanted.upperBound / Int64(SealedBlob.segmentSize)
+        let start = blob.span(of: first).offset
+        let end = blob.span(of: last).offset + Int64(blob.span(of: last).count) - 1
+        var index = first
+        var pending = ByteBuffer()
+        var received: Int64 = 0
+        // Each segment is opened as soon as it is whole, and only its wanted part passed on.
+        func deliver(_ segment: Data) async throws {
+            let base = index * Int64(SealedBlob.segmentSize)
+            let from = Int(max(0, wanted.lowerBound - base))
+            let to = Int(min(Int64(segment.count), wanted.upperBound - base + 1))
+            if from < to { try await consume(ByteBuffer(bytes: segment[from..<to])) }
+            index += 1
+        }
+        try await inner.read(key: key, range: start...end) { chunk in
+            var chunk = chunk
+            received += Int64(chunk.readableBytes)
+            pending.writeBuffer(&chunk)
+            while index <= last, pending.readableBytes >= blob.span(of: index).count {
+                let sealed = pending.readBytes(length: blob.span(of: index).count)!
+                try await deliver(try blob.open(sealed, index: index))
+            }
+            pending.discardReadBytes()
+        }
+        // Fewer bytes than the header promised: cut short.
+        guard index > last, received == end - start + 1 else { throw SealedBlob.Unreadable() }
+    }
+
+    func delete(key: String) async throws { try await inner.delete(key: key) }
+    func delete(prefix: String) async throws { try await inner.delete(prefix: prefix) }
+
+    func list(prefix: String, after: String?, limit: Int) async throws -> [String] {
+        try await inner.list(prefix: prefix, after: after, limit: limit)
+    }
+
+    // MARK: Sealing
+
+    func seal(_ data: Data, key: String) throws -> Data {
+        let (blob, header) = SealedBlob.new(storageKey: storageKey, key: key, length: Int64(data.count))
+        var sealed = Data(header)
+        sealed.reserveCapacity(Int(blob.sealedSize))
+        for index in 0..<blob.segmentCount {
+            let from = Int(index) * SealedBlob.segmentSize
+            sealed += try blob.seal(data[(data.startIndex + from)..<(data.startIndex + min(data.count, from + SealedBlob.segmentSize))], index: index)
+        }
+        return sealed
+    }
+
+    /// Seals `file` into `target`, synced; the sealed file's SHA-256 and size.
+    func seal(file: URL, size: Int64, key: String, into target: URL) async throws -> (String, Int64) {
+        let storageKey = storageKey
+        return try await NIOThreadPool.singleton.runIfActive {
+            let (blob, header) = SealedBlob.new(storageKey: storageKey, key: key, length: size)
+            let input = try FileHandle(forReadingFrom: file)
+            defer { try? input.close() }
+            let fd = open(target.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            try DurableFiles.check(fd, "open sealed file")
+            defer { close(fd) }
+            var hasher = SHA256()
+            func write(_ bytes: some DataProtocol) throws {
+                let data = Data(bytes)
+                hasher.update(data: data)
+                try data.withUnsafeBytes { try DurableFiles.writeAll(fd, $0) }
+            }
+            try write(header)
+            for index in 0..<blob.segmentCount {
+                let expected = blob.span(of: index).count - SealedBlob.tagSize
+                let plain = try input.read(upToCount: expected) ?? Data()
+                guard plain.count == expected else { throw DurableFiles.error("read a file shorter than announced") }
+                try write(try blob.seal(plain, index: index))
+            }
+            try DurableFiles.check(fsync(fd), "fsync")
+            return (hasher.finalize().hex, blob.sealedSize)
+        }
+    }
+
+    /// Whether the blob under `key` is sealed already (`storage encrypt` skips it); nil when there is none.
+    func isSealed(key: String) async throws -> Bool? {
+        var header: [UInt8] = []
+        do {
+            try await inner.read(key: key, range: 0...Int64(SealedBlob.headerSize - 1)) { header += $0.readableBytesView }
+        } catch {
+            if try await inner.contents(key: key) == nil { return nil }
+            throw error
+        }
+        return SealedBlob.isSealed(header)
+    }
+}

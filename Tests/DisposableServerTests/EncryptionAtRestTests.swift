@@ -1,0 +1,117 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import DisposableServer
+
+/// Photos encrypted at rest (`--storage-key-file`): what lies in the folder or the bucket is not the photo, what
+/// comes back is, byte for byte — whole, by range, zipped — and a key that does not open them never yields bytes.
+@Suite("Photos encrypted at rest")
+struct EncryptionAtRestTests {
+    static func randomKey() -> StorageKey {
+        StorageKey(bytes: Data((0..<32).map { _ in UInt8.random(in: 0...255) }))
+    }
+
+    @Test("Stored files are not the photos; originals, ranges, previews and the ZIP come back whole", arguments: TestEngine.allCases)
+    func sealedAtRest(engine: TestEngine) async throws {
+        // SQLite with the folder; PostgreSQL with a bucket (moto).
+        let bucket = engine == .postgres ? try await TestS3.freshBucket(prefix: "sealed") : nil
+        try await TestApp.run(
+            engine,
+            configure: {
+                $0.storageKey = Self.randomKey()
+                if let bucket { $0.storage = .s3(bucket) }
+            }
+        ) { app in
+            let f = try await UploadTests.fixture(app)
+            let jpeg = try await TestImages.jpeg(width: 1600, height: 1200)
+            let id = try #require(try await app.upload(jpeg, event: f.event, token: f.guest).string("id"))
+            _ = try await app.waitUntilProcessed(id, token: f.guest)
+
+            // What the storage holds: no JPEG, nothing of the photo's bytes.
+            let stored = try await Self.storedBytes(app)
+            #expect(stored.count >= 3, "\(stored.keys.sorted())")
+            let probe = jpeg[2000..<2064]
+            for (key, bytes) in stored {
+                #expect(!bytes.starts(with: [0xFF, 0xD8, 0xFF]), "\(key) is a readable JPEG")
+                #expect(bytes.range(of: probe) == nil, "\(key) holds the photo's bytes")
+            }
+
+            // What comes back: the photo.
+            let original = try await app.call(.get, "/api/v1/photos/\(id)/original", token: f.guest)
+            #expect(Data(buffer: original.body) == jpeg)
+            for range in ["bytes=0-99", "bytes=65530-131080", "bytes=-77", "bytes=100000-"] {
+                let part = try await app.call(.get, "/api/v1/photos/\(id)/original", token: f.guest, headers: [.range: range])
+                #expect(part.status == .partialContent, "\(range)")
+                let bounds = try #require(ByteRange.parse(range, size: Int64(jpeg.count)))
+                #expect(Data(buffer: part.body) == jpeg[Int(bounds.lowerBound)...Int(bounds.upperBound)], "\(range)")
+            }
+            let photo = try await app.call(.get, "/api/v1/photos/\(id)", token: f.guest)
+            let urls = try #require(photo["urls"] as? [String: String])
+            for link in [try #require(urls["thumbnail"]), try #require(urls["preview"])] {
+                let image = try await app.call(.get, link)
+                #expect(image.status == .ok && Data(buffer: image.body).starts(with: [0xFF, 0xD8, 0xFF]), "\(link)")
+            }
+            let zip = try await app.call(.get, "/api/v1/events/\(f.event)/archive.zip", token: f.organizer)
+            let file = try writeTemporaryFile(Data(buffer: zip.body), suffix: ".zip")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let names = try await runTool("/usr/bin/unzip", ["-Z1", file.path]).output.split(separator: "\n").map(String.init)
+            let photoName = try #require(names.first { $0.hasSuffix(".jpg") })
+            #expect(try await extract(file, photoName) == jpeg)
+        }
+    }
+
+    @Test("A swapped, changed or cut segment, or another key, is an error — never other bytes")
+    func tamperingIsAnError() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sealed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let local = try LocalBlobStore(root: folder.path)
+        let key = Self.randomKey()
+        let store = SealedBlobStore(inner: local, storageKey: key)
+        let bytes = Data((0..<(3 * SealedBlob.segmentSize + 1000)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        try await store.put(data: bytes, key: "events/e/p/original")
+        #expect(try await store.contents(key: "events/e/p/original").map { Data(buffer: $0) } == bytes)
+        let path = local.path("events/e/p/original")
+        let sealed = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        /// Whether the changed file still gives bytes, read whole or by a range inside the changed part.
+        func reads(_ changed: Data, with store: SealedBlobStore = store, range: ClosedRange<Int64> = 70_000...70_100) async throws -> Bool {
+            try changed.write(to: URL(fileURLWithPath: path))
+            var whole = false
+            var ranged = false
+            do { whole = try await store.contents(key: "events/e/p/original") != nil } catch {}
+            do {
+                try await store.read(key: "events/e/p/original", range: range) { _ in ranged = true }
+            } catch { ranged = false }
+            return whole || ranged
+        }
+        let segment = SealedBlob.sealedSegmentSize
+        let header = SealedBlob.headerSize
+        var swapped = sealed
+        swapped.replaceSubrange(header..<(header + segment), with: sealed[(header + segment)..<(header + 2 * segment)])
+        swapped.replaceSubrange((header + segment)..<(header + 2 * segment), with: sealed[header..<(header + segment)])
+        var flipped = sealed
+        flipped[header + segment + 10] ^= 0x01
+        #expect(try await !reads(swapped))
+        #expect(try await !reads(flipped))
+        // Cut short: read whole, or where the cut is (what is left before it is still the photo's own bytes).
+        let tail = Int64(bytes.count - 10)...Int64(bytes.count - 1)
+        #expect(try await !reads(sealed.prefix(sealed.count - 500), range: tail))
+        #expect(try await !reads(sealed.prefix(header + 2 * segment), range: tail))
+        #expect(try await !reads(sealed, with: SealedBlobStore(inner: local, storageKey: Self.randomKey())))
+        // Moved under another key (another photo's name): refused too.
+        try sealed.write(to: URL(fileURLWithPath: path))
+        try await local.put(data: sealed, key: "events/e/other/original")
+        await #expect(throws: (any Error).self) { _ = try await store.contents(key: "events/e/other/original") }
+    }
+
+    /// Every file of the instance's storage, by key, as stored.
+    static func storedBytes(_ app: TestApp) async throws -> [String: Data] {
+        let stored = try makeStoredBlobStore(app.services.configuration)
+        var found: [String: Data] = [:]
+        for key in try await stored.list(prefix: "", after: nil, limit: 1000) {
+            found[key] = try await stored.contents(key: key).map { Data(buffer: $0) }
+        }
+        return found
+    }
+}
