@@ -3,6 +3,10 @@ import Foundation
 import NIOCore
 import NIOPosix
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Photos encrypted at rest (`--storage-key-file`): every blob written through this store is sealed (`SealedBlob`)
 /// before it reaches the folder or the bucket, and opened again on the way out — whole, or only the segments a
 /// Range needs. Blobs written before encryption was on stay readable as they are (`disposable storage encrypt`
@@ -16,7 +20,8 @@ struct SealedBlobStore: BlobStore {
     func put(file: URL, key: String, sha256: String, size: Int64) async throws {
         let sealed = file.deletingLastPathComponent().appendingPathComponent(".sealed-\(UUID().uuidString)")
         defer { unlink(sealed.path) }
-        let (digest, sealedSize) = try await seal(file: file, size: size, key: key, into: sealed)
+        // The folder renames what it is given and needs no digest; a bucket signs it.
+        let (digest, sealedSize) = try await seal(file: file, size: size, key: key, into: sealed, digest: !(inner is LocalBlobStore))
         try await inner.put(file: sealed, key: key, sha256: digest, size: sealedSize)
     }
 
@@ -75,6 +80,56 @@ struct SealedBlobStore: BlobStore {
         guard index > last, received == end - start + 1 else { throw SealedBlob.Unreadable() }
     }
 
+    /// libvips reads files: the opened blob in a temporary file. From the folder, in one trip to the thread pool
+    /// (segment by segment, by position); a blob not sealed is lent as it is.
+    func withLocalFile<T: Sendable>(key: String, _ body: (String) async throws -> T) async throws -> T {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-\(UUID().uuidString)").path
+        defer { unlink(copy) }
+        if let local = inner as? LocalBlobStore {
+            let (path, storageKey) = (local.path(key), storageKey)
+            let sealed = try await NIOThreadPool.singleton.runIfActive { try Self.openSealed(path, key: key, storageKey: storageKey, into: copy) }
+            return try await body(sealed ? copy : path)
+        }
+        let fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        try DurableFiles.check(fd, "open temporary file")
+        defer { close(fd) }
+        try await read(key: key, range: nil) { chunk in try chunk.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) } }
+        return try await body(copy)
+    }
+
+    /// Opens the sealed file at `path` into `target`; false (nothing written) when the file is not sealed.
+    private static func openSealed(_ path: String, key: String, storageKey: StorageKey, into target: String) throws -> Bool {
+        let input = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        try DurableFiles.check(input, "open blob")
+        defer { close(input) }
+        func bytes(at offset: Int64, _ count: Int) throws -> [UInt8] {
+            var buffer = [UInt8](repeating: 0, count: count)
+            var done = 0
+            while done < count {
+                let got = buffer.withUnsafeMutableBytes { pread(input, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else { throw SealedBlob.Unreadable() }
+                done += got
+            }
+            return buffer
+        }
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw DurableFiles.error("fstat") }
+        guard info.st_size >= SealedBlob.headerSize,
+            let blob = SealedBlob.opening(try bytes(at: 0, SealedBlob.headerSize), storageKey: storageKey, key: key)
+        else { return false }
+        guard Int64(info.st_size) == blob.sealedSize else { throw SealedBlob.Unreadable() }
+        let output = Glibc.open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        try DurableFiles.check(output, "open temporary file")
+        defer { close(output) }
+        for index in 0..<blob.segmentCount {
+            let span = blob.span(of: index)
+            let opened = try blob.open(try bytes(at: span.offset, span.count), index: index)
+            try opened.withUnsafeBytes { try DurableFiles.writeAll(output, $0) }
+        }
+        return true
+    }
+
     func delete(key: String) async throws { try await inner.delete(key: key) }
     func delete(prefix: String) async throws { try await inner.delete(prefix: prefix) }
 
@@ -95,8 +150,8 @@ struct SealedBlobStore: BlobStore {
         return sealed
     }
 
-    /// Seals `file` into `target`, synced; the sealed file's SHA-256 and size.
-    func seal(file: URL, size: Int64, key: String, into target: URL) async throws -> (String, Int64) {
+    /// Seals `file` into `target`, synced; the sealed file's SHA-256 (when `digest`) and size.
+    func seal(file: URL, size: Int64, key: String, into target: URL, digest: Bool = true) async throws -> (String, Int64) {
         let storageKey = storageKey
         return try await NIOThreadPool.singleton.runIfActive {
             let (blob, header) = SealedBlob.new(storageKey: storageKey, key: key, length: size)
@@ -108,7 +163,7 @@ struct SealedBlobStore: BlobStore {
             var hasher = SHA256()
             func write(_ bytes: some DataProtocol) throws {
                 let data = Data(bytes)
-                hasher.update(data: data)
+                if digest { hasher.update(data: data) }
                 try data.withUnsafeBytes { try DurableFiles.writeAll(fd, $0) }
             }
             try write(header)
@@ -119,7 +174,7 @@ struct SealedBlobStore: BlobStore {
                 try write(try blob.seal(plain, index: index))
             }
             try DurableFiles.check(fsync(fd), "fsync")
-            return (hasher.finalize().hex, blob.sealedSize)
+            return (digest ? hasher.finalize().hex : "", blob.sealedSize)
         }
     }
 

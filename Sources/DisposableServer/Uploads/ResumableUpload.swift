@@ -26,14 +26,16 @@ struct ResumableUpload: Sendable {
     let held: Int64
     /// The sender's network, for its cap.
     let network: String
+    /// A PATCH began (its bytes may still be arriving, none recorded yet).
+    let patched: Bool
     /// The photo (or library asset) it became, once complete.
     let photoID: String?
 
     var isComplete: Bool { received == length }
 
-    /// Announced, then left without a byte past `ResumableUploadService.idleLimit`: given up.
+    /// Announced, then no byte began to arrive within `ResumableUploadService.idleLimit`: given up.
     func isAbandoned(at now: Date) -> Bool {
-        photoID == nil && received == 0 && createdAt.addingTimeInterval(ResumableUploadService.idleLimit) <= now
+        photoID == nil && received == 0 && !patched && createdAt.addingTimeInterval(ResumableUploadService.idleLimit) <= now
     }
 
     init(row: any SQLRow) throws {
@@ -51,6 +53,7 @@ struct ResumableUpload: Sendable {
         expiresAt = Date(millisecondsSince1970: try row.decode(column: "expires_at", as: Int64.self))
         held = try row.decode(column: "held", as: Int64.self)
         network = try row.decode(column: "network", as: String.self)
+        patched = try row.decode(column: "patched_at", as: Int64?.self) != nil
         photoID = try row.decode(column: "photo_id", as: String?.self)
     }
 }

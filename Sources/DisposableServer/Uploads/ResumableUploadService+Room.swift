@@ -10,7 +10,7 @@ import SQLKit
 extension ResumableUploadService {
     /// What an upload may hold beyond what it received before a PATCH asks for more.
     static let allowance: Int64 = 16 << 20
-    /// An upload that received nothing this long after its creation is given up (its shot back, its room free).
+    /// An upload no PATCH began this long after its creation is given up (its shot back, its room free).
     static let idleLimit: TimeInterval = 300
 
     /// Before a new upload: the same file begun again (a client that crashed before it remembered where its upload
@@ -56,7 +56,8 @@ extension ResumableUploadService {
     static func live(_ now: Date) -> SQLQueryString {
         let ms = now.millisecondsSince1970
         return """
-            r.photo_id IS NULL AND r.expires_at > \(bind: ms) AND (r.received > 0 OR r.created_at > \(bind: ms - Int64(idleLimit * 1000)))
+            r.photo_id IS NULL AND r.expires_at > \(bind: ms)
+            AND (r.patched_at IS NOT NULL OR r.received > 0 OR r.created_at > \(bind: ms - Int64(idleLimit * 1000)))
             """
     }
 
@@ -104,7 +105,12 @@ extension ResumableUploadService {
                 caps.instance - others.instance, caps.sender - others.sender, caps.network - others.network, caps.event - others.event)
             // Never less than it held already: the caps bound what others may add, not what this one had.
             let held = min(upload.length, max(upload.held, free))
-            try await db.raw("UPDATE resumable_uploads SET held = \(bind: held) WHERE id = \(bind: upload.id)").run()
+            try await db.raw(
+                """
+                UPDATE resumable_uploads SET held = \(bind: held), patched_at = COALESCE(patched_at, \(bind: now.millisecondsSince1970))
+                WHERE id = \(bind: upload.id)
+                """
+            ).run()
             return held
         }
     }

@@ -205,7 +205,8 @@ struct ResumableUploadService: Sendable {
             try await db.raw(
                 """
                 SELECT * FROM resumable_uploads
-                WHERE expires_at <= \(bind: now) OR (photo_id IS NULL AND received = 0 AND created_at <= \(bind: idle))
+                WHERE expires_at <= \(bind: now)
+                    OR (photo_id IS NULL AND received = 0 AND patched_at IS NULL AND created_at <= \(bind: idle))
                 """
             ).all().map(ResumableUpload.init(row:))
         }

@@ -9,7 +9,9 @@ extension Migration {
             "ALTER TABLE resumable_uploads ADD COLUMN held BIGINT NOT NULL DEFAULT 0",
             // The sender's network (an IPv6 client's /64), for the per-address cap.
             "ALTER TABLE resumable_uploads ADD COLUMN network TEXT NOT NULL DEFAULT ''",
-            "UPDATE resumable_uploads SET held = length",
+            // When its first bytes began to arrive: an upload no PATCH ever began is given up after a few minutes.
+            "ALTER TABLE resumable_uploads ADD COLUMN patched_at BIGINT",
+            "UPDATE resumable_uploads SET held = length, patched_at = created_at",
         ]
     )
 }
