@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where the server may send a request that someone else addressed (a browser's push service, a person's
 /// scrobbler, the OpenID provider): public internet addresses only. Loopback, private, carrier-grade NAT,
 /// link-local (cloud metadata lives there), unique-local, multicast, documentation and unspecified addresses
@@ -14,8 +8,6 @@ struct AddressPolicy: Sendable {
     /// Test-only: the tests' push service, scrobbler and provider listen on loopback. Set by the tests alone (never
     /// offered by `serve --help`); private networks stay refused even then.
     var allowsLoopback = false
-
-    static let publicOnly = AddressPolicy()
 
     /// Whether a resolved address (4 or 16 bytes) may be connected to.
     func allows(_ bytes: [UInt8]) -> Bool {
