@@ -83,7 +83,7 @@ struct SealedBlobStore: BlobStore {
     /// libvips reads files: the opened blob in a temporary file. From the folder, in one trip to the thread pool
     /// (segment by segment, by position); a blob not sealed is lent as it is.
     func withLocalFile<T: Sendable>(key: String, _ body: (String) async throws -> T) async throws -> T {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-\(UUID().uuidString)").path
+        let copy = Self.scratchFolder() + "/disposable-\(UUID().uuidString)"
         defer { unlink(copy) }
         if let local = inner as? LocalBlobStore {
             let (path, storageKey) = (local.path(key), storageKey)
@@ -95,6 +95,14 @@ struct SealedBlobStore: BlobStore {
         defer { close(fd) }
         try await read(key: key, range: nil) { chunk in try chunk.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) } }
         return try await body(copy)
+    }
+
+    /// Where opened copies go: memory (`/dev/shm`) while it has a gigabyte free — the opened photo never reaches a
+    /// disk, and the renders read it at memory speed — else the temporary folder.
+    static func scratchFolder() -> String {
+        var info = statvfs()
+        if statvfs("/dev/shm", &info) == 0, UInt64(info.f_bavail) * UInt64(info.f_frsize) > 1 << 30 { return "/dev/shm" }
+        return FileManager.default.temporaryDirectory.path
     }
 
     /// Opens the sealed file at `path` into `target`; false (nothing written) when the file is not sealed.
