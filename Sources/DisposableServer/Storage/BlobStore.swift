@@ -30,9 +30,15 @@ public protocol BlobStore: Sendable {
 extension BlobStore {
     public func withLocalFile<T: Sendable>(key: String, _ body: (String) async throws -> T) async throws -> T {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-\(UUID().uuidString)").path
+        defer { unlink(path) }
+        try await copy(key: key, toNewFile: path)
+        return try await body(path)
+    }
+
+    /// The blob, as `read` gives it, into a new file at `path`.
+    func copy(key: String, toNewFile path: String) async throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw DurableFiles.error("open temporary file") }
-        defer { unlink(path) }
         do {
             try await read(key: key, range: nil) { chunk in
                 try chunk.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) }
@@ -42,7 +48,6 @@ extension BlobStore {
             close(fd)
             throw error
         }
-        return try await body(path)
     }
 }
 

@@ -90,10 +90,7 @@ struct SealedBlobStore: BlobStore {
             let sealed = try await NIOThreadPool.singleton.runIfActive { try Self.openSealed(path, key: key, storageKey: storageKey, into: copy) }
             return try await body(sealed ? copy : path)
         }
-        let fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        try DurableFiles.check(fd, "open temporary file")
-        defer { close(fd) }
-        try await read(key: key, range: nil) { chunk in try chunk.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) } }
+        try await self.copy(key: key, toNewFile: copy)
         return try await body(copy)
     }
 
