@@ -66,9 +66,10 @@ extension BlobStoreConformanceTests {
         let started = ContinuousClock.now
         await #expect(throws: StorageUnavailable.self) { try await store.put(data: Data("x".utf8), key: "events/e/p/thumbnail.jpg") }
         await #expect(throws: StorageUnavailable.self) { try await store.checkHealth() }
-        // Two operations, each ended by the pool's connect attempts (2 s apiece, ~5 s each on a loaded machine):
-        // far below the 120 s a request waiting for its timeout would take. A full run on two cores saw 10.5 s.
-        #expect(ContinuousClock.now - started < .seconds(20))
+        // Two operations, each ended by the pool's connect attempts (2 s apiece, ~5–10 s each on a loaded machine):
+        // the bound only tells them from requests that wait for their 120 s timeout (full runs on two cores saw
+        // 10.5 and 20.3 s).
+        #expect(ContinuousClock.now - started < .seconds(90))
     }
 }
 

@@ -5,11 +5,11 @@ import Testing
 @testable import DisposableServer
 
 /// Turning encryption on for an instance that has photos, through the real binary: old photos stay readable, new
-/// ones are sealed, `disposable storage encrypt` seals the rest (and skips what is sealed, so a second run after an
-/// interruption finishes the job); the wrong key or none refuses to start; a backup restores under the same key.
+/// ones are sealed, `disposable storage encrypt` seals the rest (killed midway, every file is whole; run again, it
+/// finishes the job); the wrong key or none refuses to start; a backup restores under the same key.
 @Suite("Encryption at rest: turning it on, the key, backups")
 struct EncryptionCommandTests {
-    @Test("Old photos readable, new ones sealed; storage encrypt seals the rest and resumes; wrong or no key refused; backup and restore")
+    @Test("Old photos readable, new ones sealed; storage encrypt seals the rest, killed and resumed; wrong or no key refused; backup and restore")
     func upgradeAnInstance() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-sealing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -54,13 +54,35 @@ struct EncryptionCommandTests {
         server.signal(SIGTERM)
         await server.exited()
 
-        // 3. storage encrypt: the old ones now; run again (as after an interruption), nothing left to do.
-        let first = try await runTool(binary, ["storage", "encrypt", "--data-dir", data.path, "--storage-key-file", keyFile.path])
+        // 3. storage encrypt, killed midway: every file is whole (plain or sealed) at that moment; run again, it
+        // seals the rest and skips what was done; a third run has nothing left to do.
+        let extras = try Self.plainFiles(300, in: media.appendingPathComponent("extra"))
+        let encrypt = ["storage", "encrypt", "--data-dir", data.path, "--storage-key-file", keyFile.path]
+        let interrupted = try ChildProcess(binary, encrypt)
+        var sealedWhenKilled = 0
+        for _ in 0..<3000 where sealedWhenKilled < 10 {
+            try await Task.sleep(for: .milliseconds(10))
+            sealedWhenKilled = Self.sealedFiles(in: media.appendingPathComponent("extra"))
+        }
+        interrupted.signal(SIGKILL)
+        _ = await interrupted.exited()
+        let sealedAfterKill = Self.sealedFiles(in: media.appendingPathComponent("extra"))
+        #expect(sealedAfterKill >= 10 && sealedAfterKill < extras.count, "killed after \(sealedAfterKill) of \(extras.count)")
+        let store = SealedBlobStore(inner: try LocalBlobStore(root: media.path), storageKey: try StorageKey(file: keyFile.path))
+        for (key, bytes) in extras {
+            #expect(try await store.contents(key: key).map { Data($0.readableBytesView) } == bytes, "\(key)")
+        }
+        let first = try await runTool(binary, encrypt)
         #expect(first.status == 0, "\(first.output)")
-        #expect(first.output.contains("6 now") && first.output.contains("3 before"), "\(first.output)")
-        let again = try await runTool(binary, ["storage", "encrypt", "--data-dir", data.path, "--storage-key-file", keyFile.path])
-        #expect(again.output.contains("0 now, 9 before"), "\(again.output)")
-        #expect(Self.readableJPEGs(in: media) == 0)
+        let total = extras.count + 9
+        #expect(first.output.contains("Done: \(total) files encrypted") && !first.output.contains("(0 now"), "\(first.output)")
+        let again = try await runTool(binary, encrypt)
+        #expect(again.output.contains("0 now, \(total) before"), "\(again.output)")
+        #expect(Self.readableJPEGs(in: media) == 0 && Self.sealedFiles(in: media.appendingPathComponent("extra")) == extras.count)
+        for (key, bytes) in extras {
+            #expect(try await store.contents(key: key).map { Data($0.readableBytesView) } == bytes, "\(key)")
+        }
+        try FileManager.default.removeItem(at: media.appendingPathComponent("extra"))
 
         // 4. The wrong key, or none: the server does not start, and says why.
         for (environment, words) in [
@@ -85,6 +107,29 @@ struct EncryptionCommandTests {
         for (id, jpeg) in photos {
             #expect(try await get("http://127.0.0.1:\(port2)/api/v1/photos/\(id)/original", token: token).body == jpeg)
         }
+    }
+
+    /// `count` files of 64 KB written as an instance without a key would have stored them; their keys and bytes.
+    static func plainFiles(_ count: Int, in folder: URL) throws -> [String: Data] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let block = Data((0..<65_536).map { _ in UInt8.random(in: 0...255) })
+        var files: [String: Data] = [:]
+        for index in 0..<count {
+            let bytes = Data("file \(index) ".utf8) + block
+            try bytes.write(to: folder.appendingPathComponent("\(index)"))
+            files["\(folder.lastPathComponent)/\(index)"] = bytes
+        }
+        return files
+    }
+
+    /// Files directly in `folder` that begin as sealed blobs do.
+    static func sealedFiles(in folder: URL) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { name in
+            guard let handle = FileHandle(forReadingAtPath: folder.path + "/" + name) else { return false }
+            defer { try? handle.close() }
+            return SealedBlob.isSealed(Array((try? handle.read(upToCount: 8)) ?? Data()))
+        }.count
     }
 
     /// Files under `folder` that a JPEG reader would take for one.

@@ -79,6 +79,7 @@ struct OpenIDTokenTests {
                     let nonce = try #require(authorization.queryItems?.first { $0.name == "nonce" }?.value)
                     var put = HTTPClientRequest(url: issuer + "/next-token")
                     put.method = .PUT
+                    put.headers.add(name: "Connection", value: "close")
                     put.body = .bytes(ByteBuffer(string: try await token(nonce)))
                     #expect(try await TestOpenIDProvider.client.execute(put, timeout: .seconds(10)).status.code == 204)
                     let answer = try await browser.finish(app, "/login/openid/callback?code=any&state=\(browser.state!)")

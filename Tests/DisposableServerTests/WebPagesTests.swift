@@ -234,9 +234,7 @@ extension TestApp {
         var headers = extra
         if let cookie { headers[.cookie] = "disposable_session=\(cookie)" }
         if form != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
-        return try await client.execute(uri: path, method: method, headers: headers, body: form.map { ByteBuffer(string: $0) }) {
-            APIResponse(status: $0.status, headers: $0.headers, body: $0.body)
-        }
+        return try await send(path, method: method, headers: headers, body: form.map { ByteBuffer(string: $0) })
     }
 
     func adminToken() async throws -> String {

@@ -54,7 +54,7 @@ struct Ingest: Sendable {
         let receiving = ContinuousClock.now
         defer { Metric.ingest(.receive, since: receiving) }
         do {
-            return try await staging.receive(body, maxBytes: limit)
+            return try await staging.receive(body, maxBytes: limit, sync: blobs.keepsGivenFiles)
         } catch is StorageFull {
             throw Problem.storageFull
         }

@@ -15,9 +15,10 @@ struct StagedUpload {
     /// Bytes gathered before each write, so the thread pool is asked once per half megabyte, not per packet.
     private static let writeBatch = 512 * 1024
 
-    /// Streams `body` to a new file in `directory`; 413 past `maxBytes`. The file is fsynced.
+    /// Streams `body` to a new file in `directory`; 413 past `maxBytes`. The file is fsynced when `sync` (a store
+    /// that renames it into place); a store that copies it makes the copy durable instead, so one sync is paid, not two.
     /// On any failure (a dropped connection, a full disk) the partial file is removed.
-    static func receive(_ body: RequestBody, into directory: URL, maxBytes: Int64) async throws -> StagedUpload {
+    static func receive(_ body: RequestBody, into directory: URL, maxBytes: Int64, sync: Bool) async throws -> StagedUpload {
         let file = directory.appendingPathComponent(UUID().uuidString)
         let fd = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw DurableFiles.error("open staging file") }
@@ -43,7 +44,7 @@ struct StagedUpload {
             let rest = pending
             try await NIOThreadPool.singleton.runIfActive {
                 try rest.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) }
-                try DurableFiles.check(fsync(fd), "fsync")
+                if sync { try DurableFiles.check(fsync(fd), "fsync") }
                 close(fd)
             }
             closed = true

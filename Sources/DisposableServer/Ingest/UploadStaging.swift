@@ -11,9 +11,10 @@ struct UploadStaging: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    /// Streams a body to a new staging file while its SHA-256 is computed; 413 past `maxBytes`.
-    func receive(_ body: RequestBody, maxBytes: Int64) async throws -> StagedUpload {
-        try await StagedUpload.receive(body, into: directory, maxBytes: maxBytes)
+    /// Streams a body to a new staging file while its SHA-256 is computed; 413 past `maxBytes`. Synced when `sync`
+    /// (the store keeps the very file).
+    func receive(_ body: RequestBody, maxBytes: Int64, sync: Bool) async throws -> StagedUpload {
+        try await StagedUpload.receive(body, into: directory, maxBytes: maxBytes, sync: sync)
     }
 
     /// Empties the folder: what is there at start-up was never acknowledged.

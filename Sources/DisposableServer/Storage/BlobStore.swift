@@ -7,9 +7,12 @@ import NIOCore
 public protocol BlobStore: Sendable {
     /// Throws when storage cannot be written (for `/healthz`).
     func checkHealth() async throws
-    /// Stores a complete, synced local file under `key`; durable when it returns. The file may be moved away;
-    /// the caller removes whatever is left of it. `sha256` and `size` are the file's, for stores that check them.
+    /// Stores a complete local file under `key`; durable when it returns. The file may be moved away; the caller
+    /// removes whatever is left of it. `sha256` and `size` are the file's, for stores that check them.
     func put(file: URL, key: String, sha256: String, size: Int64) async throws
+    /// Whether `put(file:)` keeps the very file it is given (a rename), which must then be synced before; a store
+    /// that writes the bytes elsewhere (a bucket, a sealed copy) makes its own copy durable and takes files unsynced.
+    var keepsGivenFiles: Bool { get }
     /// Stores `data` under `key`; durable when it returns.
     func put(data: Data, key: String) async throws
     /// A small blob (a thumbnail, a preview) read whole; nil when there is none.
@@ -28,6 +31,8 @@ public protocol BlobStore: Sendable {
 }
 
 extension BlobStore {
+    public var keepsGivenFiles: Bool { true }
+
     public func withLocalFile<T: Sendable>(key: String, _ body: (String) async throws -> T) async throws -> T {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-\(UUID().uuidString)").path
         defer { unlink(path) }

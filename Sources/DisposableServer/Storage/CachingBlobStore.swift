@@ -19,6 +19,8 @@ final class CachingBlobStore: BlobStore {
 
     func checkHealth() async throws { try await store.checkHealth() }
 
+    var keepsGivenFiles: Bool { store.keepsGivenFiles }
+
     func put(file: URL, key: String, sha256: String, size: Int64) async throws {
         recent.remove(key)
         try await store.put(file: file, key: key, sha256: sha256, size: size)

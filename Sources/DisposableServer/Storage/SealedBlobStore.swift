@@ -17,6 +17,9 @@ struct SealedBlobStore: BlobStore {
 
     func checkHealth() async throws { try await inner.checkHealth() }
 
+    /// The sealed copy is what is synced, not the plain file.
+    var keepsGivenFiles: Bool { false }
+
     func put(file: URL, key: String, sha256: String, size: Int64) async throws {
         let sealed = file.deletingLastPathComponent().appendingPathComponent(".sealed-\(UUID().uuidString)")
         defer { unlink(sealed.path) }

@@ -29,6 +29,7 @@ struct TestOpenIDProvider {
         var request = HTTPClientRequest(url: "\(issuer)/users/\(sub)")
         request.method = .PUT
         request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Connection", value: "close")
         request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: claims)))
         let response = try await Self.client.execute(request, timeout: .seconds(20))
         guard response.status.code == 204 else { throw TestSetupError("PUT /users/\(sub): \(response.status)") }
@@ -40,6 +41,7 @@ struct TestOpenIDProvider {
         var request = HTTPClientRequest(url: authorization)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Connection", value: "close")
         request.body = .bytes(ByteBuffer(string: "sub=\(sub)"))
         let response = try await Self.client.execute(request, timeout: .seconds(20))
         guard response.status.code == 302, let location = response.headers.first(name: "Location"), let url = URL(string: location) else {
@@ -54,6 +56,7 @@ struct TestOpenIDProvider {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// No redirects followed: the test reads each one.
+    /// No redirects followed: the test reads each one. Each request closes its connection: providers of other tests
+    /// are killed and their ports reused, so a kept connection could belong to a dead one.
     static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 }

@@ -14,6 +14,9 @@ struct S3BlobStore: BlobStore {
         try await client.checkBucket()
     }
 
+    /// The bucket's answer is the durability; the local file is only read.
+    var keepsGivenFiles: Bool { false }
+
     func put(file: URL, key: String, sha256: String, size: Int64) async throws {
         try await client.put(file: file, key: key, sha256: sha256, size: size)
     }
