@@ -1,6 +1,6 @@
 # Disposable in a container (OPS-3): built with the official Swift image, run on Debian 13 (trixie) with libvips 8.16.
 #   docker build -t disposable .
-# scripts/test-container builds and runs this file for real with podman (issue 40): it substitutes a base image made
+# scripts/test-container builds and runs this file for real with podman: it substitutes a base image made
 # with debootstrap for the public one (RUNTIME_IMAGE) and takes the binaries from the host's release build
 # (BINARIES=host), since no image registry is reachable there.
 ARG SWIFT_IMAGE=swift:6.3-bookworm

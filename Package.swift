@@ -40,7 +40,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         // LIB-5: reading a Google Takeout archive (`disposable import`).
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
-        // Issue 42: the ID token of "Sign in with OpenID Connect", checked against the provider's JWKS.
+        // The ID token of "Sign in with OpenID Connect", checked against the provider's JWKS.
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
     ],
     targets: [

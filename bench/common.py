@@ -89,7 +89,7 @@ class Server:
 
 
 class ContainerServer(Server):
-    """The same, run from the image scripts/test-container builds (`--container`, issue 40): podman on the host's
+    """The same, run from the image scripts/test-container builds (`--container`): podman on the host's
     network, the data folder bind-mounted. `pid` is the server's process as the host sees it, for its CPU time."""
 
     IMAGE = "localhost/disposable:test"

@@ -1,4 +1,4 @@
-"""PERF-1 inside the image (issue 40, `scripts/bench --ingest-only --container`): the server from the image
+"""PERF-1 inside the image (`scripts/bench --ingest-only --container`): the server from the image
 scripts/test-container builds (Debian 13, libvips 8.16), and an iPhone-style HEIC corpus whose reference is pyvips on
 the image's own libvips and libheif — the pyvips-binary wheel cannot decode HEVC — run in a container of that image.
 """

@@ -166,7 +166,7 @@ class Night:
                         self.heard[photo] = self.heard.get(photo, 0) + 1
                         if self.heard[photo] == self.args.guests + 1:
                             self.visible_at[photo] = now
-                    # Made in one go (before issue 41), the preview comes with photo-ready.
+                    # Made in one go (before the two phases), the preview comes with photo-ready.
                     if watch_previews and b'"previewPending":true' not in data and photo not in self.previewed_at:
                         self.previewed_at[photo] = now
                 buffer = buffer[cut + 2:]

@@ -119,7 +119,7 @@ class ReadyWatcher:
             buffer = lines.pop()
             for line in lines:
                 # The chunked framing does not matter: data lines are found wherever they are.
-                # A photo is done when its preview is (issue 41: first shown with its thumbnail, `previewPending`,
+                # A photo is done when its preview is (first shown with its thumbnail, `previewPending`,
                 # then a `photo-updated` without it): PERF-1 measures the whole render, as pyvips's does.
                 if line.startswith(b"data: {") and any(kind in line for kind in (b'"photo-ready"', b'"photo-updated"', b'"photo-failed"')):
                     change = json.loads(line[6:])

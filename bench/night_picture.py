@@ -1,4 +1,4 @@
-"""The event night drawn (issue 41): on each stack, photos acknowledged, visible to everyone and with their preview
+"""The event night drawn: on each stack, photos acknowledged, visible to everyone and with their preview
 done, over the seconds since the burst began — before a change (dashed) and after it (solid). Plain SVG."""
 from html import escape
 

@@ -1,4 +1,4 @@
-"""Generates the benchmark's second corpus (issue 27): real photographs — the sample photos scikit-image ships
+"""Generates the benchmark's second corpus: real photographs — the sample photos scikit-image ships
 (astronaut, cat, coffee, motorcycle, rocket, the Hubble deep field, a retina) — made into 12 MP photos as a phone
 would send them: a different crop, mirror and exposure of a source for each file, scaled to 4032x3024 (or
 3024x4032), a little sensor grain, JPEG at quality 85-92 with EXIF date, GPS and orientation (every fourth stored

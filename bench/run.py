@@ -77,7 +77,7 @@ def main():
            f"Pillow+draft {pillow_rate:.1f}/s -> {rate / pillow_rate:.2f}x")
     event_id, token, guest = ingested["event"]["id"], ingested["token"], ingested["guest"]
 
-    # PERF-1 again on real photographs (issue 27): smoother and smaller, so everything besides rendering weighs
+    # PERF-1 again on real photographs: smoother and smaller, so everything besides rendering weighs
     # more. On a server of its own, so that the counts of the figures below stay what they say.
     with stage("generating the real-photo corpus", 1800):
         real = real_photos.generate(os.path.join(WORK, "real-photos"), args.photos)
@@ -186,7 +186,7 @@ def in_the_container(host_server: Server, paths: list[str], real: list[str]):
 
 
 def library():
-    """LIB-4: the first `disposable sync` of 1,000 photos (issue 24)."""
+    """LIB-4: the first `disposable sync` of 1,000 photos."""
     with stage("generating 1,000 photos for the library", 1800):
         paths = library_sync.generate(os.path.join(WORK, "library-photos"), 1000)
     with stage("LIB-4: plain POSTs, then the first sync of 1,000 photos, a re-run, a second folder", 3600):

@@ -1,4 +1,4 @@
-"""PERF-1 on the scale-out stack (issue 21): ingest on PostgreSQL + an S3 bucket beside the same run on SQLite +
+"""PERF-1 on the scale-out stack: ingest on PostgreSQL + an S3 bucket beside the same run on SQLite +
 the local folder, with pyvips as the reference, all in one run. The bucket is moto's (Python, in memory): the
 figure measures Disposable with moto's speed in the way, not a production store.
 Usage (from scripts/bench-scaleout): scaleout.py POSTGRES_URL S3_ENDPOINT [--photos N]"""

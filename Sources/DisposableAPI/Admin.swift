@@ -15,7 +15,7 @@ public struct AdminUserJSON: Codable, Sendable, Equatable {
     public var createdAt: Date
     /// The account's picture (SOC-5), if it has one.
     public var avatarURL: String?
-    /// Whether the account signs in with the instance's OpenID Connect provider (issue 42).
+    /// Whether the account signs in with the instance's OpenID Connect provider.
     public var usesOpenID: Bool
 
     public init(

@@ -18,7 +18,7 @@ public struct CapsuleJSON: Codable, Sendable, Equatable {
     public var sharedAt: Date?
     /// The song's clip (AAC, at most 30 s), played when the capsule is viewed.
     public var clipURL: String?
-    /// The moments the owner wrote that month (issue 42), oldest first; absent when none.
+    /// The moments the owner wrote that month, oldest first; absent when none.
     public var moments: [MomentJSON]?
 
     public struct Song: Codable, Sendable, Equatable {
@@ -176,7 +176,7 @@ public struct ReactionInput: Codable, Sendable {
     public init(emoji: String) { self.emoji = emoji }
 }
 
-/// `GET /api/v1/me/scrobbler` (issue 42): the scrobbler the capsule takes its song from. The API key is never sent back.
+/// `GET /api/v1/me/scrobbler`: the scrobbler the capsule takes its song from. The API key is never sent back.
 public struct ScrobblerJSON: Codable, Sendable, Equatable {
     /// `maloja`.
     public var kind: String

@@ -6,7 +6,7 @@ public enum ChangeKind: String, Sendable, Codable {
     case photoReady = "photo-ready"
     case photoFailed = "photo-failed"
     case photoRemoved = "photo-removed"
-    /// Its caption or shooter name changed (SOC-1), or its preview was made after it was shown (issue 41).
+    /// Its caption or shooter name changed (SOC-1), or its preview was made after it was shown.
     case photoUpdated = "photo-updated"
     /// SOC-2: a comment on a post, and one taken down.
     case commentAdded = "comment-added"

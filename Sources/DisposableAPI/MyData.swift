@@ -146,9 +146,9 @@ public struct MyData: Codable, Sendable {
     public var library: [LibraryFile]
     /// CAP-3: an account's moments, oldest first.
     public var moments: [MomentJSON] = []
-    /// The Maloja server the capsule's song comes from (issue 42); its API key is not written here.
+    /// The Maloja server the capsule's song comes from; its API key is not written here.
     public var scrobbler: ScrobblerJSON? = nil
-    /// The browsers notices are pushed to (issue 42); their push addresses and keys are not written here.
+    /// The browsers notices are pushed to; their push addresses and keys are not written here.
     public var pushDevices: [PushDeviceJSON] = []
     /// CAP-2: an account's capsules, oldest first.
     public var capsules: [Capsule] = []

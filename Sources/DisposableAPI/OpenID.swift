@@ -1,6 +1,6 @@
 import Foundation
 
-/// `GET /api/v1/me/openid`: the instance's OpenID Connect provider as a signed-in person sees it (issue 42).
+/// `GET /api/v1/me/openid`: the instance's OpenID Connect provider as a signed-in person sees it.
 public struct OpenIDStatusJSON: Codable, Sendable, Equatable {
     /// The provider's issuer URL, e.g. `https://accounts.google.com`.
     public var issuer: String

@@ -89,7 +89,7 @@ public struct PhotoJSON: Codable, Sendable, Equatable {
     public var likedByMe: Bool?
     /// A video's length, in whole seconds (rounded).
     public var durationSeconds: Int?
-    /// True while only its thumbnail is made (issue 41): `urls.preview` is then the thumbnail, and a
+    /// True while only its thumbnail is made: `urls.preview` is then the thumbnail, and a
     /// `photo-updated` change brings the preview when it is ready. Absent otherwise.
     public var previewPending: Bool?
 

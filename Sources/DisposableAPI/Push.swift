@@ -1,6 +1,6 @@
 import Foundation
 
-/// `GET /api/v1/push` (issue 42): what a page needs to subscribe a phone to notifications, and my choices.
+/// `GET /api/v1/push`: what a page needs to subscribe a phone to notifications, and my choices.
 public struct PushSettingsJSON: Codable, Sendable, Equatable {
     /// The server's VAPID public key (base64url, uncompressed P-256 point): `applicationServerKey`.
     public var publicKey: String

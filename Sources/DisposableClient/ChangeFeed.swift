@@ -21,21 +21,48 @@ extension DisposableClient {
     ///   - wall: read a venue wall's feed by its key instead of an event's.
     public func changes(in event: String, after: Int64? = nil, reconnectDelay: Duration = .seconds(1)) -> AsyncThrowingStream<EventChange, any Error>
     {
+        follow(after: after, reconnectDelay: reconnectDelay, of: Components.Schemas.Change.self) { [streaming] last in
+            try await streaming.getEventChanges(
+                path: .init(id: event), headers: .init(lastEventID: last, accept: [.init(contentType: .textEventStream)])
+            ).ok.body.textEventStream
+        } element: { id, change in
+            EventChange(seq: id, kind: change.kind, change: change)
+        }
+    }
+
+    /// The library's change feed (LIB-4) as it happens: each asset at its latest revision, after `revision` (nil:
+    /// from now on), resumed after a dropped connection as ``changes(in:after:reconnectDelay:)`` is.
+    public func libraryChangeStream(after revision: Int64? = nil, reconnectDelay: Duration = .seconds(1))
+        -> AsyncThrowingStream<LibraryChange, any Error>
+    {
+        follow(after: revision, reconnectDelay: reconnectDelay, of: LibraryChange.self) { [streaming] last in
+            try await streaming.getLibraryChanges(
+                query: .init(since: last), headers: .init(lastEventID: last, accept: [.init(contentType: .textEventStream)])
+            ).ok.body.textEventStream
+        } element: { _, change in
+            change
+        }
+    }
+
+    /// A Server-Sent Events stream followed for good: connected again after a drop with the last id received, so
+    /// nothing is missed or repeated; ended by a refusal (a ``DisposableProblem``) or the iterating task's cancellation.
+    private func follow<Payload: Decodable & Hashable & Sendable, Element: Sendable>(
+        after: Int64?, reconnectDelay: Duration, of _: Payload.Type,
+        open: @escaping @Sendable (Int64?) async throws -> HTTPBody,
+        element: @escaping @Sendable (Int64, Payload) -> Element
+    ) -> AsyncThrowingStream<Element, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 var last = after
                 var delay = reconnectDelay
                 while !Task.isCancelled {
                     do {
-                        let output = try await streaming.getEventChanges(
-                            path: .init(id: event), headers: .init(lastEventID: last, accept: [.init(contentType: .textEventStream)]))
-                        let events = try output.ok.body.textEventStream.asDecodedServerSentEventsWithJSONData(
-                            of: Components.Schemas.Change.self, decoder: Self.decoder)
+                        let events = try await open(last).asDecodedServerSentEventsWithJSONData(of: Payload.self, decoder: Self.decoder)
                         for try await event in events {
-                            guard let id = event.id.flatMap({ Int64($0) }), let change = event.data else { continue }
+                            guard let id = event.id.flatMap({ Int64($0) }), let data = event.data else { continue }
                             last = id
                             delay = reconnectDelay
-                            continuation.yield(EventChange(seq: id, kind: change.kind, change: change))
+                            continuation.yield(element(id, data))
                         }
                     } catch {
                         if let problem = DisposableProblem.from(error), problem.status != 429, problem.status < 500 {

@@ -1,4 +1,4 @@
-// The renders' reduction (issue 27). libvips 8.14, Debian 12's, reduces vertically with SIMD but horizontally with a
+// The renders' reduction. libvips 8.14, Debian 12's, reduces vertically with SIMD but horizontally with a
 // scalar loop that took ≈ 16 ms of a 12 MP photo's 55. The vertical pass stays libvips'; the horizontal one is the same
 // linear kernel as a loop the compiler unrolls, run on strips pulled through the pipeline in the calling thread.
 // Linear rather than libvips' default lanczos3: on a zone plate it aliases less, text reads the same, and it is faster.

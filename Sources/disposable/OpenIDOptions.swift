@@ -1,7 +1,7 @@
 import ArgumentParser
 import DisposableServer
 
-/// Sign in with an OpenID Connect provider (issue 42): Google, Authentik, Keycloak, Authelia, Microsoft…
+/// Sign in with an OpenID Connect provider: Google, Authentik, Keycloak, Authelia, Microsoft…
 struct OpenIDOptions: ParsableArguments {
     @Option(
         help: """

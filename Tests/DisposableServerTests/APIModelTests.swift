@@ -26,7 +26,7 @@ struct APIModelTests {
             let changes = try Self.decode(
                 ChangePage.self,
                 try await app.call(.get, "/api/v1/events/\(event.id)/changes?since=0", token: joined.token, headers: [.accept: "application/json"]))
-            // One photo and no queue: made whole at once (issue 41's two phases are for a queue).
+            // One photo and no queue: made whole at once (the two phases are for a queue).
             #expect(changes.items.map(\.kind) == [.photoAdded, .photoReady])
             #expect(changes.items.last?.change.photo?.mine == true)
             let problem = try Self.decode(

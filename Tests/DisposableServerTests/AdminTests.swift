@@ -66,7 +66,7 @@ struct AdminTests {
             #expect(stats.uploadsPerDay.count == 30 && stats.uploadsPerDay.last?.uploads == 2)
             #expect(stats.storage.storedBytes > Int64(sizes))
 
-            // One count for the panel, /metrics and the account (issue 38): her library counts too, and the instance
+            // One count for the panel, /metrics and the account: her library counts too, and the instance
             // never stores less than one of its accounts uses.
             let picture = try await TestImages.structured(width: 1600, height: 1200)
             let asset = try #require(try await app.uploadToLibrary(picture, token: token).string("id"))

@@ -68,7 +68,7 @@ extension AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/moments/{moment}",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
-        // Issue 42: an account's own scrobbler — none linked here; a link to where no Maloja answers is refused.
+        // An account's own scrobbler — none linked here; a link to where no Maloja answers is refused.
         Row(method: .get, path: "/api/v1/me/scrobbler", expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
         Row(
             method: .put, path: "/api/v1/me/scrobbler", json: ["kind": "maloja", "url": "http://127.0.0.1:9", "apiKey": "key"],
@@ -76,10 +76,10 @@ extension AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/me/scrobbler",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .noContent, .noContent)),
-        // Issue 42: the OpenID Connect link of an account — this instance has no provider.
+        // The OpenID Connect link of an account — this instance has no provider.
         Row(method: .get, path: "/api/v1/me/openid", expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
         Row(method: .delete, path: "/api/v1/me/openid", expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
-        // Issue 42: an account's or a guest's own push subscriptions ({device} is the organizer's browser); kinds are an
+        // An account's or a guest's own push subscriptions ({device} is the organizer's browser); kinds are an
         // account's choice.
         Row(method: .get, path: "/api/v1/push", expected: statuses(.unauthorized, .ok, .ok, .ok, .ok, .ok)),
         Row(

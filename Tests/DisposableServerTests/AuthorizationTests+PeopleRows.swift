@@ -79,7 +79,7 @@ extension AuthorizationTests {
         Row(
             method: .post, path: "/api/v1/me/password", json: ["currentPassword": "correct horse", "newPassword": "another horse"],
             expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .noContent, .forbidden)),
-        // Issue 22, item 7: an account's own sessions; a made-up or someone else's session id is not found.
+        // An account's own sessions; a made-up or someone else's session id is not found.
         Row(method: .get, path: "/api/v1/me/sessions", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
         Row(
             method: .delete, path: "/api/v1/me/sessions",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 42: the month's song from a self-hosted Maloja, through HTTP against a real Maloja the test starts —
+/// The month's song from a self-hosted Maloja, through HTTP against a real Maloja the test starts —
 /// linked on My account (checked by calling it), taken by the capsule, still the person's to change.
 @Suite("The capsule's song from a scrobbler (Maloja)")
 struct CapsuleSongTests {

@@ -2,7 +2,7 @@ import DisposableAPI
 import Foundation
 import Testing
 
-/// When a photo was taken (issue 39, item 5): the offset a camera writes beside its clock (`OffsetTimeOriginal`)
+/// When a photo was taken: the offset a camera writes beside its clock (`OffsetTimeOriginal`)
 /// makes the time exact; a clock without one is read in the owner's time zone, else as UTC.
 @Suite("Capture times carry their offset")
 struct CaptureTimeTests {

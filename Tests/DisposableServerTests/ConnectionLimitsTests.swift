@@ -3,7 +3,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 19, item 5: idle, slow-head and stalled-body connections are closed; one client's connections are
+/// Idle, slow-head and stalled-body connections are closed; one client's connections are
 /// capped; the server keeps answering others meanwhile.
 @Suite("Connection limits")
 struct ConnectionLimitsTests {

@@ -51,7 +51,7 @@ struct ContractTests {
     func unknownRoutes() async throws {
         try await TestApp.run(.sqlite) { app in
             try await app.call(.get, "/api/v1/nothing-here").expectProblem(.notFound)
-            // A browser gets a page in the app's look and its language (issue 20, item 10); the API stays JSON.
+            // A browser gets a page in the app's look and its language; the API stays JSON.
             let page = try await app.call(.get, "/nothing-here", headers: [.accept: "text/html", .acceptLanguage: "fr-FR"])
             #expect(page.status == .notFound && page.headers[.contentType]?.hasPrefix("text/html") == true)
             #expect(page.text.contains("Page introuvable"))

@@ -4,7 +4,7 @@ import Testing
 @testable import DisposableServer
 
 /// "An upload that got a 2xx survives kill -9" — the real binary, killed mid-burst, then restarted; on the
-/// embedded stack, on PostgreSQL, and on the scale-out stack (PostgreSQL + an S3 bucket, REL-1 of issue 21).
+/// embedded stack, on PostgreSQL, and on the scale-out stack (PostgreSQL + an S3 bucket, REL-1).
 @Suite("Durability (UP-3 server side, kill -9)", .serialized)
 struct DurabilityTests {
     enum Stack: String, CaseIterable, CustomTestStringConvertible, Sendable {
@@ -79,7 +79,7 @@ struct DurabilityTests {
                     listed += page.json["items"] as? [[String: Any]] ?? []
                     cursor = page.json["nextCursor"] as? String
                 } while cursor != nil
-                // Issue 41: shown with its thumbnail first, a photo is complete once its preview is made too.
+                // Shown with its thumbnail first, a photo is complete once its preview is made too.
                 if listed.allSatisfy({ $0["status"] as? String != "processing" && $0["previewPending"] == nil }) { break }
                 try await Task.sleep(for: .milliseconds(200))
             } while Date() < deadline
@@ -111,7 +111,7 @@ struct DurabilityTests {
     }
 
     @Test(
-        "Issue 41: a photo shown with its thumbnail alone when the server is killed gets its preview after the restart",
+        "A photo shown with its thumbnail alone when the server is killed gets its preview after the restart",
         arguments: [Stack.sqlite, .postgresAndS3])
     func killBetweenThumbnailAndPreview(stack: Stack) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-kill-\(UUID().uuidString)")

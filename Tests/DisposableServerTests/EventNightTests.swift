@@ -3,7 +3,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 41: on event night the render queue holds hundreds of photos; each is seen by everyone once its thumbnail
+/// On event night the render queue holds hundreds of photos; each is seen by everyone once its thumbnail
 /// exists, and its preview follows on the same live stream.
 @Suite("Event night: seen with its thumbnail, preview later")
 struct EventNightTests {

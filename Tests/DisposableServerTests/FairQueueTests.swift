@@ -3,7 +3,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 19, item 10: one guest's burst does not hold up everyone else's photos.
+/// One guest's burst does not hold up everyone else's photos.
 @Suite("Fair processing queue")
 struct FairQueueTests {
     @Test("Owners take turns: a guest's single photo comes right after the first of another's burst", arguments: TestEngine.allCases)
@@ -26,7 +26,7 @@ struct FairQueueTests {
     }
 
     @Test(
-        "Issue 41: every waiting thumbnail before any preview, event photos before videos and libraries; turns within each",
+        "Every waiting thumbnail before any preview, event photos before videos and libraries; turns within each",
         arguments: TestEngine.allCases)
     func priorities(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// The second review's first finding (issue 37, item 1): behind a real nginx configured the usual way, the client's
+/// The second review's first finding: behind a real nginx configured the usual way, the client's
 /// address is the one nginx saw, whatever headers the client adds — so guesses are counted, another client cannot be
 /// locked out, and `/metrics` never answers a remote caller that claims to be the machine itself.
 @Suite("Client address behind a real nginx")

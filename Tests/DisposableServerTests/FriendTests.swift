@@ -42,7 +42,7 @@ struct FriendTests {
             let friend = try #require(asked["friend"] as? [String: Any])
             #expect(friend["name"] as? String == "Ana" && friend["username"] as? String == "ana.b" && friend["email"] == nil)
             #expect(try await app.call(.post, "/api/v1/friends", json: ["username": "ana.b"], token: ben).string("status") == "pending")
-            // By e-mail address: 202 naming nobody, alike for an account and for no account (issue 37, item 7); Ben does not
+            // By e-mail address: 202 naming nobody, alike for an account and for no account; Ben does not
             // see Cleo among his outgoing requests until she accepts, while she sees his.
             let byEmail = try await app.call(.post, "/api/v1/friends", json: ["email": " Cleo@Example.com "], token: ben)
             let noAccount = try await app.call(.post, "/api/v1/friends", json: ["email": "nobody@example.com"], token: ben)

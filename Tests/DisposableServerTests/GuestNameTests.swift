@@ -2,7 +2,7 @@ import DisposableAPI
 import Foundation
 import Testing
 
-/// A guest corrects the name they joined under (issue 39, item 14; GDPR rectification): the roster, their photos
+/// A guest corrects the name they joined under (GDPR rectification): the roster, their photos
 /// and their comments show the new one at once, and open galleries are told.
 @Suite("Correcting a guest's name")
 struct GuestNameTests {

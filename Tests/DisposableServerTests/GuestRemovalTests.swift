@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// ORG-3 (issue 20): the organizer removes a guest — signed out at once, place freed — with or without their
+/// ORG-3: the organizer removes a guest — signed out at once, place freed — with or without their
 /// photos.
 @Suite("Removing a guest (ORG-3)")
 struct GuestRemovalTests {

@@ -68,7 +68,7 @@ struct GuestbookTests {
             let added = try await Self.changes(app, event: party.eventID, token: party.tom).last { $0["kind"] as? String == "photo-added" }
             #expect((added?["photo"] as? [String: Any])?["text"] as? String == words)
 
-            // A note has no file: no original, no caption; the event's ZIP writes it in guestbook.txt (issue 39).
+            // A note has no file: no original, no caption; the event's ZIP writes it in guestbook.txt.
             try await app.call(.get, "/api/v1/photos/\(noteID)/original", token: party.tom).expectProblem(.notFound)
             try await app.call(.patch, "/api/v1/photos/\(noteID)", json: ["caption": "x"], token: party.maggie).expectProblem(.unprocessableContent)
             let captioned = try await app.call(.patch, "/api/v1/photos/\(party.photoID)", json: ["caption": "Cake!"], token: party.maggie)

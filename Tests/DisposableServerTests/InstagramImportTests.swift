@@ -5,7 +5,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 42: `disposable import --instagram` — Instagram's "Download your information" export (JSON), built here in
+/// `disposable import --instagram` — Instagram's "Download your information" export (JSON), built here in
 /// both layouts found in the wild, through the real binary against a real server; and `X-Caption`'s limits.
 @Suite("Import an Instagram export into the library")
 struct InstagramImportTests {

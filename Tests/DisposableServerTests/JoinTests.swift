@@ -88,7 +88,7 @@ struct JoinTests {
         }
     }
 
-    @Test("Two guests with the same name can be told apart: the second is “Maggie 2” (issue 20)", arguments: TestEngine.allCases)
+    @Test("Two guests with the same name can be told apart: the second is “Maggie 2”", arguments: TestEngine.allCases)
     func sameName(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             let code = try await app.createEvent(token: try await app.userToken())["code"]!

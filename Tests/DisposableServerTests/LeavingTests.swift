@@ -6,7 +6,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// JN-3 as a guest's phones see it (issue 39, item 2): leaving on one phone leaves the others alone, leaving on
+/// JN-3 as a guest's phones see it: leaving on one phone leaves the others alone, leaving on
 /// every phone is a choice of its own, and coming back from the same browser under the same name is the same
 /// guest with the same shots left — the shot limit holds.
 @Suite("Leaving an event, per phone or on every phone")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 19, items 4, 5 (streams per token) and 9 (streams end with their token).
+/// Streams per token, and streams that end with their token.
 @Suite("Live stream limits")
 struct LiveStreamLimitsTests {
     @Test("A made-up Last-Event-ID is clamped: that stream resumes from now, and the others idle", arguments: TestEngine.allCases)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// MED-2 (issue 19, item 7): the location leaves an original served to others wherever it was put — EXIF or
+/// MED-2: the location leaves an original served to others wherever it was put — EXIF or
 /// XMP, in JPEG (also behind large segments, and in an image embedded after the first), PNG, WebP, HEIC and
 /// GIF — and the file stays the same size and still decodes.
 @Suite("Location redaction (MED-2)")
@@ -50,7 +50,7 @@ struct LocationRedactionTests {
         Placement(name: "WebP, EXIF and XMP chunks", suffix: "webp", make: { try await tagged("webp") }),
         Placement(name: "HEIC, Exif and XMP items", suffix: "heic", make: { try await tagged("heic") }),
         Placement(name: "GIF, XMP application extension", suffix: "gif", make: { try await tagged("gif") }),
-        // The second review (issue 37, item 5): XMP that a reader finds but a careless walk does not.
+        // The second review: XMP that a reader finds but a careless walk does not.
         Placement(
             name: "JPEG, XMP with unqualified elements under a default namespace", suffix: "jpg",
             make: { try await withSegments([(0xE1, xmpSignature + Array(unqualifiedXMP.utf8))]) }),

@@ -21,7 +21,7 @@ struct MetricsTests {
             #expect(metrics.status == .ok)
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
             let text = metrics.text
-            // Where a photo's time goes (issue 27): each step timed.
+            // Where a photo's time goes: each step timed.
             let steps = ["receive", "check", "store", "record", "render", "write-derivatives", "mark-ready"].map { step in
                 "disposable_ingest_step_seconds_count{step=\"\(step)\"}"
             }

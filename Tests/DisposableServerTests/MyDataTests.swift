@@ -143,7 +143,7 @@ struct MyDataTests {
         }
     }
 
-    @Test("A guest of two events on one phone sees both on My data, each with a way to its own data (issue 39)")
+    @Test("A guest of two events on one phone sees both on My data, each with a way to its own data")
     func twoEvents() async throws {
         try await TestApp.run(.sqlite) { app in
             let organizer = try await app.userToken()

@@ -6,7 +6,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 42: sign in with OpenID Connect, through HTTP against a real provider (oidc-provider-mock) the test starts —
+/// Sign in with OpenID Connect, through HTTP against a real provider (oidc-provider-mock) the test starts —
 /// who a provider's person becomes here (linked, matched by a verified e-mail, new, refused), the state and code
 /// used once, linking and unlinking on My account, closed registration, `--oidc-only`, and the admin's view.
 @Suite("Sign in with OpenID Connect")

@@ -8,7 +8,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 42, hostile ID tokens: a provider run by the test (`Tests/tools/hostile_openid.py`) answers the code with
+/// Hostile ID tokens: a provider run by the test (`Tests/tools/hostile_openid.py`) answers the code with
 /// whatever token the test made — signed by another key, for another client, expired, with another nonce or issuer,
 /// unsigned — and the server must sign no one in. The same round with a right token signs in, so each refusal is the
 /// server's check and not a broken harness.

@@ -2,7 +2,7 @@ import DisposableAPI
 import Foundation
 import Testing
 
-/// Issue 39, item 14 (seed 000, "personal gallery organized by event"): a signed-in person finds the photos of all
+/// Seed 000's "personal gallery organized by event": a signed-in person finds the photos of all
 /// their events in one place — My events shows the newest of each, as that person may see them.
 @Suite struct PersonalGalleryTests {
     @Test("My events shows each event's newest photos as the person may see them, none before the reveal", arguments: TestEngine.allCases)

@@ -17,7 +17,7 @@ struct PersonalLinkPageTests {
             #expect(link.status == .created)
             let url = try #require(link.string("url"))
             let path = String(url[url.range(of: "/c/")!.lowerBound...])
-            // Opening the link changes nothing yet: the second phone confirms first (issue 19, item 9).
+            // Opening the link changes nothing yet: the second phone confirms first.
             let shown = try await app.page(.get, path)
             #expect(shown.status == .ok)
             #expect(shown.text.contains("Maggie") && shown.text.contains("method=\"post\""))

@@ -36,7 +36,7 @@ struct ProfileTests {
             #expect(((try await app.call(.get, "/api/v1/me", token: olivia))["user"] as? [String: Any])?["name"] as? String == "Olivia M.")
             try await app.call(.patch, "/api/v1/me", json: ["name": "a\u{202E}b"], token: olivia).expectProblem(.unprocessableContent)
             try await app.call(.patch, "/api/v1/me", json: ["email": "x@example.com"], token: olivia).expectProblem(.badRequest)
-            // A 7000×7000 PNG of a few KB, refused as a photo, is refused as a picture too (issue 37, item 7).
+            // A 7000×7000 PNG of a few KB, refused as a photo, is refused as a picture too.
             let bombFile = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-\(UUID().uuidString).png")
             defer { try? FileManager.default.removeItem(at: bombFile) }
             #expect(try await runTool("/usr/bin/vips", ["black", bombFile.path, "7000", "7000"]).status == 0)

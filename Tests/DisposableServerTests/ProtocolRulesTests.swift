@@ -4,7 +4,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 19, items 8 and 12: what a request must be, and where a page may send the reader.
+/// What a request must be, and where a page may send the reader.
 @Suite("Protocol rules and redirects")
 struct ProtocolRulesTests {
     @Test("An HTTP/1.1 request without Host gets 400; TRACE gets 405; both with the media fast path on")

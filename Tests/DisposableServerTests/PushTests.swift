@@ -4,7 +4,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 42: the bell's notices reach a phone with its pages closed (Web Push). A push service run by the test
+/// The bell's notices reach a phone with its pages closed (Web Push). A push service run by the test
 /// decrypts each message with http_ece and checks its VAPID signature with py_vapid (PyPI): what it reads back must be
 /// the notice, in the subscriber's language.
 @Suite("Notifications on phones (Web Push)")

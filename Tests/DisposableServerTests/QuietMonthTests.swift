@@ -3,7 +3,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 42: a quiet month still gets a capsule — completed from the same month in earlier years, with the month's
+/// A quiet month still gets a capsule — completed from the same month in earlier years, with the month's
 /// moments; moments alone make one; nothing at all makes none, and no notice.
 @Suite("Monthly capsules of quiet months")
 struct QuietMonthTests {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// SEC-3, JN-4 (issue 19, items 1–3): limits key on the real client behind trusted proxies, on the account and
+/// SEC-3, JN-4: limits key on the real client behind trusted proxies, on the account and
 /// the event as well as the address; QR holders are never slowed by others' guesses; every lookup that reveals
 /// a code counts; attempts are counted before the work, so parallel ones cannot slip through.
 @Suite("Rate limits")

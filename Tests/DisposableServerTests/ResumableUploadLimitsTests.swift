@@ -5,7 +5,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// The second review's tus findings (issue 37, item 4): uploads left one byte short cannot hold more than the
+/// The second review's tus findings: uploads left one byte short cannot hold more than the
 /// quota, nor the server's disk; the expiry runs from the creation; the cap of 20 under way holds under a burst.
 @Suite("Resumable uploads: quotas and caps")
 struct ResumableUploadLimitsTests {

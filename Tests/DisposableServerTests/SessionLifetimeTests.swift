@@ -5,7 +5,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 19, item 9: sessions end when unused, personal links can be stopped, and neither piles up.
+/// Sessions end when unused, personal links can be stopped, and neither piles up.
 @Suite("Session lifetimes and personal links")
 struct SessionLifetimeTests {
     private func rows(_ app: TestApp, _ table: String) async throws -> Int {

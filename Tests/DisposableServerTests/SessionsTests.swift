@@ -4,7 +4,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 22, item 7: a user sees their sessions (device, last seen) and signs the others out.
+/// A user sees their sessions (device, last seen) and signs the others out.
 @Suite("My sessions")
 struct SessionsTests {
     @Test("Sessions named by their device; one signed out by id, then all the others; never someone else's", arguments: TestEngine.allCases)
@@ -46,7 +46,7 @@ struct SessionsTests {
             #expect(left.count == 1 && left.first?["current"] as? Bool == true)
             #expect(try await app.call(.get, "/api/v1/me/sessions", token: stranger).status == .ok)
 
-            // The page shows the same, in French too — the device's name in French words (issue 39, item 9).
+            // The page shows the same, in French too — the device's name in French words.
             let page = try await app.page(.get, "/account", cookie: phone, headers: [.acceptLanguage: "fr"])
             #expect(page.text.contains("Chrome sur Android") && page.text.contains("cet appareil"))
             #expect(try await app.page(.get, "/account", cookie: phone).text.contains("Chrome on Android"))

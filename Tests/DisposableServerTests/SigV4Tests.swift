@@ -4,7 +4,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// The S3 client's signer against AWS's published SigV4 examples, at their fixed times (issue 21). moto does
+/// The S3 client's signer against AWS's published SigV4 examples, at their fixed times. moto does
 /// not check signatures strictly, so these are what keeps the signer honest.
 @Suite("SigV4 signing")
 struct SigV4Tests {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// Issue 37, item 7: with a mail server, registering answers alike whether or not the address has an account;
+/// With a mail server, registering answers alike whether or not the address has an account;
 /// the account is made only by the link mailed to the address, through a real SMTP server (aiosmtpd).
 @Suite("Registering by mail (ADM-3)", .serialized)
 struct SignUpByMailTests {
@@ -53,7 +53,7 @@ struct SignUpByMailTests {
 
             let confirmed = try await app.call(.post, "/api/v1/registrations/\(token)")
             #expect(confirmed.status == .created && confirmed.string("email") == "bea@example.com", "\(confirmed.text)")
-            // The terms she accepted waited with the registration, and are kept with the account (issue 39).
+            // The terms she accepted waited with the registration, and are kept with the account.
             let terms = try await app.services.database.sql { db in
                 try await db.raw("SELECT terms_version FROM users WHERE email = 'bea@example.com'").first()?.decode(
                     column: "terms_version", as: String?.self)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 19, item 6: clients that open a download and stop reading must not make the server hold the file in
+/// Clients that open a download and stop reading must not make the server hold the file in
 /// memory. Measured on a real `disposable serve` process, so that no other test's memory counts.
 @Suite("Stalled downloads", .serialized)
 struct StalledDownloadTests {

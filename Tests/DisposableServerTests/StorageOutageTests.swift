@@ -4,7 +4,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// REL-3 for storage (issue 21): the bucket out of reach — uploads get 503 at once, keep nothing and use no
+/// REL-3 for storage: the bucket out of reach — uploads get 503 at once, keep nothing and use no
 /// shot; reads say so too; when it is back, everything works again with nothing to repair.
 @Suite("Storage outage (REL-3, S3)")
 struct StorageOutageTests {

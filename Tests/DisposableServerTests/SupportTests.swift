@@ -48,7 +48,7 @@ struct SupportTests {
             #expect(mail.contains("X-Envelope-To: zed@example.com"))
             #expect(PasswordResetTests.MailSink.body(mail).contains("Type it with the dash: ABCD-EFGH."))
             #expect(try await app.call(.get, "/api/v1/admin/tickets?status=closed", token: admin)["items"].map { ($0 as? [Any])?.count } == 1)
-            // The panel keeps it among the closed ones, which can be reopened (issue 39, item 13).
+            // The panel keeps it among the closed ones, which can be reopened.
             let history = try await app.page(.get, "/admin", cookie: admin)
             #expect(history.text.contains("id=\"closed-tickets\"") && history.text.contains("Reopen"))
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 42: `disposable sync DIR --watch`, a computer's automatic backup — the real binary left running against a
+/// `disposable sync DIR --watch`, a computer's automatic backup — the real binary left running against a
 /// real server that is stopped and started again under it.
 @Suite("Folder backup that keeps running (sync --watch)")
 struct SyncWatchTests {
@@ -49,6 +49,19 @@ struct SyncWatchTests {
             // for a loaded CI machine, where 11 s was seen).
             #expect(took < .seconds(20), "a new file went up after \(took)")
 
+            // A photo added to the library elsewhere (the web page) comes down on the library's stream: seconds, not
+            // the fallback's minutes (the last pass was moments ago).
+            let fromTheWeb = try await TestImages.jpeg(width: 323, height: 240)
+            let added = try await upload(fromTheWeb, to: "\(setup.base)/api/v1/library/assets", token: try setup.token)
+            #expect(added.status == 201, "\(added.text)")
+            let sent = ContinuousClock.now
+            try await withTimeLimit(.seconds(60), "the photo added on the web to reach the folder") {
+                while try !LibrarySyncTests.contents(camera).values.contains(LibrarySyncTests.sha(fromTheWeb)) {
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            #expect(ContinuousClock.now - sent < .seconds(20), "the web's photo came down after \(ContinuousClock.now - sent)")
+
             // The server goes away; a photo taken meanwhile goes up once it is back.
             let third = try await TestImages.jpeg(width: 322, height: 240)
             setup = try await setup.restarted {
@@ -67,7 +80,7 @@ struct SyncWatchTests {
             }
             #expect(lines.count(where: { $0.contains("! skipped IMG_0003.JPG") }) == 1, "\(running.logTail)")
             #expect(lines.allSatisfy { (try? Date.ISO8601FormatStyle().parse(String($0.prefix(20)))) != nil }, "\(running.logTail)")
-            #expect(try await LibrarySyncTests.library(setup).count == 3)
+            #expect(try await LibrarySyncTests.library(setup).count == 4)
 
             // The folder goes away (a drive unmounted): nothing leaves the library; it comes back: nothing to do.
             let away = setup.root.appendingPathComponent("Camera-away")
@@ -76,7 +89,7 @@ struct SyncWatchTests {
             try await Task.sleep(for: .seconds(3))
             let kept = try await LibrarySyncTests.library(setup)
             let trashed = try await LibrarySyncTests.library(setup, trash: true)
-            #expect(kept.count == 3 && trashed.isEmpty, "\(kept) \(trashed)")
+            #expect(kept.count == 4 && trashed.isEmpty, "\(kept) \(trashed)")
             try FileManager.default.moveItem(at: away, to: camera)
             try await Self.waitForLog(running, "Camera is back")
 

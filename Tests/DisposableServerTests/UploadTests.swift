@@ -83,7 +83,7 @@ struct UploadTests {
             let again = try await app.upload(photo, event: f.event, token: f.guest)
             #expect(again.expectProblem(.conflict).contains("Media already exists"))
             #expect(again.string("existingId") == first.string("id"))
-            // Someone else sending the same bytes learns no id (issue 37, item 7): the photo may be hidden from them.
+            // Someone else sending the same bytes learns no id: the photo may be hidden from them.
             let organizers = try await app.upload(photo, event: f.event, token: f.organizer)
             #expect(organizers.expectProblem(.conflict).contains("Media already exists"))
             #expect(organizers.json["existingId"] == nil, "\(organizers.text)")
@@ -128,7 +128,7 @@ struct UploadTests {
             let f = try await Self.fixture(app, ["allowLibraryUploads": false, "durationHours": 2])
             let library = try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest, source: "library")
             #expect(library.expectProblem(.forbidden).contains("camera"))
-            // Leaving the header out does not get round the rule (issue 19, item 12).
+            // Leaving the header out does not get round the rule.
             #expect(try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest).expectProblem(.forbidden).contains("camera"))
             #expect(try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest, source: "camera").status == .created)
             try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest, source: "selfie").expectProblem(.badRequest)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// The second review's video findings (issue 37, items 6 and 7): a library video's length is capped and its
+/// The second review's video findings: a library video's length is capped and its
 /// transcodes are budgeted per account; a party's videos have a lane of their own; every video stream is checked
 /// and the one checked is the one decoded.
 @Suite("Videos: what one upload may cost")

@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// GAL-5 (issue 20, item 9): the venue wall opens on a screen nobody signs in on, shows what every guest may
+/// GAL-5: the venue wall opens on a screen nobody signs in on, shows what every guest may
 /// see — live — and stops when the organizer replaces or turns off its link.
 @Suite("Venue wall (GAL-5)")
 struct WallTests {

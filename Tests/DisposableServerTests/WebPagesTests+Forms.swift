@@ -91,14 +91,14 @@ extension WebPagesTests {
         }
     }
 
-    @Test("Typed codes are forgiving, a wrong one comes back to be corrected, and counts read as words (issue 20)")
+    @Test("Typed codes are forgiving, a wrong one comes back to be corrected, and counts read as words")
     func typedCodesAndPlurals() async throws {
         try await TestApp.run(.sqlite) { app in
             let organizer = try await app.userToken()
             let code = try #require(try await app.createEvent(token: organizer, ["name": "Party"])["code"] as? String)
             let typed = code.lowercased().replacingOccurrences(of: "-", with: " ").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             #expect(try await app.page(.get, "/join?code=\(typed)").headers[.location] == "/e/\(code)")
-            // As the home page's form sends "786u 458k": the space as "+" (issue 39, item 13).
+            // As the home page's form sends "786u 458k": the space as "+".
             let spaced = code.lowercased().replacingOccurrences(of: "-", with: "+")
             #expect(try await app.page(.get, "/join?code=\(spaced)").headers[.location] == "/e/\(code)")
             let wrong = try await app.page(.get, "/join?code=ABC%3Cb%3E")
@@ -110,7 +110,7 @@ extension WebPagesTests {
             #expect(try await app.page(.get, "/events", cookie: organizer).text.contains("1 guest<"))
             let french = try await app.page(.get, "/events", cookie: organizer, headers: [.acceptLanguage: "fr"])
             #expect(french.text.contains("1 invité<"))
-            // An event that is over invites to see the photos, not to shoot (issue 20, item 8).
+            // An event that is over invites to see the photos, not to shoot.
             #expect(try await app.page(.get, "/e/\(code)").text.contains("Join and start shooting"))
             app.clock.advance(by: 9 * 86_400)
             app.services.recentReads.forgetAll()
@@ -145,7 +145,7 @@ extension WebPagesTests {
         }
     }
 
-    @Test("The home page offers to create an account only while registration is open (issue 39, item 13)")
+    @Test("The home page offers to create an account only while registration is open")
     func homeOffersRegistration() async throws {
         try await TestApp.run(.sqlite) { app in
             #expect(try await app.page(.get, "/").text.contains("href=\"/register\""))
@@ -158,7 +158,7 @@ extension WebPagesTests {
         }
     }
 
-    @Test("A form's error names the field as the reader sees it, never the API's name for it (issue 39, item 13)")
+    @Test("A form's error names the field as the reader sees it, never the API's name for it")
     func fieldErrorsInWords() async throws {
         try await TestApp.run(.sqlite) { app in
             let organizer = try await app.userToken()
@@ -185,7 +185,7 @@ extension WebPagesTests {
         }
     }
 
-    @Test("An organizer accepts the terms to register; the version is kept with the account (issue 39, item 14)")
+    @Test("An organizer accepts the terms to register; the version is kept with the account")
     func registrationTerms() async throws {
         try await TestApp.run(.sqlite) { app in
             let form = "email=new%40example.com&password=password1&name=New"
@@ -228,7 +228,7 @@ extension WebPagesTests {
         }
         #expect(used.count > 100)
         #expect(used.subtracting(english.keys).isEmpty, "templates use unknown strings: \(used.subtracting(english.keys).sorted())")
-        // The scripts' `t('key')` read `js_key` (issue 39: a dialog said "cancel", the key, for want of one).
+        // The scripts' `t('key')` read `js_key` (a dialog said "cancel", the key, for want of one).
         var scripted = Set<String>()
         let scripts = root.appendingPathComponent("Static")
         for name in try FileManager.default.contentsOfDirectory(atPath: scripts.path) where name.hasSuffix(".js") {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import DisposableServer
 
-/// The web app's pages (issue 5) at the HTTP level: who may open what, forms, cookies, escaping,
+/// The web app's pages at the HTTP level: who may open what, forms, cookies, escaping,
 /// CSRF and the catalogues. The browser-level behaviour is in Tests/web/test_web.py (real Chromium).
 @Suite("Web pages")
 struct WebPagesTests {
@@ -123,7 +123,7 @@ struct WebPagesTests {
         PageRow(method: .post, path: "/account/username", form: "username=", expected: all303),
         PageRow(method: .post, path: "/account/appearance", form: "appearance=dark", expected: all303),
         PageRow(method: .post, path: "/account/time-zone", form: "timeZone=Europe%2FParis", expected: all303),
-        // Issue 42: a Maloja link (where none answers: said on the page), phones' notices ({device}: none of theirs).
+        // A Maloja link (where none answers: said on the page), phones' notices ({device}: none of theirs).
         PageRow(
             method: .post, path: "/account/scrobbler", form: "url=http%3A%2F%2F127.0.0.1%3A9&apiKey=key",
             expected: statuses(.seeOther, .seeOther, .seeOther, .unprocessableContent, .unprocessableContent, .unprocessableContent)),
@@ -132,7 +132,7 @@ struct WebPagesTests {
         PageRow(
             method: .post, path: "/account/push/{device}/remove", expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)
         ),
-        // Issue 42: sign in with OpenID Connect — the provider set here answers nowhere: said on the page (502), or on
+        // Sign in with OpenID Connect — the provider set here answers nowhere: said on the page (502), or on
         // My account (303); a callback without its state is refused, or sent to My account for someone signed in.
         PageRow(
             method: .post, path: "/login/openid", form: "next=/events",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The image people run, run as they would (issue 40): started with podman on loopback, checked over HTTP.
+"""The image people run, run as they would: started with podman on loopback, checked over HTTP.
 
     python3 Tests/container/test_container.py IMAGE
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fuzzes the API from its contract with schemathesis (issue 23): a live `disposable serve` on a fresh data folder,
+"""Fuzzes the API from its contract with schemathesis: a live `disposable serve` on a fresh data folder,
 three runs — an admin's, an organizer's and a guest's token — each bounded in time. Fails on any 5xx and on any
 answer the contract does not describe (status, media type, headers, body schema).
 

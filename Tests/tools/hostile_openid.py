@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A hostile OpenID Connect provider for the tests (issue 42): everything a provider serves, but the ID token its token
+"""A hostile OpenID Connect provider for the tests: everything a provider serves, but the ID token its token
 endpoint answers is whatever the test put there — signed by another key, for another audience, expired, without
 the nonce… — so that the server's checks, not this script, decide.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A Web Push service for the tests (issue 42): one browser's subscription, and the push service it points at.
+"""A Web Push service for the tests: one browser's subscription, and the push service it points at.
 
 Usage: push_endpoint.py RECORD_FILE
 Prints one JSON line — {"endpoint", "gone", "p256dh", "auth"} — then serves on a free port. Each message POSTed to

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Uploads one file with tuspy, the real tus client (issue 23), remembering its upload URL in STORE so that a run
+"""Uploads one file with tuspy, the real tus client, remembering its upload URL in STORE so that a run
 killed halfway resumes where the server stopped: `tus_upload.py SERVER TOKEN TARGET FILE STORE [CHUNK_BYTES]`, TARGET an
 event's id or `library`. Prints the id of the photo (or library asset) the upload became."""
 import hashlib, sys

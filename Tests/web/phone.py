@@ -1,4 +1,4 @@
-"""What the browser tests measure on a phone (issue 39): control geometry, a pixel's colour, axe-core's findings and
+"""What the browser tests measure on a phone: control geometry, a pixel's colour, axe-core's findings and
 English words left on French pages. Helpers only; the walks that use them are in test_web.py."""
 import base64
 import json

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The web app in a real Chromium (issue 5): guests join by QR and shoot; organizers run their event.
+"""The web app in a real Chromium: guests join by QR and shoot; organizers run their event.
 
 Usage: test_web.py PATH_TO_DISPOSABLE_BINARY
 Starts its own server on embedded defaults, drives headless Chromium with its fake camera at phone size,
@@ -198,7 +198,7 @@ def register_and_create_event(driver, server, mail, name, shots, reveal="now"):
     driver.find_element(By.ID, "name").send_keys("Emma")
     driver.find_element(By.ID, "email").send_keys(email)
     driver.find_element(By.ID, "password").send_keys("a good password")
-    driver.find_element(By.NAME, "terms").click()  # issue 39, item 14: organizers accept the terms too
+    driver.find_element(By.NAME, "terms").click()  # Organizers accept the terms too
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
     wait(driver, lambda d: d.find_elements(By.ID, "register-sent"), "the register page says a mail is on its way")
     message = wait(driver, lambda d: next((m for m in mail.messages() if email in m), None), "the confirmation mail")
@@ -238,7 +238,7 @@ def tap(driver, element):
 
 
 def confirm_in_app(driver):
-    """The app's own confirmation (issue 39, item 8), not the browser's confirm(): its primary button goes on."""
+    """The app's own confirmation, not the browser's confirm(): its primary button goes on."""
     wait(driver, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "dialog.confirm[open] button[value=yes]")), None),
          "the app's confirmation").click()
 
@@ -263,7 +263,7 @@ def join(driver, url, name, shooting=True, walk_intro=False):
     wait(driver, lambda d: "/camera" in d.current_url, "camera page after joining")
     if not shooting:
         return  # the event is over: no camera
-    # Issue 39, item 14: three short screens the first time on a browser, skippable; then only CAM-3's word on
+    # Three short screens the first time on a browser, skippable; then only CAM-3's word on
     # why the camera is needed, and the viewfinder.
     assert driver.find_element(By.ID, "camera-intro").is_displayed()
     first_time = not getattr(driver, "intro_seen", False)
@@ -363,7 +363,7 @@ def gallery_ids(driver):
 
 
 def guestbook_checks(organizer, server, ben, check, drivers):
-    """Issue 25 (SOC-1, SOC-2): in an event of their own, Dora writes a note and Ben sees it live; Ben likes it and
+    """SOC-1, SOC-2: in an event of their own, Dora writes a note and Ben sees it live; Ben likes it and
     comments, and Dora, looking at it, sees both live, as text; Ben draws with his finger and Dora sees the drawing."""
     create_event(organizer, server, "Guestbook", 3)
     link = decode_qr(organizer)
@@ -426,7 +426,7 @@ def guestbook_checks(organizer, server, ben, check, drivers):
     notices = wait(dora, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#notifications li a span")] or None, "the notifications")
     assert notices[0] == f"Ben commented on your post in Guestbook: “{comment}”" and notices[1] == "Ben liked your post in Guestbook", notices
     wait(dora, lambda d: not d.find_element(By.ID, "bell-count").is_displayed(), "read once seen")
-    # Issue 42: a guest without an account is offered notices on her phone too (the reveal is what she waits for).
+    # A guest without an account is offered notices on her phone too (the reveal is what she waits for).
     wait(dora, lambda d: d.find_element(By.ID, "push-offer").is_displayed(), "the bell's offer to a guest")
     problems = phone.controls_inside(dora, "#notifications-dialog")
     assert not problems, problems
@@ -491,7 +491,7 @@ def guestbook_checks(organizer, server, ben, check, drivers):
 
 
 def moments_checks(organizer, server, check):
-    """Issue 26 (CAP-3): the organizer notes a moment; it is listed as text with its date, counted for the year, and
+    """CAP-3: the organizer notes a moment; it is listed as text with its date, counted for the year, and
     the page gave the account the browser's time zone."""
     organizer.get(server.base + "/moments")
     text = wait(organizer, lambda d: d.find_element(By.ID, "moment-text"), "the moments page")
@@ -508,7 +508,7 @@ def moments_checks(organizer, server, check):
 
 
 def profile_checks(organizer, server, check):
-    """Issue 26 (stories 2, 7-8): the profile page takes a unique username and a light or dark choice that every page
+    """stories 2, 7-8: the profile page takes a unique username and a light or dark choice that every page
     then follows, whatever the device says."""
     organizer.get(server.base + "/account")
     field = wait(organizer, lambda d: d.find_element(By.ID, "username"), "the username field")
@@ -530,7 +530,7 @@ def profile_checks(organizer, server, check):
     shot(organizer, "account")
     check("the profile page keeps a username and a dark choice that every page follows, then the device's again")
 
-    # Issue 39, item 5: the account's time zone wins over the browser's. From a Paris browser, an account set to
+    # The account's time zone wins over the browser's. From a Paris browser, an account set to
     # Tokyo sees the Paris photo of 30 June 23:12 (+02:00) at 06:12 in July; "this device's" gives Paris back.
     def library_shows(time_text, month):
         organizer.get(server.base + "/library")
@@ -563,7 +563,7 @@ def profile_checks(organizer, server, check):
 
 
 def instagram_checks(organizer, server, downloads, check):
-    """Issue 42: Instagram's export (a ZIP in JSON format, today's layout, under a folder named after the account) picked
+    """Instagram's export (a ZIP in JSON format, today's layout, under a folder named after the account) picked
     on My photos: read in the browser, its photos go into the library with their posts' dates and captions."""
     def mangled(text):  # how Instagram writes text: each UTF-8 byte as a character of its own
         return text.encode().decode("latin-1")
@@ -608,7 +608,7 @@ def instagram_checks(organizer, server, downloads, check):
 
 
 def openid_checks(check, drivers):
-    """Issue 42: "Sign in with Google" against a real OpenID provider (oidc-provider-mock, started here) on a server
+    """"Sign in with Google" against a real OpenID provider (oidc-provider-mock, started here) on a server
     set up for it: the button on the sign-in page, the provider's form, back signed in to a new account; My account
     says it is linked; a second sign-in opens the same account."""
     port = free_port()
@@ -680,7 +680,7 @@ def openid_checks(check, drivers):
 
 
 def music_checks(organizer, server, check):
-    """Issue 42: a Maloja scrobbler (a real one, started here) linked on My account for the capsule's song: a wrong key
+    """A Maloja scrobbler (a real one, started here) linked on My account for the capsule's song: a wrong key
     is said on the page, the right one links, and it unlinks."""
     folder = tempfile.mkdtemp(prefix="disposable-maloja-")
     key = "web-test-key-0123456789"
@@ -727,7 +727,7 @@ def music_checks(organizer, server, check):
 
 
 def push_checks(organizer, server, check):
-    """Issue 42: notices on phones. The bell offers them to an account (asked only on a tap); the service worker
+    """Notices on phones. The bell offers them to an account (asked only on a tap); the service worker
     registers at the site's root; its display code, run by Chromium, shows a notice as the server worded it and opens
     only our own pages."""
     organizer.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.base, "permissions": ["notifications"]})
@@ -802,7 +802,7 @@ def scene(path, seed):
 
 
 def capsule_checks(organizer, server, downloads, check):
-    """Issue 26 (CAP-2): last month's photos, once developed, make its capsule within seconds; the countdown; enlarge;
+    """CAP-2: last month's photos, once developed, make its capsule within seconds; the countdown; enlarge;
     edit (fewer photos, one replaced, words, a song) and save; the collage; the notice in the bell; en and fr."""
     last_month = datetime.datetime.now(datetime.timezone.utc).replace(day=1) - datetime.timedelta(days=1)
     month = last_month.strftime("%Y-%m")
@@ -869,7 +869,7 @@ def capsule_checks(organizer, server, downloads, check):
     song = os.path.join(downloads, "song.mp3")
     subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=40", song], check=True)
     organizer.find_element(By.ID, "capsule-edit").click()
-    # Issue 39, item 4: choosing the clip changes the page in place; the words being typed stay.
+    # Choosing the clip changes the page in place; the words being typed stay.
     organizer.execute_script("window.notReloaded = true")
     organizer.find_element(By.ID, "capsule-song-artist").send_keys(" & friends")
     organizer.find_element(By.ID, "capsule-clip-file").send_keys(song)
@@ -922,7 +922,7 @@ def capsule_checks(organizer, server, downloads, check):
 
 
 def friends_checks(organizer, server, mail, check):
-    """Issue 26 (stories 10-14, 46): someone asks the organizer by her username; her bell says so; on the friends page
+    """stories 10-14, 46: someone asks the organizer by her username; her bell says so; on the friends page
     she accepts, and sees her new friend (never the e-mail address)."""
     def call(method, path, body, token=None):
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -957,7 +957,7 @@ def friends_checks(organizer, server, mail, check):
 
 
 def board_checks(organizer, server, check, drivers):
-    """Issue 26 (stories 20-23, 34, 47-48): the organizer shares last month's capsule to the Story Board; her friend
+    """stories 20-23, 34, 47-48: the organizer shares last month's capsule to the Story Board; her friend
     Zoé, signed in on her own phone, sees it there, enlarges a photo, reacts and comments; the organizer is told and
     sees both on the board."""
     last_month = datetime.datetime.now(datetime.timezone.utc).replace(day=1) - datetime.timedelta(days=1)
@@ -1003,7 +1003,7 @@ def board_checks(organizer, server, check, drivers):
 
 
 def recap_checks(organizer, server, ben, check, drivers):
-    """Issue 26 (CAP-1): the organizer previews the recap of an event with four photos (two of them copies of one
+    """CAP-1: the organizer previews the recap of an event with four photos (two of them copies of one
     picture); Ben, a guest, waits until the end; once it is over he is told, sees one photo per picture and the
     collage — in English and, for Chloé, in French."""
     event_id = create_event(organizer, server, "Recap party", 5)
@@ -1062,7 +1062,7 @@ def recap_checks(organizer, server, ben, check, drivers):
 
 
 def viewer_checks(driver, opener, check):
-    """Issue 39, items 1, 3 and 11, on a guest's own photo open in the viewer: every control inside a 390 and a
+    """On a guest's own photo open in the viewer: every control inside a 390 and a
     320 px screen, none over another; Enter in the caption box saves; the arrows page and focus stays inside;
     Escape closes and gives focus back to the photo's tile (`opener`)."""
     problems = []
@@ -1089,7 +1089,7 @@ def viewer_checks(driver, opener, check):
 
 
 def selection_checks(driver, url, check):
-    """Issue 39, item 7: a selected photo shows it — the accent frame drawn over the picture, and a check mark."""
+    """A selected photo shows it — the accent frame drawn over the picture, and a check mark."""
     driver.get(url)
     tile = wait(driver, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#grid li img")), None), "a photo in the gallery")
     driver.find_element(By.ID, "select-toggle").click()
@@ -1109,7 +1109,7 @@ def selection_checks(driver, url, check):
 
 
 def header_checks(driver, server, check):
-    """Issue 39, item 6: signed in, one compact header on every page — a menu on phones, its links inside the
+    """Signed in, one compact header on every page — a menu on phones, its links inside the
     screen — in French and English."""
     phone.set_size(driver, phone.PHONE)
     tall = []
@@ -1137,7 +1137,7 @@ def header_checks(driver, server, check):
 
 
 def leaving_checks(organizer, server, check, drivers):
-    """Issue 39, items 2, 8 and 12: leaving on this phone asks in the app's own dialog, and coming back under the
+    """Leaving on this phone asks in the app's own dialog, and coming back under the
     same name is the same guest with the same shots left; an ended event's camera says so, without the camera."""
     event_id = create_event(organizer, server, "Garden party", 3)
     qr_url = decode_qr(organizer)
@@ -1173,7 +1173,7 @@ def leaving_checks(organizer, server, check, drivers):
 
 
 def library_checks(organizer, server, downloads, check, drivers):
-    """Issue 24: my own photos — uploads from the file picker, months in en and fr, the viewer, trash and restore,
+    """My own photos — uploads from the file picker, months in en and fr, the viewer, trash and restore,
     and an upload from another device showing up live."""
     files = []
     for name, exif in [("IMG_0514.jpg", "2023:05:14 18:30:00"), ("IMG_1225.jpg", "2021:12:25 10:00:00"), ("IMG_1226.jpg", "2021:12:26 09:00:00")]:
@@ -1291,7 +1291,7 @@ def library_checks(organizer, server, downloads, check, drivers):
     french.quit(); drivers.remove(french)
     check("in French, the months read 'Juin 2023', 'Mai 2023', 'Décembre 2021'")
 
-    # Issue 39, item 5: a photo taken at 12:12 in Paris (its EXIF says +02:00) reads 12:12 from Paris and 06:12
+    # A photo taken at 12:12 in Paris (its EXIF says +02:00) reads 12:12 from Paris and 06:12
     # from New York; near midnight it falls in the reader's own month.
     paris = os.path.join(downloads, "IMG_PARIS.jpg")
     subprocess.run(["vips", "gaussnoise", paris + "[Q=85]", "400", "300"], check=True)
@@ -1338,7 +1338,7 @@ def main():
         qr_url = decode_qr(organizer)
         url = qr_url.split("?")[0]  # the event's pages; the QR's key is for joining
         check("the QR code on the event page decodes with zbarimg to the join link")
-        # Issue 39, item 14: a first event opens with a short guide; its steps lead to the page's parts, on the screen.
+        # A first event opens with a short guide; its steps lead to the page's parts, on the screen.
         guide = organizer.find_element(By.ID, "first-event-guide")
         steps = [link.get_attribute("href").rsplit("#", 1)[1] for link in guide.find_elements(By.CSS_SELECTOR, "li a")]
         assert steps == ["settings", "share", "wall", "overview"], steps
@@ -1349,7 +1349,7 @@ def main():
         check("a first event opens with a short guide to its settings, invitations, the day and after")
         organizer.execute_script("window.scrollTo(0, 0)")
 
-        # Issue 20, item 2: Share sends the name, the link, the code, "no app needed" and the QR image.
+        # Share sends the name, the link, the code, "no app needed" and the QR image.
         organizer.execute_script("navigator.canShare = () => true;"
                                  "navigator.share = async (data) => { window.shared = {text: data.text, files: (data.files || []).map(f => f.type)}; };")
         organizer.find_element(By.ID, "share-button").click()
@@ -1359,7 +1359,7 @@ def main():
         assert "no app" in shared["text"] and shared["files"] == ["image/png"], shared
         check("Share carries the event's name, link, code, 'no app needed' and the QR image")
 
-        # Issue 20 (QR-3): the table card prints on one sheet of its own size, A6 or A5, not the printer's Letter.
+        # QR-3: the table card prints on one sheet of its own size, A6 or A5, not the printer's Letter.
         for size, points in [("A6", (297.6, 419.5)), ("A5", (419.5, 595.3))]:
             organizer.get(f"{server.base}/events/{event_id}/card" + ("?size=a5" if size == "A5" else ""))
             pdf = base64.b64decode(organizer.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True, "printBackground": True})["data"])
@@ -1370,7 +1370,7 @@ def main():
         organizer.get(f"{server.base}/events/{event_id}")
         check("the table card prints on one A6 or A5 sheet")
 
-        # Issue 20, item 6: an error in a form sent back is on screen, its field focused.
+        # An error in a form sent back is on screen, its field focused.
         organizer.find_element(By.ID, "confirm").send_keys("not the name")
         organizer.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button[type=submit]").click()
         error = wait(organizer, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, ".field-error")), None), "the delete form's error")
@@ -1394,7 +1394,7 @@ def main():
         ana.get(url)
         shot(ana, "guest-join")
         join(ana, qr_url, "Ana", walk_intro=True)
-        # Issue 20, item 7: each module is fetched once (pages and imports use the same versioned URL).
+        # Each module is fetched once (pages and imports use the same versioned URL).
         loads = ana.execute_script("return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/static/app.js'))")
         assert len(loads) == 1, loads
         shot(ana, "guest-camera")
@@ -1465,7 +1465,7 @@ def main():
         ana.find_element(By.ID, "viewer-close").click()
         check("a guest captions his photo and another sees the caption live, as text")
 
-        # Issue 23: a large file goes with tus; offline halfway, a reload, back online: it goes on where it stopped.
+        # A large file goes with tus; offline halfway, a reload, back online: it goes on where it stopped.
         big_event = create_event(organizer, server, "Large files", 5)
         big_url = decode_qr(organizer)
         join(ben, big_url, "Ben")
@@ -1517,7 +1517,7 @@ def main():
         assert shots_left(ana) == 0
         wait(ana, lambda d: not d.find_element(By.ID, "shutter").is_enabled(), "shutter disabled at 0")
         assert "No shots left" in ana.find_element(By.ID, "shots-text").text
-        # Issue 20, item 8: the messages, the shutter and the library button do not cover each other.
+        # The messages, the shutter and the library button do not cover each other.
         overlaps = ana.execute_script("""
             const box = (e) => e && !e.hidden && e.offsetParent ? e.getBoundingClientRect() : null;
             const hit = (a, b) => a && b && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
@@ -1559,11 +1559,11 @@ def main():
         # The organizer downloads everything: the ZIP holds every photo, byte for byte.
         organizer.get(server.base + f"/events/{event_id}")
         wait(organizer, lambda d: "4 photos" in d.find_element(By.ID, "stats").text, "stats show 4 photos")
-        # ORG-2 (issue 20): uploads over time, drawn as bars that add up to the photos.
+        # ORG-2: uploads over time, drawn as bars that add up to the photos.
         bars = organizer.find_elements(By.CSS_SELECTOR, "#stats .uploads-chart rect")
         assert sum(int(bar.get_attribute("data-photos")) for bar in bars) == 4, "the chart's bars do not add up to the photos"
         organizer.execute_script("document.getElementById('stats').scrollIntoView()")
-        # Moderation thumbnails say who shot them and open larger (issue 20).
+        # Moderation thumbnails say who shot them and open larger.
         wait(organizer, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#moderation-grid li")) == 4, "4 thumbnails to moderate")
         names = {e.text for e in organizer.find_elements(By.CSS_SELECTOR, "#moderation-grid .shooter")}
         links = organizer.find_elements(By.CSS_SELECTOR, "#moderation-grid li a[href*='preview']")
@@ -1579,11 +1579,11 @@ def main():
             hashes = sorted(hashlib.sha256(z.read(name)).hexdigest() for name in z.namelist() if name != "guestbook.txt")
             guestbook = z.read("guestbook.txt").decode()
         assert hashes == sorted(p["sha256"] for p in remaining), "ZIP entries differ from the event's photos"
-        # Issue 39, item 13: the words come too — notes and captions in guestbook.txt.
+        # The words come too — notes and captions in guestbook.txt.
         assert "(Ben): Cheers <b>from</b> Ben" in guestbook, guestbook
         check("the organizer downloads the ZIP: every photo (SHA-256), and the notes and captions in guestbook.txt")
 
-        # Issue 22 (SUP-4): a guest's "My data" export holds data.json and exactly her photos, byte for byte.
+        # SUP-4: a guest's "My data" export holds data.json and exactly her photos, byte for byte.
         for name in os.listdir(downloads):
             os.remove(os.path.join(downloads, name))
         ana.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
@@ -1598,7 +1598,7 @@ def main():
         assert mine == sorted(p["sha256"] for p in remaining if p["shooter"]["name"] == "Ana") and mine, "the export is not Ana's photos"
         check("a guest's 'My data' export holds data.json and her photos (SHA-256)")
 
-        # Issue 20, item 9 (GAL-5): the venue wall, on a big screen nobody signs in on.
+        # GAL-5: the venue wall, on a big screen nobody signs in on.
         organizer.get(f"{server.base}/events/{event_id}#wall")
         organizer.find_element(By.CSS_SELECTOR, "#wall form button[type=submit]").click()
         wall_url = wait(organizer, lambda d: next(iter(d.find_elements(By.ID, "wall-link")), None), "the wall link made").get_attribute("value")
@@ -1669,7 +1669,7 @@ def main():
         organizer.get(server.base + f"/events/{event_id}/card")
         shot(organizer, "organizer-table-card")
         organizer.get(server.base + "/events")
-        # Issue 39, item 14: My events shows the newest photos of each event (the guests' two), loaded, one tap away.
+        # My events shows the newest photos of each event (the guests' two), loaded, one tap away.
         strip = organizer.find_element(By.CSS_SELECTOR, f".event-strip[href='/e/{code}']")
         organizer.execute_script("arguments[0].scrollIntoView({block: 'center'})", strip)
         wait(organizer, lambda d: d.execute_script(
@@ -1702,7 +1702,7 @@ def main():
         shot(dan, "guest-developing")
         check("a reveal-later event shows developing, the count and the countdown")
 
-        # ORG-3 (issue 20): the organizer removes a guest from the event page; the guest is signed out at once.
+        # ORG-3: the organizer removes a guest from the event page; the guest is signed out at once.
         organizer.get(f"{server.base}/events/{later_id}#guests")
         guests = {e.find_element(By.CSS_SELECTOR, ".guest-name").text: e for e in organizer.find_elements(By.CSS_SELECTOR, ".guest-list li")}
         assert set(guests) == {"Cleo", "Dan"}, set(guests)
@@ -1717,7 +1717,7 @@ def main():
         wait(dan, lambda d: d.find_elements(By.ID, "join-form"), "the removed guest is back at the join form")
         check("the organizer removes a guest from the event page, and the guest is signed out")
 
-        # Issue 22 (SOC-5): the organizer's picture, set on her account page, shows beside her photo in a
+        # SOC-5: the organizer's picture, set on her account page, shows beside her photo in a
         # guest's gallery (loaded with the guest's session) and in the admin's list of accounts (below).
         face_file = os.path.join(downloads, "face.jpg")
         subprocess.run(["vips", "black", face_file + "[Q=90]", "600", "600", "--bands", "3"], check=True)
@@ -1756,7 +1756,7 @@ def main():
         wait(french, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en", "switched to English")
         check("a browser asking for French gets French, and can switch")
 
-        # Issue 20, item 5: a refusal reads as a short sentence in the guest's language, wholly visible.
+        # A refusal reads as a short sentence in the guest's language, wholly visible.
         french.get(f"{server.base}/language/fr?back=/")
         join(french, qr_url, "Zoé")
         not_a_photo = os.path.join(downloads, "notes.txt")
@@ -1770,7 +1770,7 @@ def main():
         shot(french, "guest-refusal-fr")
         check("a refused photo is explained in the guest's language, in full")
 
-        # Issue 20, item 1: times typed in the form are the organizer's local times, wherever the browser is.
+        # Times typed in the form are the organizer's local times, wherever the browser is.
         for zone, starts, reveals in [("Europe/Paris", "2026-12-24T18:25:00Z", "2026-12-24T21:00:00Z"),
                                       ("America/Los_Angeles", "2026-12-25T03:25:00Z", "2026-12-25T06:00:00Z")]:
             organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})
@@ -1789,7 +1789,7 @@ def main():
         organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
         check("form times are read in the organizer's time zone (Paris, Los Angeles)")
 
-        # Issue 22 (ADM-4): the admin panel — set up by the first-run wizard, then signed in.
+        # ADM-4: the admin panel — set up by the first-run wizard, then signed in.
         admin = browser(); drivers.append(admin)
         admin.get(server.base + "/setup")
         admin.find_element(By.ID, "code").send_keys(server.setup_code())
@@ -1856,7 +1856,7 @@ def main():
             admin.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 412, "height": 915, "deviceScaleFactor": 2, "mobile": True})
         admin.get(f"{server.base}/language/en?back=/admin")
 
-        # Issue 22 (ADM-3): "Forgot password?" through the real SMTP server; the mailed link works once.
+        # ADM-3: "Forgot password?" through the real SMTP server; the mailed link works once.
         admin.find_element(By.ID, "new-email").send_keys("yara@example.com")
         admin.find_element(By.ID, "new-password").send_keys("first password")
         click_and_load(admin, admin.find_element(By.CSS_SELECTOR, "#add-user button[type=submit]"), "done=added", "Yara added")
@@ -1885,7 +1885,7 @@ def main():
         header_checks(organizer, server, check)
         leaving_checks(organizer, server, check, drivers)
 
-        # Issue 20, items 3 and 4: no page is wider than a phone, at 360 and 390 px, in English and French; and a
+        # No page is wider than a phone, at 360 and 390 px, in English and French; and a
         # screenshot of each at 390 px, light and dark, in both languages (look at them: .build/web-artifacts/pages).
         pages = {
             "organizer": (organizer, ["/", "/events", "/account", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/moments", "/help",
@@ -1918,7 +1918,7 @@ def main():
                             for scheme in ["light", "dark"]:
                                 driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
                                 shot(driver, f"pages/{language}-{scheme}-{name}")
-                                # Issue 39: axe-core on every page, light and dark, en and fr.
+                                # Axe-core on every page, light and dark, en and fr.
                                 inaccessible += [(language, scheme, role, place, finding) for finding in phone.axe_findings(driver)]
                             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
                             if language == "fr":

@@ -8304,7 +8304,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: the Maloja server my monthly capsule takes its song from (its API key is never sent back)
+    /// The Maloja server my monthly capsule takes its song from (its API key is never sent back)
     ///
     /// - Remark: HTTP `GET /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/get(getScrobbler)`.
@@ -8430,7 +8430,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: link a self-hosted Maloja server (its address and an API key made in its settings), checked by calling it; replaces the one linked before
+    /// Link a self-hosted Maloja server (its address and an API key made in its settings), checked by calling it; replaces the one linked before
     ///
     /// - Remark: HTTP `PUT /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)`.
@@ -8639,7 +8639,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: forget the linked scrobbler (capsules keep the songs they have)
+    /// Forget the linked scrobbler (capsules keep the songs they have)
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
@@ -8723,7 +8723,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: the instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
+    /// The instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
     ///
     /// - Remark: HTTP `GET /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/get(getOpenIDLink)`.
@@ -8849,7 +8849,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: unlink the provider (refused while it is the only way into the account: choose a password first)
+    /// Unlink the provider (refused while it is the only way into the account: choose a password first)
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/delete(unlinkOpenID)`.
@@ -8977,7 +8977,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers — an account's or a guest's (a guest gets every kind)
+    /// The server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers — an account's or a guest's (a guest gets every kind)
     ///
     /// - Remark: HTTP `GET /api/v1/push`.
     /// - Remark: Generated from `#/paths//api/v1/push/get(getPushSettings)`.
@@ -9081,7 +9081,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: subscribe this browser to my notices (the body is its PushSubscription.toJSON()); the same browser again replaces its subscription
+    /// Subscribe this browser to my notices (the body is its PushSubscription.toJSON()); the same browser again replaces its subscription
     ///
     /// - Remark: HTTP `POST /api/v1/push/subscriptions`.
     /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/post(subscribePush)`.
@@ -9282,7 +9282,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: stop sending my notices to one of my browsers
+    /// Stop sending my notices to one of my browsers
     ///
     /// - Remark: HTTP `DELETE /api/v1/push/subscriptions/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/{id}/delete(unsubscribePush)`.
@@ -9390,7 +9390,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all); an account's choice, not a guest's
+    /// Which kinds of notice go to my phones (the bell keeps them all); an account's choice, not a guest's
     ///
     /// - Remark: HTTP `PUT /api/v1/push/kinds`.
     /// - Remark: Generated from `#/paths//api/v1/push/kinds/put(setPushKinds)`.

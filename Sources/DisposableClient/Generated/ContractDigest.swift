@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "aa8215f43e730caf34ae1775410bce1e2adc9981983c1efce9fcf3ed3d06e1c5"
+    public static let contractDigest = "fd1a9256ffb51cb12940ad5284550c4d8a7027bde90bd17f8c467738eeaa1172"
 }

@@ -1605,7 +1605,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AdminUser/avatarURL`.
             public var avatarURL: Swift.String?
-            /// Issue 42: whether the account signs in with the instance's OpenID Connect provider
+            /// Whether the account signs in with the instance's OpenID Connect provider
             ///
             /// - Remark: Generated from `#/components/schemas/AdminUser/usesOpenID`.
             public var usesOpenID: Swift.Bool
@@ -1621,7 +1621,7 @@ extension Components {
             ///   - usedBytes:
             ///   - createdAt:
             ///   - avatarURL: The account's picture, if it has one
-            ///   - usesOpenID: Issue 42: whether the account signs in with the instance's OpenID Connect provider
+            ///   - usesOpenID: Whether the account signs in with the instance's OpenID Connect provider
             public init(
                 id: Swift.String,
                 email: Swift.String,
@@ -3398,7 +3398,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Capsule/clipURL`.
             public var clipURL: Swift.String?
-            /// The moments I wrote that month, oldest first (issue 42); absent when none. A month with fewer photos than the capsule holds is completed from the same month in earlier years.
+            /// The moments I wrote that month, oldest first; absent when none. A month with fewer photos than the capsule holds is completed from the same month in earlier years.
             ///
             /// - Remark: Generated from `#/components/schemas/Capsule/moments`.
             public var moments: [Components.Schemas.Moment]?
@@ -3414,7 +3414,7 @@ extension Components {
             ///   - collageURL: The collage (JPEG), while photos are left.
             ///   - sharedAt: On my friends' Story Board since then.
             ///   - clipURL: The song's clip (AAC, at most 30 s), played when the capsule is viewed.
-            ///   - moments: The moments I wrote that month, oldest first (issue 42); absent when none. A month with fewer photos than the capsule holds is completed from the same month in earlier years.
+            ///   - moments: The moments I wrote that month, oldest first; absent when none. A month with fewer photos than the capsule holds is completed from the same month in earlier years.
             public init(
                 month: Swift.String,
                 releasedAt: Foundation.Date,

@@ -12415,7 +12415,7 @@ public enum Operations {
             }
         }
     }
-    /// Issue 42: the Maloja server my monthly capsule takes its song from (its API key is never sent back)
+    /// The Maloja server my monthly capsule takes its song from (its API key is never sent back)
     ///
     /// - Remark: HTTP `GET /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/get(getScrobbler)`.
@@ -12600,7 +12600,7 @@ public enum Operations {
             }
         }
     }
-    /// Issue 42: link a self-hosted Maloja server (its address and an API key made in its settings), checked by calling it; replaces the one linked before
+    /// Link a self-hosted Maloja server (its address and an API key made in its settings), checked by calling it; replaces the one linked before
     ///
     /// - Remark: HTTP `PUT /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)`.
@@ -12865,7 +12865,7 @@ public enum Operations {
             }
         }
     }
-    /// Issue 42: forget the linked scrobbler (capsules keep the songs they have)
+    /// Forget the linked scrobbler (capsules keep the songs they have)
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
@@ -13005,7 +13005,7 @@ public enum Operations {
             }
         }
     }
-    /// Issue 42: the instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
+    /// The instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
     ///
     /// - Remark: HTTP `GET /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/get(getOpenIDLink)`.
@@ -13190,7 +13190,7 @@ public enum Operations {
             }
         }
     }
-    /// Issue 42: unlink the provider (refused while it is the only way into the account: choose a password first)
+    /// Unlink the provider (refused while it is the only way into the account: choose a password first)
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/delete(unlinkOpenID)`.
@@ -13376,7 +13376,7 @@ public enum Operations {
             }
         }
     }
-    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers — an account's or a guest's (a guest gets every kind)
+    /// The server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers — an account's or a guest's (a guest gets every kind)
     ///
     /// - Remark: HTTP `GET /api/v1/push`.
     /// - Remark: Generated from `#/paths//api/v1/push/get(getPushSettings)`.
@@ -13538,7 +13538,7 @@ public enum Operations {
             }
         }
     }
-    /// Issue 42: subscribe this browser to my notices (the body is its PushSubscription.toJSON()); the same browser again replaces its subscription
+    /// Subscribe this browser to my notices (the body is its PushSubscription.toJSON()); the same browser again replaces its subscription
     ///
     /// - Remark: HTTP `POST /api/v1/push/subscriptions`.
     /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/post(subscribePush)`.
@@ -13803,7 +13803,7 @@ public enum Operations {
             }
         }
     }
-    /// Issue 42: stop sending my notices to one of my browsers
+    /// Stop sending my notices to one of my browsers
     ///
     /// - Remark: HTTP `DELETE /api/v1/push/subscriptions/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/{id}/delete(unsubscribePush)`.
@@ -13984,7 +13984,7 @@ public enum Operations {
             }
         }
     }
-    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all); an account's choice, not a guest's
+    /// Which kinds of notice go to my phones (the bell keeps them all); an account's choice, not a guest's
     ///
     /// - Remark: HTTP `PUT /api/v1/push/kinds`.
     /// - Remark: Generated from `#/paths//api/v1/push/kinds/put(setPushKinds)`.
@@ -23777,7 +23777,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/library/assets/POST/header/X-File-Name`.
                 public var xFileName: Swift.String?
-                /// The words the file comes with (an Instagram post's caption), percent-encoded UTF-8; at most 2200 characters, line breaks allowed, no other control characters (issue 42).
+                /// The words the file comes with (an Instagram post's caption), percent-encoded UTF-8; at most 2200 characters, line breaks allowed, no other control characters.
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/library/assets/POST/header/X-Caption`.
                 public var xCaption: Swift.String?
@@ -23788,7 +23788,7 @@ public enum Operations {
                 ///   - idempotencyKey: A client-chosen id; sending the same key again returns the first answer.
                 ///   - xTakenAt: The capture time (RFC 3339) for files that do not carry one in their EXIF.
                 ///   - xFileName: The file's name, percent-encoded UTF-8 (its last path component is kept).
-                ///   - xCaption: The words the file comes with (an Instagram post's caption), percent-encoded UTF-8; at most 2200 characters, line breaks allowed, no other control characters (issue 42).
+                ///   - xCaption: The words the file comes with (an Instagram post's caption), percent-encoded UTF-8; at most 2200 characters, line breaks allowed, no other control characters.
                 ///   - accept:
                 public init(
                     idempotencyKey: Swift.String? = nil,

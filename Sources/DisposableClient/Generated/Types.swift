@@ -322,47 +322,47 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/moments/recap`.
     /// - Remark: Generated from `#/paths//api/v1/moments/recap/get(getMomentsRecap)`.
     func getMomentsRecap(_ input: Operations.GetMomentsRecap.Input) async throws -> Operations.GetMomentsRecap.Output
-    /// Issue 42: the Maloja server my monthly capsule takes its song from (its API key is never sent back)
+    /// The Maloja server my monthly capsule takes its song from (its API key is never sent back)
     ///
     /// - Remark: HTTP `GET /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/get(getScrobbler)`.
     func getScrobbler(_ input: Operations.GetScrobbler.Input) async throws -> Operations.GetScrobbler.Output
-    /// Issue 42: link a self-hosted Maloja server (its address and an API key made in its settings), checked by calling it; replaces the one linked before
+    /// Link a self-hosted Maloja server (its address and an API key made in its settings), checked by calling it; replaces the one linked before
     ///
     /// - Remark: HTTP `PUT /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)`.
     func linkScrobbler(_ input: Operations.LinkScrobbler.Input) async throws -> Operations.LinkScrobbler.Output
-    /// Issue 42: forget the linked scrobbler (capsules keep the songs they have)
+    /// Forget the linked scrobbler (capsules keep the songs they have)
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
     func unlinkScrobbler(_ input: Operations.UnlinkScrobbler.Input) async throws -> Operations.UnlinkScrobbler.Output
-    /// Issue 42: the instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
+    /// The instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
     ///
     /// - Remark: HTTP `GET /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/get(getOpenIDLink)`.
     func getOpenIDLink(_ input: Operations.GetOpenIDLink.Input) async throws -> Operations.GetOpenIDLink.Output
-    /// Issue 42: unlink the provider (refused while it is the only way into the account: choose a password first)
+    /// Unlink the provider (refused while it is the only way into the account: choose a password first)
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/delete(unlinkOpenID)`.
     func unlinkOpenID(_ input: Operations.UnlinkOpenID.Input) async throws -> Operations.UnlinkOpenID.Output
-    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers — an account's or a guest's (a guest gets every kind)
+    /// The server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers — an account's or a guest's (a guest gets every kind)
     ///
     /// - Remark: HTTP `GET /api/v1/push`.
     /// - Remark: Generated from `#/paths//api/v1/push/get(getPushSettings)`.
     func getPushSettings(_ input: Operations.GetPushSettings.Input) async throws -> Operations.GetPushSettings.Output
-    /// Issue 42: subscribe this browser to my notices (the body is its PushSubscription.toJSON()); the same browser again replaces its subscription
+    /// Subscribe this browser to my notices (the body is its PushSubscription.toJSON()); the same browser again replaces its subscription
     ///
     /// - Remark: HTTP `POST /api/v1/push/subscriptions`.
     /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/post(subscribePush)`.
     func subscribePush(_ input: Operations.SubscribePush.Input) async throws -> Operations.SubscribePush.Output
-    /// Issue 42: stop sending my notices to one of my browsers
+    /// Stop sending my notices to one of my browsers
     ///
     /// - Remark: HTTP `DELETE /api/v1/push/subscriptions/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/{id}/delete(unsubscribePush)`.
     func unsubscribePush(_ input: Operations.UnsubscribePush.Input) async throws -> Operations.UnsubscribePush.Output
-    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all); an account's choice, not a guest's
+    /// Which kinds of notice go to my phones (the bell keeps them all); an account's choice, not a guest's
     ///
     /// - Remark: HTTP `PUT /api/v1/push/kinds`.
     /// - Remark: Generated from `#/paths//api/v1/push/kinds/put(setPushKinds)`.
@@ -1415,14 +1415,14 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Issue 42: the Maloja server my monthly capsule takes its song from (its API key is never sent back)
+    /// The Maloja server my monthly capsule takes its song from (its API key is never sent back)
     ///
     /// - Remark: HTTP `GET /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/get(getScrobbler)`.
     public func getScrobbler(headers: Operations.GetScrobbler.Input.Headers = .init()) async throws -> Operations.GetScrobbler.Output {
         try await getScrobbler(Operations.GetScrobbler.Input(headers: headers))
     }
-    /// Issue 42: link a self-hosted Maloja server (its address and an API key made in its settings), checked by calling it; replaces the one linked before
+    /// Link a self-hosted Maloja server (its address and an API key made in its settings), checked by calling it; replaces the one linked before
     ///
     /// - Remark: HTTP `PUT /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/put(linkScrobbler)`.
@@ -1435,35 +1435,35 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Issue 42: forget the linked scrobbler (capsules keep the songs they have)
+    /// Forget the linked scrobbler (capsules keep the songs they have)
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
     public func unlinkScrobbler(headers: Operations.UnlinkScrobbler.Input.Headers = .init()) async throws -> Operations.UnlinkScrobbler.Output {
         try await unlinkScrobbler(Operations.UnlinkScrobbler.Input(headers: headers))
     }
-    /// Issue 42: the instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
+    /// The instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
     ///
     /// - Remark: HTTP `GET /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/get(getOpenIDLink)`.
     public func getOpenIDLink(headers: Operations.GetOpenIDLink.Input.Headers = .init()) async throws -> Operations.GetOpenIDLink.Output {
         try await getOpenIDLink(Operations.GetOpenIDLink.Input(headers: headers))
     }
-    /// Issue 42: unlink the provider (refused while it is the only way into the account: choose a password first)
+    /// Unlink the provider (refused while it is the only way into the account: choose a password first)
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/openid`.
     /// - Remark: Generated from `#/paths//api/v1/me/openid/delete(unlinkOpenID)`.
     public func unlinkOpenID(headers: Operations.UnlinkOpenID.Input.Headers = .init()) async throws -> Operations.UnlinkOpenID.Output {
         try await unlinkOpenID(Operations.UnlinkOpenID.Input(headers: headers))
     }
-    /// Issue 42: the server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers — an account's or a guest's (a guest gets every kind)
+    /// The server's VAPID public key (a browser's applicationServerKey), which notice kinds go to my phones, and my subscribed browsers — an account's or a guest's (a guest gets every kind)
     ///
     /// - Remark: HTTP `GET /api/v1/push`.
     /// - Remark: Generated from `#/paths//api/v1/push/get(getPushSettings)`.
     public func getPushSettings(headers: Operations.GetPushSettings.Input.Headers = .init()) async throws -> Operations.GetPushSettings.Output {
         try await getPushSettings(Operations.GetPushSettings.Input(headers: headers))
     }
-    /// Issue 42: subscribe this browser to my notices (the body is its PushSubscription.toJSON()); the same browser again replaces its subscription
+    /// Subscribe this browser to my notices (the body is its PushSubscription.toJSON()); the same browser again replaces its subscription
     ///
     /// - Remark: HTTP `POST /api/v1/push/subscriptions`.
     /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/post(subscribePush)`.
@@ -1476,7 +1476,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Issue 42: stop sending my notices to one of my browsers
+    /// Stop sending my notices to one of my browsers
     ///
     /// - Remark: HTTP `DELETE /api/v1/push/subscriptions/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/push/subscriptions/{id}/delete(unsubscribePush)`.
@@ -1489,7 +1489,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Issue 42: which kinds of notice go to my phones (the bell keeps them all); an account's choice, not a guest's
+    /// Which kinds of notice go to my phones (the bell keeps them all); an account's choice, not a guest's
     ///
     /// - Remark: HTTP `PUT /api/v1/push/kinds`.
     /// - Remark: Generated from `#/paths//api/v1/push/kinds/put(setPushKinds)`.

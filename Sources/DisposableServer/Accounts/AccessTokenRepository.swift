@@ -93,7 +93,7 @@ struct AccessTokenRepository: Sendable {
     }
 
     /// The guest a token was issued to, still in the event or gone, while the token lives: a browser that left an
-    /// event holds it to come back as the same guest (issue 39, item 2). Removed guests' tokens are deleted.
+    /// event holds it to come back as the same guest. Removed guests' tokens are deleted.
     func heldGuestID(token: String) async throws -> String? {
         let cutoff = (clock.now - lifetime).millisecondsSince1970
         return try await database.read { db in

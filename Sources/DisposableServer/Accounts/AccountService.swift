@@ -108,7 +108,7 @@ public struct AccountService: Sendable {
         return try await database.sql { db in try await tokens.issue(userID: user.id, device: device, now: now, in: db) }
     }
 
-    /// The account's sessions (issue 22, item 7): device, since when, last seen, and which one is asking.
+    /// The account's sessions: device, since when, last seen, and which one is asking.
     func sessions(of user: User, current: String) async throws -> [SessionJSON] {
         try await tokens.sessions(userID: user.id).map { session in
             SessionJSON(
@@ -234,7 +234,7 @@ public struct AccountService: Sendable {
         try await database.read { db in try await Quota.usage(userID: user.id, in: db) }
     }
 
-    // MARK: The last admin (issue 37, item 2)
+    // MARK: The last admin
 
     /// An instance always keeps an admin: without one, `/setup` would open again to whoever finds it. The one rule
     /// for every path that takes an admin away — erasing an account (`DELETE /api/v1/me`, the panel, the page) and

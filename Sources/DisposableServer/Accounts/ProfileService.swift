@@ -2,13 +2,12 @@ import DisposableAPI
 import Foundation
 import Hummingbird
 import Logging
-import SQLKit
 
 /// A profile (SOC-5): the display name and a small picture. The picture goes through the photos' checks (format
 /// from its bytes, pixel limit) and is re-encoded by the media pipeline — a 400 px JPEG with no metadata — so
 /// nothing of the sent file but its pixels is ever served.
 struct ProfileService: Sendable {
-    let database: any DatabaseEngine
+    let users: UserRepository
     let blobs: any BlobStore
     /// Pictures come in as every file does, under `avatarPolicy`, then one decode makes the 400 px JPEG.
     let ingest: Ingest
@@ -18,7 +17,7 @@ struct ProfileService: Sendable {
 
     func rename(_ user: User, to raw: String?) async throws {
         let name = try DisplayName.validate(raw, max: 80)
-        try await database.sql { db in try await db.raw("UPDATE users SET name = \(bind: name) WHERE id = \(bind: user.id)").run() }
+        try await users.setName(user.id, name)
     }
 
     /// The zone months and years are counted in (CAP-2, CAP-3) and pages show times in: an IANA name this server
@@ -33,7 +32,7 @@ struct ProfileService: Sendable {
                 throw Problem.invalidField("timeZone", "The time zone must be a name such as “Europe/Paris” or “UTC”.")
             }
         }
-        try await database.sql { db in try await db.raw("UPDATE users SET time_zone = \(bind: raw) WHERE id = \(bind: user.id)").run() }
+        try await users.setTimeZone(user.id, raw)
     }
 
     /// The zones a person can choose, by name: the IANA regions this server knows, and UTC.
@@ -43,29 +42,18 @@ struct ProfileService: Sendable {
     func setUsername(of user: User, to raw: String?) async throws {
         let username = try Username.validate(raw)
         guard let username else {
-            try await database.sql { db in try await db.raw("UPDATE users SET username = NULL WHERE id = \(bind: user.id)").run() }
+            _ = try await users.setUsername(user.id, nil)
             return
         }
         let taken = Problem.conflict("username-taken", "The username “\(username)” is already taken: try another.")
         do {
-            try await database.transaction { db in
-                let holder = try await db.raw("SELECT id FROM users WHERE username = \(bind: username)").first()?.decode(
-                    column: "id", as: String.self)
-                guard holder == nil || holder == user.id else { throw taken }
-                try await db.raw("UPDATE users SET username = \(bind: username) WHERE id = \(bind: user.id)").run()
-            }
+            guard try await users.setUsername(user.id, username) else { throw taken }
         } catch let problem as Problem {
             throw problem
         } catch {
             // Two accounts asked for it at once: the unique index let one of them have it.
-            if let other = try await holder(of: username), other != user.id { throw taken }
+            if let other = try await users.holder(ofUsername: username), other != user.id { throw taken }
             throw error
-        }
-    }
-
-    private func holder(of username: String) async throws -> String? {
-        try await database.read { db in
-            try await db.raw("SELECT id FROM users WHERE username = \(bind: username)").first()?.decode(column: "id", as: String.self)
         }
     }
 
@@ -75,24 +63,19 @@ struct ProfileService: Sendable {
             throw Problem.invalidField("appearance", "appearance must be “light”, “dark” or “system”.")
         }
         let stored = raw == "system" ? nil : raw
-        try await database.sql { db in try await db.raw("UPDATE users SET appearance = \(bind: stored) WHERE id = \(bind: user.id)").run() }
+        try await users.setAppearance(user.id, stored)
     }
 
     /// What `PATCH /api/v1/me` answers: the profile as stored now.
     func profile(of userID: String) async throws -> ProfileJSON? {
-        guard let row = try await database.read({ db in try await db.raw("SELECT * FROM users WHERE id = \(bind: userID)").first() }) else {
-            return nil
-        }
-        let user = try UserRepository.user(from: row)
+        guard let (user, timeZone) = try await users.withTimeZone(userID) else { return nil }
         return ProfileJSON(
-            name: user.name, avatarURL: try await avatarURL(of: userID), timeZone: try row.decode(column: "time_zone", as: String?.self),
+            name: user.name, avatarURL: try await avatarURL(of: userID), timeZone: timeZone,
             username: user.username, appearance: user.appearance?.rawValue ?? "system")
     }
 
     func timeZone(of userID: String) async throws -> String? {
-        try await database.read { db in
-            try await db.raw("SELECT time_zone FROM users WHERE id = \(bind: userID)").first()?.decode(column: "time_zone", as: String?.self)
-        }
+        try await users.timeZone(of: userID)
     }
 
     /// Checks and re-encodes a picture, then makes it the account's; returns its URL.
@@ -109,25 +92,18 @@ struct ProfileService: Sendable {
                 .unprocessableContent, "unreadable-image", title: "Broken picture", detail: "This picture cannot be read: it may be damaged.")
         }
         try await blobs.put(data: rendered.thumbnail, key: Self.key(user.id))
-        let version = try await database.sql { db in
-            try await db.raw(
-                "UPDATE users SET avatar_version = COALESCE(avatar_version, 0) + 1 WHERE id = \(bind: user.id) RETURNING avatar_version"
-            ).first()?.decode(column: "avatar_version", as: Int.self) ?? 1
-        }
+        let version = try await users.nextAvatarVersion(user.id)
         return Self.url(userID: user.id, version: version)
     }
 
     func removeAvatar(of user: User) async throws {
-        try await database.sql { db in try await db.raw("UPDATE users SET avatar_version = NULL WHERE id = \(bind: user.id)").run() }
+        try await users.removeAvatar(user.id)
         try await blobs.delete(key: Self.key(user.id))
     }
 
     /// The picture's URL, or nil when the account has none.
     func avatarURL(of userID: String) async throws -> String? {
-        let version = try await database.read { db in
-            try await db.raw("SELECT avatar_version FROM users WHERE id = \(bind: userID)").first()?.decode(column: "avatar_version", as: Int?.self)
-        }
-        return version.flatMap { $0 }.map { Self.url(userID: userID, version: $0) }
+        try await users.avatarVersion(of: userID).map { Self.url(userID: userID, version: $0) }
     }
 
     /// The picture's bytes (a JPEG), or nil.

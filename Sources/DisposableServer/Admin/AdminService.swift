@@ -108,7 +108,7 @@ struct AdminService: Sendable {
             usesOpenID: try row.decode(column: "openid_links", as: Int64.self) > 0)
     }
 
-    /// How many providers the account is linked to (issue 42).
+    /// How many providers the account is linked to.
     private static let openIDSQL = SQLQueryString("(SELECT COUNT(*) FROM openid_links WHERE openid_links.user_id = users.id)")
 
     // MARK: Settings

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// The one-time code that `/setup` asks for (issue 37, item 2): without it, whoever reached a fresh instance on a
+/// The one-time code that `/setup` asks for: without it, whoever reached a fresh instance on a
 /// public address first would become its admin. It is made when the server starts without an admin, printed in
 /// its log (only the person who started the server reads that), stored so that every instance of a scaled-out
 /// deployment takes the same one, and removed with the first admin.

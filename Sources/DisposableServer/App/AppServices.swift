@@ -21,11 +21,11 @@ public struct AppServices: Sendable {
     let recaps: RecapService
     let moments: MomentService
     let capsules: CapsuleService
-    /// Issue 42: the capsule's song from the person's Maloja.
+    /// The capsule's song from the person's Maloja.
     let scrobblers: ScrobblerService
-    /// Issue 42: notices sent to phones (Web Push).
+    /// Notices sent to phones (Web Push).
     let push: PushService
-    /// Issue 42: sign in with an OpenID Connect provider, when one is set.
+    /// Sign in with an OpenID Connect provider, when one is set.
     let openID: OpenIDService?
     let friends: FriendService
     let board: StoryBoardService
@@ -121,7 +121,7 @@ public struct AppServices: Sendable {
         guestbook = GuestbookService(
             photos: photos, rows: guestbookRows, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), bell: notifications.bell)
         profiles = ProfileService(
-            database: database, blobs: blobs, ingest: ingest, avatarPolicy: .avatar(maxPixels: configuration.maxPixels))
+            users: UserRepository(database: database), blobs: blobs, ingest: ingest, avatarPolicy: .avatar(maxPixels: configuration.maxPixels))
         moments = MomentService(
             database: database, clock: clock, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), profiles: profiles)
         scrobblers = ScrobblerService(

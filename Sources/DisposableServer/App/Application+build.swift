@@ -163,7 +163,7 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
         // Uploads in progress at a crash were never acknowledged.
         services.staging.clear()
         try await services.pendingWrites.reconcile(atStart: true)
-        // A fresh instance says where to go first, with the code only its log shows (issue 37, item 2).
+        // A fresh instance says where to go first, with the code only its log shows.
         if let code = try await services.accounts.setupCode() {
             services.logger.notice(
                 "No admin yet: open \(configuration.publicBaseURL)/setup and enter the setup code \(code) (or run `disposable admin create`).")

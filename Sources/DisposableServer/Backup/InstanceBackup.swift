@@ -66,7 +66,7 @@ public enum InstanceBackup {
             for photo in photos {
                 var keys = [BlobKey.original(photo.event, photo.id)]
                 if photo.ready { keys.append(BlobKey.thumbnail(photo.event, photo.id)) }
-                // Issue 41: shown with its thumbnail alone, its preview still queued (the job is in the copied database).
+                // Shown with its thumbnail alone, its preview still queued (the job is in the copied database).
                 if photo.ready && !photo.previewPending { keys.append(BlobKey.preview(photo.event, photo.id)) }
                 var complete = true
                 for key in keys {

@@ -40,7 +40,7 @@ struct CapsuleRepository: Sendable {
     func undecided(upTo latest: CapsuleMonth) async throws -> [(userID: String, timeZone: String?, decided: CapsuleMonth?)] {
         func photos(of month: CapsuleMonth) -> SQLQueryString {
             let dates = month.photoDates
-            // Moments count too (a quiet month, issue 42): written within the month somewhere on Earth.
+            // Moments count too (a quiet month): written within the month somewhere on Earth.
             let (from, to) = (dates.lowerBound - 14 * 3600, dates.upperBound + 14 * 3600)
             return """
                 (EXISTS (SELECT 1 FROM library_assets a WHERE a.user_id = users.id AND a.deleted_at IS NULL AND a.trashed_at IS NULL

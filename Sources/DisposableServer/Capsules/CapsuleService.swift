@@ -12,7 +12,7 @@ struct CapsuleService: Sendable {
     let collages: Collage
     /// Song clips come in as every file does (`IngestPolicy.songClip`).
     let ingest: Ingest
-    /// The month's most played track, where the owner linked a scrobbler (issue 42).
+    /// The month's most played track, where the owner linked a scrobbler.
     let songs: ScrobblerService
     /// Wakes the notification streams when a capsule is out.
     let bell: StreamWaker

@@ -2,7 +2,7 @@ import DisposableAPI
 import Foundation
 import SQLKit
 
-/// Issue 42: a quiet month still gets a capsule. Fewer photos than the capsule holds: the same month of earlier years
+/// A quiet month still gets a capsule. Fewer photos than the capsule holds: the same month of earlier years
 /// fills it ("on this day"); the month's moments are in it; no photo at all but moments: a capsule of those. A month
 /// with neither gets none, and no notice — never an empty page.
 extension CapsuleRepository {

@@ -62,7 +62,7 @@ public struct AppConfiguration: Sendable {
     /// Photos in process at once: 3 × cores + 1 by default. Previews and library renders still run one per core (the
     /// rendering pool), and a worker also reads, syncs and records each photo (PERF-1 on 2 cores: 2 → 3 workers took
     /// ingest from 0.86–0.93× to 0.97× pyvips); on event night every worker takes thumbnails while any wait, and the
-    /// more of them run, the larger their share of the CPU against 600 clients' requests (issue 41: the visible p99
+    /// more of them run, the larger their share of the CPU against 600 clients' requests (the visible p99
     /// 22 s with 3 workers, 1.0–5.2 s with 7 — `WorkPools.firstLooks`).
     public var mediaWorkers: Int
     /// How often an idle live stream sends a comment line, so proxies and phones keep it open.
@@ -210,7 +210,7 @@ public struct RateLimits: Sendable {
     }
 }
 
-/// How long a connection may stay silent or slow, and how many one client may hold (issue 19, item 5). The
+/// How long a connection may stay silent or slow, and how many one client may hold. The
 /// defaults suit a venue, where a whole wedding shares one address, and a proxy in front, whose connections
 /// are not capped (it has its own limits).
 public struct ConnectionLimits: Sendable {

@@ -9,7 +9,7 @@ import NIOPosix
 enum WorkPools {
     /// Whole-image renders by the media workers: background work, up to seconds each.
     static let rendering = started(threads: System.coreCount)
-    /// An event photo's first look (issue 41): its thumbnail, apart from the long renders. More threads than cores:
+    /// An event photo's first look: its thumbnail, apart from the long renders. More threads than cores:
     /// on event night the media workers (3 × cores + 1 by default) all take thumbnails while any wait, so that the
     /// thumbnails hold their share of the CPU against the requests' threads (the visible p99 on 2 cores: 22 s with 2
     /// at once, 1.0–5.2 s with 6 — BENCHMARKS.md); previews, collages and library renders stay `rendering`'s.

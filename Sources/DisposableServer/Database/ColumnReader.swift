@@ -6,7 +6,7 @@ import SQLiteNIO
 ///
 /// SQLKit's `decode(column:as:)` takes every value through a generic `Decodable` path: on PostgreSQL a coding path,
 /// a dynamic cast and a cell built per column — 16 % of the server's CPU on event night went to decoding gallery
-/// pages (issue 41, `perf`). The engines' row wrappers keep the rows they wrap as their first stored value, which
+/// pages (`perf`). The engines' row wrappers keep the rows they wrap as their first stored value, which
 /// this reads once per row; a value of another shape (or a wrapper that changed) falls back to SQLKit's path.
 struct ColumnReader {
     private enum Cells {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `guestbook.txt` in an event's download (issue 39, item 13): the words that are not files — guests' notes and
+/// `guestbook.txt` in an event's download: the words that are not files — guests' notes and
 /// the captions under photos, named as the photos are in the ZIP — so that "everything" is everything.
 enum ArchiveGuestbook {
     static let fileName = "guestbook.txt"

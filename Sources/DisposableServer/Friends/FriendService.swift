@@ -37,7 +37,7 @@ struct FriendService: Sendable {
     }
 
     /// Asks the account with this username or e-mail address; if it had asked me already, we are friends now.
-    /// By e-mail address the answer names nobody and is the same whether or not an account has it (issue 37, item 7):
+    /// By e-mail address the answer names nobody and is the same whether or not an account has it:
     /// a username is public, an address is not. Such a request is not in my outgoing list until it is accepted.
     func request(_ input: FriendRequest, from user: User) async throws -> FriendRequestResult {
         let target: SQLQueryString

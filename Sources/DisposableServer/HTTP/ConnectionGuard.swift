@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTPTypes
 
-/// Keeps connections from being held for nothing (issue 19, item 5): a connection is closed when it sits idle
+/// Keeps connections from being held for nothing: a connection is closed when it sits idle
 /// between requests, when a request's head trickles in, or when its body stops arriving; and one client
 /// address holds a bounded number of connections. Answers being written (a live stream, a long download) are
 /// never cut: the deadlines only watch what the client owes.

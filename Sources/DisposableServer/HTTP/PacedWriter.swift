@@ -1,7 +1,7 @@
 import Hummingbird
 import NIOCore
 
-/// Writes a long response body (an original, a ZIP) no faster than the client reads it (issue 19, item 6).
+/// Writes a long response body (an original, a ZIP) no faster than the client reads it.
 ///
 /// A body writer's `write` hands the bytes to the connection's event loop and returns at once while the socket
 /// counts as writable; the event loop learns it is not only when it gets round to those writes. A fast producer

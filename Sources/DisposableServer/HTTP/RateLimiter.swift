@@ -54,7 +54,7 @@ actor RateLimiter {
     ///
     /// An empty target (an account or event many addresses guessed at) never turns away an address that has not
     /// failed on it — its `.pair` bucket is full: otherwise anyone could lock the owner out of their own account
-    /// by guessing from a few addresses (issue 37, item 3). Such an address still spends its own pair and address
+    /// by guessing from a few addresses. Such an address still spends its own pair and address
     /// tokens, so each new address an attacker brings buys one guess at the target, not a burst.
     /// A clean address on a spent target takes from the target's slow floor instead, unless it got in before.
     @discardableResult

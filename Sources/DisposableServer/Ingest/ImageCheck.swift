@@ -3,7 +3,7 @@ import Logging
 import NIOPosix
 
 /// The check `Ingest` makes of every picture before anything decodes it — event photos, library assets, profile
-/// pictures (issue 37, item 7): a format we accept, recognised from its bytes; a whole file; at most
+/// pictures: a format we accept, recognised from its bytes; a whole file; at most
 /// `maxPixels`, all frames together; and, for a large picture, enough bytes to be a real photo.
 struct ImageCheck: Sendable {
     let images: any ImageProcessor
@@ -51,7 +51,7 @@ struct ImageCheck: Sendable {
                     + "more than the \(maxPixels / 1_000_000) megapixels allowed.")
         }
         // A photo of many megapixels is megabytes. One that is not (a 100-megapixel PNG of 1 MB) costs as
-        // much to decode as a real one while costing its sender nothing to send (issue 19, item 10).
+        // much to decode as a real one while costing its sender nothing to send.
         if pixels > Self.pixelsAlwaysAccepted, Int64(pixels) > staged.byteSize * Self.pixelsPerByte {
             throw Problem(
                 .unprocessableContent, "too-many-pixels", title: "Image too large",

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// The one way a file comes in (issue 38), whatever it becomes — an event photo or video, a library asset, a profile
+/// The one way a file comes in, whatever it becomes — an event photo or video, a library asset, a profile
 /// picture, a capsule's song: **stage** the body (hashed, fsynced, never whole in memory) → **identify** it under the
 /// entry point's `IngestPolicy` (format from its bytes, pixels and frames from its header, a video's length from
 /// ffprobe) → **store** it durably (a pending write begun before, abandoned on failure) → and the target's own

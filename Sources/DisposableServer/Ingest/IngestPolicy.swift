@@ -1,4 +1,4 @@
-/// What one entry point takes in (issue 38): which kinds of file, how many bytes, pixels, frames and seconds.
+/// What one entry point takes in: which kinds of file, how many bytes, pixels, frames and seconds.
 /// `Ingest` checks every file against the policy of the place it is sent to — the same checks, the same refusals.
 struct IngestPolicy: Sendable {
     /// A photo's largest file.

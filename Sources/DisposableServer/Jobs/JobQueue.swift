@@ -8,13 +8,13 @@ public struct JobQueue: Sendable {
     public enum Kind: String, Sendable {
         /// An event photo's first look (its thumbnail: then everyone sees it), or a whole event video.
         case renderPhoto = "render-photo"
-        /// An event photo's preview, once its thumbnail is shown (issue 41).
+        /// An event photo's preview, once its thumbnail is shown.
         case renderPreview = "render-preview"
         /// A library asset's derivatives (`LibraryRenderer`).
         case renderAsset = "render-asset"
     }
 
-    /// What runs first, lowest first (issue 41): at a party, every guest's photo must be seen within seconds however
+    /// What runs first, lowest first: at a party, every guest's photo must be seen within seconds however
     /// many arrive, so thumbnails go before previews, and the event's photos before its videos and anyone's library.
     /// Within a priority, owners take turns. Recaps, capsules and collages are not jobs: they run on their own.
     enum Priority: Int, Sendable {
@@ -55,8 +55,8 @@ public struct JobQueue: Sendable {
     /// owners: first the jobs that had the fewest of their owner's jobs of that priority before them when queued
     /// (`turn`), then the oldest. Read in the order of an index: a claim takes the write lock, and counting each
     /// job's predecessors here instead cost 140 ms a claim with 1,800 jobs queued — on event night, the uploads'
-    /// and renders' own transactions waited behind it (issue 41). A guest who sends 50 photos at once
-    /// does not hold up the next guest's one (issue 19, item 10). The guard in the UPDATE makes two workers
+    /// and renders' own transactions waited behind it. A guest who sends 50 photos at once
+    /// does not hold up the next guest's one. The guard in the UPDATE makes two workers
     /// (or two instances) racing for the same job end with one winner.
     /// `upTo`: the least urgent priority this worker takes (the worker kept for first looks takes thumbnails only).
     func claim(now: Date, upTo least: Priority = .library) async throws -> Job? {

@@ -7,7 +7,7 @@ struct GuestRepository: Sendable {
     let database: any DatabaseEngine
 
     /// The name as it will show in the event: a second "Maggie" becomes "Maggie 2", so that everyone can tell
-    /// whose photo is whose (issue 20). Chosen in the joining transaction.
+    /// whose photo is whose. Chosen in the joining transaction.
     static func distinctName(_ name: String, eventID: String, in db: any SQLDatabase) async throws -> String {
         let taken = Set(
             try await db.raw("SELECT name FROM guests WHERE event_id = \(bind: eventID) AND left_at IS NULL").all()

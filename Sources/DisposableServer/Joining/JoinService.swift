@@ -110,7 +110,7 @@ struct JoinService: Sendable {
         try await guests.leave(guest, now: clock.now, keepingTokenHash: keepingTokenHash)
     }
 
-    /// A guest corrects the name they joined under (GDPR rectification, issue 39 item 14): shown at once on their
+    /// A guest corrects the name they joined under (GDPR rectification): shown at once on their
     /// photos, notes and comments, in every open gallery.
     func rename(_ guest: Guest, to rawName: String?) async throws -> Guest {
         let name = try DisplayName.validate(rawName)
@@ -121,7 +121,7 @@ struct JoinService: Sendable {
     }
 
     /// A browser joining an event it left (on this phone or on every phone) under the same name comes back as the
-    /// same guest, with the shots they had left: the shot limit holds across leaving (issue 39, item 2). `setAside`
+    /// same guest, with the shots they had left: the shot limit holds across leaving. `setAside`
     /// are the tokens the browser kept when it left. Nil when none of them is this event's guest by that name.
     func comeBack(to event: Event, name rawName: String?, setAside: [String]) async throws -> Joined? {
         guard let name = try? DisplayName.validate(rawName) else { return nil }

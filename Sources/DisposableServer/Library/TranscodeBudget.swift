@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// How much transcoding one account's library videos may cost a day (issue 37, item 6): a 276 KB WebM of three
+/// How much transcoding one account's library videos may cost a day: a 276 KB WebM of three
 /// minutes of black costs twenty seconds of ffmpeg, 23 MB of 4K black an hour, and an account should not be able to
 /// keep the machine busy with them. Counted in seconds of video at 1080p or less (a larger picture counts in
 /// proportion); a video past the budget waits, processing, until the day's transcodes make room — never refused,

@@ -58,7 +58,7 @@ actor ChangeHub {
         if let entries = recent[eventID], let first = entries.first, first.seq <= seq + 1 {
             // The entries are in `seq` order: halve to the first one past `seq`. Every open stream asks after every
             // change, so looking at each kept entry instead cost hundreds of streams × 512 entries per photo — on
-            // event night most of the server's time (issue 41).
+            // event night most of the server's time.
             var (low, high) = (0, entries.count)
             while low < high {
                 let middle = (low + high) / 2

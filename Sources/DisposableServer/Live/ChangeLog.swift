@@ -39,7 +39,7 @@ enum ChangeLog {
         let json = String(decoding: try JSONEncoder.sorted.encode(facts), as: UTF8.self)
         if kindOfDatabase == .postgres {
             // One round trip: the event's row stays locked from here to the commit, and every upload, render and
-            // comment of the event waits for it (issue 41: three statements under load made `record` 829 ms).
+            // comment of the event waits for it (three statements under load made `record` 829 ms).
             let row = try await db.raw(
                 """
                 WITH counter AS (UPDATE events SET change_seq = change_seq + 1 WHERE id = \(bind: eventID) RETURNING change_seq)

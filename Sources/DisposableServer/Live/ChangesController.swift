@@ -148,7 +148,7 @@ struct EventChangeSource: EventStreamSource {
     }
 }
 
-/// How many live streams each token holds open (issue 19: one guest held 2,000). A browser needs one per tab.
+/// How many live streams each token holds open (one guest held 2,000). A browser needs one per tab.
 final class LiveStreamSlots: Sendable {
     let perToken: Int
     private let open = NIOLockedValueBox<[String: Int]>([:])

@@ -1,6 +1,6 @@
 import Foundation
 
-/// When a photo was taken, as its EXIF says (issue 39, item 5): an instant when the camera wrote its offset from
+/// When a photo was taken, as its EXIF says: an instant when the camera wrote its offset from
 /// UTC (`OffsetTimeOriginal`, "+02:00"), else a wall-clock time — "floating" — that a time zone turns into one.
 public struct CaptureTime: Sendable, Equatable {
     /// The wall-clock time, read as if it were UTC.

@@ -1,5 +1,5 @@
 /// A GIF's blocks, followed from the file: its frames (libvips stops counting at 4,097, so a file of 12,000
-/// tiny frames would pass a check on its reported size; issue 19, item 10) and its XMP, which the location
+/// tiny frames would pass a check on its reported size) and its XMP, which the location
 /// redaction replaces.
 struct GIFStructure {
     /// Image descriptors.

@@ -9,7 +9,7 @@ public struct ImageHeader: Sendable {
     public let pages: Int
 }
 
-/// Which derivatives a render makes. An event photo is made in two phases (issue 41): its thumbnail first, from the
+/// Which derivatives a render makes. An event photo is made in two phases: its thumbnail first, from the
 /// cheapest decode that covers it, so that everyone sees the photo within seconds however long the queue; its
 /// preview when the machine has time. Everything else makes both at once.
 public enum RenderParts: Sendable {

@@ -72,7 +72,7 @@ extension LocationRedactor {
 
     private static let photoshopSignature = Array("Photoshop 3.0".utf8) + [0]
 
-    /// Photoshop's APP13: image resources, of which 0x0422/0x0423 hold EXIF and 0x0424 XMP (issue 37, item 5).
+    /// Photoshop's APP13: image resources, of which 0x0422/0x0423 hold EXIF and 0x0424 XMP.
     /// Each is cleaned like its own kind of block; resources that cannot be walked for certain are blanked whole.
     private mutating func app13(payload: Int64, length: Int) {
         let signature = Self.photoshopSignature

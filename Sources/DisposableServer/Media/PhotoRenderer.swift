@@ -3,7 +3,7 @@ import Foundation
 /// Makes a photo's preview and thumbnail and marks it ready — or failed when it cannot be decoded (MED-1). A video
 /// (SOC-4) gets them from its poster frame, and its web-playable copy.
 ///
-/// While other photos wait to be seen, a picture is made in two phases (issue 41): its thumbnail first, from the
+/// While other photos wait to be seen, a picture is made in two phases: its thumbnail first, from the
 /// cheapest decode that covers it, and the photo is ready — everyone sees it — as soon as that is stored; its preview
 /// is a job of its own, queued after every waiting thumbnail, and `photo-updated` tells open galleries when it exists.
 /// On event night the queue can hold hundreds of photos: each is seen as soon as the thumbnails before it are made,
@@ -64,7 +64,7 @@ struct PhotoRenderer: Sendable {
         Metric.ingest(.markReady, since: marking)
     }
 
-    /// The second phase of a picture (issue 41): its preview, for a photo already shown with its thumbnail.
+    /// The second phase of a picture: its preview, for a photo already shown with its thumbnail.
     func renderPreview(photoID: String, jobID: String) async throws {
         guard let photo = try await photos.find(id: photoID), photo.status == .ready, photo.previewPending,
             case .image(let format) = photo.format

@@ -4,7 +4,7 @@
 ///
 /// Only UTF-8 text whose every mention of those words falls inside what is blanked counts as cleaned for
 /// certain. Anything else — UTF-16 or UTF-32 text, an element named without a prefix under a default namespace
-/// (`<GPSLatitude>`), a word the walk could not place — makes the caller blank the whole block (issue 37, item 5).
+/// (`<GPSLatitude>`), a word the walk could not place — makes the caller blank the whole block.
 enum XMPLocation {
     private static let words: [[UInt8]] = ["gps", "latitude", "longitude", "altitude"].map { Array($0.utf8) }
 

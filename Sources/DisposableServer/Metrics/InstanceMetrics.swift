@@ -40,7 +40,7 @@ enum Metric {
 
     private static let renderTimer = Timer(label: "disposable_render_seconds", preferredDisplayUnit: .seconds)
 
-    /// The steps a photo goes through, timed one by one (issue 27): where an ingested photo's time goes.
+    /// The steps a photo goes through, timed one by one: where an ingested photo's time goes.
     enum IngestStep: String, CaseIterable, Sendable {
         /// The body to a staging file, hashed and fsynced.
         case receive
@@ -50,7 +50,7 @@ enum Metric {
         case store
         /// The transaction that takes the shot and records the photo.
         case record
-        /// An event picture's first look: its thumbnail from the cheapest decode (issue 41).
+        /// An event picture's first look: its thumbnail from the cheapest decode.
         case thumbnail
         /// Decode, resize, encode: the libvips work of a preview, a video or a library asset (`disposable_render_seconds`
         /// too).

@@ -2,7 +2,7 @@ import DisposableAPI
 import Foundation
 import Hummingbird
 
-/// Issue 42: `GET`/`PUT`/`DELETE /api/v1/me/scrobbler` — the Maloja server the monthly capsule takes its song from.
+/// `GET`/`PUT`/`DELETE /api/v1/me/scrobbler` — the Maloja server the monthly capsule takes its song from.
 /// Accounts only; each sees and changes only their own.
 struct ScrobblerController {
     let scrobblers: ScrobblerService

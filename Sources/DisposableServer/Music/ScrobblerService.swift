@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import SQLKit
 
-/// Issue 42: the month's song from a scrobbler the person runs — a self-hosted Maloja linked on My account (its
+/// The month's song from a scrobbler the person runs — a self-hosted Maloja linked on My account (its
 /// address and an API key). The capsule takes the month's most played track as its song; the person may change it.
 /// Spotify's own API is not used: it needs an app registered with Spotify by whoever runs the instance.
 struct ScrobblerService: Sendable {

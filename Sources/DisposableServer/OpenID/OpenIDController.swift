@@ -2,7 +2,7 @@ import DisposableAPI
 import Foundation
 import Hummingbird
 
-/// Issue 42: `GET`/`DELETE /api/v1/me/openid` — whether the signed-in account is linked to the instance's OpenID
+/// `GET`/`DELETE /api/v1/me/openid` — whether the signed-in account is linked to the instance's OpenID
 /// Connect provider, and unlinking it. Linking needs the provider's pages, so it is done in a browser
 /// (`/account`). Accounts only; 404 when the instance has no provider.
 struct OpenIDController {

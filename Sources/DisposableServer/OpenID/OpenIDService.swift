@@ -2,7 +2,7 @@ import Crypto
 import DisposableAPI
 import Foundation
 
-/// Sign in with OpenID Connect (issue 42): the authorization code flow with PKCE, `state` and `nonce`, and the rules
+/// Sign in with OpenID Connect: the authorization code flow with PKCE, `state` and `nonce`, and the rules
 /// that say which account a provider's person opens. A person is known by the provider's issuer and subject, never
 /// by an e-mail alone: an e-mail matches an existing account only when the provider says it verified it, and then
 /// the two are linked for good. Registration closed, the provider opens no new account.

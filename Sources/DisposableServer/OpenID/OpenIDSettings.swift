@@ -1,6 +1,6 @@
 import Foundation
 
-/// "Sign in with OpenID Connect" (issue 42): the provider an instance trusts — Google, Authentik, Keycloak,
+/// "Sign in with OpenID Connect": the provider an instance trusts — Google, Authentik, Keycloak,
 /// Authelia, Microsoft… — found from its issuer URL, and how the sign-in page offers it.
 public struct OpenIDSettings: Sendable, Equatable {
     /// The issuer exactly as the provider writes it in its discovery document and tokens,

@@ -81,7 +81,7 @@ struct GalleryService: Sendable {
 
     /// The newest posts with a picture that a signed-in person sees in one of their events, with a thumbnail address
     /// each: the dashboard's strip under every event, so that their photos of all events are in one place (seed 000:
-    /// "personal gallery organized by event"; issue 39). Nothing before the reveal, as in the gallery.
+    /// "personal gallery organized by event"). Nothing before the reveal, as in the gallery.
     func newest(in event: Event, role: EventRole, identity: Identity, limit: Int) async throws -> [(photo: Photo, thumbnail: String)] {
         let viewerID = try await events.viewerID(in: event, role: role, identity: identity)
         let now = clock.now

@@ -27,7 +27,7 @@ final class MediaSigner: Sendable {
     private static let genuineLimit = 20_000
 
     /// Links made lately: a gallery lists the same photos to hundreds of phones within one expiry window, and
-    /// making a pair (HMAC, hex, two strings) was a twentieth of the server's CPU on event night (issue 41).
+    /// making a pair (HMAC, hex, two strings) was a twentieth of the server's CPU on event night.
     let issued = IssuedLinks()
 
     fileprivate struct SignedFields: Hashable {

@@ -33,7 +33,7 @@ public struct Photo: Sendable, Equatable {
     public var duration: Double? = nil
     /// The size of a video's playable copy.
     public var videoBytes: Int64? = nil
-    /// Shown with its thumbnail while its preview waits for the render queue (issue 41).
+    /// Shown with its thumbnail while its preview waits for the render queue.
     public var previewPending = false
 
     /// Notes are words only: no file, nothing to render or download.

@@ -52,7 +52,7 @@ struct PhotoController {
         let grant = try await photos.photo(try context.parameters.require("id"), for: context.identity)
         guard grant.photo.status == .ready else { throw Problem.notReady(grant.photo.status) }
         if name == "preview" && grant.photo.previewPending {
-            // Shown before its preview is made (issue 41): the thumbnail stands in, and is not kept as the preview.
+            // Shown before its preview is made: the thumbnail stands in, and is not kept as the preview.
             guard let bytes = try await photos.blobs.contents(key: BlobKey.thumbnail(grant.photo.eventID, grant.photo.id)) else {
                 throw PhotoService.notFound
             }

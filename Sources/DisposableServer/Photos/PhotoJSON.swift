@@ -23,13 +23,13 @@ extension PhotoJSON {
     }
 
     /// A video's length as players show it: whole seconds, rounded down (4.6 s reads "0:04" in the player, so
-    /// the label says 4 s, not 5 — issue 39, item 13), at least 1; within 50 ms of the next second it is that one.
+    /// the label says 4 s, not 5), at least 1; within 50 ms of the next second it is that one.
     static func wholeSeconds(_ duration: Double) -> Int { max(1, Int((duration + 0.05).rounded(.down))) }
 }
 
 extension PhotoJSON.URLs {
     /// `previewPending`: the preview is not made yet; the thumbnail stands in for it, so that no client shows a
-    /// broken picture (issue 41).
+    /// broken picture.
     init(photoID: String, eventID: String, links: MediaLinks?, video: Bool = false, previewPending: Bool = false) {
         let base = "/api/v1/photos/\(photoID)"
         let (thumbnail, preview) = links?.paths(eventID: eventID, photoID: photoID) ?? (base + "/thumbnail", base + "/preview")

@@ -26,7 +26,7 @@ extension PhotoRepository {
     }
 
     /// Records the derivatives and marks the photo ready, with its render job done; nil when the photo was
-    /// deleted meanwhile (or is not processing any more). `previewPending`: only its thumbnail is made (issue 41);
+    /// deleted meanwhile (or is not processing any more). `previewPending`: only its thumbnail is made;
     /// the job that makes its preview is queued in the same transaction, so a crash never leaves it without one.
     func markReady(
         _ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, video: RenderedVideoFacts? = nil,
@@ -57,7 +57,7 @@ extension PhotoRepository {
         }
     }
 
-    /// Records a shown photo's preview (issue 41), with its job done; open galleries swap it in (`photo-updated`).
+    /// Records a shown photo's preview, with its job done; open galleries swap it in (`photo-updated`).
     /// Nil when the photo was deleted meanwhile.
     func markPreviewed(_ photoID: String, jobID: String, previewBytes: Int64, now: Date) async throws -> Photo? {
         let kind = database.kind

@@ -62,7 +62,7 @@ struct MyDataService: Sendable {
                     month: $0.month.text, photoIds: $0.assetIDs, quote: $0.quote, songTitle: $0.songTitle, songArtist: $0.songArtist,
                     releasedAt: $0.releasedAt)
             }
-            // The account's picture too, as the account shows it (issue 39, item 13).
+            // The account's picture too, as the account shows it.
             let picture = try await profiles.avatar(of: user.id).map {
                 ExportFile(key: ProfileService.key(user.id), name: "profile-picture.jpg", size: Int64($0.readableBytes), modified: clock.now)
             }

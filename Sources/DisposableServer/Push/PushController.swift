@@ -2,7 +2,7 @@ import DisposableAPI
 import Foundation
 import Hummingbird
 
-/// Issue 42: `GET /api/v1/push`, `POST /api/v1/push/subscriptions`, `DELETE /api/v1/push/subscriptions/{id}`,
+/// `GET /api/v1/push`, `POST /api/v1/push/subscriptions`, `DELETE /api/v1/push/subscriptions/{id}`,
 /// `PUT /api/v1/push/kinds` — the phones subscribed to an account's or a guest's notices; each sees only its own.
 /// Choosing kinds is an account's (a guest gets every kind its bell shows).
 struct PushController {

@@ -4,7 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// Issue 42: the bell's notices also reach a phone whose page is closed (Web Push: RFC 8030, 8291, 8292). An account
+/// The bell's notices also reach a phone whose page is closed (Web Push: RFC 8030, 8291, 8292). An account
 /// or a guest subscribes its browsers from the bell; an account chooses which kinds on My account (a guest gets them
 /// all, as its bell shows them all); every notice written anywhere is
 /// taken by one instance's `PushSender` loop, worded in each browser's language and sent encrypted to its push service.

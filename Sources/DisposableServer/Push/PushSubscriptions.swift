@@ -3,7 +3,7 @@ import DisposableAPI
 import Foundation
 import SQLKit
 
-/// Issue 42: the browsers an account or a guest subscribed to their notifications (Web Push), an account's choice of
+/// The browsers an account or a guest subscribed to their notifications (Web Push), an account's choice of
 /// kinds, and the server's VAPID key — made at first use, kept in `instance_settings`, the same for every instance.
 struct PushSubscriptions: Sendable {
     let database: any DatabaseEngine

@@ -32,7 +32,7 @@ struct RecapService: Sendable {
         let (event, _, chosen) = try await chosen(eventID: eventID, count: count, for: identity)
         guard
             let made = try await Collage(blobs: blobs, images: images).image(
-                // A photo whose preview waits (issue 41) lends its thumbnail: a collage cell is smaller than either.
+                // A photo whose preview waits lends its thumbnail: a collage cell is smaller than either.
                 previews: chosen.map { $0.previewPending ? BlobKey.thumbnail($0.eventID, $0.id) : BlobKey.preview($0.eventID, $0.id) },
                 title: event.name, subtitle: date(event.startsAt),
                 folder: BlobKey.event(event.id) + "recap/")

@@ -3,16 +3,16 @@ import Foundation
 import Hummingbird
 
 /// `/account`, the profile page: name, picture, username and appearance (light, dark or the device's), the password,
-/// the sessions — device, last seen — with signing out the others (ADM-3, issue 22 item 7), and links to what
+/// the sessions — device, last seen — with signing out the others (ADM-3), and links to what
 /// lives here. Calls the services, like the API.
 struct AccountPages {
     let accounts: AccountService
     let profiles: ProfileService
-    /// The capsule's song from a Maloja server (issue 42).
+    /// The capsule's song from a Maloja server.
     let scrobblers: ScrobblerService
-    /// The phones notices go to (issue 42).
+    /// The phones notices go to.
     let push: PushService
-    /// Sign in with an OpenID Connect provider (issue 42), when the instance has one.
+    /// Sign in with an OpenID Connect provider, when the instance has one.
     let openID: OpenIDService?
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {

@@ -8,7 +8,7 @@ struct AdminPage: Sendable {
         let email: String
         let name: String
         let isAdmin: Bool
-        /// Signs in with the instance's OpenID Connect provider (issue 42).
+        /// Signs in with the instance's OpenID Connect provider.
         let usesOpenID: Bool
         let isMe: Bool
         /// "50 GB", "2 GB (own)".

@@ -51,7 +51,7 @@ struct AdminPages {
         let users = try await admin.users(after: cursor.flatMap { $0.utf8.count <= 320 ? $0 : nil })
         let records = try await deletions.newest(limit: 20)
         let tickets = try await support.tickets(status: "open")
-        // Closed tickets stay on record, the latest first (issue 39, item 13).
+        // Closed tickets stay on record, the latest first.
         let closed = try await support.tickets(status: "closed").prefix(AdminPage.closedTicketsShown)
         let model = AdminPage(
             web: web, me: me.id, stats: stats, settings: settings, users: users, records: records, notice: notice.map { web.t($0) },

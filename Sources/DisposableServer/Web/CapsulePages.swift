@@ -87,7 +87,7 @@ struct CapsuleView: Sendable {
         let thumbnail: String
         let preview: String
         let alt: String
-        /// "2019": a photo of the same month in an earlier year, filling a quiet month (issue 42).
+        /// "2019": a photo of the same month in an earlier year, filling a quiet month.
         let earlierYear: String?
     }
 

@@ -75,7 +75,7 @@ struct ContinuePage: Sendable {
     var guestName: String? = nil
     /// The guest just stopped their link: no new one until they ask.
     var stopped = false
-    /// The guest's name, to correct (issue 39, item 14).
+    /// The guest's name, to correct.
     var name: NameForm? = nil
 
     struct NameForm: Sendable {

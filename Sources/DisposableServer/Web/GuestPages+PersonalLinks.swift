@@ -76,7 +76,7 @@ extension GuestPages {
             ])
     }
 
-    /// A guest corrects the name they joined under (issue 39, item 14): everything they posted shows the new one.
+    /// A guest corrects the name they joined under: everything they posted shows the new one.
     @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
         let raw = try context.parameters.require("code")
         let (event, membership) = try await membership(request, context: context, code: raw)

@@ -205,7 +205,7 @@ struct GuestPages {
         }
         let joined: JoinService.Joined
         do {
-            // Back under the same name in a browser that left: the same guest (issue 39, item 2).
+            // Back under the same name in a browser that left: the same guest.
             let setAside = JoinedEvents.left(request)
             if let back = try await joining.comeBack(to: event, name: form["name"], setAside: setAside.tokens) {
                 return WebRequest.redirect(
@@ -233,7 +233,7 @@ struct GuestPages {
     /// JN-3: leave the event. On this phone (the default): this browser forgets the event and sets its token
     /// aside; the guest keeps their place and shots, on their other phones too. On every phone (`everywhere`):
     /// the place is freed and every other phone signed out. Either way the photos stay, and this browser may
-    /// come back as the same guest under the same name (issue 39, item 2).
+    /// come back as the same guest under the same name.
     @Sendable func leave(_ request: Request, context: AppRequestContext) async throws -> Response {
         let raw = try context.parameters.require("code")
         let form = try await WebForm.read(request)

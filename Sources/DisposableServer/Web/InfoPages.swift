@@ -70,7 +70,7 @@ struct InfoPages {
     }
 
     /// Static files; URLs carry the asset version, so they can be cached for a year.
-    /// The service worker that shows notices sent to a closed page (issue 42): at the root, so that it serves every page
+    /// The service worker that shows notices sent to a closed page: at the root, so that it serves every page
     /// of the site; never cached, so that an upgrade reaches it.
     @Sendable func serviceWorker(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let file = resources.staticFiles["sw.js"] else { throw Problem.notFound("There is no such file.") }

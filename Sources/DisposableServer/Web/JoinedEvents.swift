@@ -3,7 +3,7 @@ import Hummingbird
 
 /// Guest tokens a browser keeps in an HttpOnly cookie, newest first: the events it joined (EV-4,
 /// `disposable_joined`) — the session cookie holds one identity at a time; opening an event switches it to that
-/// event's guest — and, apart, the events it left (`disposable_left`, issue 39 item 2): the pages no longer show
+/// event's guest — and, apart, the events it left (`disposable_left`): the pages no longer show
 /// those, and joining one again under the same name comes back as the same guest, with the shots they had left.
 struct JoinedEvents: Sendable {
     static let cookieName = "disposable_joined"

@@ -27,7 +27,7 @@ struct MyDataPages {
     }
 
     /// A guest of several events in this browser is a guest in each: each is listed, with a way to its own data
-    /// (opening the event makes this browser that guest; issue 39, item 13).
+    /// (opening the event makes this browser that guest).
     private func otherEvents(_ request: Request, web: WebRequest, besides current: Guest) async throws -> [MyDataPage.OtherEvent] {
         var found: [MyDataPage.OtherEvent] = []
         for (token, guest) in try await joining.memberships(JoinedEvents(request)) where guest.id != current.id {
@@ -58,7 +58,7 @@ struct MyDataPages {
             return web.page("my-data", title: web.t("mydata_title"), model: model, status: problem.status)
         }
         if case .user = identity {
-            // The account is gone: the goodbye page has the signed-out menu (issue 39, item 13).
+            // The account is gone: the goodbye page has the signed-out menu.
             var signedOut = context
             signedOut.identity = nil
             let goodbye = WebRequest(request, context: signedOut)

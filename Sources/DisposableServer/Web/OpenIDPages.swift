@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// The browser's side of "Sign in with OpenID Connect" (issue 42): the button's form sends the browser to the
+/// The browser's side of "Sign in with OpenID Connect": the button's form sends the browser to the
 /// provider with a `state` cookie scoped to `/login/openid`, and the provider sends it back to the callback, which
 /// signs in (or links, when it started from My account). Calls `OpenIDService`, which owns the rules.
 struct OpenIDPages {

@@ -6,7 +6,7 @@ struct LoginPage: Sendable {
     var email: String? = nil
     var error: String? = nil
     var notice: String? = nil
-    /// The OpenID Connect provider's button (issue 42), when the instance has one.
+    /// The OpenID Connect provider's button, when the instance has one.
     var openID: OpenIDButton? = nil
     /// Whether the password form shows (`--oidc-only` hides it).
     var passwords = true
@@ -34,7 +34,7 @@ struct DashboardPage: Sendable {
         /// "1 guest", "3 guests", "0 invité".
         let guests: String
         let isOrganizer: Bool
-        /// The newest photos this person sees there, to the gallery in one tap (issue 39: photos of all events in one place).
+        /// The newest photos this person sees there, to the gallery in one tap (photos of all events in one place).
         let thumbnails: [Thumbnail]
         let hasThumbnails: Bool
         /// "See the 24 photos", for the strip's link.
@@ -82,7 +82,7 @@ struct ManagePage: Sendable {
     let hasGuests: Bool
     /// A guest was just removed.
     let removed: Bool
-    /// The organizer's only event, before its first photo: a short guide on top (issue 39, seed 001's onboarding).
+    /// The organizer's only event, before its first photo: a short guide on top (seed 001's onboarding).
     let firstEvent: Bool
 }
 

@@ -9,7 +9,7 @@ struct OrganizerPages {
     let guests: EventGuests
     let walls: VenueWall
     let secure: Bool
-    /// Sign in with an OpenID Connect provider (issue 42), when one is set.
+    /// Sign in with an OpenID Connect provider, when one is set.
     let openID: OpenIDSettings?
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {

@@ -1,10 +1,10 @@
 import Hummingbird
 
 /// A browser that opens an address nothing answers gets a page in the app's look and its language, not the
-/// API's JSON (issue 20, item 10). API paths and clients that do not ask for HTML keep problem+json.
+/// API's JSON. API paths and clients that do not ask for HTML keep problem+json.
 struct PageNotFoundMiddleware: RouterMiddleware {
     /// Who the session cookie names: an address no route answers never met the session's middleware, and the
-    /// page's menu is the signed-in one when someone is (issue 39, item 13).
+    /// page's menu is the signed-in one when someone is.
     let identity: @Sendable (_ sessionToken: String) async throws -> Identity?
 
     func handle(

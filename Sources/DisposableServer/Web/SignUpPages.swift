@@ -6,7 +6,7 @@ struct SignUpPages {
     let signUps: SignUpService
     let accounts: AccountService
     let secure: Bool
-    /// The OpenID Connect provider's button (issue 42); with `only`, the password form is hidden.
+    /// The OpenID Connect provider's button; with `only`, the password form is hidden.
     let openID: OpenIDSettings?
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
@@ -26,7 +26,7 @@ struct SignUpPages {
         let web = WebRequest(request, context: context)
         guard try await accounts.registrationEnabled() else { return closed(web) }
         let form = try await WebForm.read(request)
-        // An organizer accepts the terms and privacy notice, versioned, as guests do (issue 39, item 14).
+        // An organizer accepts the terms and privacy notice, versioned, as guests do.
         guard form["terms"] == TermsOfUse.version else {
             return web.page(
                 "register", title: web.t("register_title"),

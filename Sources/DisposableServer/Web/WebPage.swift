@@ -16,8 +16,8 @@ struct WebRequest: Sendable {
             cookie: request.cookies[WebLanguage.cookieName]?.value,
             acceptLanguage: request.headers[.acceptLanguage])
         identity = context.identity
-        // The account's zone when the person chose one (issue 39, item 5); else the browser's, which the pages'
-        // script writes URL-encoded (`Europe%2FParis`: read undecoded it named no zone, issue 20, item 1); UTC until then.
+        // The account's zone when the person chose one; else the browser's, which the pages'
+        // script writes URL-encoded (`Europe%2FParis`: read undecoded it named no zone); UTC until then.
         let browserZone = request.cookies["disposable_tz"].flatMap { TimeZone(identifier: $0.value.removingPercentEncoding ?? $0.value) }
         var accountZone: TimeZone?
         if case .user(let user, _) = context.identity { accountZone = user.timeZone.flatMap(TimeZone.init(identifier:)) }

@@ -53,7 +53,7 @@ struct WebResources: Sendable {
         }
         let version = all.finalize().prefix(5).hex
         // Modules import each other by the same versioned URL the pages use: `./app.js` and `app.js?v=…` are
-        // two modules to a browser, so every listener ran twice (issue 20, item 7).
+        // two modules to a browser, so every listener ran twice.
         for (name, file) in staticFiles where name.hasSuffix(".js") {
             var text = String(decoding: file.data, as: UTF8.self)
             for other in staticFiles.keys where other.hasSuffix(".js") {

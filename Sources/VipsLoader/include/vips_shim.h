@@ -36,7 +36,7 @@ int vs_probe(const char *path, const char *format, vs_header *header, char *erro
 /// Decodes `path` once (JPEGs shrunk on load as far as the largest picture allows), applies the EXIF
 /// orientation, and encodes a preview and a thumbnail from the same in-memory image, stripped of metadata;
 /// also hands back the thumbnail in grey at `analysis_size` for the selection's measures.
-/// The two phases of an event photo (issue 41): `preview_size` 0 makes the thumbnail (and grey) alone, from the
+/// The two phases of an event photo: `preview_size` 0 makes the thumbnail (and grey) alone, from the
 /// cheapest decode that covers it (a JPEG at 1/8 of its size, a HEIF's embedded copy); `thumbnail_size` 0 makes the
 /// preview alone — the same bytes as when both are made together.
 int vs_render(const char *path, const char *format, int preview_size, int thumbnail_size, int analysis_size, int quality,

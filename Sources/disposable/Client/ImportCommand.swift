@@ -7,7 +7,7 @@ import Foundation
 /// everything there), with its capture time from the file's EXIF, else its sidecar (Takeout's JSON, an XMP), else the
 /// file's own date. Where Takeout holds an edited version beside the original, the edited one is imported; an Apple
 /// Live Photo's video (`IMG_1000.MOV` beside `IMG_1000.HEIC`) goes with its still; other videos are imported as videos.
-/// With `--instagram`, Instagram's export instead (issue 42): its posts, stories and reels, dated and with their captions.
+/// With `--instagram`, Instagram's export instead: its posts, stories and reels, dated and with their captions.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import a Google Takeout archive (ZIP or folder), an Apple Photos export folder or an Instagram export into your library.")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Instagram's "Download your information" export, in its JSON format (issue 42): posts, stories and reels, each
+/// Instagram's "Download your information" export, in its JSON format: posts, stories and reels, each
 /// media file with its date and caption. Two layouts are found in the wild — `your_instagram_activity/media/…`
 /// (current) and `content/…` (older) — possibly under a folder named after the account; in both, a media entry's
 /// `uri` is relative to the export's root.

@@ -43,7 +43,7 @@ struct Sync: AsyncParsableCommand {
             var sync = FolderSync(client: client, root: root, dryRun: dryRun, noDelete: noDelete, verbose: !output.json)
             if watch {
                 sync.timestamped = true
-                var watcher = SyncWatch(sync: sync, state: state, every: .seconds(every), remoteEvery: .seconds(30))
+                var watcher = SyncWatch(sync: sync, state: state, every: .seconds(every), remoteEvery: .seconds(300))
                 try await watcher.run()
             }
             try await sync.run(&state)

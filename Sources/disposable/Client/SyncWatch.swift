@@ -1,17 +1,21 @@
 import DisposableClient
 import Foundation
 
-/// `disposable sync DIR --watch` (issue 42): a computer's automatic backup. A phone's camera folder synced to it by
+/// `disposable sync DIR --watch`: a computer's automatic backup. A phone's camera folder synced to it by
 /// Syncthing, or a desktop's photos folder, goes up a few seconds after each new file appears, and what changes in
 /// the library comes down. It keeps running: a server that goes away (a restart, a laptop off the network) is tried
-/// again with a growing pause and nothing is lost — each pass is an ordinary sync, safe to interrupt.
+/// again with a growing pause and nothing is lost — each pass is an ordinary sync, safe to interrupt. What changes in
+/// the library elsewhere arrives on its change stream, and is brought down at the next look.
 struct SyncWatch {
     var sync: FolderSync
     var state: SyncState
     /// How often the folder is looked at.
     let every: Duration
-    /// How often the library is asked for changes made elsewhere when nothing changes here.
+    /// How often the library is asked for changes made elsewhere when its stream said nothing (a proxy that holds
+    /// streams back, a stream refused): a fallback, not the way news arrives.
     let remoteEvery: Duration
+    /// Raised by the library's change stream; a pass runs at the next look.
+    private let news = Flag()
 
     /// What the folder holds, by path: size and modification time, without reading any file.
     typealias Listing = [String: FileStamp]
@@ -27,6 +31,10 @@ struct SyncWatch {
         var lastRemote: ContinuousClock.Instant? = nil
         var pause = every
         var saidGone = false
+        let listener = Task { [client = sync.client, revision = state.revision, news] in
+            for try await _ in client.libraryChangeStream(after: revision) { news.raise() }
+        }
+        defer { listener.cancel() }
         while true {
             // A folder gone or emptied (a drive unmounted, a share down) is not a folder whose photos were deleted:
             // nothing is sent to the library's trash for it.
@@ -43,7 +51,8 @@ struct SyncWatch {
             let settled = listing == seen
             seen = listing
             let changedHere = settled && listing != synced
-            if changedHere || lastRemote.map({ ContinuousClock.now - $0 >= remoteEvery }) ?? true {
+            let remoteNews = news.take()
+            if changedHere || remoteNews || lastRemote.map({ ContinuousClock.now - $0 >= remoteEvery }) ?? true {
                 do {
                     // The first pass is a whole sync, as without --watch.
                     try await pass(changedHere: changedHere || lastRemote == nil)
@@ -53,6 +62,7 @@ struct SyncWatch {
                     pause = every
                 } catch let error where Self.isPassing(error) {
                     log("\(CLIError.from(error, server: state.server).description) Trying again in \(Self.seconds(pause)).")
+                    if remoteNews { news.raise() }
                     try await Task.sleep(for: pause)
                     pause = min(pause * 2, .seconds(60))
                     continue
@@ -92,6 +102,18 @@ struct SyncWatch {
                 size: Int64(values.fileSize ?? 0), modified: values.contentModificationDate?.timeIntervalSince1970 ?? 0)
         }
         return found
+    }
+
+    /// Set from the stream's task, taken by the loop.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var raised = false
+        func raise() { lock.withLock { raised = true } }
+        func take() -> Bool {
+            lock.withLock {
+                defer { raised = false }; return raised
+            }
+        }
     }
 
     static func seconds(_ duration: Duration) -> String { "\(duration.components.seconds) s" }

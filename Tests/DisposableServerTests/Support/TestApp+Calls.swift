@@ -172,7 +172,7 @@ extension TestApp {
         throw TestSetupError("asset \(assetID) still processing after \(timeout)")
     }
 
-    /// Waits until the media workers have processed a photo, its preview included (issue 41: a photo is ready with
+    /// Waits until the media workers have processed a photo, its preview included (a photo is ready with
     /// its thumbnail alone first); returns its final JSON.
     func waitUntilProcessed(_ photoID: String, token: String, timeout: Duration = .seconds(30)) async throws -> APIResponse {
         let deadline = ContinuousClock.now + timeout

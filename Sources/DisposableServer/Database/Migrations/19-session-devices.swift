@@ -3,7 +3,7 @@ extension Migration {
     static let v19SessionDevices = Migration(
         version: 19,
         name: "session devices",
-        // "Chrome on Android": what the account's sessions page names each session by (issue 22, item 7).
+        // "Chrome on Android": what the account's sessions page names each session by.
         statements: ["ALTER TABLE access_tokens ADD COLUMN device TEXT"]
     )
 }

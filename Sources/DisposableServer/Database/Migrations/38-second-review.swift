@@ -3,7 +3,7 @@ extension Migration {
     static let v38SecondReview = Migration(
         version: 38, name: "second review",
         statements: [
-            // Issue 37, item 6: the library videos transcoded for an account, in 1080p-equivalent seconds, so that its
+            // The library videos transcoded for an account, in 1080p-equivalent seconds, so that its
             // transcodes stay within a daily budget. Rows older than a day are no longer read.
             """
             CREATE TABLE transcode_usage (

@@ -3,7 +3,7 @@ extension Migration {
     static let v39SignUpByMail = Migration(
         version: 39, name: "sign-up by mail",
         statements: [
-            // Registrations waiting for their owner to open the mailed link (issue 37): the account is made then.
+            // Registrations waiting for their owner to open the mailed link: the account is made then.
             """
             CREATE TABLE pending_sign_ups (
                 token_hash TEXT PRIMARY KEY,

@@ -3,7 +3,7 @@ extension Migration {
     static let v40OrganizerTerms = Migration(
         version: 40, name: "organizer terms",
         statements: [
-            // Which version of the terms and privacy notice an account accepted, and when (issue 39, item 14), as
+            // Which version of the terms and privacy notice an account accepted, and when, as
             // guests' are kept; a registration waiting for its mailed link holds the version until then.
             "ALTER TABLE users ADD COLUMN terms_version TEXT",
             "ALTER TABLE users ADD COLUMN terms_accepted_at BIGINT",

@@ -3,7 +3,7 @@ extension Migration {
     static let v41RenderPhases = Migration(
         version: 41, name: "render phases",
         statements: [
-            // Issue 41: a photo is shown once its thumbnail exists; its preview follows (a `render-preview` job).
+            // A photo is shown once its thumbnail exists; its preview follows (a `render-preview` job).
             "ALTER TABLE photos ADD COLUMN preview_pending BOOLEAN NOT NULL DEFAULT FALSE",
             // Lower runs first (`JobQueue.Priority`); every job queued before this step was a whole render. `turn`: how
             // many of its owner's jobs of that priority were queued before it — owners take turns by it, read in

@@ -3,7 +3,7 @@ extension Migration {
     static let v42LibraryCaptions = Migration(
         version: 42, name: "library captions",
         statements: [
-            // Issue 42: the words an import brings with a photo (an Instagram post's caption), or NULL.
+            // The words an import brings with a photo (an Instagram post's caption), or NULL.
             "ALTER TABLE library_assets ADD COLUMN caption TEXT"
         ]
     )

@@ -3,7 +3,7 @@ extension Migration {
     static let v43Scrobblers = Migration(
         version: 43, name: "scrobblers",
         statements: [
-            // Issue 42: the self-hosted Maloja server a person linked on My account, and its API key (a secret of
+            // The self-hosted Maloja server a person linked on My account, and its API key (a secret of
             // theirs: never answered back).
             """
             CREATE TABLE scrobblers (

@@ -3,7 +3,7 @@ extension Migration {
     static let v44WebPush = Migration(
         version: 44, name: "web push",
         statements: [
-            // Issue 42: a browser's push subscription (RFC 8030) for an account: where to send, and the keys to
+            // A browser's push subscription (RFC 8030) for an account: where to send, and the keys to
             // encrypt for it (RFC 8291); the page's language, for the words.
             """
             CREATE TABLE push_subscriptions (

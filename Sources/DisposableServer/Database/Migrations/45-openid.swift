@@ -3,7 +3,7 @@ extension Migration {
     static let v45OpenID = Migration(
         version: 45, name: "openid",
         statements: [
-            // Issue 42: which account a provider's person (issuer + subject, never the e-mail) signs in to. One link
+            // Which account a provider's person (issuer + subject, never the e-mail) signs in to. One link
             // per account and provider; the e-mail the provider gave, for the admin panel and My account.
             """
             CREATE TABLE openid_links (

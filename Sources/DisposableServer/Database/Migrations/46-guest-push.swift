@@ -3,7 +3,7 @@ extension Migration {
     static let v46GuestPush = Migration(
         version: 46, name: "guest push",
         statements: [
-            // Issue 42: a subscription is an account's or a guest's (a guest without an account is told that the
+            // A subscription is an account's or a guest's (a guest without an account is told that the
             // photos are revealed, or that someone liked theirs, like anyone). Rebuilt, as SQLite cannot loosen a
             // NOT NULL; gone with the account, or with the guest (and so with the event).
             """

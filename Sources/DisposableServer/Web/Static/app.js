@@ -4,7 +4,7 @@ export const locale = strings.locale || 'en-GB';
 
 const plurals = new Intl.PluralRules(locale);
 
-/** Where times are shown: the account's zone when the person chose one, else the browser's (issue 39, item 5). */
+/** Where times are shown: the account's zone when the person chose one, else the browser's. */
 export const timeZone = document.documentElement.dataset.timeZone || undefined;
 
 /** A catalogue string with {placeholders} filled; `key_one` is used where the language says n is singular. */
@@ -92,7 +92,7 @@ export function pageViewer(viewer, step) {
   const close = document.getElementById('viewer-close');
   close.addEventListener('click', () => viewer.close());
   // Focus stays in the open viewer however it pages (a control it was on may hide), and goes back to the tile
-  // that opened it (issue 39, item 11). The arrows page wherever the focus is, but not inside a text field or
+  // that opened it. The arrows page wherever the focus is, but not inside a text field or
   // a player, which use them.
   let opener = null;
   const show = viewer.showModal.bind(viewer);
@@ -131,7 +131,7 @@ const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 if (zone) document.cookie = `disposable_tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
 for (const element of document.querySelectorAll('time[datetime]')) element.textContent = formatDateTime(element.dateTime);
 
-// A form sent back with errors: bring the first one into view and put the cursor in its field (issue 20, item 6).
+// A form sent back with errors: bring the first one into view and put the cursor in its field.
 const firstError = document.querySelector('.field-error, p.error[role=alert]');
 if (firstError) {
   const field = document.querySelector('[aria-invalid="true"]') ?? firstError.closest('form')?.querySelector('input:not([type=hidden]), textarea');
@@ -155,7 +155,7 @@ document.addEventListener('click', async (event) => {
   }
 });
 
-// Every dialog (issue 39, items 3 and 11): Cancel is a plain button, so Enter in a field submits the form's primary
+// Every dialog: Cancel is a plain button, so Enter in a field submits the form's primary
 // action; Escape leaves "cancel" as the answer (a dialog keeps its last answer otherwise, and would save again).
 document.addEventListener('click', (event) => {
   const cancel = event.target.closest('dialog button[value=cancel]');
@@ -165,7 +165,7 @@ document.addEventListener('cancel', (event) => {
   if (event.target instanceof HTMLDialogElement) event.target.returnValue = 'cancel';
 }, true);
 
-/** The app's own confirmation (issue 39, item 8): resolves true when the person chose `action`. */
+/** The app's own confirmation: resolves true when the person chose `action`. */
 export function confirmAction(text, action, { danger = false } = {}) {
   const dialog = document.createElement('dialog');
   dialog.className = 'confirm';

@@ -90,7 +90,7 @@ async function start() {
   addEventListener('pagehide', () => stream.close());
 }
 
-// Issue 42: the same notices on this phone with its pages closed (Web Push), offered to accounts from the bell —
+// The same notices on this phone with its pages closed (Web Push), offered to accounts from the bell —
 // asked only when the person taps, never on arrival.
 async function offerPush() {
   const offer = document.getElementById('push-offer');

@@ -38,7 +38,7 @@ const shots = watchQueue(queue, config, t, (left) => {
 function updateShutter() {
   shutter.disabled = !recorder && (!live || capturing || shots.shotsLeft() <= 0 || !stream);
   fileInput.disabled = !live || shots.shotsLeft() <= 0;
-  // The film used up: no button that cannot do anything (issue 39, item 13).
+  // The film used up: no button that cannot do anything.
   fileInput.closest('.fallback').hidden = shots.shotsLeft() <= 0;
 }
 

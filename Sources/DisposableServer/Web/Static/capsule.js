@@ -126,7 +126,7 @@ if (root) {
   });
 
   // The song's clip: a sound file picked is sent as it is; the server keeps its first 30 seconds. The page is
-  // changed in place, never reloaded: words typed in the form stay (issue 39, item 4).
+  // changed in place, never reloaded: words typed in the form stay.
   const clipFile = document.getElementById('capsule-clip-file');
   const clipRemove = document.getElementById('capsule-clip-remove');
   const showClip = (url) => {

@@ -150,7 +150,7 @@ function follow() {
   });
   on('photo-ready', (change) => { if (change.photo) add(change.photo, true); });
   // SOC-1: a caption written or changed, shown at once in the grid's data and an open viewer.
-  // Issue 41: a photo shown with its thumbnail alone gets its preview; an open viewer swaps it in, unless the
+  // A photo shown with its thumbnail alone gets its preview; an open viewer swaps it in, unless the
   // original is already there.
   on('photo-updated', (change) => {
     if (!change.photo || !photos.has(change.photo.id)) return;

@@ -1,4 +1,4 @@
-// Issue 42: Instagram's "Download your information" export (JSON format) into my photos, read in the browser. The
+// Instagram's "Download your information" export (JSON format) into my photos, read in the browser. The
 // ZIP can be gigabytes: only its directory, its lists and then one file at a time are read (File.slice), and each
 // photo or video goes up through the library's upload queue with its post's date and caption. The same rules as
 // `disposable import --instagram`: two layouts (your_instagram_activity/media/…, older content/…), under a folder

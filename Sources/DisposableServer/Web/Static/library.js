@@ -15,7 +15,7 @@ let cursor = null;
 let finished = false;
 let loading = false;
 
-// Capture times are moments; they show, and fall into months, in the reader's own time zone (issue 39, item 5).
+// Capture times are moments; they show, and fall into months, in the reader's own time zone.
 const monthParts = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', timeZone });
 const monthOf = (time) => {
   const part = Object.fromEntries(monthParts.formatToParts(new Date(time)).map(({ type, value }) => [type, value]));
@@ -279,7 +279,7 @@ if (!inTrash) {
   };
   const input = document.getElementById('library-files');
   input.addEventListener('change', async () => { await add(input.files); input.value = ''; });
-  // Issue 42: an Instagram export, read here, each photo queued with its post's date and caption.
+  // An Instagram export, read here, each photo queued with its post's date and caption.
   const instagram = document.getElementById('instagram-file');
   instagram.addEventListener('change', async () => {
     const [zip] = instagram.files;

@@ -100,7 +100,7 @@ async function loadPhotos() {
   for (const photo of page.items) {
     const item = document.createElement('li');
     item.dataset.id = photo.id;
-    // Who shot it, and the larger picture a tap away: moderating needs both (issue 20). A note shows its words.
+    // Who shot it, and the larger picture a tap away: moderating needs both. A note shows its words.
     let enlarge;
     if (photo.kind === 'note') {
       enlarge = document.createElement('p');
@@ -121,7 +121,7 @@ async function loadPhotos() {
     const shooter = document.createElement('span');
     shooter.className = 'shooter';
     nameWithFace(shooter, photo, photo.shooter.name);
-    // Approve and delete apart, in their own colours, under the picture rather than on it (issue 39, item 8).
+    // Approve and delete apart, in their own colours, under the picture rather than on it.
     const actions = document.createElement('div');
     actions.className = 'actions';
     const remove = document.createElement('button');

@@ -1,4 +1,4 @@
-// Issue 42: the service worker. A notice sent to this browser (Web Push, already worded by the server in the
+// The service worker. A notice sent to this browser (Web Push, already worded by the server in the
 // reader's language) is shown even with every page closed; a tap opens its page, in a tab of ours if one is open.
 self.addEventListener('push', (event) => {
   let notice = {};

@@ -28,7 +28,7 @@ async function loadPhotos() {
   if (!response.ok) throw new Error(`photos: ${response.status}`);
   const page = await response.json();
   // Notes are words for the phones' guestbook; the wall shows pictures.
-  // A photo whose preview is still being made (issue 41) comes on screen with it: a thumbnail is too small here.
+  // A photo whose preview is still being made comes on screen with it: a thumbnail is too small here.
   photos = page.items.filter((photo) => photo.status === 'ready' && photo.urls && !photo.previewPending);
   position = current ? photos.findIndex((photo) => photo.id === current.id) : -1;
   developing.hidden = page.revealed;

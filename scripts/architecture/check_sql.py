@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Where SQL may live, and who may write each table (run by scripts/check-architecture; exits 1 on a violation).
+
+  6. SQL and the database engine only in repositories (`*Repository.swift`, `*Repository+*.swift`), `Database/` and
+     `App/`; the files that still hold them elsewhere are listed in `allowed-sql`, each with its reason. The list
+     only shrinks: a listed file that no longer needs its entry is an error too.
+  7. A table is written (INSERT, UPDATE, DELETE, UPSERT) only by its owner in `table-owners`; other repositories
+     join it to read. Known exceptions are listed in `allowed-writes` (table, file, reason), which only shrinks.
+
+Usage: check_sql.py [SOURCES_ROOT]  (default: Sources/DisposableServer, with the lists beside this script)
+"""
+import pathlib
+import re
+import sys
+
+here = pathlib.Path(__file__).resolve().parent
+root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "Sources/DisposableServer")
+problems = []
+
+SQL = re.compile(r'\.raw\(|\b(?:db|database|sql)\.(?:select|insert|update|delete)\(')
+ENGINE = re.compile(r'\bany DatabaseEngine\b|:\s*DatabaseEngine\b')
+WRITE = re.compile(
+    r'\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)\b|\b(?:insert\(into|update|delete\(from):?\s*"([a-z_]+)"')
+REPOSITORY = re.compile(r'Repository(\+[A-Za-z]+)?\.swift$')
+
+
+def entries(name, fields, reason=True):
+    """The list's lines: `fields` words, then (when `reason`) why, which is required."""
+    rows = []
+    for number, line in enumerate((here / name).read_text().splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split(None, fields)
+        if len(parts) < fields or (reason and len(parts) == fields):
+            problems.append(f"{name}:{number}: every entry says why: {line}")
+            continue
+        rows.append(tuple(parts[:fields]))
+    return rows
+
+
+def free(path):
+    """Files where SQL and the engine belong."""
+    return bool(REPOSITORY.search(path.name)) or path.parts[0] in ("Database", "App")
+
+
+files = {}
+for path in sorted(root.rglob("*.swift")):
+    relative = path.relative_to(root)
+    if relative.parts[0] == "Database" and len(relative.parts) > 1 and relative.parts[1] == "Migrations":
+        continue
+    lines = [line for line in path.read_text().splitlines() if not line.lstrip().startswith("//")]
+    files[relative] = lines
+
+allowed_sql = {pathlib.PurePath(path) for (path,) in entries("allowed-sql", 1)}
+for path, lines in files.items():
+    holds = [n for n, line in enumerate(lines, 1) if SQL.search(line) or ENGINE.search(line)]
+    if free(path):
+        continue
+    if holds and path not in allowed_sql:
+        problems.append(f"{path}:{holds[0]}: SQL or the database engine outside a repository (give it to the feature's repository)")
+    if not holds and path in allowed_sql:
+        problems.append(f"allowed-sql: {path} no longer holds SQL or the engine: remove its entry")
+for path in allowed_sql:
+    if path not in files:
+        problems.append(f"allowed-sql: {path} does not exist: remove its entry")
+
+owners = dict(entries("table-owners", 2, reason=False))
+migrations = "\n".join(p.read_text() for p in sorted((root / "Database" / "Migrations").glob("*.swift")))
+# Every table the migrations make, but the migrations' own and those renamed into another name.
+tables = set(re.findall(r'CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)', migrations)) - {"schema_migrations"}
+tables -= set(re.findall(r'ALTER TABLE ([a-z_]+) RENAME TO', migrations))
+for table in sorted(tables - owners.keys()):
+    problems.append(f"table-owners: the table `{table}` has no owner")
+allowed_writes = set(entries("allowed-writes", 2))
+used_writes = set()
+for path, lines in files.items():
+    for number, line in enumerate(lines, 1):
+        for match in WRITE.finditer(line):
+            table = match.group(1) or match.group(2)
+            if table not in owners:
+                continue  # a word of a sentence (`UPDATE` in a comment's prose), not a table
+            owner = owners[table]
+            if str(path.with_suffix("")).split("+")[0] == owner:
+                continue
+            if (table, str(path)) in allowed_writes:
+                used_writes.add((table, str(path)))
+                continue
+            problems.append(f"{path}:{number}: writes `{table}`, which {owner} owns (ask its service)")
+for table, path in sorted(allowed_writes - used_writes):
+    problems.append(f"allowed-writes: {path} no longer writes `{table}`: remove its entry")
+
+for problem in problems:
+    print("architecture: " + problem, file=sys.stderr)
+sys.exit(1 if problems else 0)
