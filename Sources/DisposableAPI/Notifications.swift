@@ -46,10 +46,14 @@ public struct NotificationJSON: Codable, Sendable, Equatable {
     public var deletesAt: Date?
     public var createdAt: Date
     public var read: Bool
+    /// The notice in the reader's language, as the bell and a phone show it: worded once, on the server.
+    public var message: String?
+    /// The page it opens (a path on this server).
+    public var link: String?
 
     public init(
         id: String, kind: Kind, eventId: String?, eventName: String?, eventCode: String?, photoId: String?, actorName: String?, text: String?,
-        deletesAt: Date?, createdAt: Date, read: Bool, period: String? = nil
+        deletesAt: Date?, createdAt: Date, read: Bool, period: String? = nil, message: String? = nil, link: String? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -63,6 +67,8 @@ public struct NotificationJSON: Codable, Sendable, Equatable {
         self.deletesAt = deletesAt
         self.createdAt = createdAt
         self.read = read
+        self.message = message
+        self.link = link
     }
 }
 

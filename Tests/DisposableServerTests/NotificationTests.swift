@@ -38,6 +38,17 @@ struct NotificationTests {
             #expect(items.map { $0["actorName"] as? String } == ["Olivia", "Tom"])
             #expect(items.first?["text"] as? String == "What a <b>shot</b>" && items.allSatisfy { $0["photoId"] as? String == party.photoID })
             #expect(items.allSatisfy { $0["eventId"] as? String == party.eventID && $0["read"] as? Bool == false && $0["eventCode"] != nil })
+            // Worded once, on the server, in the reader's language, with the page each opens (the bell shows them).
+            let event = try #require(items.first?["eventName"] as? String)
+            let post = "/e/\(try #require(items.first?["eventCode"] as? String))#post=\(party.photoID)"
+            #expect(
+                items.map { $0["message"] as? String } == [
+                    "Olivia commented on your post in \(event): “What a <b>shot</b>”", "Tom liked your post in \(event)",
+                ])
+            #expect(items.allSatisfy { $0["link"] as? String == post }, "\(maggie.text)")
+            let french = GuestbookTests.items(
+                try await app.call(.get, "/api/v1/notifications", token: party.maggie, headers: [.acceptLanguage: "fr-FR,fr;q=0.9"]))
+            #expect(french.last?["message"] as? String == "Tom a aimé votre publication dans \(event)", "\(french)")
             for other in [party.tom, party.organizer] {
                 let theirs = try await Self.page(app, other)
                 #expect(GuestbookTests.items(theirs).isEmpty && theirs["unreadCount"] as? Int == 0, "only the post's author is told")

@@ -2845,6 +2845,14 @@ extension Components {
             public var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Notification/read`.
             public var read: Swift.Bool
+            /// The notice in the reader's language (Accept-Language, or the language chosen on the pages), as the bell and a phone show it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/message`.
+            public var message: Swift.String?
+            /// The page it opens (a path on this server).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notification/link`.
+            public var link: Swift.String?
             /// Creates a new `Notification`.
             ///
             /// - Parameters:
@@ -2860,6 +2868,8 @@ extension Components {
             ///   - deletesAt: ending-soon: when the event and its photos are deleted.
             ///   - createdAt:
             ///   - read:
+            ///   - message: The notice in the reader's language (Accept-Language, or the language chosen on the pages), as the bell and a phone show it.
+            ///   - link: The page it opens (a path on this server).
             public init(
                 id: Swift.String,
                 kind: Components.Schemas.NotificationKind,
@@ -2872,7 +2882,9 @@ extension Components {
                 text: Swift.String? = nil,
                 deletesAt: Foundation.Date? = nil,
                 createdAt: Foundation.Date,
-                read: Swift.Bool
+                read: Swift.Bool,
+                message: Swift.String? = nil,
+                link: Swift.String? = nil
             ) {
                 self.id = id
                 self.kind = kind
@@ -2886,6 +2898,8 @@ extension Components {
                 self.deletesAt = deletesAt
                 self.createdAt = createdAt
                 self.read = read
+                self.message = message
+                self.link = link
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2900,6 +2914,8 @@ extension Components {
                 case deletesAt
                 case createdAt
                 case read
+                case message
+                case link
             }
         }
         /// - Remark: Generated from `#/components/schemas/NotificationPage`.

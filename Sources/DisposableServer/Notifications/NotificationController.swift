@@ -17,14 +17,15 @@ struct NotificationController {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
+        let reader = NoticeWords.Reader(WebRequest(request, context: context))
         guard request.headers[.accept]?.contains("text/event-stream") == true else {
             return try jsonResponse(
                 try await notifications.page(
-                    cursor: query.get("cursor"), limit: try GalleryController.limit(query.get("limit")), for: context.identity))
+                    cursor: query.get("cursor"), limit: try GalleryController.limit(query.get("limit")), for: context.identity, reader: reader))
         }
         let identity = try context.requireIdentity()
         let stillValid = self.stillValid
-        var source = try await notifications.liveSource(for: identity, resume: request.headers[.init("Last-Event-ID")!]) {
+        var source = try await notifications.liveSource(for: identity, reader: reader, resume: request.headers[.init("Last-Event-ID")!]) {
             try await stillValid(identity)
         }
         let slot = streams.open(for: identity.tokenHash)

@@ -13,7 +13,7 @@ struct NotificationService: Sendable {
     static let anyone = "*"
     static let maxIDs = 500
 
-    func page(cursor raw: String?, limit: Int, for identity: Identity?) async throws -> NotificationPage {
+    func page(cursor raw: String?, limit: Int, for identity: Identity?, reader: NoticeWords.Reader) async throws -> NotificationPage {
         guard let identity else { throw Problem.unauthorized }
         let recipients = try await rows.recipients(of: identity)
         let cursor = try raw.map { raw in
@@ -24,17 +24,17 @@ struct NotificationService: Sendable {
         }
         let page = try await rows.page(for: recipients, before: cursor, limit: limit)
         return NotificationPage(
-            items: page.items.map(json), unreadCount: try await rows.unreadCount(for: recipients), nextCursor: page.next?.token)
+            items: page.items.map { json($0, for: reader) }, unreadCount: try await rows.unreadCount(for: recipients), nextCursor: page.next?.token)
     }
 
     /// A live stream of `identity`'s notices after `resume` (its Last-Event-ID), or from now.
     func liveSource(
-        for identity: Identity, resume: String?, stillValid: @escaping @Sendable () async throws -> Bool
+        for identity: Identity, reader: NoticeWords.Reader, resume: String?, stillValid: @escaping @Sendable () async throws -> Bool
     ) async throws -> NoticeSource {
         let recipients = try await rows.recipients(of: identity)
         var start = try await rows.latest(for: recipients)
         if let resumed = resume.flatMap(NotificationRepository.Cursor.init(token:)) { start = resumed }
-        return NoticeSource(notifications: self, recipients: recipients, last: start, stillValid: stillValid)
+        return NoticeSource(notifications: self, recipients: recipients, reader: reader, last: start, stillValid: stillValid)
     }
 
     func markRead(_ input: NotificationsRead, for identity: Identity?) async throws -> UnreadCount {
@@ -57,12 +57,22 @@ struct NotificationService: Sendable {
             deletesAt: notice.kind == .endingSoon ? notice.event.map { $0.endsAt + retention } : nil, createdAt: notice.createdAt, read: notice.read,
             period: notice.period)
     }
+
+    /// The notice with its sentence and page for `reader`: worded here once, for the bell, the API and phones alike.
+    func json(_ notice: NotificationRepository.Notice, for reader: NoticeWords.Reader) -> NotificationJSON {
+        var json = json(notice)
+        let words = NoticeWords.words(json, language: reader.language, zone: reader.zone)
+        json.message = words.body
+        json.link = words.url
+        return json
+    }
 }
 
 /// The bell's live stream: new notices as they come, and the unread count as it moves.
 struct NoticeSource: EventStreamSource {
     let notifications: NotificationService
     let recipients: [String]
+    let reader: NoticeWords.Reader
     var last: NotificationRepository.Cursor
     var unread = -1
     let stillValid: @Sendable () async throws -> Bool
@@ -70,11 +80,12 @@ struct NoticeSource: EventStreamSource {
     var slot: NotificationStreams.Stream?
 
     init(
-        notifications: NotificationService, recipients: [String], last: NotificationRepository.Cursor,
+        notifications: NotificationService, recipients: [String], reader: NoticeWords.Reader, last: NotificationRepository.Cursor,
         stillValid: @escaping @Sendable () async throws -> Bool
     ) {
         self.notifications = notifications
         self.recipients = recipients
+        self.reader = reader
         self.last = last
         self.stillValid = stillValid
     }
@@ -91,7 +102,7 @@ struct NoticeSource: EventStreamSource {
         let count = try await rows.unreadCount(for: recipients)
         var text = ""
         for notice in try await rows.newer(for: recipients, after: last, limit: 100) {
-            let data = String(decoding: try JSONEncoder.sorted.encode(notifications.json(notice)), as: UTF8.self)
+            let data = String(decoding: try JSONEncoder.sorted.encode(notifications.json(notice, for: reader)), as: UTF8.self)
             last = NotificationRepository.Cursor(time: notice.createdAt.millisecondsSince1970, id: notice.id)
             text += "id: \(last.token)\nevent: notification\ndata: \(data)\n\n"
         }

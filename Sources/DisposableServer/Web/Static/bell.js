@@ -7,39 +7,10 @@ const dialog = document.getElementById('notifications-dialog');
 const list = document.getElementById('notifications');
 let unread = 0;
 
+// The server words each notice in the reader's language and says which page it opens (`message`, `link`): the bell
+// only shows them.
 function text(notice) {
-  const values = { name: notice.actorName ?? '', event: notice.eventName ?? '', text: notice.text ?? '' };
-  switch (notice.kind) {
-    case 'liked': return t('notice_liked', values);
-    case 'commented': return t('notice_commented', values);
-    case 'revealed': return t('notice_revealed', values);
-    case 'ending-soon': return t('notice_ending', { ...values, date: formatDateTime(notice.deletesAt) });
-    case 'recap': return t('notice_recap', values);
-    case 'capsule': return t('notice_capsule', { month: formatMonth(notice.period) });
-    case 'moments-recap': return t('notice_moments_recap', { year: notice.period });
-    case 'friend-request': return t('notice_friend_request', values);
-    case 'friend-accepted': return t('notice_friend_accepted', values);
-    case 'capsule-shared': return t('notice_capsule_shared', values);
-    case 'capsule-reaction': return t('notice_capsule_reaction', values);
-    case 'capsule-comment': return t('notice_capsule_comment', values);
-    default: return notice.eventName ?? '';
-  }
-}
-
-/// "October 2026" in the reader's language, from `2026-10`.
-function formatMonth(period) {
-  const [year, month] = (period ?? '').split('-').map(Number);
-  if (!year || !month) return period ?? '';
-  return new Date(Date.UTC(year, month - 1, 15)).toLocaleDateString(document.documentElement.lang, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-}
-
-function where(notice) {
-  if (notice.kind === 'capsule') return `/capsules/${encodeURIComponent(notice.period)}`;
-  if (notice.kind === 'moments-recap') return `/moments?year=${encodeURIComponent(notice.period)}`;
-  if (notice.kind.startsWith('friend-')) return '/friends';
-  if (['capsule-shared', 'capsule-reaction', 'capsule-comment'].includes(notice.kind)) return '/board';
-  const page = `/e/${encodeURIComponent(notice.eventCode)}${notice.kind === 'recap' ? '/recap' : ''}`;
-  return `${page}${notice.photoId ? `#post=${encodeURIComponent(notice.photoId)}` : ''}`;
+  return notice.message ?? notice.eventName ?? '';
 }
 
 function item(notice) {
@@ -47,7 +18,7 @@ function item(notice) {
   li.dataset.id = notice.id;
   li.classList.toggle('unread', !notice.read);
   const link = document.createElement('a');
-  link.href = where(notice);
+  link.href = notice.link ?? '/';
   const words = document.createElement('span');
   words.textContent = text(notice);
   const when = document.createElement('time');

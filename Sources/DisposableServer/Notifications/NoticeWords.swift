@@ -1,9 +1,27 @@
 import DisposableAPI
 import Foundation
 
-/// What a notice says on a phone's lock screen, in the subscriber's language: the bell's own sentences
-/// (`js_notice_*`, as `Static/bell.js` writes them), the event or the app as the title, and the page it opens.
+/// What a notice says — in the bell, in the API (`message`, `link`) and on a phone's lock screen — in the reader's
+/// language: its sentence (`js_notice_*` of the catalogues), the event or the app as the title, and the page it
+/// opens. Worded only here: `Static/bell.js` shows what it is given.
 enum NoticeWords {
+    /// Who reads: their language (the one chosen on the pages, else the browser's) and the zone times are told in
+    /// (the account's, else the browser's as the pages' script keeps it, else UTC).
+    struct Reader: Sendable {
+        let language: WebLanguage
+        let zone: TimeZone
+
+        init(language: WebLanguage, zone: TimeZone) {
+            self.language = language
+            self.zone = zone
+        }
+
+        /// The page's reader: the same language and zone as the pages around the bell.
+        init(_ page: WebRequest) {
+            self.init(language: page.language, zone: page.timeZone)
+        }
+    }
+
     struct Words: Codable, Equatable {
         let title: String
         let body: String
