@@ -363,6 +363,7 @@ def main():
     parser.add_argument("--before", help="a folder with the release build to compare with (its disposable)")
     parser.add_argument("--picture", help="where to draw the night (SVG)")
     parser.add_argument("--only-postgres", action="store_true", help="skip SQLite + folder (with --postgres and --s3)")
+    parser.add_argument("--encryption", action="store_true", help="each night also with photos encrypted at rest, just after")
     args = parser.parse_args()
     blobs = [open(path, "rb").read() for path in generate(os.path.join(WORK, "photos"), 40)]
     stacks = [] if args.only_postgres else [("SQLite + folder", {})]
@@ -370,9 +371,17 @@ def main():
     if args.postgres and args.s3:
         stacks.append(("PostgreSQL + S3 (moto)", "s3"))
     builds = ([("before", os.path.join(args.before, "disposable"))] if args.before else []) + [("after" if args.before else "", BINARY)]
+    if args.encryption:
+        # The same build, plain and then with a storage key: the cost of encryption at rest in one sitting.
+        key = os.path.join(WORK, "storage.key")
+        with open(key, "wb") as out:
+            out.write(os.urandom(32))
+        builds = [(name, binary, None) for name, binary in builds] + [("encrypted", BINARY, key)]
+    else:
+        builds = [(name, binary, None) for name, binary in builds]
     results = {}
     for stack, env in stacks:
-        for build, binary in builds:
+        for build, binary, key in builds:
             if env == "s3":
                 # A database and a bucket of its own for each build: neither starts on the other's photos.
                 bucket = f"night-{uuid.uuid4().hex[:12]}"
@@ -385,7 +394,9 @@ def main():
                     "DISPOSABLE_S3_ENDPOINT": args.s3, "DISPOSABLE_S3_PATH_STYLE": "true",
                     "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench"}
             else:
-                environment = env
+                environment = dict(env)
+            if key:
+                environment = {**environment, "DISPOSABLE_STORAGE_KEY_FILE": key}
             server = Server(port=8095, env=environment, binary=binary).start()
             try:
                 result = asyncio.run(Night(server, args, moto_pid if env == "s3" else None).run(blobs))

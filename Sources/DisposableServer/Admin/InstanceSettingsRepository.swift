@@ -69,4 +69,18 @@ extension InstanceSettingsRepository {
             return try row?.decode(column: "value", as: String.self)
         }
     }
+
+    /// The setup code: the stored one, after storing `candidate` if none is stored yet. In the caller's transaction
+    /// (the first admin is made in the one that checks it).
+    static func setupCode(candidate: String, in db: any SQLDatabase) async throws -> String {
+        try await db.raw(
+            "INSERT INTO instance_settings (key, value) VALUES ('setup_code', \(bind: candidate)) ON CONFLICT (key) DO NOTHING"
+        ).run()
+        return try await db.raw("SELECT value FROM instance_settings WHERE key = 'setup_code'").first()?.decode(column: "value", as: String.self)
+            ?? ""
+    }
+
+    static func removeSetupCode(in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM instance_settings WHERE key = 'setup_code'").run()
+    }
 }

@@ -20,11 +20,7 @@ enum SetupCode {
 
     /// The stored code, made now if there is none.
     static func current(in db: any SQLDatabase) async throws -> String {
-        try await db.raw(
-            "INSERT INTO instance_settings (key, value) VALUES ('setup_code', \(bind: random())) ON CONFLICT (key) DO NOTHING"
-        ).run()
-        return try await db.raw("SELECT value FROM instance_settings WHERE key = 'setup_code'").first()?.decode(column: "value", as: String.self)
-            ?? ""
+        try await InstanceSettingsRepository.setupCode(candidate: random(), in: db)
     }
 
     /// Whether `typed` is the stored code (compared in constant time).
@@ -34,6 +30,6 @@ enum SetupCode {
     }
 
     static func remove(in db: any SQLDatabase) async throws {
-        try await db.raw("DELETE FROM instance_settings WHERE key = 'setup_code'").run()
+        try await InstanceSettingsRepository.removeSetupCode(in: db)
     }
 }

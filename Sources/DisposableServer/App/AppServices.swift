@@ -125,7 +125,8 @@ public struct AppServices: Sendable {
         moments = MomentService(
             database: database, clock: clock, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), profiles: profiles)
         scrobblers = ScrobblerService(
-            database: database, maloja: Maloja(outbound: outbound), limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
+            rows: ScrobblerRepository(database: database), maloja: Maloja(outbound: outbound),
+            limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
             clock: clock, logger: logger)
         capsules = CapsuleService(
             rows: CapsuleRepository(database: database), profiles: profiles, collages: Collage(blobs: blobs, images: images),
@@ -159,7 +160,8 @@ public struct AppServices: Sendable {
             let host = URL(string: configuration.publicBaseURL)?.host ?? "localhost"
             return SMTPMailer(settings: try SMTPSettings(url: url, from: configuration.mailFrom ?? "Disposable <disposable@\(host)>"), logger: logger)
         }
-        support = SupportService(database: database, mailer: mailer, clock: clock, limiter: RateLimiter(configuration.limits.support))
+        support = SupportService(
+            rows: SupportRepository(database: database), mailer: mailer, clock: clock, limiter: RateLimiter(configuration.limits.support))
         passwordResets = PasswordResetService(
             database: database, accounts: accounts, mailer: mailer, publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
         signUps = SignUpService(

@@ -1,13 +1,12 @@
 import DisposableAPI
 import Foundation
 import Logging
-import SQLKit
 
 /// The month's song from a scrobbler the person runs — a self-hosted Maloja linked on My account (its
 /// address and an API key). The capsule takes the month's most played track as its song; the person may change it.
 /// Spotify's own API is not used: it needs an app registered with Spotify by whoever runs the instance.
 struct ScrobblerService: Sendable {
-    let database: any DatabaseEngine
+    let rows: ScrobblerRepository
     let maloja: Maloja
     let limiter: RateLimiter
     let clock: any AppClock
@@ -34,32 +33,24 @@ struct ScrobblerService: Sendable {
             throw Problem.invalidField("url", "No Maloja server answered at \(url.absoluteString). Check the address (with http:// or https://).")
         }
         let now = clock.now
-        try await database.transaction { db in
-            try await db.raw("DELETE FROM scrobblers WHERE user_id = \(bind: user.id)").run()
-            try await db.raw(
-                """
-                INSERT INTO scrobblers (user_id, kind, url, api_key, linked_at)
-                VALUES (\(bind: user.id), 'maloja', \(bind: url.absoluteString), \(bind: key), \(bind: now.millisecondsSince1970))
-                """
-            ).run()
-        }
+        try await rows.replace(userID: user.id, url: url, apiKey: key, at: now)
         return ScrobblerJSON(kind: "maloja", url: url.absoluteString, linkedAt: Date(millisecondsSince1970: now.millisecondsSince1970))
     }
 
     func linked(for user: User) async throws -> ScrobblerJSON {
-        guard let row = try await row(user.id) else { throw Problem.notFound("No scrobbler is linked to your account.") }
+        guard let row = try await rows.find(userID: user.id) else { throw Problem.notFound("No scrobbler is linked to your account.") }
         return ScrobblerJSON(kind: row.kind, url: row.url.absoluteString, linkedAt: row.linkedAt)
     }
 
     func unlink(for user: User) async throws {
-        try await database.transaction { db in try await db.raw("DELETE FROM scrobblers WHERE user_id = \(bind: user.id)").run() }
+        try await rows.remove(userID: user.id)
     }
 
     /// `month`'s most played track, from the first to the last day of the month, or nil: nothing linked, nothing
     /// played, or the scrobbler away (a capsule never waits for it).
     func song(of userID: String, in month: CapsuleMonth) async -> (title: String, artist: String?)? {
         do {
-            guard let row = try await row(userID) else { return nil }
+            guard let row = try await rows.find(userID: userID) else { return nil }
             var last = DateComponents(year: month.year, month: month.month)
             last.day = Calendar(identifier: .gregorian).range(of: .day, in: .month, for: month.start(in: .gmt))?.count ?? 28
             guard let track = try await maloja.topTrack(row.url, from: DateComponents(year: month.year, month: month.month, day: 1), to: last)
@@ -89,17 +80,5 @@ struct ScrobblerService: Sendable {
                 "url", "url is the Maloja server's address, such as https://music.example.org (http or https, at most \(maxURL) characters).")
         }
         return url
-    }
-
-    private func row(_ userID: String) async throws -> (kind: String, url: URL, linkedAt: Date)? {
-        try await database.read { db in
-            guard let row = try await db.raw("SELECT kind, url, linked_at FROM scrobblers WHERE user_id = \(bind: userID)").first(),
-                let url = URL(string: try row.decode(column: "url", as: String.self))
-            else { return nil }
-            return (
-                try row.decode(column: "kind", as: String.self), url,
-                Date(millisecondsSince1970: try row.decode(column: "linked_at", as: Int64.self))
-            )
-        }
     }
 }

@@ -1,12 +1,11 @@
 import DisposableAPI
 import Foundation
-import SQLKit
 
 /// Support tickets (SUP-2, ADM-6): anyone writes to the admin through a contact form — guests and visitors
 /// too, an e-mail address optional — within a rate limit; the admin reads them in the panel, answers by
 /// e-mail when the instance has a mail server, and closes them.
 struct SupportService: Sendable {
-    let database: any DatabaseEngine
+    let rows: SupportRepository
     let mailer: (any Mailer)?
     let clock: any AppClock
     /// Tickets per client address (by default 5, then one more every 10 minutes).
@@ -28,15 +27,7 @@ struct SupportService: Sendable {
         try await limiter.take(address: client)
         let (writer, address) = (userID, email)
         let ticket = TicketJSON(id: newID(), status: "open", subject: subject, createdAt: clock.now)
-        try await database.sql { db in
-            try await db.raw(
-                """
-                INSERT INTO support_tickets (id, user_id, email, subject, message, status, created_at)
-                VALUES (\(bind: ticket.id), \(bind: writer), \(bind: address), \(bind: subject), \(bind: message), 'open',
-                    \(bind: ticket.createdAt.millisecondsSince1970))
-                """
-            ).run()
-        }
+        try await rows.insert(ticket, userID: writer, email: address, message: message)
         return ticket
     }
 
@@ -45,19 +36,12 @@ struct SupportService: Sendable {
         if let status, !["open", "closed"].contains(status) {
             throw Problem.invalidField("status", "The status must be “open” or “closed”.")
         }
-        return try await database.read { db in
-            try await db.raw(
-                """
-                SELECT * FROM support_tickets WHERE \(bind: status ?? "") = '' OR status = \(bind: status ?? "")
-                ORDER BY CASE WHEN status = 'open' THEN 0 ELSE 1 END, created_at DESC LIMIT 500
-                """
-            ).all().map(Self.ticket(from:))
-        }
+        return try await rows.list(status: status)
     }
 
     /// Answers by e-mail (then the ticket is answered) and/or closes or reopens it.
     func update(_ id: String, with patch: TicketPatch) async throws -> TicketJSON {
-        guard var ticket = try await find(id) else { throw Problem.notFound("There is no ticket with this id.") }
+        guard var ticket = try await rows.find(id) else { throw Problem.notFound("There is no ticket with this id.") }
         if let status = patch.status, !["open", "closed"].contains(status) {
             throw Problem.invalidField("status", "The status must be “open” or “closed”.")
         }
@@ -76,38 +60,15 @@ struct SupportService: Sendable {
                     .badGateway, "mail-failed", title: "Mail not sent", detail: "The answer could not be sent by mail: \(error). Try again later.")
             }
             let now = clock.now
-            try await database.sql { db in
-                try await db.raw(
-                    "UPDATE support_tickets SET answer = \(bind: answer), answered_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: id)"
-                ).run()
-            }
+            try await rows.setAnswer(id, answer, at: now)
             ticket.answer = answer
             ticket.answeredAt = now
         }
         if let status = patch.status {
-            let closedAt: Int64? = status == "closed" ? clock.now.millisecondsSince1970 : nil
-            try await database.sql { db in
-                try await db.raw("UPDATE support_tickets SET status = \(bind: status), closed_at = \(bind: closedAt) WHERE id = \(bind: id)").run()
-            }
+            try await rows.setStatus(id, status, closedAt: status == "closed" ? clock.now : nil)
             ticket.status = status
         }
         return ticket
-    }
-
-    private func find(_ id: String) async throws -> TicketJSON? {
-        try await database.read { db in
-            try await db.raw("SELECT * FROM support_tickets WHERE id = \(bind: id)").first().map(Self.ticket(from:))
-        }
-    }
-
-    private static func ticket(from row: any SQLRow) throws -> TicketJSON {
-        TicketJSON(
-            id: try row.decode(column: "id", as: String.self), status: try row.decode(column: "status", as: String.self),
-            subject: try row.decode(column: "subject", as: String.self),
-            createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
-            email: try row.decode(column: "email", as: String?.self), message: try row.decode(column: "message", as: String.self),
-            answer: try row.decode(column: "answer", as: String?.self),
-            answeredAt: try row.decode(column: "answered_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)))
     }
 
     /// Trimmed, not empty, not too long, and no control or invisible formatting characters (line breaks and
