@@ -10,16 +10,6 @@ enum NoticeWords {
     struct Reader: Sendable {
         let language: WebLanguage
         let zone: TimeZone
-
-        init(language: WebLanguage, zone: TimeZone) {
-            self.language = language
-            self.zone = zone
-        }
-
-        /// The page's reader: the same language and zone as the pages around the bell.
-        init(_ page: WebRequest) {
-            self.init(language: page.language, zone: page.timeZone)
-        }
     }
 
     struct Words: Codable, Equatable {

@@ -17,7 +17,8 @@ struct NotificationController {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        let reader = NoticeWords.Reader(WebRequest(request, context: context))
+        let page = WebRequest(request, context: context)
+        let reader = NoticeWords.Reader(language: page.language, zone: page.timeZone)
         guard request.headers[.accept]?.contains("text/event-stream") == true else {
             return try jsonResponse(
                 try await notifications.page(
