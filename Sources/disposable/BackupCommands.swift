@@ -17,7 +17,7 @@ struct Backup: AsyncParsableCommand {
         var configuration = instance.configuration()
         configuration.storage = try storage.location()
         do {
-            let summary = try await InstanceBackup.backUp(configuration, to: to, logger: instance.logger())
+            let summary = try await InstanceBackup.backUp(configuration.data, to: to, logger: instance.logger())
             print("Backed up \(summary.photos) photos (\(summary.files) files, \(summary.bytes) bytes) to \(to).")
             if summary.leftOut > 0 { print("\(summary.leftOut) photos deleted while the backup ran were left out.") }
         } catch let error as ConfigurationError {
@@ -40,7 +40,7 @@ struct Restore: AsyncParsableCommand {
         var configuration = instance.configuration()
         configuration.storage = try storage.location()
         do {
-            let summary = try await InstanceBackup.restore(from: from, into: configuration, logger: instance.logger())
+            let summary = try await InstanceBackup.restore(from: from, into: configuration.data, logger: instance.logger())
             print("Restored \(summary.photos) photos into \(instance.dataDir).")
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)

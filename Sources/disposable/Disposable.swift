@@ -57,7 +57,7 @@ struct InstanceOptions: ParsableArguments {
     func configuration(host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil, registration: Bool = true) -> AppConfiguration {
         AppConfiguration(
             host: host, port: port, dataDirectory: dataDir,
-            database: databaseURL.map(AppConfiguration.DatabaseLocation.init),
+            database: databaseURL.map(DatabaseLocation.init),
             publicBaseURL: publicURL, registrationEnabledByDefault: registration)
     }
 }

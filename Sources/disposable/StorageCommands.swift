@@ -19,7 +19,7 @@ struct Storage: AsyncParsableCommand {
             configuration.storage = try storage.location()
             configuration.storageKey = try storage.key()
             do {
-                let done = try await StorageEncryption.encryptAll(configuration, logger: instance.logger()) { progress in
+                let done = try await StorageEncryption.encryptAll(configuration.data, logger: instance.logger()) { progress in
                     print(
                         "\(progress.sealed + progress.alreadySealed) of \(progress.total) files: \(progress.sealed) encrypted now, \(progress.alreadySealed) already."
                     )

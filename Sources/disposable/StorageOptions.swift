@@ -51,7 +51,7 @@ struct StorageOptions: ParsableArguments {
     }
 
     /// The store these options name; nil for the data folder.
-    func location() throws -> AppConfiguration.StorageLocation? {
+    func location() throws -> StorageLocation? {
         guard let storageURL, !storageURL.isEmpty else { return nil }
         guard let (bucket, prefix) = S3Settings.bucketAndPrefix(storageURL) else {
             throw ValidationError(

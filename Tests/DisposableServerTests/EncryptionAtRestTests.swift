@@ -107,7 +107,7 @@ struct EncryptionAtRestTests {
 
     /// Every file of the instance's storage, by key, as stored.
     static func storedBytes(_ app: TestApp) async throws -> [String: Data] {
-        let stored = try makeStoredBlobStore(app.services.configuration)
+        let stored = try makeStoredBlobStore(app.services.configuration.data)
         var found: [String: Data] = [:]
         for key in try await stored.list(prefix: "", after: nil, limit: 1000) {
             found[key] = try await stored.contents(key: key).map { Data(buffer: $0) }

@@ -13,11 +13,11 @@ struct FairQueueTests {
             let later = app.clock.now + 86_400
             try await app.services.database.sql { db in
                 for index in 0..<5 {
-                    try await JobQueue.enqueue(
+                    try await JobRepository.enqueue(
                         .renderPhoto, subjectID: "a\(index)", owner: "A", priority: .thumbnail, now: later + Double(index), in: db)
                 }
-                try await JobQueue.enqueue(.renderPhoto, subjectID: "b0", owner: "B", priority: .thumbnail, now: later + 10, in: db)
-                try await JobQueue.enqueue(.renderPhoto, subjectID: "c0", owner: "C", priority: .thumbnail, now: later + 11, in: db)
+                try await JobRepository.enqueue(.renderPhoto, subjectID: "b0", owner: "B", priority: .thumbnail, now: later + 10, in: db)
+                try await JobRepository.enqueue(.renderPhoto, subjectID: "c0", owner: "C", priority: .thumbnail, now: later + 11, in: db)
             }
             var order: [String] = []
             while let job = try await app.services.jobs.claim(now: later + 60) { order.append(job.subjectID) }
@@ -40,7 +40,7 @@ struct FairQueueTests {
             ]
             try await app.services.database.sql { db in
                 for (index, (subject, owner, kind, priority)) in queued.enumerated() {
-                    try await JobQueue.enqueue(kind, subjectID: subject, owner: owner, priority: priority, now: later + Double(index), in: db)
+                    try await JobRepository.enqueue(kind, subjectID: subject, owner: owner, priority: priority, now: later + Double(index), in: db)
                 }
             }
             var order: [String] = []
@@ -48,7 +48,7 @@ struct FairQueueTests {
             #expect(order == ["thumb-a2", "thumb-b1", "thumb-a3", "preview-a0", "preview-b0", "preview-a1", "video-c", "library"])
             // The worker kept for first looks leaves everything else to the others.
             try await app.services.database.sql { db in
-                try await JobQueue.enqueue(.renderPreview, subjectID: "preview-z", owner: "Z", priority: .preview, now: later, in: db)
+                try await JobRepository.enqueue(.renderPreview, subjectID: "preview-z", owner: "Z", priority: .preview, now: later, in: db)
             }
             #expect(try await app.services.jobs.claim(now: later + 60, upTo: .thumbnail) == nil)
             #expect(try await app.services.jobs.claim(now: later + 60)?.subjectID == "preview-z")

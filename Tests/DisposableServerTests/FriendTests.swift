@@ -65,7 +65,7 @@ struct FriendTests {
             #expect(try await Self.list(app, ben) == ["friends": ["Ana"], "incoming": [], "outgoing": []])
             #expect(try await Self.list(app, dan) == ["friends": [], "incoming": [], "outgoing": []])
             let areFriends = { (a: String, b: String) in
-                try await app.services.database.sql { db in try await FriendService.areFriends(a, b, in: db) }
+                try await app.services.database.sql { db in try await FriendshipRepository.areFriends(a, b, in: db) }
             }
             let (forward, backward, stranger) = (
                 try await areFriends(anaID, benID), try await areFriends(benID, anaID), try await areFriends(benID, cleoID)

@@ -15,7 +15,8 @@ struct NotificationTests {
 
     static func announcer(_ app: TestApp) -> ClockAnnouncer {
         ClockAnnouncer(
-            database: app.services.database, changes: app.services.changes, clock: app.clock, started: app.services.started,
+            transactions: Transactions(app.services.database), events: EventRepository(database: Database(app.services.database)),
+            changes: app.services.changes, clock: app.clock, started: app.services.started,
             logger: Logger(label: "test"), retention: app.services.configuration.retention)
     }
 

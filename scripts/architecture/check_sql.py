@@ -49,7 +49,7 @@ for path in sorted(root.rglob("*.swift")):
     relative = path.relative_to(root)
     if relative.parts[0] == "Database" and len(relative.parts) > 1 and relative.parts[1] == "Migrations":
         continue
-    lines = [line for line in path.read_text().splitlines() if not line.lstrip().startswith("//")]
+    lines = ["" if line.lstrip().startswith("//") else line for line in path.read_text().splitlines()]
     files[relative] = lines
 
 allowed_sql = {pathlib.PurePath(path) for (path,) in entries("allowed-sql", 1)}

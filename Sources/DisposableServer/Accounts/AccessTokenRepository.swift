@@ -8,7 +8,7 @@ import SQLKit
 /// A token lives as long as it is used: `lifetime` after its last use it no longer opens anything, and the
 /// retention sweep deletes it. The last use is written at most once per `touchEvery`, not with every request.
 struct AccessTokenRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
     let clock: any AppClock
     let lifetime: TimeInterval
     static let touchEvery: TimeInterval = 3600
@@ -110,5 +110,10 @@ struct AccessTokenRepository: Sendable {
         try await database.sql { db in
             try await db.raw("DELETE FROM access_tokens WHERE token_hash = \(bind: hash)").run()
         }
+    }
+
+    /// Ends every session of an account but `keeping` (the one asking), in the caller's transaction.
+    static func endSessions(userID: String, keeping tokenHash: String?, in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM access_tokens WHERE user_id = \(bind: userID) AND token_hash <> \(bind: tokenHash ?? "")").run()
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Accounts and sessions: registering, signing in and out, who holds a token, the admin (ADM-2, ADM-3).
 /// Owns the log-in and registration limiters, shared by the API and the web forms.
 public struct AccountService: Sendable {
-    let database: any DatabaseEngine
+    let transactions: Transactions
     let clock: any AppClock
     let users: UserRepository
     let tokens: AccessTokenRepository
@@ -15,19 +15,20 @@ public struct AccountService: Sendable {
     /// Registrations per client address, successful or not.
     let registrationLimiter: RateLimiter
 
-    /// Needs only the database: `disposable admin create` builds this and nothing else.
-    public init(database: any DatabaseEngine, clock: any AppClock, configuration: AppConfiguration) {
-        self.database = database
+    /// `disposable admin create` builds this and nothing else (the composition root reads the settings from the
+    /// configuration).
+    init(
+        transactions: Transactions, users: UserRepository, tokens: AccessTokenRepository, settings: InstanceSettingsRepository,
+        clock: any AppClock, passwordHashCost: UInt8, loginLimits: [RateLimiter.Scope: RateLimit], registrationLimit: RateLimit
+    ) {
+        self.transactions = transactions
         self.clock = clock
-        users = UserRepository(database: database)
-        tokens = AccessTokenRepository(database: database, clock: clock, lifetime: configuration.sessionLifetime)
-        settings = InstanceSettingsRepository(database: database, registrationDefault: configuration.registrationEnabledByDefault)
-        passwords = PasswordHasher(cost: configuration.passwordHashCost)
-        let limits = configuration.limits
-        loginLimiter = RateLimiter([
-            .pair: limits.login, .address: limits.loginPerAddress, .target: limits.loginPerAccount, .floor: limits.loginFloor,
-        ])
-        registrationLimiter = RateLimiter(configuration.limits.registration)
+        self.users = users
+        self.tokens = tokens
+        self.settings = settings
+        passwords = PasswordHasher(cost: passwordHashCost)
+        loginLimiter = RateLimiter(loginLimits)
+        registrationLimiter = RateLimiter(registrationLimit)
     }
 
     func registrationEnabled() async throws -> Bool {
@@ -64,7 +65,7 @@ public struct AccountService: Sendable {
     func create(_ account: NewAccount, isAdmin: Bool, emailProven: Bool = false) async throws -> User {
         let now = clock.now
         let users = users
-        let created = try await database.transaction { db in
+        let created = try await transactions.transaction { db in
             try await users.create(
                 email: account.email, name: account.name, passwordHash: account.passwordHash, isAdmin: isAdmin, termsVersion: account.termsVersion,
                 emailProven: emailProven, now: now, in: db)
@@ -105,7 +106,7 @@ public struct AccountService: Sendable {
     func session(for user: User, device: String? = nil) async throws -> String {
         let now = clock.now
         let tokens = tokens
-        return try await database.sql { db in try await tokens.issue(userID: user.id, device: device, now: now, in: db) }
+        return try await transactions.transaction { db in try await tokens.issue(userID: user.id, device: device, now: now, in: db) }
     }
 
     /// The account's sessions: device, since when, last seen, and which one is asking.
@@ -160,7 +161,7 @@ public struct AccountService: Sendable {
     /// The code `/setup` asks for while the instance has no admin (made now if needed); nil once it has one.
     public func setupCode() async throws -> String? {
         let users = users
-        return try await database.transaction { db in
+        return try await transactions.transaction { db in
             try await users.adminExists(in: db) ? nil : try await SetupCode.current(in: db)
         }
     }
@@ -179,12 +180,9 @@ public struct AccountService: Sendable {
         let name = try DisplayName.validate(rawName ?? String(email.prefix { $0 != "@" }), max: 80)
         let hash = try await passwords.hash(password)
         let now = clock.now
-        let database = database
         let users = users
-        let outcome = try await database.transaction { db -> AdminOutcome in
-            if database.kind == .postgres {
-                try await db.raw("SELECT pg_advisory_xact_lock(74042027)").run()
-            }
+        let outcome = try await transactions.transaction { db -> AdminOutcome in
+            try await users.serialiseAdminChanges(in: db)
             if onlyIfFirst, try await users.adminExists(in: db) { return .adminAlreadyExists }
             if let setupCode, try await !SetupCode.matches(setupCode, in: db) { return .wrongSetupCode }
             guard let user = try await users.create(email: email, name: name, passwordHash: hash, isAdmin: true, now: now, in: db) else {
@@ -198,9 +196,7 @@ public struct AccountService: Sendable {
     }
 
     func user(id: String) async throws -> User? {
-        try await database.read { db in
-            try await db.raw("SELECT * FROM users WHERE id = \(bind: id)").first().map { try UserRepository.user(from: $0) }
-        }
+        try await users.find(id: id)
     }
 
     /// A signed-in user changes their password: the current one first (counted like a log-in) — unless the account
@@ -218,9 +214,9 @@ public struct AccountService: Sendable {
             await loginLimiter.giveBack(ticket)
         }
         let newHash = try await passwords.hash(newPassword)
-        try await database.transaction { db in
-            try await db.raw("UPDATE users SET password_hash = \(bind: newHash) WHERE id = \(bind: user.id)").run()
-            try await db.raw("DELETE FROM access_tokens WHERE user_id = \(bind: user.id) AND token_hash <> \(bind: tokenHash)").run()
+        try await transactions.transaction { db in
+            try await UserRepository.setPassword(hash: newHash, userID: user.id, in: db)
+            try await AccessTokenRepository.endSessions(userID: user.id, keeping: tokenHash, in: db)
         }
     }
 
@@ -231,7 +227,7 @@ public struct AccountService: Sendable {
 
     /// What the account's events use of its quota (ADM-5).
     func usage(of user: User) async throws -> Quota.Usage? {
-        try await database.read { db in try await Quota.usage(userID: user.id, in: db) }
+        try await users.usage(userID: user.id)
     }
 
     // MARK: The last admin
@@ -253,9 +249,9 @@ public struct AccountService: Sendable {
     /// Gives or takes away admin rights; taking them from the only admin is refused, checked in the same
     /// transaction (serialised on PostgreSQL like `createAdmin`) so two admins cannot demote each other at once.
     func setAdmin(_ userID: String, _ isAdmin: Bool) async throws {
-        let (database, users) = (database, users)
-        try await database.transaction { db in
-            if database.kind == .postgres { try await db.raw("SELECT pg_advisory_xact_lock(74042027)").run() }
+        let users = users
+        try await transactions.transaction { db in
+            try await users.serialiseAdminChanges(in: db)
             if !isAdmin, try await !users.otherAdminExists(besides: userID, in: db) { throw Self.lastAdmin }
             try await users.setAdmin(userID, isAdmin, in: db)
         }
@@ -263,7 +259,7 @@ public struct AccountService: Sendable {
 
     public func adminExists() async throws -> Bool {
         let users = users
-        return try await database.sql { db in try await users.adminExists(in: db) }
+        return try await transactions.read { db in try await users.adminExists(in: db) }
     }
 }
 

@@ -1,13 +1,12 @@
 import Foundation
 import Logging
-import SQLKit
 
 /// Forgotten passwords (ADM-3, P-I-110): a one-time link, by e-mail when the instance has a mail server, or
 /// handed out by the admin. The link's token is stored hashed, lasts an hour, works once, and using it ends
 /// every session of the account. Asking never tells whether an account exists: the answer is the same, and
 /// the mail leaves after the answer.
 struct PasswordResetService: Sendable {
-    let database: any DatabaseEngine
+    let rows: PasswordResetRepository
     let accounts: AccountService
     let mailer: (any Mailer)?
     let publicBaseURL: String
@@ -45,30 +44,14 @@ struct PasswordResetService: Sendable {
         let token = SecretToken.generate()
         let now = clock.now
         let expires = now + Self.lifetime
-        try await database.sql { db in
-            try await db.raw(
-                """
-                INSERT INTO password_resets (token_hash, user_id, created_at, expires_at)
-                VALUES (\(bind: SecretToken.hash(token)), \(bind: userID), \(bind: now.millisecondsSince1970),
-                    \(bind: expires.millisecondsSince1970))
-                """
-            ).run()
-        }
+        try await rows.insert(tokenHash: SecretToken.hash(token), userID: userID, now: now, expiresAt: expires)
         return (publicBaseURL + "/reset/" + token, expires)
     }
 
     /// Whether a link can still be used (the reset page asks before showing its form).
     func isValid(token: String) async throws -> Bool {
         guard Self.wellFormed(token) else { return false }
-        let now = clock.now.millisecondsSince1970
-        return try await database.read { db in
-            try await db.raw(
-                """
-                SELECT user_id FROM password_resets
-                WHERE token_hash = \(bind: SecretToken.hash(token)) AND used_at IS NULL AND expires_at > \(bind: now)
-                """
-            ).first() != nil
-        }
+        return try await rows.isUsable(tokenHash: SecretToken.hash(token), now: clock.now)
     }
 
     /// Sets the new password, uses the link up and ends every session of the account, in one transaction.
@@ -76,23 +59,7 @@ struct PasswordResetService: Sendable {
         let password = try Credentials.newPassword(rawPassword)
         guard Self.wellFormed(token) else { throw Self.expired }
         let hash = try await accounts.passwords.hash(password)
-        let now = clock.now.millisecondsSince1970
-        let done = try await database.transaction { db -> Bool in
-            guard
-                let row = try await db.raw(
-                    """
-                    UPDATE password_resets SET used_at = \(bind: now)
-                    WHERE token_hash = \(bind: SecretToken.hash(token)) AND used_at IS NULL AND expires_at > \(bind: now)
-                    RETURNING user_id
-                    """
-                ).first()
-            else { return false }
-            let userID = try row.decode(column: "user_id", as: String.self)
-            try await db.raw("UPDATE users SET password_hash = \(bind: hash) WHERE id = \(bind: userID)").run()
-            try await db.raw("DELETE FROM access_tokens WHERE user_id = \(bind: userID)").run()
-            try await db.raw("DELETE FROM password_resets WHERE user_id = \(bind: userID) AND used_at IS NULL").run()
-            return true
-        }
+        let done = try await rows.use(tokenHash: SecretToken.hash(token), newPasswordHash: hash, now: clock.now)
         guard done else { throw Self.expired }
     }
 

@@ -4,7 +4,7 @@ import SQLKit
 /// Registrations waiting for their owner to open the link mailed to them (`pending_sign_ups`). Only the link's
 /// hash is stored; an entry lasts a day and works once.
 struct PendingSignUpRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     func add(tokenHash: String, account: NewAccount, now: Date, expiresAt: Date) async throws {
         try await database.transaction { db in

@@ -4,7 +4,7 @@ import SQLKit
 
 /// Accounts in the database.
 struct UserRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     /// A new account; returns nil when the email is already taken. `emailProven`: its owner showed the address is
     /// theirs (a mailed link followed, a provider that verified it).

@@ -1,17 +1,16 @@
 import DisposableAPI
 import Foundation
-import SQLKit
 
 /// The instance's people and numbers, for its admin (ADM-4..6): accounts with their quotas and usage, adding,
 /// changing and deleting accounts, the instance's switches and its statistics. The API and the panel call it;
 /// every method expects the caller to be an admin (`requireAdmin`), checked by them.
 struct AdminService: Sendable {
-    let database: any DatabaseEngine
     let accounts: AccountService
     let myData: MyDataService
     let statistics: InstanceStatistics
     let clock: any AppClock
-    let configuration: AppConfiguration
+    /// Where the files live: the disk's figures when it is a folder.
+    let storage: StorageLocation
 
     static let pageSize = 100
 
@@ -20,24 +19,12 @@ struct AdminService: Sendable {
     /// Accounts by email, `limit` at a time after `cursor` (the last email of the previous page).
     func users(after cursor: String?, limit: Int = pageSize) async throws -> AdminUserList {
         guard (1...500).contains(limit) else { throw Problem.invalidField("limit", "The page size (limit) must be between 1 and 500.") }
-        let rows = try await database.read { db in
-            try await db.raw(
-                """
-                SELECT users.*, \(Quota.allowedSQL) AS allowed, \(Self.openIDSQL) AS openid_links FROM users
-                WHERE \(bind: cursor ?? "") = '' OR email > \(bind: cursor ?? "")
-                ORDER BY email LIMIT \(bind: limit + 1)
-                """
-            ).all().map(Self.user(from:))
-        }
+        let rows = try await accounts.adminViews(after: cursor, limit: limit + 1)
         return AdminUserList(items: Array(rows.prefix(limit)), nextCursor: rows.count > limit ? rows[limit - 1].email : nil)
     }
 
     func user(_ id: String) async throws -> AdminUserJSON {
-        let found = try await database.read { db in
-            try await db.raw("SELECT users.*, \(Quota.allowedSQL) AS allowed, \(Self.openIDSQL) AS openid_links FROM users WHERE id = \(bind: id)")
-                .first().map(Self.user(from:))
-        }
-        guard let found else { throw Self.notFound }
+        guard let found = try await accounts.adminView(id) else { throw Self.notFound }
         return found
     }
 
@@ -59,7 +46,7 @@ struct AdminService: Sendable {
         }
         if case .value(let name) = patch.name {
             let valid = try DisplayName.validate(name, max: 80)
-            try await database.sql { db in try await db.raw("UPDATE users SET name = \(bind: valid) WHERE id = \(bind: id)").run() }
+            try await accounts.rename(id, to: valid)
         }
         switch patch.isAdmin {
         case .absent: break
@@ -85,7 +72,7 @@ struct AdminService: Sendable {
     }
 
     private func setQuota(_ bytes: Int64?, of id: String) async throws {
-        try await database.sql { db in try await db.raw("UPDATE users SET quota_bytes = \(bind: bytes) WHERE id = \(bind: id)").run() }
+        try await accounts.setQuota(bytes, of: id)
     }
 
     /// From 0 (nothing more may be stored) to a petabyte.
@@ -97,19 +84,6 @@ struct AdminService: Sendable {
     }
 
     static let notFound = Problem.notFound("There is no account with this id.")
-
-    private static func user(from row: any SQLRow) throws -> AdminUserJSON {
-        let user = try UserRepository.user(from: row)
-        let own = try row.decode(column: "quota_bytes", as: Int64?.self)
-        return AdminUserJSON(
-            id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, quotaBytes: try row.decode(column: "allowed", as: Int64.self),
-            quotaIsDefault: own == nil, usedBytes: try row.decode(column: "used_bytes", as: Int64.self), createdAt: user.createdAt,
-            avatarURL: try row.decode(column: "avatar_version", as: Int?.self).map { ProfileService.url(userID: user.id, version: $0) },
-            usesOpenID: try row.decode(column: "openid_links", as: Int64.self) > 0)
-    }
-
-    /// How many providers the account is linked to.
-    private static let openIDSQL = SQLQueryString("(SELECT COUNT(*) FROM openid_links WHERE openid_links.user_id = users.id)")
 
     // MARK: Settings
 
@@ -146,11 +120,11 @@ struct AdminService: Sendable {
     }
 
     private func storage(stored: Int64) -> InstanceStats.Storage {
-        if case .s3 = configuration.blobStorage {
+        guard case .localFolder(let folder) = storage else {
             return .init(kind: "s3", storedBytes: stored, diskFreeBytes: nil, diskTotalBytes: nil)
         }
         var disk = statvfs()
-        guard statvfs(configuration.mediaDirectory, &disk) == 0 else {
+        guard statvfs(folder, &disk) == 0 else {
             return .init(kind: "folder", storedBytes: stored, diskFreeBytes: nil, diskTotalBytes: nil)
         }
         let block = Int64(disk.f_frsize)

@@ -2,7 +2,7 @@ import SQLKit
 
 /// Instance-wide switches the admin can flip at run time (stored, so every instance sees them).
 struct InstanceSettingsRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
     let registrationDefault: Bool
 
     func registrationEnabled() async throws -> Bool {
@@ -82,5 +82,16 @@ extension InstanceSettingsRepository {
 
     static func removeSetupCode(in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM instance_settings WHERE key = 'setup_code'").run()
+    }
+
+    /// A setting another feature keeps here (the push key): its value, or nil.
+    static func value(_ key: String, in db: any SQLDatabase) async throws -> String? {
+        try await db.raw("SELECT value FROM instance_settings WHERE key = \(bind: key)").first()?.decode(column: "value", as: String.self)
+    }
+
+    /// Stores `candidate` under `key` unless a value is there already (instances starting together agree on the first).
+    static func keep(_ key: String, candidate: String, in db: any SQLDatabase) async throws {
+        try await db.raw("INSERT INTO instance_settings (key, value) VALUES (\(bind: key), \(bind: candidate)) ON CONFLICT (key) DO NOTHING")
+            .run()
     }
 }

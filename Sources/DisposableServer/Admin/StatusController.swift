@@ -4,8 +4,7 @@ import Hummingbird
 /// `GET /status` and `GET /healthz` (ADM-1).
 struct StatusController {
     let accounts: AccountService
-    let database: any DatabaseEngine
-    let blobs: any BlobStore
+    let health: InstanceHealth
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/status", use: status)
@@ -19,14 +18,14 @@ struct StatusController {
     /// 200 when the database answers and the media storage is writable; 503 otherwise (for load balancers).
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
         do {
-            try await database.ping()
+            try await health.checkDatabase()
         } catch {
             throw Problem(
                 .serviceUnavailable, "database-unavailable", title: "Database unavailable",
                 detail: "The server cannot reach its database.")
         }
         do {
-            try await blobs.checkHealth()
+            try await health.checkStorage()
         } catch {
             throw Problem(
                 .serviceUnavailable, "storage-unavailable", title: "Storage unavailable",

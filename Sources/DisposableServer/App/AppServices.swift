@@ -44,6 +44,7 @@ public struct AppServices: Sendable {
     let staging: UploadStaging
     let pendingWrites: PendingWrites
     let jobs: JobQueue
+    let deletion: EventDeletion
     let renderer: PhotoRenderer
     let libraryRenderer: LibraryRenderer
     /// Fans change-log entries out to this instance's live subscribers (LIVE-1).
@@ -81,18 +82,20 @@ public struct AppServices: Sendable {
         }
         let links = InstanceLinks(publicBaseURL: configuration.publicBaseURL, retention: configuration.retention)
         let passwords = PasswordHasher(cost: configuration.passwordHashCost)
-        let eventRows = EventRepository(database: database)
-        let guests = GuestRepository(database: database)
-        let photoRows = PhotoRepository(database: database)
+        let eventRows = EventRepository(database: Database(database))
+        let guests = GuestRepository(database: Database(database))
+        let photoRows = PhotoRepository(database: Database(database))
         let images = try VipsImageProcessor()
-        blobs = try makeBlobStore(configuration)
+        blobs = try makeBlobStore(configuration.data)
         staging = try UploadStaging(directory: configuration.stagingDirectory)
-        changes = ChangeHub(database: database, onNews: { recentReads.forgetAll() })
+        changes = ChangeHub(log: ChangeLogRepository(database: Database(database)), onNews: { recentReads.forgetAll() })
         pendingWrites = PendingWrites(
-            database: database, blobs: blobs, clock: clock, logger: logger,
+            rows: PendingWriteRepository(database: Database(database)), blobs: blobs, clock: clock, logger: logger,
             instance: "\(ProcessInfo.processInfo.hostName):\(configuration.port)")
-        jobs = JobQueue(database: database)
-        let deletion = EventDeletion(database: database, photos: photoRows, blobs: blobs, changes: changes, clock: clock)
+        jobs = JobQueue(rows: JobRepository(database: Database(database)))
+        deletion = EventDeletion(
+            events: eventRows, records: DeletionRecordRepository(database: Database(database)), photos: photoRows, blobs: blobs, changes: changes,
+            clock: clock)
 
         accounts = AccountService(database: database, clock: clock, configuration: configuration)
         let rememberedEvents = RememberedEvents(events: eventRows, recent: recentReads)
@@ -100,10 +103,11 @@ public struct AppServices: Sendable {
             events: eventRows, guests: guests, passwords: passwords, clock: clock, links: links,
             readEvent: { try await rememberedEvents.event($0) }, changes: changes, deletion: deletion)
         joining = JoinService(
-            database: database, events: eventRows, guests: guests, tokens: accounts.tokens,
-            passwords: passwords, clock: clock, links: links, guessLimiter: JoinService.guessLimiter(configuration.limits))
-        let pictures = ShooterPictures(database: database, recent: recentReads.pictures)
-        let guestbookRows = GuestbookRepository(database: database)
+            transactions: Transactions(database), events: eventRows, guests: guests, tokens: accounts.tokens,
+            passwords: passwords, clock: clock, links: links,
+            guessLimiter: JoinService.guessLimiter(perAddress: configuration.limits.join, perEvent: configuration.limits.joinPerEvent))
+        let pictures = ShooterPictures(users: UserRepository(database: Database(database)), recent: recentReads.pictures)
+        let guestbookRows = GuestbookRepository(database: Database(database))
         untrustedProxy = UntrustedProxyNotice(logger: logger)
         let outbound = OutboundHTTP(policy: AddressPolicy(allowsLoopback: configuration.outboundAllowsLoopback), logger: logger)
         let videos = configuration.videoTool.map(VideoProcessor.init(tool:))
@@ -117,60 +121,66 @@ public struct AppServices: Sendable {
         gallery = GalleryService(photos: photoRows, events: events, signer: signer, pictures: pictures, clock: clock, likes: guestbookRows)
         recaps = RecapService(events: events, photos: photoRows, blobs: blobs, images: images, signer: signer, pictures: pictures, clock: clock)
         notifications = NotificationService(
-            rows: NotificationRepository(database: database), bell: StreamWaker(), clock: clock, retention: configuration.retention)
+            rows: NotificationRepository(database: Database(database)), bell: StreamWaker(), clock: clock, retention: configuration.retention)
         guestbook = GuestbookService(
             photos: photos, rows: guestbookRows, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), bell: notifications.bell)
         profiles = ProfileService(
-            users: UserRepository(database: database), blobs: blobs, ingest: ingest, avatarPolicy: .avatar(maxPixels: configuration.maxPixels))
+            users: UserRepository(database: Database(database)), blobs: blobs, ingest: ingest,
+            avatarPolicy: .avatar(maxPixels: configuration.maxPixels))
         moments = MomentService(
-            database: database, clock: clock, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), profiles: profiles)
+            rows: MomentRepository(database: Database(database)), clock: clock, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
+            profiles: profiles)
         scrobblers = ScrobblerService(
-            rows: ScrobblerRepository(database: database), maloja: Maloja(outbound: outbound),
+            rows: ScrobblerRepository(database: Database(database)), maloja: Maloja(outbound: outbound),
             limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
             clock: clock, logger: logger)
         capsules = CapsuleService(
-            rows: CapsuleRepository(database: database), profiles: profiles, collages: Collage(blobs: blobs, images: images),
+            rows: CapsuleRepository(database: Database(database)), profiles: profiles, collages: Collage(blobs: blobs, images: images),
             ingest: ingest, songs: scrobblers,
             bell: notifications.bell, clock: clock, logger: logger)
         push = PushService(
-            subscriptions: PushSubscriptions(database: database, clock: clock), notifications: notifications, profiles: profiles,
+            subscriptions: PushSubscriptions(rows: PushSubscriptionRepository(database: Database(database)), clock: clock),
+            notifications: notifications, profiles: profiles,
             outbound: outbound, contact: configuration.publicBaseURL, clock: clock, logger: logger)
         if let settings = configuration.openID {
             openID = OpenIDService(
-                settings: settings, outbound: outbound, database: database, clock: clock, accounts: accounts,
+                settings: settings, outbound: outbound, transactions: Transactions(database), links: OpenIDRepository(database: Database(database)),
+                clock: clock, accounts: accounts,
                 publicBaseURL: configuration.publicBaseURL)
         } else {
             openID = nil
         }
         friends = FriendService(
-            database: database, limiter: RateLimiter([.target: configuration.limits.friendRequests]), bell: notifications.bell, clock: clock)
+            rows: FriendshipRepository(database: Database(database)), limiter: RateLimiter([.target: configuration.limits.friendRequests]),
+            bell: notifications.bell, clock: clock)
         board = StoryBoardService(
-            rows: StoryBoardRepository(database: database), capsules: capsules, blobs: blobs,
+            rows: StoryBoardRepository(database: Database(database)), capsules: capsules, blobs: blobs,
             limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
             clock: clock)
         myData = MyDataService(
-            database: database, rows: PersonalDataRepository(database: database), accounts: accounts, profiles: profiles, events: events,
+            rows: PersonalDataRepository(database: Database(database)), accounts: accounts, profiles: profiles, events: events,
             photos: photos,
             photoRows: photoRows, deletion: deletion,
             pendingWrites: pendingWrites, blobs: blobs, changes: changes, clock: clock)
-        statistics = InstanceStatistics(database: database)
+        statistics = InstanceStatistics(rows: InstanceStatisticsRepository(database: Database(database)))
         admin = AdminService(
-            database: database, accounts: accounts, myData: myData, statistics: statistics, clock: clock, configuration: configuration)
+            accounts: accounts, myData: myData, statistics: statistics, clock: clock, storage: configuration.blobStorage)
         let mailer: (any Mailer)? = try configuration.smtpURL.map { url in
             let host = URL(string: configuration.publicBaseURL)?.host ?? "localhost"
             return SMTPMailer(settings: try SMTPSettings(url: url, from: configuration.mailFrom ?? "Disposable <disposable@\(host)>"), logger: logger)
         }
         support = SupportService(
-            rows: SupportRepository(database: database), mailer: mailer, clock: clock, limiter: RateLimiter(configuration.limits.support))
+            rows: SupportRepository(database: Database(database)), mailer: mailer, clock: clock, limiter: RateLimiter(configuration.limits.support))
         passwordResets = PasswordResetService(
-            database: database, accounts: accounts, mailer: mailer, publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
+            rows: PasswordResetRepository(database: Database(database)), accounts: accounts, mailer: mailer,
+            publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)
         signUps = SignUpService(
-            accounts: accounts, pending: PendingSignUpRepository(database: database), mailer: mailer,
+            accounts: accounts, pending: PendingSignUpRepository(database: Database(database)), mailer: mailer,
             publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger, passwordsOff: configuration.openID?.only == true)
         let derivatives = Derivatives(blobs: blobs, images: images, videos: videos, scratch: staging.directory)
         renderer = PhotoRenderer(
             photos: photoRows, blobs: blobs, derivatives: derivatives, pendingWrites: pendingWrites, changes: changes, jobs: jobs, clock: clock)
-        let libraryRows = LibraryRepository(database: database)
+        let libraryRows = LibraryRepository(database: Database(database))
         let libraryFeed = StreamWaker()
         let libraryVideos = VideoLimits(maxSeconds: configuration.maxLibraryVideoSeconds)
         library = LibraryService(
@@ -182,13 +192,15 @@ public struct AppServices: Sendable {
         libraryRenderer = LibraryRenderer(
             assets: libraryRows, blobs: blobs, derivatives: derivatives, pendingWrites: pendingWrites, feed: libraryFeed, jobs: jobs,
             videoLimits: libraryVideos,
-            budget: TranscodeBudget(database: database, clock: clock, secondsPerDay: configuration.transcodeSecondsPerDay),
+            budget: TranscodeBudget(
+                usage: TranscodeUsageRepository(database: Database(database)), clock: clock, secondsPerDay: configuration.transcodeSecondsPerDay),
             ownerZone: { [profiles] in try await profiles.timeZone(of: $0).flatMap(TimeZone.init(identifier:)) ?? .gmt })
         resumableUploads = try ResumableUploadService(
-            database: database, targets: [EventPhotoUploads(photos: photos), LibraryUploads(library: library)], staging: staging,
+            transactions: Transactions(database), rows: ResumableUploadRepository(database: Database(database)),
+            targets: [EventPhotoUploads(photos: photos), LibraryUploads(library: library)], staging: staging,
             directory: configuration.resumableUploadsDirectory, maxStagedBytes: configuration.maxStagedBytes, clock: clock)
         retention = RetentionSweeper(
-            database: database, deletion: deletion, pendingWrites: pendingWrites, tokens: accounts.tokens, guests: guests,
+            deletion: deletion, pendingWrites: pendingWrites, tokens: accounts.tokens, guests: guests,
             uploads: resumableUploads, library: library,
             retention: configuration.retention, clock: clock, logger: logger, started: started, interval: .seconds(600))
     }

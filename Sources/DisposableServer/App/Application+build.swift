@@ -31,7 +31,9 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
         .add(middleware: CrossSiteRequestGuard())
         .add(middleware: ForgetRecentReadsMiddleware(recent: services.recentReads))
         .add(middleware: AuthenticationMiddleware { try await identities.identity(for: $0, isRead: $1) })
-    StatusController(accounts: services.accounts, database: services.database, blobs: services.blobs).addRoutes(to: withSession)
+    StatusController(
+        accounts: services.accounts, health: InstanceHealth(transactions: Transactions(services.database), blobs: services.blobs)
+    ).addRoutes(to: withSession)
     SetupController(admins: services.accounts).addRoutes(to: withSession)
     AccountsController(accounts: services.accounts, signUps: services.signUps, events: services.events, secureCookies: secure).addRoutes(
         to: withSession)
@@ -77,7 +79,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
         notifications: services.notifications, streams: NotificationStreams(), heartbeat: services.configuration.liveHeartbeat,
         stillValid: { [accounts = services.accounts] identity in try await accounts.identity(tokenHash: identity.tokenHash) != nil }
     ).addRoutes(to: withSession)
-    DeletionRecordsController(records: DeletionRecords(database: services.database)).addRoutes(to: withSession)
+    DeletionRecordsController(deletion: services.deletion).addRoutes(to: withSession)
     AdminController(admin: services.admin).addRoutes(to: withSession)
     PasswordController(resets: services.passwordResets, accounts: services.accounts).addRoutes(to: withSession)
     GuestPages(
@@ -93,7 +95,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     if let openID = services.openID { OpenIDPages(openID: openID, secure: secure).addRoutes(to: withSession) }
     WallPages(walls: walls).addRoutes(to: withSession)
     AdminPages(
-        admin: services.admin, resets: services.passwordResets, support: services.support, deletions: DeletionRecords(database: services.database),
+        admin: services.admin, resets: services.passwordResets, support: services.support, deletion: services.deletion,
         untrustedProxy: services.untrustedProxy
     ).addRoutes(
         to: withSession)
@@ -143,7 +145,8 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
             count: configuration.mediaWorkers, releaseLeasesAtStart: services.database.kind == .sqlite, clock: services.clock,
             logger: services.logger),
         ClockAnnouncer(
-            database: services.database, changes: services.changes, clock: services.clock, started: services.started,
+            transactions: Transactions(services.database), events: EventRepository(database: Database(services.database)), changes: services.changes,
+            clock: services.clock, started: services.started,
             logger: services.logger, retention: configuration.retention),
         PersonalAnnouncer(capsules: services.capsules, moments: services.moments, started: services.started, logger: services.logger),
         PushSender(push: services.push, started: services.started, logger: services.logger),

@@ -27,8 +27,8 @@ public enum InstanceBackup {
     static let databaseFile = "disposable.sqlite"
     static let manifestFile = "backup.json"
 
-    public static func backUp(_ configuration: AppConfiguration, to folder: String, logger: Logger) async throws -> Summary {
-        guard case .sqlite = configuration.database else {
+    public static func backUp(_ data: InstanceData, to folder: String, logger: Logger) async throws -> Summary {
+        guard case .sqlite = data.database else {
             throw ConfigurationError("disposable backup copies SQLite instances; for PostgreSQL use pg_dump and your bucket's versioning.")
         }
         let folderURL = URL(fileURLWithPath: folder, isDirectory: true)
@@ -41,14 +41,14 @@ public enum InstanceBackup {
         let snapshot = folderURL.appendingPathComponent(databaseFile).path
 
         // 1. The database, as one transaction sees it, while the server keeps writing.
-        try await withDatabase(configuration.database, logger: logger) { database in
+        try await withDatabase(data.database, logger: logger) { database in
             try await database.sql { db in try await db.raw("VACUUM INTO \(bind: snapshot)").run() }
         }
         try syncFile(snapshot)
 
         // 2. The files of the photos it lists, from wherever the instance keeps them, as stored: encrypted ones stay
         // encrypted (the copied database names their key's check value; the same key opens them after a restore).
-        let blobs = try makeStoredBlobStore(configuration)
+        let blobs = try makeStoredBlobStore(data)
         let media = folderURL.appendingPathComponent("media").path
         let summary = try await withDatabase(.sqlite(path: snapshot), logger: logger) { copy in
             var summary = Summary(createdAt: Date(), version: disposableVersion, photos: 0, files: 0, bytes: 0, leftOut: 0)
@@ -101,8 +101,8 @@ public enum InstanceBackup {
     }
 
     /// Puts a backup back into an empty instance: the database file, then every file into the configured storage.
-    public static func restore(from folder: String, into configuration: AppConfiguration, logger: Logger) async throws -> Summary {
-        guard case .sqlite(let path) = configuration.database else {
+    public static func restore(from folder: String, into data: InstanceData, logger: Logger) async throws -> Summary {
+        guard case .sqlite(let path) = data.database else {
             throw ConfigurationError("disposable restore fills SQLite instances; for PostgreSQL use pg_restore.")
         }
         let folderURL = URL(fileURLWithPath: folder, isDirectory: true)
@@ -117,8 +117,8 @@ public enum InstanceBackup {
         try await withDatabase(.sqlite(path: folderURL.appendingPathComponent(databaseFile).path), logger: logger) { try await checkIntegrity($0) }
 
         // Files first, as they were stored: the database that names them arrives last.
-        let blobs = try makeStoredBlobStore(configuration)
-        let staging = configuration.stagingDirectory
+        let blobs = try makeStoredBlobStore(data)
+        let staging = data.stagingDirectory
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         let media = folderURL.appendingPathComponent("media").path
         let files = FileManager.default.enumerator(atPath: media)?.compactMap { $0 as? String } ?? []

@@ -3,7 +3,7 @@ import SQLKit
 
 /// Capsules in the database (CAP-2), and the library photos they are made of.
 struct CapsuleRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     struct Capsule: Sendable, Equatable {
         let id: String
@@ -66,12 +66,7 @@ struct CapsuleRepository: Sendable {
     /// Marks `month`'s capsule made for the account, unless it already was (by this instance or another); says whether
     /// it was this call that did.
     static func decide(_ month: CapsuleMonth, userID: String, in db: any SQLDatabase) async throws -> Bool {
-        try await db.raw(
-            """
-            UPDATE users SET capsule_month = \(bind: month.text)
-            WHERE id = \(bind: userID) AND (capsule_month IS NULL OR capsule_month < \(bind: month.text)) RETURNING id
-            """
-        ).first() != nil
+        try await UserRepository.markCapsuleMonth(month.text, userID: userID, in: db)
     }
 
     /// Whether the month's photos are still arriving: one is being developed, or came in after `since` (an import
@@ -133,9 +128,12 @@ struct CapsuleRepository: Sendable {
 
     /// Newest first.
     func all(userID: String) async throws -> [Capsule] {
-        try await database.read { db in
-            try await db.raw("SELECT * FROM capsules WHERE user_id = \(bind: userID) ORDER BY month DESC").all().map(Self.capsule)
-        }
+        try await database.read { db in try await Self.all(userID: userID, in: db) }
+    }
+
+    /// An owner's capsules, the latest month first (also read by the data export).
+    static func all(userID: String, in db: any SQLDatabase) async throws -> [Capsule] {
+        try await db.raw("SELECT * FROM capsules WHERE user_id = \(bind: userID) ORDER BY month DESC").all().map(Self.capsule)
     }
 
     func update(_ capsule: Capsule) async throws {

@@ -5,7 +5,7 @@ import SQLKit
 /// The Story Board's statements (`capsules.shared_at`, `capsule_reactions`, `capsule_comments`), each with the notice
 /// it causes in the same transaction. Who may see, react or comment — and which notice goes — is `StoryBoardService`'s.
 struct StoryBoardRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     /// Marks the capsule shared and tells its owner's friends; false when it was shared already.
     func share(_ capsule: CapsuleRepository.Capsule, by owner: User, now: Date) async throws -> Bool {
@@ -15,7 +15,9 @@ struct StoryBoardRepository: Sendable {
                     "UPDATE capsules SET shared_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: capsule.id) AND shared_at IS NULL RETURNING id"
                 ).first() != nil
             else { return false }
-            let friends = try await db.raw(FriendService.friendIDs(of: owner.id)).all().map { try $0.decode(column: "friend", as: String.self) }
+            let friends = try await db.raw(FriendshipRepository.friendIDs(of: owner.id)).all().map {
+                try $0.decode(column: "friend", as: String.self)
+            }
             for friend in friends {
                 try await NotificationRepository.toAccount(
                     .capsuleShared, userID: friend, period: capsule.month.text, actor: (owner.id, owner.name), now: now, in: db)
@@ -36,7 +38,7 @@ struct StoryBoardRepository: Sendable {
                 SELECT c.id FROM capsules c
                 WHERE c.month = \(bind: month.text) AND c.shared_at IS NOT NULL
                   AND (c.user_id = \(bind: userID) OR c.user_id IN (
-                """ + FriendService.friendIDs(of: userID) + """
+                """ + FriendshipRepository.friendIDs(of: userID) + """
                     ))
                     ORDER BY c.shared_at DESC, c.id
                     """
@@ -73,7 +75,8 @@ struct StoryBoardRepository: Sendable {
                 )
             }
             return Discussion(
-                owner: try FriendService.friend(from: ownerRow, since: sharedAt.millisecondsSince1970), reactions: reactions, comments: comments)
+                owner: try FriendshipRepository.friend(from: ownerRow, since: sharedAt.millisecondsSince1970), reactions: reactions,
+                comments: comments)
         }
     }
 
@@ -138,19 +141,17 @@ struct StoryBoardRepository: Sendable {
     }
 
     func areFriends(_ a: String, _ b: String) async throws -> Bool {
-        try await database.read { db in try await FriendService.areFriends(a, b, in: db) }
+        try await database.read { db in try await FriendshipRepository.areFriends(a, b, in: db) }
     }
 
     /// What `userID` wrote on shared capsules, oldest first (the data export).
-    static func comments(by userID: String, in database: any DatabaseEngine) async throws -> [MyData.CapsuleComment] {
-        try await database.read { db in
-            try await db.raw(
-                "SELECT capsule_id, text, created_at FROM capsule_comments WHERE author_id = \(bind: userID) ORDER BY created_at, id"
-            ).all().map {
-                MyData.CapsuleComment(
-                    capsuleId: try $0.decode(column: "capsule_id", as: String.self), text: try $0.decode(column: "text", as: String.self),
-                    createdAt: Date(millisecondsSince1970: try $0.decode(column: "created_at", as: Int64.self)))
-            }
+    static func comments(by userID: String, in db: any SQLDatabase) async throws -> [MyData.CapsuleComment] {
+        try await db.raw(
+            "SELECT capsule_id, text, created_at FROM capsule_comments WHERE author_id = \(bind: userID) ORDER BY created_at, id"
+        ).all().map {
+            MyData.CapsuleComment(
+                capsuleId: try $0.decode(column: "capsule_id", as: String.self), text: try $0.decode(column: "text", as: String.self),
+                createdAt: Date(millisecondsSince1970: try $0.decode(column: "created_at", as: Int64.self)))
         }
     }
 }

@@ -51,7 +51,7 @@ extension DatabaseEngine {
 public struct DatabaseUnavailable: Error {}
 
 /// Opens the engine a configuration names.
-public func openDatabase(_ location: AppConfiguration.DatabaseLocation, poolSize: Int = 20, logger: Logger) async throws -> any DatabaseEngine {
+public func openDatabase(_ location: DatabaseLocation, poolSize: Int = 20, logger: Logger) async throws -> any DatabaseEngine {
     switch location {
     case .sqlite(let path): try await SQLiteEngine(path: path, logger: logger)
     case .postgres(let url): try PostgresEngine(url: url, poolSize: poolSize, logger: logger)
@@ -60,7 +60,7 @@ public func openDatabase(_ location: AppConfiguration.DatabaseLocation, poolSize
 
 /// Runs `body` with an open, running engine, and closes it afterwards (for CLI commands and tests).
 public func withDatabase<T: Sendable>(
-    _ location: AppConfiguration.DatabaseLocation,
+    _ location: DatabaseLocation,
     logger: Logger,
     _ body: @Sendable (any DatabaseEngine) async throws -> T
 ) async throws -> T {

@@ -4,7 +4,7 @@ import SQLKit
 
 /// Events in the database.
 public struct EventRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     /// Stores a new event under a fresh unique code (drawn again in the rare case of a collision).
     func create(_ makeEvent: @Sendable (EventCode) -> Event) async throws -> Event {
@@ -14,12 +14,12 @@ public struct EventRepository: Sendable {
                 try await db.raw(
                     """
                     INSERT INTO events (id, organizer_id, code, join_key, name, description, starts_at, ends_at, shots_per_guest,
-                        reveal_mode, reveal_at, allow_library_uploads, allow_guest_downloads, password_hash, max_guests,
+                        reveal_mode, reveal_at, reveals_at, allow_library_uploads, allow_guest_downloads, password_hash, max_guests,
                         require_approval, posts_count_as_shots, allow_videos, created_at, updated_at)
                     VALUES (\(bind: event.id), \(bind: event.organizerID), \(bind: event.code.symbols), \(bind: event.joinKey), \(bind: event.name),
                         \(bind: event.description), \(bind: event.startsAt.millisecondsSince1970), \(bind: event.endsAt.millisecondsSince1970),
                         \(bind: event.shotsPerGuest), \(bind: event.revealMode.rawValue), \(bind: event.revealAt?.millisecondsSince1970),
-                        \(bind: event.allowLibraryUploads), \(bind: event.allowGuestDownloads), \(bind: event.passwordHash),
+                        \(bind: event.revealsAt.millisecondsSince1970), \(bind: event.allowLibraryUploads), \(bind: event.allowGuestDownloads), \(bind: event.passwordHash),
                         \(bind: event.maxGuests), \(bind: event.requireApproval), \(bind: event.postsCountAsShots), \(bind: event.allowVideos), \(bind: event.createdAt.millisecondsSince1970),
                         \(bind: event.createdAt.millisecondsSince1970))
                     ON CONFLICT (code) DO NOTHING
@@ -86,7 +86,7 @@ public struct EventRepository: Sendable {
                 UPDATE events SET name = \(bind: event.name), description = \(bind: event.description),
                     starts_at = \(bind: event.startsAt.millisecondsSince1970), ends_at = \(bind: event.endsAt.millisecondsSince1970),
                     shots_per_guest = \(bind: event.shotsPerGuest), reveal_mode = \(bind: event.revealMode.rawValue),
-                    reveal_at = \(bind: event.revealAt?.millisecondsSince1970),
+                    reveal_at = \(bind: event.revealAt?.millisecondsSince1970), reveals_at = \(bind: event.revealsAt.millisecondsSince1970),
                     allow_library_uploads = \(bind: event.allowLibraryUploads), allow_guest_downloads = \(bind: event.allowGuestDownloads),
                     password_hash = \(bind: event.passwordHash), max_guests = \(bind: event.maxGuests),
                     require_approval = \(bind: event.requireApproval), posts_count_as_shots = \(bind: event.postsCountAsShots), allow_videos = \(bind: event.allowVideos), updated_at = \(bind: now.millisecondsSince1970),
@@ -95,7 +95,7 @@ public struct EventRepository: Sendable {
                 """
             ).run()
             guard let saved = try await Self.find(id: event.id, in: db) else { return }
-            try await ChangeLog.append(change(saved), eventID: event.id, now: now, kindOfDatabase: database.kind, in: db)
+            try await ChangeLogRepository.append(change(saved), eventID: event.id, now: now, kindOfDatabase: database.kind, in: db)
         }
     }
 
@@ -112,7 +112,8 @@ public struct EventRepository: Sendable {
                     """
                 ).first() != nil
             else { return }
-            try await ChangeLog.append(ChangePayload(kind: .eventEnded, endsAt: now), eventID: id, now: now, kindOfDatabase: database.kind, in: db)
+            try await ChangeLogRepository.append(
+                ChangePayload(kind: .eventEnded, endsAt: now), eventID: id, now: now, kindOfDatabase: database.kind, in: db)
         }
     }
 

@@ -4,7 +4,7 @@ import NIOCore
 /// Gallery pages already written — the whole response body, shared, not copied, by every answer — kept
 /// while their event's change feed stands still (PERF-2).
 ///
-/// Every change to an event's photos moves `events.change_seq` in the same transaction (ChangeLog), and each
+/// Every change to an event's photos moves `events.change_seq` in the same transaction (the change log), and each
 /// request reads that position with the event anyway; a page written at position N is therefore still the
 /// page while the event is at N — on every instance, since the position comes from the shared database.
 /// Only the general gallery is kept ("My shots" shows approval, which can change without a feed entry).
@@ -17,7 +17,7 @@ final class GalleryPageCache: Sendable {
         /// Decides `mine`, and for guests which unapproved photos they see (their own).
         let viewerID: String?
         let guestView: Bool
-        let order: PhotoRepository.Order
+        let order: GalleryOrder
         let cursor: String?
         let limit: Int
         /// Signed links change every 12 hours.

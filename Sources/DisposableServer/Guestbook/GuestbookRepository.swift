@@ -5,7 +5,7 @@ import SQLKit
 /// Comments and likes in the database (SOC-2). Each write keeps the post's count in step and logs its change,
 /// in one transaction.
 struct GuestbookRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     struct Comment: Sendable, Equatable {
         let id: String
@@ -19,7 +19,7 @@ struct GuestbookRepository: Sendable {
     }
 
     /// A position in a post's comments: oldest first, so the cursor is the last one read.
-    typealias Cursor = PhotoRepository.Cursor
+    typealias Cursor = GalleryCursor
 
     func comments(photoID: String, after cursor: Cursor?, limit: Int) async throws -> (items: [Comment], next: Cursor?) {
         try await database.read { db in
@@ -49,7 +49,8 @@ struct GuestbookRepository: Sendable {
                     \(bind: comment.text), \(bind: comment.createdAt.millisecondsSince1970))
                 """
             ).run()
-            try await ChangeLog.append(facts(count), eventID: photo.eventID, photo: photo, now: comment.createdAt, kindOfDatabase: kind, in: db)
+            try await ChangeLogRepository.append(
+                facts(count), eventID: photo.eventID, photo: photo, now: comment.createdAt, kindOfDatabase: kind, in: db)
             try await NotificationRepository.reacted(
                 .commented, to: photo, by: comment.authorID, actorName: comment.authorName, commentID: comment.id, text: comment.text,
                 now: comment.createdAt, in: db)
@@ -69,7 +70,7 @@ struct GuestbookRepository: Sendable {
         let count = try await PhotoRepository.count(.comments, by: -1, on: photo.id, in: db) ?? 0
         let facts = ChangePayload(
             kind: .commentRemoved, photoId: photo.id, awaitingApproval: photo.approved ? nil : true, commentId: comment.id, commentCount: count)
-        try await ChangeLog.append(facts, eventID: photo.eventID, photo: photo, now: now, kindOfDatabase: kind, in: db)
+        try await ChangeLogRepository.append(facts, eventID: photo.eventID, photo: photo, now: now, kindOfDatabase: kind, in: db)
         return true
     }
 
@@ -105,7 +106,7 @@ struct GuestbookRepository: Sendable {
             let count = try await PhotoRepository.count(.likes, by: delta, on: photo.id, in: db)
         else { return nil }
         let facts = ChangePayload(kind: .likesChanged, photoId: photo.id, awaitingApproval: photo.approved ? nil : true, likeCount: count)
-        try await ChangeLog.append(facts, eventID: photo.eventID, photo: photo, now: now, kindOfDatabase: kind, in: db)
+        try await ChangeLogRepository.append(facts, eventID: photo.eventID, photo: photo, now: now, kindOfDatabase: kind, in: db)
         return count
     }
 

@@ -141,9 +141,9 @@ struct GuestbookService: Sendable {
         try await limiter.take([.init(scope: .target, value: writerID)])
     }
 
-    private func cursor(_ raw: String?) throws -> PhotoRepository.Cursor? {
+    private func cursor(_ raw: String?) throws -> GalleryCursor? {
         try raw.map { raw in
-            guard let cursor = PhotoRepository.Cursor(token: raw) else {
+            guard let cursor = GalleryCursor(token: raw) else {
                 throw Problem.invalidField("cursor", "This cursor is not one we gave out; start again without it.")
             }
             return cursor

@@ -122,7 +122,7 @@ struct Ingest: Sendable {
             case .eventPhoto(_, let photoID): photoID
             case .libraryRevision(let files), .libraryMotion(let files): files.writeID
             }
-        try await pendingWrites.database.sql { db in try await PendingWrites.end(photoID: id, in: db) }
+        try await pendingWrites.end(photoID: id)
     }
 
     private func begin(_ write: PendingWrite) async throws {

@@ -4,7 +4,7 @@ import SQLKit
 
 /// Guests of events in the database.
 struct GuestRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     /// The name as it will show in the event: a second "Maggie" becomes "Maggie 2", so that everyone can tell
     /// whose photo is whose. Chosen in the joining transaction.
@@ -176,5 +176,10 @@ struct GuestRepository: Sendable {
             shotsUsed: try row.decode(column: prefix + "shots_used", as: Int.self)
                 + row.decode(column: prefix + "shots_reserved", as: Int.self)
         )
+    }
+
+    /// Every guest row an account joined events with (the account is being erased).
+    static func deleteMemberships(userID: String, in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM guests WHERE user_id = \(bind: userID)").run()
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Joining an event as a guest, leaving it, and carrying on from another phone (JN-1..5). Owns the guess
 /// limiter that the API and the join form share.
 struct JoinService: Sendable {
-    let database: any DatabaseEngine
+    let transactions: Transactions
     let events: EventRepository
     let guests: GuestRepository
     let tokens: AccessTokenRepository
@@ -17,8 +17,8 @@ struct JoinService: Sendable {
     /// Renames per guest: five at once, then one every ten minutes.
     let renameLimiter = RateLimiter([.target: RateLimit(burst: 5, refillEvery: .seconds(600))])
 
-    static func guessLimiter(_ limits: RateLimits) -> RateLimiter {
-        RateLimiter([.address: limits.join, .pair: limits.join, .target: limits.joinPerEvent])
+    static func guessLimiter(perAddress: RateLimit, perEvent: RateLimit) -> RateLimiter {
+        RateLimiter([.address: perAddress, .pair: perAddress, .target: perEvent])
     }
 
     struct Joined: Sendable {
@@ -79,7 +79,7 @@ struct JoinService: Sendable {
         var userID: String? = nil
         if case .user(let user, _) = identity { userID = user.id }
         let (guests, tokens, accountID) = (guests, tokens, userID)
-        let joined = try await database.transaction { db -> (String, Guest)? in
+        let joined = try await transactions.transaction { db -> (String, Guest)? in
             guard try await EventRepository.claimGuestPlace(eventID: event.id, in: db) else { return nil }
             let shown = try await GuestRepository.distinctName(name, eventID: event.id, in: db)
             let guest = Guest(id: newID(), eventID: event.id, userID: accountID, name: shown, joinedAt: now, leftAt: nil, shotsUsed: 0)
@@ -190,7 +190,7 @@ struct JoinService: Sendable {
     func redeem(personalLink token: String) async throws -> (token: String, guest: Guest)? {
         let now = clock.now
         let tokens = tokens
-        return try await database.transaction { db in
+        return try await transactions.transaction { db in
             guard let guest = try await GuestRepository.takeLink(tokenHash: SecretToken.hash(token), now: now, in: db) else {
                 return nil
             }

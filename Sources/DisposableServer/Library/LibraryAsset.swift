@@ -133,18 +133,4 @@ struct LibraryFiles: Sendable, Equatable {
     var motion: String { prefix + "motion" }
     var preview: String { prefix + "preview.jpg" }
     var thumbnail: String { prefix + "thumbnail.jpg" }
-
-    /// Whether a row vouches for these files: the asset exists, not deleted, at this file revision.
-    func isRecorded(in database: any DatabaseEngine) async throws -> Bool {
-        let parts = writeID.split(separator: "@")
-        guard parts.count == 2, let fileRevision = Int(parts[1]) else { return false }
-        return try await database.sql { db in
-            try await db.raw(
-                """
-                SELECT id FROM library_assets WHERE id = \(bind: String(parts[0])) AND file_revision = \(bind: fileRevision)
-                    AND deleted_at IS NULL
-                """
-            ).first() != nil
-        }
-    }
 }

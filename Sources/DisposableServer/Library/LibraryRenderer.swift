@@ -45,7 +45,7 @@ struct LibraryRenderer: Sendable {
             takenAt: asset.format.isVideo ? nil : try await rendered.takenAt?.instant(floatingIn: ownerZone(asset.userID)),
             derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + playableBytes, video: video,
             signals: rendered.signals)
-        if ready == nil, try await !asset.files.isRecorded(in: assets.database) { try await pendingWrites.abandon(asset.files) }
+        if ready == nil, try await !assets.isRecorded(asset.files) { try await pendingWrites.abandon(asset.files) }
         await feed.changed(asset.userID)
     }
 

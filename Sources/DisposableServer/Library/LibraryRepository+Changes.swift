@@ -42,8 +42,8 @@ extension LibraryRepository {
                     ).first() != nil
                 else { throw RollBack.gone }
                 try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: asset.id)").run()
-                try await Quota.release(asset.chargedBytes, userID: asset.userID, in: db)
-                try await PendingWrites.begin(.all(user: asset.userID, asset: asset.id), startedAt: .distantPast, instance: instance, in: db)
+                try await UserRepository.releaseQuota(asset.chargedBytes, userID: asset.userID, in: db)
+                try await PendingWriteRepository.begin(.all(user: asset.userID, asset: asset.id), startedAt: .distantPast, instance: instance, in: db)
             }
             return true
         } catch RollBack.gone {
@@ -103,15 +103,15 @@ extension LibraryRepository {
                 // A live photo's stored video goes with the old version.
                 let delta = byteSize - asset.chargedBytes
                 if delta > 0 {
-                    guard try await Quota.charge(delta, userID: asset.userID, in: db) else { throw RollBack.quotaExceeded }
+                    guard try await UserRepository.chargeQuota(delta, userID: asset.userID, in: db) else { throw RollBack.quotaExceeded }
                 } else {
-                    try await Quota.release(-delta, userID: asset.userID, in: db)
+                    try await UserRepository.releaseQuota(-delta, userID: asset.userID, in: db)
                 }
                 let replaced = try await Self.find(id: asset.id, in: db)!
-                try await PendingWrites.end(photoID: replaced.files.writeID, in: db)
-                try await PendingWrites.begin(asset.files, startedAt: .distantPast, instance: instance, in: db)
+                try await PendingWriteRepository.end(photoID: replaced.files.writeID, in: db)
+                try await PendingWriteRepository.begin(asset.files, startedAt: .distantPast, instance: instance, in: db)
                 try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: asset.id)").run()
-                try await JobQueue.enqueue(.renderAsset, subjectID: asset.id, owner: asset.userID, priority: .library, now: now, in: db)
+                try await JobRepository.enqueue(.renderAsset, subjectID: asset.id, owner: asset.userID, priority: .library, now: now, in: db)
                 return .replaced(replaced)
             }
         } catch RollBack.gone {
@@ -151,7 +151,7 @@ extension LibraryRepository {
                         """
                     ).first() != nil
                 else { throw RollBack.gone }
-                guard try await Quota.charge(motion.size, userID: asset.userID, in: db) else { throw RollBack.quotaExceeded }
+                guard try await UserRepository.chargeQuota(motion.size, userID: asset.userID, in: db) else { throw RollBack.quotaExceeded }
                 return .attached(try await Self.find(id: asset.id, in: db)!)
             }
         } catch RollBack.gone {
@@ -172,7 +172,7 @@ extension LibraryRepository {
                 asset, jobID: jobID, width: width, height: height, takenAt: takenAt, derivativeBytes: derivativeBytes, video: video,
                 signals: signals)
         } catch RollBack.gone {
-            try await database.sql { db in try await JobQueue.complete(jobID, in: db) }
+            try await database.sql { db in try await JobRepository.complete(jobID, in: db) }
             return nil
         }
     }
@@ -188,7 +188,7 @@ extension LibraryRepository {
         signals: PhotoSignals?
     ) async throws -> LibraryAsset? {
         try await database.transaction { db in
-            try await JobQueue.complete(jobID, in: db)
+            try await JobRepository.complete(jobID, in: db)
             let revision = try await Self.nextRevision(userID: asset.userID, in: db)
             guard
                 try await db.raw(
@@ -207,7 +207,7 @@ extension LibraryRepository {
                     """
                 ).first() != nil
             else { throw RollBack.gone }
-            try await PendingWrites.end(photoID: asset.files.writeID, in: db)
+            try await PendingWriteRepository.end(photoID: asset.files.writeID, in: db)
             return try await Self.find(id: asset.id, in: db)
         }
     }
@@ -215,7 +215,7 @@ extension LibraryRepository {
     /// The file could not be decoded: the asset stays (with its original — it is the user's file) as failed.
     func markFailed(_ asset: LibraryAsset, jobID: String) async throws -> LibraryAsset? {
         try await database.transaction { db in
-            try await JobQueue.complete(jobID, in: db)
+            try await JobRepository.complete(jobID, in: db)
             let revision = try await Self.nextRevision(userID: asset.userID, in: db)
             try await db.raw(
                 """

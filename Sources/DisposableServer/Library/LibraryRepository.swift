@@ -5,7 +5,7 @@ import SQLKit
 /// Library assets in the database. Every change takes the next number of the user's library counter
 /// (`users.library_seq`) in its own transaction, so the change feed is the assets ordered by `revision`.
 struct LibraryRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     struct NewAsset: Sendable {
         let id: String
@@ -51,10 +51,10 @@ struct LibraryRepository: Sendable {
                     """
                 ).first()
                 guard inserted != nil else { throw RollBack.conflict }
-                guard try await Quota.charge(new.byteSize, userID: new.userID, in: db) else { throw RollBack.quotaExceeded }
+                guard try await UserRepository.chargeQuota(new.byteSize, userID: new.userID, in: db) else { throw RollBack.quotaExceeded }
                 let asset = try await Self.find(id: new.id, in: db)!
-                try await PendingWrites.end(photoID: asset.files.writeID, in: db)
-                try await JobQueue.enqueue(.renderAsset, subjectID: new.id, owner: new.userID, priority: .library, now: new.uploadedAt, in: db)
+                try await PendingWriteRepository.end(photoID: asset.files.writeID, in: db)
+                try await JobRepository.enqueue(.renderAsset, subjectID: new.id, owner: new.userID, priority: .library, now: new.uploadedAt, in: db)
                 return .inserted(asset)
             }
         } catch RollBack.conflict {
@@ -70,13 +70,14 @@ struct LibraryRepository: Sendable {
 
     /// What the account counts against its quota, and may (`Quota`).
     func usage(userID: String) async throws -> Quota.Usage? {
-        try await database.read { db in try await Quota.usage(userID: userID, in: db) }
+        try await database.read { db in try await UserRepository.usage(userID: userID, in: db) }
     }
 
     static func nextRevision(userID: String, in db: any SQLDatabase) async throws -> Int64 {
-        guard let row = try await db.raw("UPDATE users SET library_seq = library_seq + 1 WHERE id = \(bind: userID) RETURNING library_seq").first()
-        else { throw Problem.unauthorized }  // the account was deleted meanwhile
-        return try row.decode(column: "library_seq", as: Int64.self)
+        guard let revision = try await UserRepository.nextLibraryRevision(userID: userID, in: db) else {
+            throw Problem.unauthorized  // the account was deleted meanwhile
+        }
+        return revision
     }
 
     func find(id: String) async throws -> LibraryAsset? {
@@ -126,8 +127,8 @@ struct LibraryRepository: Sendable {
         var condition: String { self == .timeline ? "trashed_at IS NULL" : "trashed_at IS NOT NULL" }
     }
 
-    func page(userID: String, _ listing: Listing, after cursor: PhotoRepository.Cursor?, limit: Int) async throws -> (
-        items: [LibraryAsset], next: PhotoRepository.Cursor?
+    func page(userID: String, _ listing: Listing, after cursor: GalleryCursor?, limit: Int) async throws -> (
+        items: [LibraryAsset], next: GalleryCursor?
     ) {
         try await database.read { db in
             var sql = SQLQueryString(
@@ -145,7 +146,7 @@ struct LibraryRepository: Sendable {
             guard assets.count > limit else { return (assets, nil) }
             let last = assets[limit - 1]
             let time = listing == .timeline ? last.takenAt : (last.trashedAt ?? last.takenAt)
-            return (Array(assets.prefix(limit)), PhotoRepository.Cursor(time: time.millisecondsSince1970, id: last.id))
+            return (Array(assets.prefix(limit)), GalleryCursor(time: time.millisecondsSince1970, id: last.id))
         }
     }
 
@@ -165,5 +166,21 @@ struct LibraryRepository: Sendable {
         try await database.read { db in
             try await db.raw("SELECT library_seq FROM users WHERE id = \(bind: userID)").first()?.decode(column: "library_seq", as: Int64.self) ?? 0
         }
+    }
+
+    /// Whether a row vouches for these files: the asset exists, not deleted, at this file revision.
+    static func isRecorded(_ files: LibraryFiles, in db: any SQLDatabase) async throws -> Bool {
+        let parts = files.writeID.split(separator: "@")
+        guard parts.count == 2, let fileRevision = Int(parts[1]) else { return false }
+        return try await db.raw(
+            """
+            SELECT id FROM library_assets WHERE id = \(bind: String(parts[0])) AND file_revision = \(bind: fileRevision)
+                AND deleted_at IS NULL
+            """
+        ).first() != nil
+    }
+
+    func isRecorded(_ files: LibraryFiles) async throws -> Bool {
+        try await database.read { db in try await Self.isRecorded(files, in: db) }
     }
 }

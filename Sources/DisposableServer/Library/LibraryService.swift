@@ -65,9 +65,9 @@ struct LibraryService: Sendable {
     }
 
     func page(_ listing: LibraryRepository.Listing, for user: User, cursor token: String?, limit: Int) async throws -> LibraryPage {
-        var cursor: PhotoRepository.Cursor? = nil
+        var cursor: GalleryCursor? = nil
         if let token {
-            guard let parsed = PhotoRepository.Cursor(token: token) else {
+            guard let parsed = GalleryCursor(token: token) else {
                 throw Problem.invalidField("cursor", "This cursor is not one the server gave; start again without it.")
             }
             cursor = parsed

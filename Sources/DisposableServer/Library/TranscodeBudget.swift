@@ -1,13 +1,12 @@
 import Foundation
-import SQLKit
 
 /// How much transcoding one account's library videos may cost a day: a 276 KB WebM of three
 /// minutes of black costs twenty seconds of ffmpeg, 23 MB of 4K black an hour, and an account should not be able to
 /// keep the machine busy with them. Counted in seconds of video at 1080p or less (a larger picture counts in
 /// proportion); a video past the budget waits, processing, until the day's transcodes make room — never refused,
-/// never lost. Owns `transcode_usage`.
+/// never lost. What was transcoded is kept in `transcode_usage` (`TranscodeUsageRepository`).
 struct TranscodeBudget: Sendable {
-    let database: any DatabaseEngine
+    let usage: TranscodeUsageRepository
     let clock: any AppClock
     /// 1080p-equivalent seconds an account's library videos may be transcoded in any 24 hours.
     let secondsPerDay: Int64
@@ -25,29 +24,15 @@ struct TranscodeBudget: Sendable {
     /// budget runs when nothing else has been transcoded that day.
     func delay(for userID: String, cost: Int64) async throws -> TimeInterval? {
         let now = clock.now
-        let since = (now - Self.window).millisecondsSince1970
-        let row = try await database.read { db in
-            try await db.raw(
-                """
-                SELECT CAST(COALESCE(SUM(seconds), 0) AS BIGINT) AS used, MIN(at) AS oldest FROM transcode_usage
-                WHERE user_id = \(bind: userID) AND at > \(bind: since)
-                """
-            ).first()
-        }
-        let used = try row?.decode(column: "used", as: Int64.self) ?? 0
+        let since = now - Self.window
+        let (used, oldest) = try await usage.used(by: userID, since: since)
         guard used > 0, used + cost > secondsPerDay else { return nil }
-        let oldest = try row?.decode(column: "oldest", as: Int64?.self) ?? now.millisecondsSince1970
-        return max(60, Double(oldest - since) / 1000)
+        return max(60, (oldest ?? now).timeIntervalSince(since))
     }
 
     func record(_ seconds: Int64, for userID: String) async throws {
         let now = clock.now
-        try await database.sql { db in
-            try await db.raw("DELETE FROM transcode_usage WHERE at < \(bind: (now - Self.window).millisecondsSince1970)").run()
-            try await db.raw(
-                "INSERT INTO transcode_usage (user_id, at, seconds) VALUES (\(bind: userID), \(bind: now.millisecondsSince1970), \(bind: seconds))"
-            ).run()
-        }
+        try await usage.record(seconds, for: userID, at: now, forgettingBefore: now - Self.window)
     }
 }
 

@@ -1,12 +1,11 @@
 import Foundation
-import SQLKit
 
 /// Fans an event's new changes out to the subscribers of this instance. The database is the source of
 /// truth: on news (a local commit, a PostgreSQL notification, or a periodic check) the hub reads what
 /// is new once, keeps the latest entries in memory, and wakes everyone waiting on that event — so a
 /// thousand phones cost one query, and a missed notification only delays, never loses, a change.
 actor ChangeHub {
-    private let database: any DatabaseEngine
+    private let log: ChangeLogRepository
     /// Told of every news (an event row read before it may be out of date): what keeps answers in memory
     /// forgets them here.
     private let onNews: @Sendable () -> Void
@@ -20,8 +19,8 @@ actor ChangeHub {
     /// Events found deleted: their streams end.
     private var deleted: Set<String> = []
 
-    init(database: any DatabaseEngine, onNews: @escaping @Sendable () -> Void = {}) {
-        self.database = database
+    init(log: ChangeLogRepository, onNews: @escaping @Sendable () -> Void = {}) {
+        self.log = log
         self.onNews = onNews
     }
 
@@ -34,9 +33,7 @@ actor ChangeHub {
         if !force, let last = lastRefresh[eventID], now - last < .seconds(2) { return }
         lastRefresh[eventID] = now
         let known = latest[eventID] ?? 0
-        let read = try? await database.sql { db -> (Int64?, [Change]) in
-            (try await ChangeLog.latest(eventID: eventID, in: db), try await ChangeLog.changes(eventID: eventID, after: known, limit: 1000, in: db))
-        }
+        let read = try? await log.latestAndChanges(eventID: eventID, after: known, limit: 1000)
         guard let (current, fresh) = read else { return }
         if current == nil {
             deleted.insert(eventID)
@@ -66,7 +63,7 @@ actor ChangeHub {
             }
             return Array(entries[low..<min(entries.count, low + limit)])
         }
-        return try await database.sql { db in try await ChangeLog.changes(eventID: eventID, after: seq, limit: limit, in: db) }
+        return try await log.changes(eventID: eventID, after: seq, limit: limit)
     }
 
     /// Starts following an event from `seq`, so that later refreshes know where to read from.
@@ -81,7 +78,7 @@ actor ChangeHub {
 
     /// The newest entry's number of an event (0 when nothing happened yet).
     func latest(_ eventID: String) async throws -> Int64 {
-        try await database.sql { db in try await ChangeLog.latest(eventID: eventID, in: db) } ?? 0
+        try await log.latest(eventID: eventID) ?? 0
     }
 
     /// Returns when the event has entries past `seq` (or is deleted), or after `timeout`.

@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import ServiceLifecycle
 
-/// LIVE-2: on PostgreSQL, listens for other instances' commits (`pg_notify` in `ChangeLog.append`) and
+/// LIVE-2: on PostgreSQL, listens for other instances' commits (`pg_notify` in `ChangeLogRepository.append`) and
 /// wakes this instance's subscribers. If the connection drops, it reconnects and re-reads every
 /// followed event, so a lost notification only costs a little delay.
 struct PostgresChangeListener: Service {
@@ -30,7 +30,7 @@ struct PostgresChangeListener: Service {
         configuration.options.connectTimeout = .seconds(10)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         defer { Task { try? await connection.close() } }
-        try await connection.listen(on: ChangeLog.channel) { notifications in
+        try await connection.listen(on: ChangeLogRepository.channel) { notifications in
             for try await notification in notifications {
                 await hub.refresh(notification.payload)
             }

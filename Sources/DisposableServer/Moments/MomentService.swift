@@ -1,11 +1,10 @@
 import DisposableAPI
 import Foundation
-import SQLKit
 
 /// CAP-3: moments — short dated notes of one's own — by year in the owner's time zone, and the year's recap once
 /// that year is over there. Accounts only; nobody else ever sees them.
 struct MomentService: Sendable {
-    let database: any DatabaseEngine
+    let rows: MomentRepository
     let clock: any AppClock
     let limiter: RateLimiter
     let profiles: ProfileService
@@ -24,26 +23,15 @@ struct MomentService: Sendable {
         }
         _ = try await limiter.take([.init(scope: .target, value: user.id)])
         let moment = MomentJSON(id: newID(), text: text, createdAt: clock.now)
-        try await database.transaction { db in
-            let count = try await db.raw("SELECT COUNT(*) AS n FROM moments WHERE user_id = \(bind: user.id)").first()!.decode(
-                column: "n", as: Int.self)
-            guard count < Self.maxPerUser else {
-                throw Problem(.conflict, "too-many-moments", title: "Too many moments", detail: "You have \(count) moments: delete some first.")
-            }
-            try await db.raw(
-                """
-                INSERT INTO moments (id, user_id, text, created_at)
-                VALUES (\(bind: moment.id), \(bind: user.id), \(bind: text), \(bind: moment.createdAt.millisecondsSince1970))
-                """
-            ).run()
+        let (inserted, count) = try await rows.insert(moment, userID: user.id, limit: Self.maxPerUser)
+        guard inserted else {
+            throw Problem(.conflict, "too-many-moments", title: "Too many moments", detail: "You have \(count) moments: delete some first.")
         }
         return moment
     }
 
     func delete(_ id: String, for user: User) async throws {
-        let removed = try await database.sql { db in
-            try await db.raw("DELETE FROM moments WHERE id = \(bind: id) AND user_id = \(bind: user.id) RETURNING id").first() != nil
-        }
+        let removed = try await rows.delete(id, userID: user.id)
         guard removed else { throw Problem.notFound("There is no such moment of yours.") }
     }
 
@@ -72,43 +60,13 @@ struct MomentService: Sendable {
     func announceYearsDue(bell: StreamWaker) async throws {
         let now = clock.now
         let latest = calendar(.gmt).component(.year, from: now + CapsuleService.furthestAhead) - 1
-        let accounts = try await database.read { db in
-            try await db.raw(
-                """
-                SELECT id, time_zone, moments_recap_year FROM users
-                WHERE (moments_recap_year IS NULL OR moments_recap_year < \(bind: latest))
-                  AND EXISTS (SELECT 1 FROM moments WHERE moments.user_id = users.id)
-                """
-            ).all().map {
-                (
-                    id: try $0.decode(column: "id", as: String.self), zone: try $0.decode(column: "time_zone", as: String?.self),
-                    told: try $0.decode(column: "moments_recap_year", as: Int?.self)
-                )
-            }
-        }
+        let accounts = try await rows.accountsToTell(upTo: latest)
         for account in accounts {
             let calendar = calendar(account.zone.flatMap(TimeZone.init(identifier:)) ?? .gmt)
             let year = calendar.component(.year, from: now) - 1
             guard account.told.map({ $0 < year }) ?? true else { continue }
             let (from, to) = (Self.start(of: year, in: calendar), Self.start(of: year + 1, in: calendar))
-            let told = try await database.transaction { db in
-                guard
-                    try await db.raw(
-                        """
-                        UPDATE users SET moments_recap_year = \(bind: year)
-                        WHERE id = \(bind: account.id) AND (moments_recap_year IS NULL OR moments_recap_year < \(bind: year)) RETURNING id
-                        """
-                    ).first() != nil,
-                    try await db.raw(
-                        """
-                        SELECT 1 AS one FROM moments WHERE user_id = \(bind: account.id)
-                          AND created_at >= \(bind: from.millisecondsSince1970) AND created_at < \(bind: to.millisecondsSince1970) LIMIT 1
-                        """
-                    ).first() != nil
-                else { return false }
-                try await NotificationRepository.toAccount(.momentsRecap, userID: account.id, period: String(year), now: now, in: db)
-                return true
-            }
+            let told = try await rows.tellRecap(year: year, from: from, to: to, userID: account.id, now: now)
             if told { await bell.changed(NotificationService.anyone) }
         }
     }
@@ -122,22 +80,7 @@ struct MomentService: Sendable {
         guard (1970...9999).contains(year) else { throw Problem.invalidField("year", "year must be a year from 1970 to 9999.") }
         let calendar = calendar(zone)
         let (from, to) = (Self.start(of: year, in: calendar), Self.start(of: year + 1, in: calendar))
-        return try await database.read { db in
-            try await db.raw(
-                """
-                SELECT id, text, created_at FROM moments
-                WHERE user_id = \(bind: user.id) AND created_at >= \(bind: from.millisecondsSince1970) AND created_at < \(bind: to.millisecondsSince1970)
-                ORDER BY created_at, id
-                """
-            ).all().map(Self.moment(from:))
-        }
-    }
-
-    /// A `moments` row as the API shows it (also read by the data export).
-    static func moment(from row: any SQLRow) throws -> MomentJSON {
-        MomentJSON(
-            id: try row.decode(column: "id", as: String.self), text: try row.decode(column: "text", as: String.self),
-            createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
+        return try await rows.between(from, to, userID: user.id)
     }
 
     private func calendar(_ zone: TimeZone) -> Calendar {

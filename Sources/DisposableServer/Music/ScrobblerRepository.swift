@@ -3,7 +3,7 @@ import SQLKit
 
 /// The scrobbler each account links (the `scrobblers` table's owner): one at most.
 struct ScrobblerRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     /// Links `url` for the account, replacing the one linked before.
     func replace(userID: String, url: URL, apiKey: String, at now: Date) async throws {

@@ -5,9 +5,9 @@ import SQLKit
 /// Notifications in the database (SOC-3). They are written in the transaction of what they tell (a like, a
 /// comment, a reveal), so nobody is told of something that did not happen, nor misses something that did.
 struct NotificationRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
-    typealias Cursor = PhotoRepository.Cursor
+    typealias Cursor = GalleryCursor
 
     struct Notice: Sendable {
         let id: String
@@ -176,5 +176,17 @@ struct NotificationRepository: Sendable {
             text: try row.decode(column: "text", as: String?.self),
             createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
             read: try row.decode(column: "read_at", as: Int64?.self) != nil)
+    }
+
+    /// What an account was told (notices name their recipient, not reference it), and what others were told of it as a
+    /// friend (its name in "… wants to be your friend", its comments): the account is being erased.
+    static func erase(userID: String, in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM notifications WHERE recipient_id = \(bind: userID)").run()
+        try await db.raw(
+            """
+            DELETE FROM notifications WHERE actor_id = \(bind: userID)
+              AND kind IN ('friend-request', 'friend-accepted', 'capsule-shared', 'capsule-reaction', 'capsule-comment')
+            """
+        ).run()
     }
 }

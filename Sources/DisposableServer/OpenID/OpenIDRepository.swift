@@ -3,7 +3,7 @@ import SQLKit
 
 /// The `openid_links` and `openid_attempts` tables.
 struct OpenIDRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     struct Attempt: Sendable {
         let nonce: String

@@ -9,25 +9,24 @@ import Foundation
 struct OpenIDService: Sendable {
     let settings: OpenIDSettings
     let provider: OpenIDProvider
-    let database: any DatabaseEngine
+    let transactions: Transactions
     let clock: any AppClock
     let accounts: AccountService
     let links: OpenIDRepository
-    let users: UserRepository
     /// Where the provider sends people back: `/login/openid/callback` under the public URL, as registered there.
     let redirectURI: String
 
     init(
-        settings: OpenIDSettings, outbound: OutboundHTTP, database: any DatabaseEngine, clock: any AppClock, accounts: AccountService,
+        settings: OpenIDSettings, outbound: OutboundHTTP, transactions: Transactions, links: OpenIDRepository, clock: any AppClock,
+        accounts: AccountService,
         publicBaseURL: String
     ) {
         self.settings = settings
         provider = OpenIDProvider(settings: settings, outbound: outbound)
-        self.database = database
+        self.transactions = transactions
         self.clock = clock
         self.accounts = accounts
-        links = OpenIDRepository(database: database)
-        users = UserRepository(database: database)
+        self.links = links
         redirectURI = publicBaseURL + "/login/openid/callback"
     }
 
@@ -148,14 +147,14 @@ struct OpenIDService: Sendable {
                     "The provider has not confirmed that “\(email)” is yours, so it cannot sign you in here. Confirm the address at the provider and try again, or sign in with a password and link the provider on My account."
             )
         }
-        if let (existing, proven) = try await users.findWithProof(email: email) {
+        if let (existing, proven) = try await accounts.findWithProof(email: email) {
             guard proven, !existing.isAdmin else {
                 throw Problem.conflict(
                     "openid-email-unproven",
                     "An account here already uses “\(email)”, but it never proved that this address is its own, so the provider cannot open it. If it is yours, sign in with its password and link the provider on My account; if it is not, ask the instance's admin."
                 )
             }
-            try await database.transaction { [links, settings, clock] db in
+            try await transactions.transaction { [links, settings, clock] db in
                 try await links.insert(issuer: settings.issuer, subject: token.sub, userID: existing.id, email: email, now: clock.now, in: db)
             }
             return existing
@@ -164,12 +163,8 @@ struct OpenIDService: Sendable {
         let name = try DisplayName.validate(
             token.name.flatMap { $0.isEmpty ? nil : String($0.prefix(80)) } ?? String(email.prefix { $0 != "@" }), max: 80)
         let now = clock.now
-        let created = try await database.transaction { [users, links, settings] db -> User? in
-            guard
-                let user = try await users.create(
-                    email: email, name: name, passwordHash: PasswordHasher.noPassword, isAdmin: false, termsVersion: TermsOfUse.version,
-                    emailProven: true, now: now, in: db)
-            else { return nil }
+        let created = try await transactions.transaction { [accounts, links, settings] db -> User? in
+            guard let user = try await accounts.createProvenAccount(email: email, name: name, now: now, in: db) else { return nil }
             try await links.insert(issuer: settings.issuer, subject: token.sub, userID: user.id, email: email, now: now, in: db)
             return user
         }
@@ -186,10 +181,10 @@ struct OpenIDService: Sendable {
             throw Problem.conflict("openid-linked-elsewhere", "This provider account is already linked to another account here.")
         }
         let email = token.email.flatMap { try? Credentials.email($0) }
-        try await database.transaction { [links, users, settings, clock] db in
+        try await transactions.transaction { [links, accounts, settings, clock] db in
             try await links.insert(issuer: settings.issuer, subject: token.sub, userID: userID, email: email, now: clock.now, in: db)
             // The provider vouches for the account's own address: from now on it is proven.
-            if token.verifiedEmail != nil, let email { try await users.markEmailProven(userID, email: email, now: clock.now, in: db) }
+            if token.verifiedEmail != nil, let email { try await accounts.markEmailProven(userID, email: email, now: clock.now, in: db) }
         }
     }
 

@@ -5,7 +5,7 @@ import NIOCore
 /// The general gallery, "My shots" (GAL-1..3), the organizer's numbers (ORG-2) and what a ZIP holds (DL-2).
 struct GalleryService: Sendable {
     /// How a gallery page is sorted.
-    typealias Order = PhotoRepository.Order
+    typealias Order = GalleryOrder
 
     let photos: PhotoRepository
     let events: EventService
@@ -20,7 +20,7 @@ struct GalleryService: Sendable {
     struct PageRequest: Sendable {
         let eventID: String
         let mine: Bool
-        let order: PhotoRepository.Order
+        let order: GalleryOrder
         /// As the client sent it (a cursor we gave out).
         let cursor: String?
         let limit: Int
@@ -39,7 +39,7 @@ struct GalleryService: Sendable {
     /// The page as `viewerID`, in `role`, sees it (the venue wall sees it as a guest who shot nothing).
     func page(_ request: PageRequest, in event: Event, role: EventRole, viewerID: String) async throws -> ByteBuffer {
         let cursor = try request.cursor.map { raw in
-            guard let cursor = PhotoRepository.Cursor(token: raw) else {
+            guard let cursor = GalleryCursor(token: raw) else {
                 throw Problem.invalidField("cursor", "This cursor is not one we gave out; start again without it.")
             }
             return cursor

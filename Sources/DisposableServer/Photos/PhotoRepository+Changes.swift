@@ -12,7 +12,7 @@ extension PhotoRepository {
             try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: photo.id)").run()
             // Only the transaction that removed the row gives its bytes back (two deletions may race).
             if try await db.raw("DELETE FROM photos WHERE id = \(bind: photo.id) RETURNING id").first() != nil {
-                try await Quota.release(photo.byteSize, eventID: photo.eventID, in: db)
+                try await UserRepository.releaseQuota(photo.byteSize, eventID: photo.eventID, in: db)
             }
             try await db.raw(
                 """
@@ -21,7 +21,7 @@ extension PhotoRepository {
                 ON CONFLICT (photo_id) DO NOTHING
                 """
             ).run()
-            try await ChangeLog.append(.photoRemoved, photo: photo, now: now, kindOfDatabase: kind, in: db)
+            try await ChangeLogRepository.append(.photoRemoved, photo: photo, now: now, kindOfDatabase: kind, in: db)
         }
     }
 
@@ -34,7 +34,7 @@ extension PhotoRepository {
     ) async throws -> Photo? {
         let kind = database.kind
         return try await database.transaction { db in
-            try await JobQueue.complete(jobID, in: db)
+            try await JobRepository.complete(jobID, in: db)
             guard
                 let row = try await db.raw(
                     """
@@ -49,10 +49,10 @@ extension PhotoRepository {
             else { return nil }
             let ready = try Self.photo(from: row)
             if previewPending {
-                try await JobQueue.enqueue(.renderPreview, subjectID: photoID, owner: ready.uploaderID, priority: .preview, now: now, in: db)
+                try await JobRepository.enqueue(.renderPreview, subjectID: photoID, owner: ready.uploaderID, priority: .preview, now: now, in: db)
             }
-            try await PendingWrites.end(photoID: photoID, in: db)
-            try await ChangeLog.append(.photoReady, photo: ready, now: now, kindOfDatabase: kind, in: db)
+            try await PendingWriteRepository.end(photoID: photoID, in: db)
+            try await ChangeLogRepository.append(.photoReady, photo: ready, now: now, kindOfDatabase: kind, in: db)
             return ready
         }
     }
@@ -62,7 +62,7 @@ extension PhotoRepository {
     func markPreviewed(_ photoID: String, jobID: String, previewBytes: Int64, now: Date) async throws -> Photo? {
         let kind = database.kind
         return try await database.transaction { db in
-            try await JobQueue.complete(jobID, in: db)
+            try await JobRepository.complete(jobID, in: db)
             guard
                 let row = try await db.raw(
                     """
@@ -73,8 +73,8 @@ extension PhotoRepository {
                 ).first()
             else { return nil }
             let photo = try Self.photo(from: row)
-            try await PendingWrites.end(photoID: photoID, in: db)
-            try await ChangeLog.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
+            try await PendingWriteRepository.end(photoID: photoID, in: db)
+            try await ChangeLogRepository.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
             return photo
         }
     }
@@ -83,10 +83,10 @@ extension PhotoRepository {
     func markFailed(_ photoID: String, jobID: String, reason: String, now: Date) async throws -> Photo? {
         let kind = database.kind
         return try await database.transaction { db in
-            try await JobQueue.complete(jobID, in: db)
+            try await JobRepository.complete(jobID, in: db)
             try await db.raw("UPDATE photos SET status = 'failed', failure = \(bind: reason) WHERE id = \(bind: photoID)").run()
             guard let failed = try await Self.find(id: photoID, in: db) else { return nil }
-            try await ChangeLog.append(.photoFailed, photo: failed, now: now, kindOfDatabase: kind, in: db)
+            try await ChangeLogRepository.append(.photoFailed, photo: failed, now: now, kindOfDatabase: kind, in: db)
             return failed
         }
     }
@@ -99,7 +99,7 @@ extension PhotoRepository {
             let changed = try await db.raw("UPDATE photos SET approved = \(bind: true) WHERE id = \(bind: photoID) AND NOT approved RETURNING id")
                 .first()
             guard changed != nil, let photo = try await Self.find(id: photoID, in: db) else { return nil }
-            if photo.status == .ready { try await ChangeLog.append(.photoReady, photo: photo, now: now, kindOfDatabase: kind, in: db) }
+            if photo.status == .ready { try await ChangeLogRepository.append(.photoReady, photo: photo, now: now, kindOfDatabase: kind, in: db) }
             return photo
         }
     }
@@ -110,7 +110,7 @@ extension PhotoRepository {
         return try await database.transaction { db in
             try await db.raw("UPDATE photos SET caption = \(bind: caption) WHERE id = \(bind: photoID)").run()
             guard let photo = try await Self.find(id: photoID, in: db) else { return nil }
-            try await ChangeLog.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
+            try await ChangeLogRepository.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
             return photo
         }
     }
@@ -121,7 +121,7 @@ extension PhotoRepository {
         let renamed = try await db.raw("UPDATE photos SET shooter_name = \(bind: name) WHERE uploader_id = \(bind: uploaderID) RETURNING *")
             .all().map(Self.photo(from:))
         for photo in renamed where photo.status == .ready {
-            try await ChangeLog.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
+            try await ChangeLogRepository.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
         }
     }
 
@@ -142,6 +142,12 @@ extension PhotoRepository {
     /// Cancels the render jobs of an event's photos, in the transaction that deletes the event.
     static func cancelJobs(eventID: String, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM jobs WHERE subject_id IN (SELECT id FROM photos WHERE event_id = \(bind: eventID))").run()
+    }
+
+    /// Removes every photo of an event in the caller's transaction; the bytes they held.
+    static func deleteAll(eventID: String, in db: any SQLDatabase) async throws -> Int64 {
+        try await db.raw("DELETE FROM photos WHERE event_id = \(bind: eventID) RETURNING byte_size").all()
+            .reduce(Int64(0)) { $0 + (try $1.decode(column: "byte_size", as: Int64.self)) }
     }
 
     /// The counters a post's row keeps of what others did to it (SOC-2), so pages never count rows.

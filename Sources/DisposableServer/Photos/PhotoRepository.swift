@@ -4,7 +4,7 @@ import SQLKit
 
 /// Photos in the database.
 public struct PhotoRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     /// Who is uploading: a guest (limited shots) or the organizer (no limit).
     enum Uploader: Sendable {
@@ -90,8 +90,8 @@ public struct PhotoRepository: Sendable {
                 case .guest(let guest, let shotsPerGuest):
                     let taken =
                         new.shotReserved
-                        ? try await ShotLimit.takeReserved(guestID: guest.id, in: db)
-                        : try await ShotLimit.take(guestID: guest.id, shotsPerGuest: shotsPerGuest, in: db)
+                        ? try await GuestRepository.takeReservedShot(guestID: guest.id, in: db)
+                        : try await GuestRepository.takeShot(guestID: guest.id, shotsPerGuest: shotsPerGuest, in: db)
                     guard let taken else { return .shotLimitReached }
                     number = taken
                 case .organizer:
@@ -117,15 +117,16 @@ public struct PhotoRepository: Sendable {
                 guard let inserted else { throw RollBack.conflict }
                 let photo = try Self.photo(from: inserted)
                 if new.kind != .note {
-                    try await PendingWrites.end(photoID: new.id, in: db)
+                    try await PendingWriteRepository.end(photoID: new.id, in: db)
                     let priority: JobQueue.Priority = if case .video = new.format { .video } else { .thumbnail }
-                    try await JobQueue.enqueue(.renderPhoto, subjectID: new.id, owner: uploader.id, priority: priority, now: new.uploadedAt, in: db)
+                    try await JobRepository.enqueue(
+                        .renderPhoto, subjectID: new.id, owner: uploader.id, priority: priority, now: new.uploadedAt, in: db)
                 }
                 try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
                 // The rows every upload of the event shares come last, each held from here to the commit: the
                 // organizer's account (its quota), then the event (its change counter) — in that order everywhere.
-                guard try await Quota.charge(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }
-                try await ChangeLog.append(.photoAdded, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
+                guard try await UserRepository.chargeQuota(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }
+                try await ChangeLogRepository.append(.photoAdded, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
                 return .inserted(photo)
             }
         } catch RollBack.conflict {
@@ -141,7 +142,7 @@ public struct PhotoRepository: Sendable {
 
     /// What the account counts against its quota, and may (`Quota`).
     func usage(userID: String) async throws -> Quota.Usage? {
-        try await database.read { db in try await Quota.usage(userID: userID, in: db) }
+        try await database.read { db in try await UserRepository.usage(userID: userID, in: db) }
     }
 
     func find(id: String) async throws -> Photo? {

@@ -57,8 +57,8 @@ struct PhotoService: Sendable {
 
     /// A page of one kind of post (`.note` for the guestbook) as `visibility` allows.
     func page(
-        eventID: String, kind: PostKind, visibleTo visibility: PhotoVisibility, after cursor: PhotoRepository.Cursor?, limit: Int
-    ) async throws -> (items: [Photo], next: PhotoRepository.Cursor?) {
+        eventID: String, kind: PostKind, visibleTo visibility: PhotoVisibility, after cursor: GalleryCursor?, limit: Int
+    ) async throws -> (items: [Photo], next: GalleryCursor?) {
         try await photos.page(eventID: eventID, .gallery(visibility), kind: kind, order: .uploaded, after: cursor, limit: limit)
     }
 

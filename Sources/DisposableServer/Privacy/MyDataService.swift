@@ -1,11 +1,9 @@
 import DisposableAPI
 import Foundation
-import SQLKit
 
 /// "My data" (SUP-4): what is stored about the person asking, their export (their own photos, as they sent
 /// them, and `data.json`), and erasing it — an account with everything in it, or a guest's photos in their event.
 struct MyDataService: Sendable {
-    let database: any DatabaseEngine
     /// What is read and erased of a person across the tables (`PersonalDataRepository`).
     let rows: PersonalDataRepository
     let accounts: AccountService
@@ -37,7 +35,7 @@ struct MyDataService: Sendable {
             var data = MyData(
                 kind: "guest", exportedAt: clock.now, guest: membership, memberships: [], events: [], photos: own.map(\.1), sessions: [],
                 tickets: [])
-            data.pushDevices = try await PushSubscriptions(database: database, clock: clock).devices(.guest(guest.id))
+            data.pushDevices = try await rows.pushDevices(.guest(guest.id))
             return (data, own.map(Self.exportFile))
         case .user(let user, let tokenHash):
             let guestIDs = try await rows.memberships(of: user.id).map(\.id)
@@ -54,10 +52,10 @@ struct MyDataService: Sendable {
             data.library = library.map(\.1)
             data.moments = try await rows.moments(of: user.id)
             data.scrobbler = try await rows.scrobbler(of: user.id)
-            data.pushDevices = try await PushSubscriptions(database: database, clock: clock).devices(.user(user.id))
-            data.friends = try await FriendService.names(of: user.id, in: database)
-            data.capsuleComments = try await StoryBoardRepository.comments(by: user.id, in: database)
-            data.capsules = try await CapsuleRepository(database: database).all(userID: user.id).reversed().map {
+            data.pushDevices = try await rows.pushDevices(.user(user.id))
+            data.friends = try await rows.friendNames(of: user.id)
+            data.capsuleComments = try await rows.capsuleComments(by: user.id)
+            data.capsules = try await rows.capsules(of: user.id).reversed().map {
                 .init(
                     month: $0.month.text, photoIds: $0.assetIDs, quote: $0.quote, songTitle: $0.songTitle, songArtist: $0.songArtist,
                     releasedAt: $0.releasedAt)

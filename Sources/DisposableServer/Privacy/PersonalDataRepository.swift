@@ -5,7 +5,7 @@ import SQLKit
 /// The statements "My data" (SUP-4) needs across tables: what is stored about a person, for their export, and the rows
 /// erased with their account. The rules — who may export or erase what, files before rows — are `MyDataService`'s.
 struct PersonalDataRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     /// The guest rows an account joined events with.
     func memberships(of userID: String) async throws -> [(id: String, eventID: String)] {
@@ -44,7 +44,7 @@ struct PersonalDataRepository: Sendable {
     func moments(of userID: String) async throws -> [MomentJSON] {
         try await database.read { db in
             try await db.raw("SELECT id, text, created_at FROM moments WHERE user_id = \(bind: userID) ORDER BY created_at, id").all()
-                .map(MomentService.moment(from:))
+                .map(MomentRepository.moment(from:))
         }
     }
 
@@ -101,19 +101,11 @@ struct PersonalDataRepository: Sendable {
     /// account (friendships, capsules, moments and library rows go with it by cascade).
     func eraseRows(of userID: String) async throws {
         try await database.transaction { db in
-            try await db.raw("DELETE FROM jobs WHERE subject_id IN (SELECT id FROM library_assets WHERE user_id = \(bind: userID))").run()
-            try await db.raw("DELETE FROM guests WHERE user_id = \(bind: userID)").run()
-            try await db.raw("DELETE FROM support_tickets WHERE user_id = \(bind: userID)").run()
-            // What they were told as an account (capsules, moments): notices name their recipient, not reference it.
-            try await db.raw("DELETE FROM notifications WHERE recipient_id = \(bind: userID)").run()
-            // and what others were told of them as friends (their name in "… wants to be your friend", their comments).
-            try await db.raw(
-                """
-                DELETE FROM notifications WHERE actor_id = \(bind: userID)
-                  AND kind IN ('friend-request', 'friend-accepted', 'capsule-shared', 'capsule-reaction', 'capsule-comment')
-                """
-            ).run()
-            try await db.raw("DELETE FROM users WHERE id = \(bind: userID)").run()
+            try await JobRepository.cancelLibraryJobs(userID: userID, in: db)
+            try await GuestRepository.deleteMemberships(userID: userID, in: db)
+            try await SupportRepository.deleteTickets(userID: userID, in: db)
+            try await NotificationRepository.erase(userID: userID, in: db)
+            try await UserRepository.delete(userID: userID, in: db)
         }
     }
 }

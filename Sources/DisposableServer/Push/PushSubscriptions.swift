@@ -1,12 +1,11 @@
 import Crypto
 import DisposableAPI
 import Foundation
-import SQLKit
 
 /// The browsers an account or a guest subscribed to their notifications (Web Push), an account's choice of
-/// kinds, and the server's VAPID key — made at first use, kept in `instance_settings`, the same for every instance.
+/// kinds, and the server's VAPID key — made at first use, kept in the instance's settings, the same for every instance.
 struct PushSubscriptions: Sendable {
-    let database: any DatabaseEngine
+    let rows: PushSubscriptionRepository
     let clock: any AppClock
 
     /// Browsers per account: phones, tablets and computers, with room to spare; a guest has a phone or two.
@@ -59,28 +58,17 @@ struct PushSubscriptions: Sendable {
     // MARK: The key
 
     func signingKey() async throws -> P256.Signing.PrivateKey {
-        if let key = try await storedKey() { return key }
-        let made = P256.Signing.PrivateKey()
-        try await database.transaction { db in
-            try await db.raw(
-                """
-                INSERT INTO instance_settings (key, value) VALUES ('vapid_private_key', \(bind: WebPushMessage.base64URL(made.rawRepresentation)))
-                ON CONFLICT (key) DO NOTHING
-                """
-            ).run()
-        }
+        if let key = try await rows.vapidKey(candidate: nil).flatMap(Self.key) { return key }
         // Another instance may have made one first: theirs is everyone's.
-        guard let key = try await storedKey() else { throw ConfigurationError("The VAPID key could not be kept.") }
+        let made = WebPushMessage.base64URL(P256.Signing.PrivateKey().rawRepresentation)
+        guard let key = try await rows.vapidKey(candidate: made).flatMap(Self.key) else {
+            throw ConfigurationError("The VAPID key could not be kept.")
+        }
         return key
     }
 
-    private func storedKey() async throws -> P256.Signing.PrivateKey? {
-        try await database.read { db in
-            guard let row = try await db.raw("SELECT value FROM instance_settings WHERE key = 'vapid_private_key'").first(),
-                let raw = WebPushMessage.fromBase64URL(try row.decode(column: "value", as: String.self))
-            else { return nil }
-            return try P256.Signing.PrivateKey(rawRepresentation: raw)
-        }
+    private static func key(_ stored: String) -> P256.Signing.PrivateKey? {
+        WebPushMessage.fromBase64URL(stored).flatMap { try? P256.Signing.PrivateKey(rawRepresentation: $0) }
     }
 
     // MARK: Subscriptions
@@ -95,25 +83,13 @@ struct PushSubscriptions: Sendable {
             throw Problem.invalidField("keys.auth", "keys.auth is the browser's 16-byte secret, base64url-encoded.")
         }
         let device = PushDeviceJSON(id: newID(), device: device, createdAt: Date(millisecondsSince1970: clock.now.millisecondsSince1970))
-        try await database.transaction { db in
-            // The same browser again (or passed to another account on a shared computer): its latest subscription wins.
-            try await db.raw("DELETE FROM push_subscriptions WHERE endpoint = \(bind: endpoint.absoluteString)").run()
-            let count = try await db.raw(
-                "SELECT COUNT(*) AS n FROM push_subscriptions WHERE \(unsafeRaw: owner.column) = \(bind: owner.id)"
-            ).first()!.decode(column: "n", as: Int.self)
-            guard count < owner.limit else {
-                throw Problem(
-                    .conflict, "too-many-devices", title: "Too many devices",
-                    detail: "Notifications go to at most \(owner.limit) browsers: remove one first.")
-            }
-            try await db.raw(
-                """
-                INSERT INTO push_subscriptions (id, \(unsafeRaw: owner.column), endpoint, p256dh, auth, language, device, created_at)
-                VALUES (\(bind: device.id), \(bind: owner.id), \(bind: endpoint.absoluteString), \(bind: WebPushMessage.base64URL(p256dh)),
-                        \(bind: WebPushMessage.base64URL(auth)), \(bind: language.rawValue), \(bind: device.device),
-                        \(bind: device.createdAt.millisecondsSince1970))
-                """
-            ).run()
+        let kept = try await rows.insert(
+            device, owner: owner, endpoint: endpoint.absoluteString, p256dh: WebPushMessage.base64URL(p256dh),
+            auth: WebPushMessage.base64URL(auth), language: language.rawValue)
+        guard kept else {
+            throw Problem(
+                .conflict, "too-many-devices", title: "Too many devices",
+                detail: "Notifications go to at most \(owner.limit) browsers: remove one first.")
         }
         return device
     }
@@ -128,32 +104,17 @@ struct PushSubscriptions: Sendable {
     }
 
     func remove(_ id: String, owner: Owner) async throws {
-        let gone = try await database.transaction { db in
-            try await db.raw(
-                "DELETE FROM push_subscriptions WHERE id = \(bind: id) AND \(unsafeRaw: owner.column) = \(bind: owner.id) RETURNING id"
-            ).first() != nil
-        }
+        let gone = try await rows.remove(id, owner: owner)
         guard gone else { throw Problem.notFound("There is no such device among yours.") }
     }
 
     /// The push service said the subscription is gone (404, 410).
     func forget(_ id: String) async throws {
-        try await database.transaction { db in try await db.raw("DELETE FROM push_subscriptions WHERE id = \(bind: id)").run() }
+        try await rows.forget(id)
     }
 
     func devices(_ owner: Owner) async throws -> [PushDeviceJSON] {
-        try await database.read { db in
-            try await db.raw(
-                """
-                SELECT id, device, created_at FROM push_subscriptions WHERE \(unsafeRaw: owner.column) = \(bind: owner.id)
-                ORDER BY created_at DESC, id
-                """
-            ).all().map { row in
-                PushDeviceJSON(
-                    id: try row.decode(column: "id", as: String.self), device: try row.decode(column: "device", as: String?.self),
-                    createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
-            }
-        }
+        try await rows.devices(owner)
     }
 
     // MARK: Kinds
@@ -161,9 +122,7 @@ struct PushSubscriptions: Sendable {
     static let allKinds: [String] = NotificationJSON.Kind.allCases.map(\.rawValue)
 
     func kinds(userID: String) async throws -> [String] {
-        let stored = try await database.read { db in
-            try await db.raw("SELECT push_kinds FROM users WHERE id = \(bind: userID)").first()?.decode(column: "push_kinds", as: String?.self)
-        }
+        let stored = try await rows.kinds(userID: userID)
         guard let stored, let kinds = try? JSONDecoder().decode([String].self, from: Data(stored.utf8)) else { return Self.allKinds }
         return Self.allKinds.filter(kinds.contains)
     }
@@ -173,25 +132,13 @@ struct PushSubscriptions: Sendable {
             throw Problem.invalidField("kinds", "kinds lists notice kinds among: \(Self.allKinds.joined(separator: ", ")).")
         }
         let text = String(decoding: try JSONEncoder().encode(Self.allKinds.filter(kinds.contains)), as: UTF8.self)
-        try await database.transaction { db in try await db.raw("UPDATE users SET push_kinds = \(bind: text) WHERE id = \(bind: userID)").run() }
+        try await rows.setKinds(text, userID: userID)
     }
 
     /// The browsers a notice of `kind` goes to: its account's (if it chose that kind) and, for a notice to a guest,
     /// the guest's own.
     func targets(accountID: String?, guestID: String?, kind: String) async throws -> [Subscription] {
         if let accountID, try await !kinds(userID: accountID).contains(kind) { return [] }
-        return try await database.read { db in
-            try await db.raw(
-                "SELECT * FROM push_subscriptions WHERE user_id = \(bind: accountID ?? "") OR guest_id = \(bind: guestID ?? "")"
-            ).all().compactMap { row in
-                guard let endpoint = URL(string: try row.decode(column: "endpoint", as: String.self)),
-                    let p256dh = WebPushMessage.fromBase64URL(try row.decode(column: "p256dh", as: String.self)),
-                    let auth = WebPushMessage.fromBase64URL(try row.decode(column: "auth", as: String.self))
-                else { return nil }
-                return Subscription(
-                    id: try row.decode(column: "id", as: String.self), endpoint: endpoint, p256dh: p256dh, auth: auth,
-                    language: WebLanguage(rawValue: try row.decode(column: "language", as: String.self)) ?? .en)
-            }
-        }
+        return try await rows.subscriptions(accountID: accountID, guestID: guestID)
     }
 }

@@ -1,7 +1,6 @@
 import DisposableAPI
 import Foundation
 import Logging
-import SQLKit
 import ServiceLifecycle
 
 /// Deletes events whose retention period is over (RET-1), and finishes deletions a crash cut short: at
@@ -9,7 +8,6 @@ import ServiceLifecycle
 /// It also settles storage writes that never got their row (`PendingWrites`), and forgets sessions and
 /// personal links that can no longer be used.
 struct RetentionSweeper: Service {
-    let database: any DatabaseEngine
     let deletion: EventDeletion
     let pendingWrites: PendingWrites
     let tokens: AccessTokenRepository
@@ -35,12 +33,7 @@ struct RetentionSweeper: Service {
     /// Deletes every expired event, and every event whose deletion was begun; returns how many.
     @discardableResult
     func sweep() async throws -> Int {
-        let cutoff = (clock.now - retention).millisecondsSince1970
-        let due = try await database.sql { db in
-            try await db.raw(
-                "SELECT id FROM events WHERE ends_at <= \(bind: cutoff) OR id IN (SELECT event_id FROM deletion_records)"
-            ).all().map { try $0.decode(column: "id", as: String.self) }
-        }
+        let due = try await deletion.due(endedBy: clock.now - retention)
         for eventID in due {
             try await deletion.delete(eventID: eventID, reason: .expired)
         }

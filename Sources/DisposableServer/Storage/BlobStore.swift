@@ -74,16 +74,16 @@ enum BlobKey {
 /// The disk is full (REL-2): callers answer 507.
 public struct StorageFull: Error {}
 
-/// Builds the store the configuration names — sealed when a storage key is set — wrapped in the memory cache of
+/// Builds the store the instance's data names — sealed when a storage key is set — wrapped in the memory cache of
 /// small files (which holds them opened).
-func makeBlobStore(_ configuration: AppConfiguration) throws -> CachingBlobStore {
-    let store = try makeStoredBlobStore(configuration)
-    return CachingBlobStore(wrapping: configuration.storageKey.map { SealedBlobStore(inner: store, storageKey: $0) } ?? store)
+func makeBlobStore(_ data: InstanceData) throws -> CachingBlobStore {
+    let store = try makeStoredBlobStore(data)
+    return CachingBlobStore(wrapping: data.storageKey.map { SealedBlobStore(inner: store, storageKey: $0) } ?? store)
 }
 
 /// The folder or bucket itself, its bytes as stored (sealed ones sealed): what backups copy.
-func makeStoredBlobStore(_ configuration: AppConfiguration) throws -> any BlobStore {
-    switch configuration.blobStorage {
+func makeStoredBlobStore(_ data: InstanceData) throws -> any BlobStore {
+    switch data.storage {
     case .localFolder(let path): try LocalBlobStore(root: path)
     case .s3(let settings): try S3BlobStore(settings: settings)
     }

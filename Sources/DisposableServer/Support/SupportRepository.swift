@@ -4,7 +4,7 @@ import SQLKit
 
 /// Support tickets in the database (the `support_tickets` table's owner).
 struct SupportRepository: Sendable {
-    let database: any DatabaseEngine
+    let database: Database
 
     func insert(_ ticket: TicketJSON, userID: String?, email: String?, message: String) async throws {
         try await database.sql { db in
@@ -60,5 +60,10 @@ struct SupportRepository: Sendable {
             email: try row.decode(column: "email", as: String?.self), message: try row.decode(column: "message", as: String.self),
             answer: try row.decode(column: "answer", as: String?.self),
             answeredAt: try row.decode(column: "answered_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)))
+    }
+
+    /// An account's tickets (the account is being erased).
+    static func deleteTickets(userID: String, in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM support_tickets WHERE user_id = \(bind: userID)").run()
     }
 }

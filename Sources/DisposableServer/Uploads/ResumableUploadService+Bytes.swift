@@ -63,9 +63,7 @@ extension ResumableUploadService {
     /// granted (a reservation is never raised here, only by `grant` under the caps).
     private func release(_ id: String, received: Int64, granted: Int64) async throws {
         let held = max(received, min(granted, received + Self.allowance))
-        try await database.sql { db in
-            try await db.raw("UPDATE resumable_uploads SET received = \(bind: received), held = \(bind: held) WHERE id = \(bind: id)").run()
-        }
+        try await rows.recordReceived(id, received: received, held: held)
     }
 
     /// Writes the body after the durable bytes, up to `held` bytes in all; returns how many it kept (all of them,

@@ -53,41 +53,27 @@ extension ResumableUploadService {
     var caps: StagingCaps { StagingCaps(maxStaged: maxStagedBytes, largestFile: maxBytes) }
 
     /// Rows of unfinished uploads still under way at `now`.
-    static func live(_ now: Date) -> SQLQueryString {
-        let ms = now.millisecondsSince1970
-        return """
-            r.photo_id IS NULL AND r.expires_at > \(bind: ms)
-            AND (r.patched_at IS NOT NULL OR r.received > 0 OR r.created_at > \(bind: ms - Int64(idleLimit * 1000)))
-            """
-    }
+    static func live(_ now: Date) -> SQLQueryString { ResumableUploadRepository.live(now, idle: idleLimit) }
 
     /// Admits a new upload in the transaction that inserts it: a sender has at most 20 under way; the announced
     /// lengths of an account's unfinished uploads count against its quota as if stored (uploads left one byte short
     /// cannot hold more than the quota); its first allowance must fit every staging cap. On PostgreSQL the
     /// admissions take turns (an advisory lock), so parallel creations cannot all see the same free room.
     func admit(_ room: Room, byOrganizer: Bool, now: Date, in db: any SQLDatabase) async throws {
-        if database.kind == .postgres { try await db.raw("SELECT pg_advisory_xact_lock(74042028)").run() }
+        try await rows.takeTurn(in: db)
         let live = Self.live(now)
-        let unfinished =
-            try await db.raw(
-                "SELECT COUNT(*) AS n FROM resumable_uploads r WHERE r.uploader_id = \(bind: room.uploaderID) AND \(live)"
-            ).first()?.decode(column: "n", as: Int.self) ?? 0
+        let unfinished = try await ResumableUploadRepository.unfinishedCount(uploaderID: room.uploaderID, live: live, in: db)
         guard unfinished < Self.maxUnfinished else {
             throw Problem(
                 .forbidden, "too-many-uploads", title: "Too many uploads under way",
                 detail: "You have \(unfinished) uploads under way: finish or cancel some before starting another.")
         }
-        let announced =
-            try await db.raw(
-                """
-                SELECT CAST(COALESCE(SUM(r.length), 0) AS BIGINT) AS n FROM resumable_uploads r LEFT JOIN events e ON e.id = r.event_id
-                WHERE \(live) AND (CASE WHEN r.target = 'library' THEN r.uploader_id ELSE e.organizer_id END) = \(bind: room.accountID)
-                """
-            ).first()?.decode(column: "n", as: Int64.self) ?? 0
-        if let usage = try await Quota.usage(userID: room.accountID, in: db), !usage.fits(announced + room.length) {
+        let announced = try await ResumableUploadRepository.announcedLength(accountID: room.accountID, live: live, in: db)
+        if let usage = try await ResumableUploadRepository.usage(accountID: room.accountID, in: db), !usage.fits(announced + room.length) {
             throw Quota.exceeded(Quota.Usage(used: usage.used + announced, allowed: usage.allowed, own: usage.own), byOrganizer: byOrganizer)
         }
-        let held = try await Self.held(besides: nil, uploaderID: room.uploaderID, network: room.network, eventID: room.eventID, now: now, in: db)
+        let held = try await ResumableUploadRepository.held(
+            besides: nil, uploaderID: room.uploaderID, network: room.network, eventID: room.eventID, live: live, in: db)
         try check(held, adding: min(room.length, Self.allowance))
     }
 
@@ -96,43 +82,21 @@ extension ResumableUploadService {
     func grant(_ upload: ResumableUpload) async throws -> Int64 {
         let now = clock.now
         let caps = caps
-        return try await database.transaction { [database] db in
-            if database.kind == .postgres { try await db.raw("SELECT pg_advisory_xact_lock(74042028)").run() }
-            let others = try await Self.held(
+        return try await transactions.transaction { [rows] db in
+            try await rows.takeTurn(in: db)
+            let others = try await ResumableUploadRepository.held(
                 besides: upload.id, uploaderID: upload.uploaderID, network: upload.network, eventID: upload.target == "library" ? "" : upload.placeID,
-                now: now, in: db)
+                live: Self.live(now), in: db)
             let free = min(
                 caps.instance - others.instance, caps.sender - others.sender, caps.network - others.network, caps.event - others.event)
             // Never less than it held already: the caps bound what others may add, not what this one had.
             let held = min(upload.length, max(upload.held, free))
-            try await db.raw(
-                """
-                UPDATE resumable_uploads SET held = \(bind: held), patched_at = COALESCE(patched_at, \(bind: now.millisecondsSince1970))
-                WHERE id = \(bind: upload.id)
-                """
-            ).run()
+            try await ResumableUploadRepository.setHeld(upload.id, held: held, now: now, in: db)
             return held
         }
     }
 
-    /// What unfinished uploads hold now, besides `id`: on the whole disk, by this sender, network and event.
-    private static func held(besides id: String?, uploaderID: String, network: String, eventID: String, now: Date, in db: any SQLDatabase)
-        async throws -> (instance: Int64, sender: Int64, network: Int64, event: Int64)
-    {
-        let row = try await db.raw(
-            """
-            SELECT CAST(COALESCE(SUM(r.held), 0) AS BIGINT) AS instance,
-                CAST(COALESCE(SUM(CASE WHEN r.uploader_id = \(bind: uploaderID) THEN r.held ELSE 0 END), 0) AS BIGINT) AS sender,
-                CAST(COALESCE(SUM(CASE WHEN r.network = \(bind: network) THEN r.held ELSE 0 END), 0) AS BIGINT) AS network,
-                CAST(COALESCE(SUM(CASE WHEN r.target <> 'library' AND r.event_id = \(bind: eventID) THEN r.held ELSE 0 END), 0) AS BIGINT) AS event
-            FROM resumable_uploads r WHERE \(live(now)) AND r.id <> \(bind: id ?? "")
-            """
-        ).first()
-        let value = { (column: String) in try row?.decode(column: column, as: Int64.self) ?? 0 }
-        return (try value("instance"), try value("sender"), try value("network"), try value("event"))
-    }
-
-    private func check(_ held: (instance: Int64, sender: Int64, network: Int64, event: Int64), adding bytes: Int64) throws {
+    private func check(_ held: ResumableUploadRepository.Held, adding bytes: Int64) throws {
         let caps = caps
         guard held.instance + bytes <= caps.instance else { throw Self.stagingFull }
         guard held.sender + bytes <= caps.sender, held.network + bytes <= caps.network, held.event + bytes <= caps.event else {

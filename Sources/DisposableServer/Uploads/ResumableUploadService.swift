@@ -1,15 +1,15 @@
 import DisposableAPI
 import Foundation
 import NIOPosix
-import SQLKit
 
 /// Resumable uploads (UP-4, tus 1.0): a file sent in as many requests as the connection needs. Its bytes go to a
 /// file of its own, fsynced before each offset is acknowledged; when the last byte is in, its `UploadTarget` makes
 /// it a photo or an asset through the same path as a plain upload. A guest's shot is held from the creation
-/// (`ShotLimit.reserve`) and given back when the upload is ended, expires or turns out to be there already, so
-/// the shot limit (UP-2) stays exact with uploads under way.
+/// (`ResumableUploadRepository.reserveShot`) and given back when the upload is ended, expires or turns out to be
+/// there already, so the shot limit (UP-2) stays exact with uploads under way.
 struct ResumableUploadService: Sendable {
-    let database: any DatabaseEngine
+    let transactions: Transactions
+    let rows: ResumableUploadRepository
     /// By name (`UploadTarget.name`).
     let targets: [String: any UploadTarget]
     /// Where a finished file is handed over (the staging folder, beside the store).
@@ -55,10 +55,11 @@ struct ResumableUploadService: Sendable {
     }
 
     init(
-        database: any DatabaseEngine, targets: [any UploadTarget], staging: UploadStaging, directory: URL,
+        transactions: Transactions, rows: ResumableUploadRepository, targets: [any UploadTarget], staging: UploadStaging, directory: URL,
         maxStagedBytes: Int64 = 10_000_000_000, clock: any AppClock
     ) throws {
-        self.database = database
+        self.transactions = transactions
+        self.rows = rows
         self.targets = Dictionary(uniqueKeysWithValues: targets.map { ($0.name, $0) })
         self.staging = staging
         self.maxStagedBytes = maxStagedBytes
@@ -110,21 +111,18 @@ struct ResumableUploadService: Sendable {
             uploaderID: admission.uploaderID, accountID: admission.accountID, eventID: target.name == "library" ? "" : placeID, network: network,
             length: length)
         do {
-            try await database.transaction { db in
+            let row = ResumableUploadRepository.NewUpload(
+                id: id, placeID: placeID, uploaderID: admission.uploaderID, guestID: admission.heldShot?.guestID, length: length,
+                idempotencyKey: key, source: admission.source.rawValue, metadata: metadataHeader ?? "", createdAt: now,
+                expiresAt: now + Self.lifetime, target: target.name, held: min(length, Self.allowance), network: network)
+            try await transactions.transaction { db in
                 try await admit(room, byOrganizer: admission.byOrganizer, now: now, in: db)
                 if let (guestID, shots) = admission.heldShot {
-                    guard try await ShotLimit.reserve(guestID: guestID, shotsPerGuest: shots, in: db) else { throw ShotLimit.reached(shots) }
+                    guard try await ResumableUploadRepository.reserveShot(guestID: guestID, shotsPerGuest: shots, in: db) else {
+                        throw ShotLimit.reached(shots)
+                    }
                 }
-                try await db.raw(
-                    """
-                    INSERT INTO resumable_uploads (id, event_id, uploader_id, guest_id, length, received, idempotency_key, source,
-                        metadata, created_at, expires_at, target, held, network)
-                    VALUES (\(bind: id), \(bind: placeID), \(bind: admission.uploaderID), \(bind: admission.heldShot?.guestID),
-                        \(bind: length), 0, \(bind: key), \(bind: admission.source.rawValue), \(bind: metadataHeader ?? ""),
-                        \(bind: now.millisecondsSince1970), \(bind: (now + Self.lifetime).millisecondsSince1970), \(bind: target.name),
-                        \(bind: min(length, Self.allowance)), \(bind: network))
-                    """
-                ).run()
+                try await ResumableUploadRepository.insert(row, in: db)
             }
         } catch {
             unlink(path)
@@ -162,16 +160,14 @@ struct ResumableUploadService: Sendable {
             throw error
         }
         if done.existed, let guestID = upload.guestID {
-            try await database.sql { db in try await ShotLimit.release(guestID: guestID, in: db) }
+            try await rows.releaseShot(guestID: guestID)
         }
         return try await finished(upload, as: Made(id: done.madeID, location: destination.target.location(of: done.madeID)))
     }
 
     /// Records what the upload became and removes its bytes.
     func finished(_ upload: ResumableUpload, as made: Made) async throws -> Progress {
-        try await database.sql { db in
-            try await db.raw("UPDATE resumable_uploads SET photo_id = \(bind: made.id), guest_id = NULL WHERE id = \(bind: upload.id)").run()
-        }
+        try await rows.markFinished(upload.id, madeID: made.id)
         unlink(file(upload.id).path)
         return Progress(upload: try await find(upload.id) ?? upload, made: made)
     }
@@ -186,12 +182,7 @@ struct ResumableUploadService: Sendable {
     }
 
     func end(_ upload: ResumableUpload) async throws {
-        try await database.transaction { db in
-            let removed = try await db.raw("DELETE FROM resumable_uploads WHERE id = \(bind: upload.id) RETURNING guest_id").first()
-            if let guestID = try removed?.decode(column: "guest_id", as: String?.self) {
-                try await ShotLimit.release(guestID: guestID, in: db)
-            }
-        }
+        try await rows.remove(upload.id)
         unlink(file(upload.id).path)
     }
 
@@ -199,17 +190,8 @@ struct ResumableUploadService: Sendable {
     /// kept for a late HEAD.
     @discardableResult
     func sweep() async throws -> Int {
-        let now = clock.now.millisecondsSince1970
-        let idle = now - Int64(Self.idleLimit * 1000)
-        let due = try await database.sql { db in
-            try await db.raw(
-                """
-                SELECT * FROM resumable_uploads
-                WHERE expires_at <= \(bind: now)
-                    OR (photo_id IS NULL AND received = 0 AND patched_at IS NULL AND created_at <= \(bind: idle))
-                """
-            ).all().map(ResumableUpload.init(row:))
-        }
+        let now = clock.now
+        let due = try await rows.due(now: now, idleSince: now - Self.idleLimit)
         for upload in due { try await end(upload) }
         return due.count
     }
@@ -217,20 +199,11 @@ struct ResumableUploadService: Sendable {
     // MARK: - Helpers
 
     func find(_ id: String) async throws -> ResumableUpload? {
-        try await database.sql { db in
-            try await db.raw("SELECT * FROM resumable_uploads WHERE id = \(bind: id)").first().map(ResumableUpload.init(row:))
-        }
+        try await rows.find(id)
     }
 
     func unfinished(uploaderID: String, idempotencyKey: String) async throws -> ResumableUpload? {
-        try await database.sql { db in
-            try await db.raw(
-                """
-                SELECT * FROM resumable_uploads
-                WHERE uploader_id = \(bind: uploaderID) AND idempotency_key = \(bind: idempotencyKey) AND photo_id IS NULL
-                """
-            ).first().map(ResumableUpload.init(row:))
-        }
+        try await rows.unfinished(uploaderID: uploaderID, idempotencyKey: idempotencyKey)
     }
 
     /// The upload, when it is the caller's and not expired; 404 otherwise (others learn nothing of it).

@@ -8,7 +8,7 @@ struct AdminPages {
     let admin: AdminService
     let resets: PasswordResetService
     let support: SupportService
-    let deletions: DeletionRecords
+    let deletion: EventDeletion
     let untrustedProxy: UntrustedProxyNotice
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
@@ -49,7 +49,7 @@ struct AdminPages {
         let stats = try await admin.stats()
         let settings = try await admin.settings()
         let users = try await admin.users(after: cursor.flatMap { $0.utf8.count <= 320 ? $0 : nil })
-        let records = try await deletions.newest(limit: 20)
+        let records = try await deletion.newestRecords(limit: 20)
         let tickets = try await support.tickets(status: "open")
         // Closed tickets stay on record, the latest first.
         let closed = try await support.tickets(status: "closed").prefix(AdminPage.closedTicketsShown)

@@ -161,25 +161,26 @@ extension TestApp {
         return try await call(.post, "/api/v1/library/assets", token: token, headers: headers, body: data)
     }
 
-    /// Waits until the media workers have processed a library asset; returns its final JSON.
-    func waitUntilAssetProcessed(_ assetID: String, token: String, timeout: Duration = .seconds(30)) async throws -> APIResponse {
+    /// Waits until the media workers have processed a library asset; returns its final JSON. The bound catches a render
+    /// that never ends, not a slow one: under the full parallel run on two cores, a render waits behind hundreds.
+    func waitUntilAssetProcessed(_ assetID: String, token: String, timeout: Duration = .seconds(120)) async throws -> APIResponse {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let asset = try await call(.get, "/api/v1/library/assets/\(assetID)", token: token)
             if asset.string("status") != "processing" { return asset }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(100))
         }
         throw TestSetupError("asset \(assetID) still processing after \(timeout)")
     }
 
     /// Waits until the media workers have processed a photo, its preview included (a photo is ready with
     /// its thumbnail alone first); returns its final JSON.
-    func waitUntilProcessed(_ photoID: String, token: String, timeout: Duration = .seconds(30)) async throws -> APIResponse {
+    func waitUntilProcessed(_ photoID: String, token: String, timeout: Duration = .seconds(120)) async throws -> APIResponse {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let photo = try await call(.get, "/api/v1/photos/\(photoID)", token: token)
             if photo.string("status") != "processing" && photo.json["previewPending"] == nil { return photo }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(100))
         }
         throw TestSetupError("photo \(photoID) still processing after \(timeout)")
     }

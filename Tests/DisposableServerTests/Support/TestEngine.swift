@@ -10,10 +10,12 @@ enum TestEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     var testDescription: String { rawValue }
 
     /// A fresh, migrated database for one test.
-    func freshDatabase(in directory: URL) async throws -> AppConfiguration.DatabaseLocation {
+    func freshDatabase(in directory: URL) async throws -> DatabaseLocation {
         switch self {
         case .sqlite:
-            return .sqlite(path: directory.appendingPathComponent("test.sqlite").path)
+            let path = directory.appendingPathComponent("test.sqlite").path
+            try await SQLiteTemplate.shared.copy(to: path)
+            return .sqlite(path: path)
         case .postgres:
             return .postgres(url: try await PostgresTestServer.shared.cloneTemplate())
         }
@@ -86,6 +88,31 @@ actor PostgresTestServer {
             }
         }
         return try url(database: name)
+    }
+}
+
+/// The SQLite twin of the PostgreSQL template: the schema migrated once per run into a file that each test copies.
+/// Migrating afresh cost every SQLite test dozens of synced writes — under a full parallel run, seconds of its time.
+actor SQLiteTemplate {
+    static let shared = SQLiteTemplate()
+    private var made: Task<String, any Error>?
+
+    func copy(to path: String) async throws {
+        if made == nil {
+            made = Task {
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-template-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let template = directory.appendingPathComponent("template.sqlite").path
+                let logger = Logger(label: "test-sqlite")
+                try await withDatabase(.sqlite(path: template), logger: logger) { db in
+                    try await migrateDatabase(db, logger: logger)
+                    // Everything in the main file, so that copying it alone copies the schema.
+                    try await db.sql { try await $0.raw("PRAGMA wal_checkpoint(TRUNCATE)").run() }
+                }
+                return template
+            }
+        }
+        try FileManager.default.copyItem(atPath: try await made!.value, toPath: path)
     }
 }
 

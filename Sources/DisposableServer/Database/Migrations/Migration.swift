@@ -68,6 +68,7 @@ let migrations: [Migration] = [
     .v46GuestPush,
     .v47ProvenAddresses,
     .v48FairStaging,
+    .v49RevealMoment,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

@@ -36,7 +36,7 @@ extension CapsuleRepository {
               AND created_at < \(bind: month.next.start(in: zone).millisecondsSince1970)
             ORDER BY created_at, id
             """
-        ).all().map(MomentService.moment(from:))
+        ).all().map(MomentRepository.moment(from:))
     }
 
     func moments(userID: String, month: CapsuleMonth, zone: TimeZone) async throws -> [MomentJSON] {

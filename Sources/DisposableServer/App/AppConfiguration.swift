@@ -2,29 +2,6 @@ import Foundation
 
 /// Everything an instance is configured with; built from flags and environment by the `disposable` CLI.
 public struct AppConfiguration: Sendable {
-    /// Where the database lives: an SQLite file (embedded default) or a PostgreSQL server.
-    public enum DatabaseLocation: Sendable, Equatable {
-        case sqlite(path: String)
-        case postgres(url: String)
-
-        /// `postgres://…` or `postgresql://…` selects PostgreSQL; anything else is an SQLite file path.
-        public init(_ value: String) {
-            if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") {
-                self = .postgres(url: value)
-            } else {
-                self = .sqlite(path: value.hasPrefix("sqlite://") ? String(value.dropFirst("sqlite://".count)) : value)
-            }
-        }
-    }
-
-    /// Where photo files live.
-    public enum StorageLocation: Sendable, Equatable {
-        /// A folder on this machine (embedded default).
-        case localFolder(path: String)
-        /// An S3-compatible bucket (OPS-4): instances share it, with no shared folder.
-        case s3(S3Settings)
-    }
-
     public var host: String
     public var port: Int
     public var dataDirectory: String
@@ -135,6 +112,11 @@ public struct AppConfiguration: Sendable {
     public var storage: StorageLocation? = nil
     var blobStorage: StorageLocation { storage ?? .localFolder(path: mediaDirectory) }
 
+    /// What the instance must never lose, and where: for storage, backups and the admin's disk figures.
+    public var data: InstanceData {
+        InstanceData(database: database, storage: blobStorage, storageKey: storageKey, stagingDirectory: stagingDirectory)
+    }
+
     /// Uploads arriving. Beside the local store's files, so that storing one is a rename.
     var stagingDirectory: URL {
         switch blobStorage {
@@ -207,43 +189,5 @@ public struct RateLimits: Sendable {
         self.support = support
         self.guestbookWrites = guestbookWrites
         self.friendRequests = friendRequests
-    }
-}
-
-/// How long a connection may stay silent or slow, and how many one client may hold. The
-/// defaults suit a venue, where a whole wedding shares one address, and a proxy in front, whose connections
-/// are not capped (it has its own limits).
-public struct ConnectionLimits: Sendable {
-    /// A connection with no request in progress is closed after this long without a byte.
-    public var idleTimeout: Duration
-    /// A request's head must arrive whole within this long of its first byte.
-    public var headerTimeout: Duration
-    /// A request body that stops arriving for this long ends the connection.
-    public var bodyTimeout: Duration
-    /// Open connections per client address (trusted proxies excepted).
-    public var perClient: Int
-    /// Live streams (the change feed) open per session token.
-    public var liveStreamsPerToken: Int
-
-    public init(
-        idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30),
-        perClient: Int = 1024, liveStreamsPerToken: Int = 8
-    ) {
-        self.idleTimeout = idleTimeout
-        self.headerTimeout = headerTimeout
-        self.bodyTimeout = bodyTimeout
-        self.perClient = perClient
-        self.liveStreamsPerToken = liveStreamsPerToken
-    }
-}
-
-/// A token bucket: `burst` attempts at once, then one more every `refillEvery`.
-public struct RateLimit: Sendable {
-    public var burst: Int
-    public var refillEvery: Duration
-
-    public init(burst: Int, refillEvery: Duration) {
-        self.burst = burst
-        self.refillEvery = refillEvery
     }
 }

@@ -2,23 +2,28 @@ import DisposableAPI
 import Foundation
 import SQLKit
 
-/// One entry of an event's change log.
-public struct Change: Sendable {
-    public let seq: Int64
-    public let kind: ChangeKind
-    /// The photo it is about, and who took it: what decides, per viewer, `mine` and what is disclosed.
-    public let photoID: String?
-    public let uploaderID: String?
-    /// What happened, as nobody in particular sees it (`mine` false, links unsigned); `ChangeViewer` makes
-    /// each subscriber's version of it when it is sent.
-    public let facts: ChangePayload
-    public let createdAt: Date
-}
-
 /// Writes change entries — always inside the transaction of the change itself, so there is no change
 /// without its entry and no entry without its change. Numbers come from a per-event counter taken
-/// with `UPDATE … RETURNING`, which serialises writers of one event on both engines.
-enum ChangeLog {
+/// with `UPDATE … RETURNING`, which serialises writers of one event on both engines. Reads them back for the
+/// live hub (`ChangeHub`).
+struct ChangeLogRepository: Sendable {
+    let database: Database
+
+    /// The newest sequence number of an event and its entries after `seq` (nil and none when it is gone).
+    func latestAndChanges(eventID: String, after seq: Int64, limit: Int) async throws -> (Int64?, [Change]) {
+        try await database.sql { db in
+            (try await Self.latest(eventID: eventID, in: db), try await Self.changes(eventID: eventID, after: seq, limit: limit, in: db))
+        }
+    }
+
+    func changes(eventID: String, after seq: Int64, limit: Int) async throws -> [Change] {
+        try await database.sql { db in try await Self.changes(eventID: eventID, after: seq, limit: limit, in: db) }
+    }
+
+    func latest(eventID: String) async throws -> Int64? {
+        try await database.sql { db in try await Self.latest(eventID: eventID, in: db) }
+    }
+
     /// PostgreSQL channel that tells other instances an event has news; the payload is the event id.
     static let channel = "disposable_changes"
 

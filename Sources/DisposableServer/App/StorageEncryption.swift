@@ -12,14 +12,14 @@ public enum StorageEncryption {
     }
 
     public static func encryptAll(
-        _ configuration: AppConfiguration, logger: Logger, report: @Sendable (Progress) -> Void
+        _ data: InstanceData, logger: Logger, report: @Sendable (Progress) -> Void
     ) async throws -> Progress {
-        guard let key = configuration.storageKey else { throw ConfigurationError("Give the key to encrypt with: --storage-key-file.") }
-        try await withDatabase(configuration.database, logger: logger) { database in
+        guard let key = data.storageKey else { throw ConfigurationError("Give the key to encrypt with: --storage-key-file.") }
+        try await withDatabase(data.database, logger: logger) { database in
             try await migrateDatabase(database, logger: logger)
             try await checkStorageKey(key, database: database)
         }
-        let stored = try makeStoredBlobStore(configuration)
+        let stored = try makeStoredBlobStore(data)
         let sealing = SealedBlobStore(inner: stored, storageKey: key)
         var keys: [String] = []
         while true {
@@ -28,7 +28,7 @@ public enum StorageEncryption {
             if page.count < 1000 { break }
         }
         var progress = Progress(total: keys.count)
-        let scratch = configuration.stagingDirectory
+        let scratch = data.stagingDirectory
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         for blobKey in keys {
             switch try await sealing.isSealed(key: blobKey) {

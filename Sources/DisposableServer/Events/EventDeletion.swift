@@ -1,0 +1,40 @@
+import DisposableAPI
+import Foundation
+
+/// Deletes an event wholly — record, files, rows (change log included) — in an order that can be
+/// interrupted at any point and run again (RET-1, RET-3).
+struct EventDeletion: Sendable {
+    let events: EventRepository
+    let records: DeletionRecordRepository
+    let photos: PhotoRepository
+    let blobs: any BlobStore
+    let changes: ChangeHub
+    let clock: any AppClock
+
+    enum Reason: String {
+        case expired, organizer
+        /// The admin deleted the organizer's account (ADM-4).
+        case accountDeleted = "account-deleted"
+    }
+
+    func delete(eventID: String, reason: Reason) async throws {
+        // 1. The record first (no content: ids, times, counts), so it exists whatever happens next.
+        let totals = try await photos.totals(eventID: eventID)
+        try await records.record(eventID: eventID, reason: reason.rawValue, now: clock.now, photos: totals.photos, bytes: totals.bytes)
+        // 2. The files: the event is already invisible (expired or being deleted), so none is served meanwhile.
+        try await blobs.delete(prefix: BlobKey.event(eventID))
+        // 3. The rows.
+        try await events.deleteWithPhotos(eventID: eventID)
+        await changes.refresh(eventID)
+    }
+
+    /// Events whose time is up (ended before `cutoff`), and those whose deletion a crash cut short.
+    func due(endedBy cutoff: Date) async throws -> [String] {
+        try await records.due(endedBy: cutoff)
+    }
+
+    /// What was deleted when, the newest first (for the admin).
+    func newestRecords(limit: Int) async throws -> [DeletionRecord] {
+        try await records.newest(limit: limit)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import SQLKit
+
+/// The `resumable_uploads` table (`ResumableUploadService` holds the rules): unfinished uploads, what each holds on
+/// the staging disk, and the shot a guest's upload holds — taken and given back with the rows that hold it.
+struct ResumableUploadRepository: Sendable {
+    let database: Database
+
+    /// A new upload's row.
+    struct NewUpload: Sendable {
+        let id: String
+        let placeID: String
+        let uploaderID: String
+        let guestID: String?
+        let length: Int64
+        let idempotencyKey: String?
+        let source: String
+        let metadata: String
+        let createdAt: Date
+        let expiresAt: Date
+        let target: String
+        let held: Int64
+        let network: String
+    }
+
+    /// What unfinished uploads hold, on the whole disk and by one sender, network and event.
+    struct Held: Sendable {
+        let instance: Int64
+        let sender: Int64
+        let network: Int64
+        let event: Int64
+    }
+
+    /// Admissions and grants one at a time until the caller's transaction ends (PostgreSQL: an advisory lock; SQLite's
+    /// single writer is alone already), so parallel ones cannot all see the same free room.
+    func takeTurn(in db: any SQLDatabase) async throws {
+        if database.kind == .postgres { try await db.raw("SELECT pg_advisory_xact_lock(74042028)").run() }
+    }
+
+    /// Rows of unfinished uploads still under way at `now`: not finished, not expired, and begun or young. An upload
+    /// no PATCH began `idle` after its creation is given up.
+    static func live(_ now: Date, idle: TimeInterval) -> SQLQueryString {
+        let ms = now.millisecondsSince1970
+        return """
+            r.photo_id IS NULL AND r.expires_at > \(bind: ms)
+            AND (r.patched_at IS NOT NULL OR r.received > 0 OR r.created_at > \(bind: ms - Int64(idle * 1000)))
+            """
+    }
+
+    static func unfinishedCount(uploaderID: String, live: SQLQueryString, in db: any SQLDatabase) async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS n FROM resumable_uploads r WHERE r.uploader_id = \(bind: uploaderID) AND \(live)")
+            .first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+
+    /// The lengths announced by an account's unfinished uploads (to its library, or to events it organises).
+    static func announcedLength(accountID: String, live: SQLQueryString, in db: any SQLDatabase) async throws -> Int64 {
+        try await db.raw(
+            """
+            SELECT CAST(COALESCE(SUM(r.length), 0) AS BIGINT) AS n FROM resumable_uploads r LEFT JOIN events e ON e.id = r.event_id
+            WHERE \(live) AND (CASE WHEN r.target = 'library' THEN r.uploader_id ELSE e.organizer_id END) = \(bind: accountID)
+            """
+        ).first()?.decode(column: "n", as: Int64.self) ?? 0
+    }
+
+    /// What the account uses of its quota, read in the admission's transaction.
+    static func usage(accountID: String, in db: any SQLDatabase) async throws -> Quota.Usage? {
+        try await UserRepository.usage(userID: accountID, in: db)
+    }
+
+    /// What unfinished uploads hold now, besides `id`.
+    static func held(
+        besides id: String?, uploaderID: String, network: String, eventID: String, live: SQLQueryString, in db: any SQLDatabase
+    ) async throws -> Held {
+        let row = try await db.raw(
+            """
+            SELECT CAST(COALESCE(SUM(r.held), 0) AS BIGINT) AS instance,
+                CAST(COALESCE(SUM(CASE WHEN r.uploader_id = \(bind: uploaderID) THEN r.held ELSE 0 END), 0) AS BIGINT) AS sender,
+                CAST(COALESCE(SUM(CASE WHEN r.network = \(bind: network) THEN r.held ELSE 0 END), 0) AS BIGINT) AS network,
+                CAST(COALESCE(SUM(CASE WHEN r.target <> 'library' AND r.event_id = \(bind: eventID) THEN r.held ELSE 0 END), 0) AS BIGINT) AS event
+            FROM resumable_uploads r WHERE \(live) AND r.id <> \(bind: id ?? "")
+            """
+        ).first()
+        let value = { (column: String) in try row?.decode(column: column, as: Int64.self) ?? 0 }
+        return Held(instance: try value("instance"), sender: try value("sender"), network: try value("network"), event: try value("event"))
+    }
+
+    /// Holds one of the guest's shots for the upload; false when none is left.
+    static func reserveShot(guestID: String, shotsPerGuest: Int, in db: any SQLDatabase) async throws -> Bool {
+        try await GuestRepository.reserveShot(guestID: guestID, shotsPerGuest: shotsPerGuest, in: db)
+    }
+
+    static func insert(_ upload: NewUpload, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO resumable_uploads (id, event_id, uploader_id, guest_id, length, received, idempotency_key, source,
+                metadata, created_at, expires_at, target, held, network)
+            VALUES (\(bind: upload.id), \(bind: upload.placeID), \(bind: upload.uploaderID), \(bind: upload.guestID),
+                \(bind: upload.length), 0, \(bind: upload.idempotencyKey), \(bind: upload.source), \(bind: upload.metadata),
+                \(bind: upload.createdAt.millisecondsSince1970), \(bind: upload.expiresAt.millisecondsSince1970), \(bind: upload.target),
+                \(bind: upload.held), \(bind: upload.network))
+            """
+        ).run()
+    }
+
+    /// What the upload holds from now, and since when its bytes began to arrive.
+    static func setHeld(_ id: String, held: Int64, now: Date, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            UPDATE resumable_uploads SET held = \(bind: held), patched_at = COALESCE(patched_at, \(bind: now.millisecondsSince1970))
+            WHERE id = \(bind: id)
+            """
+        ).run()
+    }
+
+    /// Records what is durable (fsynced), and what the upload holds from now.
+    func recordReceived(_ id: String, received: Int64, held: Int64) async throws {
+        try await database.sql { db in
+            try await db.raw("UPDATE resumable_uploads SET received = \(bind: received), held = \(bind: held) WHERE id = \(bind: id)").run()
+        }
+    }
+
+    /// What the upload became; the shot it held is the photo's now.
+    func markFinished(_ id: String, madeID: String) async throws {
+        try await database.sql { db in
+            try await db.raw("UPDATE resumable_uploads SET photo_id = \(bind: madeID), guest_id = NULL WHERE id = \(bind: id)").run()
+        }
+    }
+
+    /// Gives a held shot back (the upload turned out to be a photo already there).
+    func releaseShot(guestID: String) async throws {
+        try await database.sql { db in try await GuestRepository.releaseShot(guestID: guestID, in: db) }
+    }
+
+    /// Removes the upload's row and gives back the shot it held, in one transaction.
+    func remove(_ id: String) async throws {
+        try await database.transaction { db in
+            let removed = try await db.raw("DELETE FROM resumable_uploads WHERE id = \(bind: id) RETURNING guest_id").first()
+            if let guestID = try removed?.decode(column: "guest_id", as: String?.self) {
+                try await GuestRepository.releaseShot(guestID: guestID, in: db)
+            }
+        }
+    }
+
+    /// Uploads past their expiry, and those left empty since before `idleSince`.
+    func due(now: Date, idleSince: Date) async throws -> [ResumableUpload] {
+        try await database.read { db in
+            try await db.raw(
+                """
+                SELECT * FROM resumable_uploads
+                WHERE expires_at <= \(bind: now.millisecondsSince1970)
+                    OR (photo_id IS NULL AND received = 0 AND patched_at IS NULL AND created_at <= \(bind: idleSince.millisecondsSince1970))
+                """
+            ).all().map(ResumableUpload.init(row:))
+        }
+    }
+
+    func find(_ id: String) async throws -> ResumableUpload? {
+        try await database.sql { db in
+            try await db.raw("SELECT * FROM resumable_uploads WHERE id = \(bind: id)").first().map(ResumableUpload.init(row:))
+        }
+    }
+
+    func unfinished(uploaderID: String, idempotencyKey: String) async throws -> ResumableUpload? {
+        try await database.sql { db in
+            try await db.raw(
+                """
+                SELECT * FROM resumable_uploads
+                WHERE uploader_id = \(bind: uploaderID) AND idempotency_key = \(bind: idempotencyKey) AND photo_id IS NULL
+                """
+            ).first().map(ResumableUpload.init(row:))
+        }
+    }
+}
