@@ -584,6 +584,7 @@ def instagram_checks(organizer, server, downloads, check):
     cookie = session_cookie(organizer)
     organizer.get(server.base + "/library")
     wait(organizer, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline li"), "the timeline")
+    fixture_checks = instagram_fixture_checks(organizer)
     organizer.find_element(By.ID, "instagram-file").send_keys(export)
     def imported(_):
         items = server.api("/api/v1/library/assets?limit=100", cookie)["items"]
@@ -605,6 +606,34 @@ def instagram_checks(organizer, server, downloads, check):
     organizer.find_element(By.ID, "viewer-close").click()
     assert not page_errors(organizer), page_errors(organizer)
     check("an Instagram export picked on My photos: its photos arrive with their posts' dates and captions, shown under the photo")
+    check(f"instagram.js reads the shared fixtures ({fixture_checks}) as expected.json says, as the CLI does")
+
+
+def instagram_fixture_checks(driver):
+    """The web app's reader of Instagram's export on Tests/fixtures/instagram, the exports the CLI's reader is tested
+    on (InstagramFixturesTests): the same files, times, captions and missing files. Returns the fixtures' names."""
+    fixtures = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "instagram")
+    expected = json.load(open(os.path.join(fixtures, "expected.json")))
+    lists_pattern = re.compile(r"(^|/)(your_instagram_activity/media|content)/(posts_[0-9]+|stories|reels|igtv_videos)\.json$")
+    for name, want in expected.items():
+        folder = os.path.join(fixtures, name)
+        names, lists = [], []
+        for directory, _, files in os.walk(folder):
+            for file in files:
+                path = os.path.relpath(os.path.join(directory, file), folder).replace(os.sep, "/")
+                names.append(path)
+                if lists_pattern.search(path):
+                    lists.append([path, json.load(open(os.path.join(directory, file)))])
+        found = driver.execute_async_script("""
+            const [lists, names, done] = arguments;
+            const url = document.querySelector('script[src*="library.js"]').src.replace('library.js', 'instagram.js');
+            import(url).then((reader) => done(reader.mediaOf(lists, new Set(names)))).catch((error) => done({ error: String(error) }));
+        """, lists, names)
+        assert "error" not in found, found
+        media = sorted(({"path": m["path"], "takenAt": m["time"], "caption": m["caption"]} for m in found["media"]), key=lambda m: m["path"])
+        assert media == sorted(want["import"], key=lambda m: m["path"]), (name, media)
+        assert sorted(found["missing"]) == sorted(want["missing"]), (name, found["missing"])
+    return ", ".join(sorted(expected))
 
 
 def openid_checks(check, drivers):

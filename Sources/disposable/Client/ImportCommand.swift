@@ -22,26 +22,31 @@ struct Import: AsyncParsableCommand {
             """)
     var instagram = false
 
+    @Flag(help: "Only list what would be imported, with its date and caption: nothing is sent, no sign-in needed.")
+    var dryRun = false
+
     @OptionGroup var output: OutputOptions
 
     struct Outcome: Encodable {
-        enum Status: String, Encodable { case imported, alreadyThere = "already-there", skipped }
+        enum Status: String, Encodable { case imported, alreadyThere = "already-there", skipped, wouldImport = "would-import" }
         var file: String
         var status: Status
         var assetId: String? = nil
         var takenAt: Date? = nil
+        var caption: String? = nil
         var reason: String? = nil
     }
 
     func run() async throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw CLIError.failed("\(path): no such file or folder.")
+        }
+        let url = URL(fileURLWithPath: path)
+        let source: any ImportSource = isFolder.boolValue ? FolderSource(url) : try ZipSource(url)
+        let plan = instagram ? try ImportPlan(instagram: source) : ImportPlan(source)
+        if dryRun { return try list(plan) }
         try await withClient { client, _ in
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                throw CLIError.failed("\(path): no such file or folder.")
-            }
-            let url = URL(fileURLWithPath: path)
-            let source: any ImportSource = isFolder.boolValue ? FolderSource(url) : try ZipSource(url)
-            let plan = instagram ? try ImportPlan(instagram: source) : ImportPlan(source)
             var outcomes = plan.skipped
             for item in plan.photos {
                 outcomes.append(try await send(item, from: source, with: client))
@@ -55,6 +60,17 @@ struct Import: AsyncParsableCommand {
                 print("\(count(.imported)) imported, \(count(.alreadyThere)) already there, \(count(.skipped)) skipped.")
             }
         }
+    }
+
+    /// What the plan would send, and what it skips: nothing leaves this machine.
+    private func list(_ plan: ImportPlan) throws {
+        let outcomes =
+            plan.photos.map { Outcome(file: $0.path, status: .wouldImport, takenAt: $0.takenAt, caption: $0.caption) } + plan.skipped
+        if output.json { return try printJSON(outcomes) }
+        for outcome in outcomes {
+            print("\(outcome.status == .skipped ? "skipped" : "would import") \(outcome.file)\(outcome.reason.map { ": " + $0 } ?? "")")
+        }
+        print("\(plan.photos.count) to import, \(plan.skipped.count) skipped.")
     }
 
     private func send(_ item: ImportPlan.Photo, from source: any ImportSource, with client: DisposableClient) async throws -> Outcome {

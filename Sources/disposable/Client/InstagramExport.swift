@@ -41,12 +41,14 @@ struct InstagramExport {
         return (found, missing)
     }
 
-    /// Each object with a `uri` anywhere in a list, with its own `title` and `creation_timestamp` or, when empty,
-    /// those of the object around it (a post of several photos has its caption on the post).
+    /// Each object with a `uri` anywhere in a list, with its own `title` (spaces around it trimmed) and
+    /// `creation_timestamp` or, when empty, those of the object around it (a post of several photos has its caption on the post).
     private static func entries(in node: Any, caption: String?, time: Double?) -> [(uri: String, caption: String?, time: Double?)] {
         if let list = node as? [Any] { return list.flatMap { entries(in: $0, caption: caption, time: time) } }
         guard let object = node as? [String: Any] else { return [] }
-        let title = (object["title"] as? String).map(readable).flatMap { $0.isEmpty ? nil : $0 } ?? caption
+        let title =
+            (object["title"] as? String).map { readable($0).trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? caption
         let created = (object["creation_timestamp"] as? NSNumber)?.doubleValue ?? time
         if let uri = object["uri"] as? String, !uri.hasPrefix("http") { return [(uri, title, created)] }
         return object.keys.sorted().flatMap { entries(in: object[$0]!, caption: title, time: created) }

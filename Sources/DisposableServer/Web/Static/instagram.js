@@ -95,27 +95,38 @@ function entries(node, caption, time, found) {
 }
 
 /**
+ * What the export's lists name (`lists`: [name, parsed JSON], any order) among the export's files (`names`): each
+ * photo or video once, the first list by name giving its caption, with its post's time; and the files named but
+ * missing. The CLI reads the same way (`InstagramExport`): both are run on Tests/fixtures/instagram.
+ */
+export function mediaOf(lists, names) {
+  const seen = new Set();
+  const media = [];
+  const missing = [];
+  for (const [list, json] of [...lists].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const root = list.slice(0, list.search(/(your_instagram_activity|content)\/[^/]+(\/[^/]+)?\.json$/));
+    for (const entry of entries(json, null, null, [])) {
+      const path = root + entry.uri.replace(/^\/+/, '');
+      if (seen.has(path)) continue;
+      seen.add(path);
+      if (!names.has(path)) missing.push(path); else if (KEPT.test(path)) media.push({ path, caption: entry.caption, time: entry.time });
+    }
+  }
+  return { media, missing };
+}
+
+/**
  * Reads the export and hands each photo or video to `add(file, caption)`, a File named as in the export whose date
  * is its post's. Resolves to how many were handed over and how many the lists name but the export lacks; throws
  * 'not-instagram' when it has no list.
  */
 export async function importInstagram(zip, add, progress = () => {}) {
   const files = await directory(zip);
-  const lists = [...files.keys()].filter((name) => LIST.test(name));
-  if (lists.length === 0) throw new Error('not-instagram');
-  const seen = new Set();
-  const media = [];
-  let missing = 0;
-  for (const list of lists) {
-    const root = list.slice(0, list.search(/(your_instagram_activity|content)\/[^/]+(\/[^/]+)?\.json$/));
-    const json = JSON.parse(await (await read(zip, files.get(list), 'application/json')).text());
-    for (const entry of entries(json, null, null, [])) {
-      const path = root + entry.uri.replace(/^\/+/, '');
-      if (seen.has(path) || !KEPT.test(path)) continue;
-      seen.add(path);
-      if (files.has(path)) media.push({ path, ...entry }); else missing += 1;
-    }
-  }
+  const names = [...files.keys()].filter((name) => LIST.test(name));
+  if (names.length === 0) throw new Error('not-instagram');
+  const lists = [];
+  for (const list of names) lists.push([list, JSON.parse(await (await read(zip, files.get(list), 'application/json')).text())]);
+  const { media, missing } = mediaOf(lists, new Set(files.keys()));
   for (const [index, item] of media.entries()) {
     progress(index, media.length);
     const extension = item.path.split('.').pop().toLowerCase();
@@ -123,5 +134,5 @@ export async function importInstagram(zip, add, progress = () => {}) {
     const lastModified = item.time ? item.time * 1000 : Date.now();
     await add(new File([blob], item.path.split('/').pop(), { type: TYPES[extension], lastModified }), item.caption);
   }
-  return { added: media.length, missing };
+  return { added: media.length, missing: missing.length };
 }
