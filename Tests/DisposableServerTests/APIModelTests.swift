@@ -13,7 +13,7 @@ struct APIModelTests {
             let created = try await app.call(.post, "/api/v1/events", json: ["name": "Models"], token: organizer)
             let event = try Self.decode(EventJSON.self, created)
             let joined = try Self.decode(
-                JoinResult.self, try await app.call(.post, "/api/v1/join", json: ["code": event.code, "name": "Ana"]))
+                JoinResult.self, try await app.call(.post, "/api/v1/join", body: JoinRequest(code: event.code, name: "Ana")))
             let ids = try await GalleryTests.shoot(app, 1, event: event.id, token: joined.token)
 
             // MUT + validate

@@ -1,3 +1,4 @@
+import DisposableAPI
 import DisposableServer
 import Foundation
 import Hummingbird
@@ -43,7 +44,8 @@ struct AccountsTests {
             // setup: scenario 2, a registered user with valid data, can log in
             let registered = try await app.call(.post, "/api/v1/users", json: ["email": "registered@gmail.com", "password": "password"])
             #expect(registered.status == .created)
-            #expect(try await app.call(.post, "/api/v1/sessions", json: ["email": "registered@gmail.com", "password": "password"]).status == .ok)
+            #expect(
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "registered@gmail.com", password: "password")).status == .ok)
             var body: [String: Any] = [:]
             body["email"] = scenario.email
             body["password"] = scenario.password
@@ -89,7 +91,7 @@ struct AccountsTests {
     func sessionLifecycle(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             _ = try await app.call(.post, "/api/v1/users", json: ["email": "james@example.com", "password": "password", "name": "James"])
-            let session = try await app.call(.post, "/api/v1/sessions", json: ["email": "james@example.com", "password": "password"])
+            let session = try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "james@example.com", password: "password"))
             #expect(session.status == .ok)
             let token = try #require(session.string("token"))
             let cookie = try #require(session.headers[.setCookie])
@@ -134,10 +136,10 @@ struct AccountsTests {
         try await TestApp.run(engine, configure: { $0.limits.login = .init(burst: 3, refillEvery: .seconds(60)) }) { app in
             _ = try await app.call(.post, "/api/v1/users", json: ["email": "ana@example.com", "password": "password"])
             for _ in 0..<3 {
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "wrong one"])
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "wrong one"))
                     .expectProblem(.unauthorized)
             }
-            let limited = try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "password"])
+            let limited = try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "password"))
             limited.expectProblem(.tooManyRequests)
             let retryAfter = try #require(limited.headers[.retryAfter].flatMap { Int($0) })
             #expect(retryAfter > 0 && retryAfter <= 60)

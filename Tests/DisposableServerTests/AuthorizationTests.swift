@@ -1,4 +1,5 @@
 import Crypto
+import DisposableAPI
 import DisposableServer
 import Foundation
 import Hummingbird
@@ -62,7 +63,7 @@ struct AuthorizationTests {
                     let email = "admin-\(suffix)@example.com"
                     _ = try await app.services.accounts.createAdmin(email: email, password: "password", name: nil)
                     token = try #require(
-                        try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
+                        try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: email, password: "password")).string("token"))
                 }
                 var path = row.path.replacingOccurrences(of: "{id}", with: event["id"] as! String)
                     .replacingOccurrences(of: "{token}", with: String(repeating: "A", count: 43))
@@ -116,7 +117,7 @@ struct AuthorizationTests {
                     let friend = try await app.userToken()
                     let email = try #require(
                         ((try await app.call(.get, "/api/v1/me", token: organizer))["user"] as? [String: Any])?["email"] as? String)
-                    #expect(try await app.call(.post, "/api/v1/friends", json: ["email": email], token: friend).status == .accepted)
+                    #expect(try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: email), token: friend).status == .accepted)
                     path = path.replacingOccurrences(
                         of: "{friend}",
                         with: try #require(((try await app.call(.get, "/api/v1/me", token: friend))["user"] as? [String: Any])?["id"] as? String))
@@ -132,7 +133,7 @@ struct AuthorizationTests {
                     path = path.replacingOccurrences(of: "{device}", with: try #require(device.string("id"), "\(device.text)"))
                 }
                 if path.contains("{moment}") {
-                    let moment = try await app.call(.post, "/api/v1/moments", json: ["text": "Mine"], token: organizer)
+                    let moment = try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "Mine"), token: organizer)
                     path = path.replacingOccurrences(of: "{moment}", with: try #require(moment.string("id")))
                 }
                 if path.contains("/events/") && path.contains("/recap") {

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import HTTPTypes
 import SQLKit
@@ -264,7 +265,7 @@ struct CapsuleTests {
             let kiri = try await app.userToken()
             let ana = try await app.userToken()
             #expect(try await app.call(.patch, "/api/v1/me", json: ["timeZone": "Pacific/Auckland"], token: kiri).status == .ok)
-            #expect(try await app.call(.post, "/api/v1/moments", json: ["text": "Last swim"], token: kiri).status == .created)
+            #expect(try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "Last swim"), token: kiri).status == .created)
             let announce = { try await app.services.moments.announceYearsDue(bell: app.services.notifications.bell) }
 
             // MUT + validate: 23:30 in Auckland — nothing; 00:30 — once, however often asked
@@ -277,7 +278,7 @@ struct CapsuleTests {
             let told = try await Self.notices(app, kiri, kind: "moments-recap")
             #expect(told.count == 1 && told.first?["period"] as? String == "2026", "\(told)")
             app.clock.set(Self.at("2027-01-01T00:30:00Z"))
-            #expect(try await app.call(.post, "/api/v1/moments", json: ["text": "New year"], token: ana).status == .created)
+            #expect(try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "New year"), token: ana).status == .created)
             try await announce()
             #expect(try await Self.notices(app, ana, kind: "moments-recap").isEmpty, "no moments in 2026: nothing to recap")
             #expect(try await Self.notices(app, kiri, kind: "moments-recap").count == 1)

@@ -1,3 +1,4 @@
+import DisposableAPI
 import DisposableServer
 import Foundation
 import Hummingbird
@@ -150,7 +151,7 @@ struct EventsTests {
             let anas = try await app.createEvent(token: ana, ["name": "Ana's party"])
             let bens = try await app.createEvent(token: ben, ["name": "Ben's party"])
             // Ana joins Ben's event while signed in: it is now one of her events too.
-            let joined = try await app.call(.post, "/api/v1/join", json: ["code": bens["code"]!, "name": "Ana"], token: ana)
+            let joined = try await app.call(.post, "/api/v1/join", body: JoinRequest(code: bens["code"] as? String, name: "Ana"), token: ana)
             #expect(joined.status == .created)
 
             let list = try await app.call(.get, "/api/v1/events", token: ana)
@@ -178,7 +179,7 @@ struct EventsTests {
             #expect(codes.count == 40)
             let code = codes.first!
             let typed = code.lowercased().replacingOccurrences(of: "-", with: " ")
-            #expect(try await app.call(.post, "/api/v1/join", json: ["code": typed, "name": "Emily"]).status == .created)
+            #expect(try await app.call(.post, "/api/v1/join", body: JoinRequest(code: typed, name: "Emily")).status == .created)
         }
     }
 }

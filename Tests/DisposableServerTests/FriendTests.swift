@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import HTTPTypes
 import SQLKit
@@ -37,15 +38,15 @@ struct FriendTests {
             let cleoID = try await LibraryTests.me(app, cleo)
 
             // MUT + validate: Ben asks Ana by username (any case), Cleo by e-mail address; asking twice is once
-            let asked = try await app.call(.post, "/api/v1/friends", json: ["username": "ANA.B"], token: ben)
+            let asked = try await app.call(.post, "/api/v1/friends", body: FriendRequest(username: "ANA.B"), token: ben)
             #expect(asked.status == .created && asked.string("status") == "pending", "\(asked.text)")
             let friend = try #require(asked["friend"] as? [String: Any])
             #expect(friend["name"] as? String == "Ana" && friend["username"] as? String == "ana.b" && friend["email"] == nil)
-            #expect(try await app.call(.post, "/api/v1/friends", json: ["username": "ana.b"], token: ben).string("status") == "pending")
+            #expect(try await app.call(.post, "/api/v1/friends", body: FriendRequest(username: "ana.b"), token: ben).string("status") == "pending")
             // By e-mail address: 202 naming nobody, alike for an account and for no account; Ben does not
             // see Cleo among his outgoing requests until she accepts, while she sees his.
-            let byEmail = try await app.call(.post, "/api/v1/friends", json: ["email": " Cleo@Example.com "], token: ben)
-            let noAccount = try await app.call(.post, "/api/v1/friends", json: ["email": "nobody@example.com"], token: ben)
+            let byEmail = try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: " Cleo@Example.com "), token: ben)
+            let noAccount = try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: "nobody@example.com"), token: ben)
             #expect(byEmail.status == .accepted && noAccount.status == .accepted)
             #expect(byEmail.text == noAccount.text && byEmail.text == #"{"status":"pending"}"#, "\(byEmail.text) \(noAccount.text)")
             #expect(try await Self.list(app, cleo)["incoming"] == ["Ben"])
@@ -60,7 +61,7 @@ struct FriendTests {
             #expect(accepted.status == .ok && accepted.string("name") == "Ben", "\(accepted.text)")
             #expect(try await CapsuleTests.notices(app, ben, kind: "friend-accepted").first?["actorName"] as? String == "Ana")
             #expect(try await app.call(.delete, "/api/v1/friends/\(benID)", token: cleo).status == .noContent)
-            #expect(try await app.call(.post, "/api/v1/friends", json: ["email": "dan@example.com"], token: ben).status == .accepted)
+            #expect(try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: "dan@example.com"), token: ben).status == .accepted)
             #expect(try await app.call(.delete, "/api/v1/friends/\(try await LibraryTests.me(app, dan))", token: ben).status == .noContent)
             #expect(try await Self.list(app, ben) == ["friends": ["Ana"], "incoming": [], "outgoing": []])
             #expect(try await Self.list(app, dan) == ["friends": [], "incoming": [], "outgoing": []])
@@ -73,8 +74,8 @@ struct FriendTests {
             #expect(forward && backward && !stranger)
 
             // Crossing requests: Cleo asks Ana, Ana asks Cleo back — friends, and Cleo is told
-            #expect(try await app.call(.post, "/api/v1/friends", json: ["username": "ana.b"], token: cleo).status == .created)
-            let crossed = try await app.call(.post, "/api/v1/friends", json: ["email": "cleo@example.com"], token: ana)
+            #expect(try await app.call(.post, "/api/v1/friends", body: FriendRequest(username: "ana.b"), token: cleo).status == .created)
+            let crossed = try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: "cleo@example.com"), token: ana)
             #expect(crossed.status == .ok && crossed.string("status") == "accepted", "\(crossed.text)")
             #expect(try await Self.list(app, ana)["friends"] == ["Ben", "Cleo"])
             #expect(try await CapsuleTests.notices(app, cleo, kind: "friend-accepted").count == 1)
@@ -108,8 +109,9 @@ struct FriendTests {
         try await TestApp.run(engine) { app in
             let ana = try await app.userToken(email: "ana@example.com")
             let ben = try await app.userToken(email: "ben@example.com")
-            try await app.call(.post, "/api/v1/friends", json: ["username": "nobody"], token: ana).expectProblem(.notFound)
-            try await app.call(.post, "/api/v1/friends", json: ["email": "ana@example.com"], token: ana).expectProblem(.unprocessableContent)
+            try await app.call(.post, "/api/v1/friends", body: FriendRequest(username: "nobody"), token: ana).expectProblem(.notFound)
+            try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: "ana@example.com"), token: ana).expectProblem(
+                .unprocessableContent)
             for body: [String: Any] in [
                 [:], ["username": "ben", "email": "ben@example.com"], ["username": "a"], ["username": "<script>"], ["email": "not an address"],
                 ["username": ""],
@@ -122,7 +124,7 @@ struct FriendTests {
             let benID = try await LibraryTests.me(app, ben)
             try await app.call(.post, "/api/v1/friends/\(benID)/accept", token: ana).expectProblem(.notFound)
             // One's own request cannot be accepted by oneself
-            #expect(try await app.call(.post, "/api/v1/friends", json: ["email": "ben@example.com"], token: ana).status == .accepted)
+            #expect(try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: "ben@example.com"), token: ana).status == .accepted)
             try await app.call(.post, "/api/v1/friends/\(benID)/accept", token: ana).expectProblem(.notFound)
             try await app.call(.delete, "/api/v1/friends/\(String(repeating: "x", count: 5000))", token: ana).expectProblem(.notFound)
             let guest = try await app.guestToken(code: try await app.createEvent(token: ana)["code"] as! String)
@@ -139,7 +141,7 @@ struct FriendTests {
             for _ in 0..<4 {
                 let other = try await app.userToken()
                 let email = try #require(((try await app.call(.get, "/api/v1/me", token: other))["user"] as? [String: Any])?["email"] as? String)
-                statuses.append(Int(try await app.call(.post, "/api/v1/friends", json: ["email": email], token: ana).status.code))
+                statuses.append(Int(try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: email), token: ana).status.code))
             }
             #expect(statuses == [202, 202, 202, 429])
         }

@@ -1,3 +1,4 @@
+import DisposableAPI
 import DisposableServer
 import Foundation
 import Hummingbird
@@ -11,7 +12,7 @@ struct JoinTests {
         try await TestApp.run(engine) { app in
             let organizer = try await app.userToken()
             let event = try await app.createEvent(token: organizer, ["shotsPerGuest": 12])
-            let joined = try await app.call(.post, "/api/v1/join", json: ["code": event["code"]!, "name": "  Maggie  "])
+            let joined = try await app.call(.post, "/api/v1/join", body: JoinRequest(code: event["code"] as? String, name: "  Maggie  "))
             #expect(joined.status == .created)
             let guest = try #require(joined["guest"] as? [String: Any])
             #expect(guest["name"] as? String == "Maggie")
@@ -30,12 +31,12 @@ struct JoinTests {
         try await TestApp.run(engine) { app in
             let code = try await app.createEvent(token: try await app.userToken())["code"]!
             for bad in ["", "   ", String(repeating: "a", count: 41), "Ana\u{0}", "Ana\nBen", "\u{202E}anA", String(repeating: "x", count: 10_000)] {
-                let response = try await app.call(.post, "/api/v1/join", json: ["code": code, "name": bad])
+                let response = try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code as? String, name: bad))
                 response.expectProblem(.unprocessableContent)
                 #expect(response.string("field") == "name")
             }
             for good in [String(repeating: "é", count: 40), "👩‍👩‍👧 family", "Zoë"] {
-                #expect(try await app.call(.post, "/api/v1/join", json: ["code": code, "name": good]).status == .created, "\(good)")
+                #expect(try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code as? String, name: good)).status == .created, "\(good)")
             }
         }
     }
@@ -45,14 +46,14 @@ struct JoinTests {
         try await TestApp.run(engine) { app in
             let event = try await app.createEvent(token: try await app.userToken(), ["durationHours": 1])
             for code in ["ZZZZ-ZZZZ", "nope", "", "K7QX-M2PA-EXTRA"] {
-                let response = try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "Ana"])
+                let response = try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code as? String, name: "Ana"))
                 #expect(response.expectProblem(.notFound).contains("code"))
             }
             // Ended but within the retention period: guests may still join to see and download.
             app.clock.advance(by: 2 * 3600)
-            #expect(try await app.call(.post, "/api/v1/join", json: ["code": event["code"]!, "name": "Late"]).status == .created)
+            #expect(try await app.call(.post, "/api/v1/join", body: JoinRequest(code: event["code"] as? String, name: "Late")).status == .created)
             app.clock.advance(by: 31 * 86_400)
-            try await app.call(.post, "/api/v1/join", json: ["code": event["code"]!, "name": "Too late"]).expectProblem(.notFound)
+            try await app.call(.post, "/api/v1/join", body: JoinRequest(code: event["code"] as? String, name: "Too late")).expectProblem(.notFound)
         }
     }
 
@@ -60,7 +61,9 @@ struct JoinTests {
     func password(engine: TestEngine) async throws {
         try await TestApp.run(engine, configure: { $0.limits.join = .init(burst: 3, refillEvery: .seconds(60)) }) { app in
             let code = try await app.createEvent(token: try await app.userToken(), ["password": "baptism"])["code"]!
-            #expect(try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "Ana"]).expectProblem(.forbidden).contains("password"))
+            #expect(
+                try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code as? String, name: "Ana")).expectProblem(.forbidden).contains(
+                    "password"))
             #expect(try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "Ana", "password": "baptism"]).status == .created)
             for _ in 0..<3 {
                 try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "Ana", "password": "guess"]).expectProblem(.forbidden)
@@ -77,12 +80,13 @@ struct JoinTests {
             let code = try await app.createEvent(token: try await app.userToken())["code"]!
             // A whole room behind one address joins: no limit on success.
             for index in 0..<20 {
-                #expect(try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "Guest \(index)"]).status == .created)
+                #expect(
+                    try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code as? String, name: "Guest \(index)")).status == .created)
             }
             for _ in 0..<5 {
-                try await app.call(.post, "/api/v1/join", json: ["code": "AAAA-AAAA", "name": "Eve"]).expectProblem(.notFound)
+                try await app.call(.post, "/api/v1/join", body: JoinRequest(code: "AAAA-AAAA", name: "Eve")).expectProblem(.notFound)
             }
-            let limited = try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "Eve"])
+            let limited = try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code as? String, name: "Eve"))
             limited.expectProblem(.tooManyRequests)
             #expect(limited.headers[.retryAfter] != nil)
         }
@@ -94,7 +98,7 @@ struct JoinTests {
             let code = try await app.createEvent(token: try await app.userToken())["code"]!
             var names: [String] = []
             for typed in ["Maggie", "Maggie", "maggie", "Ana"] {
-                let joined = try await app.call(.post, "/api/v1/join", json: ["code": code, "name": typed])
+                let joined = try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code as? String, name: typed))
                 names.append(try #require((joined["guest"] as? [String: Any])?["name"] as? String))
             }
             #expect(names == ["Maggie", "Maggie 2", "maggie 3", "Ana"])
@@ -112,18 +116,18 @@ struct JoinTests {
 
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for index in 0..<20 {
-                    group.addTask { try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "G\(index)"]).status }
+                    group.addTask { try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code as? String, name: "G\(index)")).status }
                 }
                 return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == .created }.count == 4)
             #expect(statuses.filter { $0 == .conflict }.count == 16)
             #expect(try await app.call(.get, "/api/v1/events/\(id)", token: organizer)["guestCount"] as? Int == 5)
-            try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "Waiting"]).expectProblem(.conflict)
+            try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code as? String, name: "Waiting")).expectProblem(.conflict)
 
             #expect(try await app.call(.delete, "/api/v1/events/\(id)/membership", token: mine).status == .noContent)
             try await app.call(.get, "/api/v1/me", token: mine).expectProblem(.unauthorized)
-            #expect(try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "Waiting"]).status == .created)
+            #expect(try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code as? String, name: "Waiting")).status == .created)
         }
     }
 }

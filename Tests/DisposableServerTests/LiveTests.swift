@@ -69,7 +69,8 @@ struct LiveTests {
             #expect(own.allSatisfy { ($0.json["photo"] as? [String: Any])?["mine"] as? Bool == true }, "the shooter sees their own")
 
             // MUT: the reveal time passes, and nothing else happens
-            // (The announcer reads the clock every 250 ms; how fast it arrives is measured by the benchmark.)
+            // (The announcer reads the clock every 250 ms, every second in the tests; how fast it arrives is measured by the
+            // benchmark.)
             app.clock.set(revealAt + 1)
             let revealed = try #require(try await stream.next())
             #expect(revealed.name == "event-revealed")

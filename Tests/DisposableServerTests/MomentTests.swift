@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import HTTPTypes
 import Testing
@@ -25,18 +26,18 @@ struct MomentTests {
 
             // MUT: the same instants for both; then 23:30 and 00:30 at the turn of the year in Auckland (still 31 December in UTC)
             for token in [kiri, ana] {
-                #expect(try await app.call(.post, "/api/v1/moments", json: ["text": "  Summer starts  "], token: token).status == .created)
+                #expect(try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "  Summer starts  "), token: token).status == .created)
             }
             app.clock.set(time.date(from: "2026-12-15T10:00:00Z")!)
             _ = try await app.call(.get, "/api/v1/moments", token: kiri)  // sessions slide with use
             _ = try await app.call(.get, "/api/v1/moments", token: ana)
             app.clock.set(time.date(from: "2026-12-31T10:30:00Z")!)
-            let last = try await app.call(.post, "/api/v1/moments", json: ["text": "Fireworks soon"], token: kiri)
+            let last = try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "Fireworks soon"), token: kiri)
             #expect(last.status == .created && last.string("text") == "Fireworks soon", "\(last.text)")
             let recapBefore = try await app.call(.get, "/api/v1/moments/recap?year=2026", token: kiri)
             app.clock.advance(by: 3600)
-            #expect(try await app.call(.post, "/api/v1/moments", json: ["text": "Happy new year"], token: kiri).status == .created)
-            #expect(try await app.call(.post, "/api/v1/moments", json: ["text": "Still 2026 here"], token: ana).status == .created)
+            #expect(try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "Happy new year"), token: kiri).status == .created)
+            #expect(try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "Still 2026 here"), token: ana).status == .created)
 
             // validate: this year where Kiri is, the one before, and Ana's in UTC
             let now = try await app.call(.get, "/api/v1/moments", token: kiri)
@@ -64,12 +65,12 @@ struct MomentTests {
         try await TestApp.run(.sqlite) { app in
             let kiri = try await app.userToken()
             let ana = try await app.userToken()
-            let mine = try #require(try await app.call(.post, "/api/v1/moments", json: ["text": "Mine"], token: kiri).string("id"))
+            let mine = try #require(try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "Mine"), token: kiri).string("id"))
             // another's moment is not there for Ana
             try await app.call(.delete, "/api/v1/moments/\(mine)", token: ana).expectProblem(.notFound)
             #expect(Self.texts(try await app.call(.get, "/api/v1/moments", token: ana)).isEmpty)
             for text in ["", "   ", String(repeating: "é", count: 281), "line\u{7}bell", "evil \u{202E}txt.exe"] {
-                try await app.call(.post, "/api/v1/moments", json: ["text": text], token: kiri).expectProblem(.unprocessableContent)
+                try await app.call(.post, "/api/v1/moments", body: MomentInput(text: text), token: kiri).expectProblem(.unprocessableContent)
             }
             try await app.call(.post, "/api/v1/moments", json: ["text": "x", "userId": "someone"], token: kiri).expectProblem(.badRequest)
             try await app.call(.post, "/api/v1/moments", raw: "{\"text\": 12}", token: kiri).expectProblem(.badRequest)
@@ -82,7 +83,7 @@ struct MomentTests {
             }
             let event = try await app.createEvent(token: kiri)
             let guest = try await app.guestToken(code: event["code"] as! String)
-            try await app.call(.post, "/api/v1/moments", json: ["text": "Hi"], token: guest).expectProblem(.forbidden)
+            try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "Hi"), token: guest).expectProblem(.forbidden)
             try await app.call(.get, "/api/v1/moments").expectProblem(.unauthorized)
             // the owner deletes it; it is gone
             #expect(try await app.call(.delete, "/api/v1/moments/\(mine)", token: kiri).status == .noContent)

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import SQLKit
@@ -25,7 +26,7 @@ struct MyDataTests {
             }
             let ben = try await app.userToken(email: "ben@example.com")
             let bens = try await app.createEvent(token: ben, ["name": "Ben's wedding"])
-            let joined = try await app.call(.post, "/api/v1/join", json: ["code": bens["code"] as! String, "name": "Olivia"], token: olivia)
+            let joined = try await app.call(.post, "/api/v1/join", body: JoinRequest(code: bens["code"] as! String, name: "Olivia"), token: olivia)
             #expect(joined.status == .created)
             let atBens = try await TestImages.jpeg(width: 320, height: 240)
             let atBensID = try #require(try await app.upload(atBens, event: bens["id"] as! String, token: olivia).string("id"))
@@ -42,7 +43,7 @@ struct MyDataTests {
             #expect(try await app.call(.delete, "/api/v1/library/assets/\(trashedID)", token: olivia).status == .noContent)
 
             // And a moment (CAP-3), and her picture.
-            #expect(try await app.call(.post, "/api/v1/moments", json: ["text": "Packed the car"], token: olivia).status == .created)
+            #expect(try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "Packed the car"), token: olivia).status == .created)
             let face = try await app.call(
                 .put, "/api/v1/me/avatar", token: olivia, headers: [.contentType: "image/jpeg"],
                 body: try await TestImages.jpeg(width: 500, height: 500))

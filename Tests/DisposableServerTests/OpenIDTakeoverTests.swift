@@ -23,7 +23,7 @@ struct OpenIDTakeoverTests {
                     .post, "/api/v1/users", body: RegisterRequest(email: "victim@example.org", password: "attacker's own"))
                 #expect(created.status == .created, "\(created.text)")
                 let attacker = try await app.call(
-                    .post, "/api/v1/sessions", json: ["email": "victim@example.org", "password": "attacker's own"]
+                    .post, "/api/v1/sessions", body: LoginRequest(email: "victim@example.org", password: "attacker's own")
                 ).string("token")
 
                 let sessionsBefore = (try await app.call(.get, "/api/v1/me/sessions", token: attacker)["items"] as? [[String: Any]])?.count

@@ -106,7 +106,9 @@ struct OpenIDTests {
                 #expect(status["linked"] as? Bool == true && status["hasPassword"] as? Bool == false && status.string("issuer") == provider.issuer)
                 // no password: unlinking would lock her out
                 #expect(try await app.call(.delete, "/api/v1/me/openid", token: alice.session).expectProblem(.conflict).contains("no password"))
-                #expect(try await app.call(.post, "/api/v1/sessions", json: ["email": "alice@example.org", "password": "!"]).status == .unauthorized)
+                #expect(
+                    try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "alice@example.org", password: "!")).status
+                        == .unauthorized)
 
                 // the same person again: the same account
                 var again = Browser()
@@ -158,7 +160,8 @@ struct OpenIDTests {
                     .post, "/account/password", cookie: alice2.session, form: "newPassword=a+new+password&confirmation=a+new+password")
                 #expect(chosen.status == .seeOther, "\(chosen.text.prefix(300))")
                 #expect(
-                    try await app.call(.post, "/api/v1/sessions", json: ["email": "alice@example.org", "password": "a new password"]).status == .ok)
+                    try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "alice@example.org", password: "a new password")).status
+                        == .ok)
                 #expect(try await app.call(.delete, "/api/v1/me/openid", token: alice2.session).status == .noContent)
                 // hostile: with a password, the current one is asked again
                 let without = try await app.call(.post, "/api/v1/me/password", json: ["newPassword": "yet another one"], token: alice2.session)

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import Testing
@@ -73,7 +74,7 @@ struct PasswordResetTests {
         ) { app in
             let first = try await app.userToken(email: "ana@example.com", password: "old password")
             let second = try #require(
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "old password"]).string("token"))
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "old password")).string("token"))
 
             // MUT: ask for a link, and for an account that does not exist: the same answer
             #expect(try await app.call(.post, "/api/v1/password-resets", json: ["email": "Ana@Example.com"]).status == .accepted)
@@ -96,8 +97,10 @@ struct PasswordResetTests {
             try await app.call(.post, "/api/v1/password-resets/\(token)", json: ["password": "another one"]).expectProblem(.notFound)
             #expect(try await app.page(.get, "/reset/\(token)").status == .notFound)
             for session in [first, second] { try await app.call(.get, "/api/v1/me", token: session).expectProblem(.unauthorized) }
-            try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "old password"]).expectProblem(.unauthorized)
-            #expect(try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "new password"]).status == .ok)
+            try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "old password")).expectProblem(
+                .unauthorized)
+            #expect(
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "new password")).status == .ok)
 
             // Hostile input: bad addresses, made-up and malformed tokens, a weak password; a stranger's inbox is not flooded.
             try await app.call(.post, "/api/v1/password-resets", json: ["email": "not an address"]).expectProblem(.unprocessableContent)
@@ -137,7 +140,8 @@ struct PasswordResetTests {
             #expect(mismatch.status == .unprocessableContent && mismatch.text.contains("not the same"))
             let done = try await app.page(.post, "/reset/\(token)", form: "password=new+password&confirmation=new+password")
             #expect(done.status == .seeOther && done.headers[.location] == "/login?reset=1")
-            #expect(try await app.call(.post, "/api/v1/sessions", json: ["email": "ben@example.com", "password": "new password"]).status == .ok)
+            #expect(
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "ben@example.com", password: "new password")).status == .ok)
             // The panel hands out the same kind of link.
             let panel = try await app.page(.post, "/admin/users/\(me)/reset-link", cookie: admin)
             #expect(panel.status == .ok && panel.text.contains("https://disposable.test/reset/"))
@@ -149,7 +153,8 @@ struct PasswordResetTests {
         try await TestApp.run(engine) { app in
             let here = try await app.userToken(email: "cleo@example.com", password: "old password")
             let phone = try #require(
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "cleo@example.com", "password": "old password"]).string("token"))
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "cleo@example.com", password: "old password")).string("token")
+            )
             try await app.call(.post, "/api/v1/me/password", json: ["currentPassword": "wrong one", "newPassword": "new password"], token: here)
                 .expectProblem(.forbidden)
             try await app.call(.post, "/api/v1/me/password", json: ["currentPassword": "old password", "newPassword": "short"], token: here)

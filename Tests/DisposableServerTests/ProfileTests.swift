@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import Testing
@@ -129,7 +130,7 @@ struct ProfileTests {
             let (eventID, code) = (event["id"] as! String, event["code"] as! String)
             // Ben joins signed in to his account; Maggie has no account.
             let ben = try await app.userToken(email: "ben@example.com")
-            #expect(try await app.call(.post, "/api/v1/join", json: ["code": code, "name": "Ben"], token: ben).status == .created)
+            #expect(try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code, name: "Ben"), token: ben).status == .created)
             let maggie = try await app.guestToken(code: code, name: "Maggie")
             let oliviaURL = try await Self.setPicture(app, token: olivia)
             let benURL = try await Self.setPicture(app, token: ben)

@@ -1,4 +1,5 @@
 import Crypto
+import DisposableAPI
 import Foundation
 import Testing
 
@@ -82,7 +83,7 @@ struct PushTests {
                 #expect(subscribed.status == .created && subscribed.string("device") == "Chrome on Android", "\(subscribed.text)")
 
                 // MUT: Ben asks Ana to be friends; the sender's pass goes out
-                #expect(try await app.call(.post, "/api/v1/friends", json: ["email": "ana@example.com"], token: ben).status == .accepted)
+                #expect(try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: "ana@example.com"), token: ben).status == .accepted)
                 let message = try #require(try await endpoint.waitFor(1, from: app).last)
 
                 // validate: decrypted by the phone's keys, signed with the key the page was given, worded in French
@@ -105,7 +106,7 @@ struct PushTests {
                 let off = try await app.call(.put, "/api/v1/push/kinds", json: ["kinds": ["liked", "commented"]], token: ana)
                 #expect(off["kinds"] as? [String] == ["liked", "commented"], "\(off.text)")
                 let cleo = try await app.userToken()
-                #expect(try await app.call(.post, "/api/v1/friends", json: ["email": "ana@example.com"], token: cleo).status == .accepted)
+                #expect(try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: "ana@example.com"), token: cleo).status == .accepted)
                 _ = try await app.services.push.sendDue()
                 #expect(try await app.call(.put, "/api/v1/push/kinds", json: ["kinds": ["nope"]], token: ana).status == .unprocessableContent)
 
@@ -115,7 +116,7 @@ struct PushTests {
                     .post, "/api/v1/push/subscriptions", json: ["endpoint": endpoint.subscription["gone"]!, "keys": keys], token: ana)
                 #expect(gone.status == .created)
                 let dan = try await app.userToken()
-                #expect(try await app.call(.post, "/api/v1/friends", json: ["email": "ana@example.com"], token: dan).status == .accepted)
+                #expect(try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: "ana@example.com"), token: dan).status == .accepted)
                 // the first phone gets it; the second's push service answers 410
                 let all = try await endpoint.waitFor(3, from: app)
                 #expect(

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Testing
 
@@ -27,10 +28,10 @@ struct QuietMonthTests {
                 ids[name] = try await CapsuleTests.add(app, try await SelectionTests.scene(seed, in: folder), takenAt: takenAt, token: token)
             }
             // Moments: October's is not November's
-            #expect(try await app.call(.post, "/api/v1/moments", json: ["text": "Apple picking"], token: ana).status == .created)
+            #expect(try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "Apple picking"), token: ana).status == .created)
             for (day, text, token) in [("10", "First frost on the window", ana), ("20", "Soup with Léa", ana), ("12", "A long walk", bo)] {
                 app.clock.set(CapsuleTests.at("2026-11-\(day)T19:00:00Z"))
-                #expect(try await app.call(.post, "/api/v1/moments", json: ["text": text], token: token).status == .created)
+                #expect(try await app.call(.post, "/api/v1/moments", body: MomentInput(text: text), token: token).status == .created)
             }
             #expect(try await app.call(.get, "/api/v1/me", token: cy).status == .ok)  // a session in use stays open
 

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import HTTPTypes
 import Testing
@@ -23,26 +24,27 @@ struct RateLimitTests {
             _ = try await app.userToken(email: "ana@example.com", password: "correct horse")
             for _ in 0..<3 {
                 try await app.call(
-                    .post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "wrong"], headers: forwarded("203.0.113.7")
+                    .post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "wrong"), headers: forwarded("203.0.113.7")
                 ).expectProblem(.unauthorized)
             }
             try await app.call(
-                .post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "correct horse"], headers: forwarded("203.0.113.7")
+                .post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "correct horse"), headers: forwarded("203.0.113.7")
             ).expectProblem(.tooManyRequests)
             // Ana herself, elsewhere behind the same proxy.
             let ana = try await app.call(
-                .post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "correct horse"], headers: forwarded("203.0.113.8"))
+                .post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "correct horse"), headers: forwarded("203.0.113.8"))
             #expect(ana.status == .ok)
         }
         try await TestApp.run(.sqlite, live: true, configure: { $0.limits.login = .init(burst: 3, refillEvery: .seconds(60)) }) { app in
             _ = try await app.userToken(email: "ana@example.com", password: "correct horse")
             for index in 0..<3 {
                 try await app.call(
-                    .post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "wrong"], headers: forwarded("203.0.113.\(index)")
+                    .post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "wrong"),
+                    headers: forwarded("203.0.113.\(index)")
                 ).expectProblem(.unauthorized)
             }
             try await app.call(
-                .post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "wrong"], headers: forwarded("203.0.113.99")
+                .post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "wrong"), headers: forwarded("203.0.113.99")
             ).expectProblem(.tooManyRequests)
         }
     }
@@ -54,10 +56,12 @@ struct RateLimitTests {
             _ = try await app.userToken(email: "ana@example.com", password: "correct horse")
             _ = try await app.userToken(email: "ben@example.com", password: "correct horse")
             for _ in 0..<10 {
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "wrong"]).expectProblem(.unauthorized)
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "wrong")).expectProblem(
+                    .unauthorized)
             }
-            try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "wrong"]).expectProblem(.tooManyRequests)
-            let ben = try await app.call(.post, "/api/v1/sessions", json: ["email": "ben@example.com", "password": "correct horse"])
+            try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "wrong")).expectProblem(
+                .tooManyRequests)
+            let ben = try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "ben@example.com", password: "correct horse"))
             #expect(ben.status == .ok)
         }
     }
@@ -76,7 +80,8 @@ struct RateLimitTests {
         ) { app in
             _ = try await app.userToken(email: "ana@example.com", password: "correct horse")
             func signIn(_ password: String, from address: String) async throws -> APIResponse {
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": password], headers: forwarded(address))
+                try await app.call(
+                    .post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: password), headers: forwarded(address))
             }
             // The review's scenario: 10 wrong passwords from each of 5 addresses empty the account's budget.
             for attacker in 1...5 {
@@ -127,18 +132,20 @@ struct RateLimitTests {
             #expect(key.count >= 22)
             var guesses: [HTTPResponse.Status] = []
             for index in 0..<200 {
-                let joined = try await app.call(.post, "/api/v1/join", json: ["code": event["code"]!, "key": key, "name": "Guest \(index)"])
+                let joined = try await app.call(
+                    .post, "/api/v1/join", body: JoinRequest(code: event["code"] as? String, key: key, name: "Guest \(index)"))
                 #expect(joined.status == .created, "join \(index): \(joined.text)")
                 if index % 4 == 0 {
-                    guesses.append(try await app.call(.post, "/api/v1/join", json: ["code": "AAAA-AAAA", "name": "Eve"]).status)
+                    guesses.append(try await app.call(.post, "/api/v1/join", body: JoinRequest(code: "AAAA-AAAA", name: "Eve")).status)
                 }
             }
             #expect(guesses.prefix(5).allSatisfy { $0 == .notFound })
             #expect(guesses.dropFirst(5).allSatisfy { $0 == .tooManyRequests }, "\(guesses)")
             // The typed code is throttled for this address now; a wrong key is a typed code.
-            try await app.call(.post, "/api/v1/join", json: ["code": event["code"]!, "name": "Typed"]).expectProblem(.tooManyRequests)
+            try await app.call(.post, "/api/v1/join", body: JoinRequest(code: event["code"] as? String, name: "Typed")).expectProblem(
+                .tooManyRequests)
             let forged = (key.hasPrefix("x") ? "y" : "x") + key.dropFirst()
-            try await app.call(.post, "/api/v1/join", json: ["code": event["code"]!, "key": forged, "name": "Forged"])
+            try await app.call(.post, "/api/v1/join", body: JoinRequest(code: event["code"] as? String, key: forged, name: "Forged"))
                 .expectProblem(.tooManyRequests)
         }
     }
@@ -188,7 +195,9 @@ struct RateLimitTests {
                         index.isMultiple(of: 2)
                             ? (
                                 true,
-                                try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": "wrong \(index)"]).status
+                                try await app.call(
+                                    .post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: "wrong \(index)")
+                                ).status
                             )
                             : (
                                 false,
@@ -217,7 +226,8 @@ struct RateLimitTests {
             }
         ) { app in
             for _ in 0..<2 {
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "x@example.com", "password": "wrong"]).expectProblem(.unauthorized)
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "x@example.com", password: "wrong")).expectProblem(
+                    .unauthorized)
             }
             let registered = try await app.page(
                 .post, "/register", form: "email=new%40example.com&password=password1&name=New&terms=\(TermsOfUse.version)")
@@ -255,8 +265,10 @@ struct RateLimitTests {
         ) { app in
             _ = try await app.userToken(email: "ana@example.com", password: "correct horse")
             func signIn(_ password: String, from address: String) async throws -> HTTPResponse.Status {
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "ana@example.com", "password": password], headers: forwarded(address))
-                    .status
+                try await app.call(
+                    .post, "/api/v1/sessions", body: LoginRequest(email: "ana@example.com", password: password), headers: forwarded(address)
+                )
+                .status
             }
             // Ana got in from home once.
             #expect(try await signIn("correct horse", from: "2001:db8:aaaa:1::10") == .ok)

@@ -1,3 +1,4 @@
+import DisposableAPI
 import DisposableServer
 import Foundation
 import Hummingbird
@@ -46,7 +47,7 @@ struct RetentionTests {
             // RET-3: the admin sees what was deleted and when — no content.
             _ = try await app.services.accounts.createAdmin(email: "root@example.com", password: "password", name: nil)
             let admin = try #require(
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "root@example.com", "password": "password"]).string("token"))
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "root@example.com", password: "password")).string("token"))
             let records = try #require(try await app.call(.get, "/api/v1/admin/deletions", token: admin)["items"] as? [[String: Any]])
             #expect(records.count == 1)
             #expect(records.first?["eventId"] as? String == f.event)

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import Testing
@@ -14,7 +15,8 @@ struct SessionsTests {
             func signIn(_ agent: String) async throws -> String {
                 try #require(
                     try await app.call(
-                        .post, "/api/v1/sessions", json: ["email": "dana@example.com", "password": "dana password"], headers: [.userAgent: agent]
+                        .post, "/api/v1/sessions", body: LoginRequest(email: "dana@example.com", password: "dana password"),
+                        headers: [.userAgent: agent]
                     ).string("token"))
             }
             let phone = try await signIn(

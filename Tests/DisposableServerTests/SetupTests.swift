@@ -1,3 +1,4 @@
+import DisposableAPI
 import DisposableServer
 import Foundation
 import HTTPTypes
@@ -34,7 +35,8 @@ struct SetupTests {
                 #expect(refused.text.contains("setup code"))
             }
             #expect(
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "first@example.com", "password": "password"]).status == .unauthorized)
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "first@example.com", password: "password")).status
+                    == .unauthorized)
 
             let invalid = try await submit("email=root%40example&password=password&name=%3Cb%3E&code=" + code)
             #expect(invalid.status == .unprocessableContent)
@@ -49,7 +51,7 @@ struct SetupTests {
             ) { $0 }
             #expect(created.status == .created)
             #expect(String(buffer: created.body).contains("href=\"/login"), "the wizard ends with the way to sign in")
-            let session = try await app.call(.post, "/api/v1/sessions", json: ["email": "root@example.com", "password": "password"])
+            let session = try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "root@example.com", password: "password"))
             #expect((session["user"] as? [String: Any])?["isAdmin"] as? Bool == true)
 
             #expect(try await app.call(.get, "/setup").status == .notFound)
@@ -58,7 +60,8 @@ struct SetupTests {
             ) { $0 }
             #expect(again.status == .notFound)
             #expect(
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "evil@example.com", "password": "password"]).status == .unauthorized)
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "evil@example.com", password: "password")).status
+                    == .unauthorized)
             #expect(try await app.services.accounts.setupCode() == nil, "the code is gone with the first admin")
         }
     }
@@ -68,7 +71,7 @@ struct SetupTests {
         try await TestApp.run(engine) { app in
             _ = try await app.services.accounts.createAdmin(email: "root@example.com", password: "password", name: "Root")
             let root = try #require(
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "root@example.com", "password": "password"]).string("token"))
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "root@example.com", password: "password")).string("token"))
             let rootID = try #require(((try await app.call(.get, "/api/v1/me", token: root))["user"] as? [String: Any])?["id"] as? String)
             try await app.call(.delete, "/api/v1/me", json: ["confirmEmail": "root@example.com"], token: root).expectProblem(.conflict)
             try await app.call(.patch, "/api/v1/admin/users/\(rootID)", json: ["isAdmin": false], token: root).expectProblem(.conflict)
@@ -81,7 +84,8 @@ struct SetupTests {
             #expect(ben.status == .created, "\(ben.text)")
             let benID = try #require(ben.string("id"))
             let benToken = try #require(
-                try await app.call(.post, "/api/v1/sessions", json: ["email": "ben@example.com", "password": "a good password"]).string("token"))
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "ben@example.com", password: "a good password")).string(
+                    "token"))
             #expect(try await app.call(.patch, "/api/v1/admin/users/\(rootID)", json: ["isAdmin": false], token: benToken).status == .ok)
             // Ben is the only admin now: the same rule holds for him.
             try await app.call(.patch, "/api/v1/admin/users/\(benID)", json: ["isAdmin": false], token: benToken).expectProblem(.conflict)
@@ -96,7 +100,7 @@ struct SetupTests {
         try await TestApp.run(engine) { app in
             func admin(_ email: String) async throws -> (email: String, token: String) {
                 _ = try await app.services.accounts.createAdmin(email: email, password: "password", name: "Admin")
-                let token = try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token")
+                let token = try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: email, password: "password")).string("token")
                 return (email, try #require(token))
             }
             // Each round races the admin left by the last one against a new one: exactly one of the two may go.

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import HTTPTypes
 import Testing
@@ -41,7 +42,7 @@ struct SignUpByMailTests {
 
             // Ana's password is unchanged; Bea has no account until she follows the link.
             let login: (String, String) async throws -> HTTPResponse.Status = { email, password in
-                try await app.call(.post, "/api/v1/sessions", json: ["email": email, "password": password]).status
+                try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: email, password: password)).status
             }
             #expect(try await login("ana@example.com", "ana's password") == .ok)
             #expect(try await login("ana@example.com", "another password") == .unauthorized)

@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import HTTPTypes
 import Testing
@@ -29,7 +30,7 @@ struct StoryBoardTests {
                 _ = try await CapsuleTests.add(
                     app, try await SelectionTests.scene(60 + day, in: folder), takenAt: "2026-11-0\(day)T12:00:00Z", token: ana)
             }
-            #expect(try await app.call(.post, "/api/v1/friends", json: ["email": "ana@example.com"], token: ben).status == .accepted)
+            #expect(try await app.call(.post, "/api/v1/friends", body: FriendRequest(email: "ana@example.com"), token: ben).status == .accepted)
             #expect(try await app.call(.post, "/api/v1/friends/\(try await LibraryTests.me(app, ben))/accept", token: ana).status == .ok)
             app.clock.set(CapsuleTests.at("2026-12-02T09:00:00Z"))
             for token in [ana, ben, cleo] { _ = try await app.call(.get, "/api/v1/me", token: token) }  // sessions slide with use

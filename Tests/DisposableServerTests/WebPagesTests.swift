@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -240,6 +241,6 @@ extension TestApp {
     func adminToken() async throws -> String {
         let email = "admin-\(UUID().uuidString.prefix(8))@example.com"
         _ = try await services.accounts.createAdmin(email: email, password: "password", name: nil)
-        return try #require(try await call(.post, "/api/v1/sessions", json: ["email": email, "password": "password"]).string("token"))
+        return try #require(try await call(.post, "/api/v1/sessions", body: LoginRequest(email: email, password: "password")).string("token"))
     }
 }

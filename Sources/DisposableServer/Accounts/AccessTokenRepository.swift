@@ -116,4 +116,9 @@ struct AccessTokenRepository: Sendable {
     static func endSessions(userID: String, keeping tokenHash: String?, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM access_tokens WHERE user_id = \(bind: userID) AND token_hash <> \(bind: tokenHash ?? "")").run()
     }
+
+    /// Ends every session of a guest but `keeping` (the browser that left sets it aside to come back with).
+    static func endGuestSessions(guestID: String, keeping tokenHash: String?, in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM access_tokens WHERE guest_id = \(bind: guestID) AND token_hash <> \(bind: tokenHash ?? "")").run()
+    }
 }

@@ -106,6 +106,13 @@ public struct AppConfiguration: Sendable {
         self.mediaFastPath = mediaFastPath
     }
 
+    /// How often the clock's moments (reveals, ends, recaps, deletion notices) are looked for: a subscriber hears of a
+    /// reveal within this. Not a flag: the tests, which run hundreds of instances at once, look less often.
+    public var clockInterval: Duration = .milliseconds(250)
+    /// How long an idle media worker waits for news before looking at the jobs table again (work queued here wakes
+    /// it at once; this finds other instances' work and retries come due). Not a flag, as above.
+    public var workerIdleWait: Duration = .seconds(1)
+
     public var mediaDirectory: String { dataDirectory + "/media" }
 
     /// Where photos are kept: the media folder by default.

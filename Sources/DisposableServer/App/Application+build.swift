@@ -142,12 +142,12 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
         MediaWorkers(
             jobs: services.jobs, renderer: services.renderer, libraryRenderer: services.libraryRenderer, newWork: services.newWork,
             started: services.started,
-            count: configuration.mediaWorkers, releaseLeasesAtStart: services.database.kind == .sqlite, clock: services.clock,
-            logger: services.logger),
+            count: configuration.mediaWorkers, releaseLeasesAtStart: services.database.kind == .sqlite, idleWait: configuration.workerIdleWait,
+            clock: services.clock, logger: services.logger),
         ClockAnnouncer(
             transactions: Transactions(services.database), events: EventRepository(database: Database(services.database)), changes: services.changes,
             clock: services.clock, started: services.started,
-            logger: services.logger, retention: configuration.retention),
+            logger: services.logger, retention: configuration.retention, interval: configuration.clockInterval),
         PersonalAnnouncer(capsules: services.capsules, moments: services.moments, started: services.started, logger: services.logger),
         PushSender(push: services.push, started: services.started, logger: services.logger),
         services.retention)

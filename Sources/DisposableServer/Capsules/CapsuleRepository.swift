@@ -185,4 +185,15 @@ struct CapsuleRepository: Sendable {
     }
 
     private static func encode(_ ids: [String]) throws -> String { String(decoding: try JSONEncoder().encode(ids), as: UTF8.self) }
+
+    /// Shares the capsule to the Story Board (`at`) unless it is already, or takes it back (nil); whether it changed.
+    @discardableResult
+    static func markShared(_ id: String, at time: Date?, in db: any SQLDatabase) async throws -> Bool {
+        guard let time else {
+            return try await db.raw("UPDATE capsules SET shared_at = NULL WHERE id = \(bind: id) RETURNING id").first() != nil
+        }
+        return try await db.raw(
+            "UPDATE capsules SET shared_at = \(bind: time.millisecondsSince1970) WHERE id = \(bind: id) AND shared_at IS NULL RETURNING id"
+        ).first() != nil
+    }
 }

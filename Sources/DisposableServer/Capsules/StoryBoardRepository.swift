@@ -10,11 +10,7 @@ struct StoryBoardRepository: Sendable {
     /// Marks the capsule shared and tells its owner's friends; false when it was shared already.
     func share(_ capsule: CapsuleRepository.Capsule, by owner: User, now: Date) async throws -> Bool {
         try await database.transaction { db -> Bool in
-            guard
-                try await db.raw(
-                    "UPDATE capsules SET shared_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: capsule.id) AND shared_at IS NULL RETURNING id"
-                ).first() != nil
-            else { return false }
+            guard try await CapsuleRepository.markShared(capsule.id, at: now, in: db) else { return false }
             let friends = try await db.raw(FriendshipRepository.friendIDs(of: owner.id)).all().map {
                 try $0.decode(column: "friend", as: String.self)
             }
@@ -27,7 +23,7 @@ struct StoryBoardRepository: Sendable {
     }
 
     func unshare(_ capsule: CapsuleRepository.Capsule) async throws {
-        try await database.sql { db in try await db.raw("UPDATE capsules SET shared_at = NULL WHERE id = \(bind: capsule.id)").run() }
+        try await database.sql { db in try await CapsuleRepository.markShared(capsule.id, at: nil, in: db) }
     }
 
     /// The capsules of `month` shared by `userID` or their friends, newest share first.

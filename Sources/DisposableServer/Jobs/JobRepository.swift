@@ -95,4 +95,14 @@ struct JobRepository: Sendable {
     static func cancelLibraryJobs(userID: String, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM jobs WHERE subject_id IN (SELECT id FROM library_assets WHERE user_id = \(bind: userID))").run()
     }
+
+    /// Drops what is queued for one photo or asset, in the caller's transaction (it is deleted or replaced).
+    static func cancel(subjectID: String, in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: subjectID)").run()
+    }
+
+    /// Drops what is queued for an event's photos, in the transaction that deletes the event.
+    static func cancelEventJobs(eventID: String, in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM jobs WHERE subject_id IN (SELECT id FROM photos WHERE event_id = \(bind: eventID))").run()
+    }
 }

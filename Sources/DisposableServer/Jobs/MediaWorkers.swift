@@ -13,6 +13,8 @@ struct MediaWorkers: Service {
     /// Photos in process at once.
     let count: Int
     let releaseLeasesAtStart: Bool
+    /// How long an idle worker waits for news before looking again.
+    var idleWait: Duration = .seconds(1)
     let clock: any AppClock
     let logger: Logger
     /// A job that keeps failing for reasons other than the image (storage down…) gives up after this many tries.
@@ -55,7 +57,7 @@ struct MediaWorkers: Service {
                 _ = vsl_release_freed_memory()
                 worked = false
             }
-            await newWork.wait(timeout: .seconds(1))
+            await newWork.wait(timeout: idleWait)
         }
     }
 

@@ -45,9 +45,7 @@ struct GuestRepository: Sendable {
                 "UPDATE guests SET left_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: guest.id) AND left_at IS NULL RETURNING id"
             ).first()
             guard left != nil else { return }
-            try await db.raw(
-                "DELETE FROM access_tokens WHERE guest_id = \(bind: guest.id) AND token_hash <> \(bind: keptTokenHash ?? "")"
-            ).run()
+            try await AccessTokenRepository.endGuestSessions(guestID: guest.id, keeping: keptTokenHash, in: db)
             try await EventRepository.releaseGuestPlace(eventID: guest.eventID, in: db)
         }
     }

@@ -41,7 +41,7 @@ extension LibraryRepository {
                         """
                     ).first() != nil
                 else { throw RollBack.gone }
-                try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: asset.id)").run()
+                try await JobRepository.cancel(subjectID: asset.id, in: db)
                 try await UserRepository.releaseQuota(asset.chargedBytes, userID: asset.userID, in: db)
                 try await PendingWriteRepository.begin(.all(user: asset.userID, asset: asset.id), startedAt: .distantPast, instance: instance, in: db)
             }
@@ -110,7 +110,7 @@ extension LibraryRepository {
                 let replaced = try await Self.find(id: asset.id, in: db)!
                 try await PendingWriteRepository.end(photoID: replaced.files.writeID, in: db)
                 try await PendingWriteRepository.begin(asset.files, startedAt: .distantPast, instance: instance, in: db)
-                try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: asset.id)").run()
+                try await JobRepository.cancel(subjectID: asset.id, in: db)
                 try await JobRepository.enqueue(.renderAsset, subjectID: asset.id, owner: asset.userID, priority: .library, now: now, in: db)
                 return .replaced(replaced)
             }

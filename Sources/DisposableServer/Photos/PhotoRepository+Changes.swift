@@ -9,18 +9,12 @@ extension PhotoRepository {
     func delete(_ photo: Photo, now: Date) async throws {
         let kind = database.kind
         try await database.transaction { db in
-            try await db.raw("DELETE FROM jobs WHERE subject_id = \(bind: photo.id)").run()
+            try await JobRepository.cancel(subjectID: photo.id, in: db)
             // Only the transaction that removed the row gives its bytes back (two deletions may race).
             if try await db.raw("DELETE FROM photos WHERE id = \(bind: photo.id) RETURNING id").first() != nil {
                 try await UserRepository.releaseQuota(photo.byteSize, eventID: photo.eventID, in: db)
             }
-            try await db.raw(
-                """
-                INSERT INTO pending_writes (photo_id, event_id, instance, started_at)
-                VALUES (\(bind: photo.id), \(bind: photo.eventID), '', 0)
-                ON CONFLICT (photo_id) DO NOTHING
-                """
-            ).run()
+            try await PendingWriteRepository.beginRemoval(eventID: photo.eventID, photoID: photo.id, in: db)
             try await ChangeLogRepository.append(.photoRemoved, photo: photo, now: now, kindOfDatabase: kind, in: db)
         }
     }
@@ -141,7 +135,7 @@ extension PhotoRepository {
 
     /// Cancels the render jobs of an event's photos, in the transaction that deletes the event.
     static func cancelJobs(eventID: String, in db: any SQLDatabase) async throws {
-        try await db.raw("DELETE FROM jobs WHERE subject_id IN (SELECT id FROM photos WHERE event_id = \(bind: eventID))").run()
+        try await JobRepository.cancelEventJobs(eventID: eventID, in: db)
     }
 
     /// Removes every photo of an event in the caller's transaction; the bytes they held.

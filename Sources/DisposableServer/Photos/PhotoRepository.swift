@@ -95,10 +95,7 @@ public struct PhotoRepository: Sendable {
                     guard let taken else { return .shotLimitReached }
                     number = taken
                 case .organizer:
-                    let row = try await db.raw(
-                        "UPDATE events SET organizer_shots = organizer_shots + 1 WHERE id = \(bind: new.eventID) RETURNING organizer_shots"
-                    ).first()
-                    number = try row?.decode(column: "organizer_shots", as: Int.self) ?? 1
+                    number = try await EventRepository.takeOrganizerShot(eventID: new.eventID, in: db) ?? 1
                 }
                 let inserted = try await db.raw(
                     """

@@ -72,4 +72,16 @@ struct PendingWriteRepository: Sendable {
     func isRecorded(_ files: LibraryFiles) async throws -> Bool {
         try await database.read { db in try await LibraryRepository.isRecorded(files, in: db) }
     }
+
+    /// An event photo's files to remove after the caller's transaction (which deletes its row) commits: a write due
+    /// at the next reconciliation, if the caller does not remove them first.
+    static func beginRemoval(eventID: String, photoID: String, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO pending_writes (photo_id, event_id, instance, started_at)
+            VALUES (\(bind: photoID), \(bind: eventID), '', 0)
+            ON CONFLICT (photo_id) DO NOTHING
+            """
+        ).run()
+    }
 }

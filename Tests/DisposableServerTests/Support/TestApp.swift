@@ -50,6 +50,11 @@ struct TestApp {
             )
             // The tests' push service, scrobbler and provider listen on loopback; the outbound tests turn this off.
             configuration.outboundAllowsLoopback = true
+            // Hundreds of apps run at once: each looking at the clock four times a second and at the jobs table once a
+            // second with seven workers kept the machine busy with nothing. The waits in the tests allow for more.
+            configuration.clockInterval = .seconds(1)
+            configuration.workerIdleWait = .seconds(3)
+            configuration.mediaWorkers = 3
             configure(&configuration)
             switch try await runOnce(engine, live: live, configuration: configuration, body) {
             case .finished(let result): return try result.get()
