@@ -13,7 +13,7 @@ import ingest
 import library_sync
 import memory
 import real_photos
-from common import WORK, ContainerServer, Server, organizer_and_event, stage
+from common import BINARY, WORK, ContainerServer, Server, organizer_and_event, stage
 from photos import generate
 
 lines = []
@@ -44,6 +44,19 @@ def encryption(paths: list[str], real: list[str]):
                f"({(1 - sealed / plain) * 100:+.1f} % cost); server CPU {cpu['encrypted']:.0f} vs {cpu['plain']:.0f} ms a photo")
 
 
+def before_and_after(before: str, paths: list[str], real: list[str]):
+    """PERF-1 of an earlier build (`--before PATH`, a copy of its .build/release/disposable with libDisposableVips.so
+    beside it) and of this one, each against pyvips in pairs, taking turns, in one sitting: what a change to the
+    code around the hot path cost."""
+    for corpus, files in (("generated photos", paths), ("real photographs", real)):
+        for name, binary in (("before", before), ("after", BINARY)):
+            with stage(f"PERF-1 on {corpus}, {name}: in turn with pyvips, five runs each", 1200):
+                server = Server(port=8096, binary=binary).start()
+                result = ingest.compare(server, files)
+                server.stop()
+            report(f"PERF-1 ingest, {corpus}, {name}: {ingest.describe(result)}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--photos", type=int, default=40)
@@ -51,6 +64,7 @@ def main():
     parser.add_argument("--library-only", action="store_true", help="the first sync of 1,000 photos (LIB-4), and stop")
     parser.add_argument("--encryption", action="store_true",
                         help="PERF-1 on both corpora with photos encrypted at rest and without, in turn, and stop")
+    parser.add_argument("--before", metavar="PATH", help="PERF-1 of an earlier build's binary and of this one, in turn")
     parser.add_argument("--container", action="store_true",
                         help="with --ingest-only: PERF-1 also from the image scripts/test-container builds, and on HEIC")
     args = parser.parse_args()
@@ -64,6 +78,8 @@ def main():
     sizes = [os.path.getsize(path) / 1e6 for path in paths]
     if args.encryption:
         return encryption(paths, real_photos.generate(os.path.join(WORK, "real-photos"), args.photos))
+    if args.before:
+        return before_and_after(os.path.abspath(args.before), paths, real_photos.generate(os.path.join(WORK, "real-photos"), args.photos))
 
     # PERF-1: ingest. A run takes 3 s and the VM's speed drifts: pyvips and Disposable take turns, five runs
     # each (each Disposable run into a new event on the same server; the median run's event serves what follows).
