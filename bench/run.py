@@ -13,7 +13,7 @@ import ingest
 import library_sync
 import memory
 import real_photos
-from common import BINARY, WORK, ContainerServer, Server, organizer_and_event, stage
+from common import BINARY, ROOT, WORK, ContainerServer, Server, organizer_and_event, stage
 from photos import generate
 
 lines = []
@@ -79,7 +79,7 @@ def main():
     if args.encryption:
         return encryption(paths, real_photos.generate(os.path.join(WORK, "real-photos"), args.photos))
     if args.before:
-        return before_and_after(os.path.abspath(args.before), paths, real_photos.generate(os.path.join(WORK, "real-photos"), args.photos))
+        return before_and_after(os.path.join(ROOT, args.before), paths, real_photos.generate(os.path.join(WORK, "real-photos"), args.photos))
 
     # PERF-1: ingest. A run takes 3 s and the VM's speed drifts: pyvips and Disposable take turns, five runs
     # each (each Disposable run into a new event on the same server; the median run's event serves what follows).
