@@ -26,6 +26,11 @@ struct AccessTokenRepository: Sendable {
         return token
     }
 
+    /// The same as a statement of its own (signing in: one insert needs no transaction).
+    func issue(userID: String, device: String?, now: Date) async throws -> String {
+        try await database.sql { db in try await issue(userID: userID, device: device, now: now, in: db) }
+    }
+
     /// Who holds this token, if anyone: one query, since every authenticated request asks.
     func identity(for token: String) async throws -> Identity? {
         try await identity(hash: SecretToken.hash(token))

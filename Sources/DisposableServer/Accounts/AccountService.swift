@@ -105,8 +105,7 @@ public struct AccountService: Sendable {
     /// `device` names it on the account's sessions page.
     func session(for user: User, device: String? = nil) async throws -> String {
         let now = clock.now
-        let tokens = tokens
-        return try await transactions.transaction { db in try await tokens.issue(userID: user.id, device: device, now: now, in: db) }
+        return try await tokens.issue(userID: user.id, device: device, now: now)
     }
 
     /// The account's sessions: device, since when, last seen, and which one is asking.
