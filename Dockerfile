@@ -31,7 +31,9 @@ COPY .build/image/ /out/
 
 FROM ${BINARIES} AS binaries
 
-FROM ${RUNTIME_IMAGE}
+# What the server needs at run time, in a stage of its own so that it can be built (and cached) before the binaries
+# exist: scripts/test prepares it while the Swift build runs.
+FROM ${RUNTIME_IMAGE} AS runtime
 # libheif's decoders are plugins since Debian 13 and only recommended: named here, or iPhones' HEIC (HEVC) and AVIF
 # photos would not decode.
 # hadolint ignore=DL3008
@@ -42,6 +44,8 @@ RUN apt-get update \
  && useradd --uid 10001 --create-home --home-dir /var/lib/disposable --shell /usr/sbin/nologin disposable \
  && mkdir -p /var/lib/disposable/data \
  && chown 10001 /var/lib/disposable/data
+
+FROM runtime
 COPY --from=binaries /out/ /opt/disposable/
 USER 10001
 WORKDIR /var/lib/disposable

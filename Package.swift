@@ -97,9 +97,12 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        // The tests' images, made with libvips in the test process rather than by a `vips` process each.
+        .target(name: "TestImageMaker", dependencies: ["CVips"], path: "Tests/TestImageMaker"),
         .testTarget(
             name: "DisposableServerTests",
             dependencies: [
+                "TestImageMaker",
                 "DisposableServer",
                 "DisposableAPI",
                 "DisposableClient",

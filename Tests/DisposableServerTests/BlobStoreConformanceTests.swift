@@ -42,7 +42,8 @@ extension BlobStoreConformanceTests {
         let settings = try await TestS3.freshBucket(multipartThreshold: 5 << 20)
         let store = try S3BlobStore(settings: settings)
         // 12 MiB and a bit: parts of 5, 5 and 2 MiB.
-        let bytes = Data((0..<(12 << 20) + 12345).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 13) })
+        let count: Int = (12 << 20) + 12345
+        let bytes = Data((0..<count).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: i &* 7 &+ i >> 13) })
         let file = folder.appendingPathComponent("big")
         try bytes.write(to: file)
         try await store.put(file: file, key: "events/e/p/original", sha256: SHA256.hash(data: bytes).hex, size: Int64(bytes.count))

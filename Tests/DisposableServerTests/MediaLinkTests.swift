@@ -70,7 +70,8 @@ struct MediaLinkTests {
 
             // Deleted: the link stops at once, though it has not expired.
             #expect(try await app.call(.delete, "/api/v1/photos/\(ids[0])", token: f.guest).status == .noContent)
-            try await app.call(.get, freshLink).expectProblem(.notFound)
+            let gone = try await app.call(.get, freshLink)
+            gone.expectProblem(.notFound)
         }
     }
 

@@ -116,7 +116,7 @@ struct SDKTests {
         }
         try await send(0)
         try await send(1)
-        try await withTimeLimit(.seconds(30), "the first two changes") {
+        try await withTimeLimit(.seconds(120), "the first two changes") {
             while received.withLockedValue({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(50)) }
         }
 

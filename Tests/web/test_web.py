@@ -33,6 +33,8 @@ import phone
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/disposable")
 ARTIFACTS = os.path.abspath(os.environ.get("DISPOSABLE_WEB_ARTIFACTS", ".build/web-artifacts"))
 WAIT = 30
+# Renders are the slowest thing a check waits for, more so while the Swift tests share the cores: a bound, not a pause.
+RENDER_WAIT = 120
 
 
 def free_port():
@@ -349,7 +351,7 @@ def photos(server, cookie, event_id, **query):
 
 def wait_for_photos(server, cookie, event_id, count, shooter=None):
     """The event's ready photos (of one shooter), once there are `count` of them."""
-    deadline = time.time() + WAIT
+    deadline = time.time() + RENDER_WAIT
     while True:
         items = [p for p in photos(server, cookie, event_id) if shooter is None or p["shooter"]["name"] == shooter]
         if len(items) == count or time.time() > deadline:

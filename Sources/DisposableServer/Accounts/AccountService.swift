@@ -91,7 +91,7 @@ public struct AccountService: Sendable {
         let ticket = try await loginLimiter.take([.pair(client, email), .address(client), .target(email)])
         let account = try await users.findWithPassword(email: email)
         // Verify against a decoy when the account is unknown, so timing does not reveal which emails exist.
-        let matches = try await passwords.verify(password, hash: account?.passwordHash ?? PasswordHasher.decoyHash)
+        let matches = try await passwords.verify(password, hash: account?.passwordHash)
         guard let (user, _) = account, matches else {
             throw Problem(
                 .unauthorized, "wrong-credentials", title: "Wrong email or password",

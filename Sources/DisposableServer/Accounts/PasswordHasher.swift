@@ -1,4 +1,5 @@
 import HummingbirdBcrypt
+import Synchronization
 
 /// bcrypt, run on a thread pool: a cost-12 hash takes ~0.25 s and must not block an event loop.
 struct PasswordHasher: Sendable {
@@ -8,16 +9,27 @@ struct PasswordHasher: Sendable {
         try await WorkPools.requests.runIfActive { Bcrypt.hash(password, cost: cost) }
     }
 
-    /// An account without a password never matches one, and takes as long to say so.
-    func verify(_ password: String, hash: String) async throws -> Bool {
-        let usable = hash != Self.noPassword
-        let matches = try await WorkPools.requests.runIfActive { Bcrypt.verify(password, hash: usable ? hash : Self.decoyHash) }
+    /// No account (`hash` nil), or an account without a password, never matches, and takes as long to say so.
+    func verify(_ password: String, hash: String?) async throws -> Bool {
+        let usable = hash != nil && hash != Self.noPassword
+        let cost = cost
+        let matches = try await WorkPools.requests.runIfActive {
+            Bcrypt.verify(password, hash: usable ? hash! : Self.decoyHash(cost: cost))
+        }
         return usable && matches
     }
 
     /// What an account opened by an OpenID provider holds instead of a hash until its owner sets a password.
     static let noPassword = "!"
 
-    /// A hash to verify against when there is no account, so "unknown email" costs as long as "wrong password".
-    static let decoyHash = Bcrypt.hash("decoy password", cost: 12)
+    /// Hashes to verify against when there is no account, so "unknown email" costs as long as "wrong password": made
+    /// at the cost real hashes are made at, once per cost.
+    private static let decoys = Mutex<[UInt8: String]>([:])
+
+    private static func decoyHash(cost: UInt8) -> String {
+        if let made = decoys.withLock({ $0[cost] }) { return made }
+        let made = Bcrypt.hash("decoy password", cost: cost)
+        decoys.withLock { $0[cost] = made }
+        return made
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestImageMaker
 
 /// Real image files made for the tests with Debian's tools: `vips` (libvips-tools) and `exiftool`.
 enum TestImages {
@@ -85,18 +86,28 @@ enum TestImages {
     }
 
     private static func make(width: Int, height: Int, format: String, exif: [String]) async throws -> Data {
-        try await inDirectory { directory in
-            let ext = String(format.prefix { $0 != "[" })
-            let output = directory.appendingPathComponent("image.\(ext)").path
-            // One process, saving as it makes the noise: each `vips` costs more to start (a hundred libraries) than
-            // to draw, and the suite makes thousands.
-            try await run(
-                "/usr/bin/vips",
-                ["gaussnoise", output + format.dropFirst(ext.count), String(width), String(height), "--mean", "128", "--sigma", "40"],
-                modules: ["heic", "heif", "avif"].contains(ext))
-            if !exif.isEmpty { try await run("/usr/bin/exiftool", ["-q", "-overwrite_original"] + exif + [output]) }
+        let noise = try noise(width: width, height: height, suffix: "." + format)
+        guard !exif.isEmpty else { return noise }
+        return try await inDirectory { directory in
+            let output = directory.appendingPathComponent("image.\(format.prefix { $0 != "[" })").path
+            try noise.write(to: URL(fileURLWithPath: output))
+            try await run("/usr/bin/exiftool", ["-q", "-overwrite_original"] + exif + [output])
             return try Data(contentsOf: URL(fileURLWithPath: output))
         }
+    }
+
+    /// Noise (sigma 40 around 128) saved as `suffix` says (".jpg[Q=85]", ".png"…), by libvips in this process: the
+    /// suite makes thousands, and each `vips` process costs more to start (a hundred libraries) than to draw.
+    private static func noise(width: Int, height: Int, suffix: String) throws -> Data {
+        var buffer: UnsafeMutableRawPointer? = nil
+        var length = 0
+        let capacity = 512
+        var error = [CChar](repeating: 0, count: capacity)
+        guard tim_noise(Int32(width), Int32(height), 40, suffix, &buffer, &length, &error, capacity) == 0, let buffer else {
+            throw TestSetupError("libvips could not make a \(width)×\(height) \(suffix): \(String(cString: error))")
+        }
+        defer { tim_free(buffer) }
+        return Data(bytes: buffer, count: length)
     }
 
     /// `modules`: whether libvips loads its plugins (HEIF and AVIF are one); without them it starts in less time.
