@@ -104,7 +104,8 @@ enum TestImages {
         let capacity = 512
         var error = [CChar](repeating: 0, count: capacity)
         guard tim_noise(Int32(width), Int32(height), 40, suffix, &buffer, &length, &error, capacity) == 0, let buffer else {
-            throw TestSetupError("libvips could not make a \(width)×\(height) \(suffix): \(String(cString: error))")
+            let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw TestSetupError("libvips could not make a \(width)×\(height) \(suffix): \(message)")
         }
         defer { tim_free(buffer) }
         return Data(bytes: buffer, count: length)
