@@ -117,9 +117,11 @@ struct PhotoRenderer: Sendable {
     }
 
     /// Marks the photo failed and removes its files: a file we cannot decode is not kept.
+    /// The files go first: whoever reads "failed" finds none left.
     func fail(photoID: String, jobID: String, reason: String) async throws {
-        guard let photo = try await photos.markFailed(photoID, jobID: jobID, reason: reason, now: clock.now) else { return }
+        guard let photo = try await photos.find(id: photoID) else { return }
         try await blobs.delete(prefix: BlobKey.photo(photo.eventID, photo.id))
+        guard try await photos.markFailed(photoID, jobID: jobID, reason: reason, now: clock.now) != nil else { return }
         await changes.refresh(photo.eventID)
     }
 }
