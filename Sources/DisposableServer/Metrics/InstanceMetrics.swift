@@ -1,5 +1,6 @@
 import Metrics
 import Prometheus
+import Synchronization
 
 /// OPS-2: what an operator watches, as Prometheus text at `GET /metrics`. Requests by route, their durations
 /// and errors come from Hummingbird's `MetricsMiddleware`; the rest is counted where it happens (`Metric`) or
@@ -18,12 +19,19 @@ enum InstanceMetrics {
     /// The numbers read at scrape time, then the whole registry as text.
     static func scrape(statistics: InstanceStatistics, liveStreams: LiveStreamSlots) async throws -> [UInt8] {
         let (stored, queued) = try await statistics.storage()
-        registry.makeGauge(name: "disposable_render_queue_depth", help: "Photos waiting to be rendered (jobs).").set(Double(queued))
-        registry.makeGauge(name: "disposable_live_streams", help: "Live streams open on this instance.").set(Double(liveStreams.total))
-        registry.makeGauge(name: "disposable_bytes_stored", help: "Bytes stored: what accounts are charged for, and the derivatives made of it.").set(
-            Double(stored))
-        return registry.emitToBuffer()
+        let live = liveStreams.total
+        // Set and emitted under one lock: two apps in one process (the tests) scraping at once would otherwise
+        // each answer with the other's numbers.
+        return scraping.withLock { _ in
+            registry.makeGauge(name: "disposable_render_queue_depth", help: "Photos waiting to be rendered (jobs).").set(Double(queued))
+            registry.makeGauge(name: "disposable_live_streams", help: "Live streams open on this instance.").set(Double(live))
+            registry.makeGauge(name: "disposable_bytes_stored", help: "Bytes stored: what accounts are charged for, and the derivatives made of it.")
+                .set(Double(stored))
+            return registry.emitToBuffer()
+        }
     }
+
+    private static let scraping = Mutex(())
 }
 
 /// The counters and timers the app records, by name, in one place.
