@@ -92,14 +92,19 @@ public struct PhotoJSON: Codable, Sendable, Equatable {
     /// True while only its thumbnail is made: `urls.preview` is then the thumbnail, and a
     /// `photo-updated` change brings the preview when it is ready. Absent otherwise.
     public var previewPending: Bool?
+    /// True while the phone's first look stands in for both the thumbnail and the preview (`previewPending` is then
+    /// true too); the server's own follow in a `photo-updated` change. Absent otherwise.
+    public var firstLook: Bool?
 
     public init(
         id: String, eventId: String, shooter: Shooter, takenAt: Date, uploadedAt: Date, width: Int?, height: Int?,
         byteSize: Int64, format: String, status: PhotoStatus, approved: Bool, source: PhotoSource, sha256: String,
         downloadName: String, mine: Bool, urls: URLs?, caption: String? = nil, kind: PostKind = .photo, text: String? = nil,
-        likeCount: Int = 0, commentCount: Int = 0, likedByMe: Bool? = nil, durationSeconds: Int? = nil, previewPending: Bool? = nil
+        likeCount: Int = 0, commentCount: Int = 0, likedByMe: Bool? = nil, durationSeconds: Int? = nil, previewPending: Bool? = nil,
+        firstLook: Bool? = nil
     ) {
         self.previewPending = previewPending
+        self.firstLook = firstLook
         self.durationSeconds = durationSeconds
         self.caption = caption
         self.kind = kind

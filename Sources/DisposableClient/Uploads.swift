@@ -10,16 +10,31 @@ extension DisposableClient {
     ///
     /// The idempotency key defaults to the file's SHA-256, so sending the same file again — after a dropped
     /// connection, or from a script run twice — returns the first photo and never takes a second shot.
+    /// `firstLook`: the app's own small JPEG of the photo (at most 640 px and 100 KB, upright, no metadata, the photo's
+    /// shape): everyone sees the photo with it at once, until the server's renders replace it. A first look the server
+    /// refuses refuses the upload (422); send the photo again without it.
     /// - Returns: the photo, and whether the server already had it.
     @discardableResult
     public func uploadPhoto(
-        _ file: URL, to event: String, source: PhotoSource = .library, idempotencyKey: String? = nil, progress: Progress? = nil
+        _ file: URL, to event: String, source: PhotoSource = .library, idempotencyKey: String? = nil, firstLook: Data? = nil,
+        progress: Progress? = nil
     ) async throws -> (photo: Components.Schemas.Photo, alreadyThere: Bool) {
         let key = try idempotencyKey ?? Self.sha256(of: file)
-        let body = try FileBody.body(of: file, progress: progress)
+        let photo = try FileBody.body(of: file, progress: progress)
         return try await call {
+            typealias Part = Operations.UploadPhoto.Input.Body.MultipartFormPayload
+            let body: Operations.UploadPhoto.Input.Body =
+                if let firstLook {
+                    .multipartForm(
+                        MultipartBody([
+                            Part.firstLook(.init(payload: .init(body: HTTPBody(firstLook)), filename: "first-look.jpg")),
+                            Part.photo(.init(payload: .init(body: photo), filename: file.lastPathComponent)),
+                        ]))
+                } else {
+                    .binary(photo)
+                }
             let output = try await api.uploadPhoto(
-                path: .init(id: event), headers: .init(idempotencyKey: key, xPhotoSource: source.payload), body: .binary(body))
+                path: .init(id: event), headers: .init(idempotencyKey: key, xPhotoSource: source.payload), body: body)
             switch output {
             case .created(let created): return (try created.body.json, false)
             case .ok(let ok): return (try ok.body.json, true)

@@ -6,6 +6,7 @@
 static int (*shim_probe)(const char *, const char *, vs_header *, char *, size_t);
 static int (*shim_render)(const char *, const char *, int, int, int, int, vs_derivatives *, char *, size_t);
 static void (*shim_free)(vs_derivatives *);
+static int (*shim_first_look)(const void *, size_t, int, int, int, vs_derivatives *, char *, size_t);
 static int (*shim_collage)(const char *const *, int, int, int, const char *, const char *, int, void **, size_t *, char *, size_t);
 static void (*shim_free_buffer)(void *);
 
@@ -20,10 +21,11 @@ int vsl_load(const char *path, char *error, size_t error_length) {
     int (*shim_init)(void) = (int (*)(void))dlsym(library, "vs_init");
     shim_probe = dlsym(library, "vs_probe");
     shim_render = dlsym(library, "vs_render");
+    shim_first_look = dlsym(library, "vs_first_look");
     shim_collage = dlsym(library, "vs_collage");
     shim_free_buffer = dlsym(library, "vs_free_buffer");
     void (*free_function)(vs_derivatives *) = dlsym(library, "vs_free");
-    if (!shim_init || !shim_probe || !shim_render || !shim_collage || !shim_free_buffer || !free_function) {
+    if (!shim_init || !shim_probe || !shim_render || !shim_first_look || !shim_collage || !shim_free_buffer || !free_function) {
         snprintf(error, error_length, "%s is not Disposable's libvips shim", path);
         return -1;
     }
@@ -45,6 +47,11 @@ int vsl_render(const char *path, const char *format, int preview_size, int thumb
 }
 
 void vsl_free(vs_derivatives *derivatives) { shim_free(derivatives); }
+
+int vsl_first_look(const void *data, size_t length, int max_side, int analysis_size, int quality, vs_derivatives *out, char *error,
+                   size_t error_length) {
+    return shim_first_look(data, length, max_side, analysis_size, quality, out, error, error_length);
+}
 
 int vsl_collage(const char *const *paths, int count, int columns, int width, const char *title, const char *subtitle, int quality,
                 void **out, size_t *out_length, char *error, size_t error_length) {

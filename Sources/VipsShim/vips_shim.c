@@ -40,6 +40,25 @@ static int load(const char *path, const char *format, int shrink, int embedded, 
     return -1;
 }
 
+/// EXIF DateTimeOriginal into `taken_at` (32 bytes), "" when absent.
+static void read_taken_at(VipsImage *image, char *taken_at) {
+    taken_at[0] = 0;
+    const char *taken = NULL;
+    if (vips_image_get_typeof(image, "exif-ifd2-DateTimeOriginal") &&
+        !vips_image_get_string(image, "exif-ifd2-DateTimeOriginal", &taken) && taken && strlen(taken) >= 19) {
+        memcpy(taken_at, taken, 19);
+        taken_at[19] = 0;
+        // The capture's offset from UTC, when the camera wrote it ("+02:00"): without it the time is floating.
+        const char *offset = NULL;
+        if (vips_image_get_typeof(image, "exif-ifd2-OffsetTimeOriginal") &&
+            !vips_image_get_string(image, "exif-ifd2-OffsetTimeOriginal", &offset) && offset && strlen(offset) >= 6 &&
+            (offset[0] == '+' || offset[0] == '-') && offset[3] == ':') {
+            memcpy(taken_at + 19, offset, 6);
+            taken_at[25] = 0;
+        }
+    }
+}
+
 int vs_probe(const char *path, const char *format, vs_header *header, char *error, size_t error_length) {
     VipsImage *image = NULL;
     if (load(path, format, 1, 0, &image)) {
@@ -49,6 +68,9 @@ int vs_probe(const char *path, const char *format, vs_header *header, char *erro
     header->width = vips_image_get_width(image);
     header->height = vips_image_get_height(image);
     header->pages = vips_image_get_n_pages(image);
+    header->orientation = 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION)) vips_image_get_int(image, VIPS_META_ORIENTATION, &header->orientation);
+    read_taken_at(image, header->taken_at);
     g_object_unref(image);
     return 0;
 }
@@ -99,11 +121,28 @@ static int load_for(const char *path, const char *format, VipsImage *header, int
     return 0;
 }
 
+/// `thumbnail` as the JPEG `out->thumbnail`, stripped, and in grey at `analysis_size` as `out->grey`.
+static int encode_thumbnail(VipsImage *thumbnail, int quality, int analysis_size, vs_derivatives *out) {
+    VipsImage *small = NULL, *grey = NULL;
+    int result = -1;
+    if (vips_jpegsave_buffer(thumbnail, &out->thumbnail, &out->thumbnail_length, "Q", quality, "strip", TRUE, NULL)) goto done;
+    if (reduce_to(thumbnail, analysis_size, &small)) goto done;
+    if (vips_colourspace(small, &grey, VIPS_INTERPRETATION_B_W, NULL)) goto done;
+    size_t grey_length = 0;
+    if (!(out->grey = vips_image_write_to_memory(grey, &grey_length))) goto done;
+    out->grey_width = grey->Xsize;
+    out->grey_height = grey->Ysize;
+    result = 0;
+done:
+    if (small) g_object_unref(small);
+    if (grey) g_object_unref(grey);
+    return result;
+}
+
 int vs_render(const char *path, const char *format, int preview_size, int thumbnail_size, int analysis_size, int quality,
               vs_derivatives *out, char *error, size_t error_length) {
     memset(out, 0, sizeof(*out));
-    VipsImage *header = NULL, *loaded = NULL, *rotated = NULL, *normal = NULL, *memory = NULL, *thumbnail = NULL, *small = NULL,
-              *grey = NULL;
+    VipsImage *header = NULL, *loaded = NULL, *rotated = NULL, *normal = NULL, *memory = NULL, *thumbnail = NULL;
     int result = -1;
 
     // Full-size dimensions, and the cheapest decode that still covers the largest picture asked for.
@@ -111,20 +150,7 @@ int vs_render(const char *path, const char *format, int preview_size, int thumbn
     int swap = orientation_swaps_axes(header);
     out->width = swap ? header->Ysize : header->Xsize;
     out->height = swap ? header->Xsize : header->Ysize;
-    const char *taken = NULL;
-    if (vips_image_get_typeof(header, "exif-ifd2-DateTimeOriginal") &&
-        !vips_image_get_string(header, "exif-ifd2-DateTimeOriginal", &taken) && taken && strlen(taken) >= 19) {
-        memcpy(out->taken_at, taken, 19);
-        out->taken_at[19] = 0;
-        // The capture's offset from UTC, when the camera wrote it ("+02:00"): without it the time is floating.
-        const char *offset = NULL;
-        if (vips_image_get_typeof(header, "exif-ifd2-OffsetTimeOriginal") &&
-            !vips_image_get_string(header, "exif-ifd2-OffsetTimeOriginal", &offset) && offset && strlen(offset) >= 6 &&
-            (offset[0] == '+' || offset[0] == '-') && offset[3] == ':') {
-            memcpy(out->taken_at + 19, offset, 6);
-            out->taken_at[25] = 0;
-        }
-    }
+    read_taken_at(header, out->taken_at);
     int largest = preview_size > 0 ? preview_size : thumbnail_size;
     if (load_for(path, format, header, largest, &loaded)) goto done;
 
@@ -139,14 +165,7 @@ int vs_render(const char *path, const char *format, int preview_size, int thumbn
         goto done;
     if (thumbnail_size > 0) {
         if (reduce_to(rotated, thumbnail_size, &thumbnail)) goto done;
-        if (vips_jpegsave_buffer(thumbnail, &out->thumbnail, &out->thumbnail_length, "Q", quality, "strip", TRUE, NULL))
-            goto done;
-        if (reduce_to(thumbnail, analysis_size, &small)) goto done;
-        if (vips_colourspace(small, &grey, VIPS_INTERPRETATION_B_W, NULL)) goto done;
-        size_t grey_length = 0;
-        if (!(out->grey = vips_image_write_to_memory(grey, &grey_length))) goto done;
-        out->grey_width = grey->Xsize;
-        out->grey_height = grey->Ysize;
+        if (encode_thumbnail(thumbnail, quality, analysis_size, out)) goto done;
     }
     result = 0;
 
@@ -155,7 +174,7 @@ done:
         copy_error(error, error_length);
         vs_free(out);
     }
-    VipsImage *images[] = {header, loaded, rotated, normal, memory, thumbnail, small, grey};
+    VipsImage *images[] = {header, loaded, rotated, normal, memory, thumbnail};
     for (size_t i = 0; i < sizeof(images) / sizeof(images[0]); i++)
         if (images[i]) g_object_unref(images[i]);
     return result;
@@ -167,6 +186,41 @@ void vs_free(vs_derivatives *derivatives) {
     if (derivatives->grey) g_free(derivatives->grey);
     derivatives->preview = derivatives->thumbnail = derivatives->grey = NULL;
     derivatives->preview_length = derivatives->thumbnail_length = 0;
+}
+
+int vs_first_look(const void *data, size_t length, int max_side, int analysis_size, int quality, vs_derivatives *out, char *error,
+                  size_t error_length) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *image = NULL, *normal = NULL, *memory = NULL;
+    int result = -1;
+    // Any damage fails the decode: a phone's canvas writes clean files, so one that is not was not made by a phone.
+    if (vips_jpegload_buffer((void *)data, length, &image, "fail_on", VIPS_FAIL_ON_WARNING, NULL)) goto done;
+    out->width = image->Xsize;
+    out->height = image->Ysize;
+    if (image->Xsize > max_side || image->Ysize > max_side) {
+        result = VS_FIRST_LOOK_TOO_LARGE;
+        goto done;
+    }
+    if (vips_image_get_typeof(image, VIPS_META_EXIF_NAME) || vips_image_get_typeof(image, VIPS_META_XMP_NAME) ||
+        vips_image_get_typeof(image, VIPS_META_IPTC_NAME)) {
+        result = VS_FIRST_LOOK_HAS_METADATA;
+        goto done;
+    }
+    if (normalise(image, &normal)) goto done;
+    if (!(memory = vips_image_copy_memory(normal))) goto done;
+    if (encode_thumbnail(memory, quality, analysis_size, out)) goto done;
+    result = 0;
+
+done:
+    if (result == -1) copy_error(error, error_length);
+    if (result) {
+        vips_error_clear();
+        vs_free(out);
+    }
+    VipsImage *images[] = {image, normal, memory};
+    for (size_t i = 0; i < sizeof(images) / sizeof(images[0]); i++)
+        if (images[i]) g_object_unref(images[i]);
+    return result;
 }
 
 /// One line of text (wrapped at `width`), dark on white, centred on a white band `width` wide.

@@ -220,6 +220,10 @@ struct Serve: AsyncParsableCommand {
             configuration.outboundAllowsLoopback = true
             logger.warning("DISPOSABLE_TEST_OUTBOUND_LOOPBACK is set: outbound calls may reach this machine (tests only).")
         }
+        if let delay = env("DISPOSABLE_TEST_FIRST_LOOK_RENDER_DELAY").flatMap(Double.init), (0...600).contains(delay) {
+            configuration.firstLookRenderDelay = delay
+            logger.warning("DISPOSABLE_TEST_FIRST_LOOK_RENDER_DELAY is set: first looks stay \(delay) s before the server's renders (tests only).")
+        }
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         let services: AppServices
         do {

@@ -128,6 +128,10 @@ extension AuthorizationTests {
             headers: [.init("Tus-Resumable")!: "1.0.0", .contentType: "application/offset+octet-stream", .init("Upload-Offset")!: "0"],
             expected: statuses(.unauthorized, .notFound, .notFound, .noContent, .notFound, .notFound)),
         Row(
+            method: .put, path: "/api/v1/uploads/{upload}/first-look", raw: "not a picture",
+            headers: [.init("Tus-Resumable")!: "1.0.0", .contentType: "image/jpeg"],
+            expected: statuses(.unauthorized, .notFound, .notFound, .unprocessableContent, .notFound, .notFound)),
+        Row(
             method: .delete, path: "/api/v1/uploads/{upload}", headers: [.init("Tus-Resumable")!: "1.0.0"],
             expected: statuses(.unauthorized, .notFound, .notFound, .noContent, .notFound, .notFound)),
         // The personal library (LIB-*): accounts only; {asset} is the organizer's own, ready.

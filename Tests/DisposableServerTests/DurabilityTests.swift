@@ -122,10 +122,7 @@ struct DurabilityTests {
         var server = try startServer(environment)
         defer { server.signal(SIGKILL) }
         _ = try await waitForHTTP(base + "/healthz", server: server)
-        _ = try await post(base + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
-        let token = try #require(
-            try await post(base + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
-        let eventID = try #require(try await post(base + "/api/v1/events", json: ["name": "Kill test"], token: token).json["id"] as? String)
+        let (token, eventID) = try await Self.organizerWithEvent(at: base)
         let stream = try await SSEClient.connect("\(base)/api/v1/events/\(eventID)/changes", token: token)
 
         // Six 12 MP photos at once: their thumbnails all come before any preview, so the first photo shown is
@@ -163,5 +160,43 @@ struct DurabilityTests {
         #expect(photo["status"] as? String == "ready" && photo["previewPending"] == nil, "\(photo)")
         let preview = try await get("\(base)/api/v1/photos/\(id)/preview", token: token)
         #expect(preview.status == 200 && TestImages.jpegSize(preview.body).map { [$0.width, $0.height] } == [1600, 1200])
+    }
+
+    @Test("A photo shown by its first look when the server is killed is listed after the restart, and gets the server's renders")
+    func killBetweenFirstLookAndRenders() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-kill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var (environment, port) = try await serverEnvironment(.sqlite, directory: directory)
+        let base = "http://127.0.0.1:\(port)"
+        // The server's renders wait: the kill comes between the acknowledgement and them.
+        environment["DISPOSABLE_TEST_FIRST_LOOK_RENDER_DELAY"] = "600"
+        var server = try startServer(environment)
+        defer { server.signal(SIGKILL) }
+        _ = try await waitForHTTP(base + "/healthz", server: server)
+        let (token, eventID) = try await Self.organizerWithEvent(at: base)
+        let picture = try await TestImages.structured(width: 1600, height: 1200)
+        let form = photoForm(picture, firstLook: try await TestImages.firstLook(of: picture))
+        let sent = try await upload(form.body, to: "\(base)/api/v1/events/\(eventID)/photos", token: token, contentType: form.contentType)
+        #expect(sent.status == 201 && sent.json["firstLook"] as? Bool == true, "\(sent.text)")
+        let id = try #require(sent.json["id"] as? String)
+        server.signal(SIGKILL)
+        #expect(await server.exited() == .signal(SIGKILL))
+
+        environment["DISPOSABLE_TEST_FIRST_LOOK_RENDER_DELAY"] = nil
+        server = try startServer(environment)
+        _ = try await waitForHTTP(base + "/healthz", server: server)
+        let listed = try await get("\(base)/api/v1/events/\(eventID)/photos", token: token).json["items"] as? [[String: Any]]
+        #expect(listed?.map { $0["id"] as? String } == [id])
+        #expect(try await get("\(base)/api/v1/photos/\(id)/thumbnail", token: token).status == 200)
+        #expect(try await get("\(base)/api/v1/photos/\(id)/original", token: token).body == picture)
+    }
+
+    /// An organizer's token and a new event of hers, on the server at `base`.
+    static func organizerWithEvent(at base: String) async throws -> (token: String, eventID: String) {
+        _ = try await post(base + "/api/v1/users", json: ["email": "o@example.com", "password": "password"])
+        let token = try #require(
+            try await post(base + "/api/v1/sessions", json: ["email": "o@example.com", "password": "password"]).json["token"] as? String)
+        let eventID = try #require(try await post(base + "/api/v1/events", json: ["name": "Kill test"], token: token).json["id"] as? String)
+        return (token, eventID)
     }
 }

@@ -51,7 +51,11 @@ struct SDKTests {
             let hashes = try files.map { try DisposableClient.sha256(of: $0) }
             #expect(hashes[0] == first.photo.sha256)
             #expect(try await guest.missingHashes(hashes, in: event.id) == Set(hashes[1...]))
-            for file in files[1...] { try await guest.uploadPhoto(file, to: event.id) }
+            // The second with the app's own first look: shown with it at once.
+            let firstLook = try await TestImages.firstLook(of: try Data(contentsOf: files[1]), size: 300)
+            let shown = try await guest.uploadPhoto(files[1], to: event.id, source: .camera, firstLook: firstLook)
+            #expect(shown.photo.status == .ready && shown.photo.firstLook == true && shown.photo.previewPending == true)
+            try await guest.uploadPhoto(files[2], to: event.id)
             #expect(try await guest.missingHashes(hashes, in: event.id).isEmpty)
 
             let changes = try await withTimeLimit(.seconds(60), "the change feed") { try await feed.value }

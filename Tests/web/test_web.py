@@ -710,6 +710,72 @@ def openid_checks(check, drivers):
         provider.wait(timeout=30)
 
 
+def first_look_checks(check, drivers):
+    """The phones make the first look, on a server whose renders of a photo shown by its first look wait 45 s (a
+    test-only switch): a camera shot and a picked file are each sent with one and seen in another guest's gallery
+    under its address before the server's renders exist, which then replace them; a picked file whose first look is
+    another picture shows the server's once rendered."""
+    server = Server(env={"DISPOSABLE_TEST_FIRST_LOOK_RENDER_DELAY": "45"})
+    try:
+        emma = browser(); drivers.append(emma)
+        emma.get(server.base + "/register")
+        emma.find_element(By.ID, "name").send_keys("Emma")
+        emma.find_element(By.ID, "email").send_keys("emma@example.org")
+        emma.find_element(By.ID, "password").send_keys("a good password")
+        emma.find_element(By.NAME, "terms").click()
+        emma.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        wait(emma, lambda d: d.current_url.endswith("/events"), "signed in after registering")
+        event_id = create_event(emma, server, "Zoé's party", shots=5)
+        join_url = decode_qr(emma)
+        cookie = session_cookie(emma)
+        zoe, lou = browser(), browser(); drivers.extend([zoe, lou])
+        join(zoe, join_url, "Zoé")
+        join(lou, join_url, "Lou", shooting=False)
+        lou.get(join_url.split("?")[0])
+        wait(lou, lambda d: d.find_elements(By.ID, "grid"), "Lou's gallery")
+
+        def first_look_tile(photo_id):
+            return lou.execute_script(
+                "const image = document.querySelector(`#grid li[data-id='${arguments[0]}'] img`);"
+                "return image && image.complete && image.naturalWidth > 0 ? image.src : null", photo_id)
+
+        shoot(zoe)
+        wait(zoe, queue_empty, "Zoé's shot sent")
+        picked = os.path.join(server.data, "picked.jpg")
+        scene(picked, 7)
+        other = os.path.join(server.data, "other.jpg")
+        scene(other, 8)
+        zoe.find_element(By.ID, "file-input").send_keys(picked)
+        shown = [p for p in wait_for_photos(server, cookie, event_id, 2) if p.get("firstLook")]
+        assert len(shown) == 2, f"{len(shown)} of 2 photos shown by their first look"
+        for photo in shown:
+            src = wait(lou, lambda d: first_look_tile(photo["id"]), "a first look in Lou's gallery")
+            assert "first-look.jpg" in src, src
+        check("a camera shot and a picked file each go with the phone's first look, seen by another guest before the server's renders")
+
+        # The next picked file's first look is another picture (the page's decoder handed another file).
+        with open(other, "rb") as handle:
+            zoe.execute_script("""
+                const other = new Blob([Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0))], {type: 'image/jpeg'});
+                const decode = window.createImageBitmap.bind(window);
+                window.createImageBitmap = (blob, options) => decode(other, options);""", base64.b64encode(handle.read()).decode())
+        decoy = os.path.join(server.data, "decoy.jpg")
+        scene(decoy, 9)
+        zoe.find_element(By.ID, "file-input").send_keys(decoy)
+        third = next(p for p in wait_for_photos(server, cookie, event_id, 3) if p["id"] not in {s["id"] for s in shown})
+        assert third.get("firstLook"), third
+        # The server's renders replace all three; the decoy's count as refuted.
+        for photo in shown + [third]:
+            src = wait(lou, lambda d: (lambda s: s if s and "thumbnail.jpg" in s else None)(first_look_tile(photo["id"])),
+                       "the server's thumbnail in Lou's gallery, live", timeout=RENDER_WAIT)
+        metrics = urllib.request.urlopen(server.base + "/metrics", timeout=10).read().decode()
+        assert 'disposable_first_looks_total{outcome="refuted"} 1' in metrics, [l for l in metrics.splitlines() if "first_looks" in l]
+        assert 'disposable_first_looks_total{outcome="confirmed"} 2' in metrics, [l for l in metrics.splitlines() if "first_looks" in l]
+        check("the server's thumbnails replace the first looks live; a first look of another picture is found out and replaced")
+    finally:
+        server.stop()
+
+
 def music_checks(organizer, server, check):
     """A Maloja scrobbler (a real one, started here) linked on My account for the capsule's song: a wrong key
     is said on the page, the right one links, and it unlinks."""
@@ -763,7 +829,8 @@ def push_checks(organizer, server, check):
     only our own pages."""
     organizer.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.base, "permissions": ["notifications"]})
     organizer.get(server.base + "/library")
-    organizer.find_element(By.ID, "bell").click()
+    # The bell is shown once its script has run: under load, that is after the page's load.
+    wait(organizer, lambda d: d.find_element(By.ID, "bell").is_displayed() and d.find_element(By.ID, "bell"), "the bell").click()
     offer = wait(organizer, lambda d: d.find_element(By.ID, "push-offer").is_displayed() and d.find_element(By.ID, "push-offer"), "the bell's offer")
     problems = phone.controls_inside(organizer, "#notifications-dialog")
     assert not problems, problems
@@ -1419,6 +1486,7 @@ def main():
         music_checks(organizer, server, check)
         push_checks(organizer, server, check)
         openid_checks(check, drivers)
+        first_look_checks(check, drivers)
 
         ana = browser(); drivers.append(ana)
         ben = browser(); drivers.append(ben)
@@ -1508,7 +1576,8 @@ def main():
         ben.find_element(By.ID, "file-input").send_keys(big)
         partials = os.path.join(server.data, "resumable-uploads")
         def partial_size(d):
-            names = [n for n in os.listdir(partials)] if os.path.isdir(partials) else []
+            # The upload's bytes, not the first look kept beside them.
+            names = [n for n in os.listdir(partials) if not n.endswith(".first-look")] if os.path.isdir(partials) else []
             sizes = [os.path.getsize(os.path.join(partials, n)) for n in names]
             return (names[0], sizes[0]) if sizes and sizes[0] >= 2 * 1024 * 1024 else None
         upload_id, halfway = wait(ben, partial_size, "two megabytes on the server")

@@ -1060,6 +1060,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/previewPending`.
             public var previewPending: Swift.Bool?
+            /// True while the phone's first look (sent with the upload) stands in for the thumbnail and the preview (`previewPending` is then true too); a `photo-updated` change brings the server's own. Absent otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Photo/firstLook`.
+            public var firstLook: Swift.Bool?
             /// Creates a new `Photo`.
             ///
             /// - Parameters:
@@ -1087,6 +1091,7 @@ extension Components {
             ///   - likedByMe: Whether the caller likes it; absent in the change feed
             ///   - durationSeconds: SOC-4: a video's length in whole seconds
             ///   - previewPending: True while only the thumbnail is made (a busy night: the photo is shown at once, its preview follows). `urls.preview` is then the thumbnail; a `photo-updated` change brings the preview. Absent otherwise.
+            ///   - firstLook: True while the phone's first look (sent with the upload) stands in for the thumbnail and the preview (`previewPending` is then true too); a `photo-updated` change brings the server's own. Absent otherwise.
             public init(
                 id: Swift.String,
                 eventId: Swift.String,
@@ -1111,7 +1116,8 @@ extension Components {
                 commentCount: Swift.Int,
                 likedByMe: Swift.Bool? = nil,
                 durationSeconds: Swift.Int? = nil,
-                previewPending: Swift.Bool? = nil
+                previewPending: Swift.Bool? = nil,
+                firstLook: Swift.Bool? = nil
             ) {
                 self.id = id
                 self.eventId = eventId
@@ -1137,6 +1143,7 @@ extension Components {
                 self.likedByMe = likedByMe
                 self.durationSeconds = durationSeconds
                 self.previewPending = previewPending
+                self.firstLook = firstLook
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1163,6 +1170,7 @@ extension Components {
                 case likedByMe
                 case durationSeconds
                 case previewPending
+                case firstLook
             }
         }
         /// - Remark: Generated from `#/components/schemas/PhotoPage`.

@@ -16579,7 +16579,9 @@ public enum Operations {
             }
         }
     }
-    /// Upload a photo: the body is the image's bytes
+    /// Upload a photo: the body is the image's bytes, or a form with the photo and the phone's first look of it
+    ///
+    /// A `multipart/form-data` body carries the file in the part `photo` and, optionally, `firstLook`: a JPEG the phone made of it — at most 100 KB and 640 px on its longest side (16 px at least on its shortest), upright as displayed, without metadata, of the photo's shape as displayed (within 3 %). The server checks and re-encodes it and shows the photo to everyone at once with it (status `ready`, `previewPending`); its own thumbnail and preview replace it later (`photo-updated`). A first look that is refused refuses the upload (422, nothing kept, no shot used). Where the organizer approves guests' photos, the first look is checked but not shown.
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/photos`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/photos/post(uploadPhoto)`.
@@ -16639,6 +16641,36 @@ public enum Operations {
                 case image_Ast_(OpenAPIRuntime.HTTPBody)
                 /// - Remark: Generated from `#/paths/api/v1/events/{id}/photos/POST/requestBody/content/application\/octet-stream`.
                 case binary(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/api/v1/events/{id}/photos/POST/requestBody/multipartForm`.
+                @frozen public enum MultipartFormPayload: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/events/{id}/photos/POST/requestBody/multipartForm/photo`.
+                    public struct PhotoPayload: Sendable, Hashable {
+                        public var body: OpenAPIRuntime.HTTPBody
+                        /// Creates a new `PhotoPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - body:
+                        public init(body: OpenAPIRuntime.HTTPBody) {
+                            self.body = body
+                        }
+                    }
+                    case photo(OpenAPIRuntime.MultipartPart<Operations.UploadPhoto.Input.Body.MultipartFormPayload.PhotoPayload>)
+                    /// - Remark: Generated from `#/paths/api/v1/events/{id}/photos/POST/requestBody/multipartForm/firstLook`.
+                    public struct FirstLookPayload: Sendable, Hashable {
+                        public var body: OpenAPIRuntime.HTTPBody
+                        /// Creates a new `FirstLookPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - body:
+                        public init(body: OpenAPIRuntime.HTTPBody) {
+                            self.body = body
+                        }
+                    }
+                    case firstLook(OpenAPIRuntime.MultipartPart<Operations.UploadPhoto.Input.Body.MultipartFormPayload.FirstLookPayload>)
+                    case undocumented(OpenAPIRuntime.MultipartRawPart)
+                }
+                /// - Remark: Generated from `#/paths/api/v1/events/{id}/photos/POST/requestBody/content/multipart\/form-data`.
+                case multipartForm(OpenAPIRuntime.MultipartBody<Operations.UploadPhoto.Input.Body.MultipartFormPayload>)
             }
             public var body: Operations.UploadPhoto.Input.Body
             /// Creates a new `Input`.
@@ -16758,7 +16790,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// Stored; derivatives follow (status processing)
+            /// Stored; derivatives follow (status processing), or shown at once by its first look (status ready, previewPending)
             ///
             /// - Remark: Generated from `#/paths//api/v1/events/{id}/photos/post(uploadPhoto)/responses/201`.
             ///
@@ -19220,7 +19252,7 @@ public enum Operations {
             }
         }
     }
-    /// A thumbnail.jpg or preview.jpg by the signed link in a Photo's urls: no session needed, valid 12–24 h
+    /// A thumbnail.jpg, preview.jpg or first-look.jpg (the phone's, until the server's exist) by the signed link in a Photo's urls: no session needed, valid 12–24 h
     ///
     /// - Remark: HTTP `GET /api/v1/media/{event}/{id}/{file}`.
     /// - Remark: Generated from `#/paths//api/v1/media/{event}/{id}/{file}/get(getSignedMedia)`.
@@ -29704,6 +29736,293 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The phone's first look at an event photo sent in pieces, before its last byte
+    ///
+    /// The same JPEG as the shutter's `firstLook` part (at most 100 KB and 640 px, no metadata), checked at once; its shape is checked against the photo when the last byte is in, and a first look that does not fit is then left out (the photo is kept). Sending it again replaces it.
+    ///
+    /// - Remark: HTTP `PUT /api/v1/uploads/{id}/first-look`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/first-look/put(setUploadFirstLook)`.
+    public enum SetUploadFirstLook {
+        public static let id: Swift.String = "setUploadFirstLook"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/first-look/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/first-look/PUT/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.SetUploadFirstLook.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/first-look/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/first-look/PUT/header/Tus-Resumable`.
+                @frozen public enum TusResumablePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case _1_0_0 = "1.0.0"
+                }
+                /// The tus version the client speaks.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/first-look/PUT/header/Tus-Resumable`.
+                public var tusResumable: Operations.SetUploadFirstLook.Input.Headers.TusResumablePayload?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetUploadFirstLook.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - tusResumable: The tus version the client speaks.
+                ///   - accept:
+                public init(
+                    tusResumable: Operations.SetUploadFirstLook.Input.Headers.TusResumablePayload? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetUploadFirstLook.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.tusResumable = tusResumable
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SetUploadFirstLook.Input.Headers
+            /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/first-look/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/first-look/PUT/requestBody/content/image\/jpeg`.
+                case jpeg(OpenAPIRuntime.HTTPBody)
+            }
+            public var body: Operations.SetUploadFirstLook.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.SetUploadFirstLook.Input.Path,
+                headers: Operations.SetUploadFirstLook.Input.Headers = .init(),
+                body: Operations.SetUploadFirstLook.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/first-look/PUT/responses/204/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// 1.0.0
+                    ///
+                    /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/first-look/PUT/responses/204/headers/Tus-Resumable`.
+                    public var tusResumable: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - tusResumable: 1.0.0
+                    public init(tusResumable: Swift.String? = nil) {
+                        self.tusResumable = tusResumable
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.SetUploadFirstLook.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.SetUploadFirstLook.Output.NoContent.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Kept until the last byte
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/first-look/put(setUploadFirstLook)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.SetUploadFirstLook.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.SetUploadFirstLook.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not signed in, or the token is not valid
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/first-look/put(setUploadFirstLook)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not found (or not visible to the caller)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/first-look/put(setUploadFirstLook)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// In conflict with the current state
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/first-look/put(setUploadFirstLook)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's tus version is not 1.0.0 (Tus-Version says which is)
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/first-look/put(setUploadFirstLook)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            public var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The values are not acceptable
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/first-look/put(setUploadFirstLook)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Temporarily unavailable: try again after Retry-After seconds
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/first-look/put(setUploadFirstLook)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }

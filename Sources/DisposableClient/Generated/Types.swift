@@ -417,7 +417,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/events/{id}/photos`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/photos/get(listPhotos)`.
     func listPhotos(_ input: Operations.ListPhotos.Input) async throws -> Operations.ListPhotos.Output
-    /// Upload a photo: the body is the image's bytes
+    /// Upload a photo: the body is the image's bytes, or a form with the photo and the phone's first look of it
+    ///
+    /// A `multipart/form-data` body carries the file in the part `photo` and, optionally, `firstLook`: a JPEG the phone made of it — at most 100 KB and 640 px on its longest side (16 px at least on its shortest), upright as displayed, without metadata, of the photo's shape as displayed (within 3 %). The server checks and re-encodes it and shows the photo to everyone at once with it (status `ready`, `previewPending`); its own thumbnail and preview replace it later (`photo-updated`). A first look that is refused refuses the upload (422, nothing kept, no shot used). Where the organizer approves guests' photos, the first look is checked but not shown.
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/photos`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/photos/post(uploadPhoto)`.
@@ -462,7 +464,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/photos/{id}/thumbnail`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/thumbnail/get(getPhotoThumbnail)`.
     func getPhotoThumbnail(_ input: Operations.GetPhotoThumbnail.Input) async throws -> Operations.GetPhotoThumbnail.Output
-    /// A thumbnail.jpg or preview.jpg by the signed link in a Photo's urls: no session needed, valid 12–24 h
+    /// A thumbnail.jpg, preview.jpg or first-look.jpg (the phone's, until the server's exist) by the signed link in a Photo's urls: no session needed, valid 12–24 h
     ///
     /// - Remark: HTTP `GET /api/v1/media/{event}/{id}/{file}`.
     /// - Remark: Generated from `#/paths//api/v1/media/{event}/{id}/{file}/get(getSignedMedia)`.
@@ -657,6 +659,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `HEAD /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)`.
     func getUploadOffset(_ input: Operations.GetUploadOffset.Input) async throws -> Operations.GetUploadOffset.Output
+    /// The phone's first look at an event photo sent in pieces, before its last byte
+    ///
+    /// The same JPEG as the shutter's `firstLook` part (at most 100 KB and 640 px, no metadata), checked at once; its shape is checked against the photo when the last byte is in, and a first look that does not fit is then left out (the photo is kept). Sending it again replaces it.
+    ///
+    /// - Remark: HTTP `PUT /api/v1/uploads/{id}/first-look`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/first-look/put(setUploadFirstLook)`.
+    func setUploadFirstLook(_ input: Operations.SetUploadFirstLook.Input) async throws -> Operations.SetUploadFirstLook.Output
     /// SOC-1: the event's guestbook notes the caller may see, newest first
     ///
     /// - Remark: HTTP `GET /api/v1/events/{id}/notes`.
@@ -1640,7 +1649,9 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Upload a photo: the body is the image's bytes
+    /// Upload a photo: the body is the image's bytes, or a form with the photo and the phone's first look of it
+    ///
+    /// A `multipart/form-data` body carries the file in the part `photo` and, optionally, `firstLook`: a JPEG the phone made of it — at most 100 KB and 640 px on its longest side (16 px at least on its shortest), upright as displayed, without metadata, of the photo's shape as displayed (within 3 %). The server checks and re-encodes it and shows the photo to everyone at once with it (status `ready`, `previewPending`); its own thumbnail and preview replace it later (`photo-updated`). A first look that is refused refuses the upload (422, nothing kept, no shot used). Where the organizer approves guests' photos, the first look is checked but not shown.
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/photos`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/photos/post(uploadPhoto)`.
@@ -1763,7 +1774,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// A thumbnail.jpg or preview.jpg by the signed link in a Photo's urls: no session needed, valid 12–24 h
+    /// A thumbnail.jpg, preview.jpg or first-look.jpg (the phone's, until the server's exist) by the signed link in a Photo's urls: no session needed, valid 12–24 h
     ///
     /// - Remark: HTTP `GET /api/v1/media/{event}/{id}/{file}`.
     /// - Remark: Generated from `#/paths//api/v1/media/{event}/{id}/{file}/get(getSignedMedia)`.
@@ -2262,6 +2273,23 @@ extension APIProtocol {
         try await getUploadOffset(Operations.GetUploadOffset.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// The phone's first look at an event photo sent in pieces, before its last byte
+    ///
+    /// The same JPEG as the shutter's `firstLook` part (at most 100 KB and 640 px, no metadata), checked at once; its shape is checked against the photo when the last byte is in, and a first look that does not fit is then left out (the photo is kept). Sending it again replaces it.
+    ///
+    /// - Remark: HTTP `PUT /api/v1/uploads/{id}/first-look`.
+    /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/first-look/put(setUploadFirstLook)`.
+    public func setUploadFirstLook(
+        path: Operations.SetUploadFirstLook.Input.Path,
+        headers: Operations.SetUploadFirstLook.Input.Headers = .init(),
+        body: Operations.SetUploadFirstLook.Input.Body
+    ) async throws -> Operations.SetUploadFirstLook.Output {
+        try await setUploadFirstLook(Operations.SetUploadFirstLook.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// SOC-1: the event's guestbook notes the caller may see, newest first

@@ -40,7 +40,7 @@ public struct AppConfiguration: Sendable {
     /// rendering pool), and a worker also reads, syncs and records each photo (PERF-1 on 2 cores: 2 → 3 workers took
     /// ingest from 0.86–0.93× to 0.97× pyvips); on event night every worker takes thumbnails while any wait, and the
     /// more of them run, the larger their share of the CPU against 600 clients' requests (the visible p99
-    /// 22 s with 3 workers, 1.0–5.2 s with 7 — `WorkPools.firstLooks`).
+    /// 22 s with 3 workers, 1.0–5.2 s with 7 — `WorkPools.thumbnails`).
     public var mediaWorkers: Int
     /// How often an idle live stream sends a comment line, so proxies and phones keep it open.
     public var liveHeartbeat: Duration
@@ -65,6 +65,9 @@ public struct AppConfiguration: Sendable {
     public var storageKey: StorageKey? = nil
     /// Test-only (no flag offers it): outbound calls may reach loopback, where the tests' peers listen.
     public var outboundAllowsLoopback = false
+    /// Tests only: how long the server's renders of a photo shown by the phone's first look wait at least, so that a
+    /// test sees the first look alone.
+    public var firstLookRenderDelay: TimeInterval = 0
 
     public init(
         host: String = "127.0.0.1",

@@ -84,7 +84,8 @@ public struct AppServices: Sendable {
         let passwords = PasswordHasher(cost: configuration.passwordHashCost)
         let eventRows = EventRepository(database: Database(database))
         let guests = GuestRepository(database: Database(database))
-        let photoRows = PhotoRepository(database: Database(database))
+        var photoRows = PhotoRepository(database: Database(database))
+        photoRows.firstLookRenderDelay = configuration.firstLookRenderDelay
         let images = try VipsImageProcessor()
         blobs = try makeBlobStore(configuration.data)
         staging = try UploadStaging(directory: configuration.stagingDirectory)

@@ -16,7 +16,7 @@ struct ImageCheck: Sendable {
     static let pixelsPerByte: Int64 = 16
 
     /// The format from the bytes, and the size from the header — before anything is decoded (MED-3).
-    func validate(_ staged: StagedUpload) async throws -> ImageFormat {
+    func validate(_ staged: StagedUpload) async throws -> (ImageFormat, ImageHeader) {
         guard staged.byteSize > 0 else { throw Problem.emptyFile }
         guard let format = ImageFormat(sniffing: staged.head) else { throw Problem.picturesOnly }
         let broken = Problem(
@@ -29,9 +29,7 @@ struct ImageCheck: Sendable {
             throw broken
         } catch let error as ImageLibraryUnavailable {
             logger.error("\(error.description)")
-            throw Problem(
-                .serviceUnavailable, "images-unavailable", title: "Photos cannot be checked right now",
-                detail: "The server cannot read photos at the moment. Your photo was not kept; please try again later.")
+            throw Problem.imagesUnavailable
         }
         if format == .jpeg {
             let path = staged.file.path
@@ -58,6 +56,6 @@ struct ImageCheck: Sendable {
                 detail: "This image is \(pixels / 1_000_000) megapixels in a file of only \(staged.byteSize / 1_000) KB. "
                     + "Photos that large are welcome as cameras save them; send it at a smaller size.")
         }
-        return format
+        return (format, header)
     }
 }

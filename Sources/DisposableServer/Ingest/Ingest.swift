@@ -21,6 +21,8 @@ struct Ingest: Sendable {
         let format: MediaFormat
         /// What ffprobe read of a video.
         let video: VideoInfo?
+        /// What a picture's header says.
+        var header: ImageHeader? = nil
     }
 
     /// Files that a row will vouch for once recorded (REL-1).
@@ -44,13 +46,13 @@ struct Ingest: Sendable {
     }
 
     /// The body to a staging file under `policy`'s size (413 past it, 507 on a full disk).
-    func stage(_ body: RequestBody, declaredLength: Int64?, under policy: IngestPolicy) async throws -> StagedUpload {
+    func stage(_ body: some AsyncSequence<ByteBuffer, any Error>, declaredLength: Int64?, under policy: IngestPolicy) async throws -> StagedUpload {
         try admit(declaredLength: declaredLength, under: policy)
         return try await stage(body, limit: maxBytes(under: policy))
     }
 
     /// A body this server made itself (a copy of a stored photo), whatever its size.
-    func stage(_ body: RequestBody, limit: Int64) async throws -> StagedUpload {
+    func stage(_ body: some AsyncSequence<ByteBuffer, any Error>, limit: Int64) async throws -> StagedUpload {
         let receiving = ContinuousClock.now
         defer { Metric.ingest(.receive, since: receiving) }
         do {
@@ -74,8 +76,8 @@ struct Ingest: Sendable {
         }
         guard ImageFormat(sniffing: staged.head) != nil else { throw policy.takesVideos ? Problem.notPhotoOrVideo : Problem.picturesOnly }
         if staged.byteSize > policy.maxImageBytes { throw Problem.photoTooLarge(policy.maxImageBytes) }
-        let format = try await ImageCheck(images: images, maxPixels: policy.maxPixels, logger: logger).validate(staged)
-        return Identified(format: .image(format), video: nil)
+        let (format, header) = try await ImageCheck(images: images, maxPixels: policy.maxPixels, logger: logger).validate(staged)
+        return Identified(format: .image(format), video: nil, header: header)
     }
 
     /// A sound file ffprobe reads (the song clip's policy); 415 otherwise, 503 without ffmpeg.
@@ -95,6 +97,19 @@ struct Ingest: Sendable {
         try await begin(write)
         do {
             try await blobs.put(file: staged.file, key: key, sha256: staged.sha256, size: staged.byteSize)
+        } catch {
+            try? await abandon(write)
+            if error is StorageFull { throw Problem.storageFull }
+            if error is StorageUnavailable { throw Problem.storageUnavailable }
+            throw error
+        }
+    }
+
+    /// A small file made at ingest (an event photo's first look) beside the original stored under `write`: on
+    /// failure, the whole write is abandoned.
+    func store(_ data: Data, key: String, beside write: PendingWrite) async throws {
+        do {
+            try await blobs.put(data: data, key: key)
         } catch {
             try? await abandon(write)
             if error is StorageFull { throw Problem.storageFull }

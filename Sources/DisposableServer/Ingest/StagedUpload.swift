@@ -18,7 +18,9 @@ struct StagedUpload {
     /// Streams `body` to a new file in `directory`; 413 past `maxBytes`. The file is fsynced when `sync` (a store
     /// that renames it into place); a store that copies it makes the copy durable instead, so one sync is paid, not two.
     /// On any failure (a dropped connection, a full disk) the partial file is removed.
-    static func receive(_ body: RequestBody, into directory: URL, maxBytes: Int64, sync: Bool) async throws -> StagedUpload {
+    static func receive(
+        _ body: some AsyncSequence<ByteBuffer, any Error>, into directory: URL, maxBytes: Int64, sync: Bool
+    ) async throws -> StagedUpload {
         let file = directory.appendingPathComponent(UUID().uuidString)
         let fd = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw DurableFiles.error("open staging file") }

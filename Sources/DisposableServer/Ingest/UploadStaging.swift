@@ -1,5 +1,5 @@
 import Foundation
-import Hummingbird
+import NIOCore
 
 /// The local folder where upload bodies are written while they arrive and are checked, whatever the store.
 /// For the local store it lies on the store's filesystem, so storing a checked upload is a rename.
@@ -13,7 +13,7 @@ struct UploadStaging: Sendable {
 
     /// Streams a body to a new staging file while its SHA-256 is computed; 413 past `maxBytes`. Synced when `sync`
     /// (the store keeps the very file).
-    func receive(_ body: RequestBody, maxBytes: Int64, sync: Bool) async throws -> StagedUpload {
+    func receive(_ body: some AsyncSequence<ByteBuffer, any Error>, maxBytes: Int64, sync: Bool) async throws -> StagedUpload {
         try await StagedUpload.receive(body, into: directory, maxBytes: maxBytes, sync: sync)
     }
 

@@ -28,7 +28,9 @@ struct LibraryUploads: UploadTarget {
         return false
     }
 
-    func finish(_ upload: ResumableUpload, as identity: Identity, stage: () async throws -> StagedUpload) async throws -> UploadFinish {
+    func finish(_ upload: ResumableUpload, as identity: Identity, firstLook: Data?, stage: () async throws -> StagedUpload) async throws
+        -> UploadFinish
+    {
         if let key = upload.idempotencyKey, let existing = try await library.asset(uploaderID: upload.uploaderID, idempotencyKey: key) {
             return UploadFinish(madeID: existing.id, existed: true)
         }

@@ -60,7 +60,8 @@ struct ChangeViewer: Sendable {
                 photo.mine = change.uploaderID == viewerID
                 if photo.kind != .note {
                     photo.urls = PhotoJSON.URLs(
-                        photoID: photo.id, eventID: event.id, links: links, video: photo.kind == .video, previewPending: photo.previewPending == true)
+                        photoID: photo.id, eventID: event.id, links: links, video: photo.kind == .video, previewPending: photo.previewPending == true,
+                        firstLook: photo.firstLook == true)
                 }
                 photo.shooter.avatarURL = change.uploaderID.flatMap { pictures[$0] }
                 payload.photo = photo

@@ -4,9 +4,16 @@ import VipsLoader
 
 /// What the header of an image file says, read without decoding it.
 public struct ImageHeader: Sendable {
+    /// As stored, before the orientation.
     public let width: Int
     public let height: Int
     public let pages: Int
+    /// EXIF orientation 1…8: 5…8 show the picture on its side.
+    public var orientation = 1
+    public var takenAt: CaptureTime? = nil
+
+    /// The size as the photo is shown: turned by its orientation.
+    public var displayed: (width: Int, height: Int) { (5...8).contains(orientation) ? (height, width) : (width, height) }
 }
 
 /// Which derivatives a render makes. An event photo is made in two phases: its thumbnail first, from the
@@ -31,6 +38,23 @@ public struct RenderedImage: Sendable {
     public var signals: PhotoSignals? = nil
 }
 
+/// A phone's first look as the server keeps it: encoded again, with nothing of the sender's file but its pixels.
+public struct FirstLookImage: Sendable {
+    public let width: Int
+    public let height: Int
+    public let jpeg: Data
+    public let signals: PhotoSignals?
+}
+
+/// Why a first look was refused.
+public enum FirstLookFault: Error, Sendable {
+    case tooLarge(width: Int, height: Int)
+    /// EXIF, XMP or IPTC: where a location or a name would hide.
+    case metadata
+    case undecodable(String)
+    case unavailable(ImageLibraryUnavailable)
+}
+
 /// The image file is not something we can decode; the message is libvips's.
 public struct UndecodableImage: Error, CustomStringConvertible {
     public let description: String
@@ -39,6 +63,9 @@ public struct UndecodableImage: Error, CustomStringConvertible {
 /// Makes previews and thumbnails (MED-1). libvips, in-process.
 public protocol ImageProcessor: Sendable {
     func probe(_ path: String, format: ImageFormat) async throws -> ImageHeader
+    /// A phone's small JPEG of its photo, checked (at most `maxSide` on each side, no metadata, decodable to its
+    /// end) and encoded again.
+    func firstLook(_ jpeg: Data, maxSide: Int) async throws(FirstLookFault) -> FirstLookImage
     func render(_ path: String, format: ImageFormat, parts: RenderParts) async throws -> RenderedImage
     /// A JPEG collage of the images at `paths` (previews we made), in `columns`, under a title and a subtitle.
     func collage(_ paths: [String], columns: Int, width: Int, title: String, subtitle: String) async throws -> Data
@@ -93,14 +120,47 @@ public struct VipsImageProcessor: ImageProcessor {
             guard vsl_probe(path, format.loader, &header, &error, error.count) == 0 else {
                 throw UndecodableImage(description: Self.message(error))
             }
-            return ImageHeader(width: Int(header.width), height: Int(header.height), pages: Int(max(1, header.pages)))
+            let takenAt = withUnsafeBytes(of: header.taken_at) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return ImageHeader(
+                width: Int(header.width), height: Int(header.height), pages: Int(max(1, header.pages)), orientation: Int(header.orientation),
+                takenAt: CaptureTime(exif: takenAt))
         }
     }
 
+    public func firstLook(_ jpeg: Data, maxSide: Int) async throws(FirstLookFault) -> FirstLookImage {
+        let outcome: Result<FirstLookImage, FirstLookFault>
+        do {
+            outcome = try await WorkPools.requests.runIfActive {
+                if case .failure(let unavailable) = Self.loaded { return .failure(.unavailable(unavailable)) }
+                var result = vs_derivatives()
+                var error = [CChar](repeating: 0, count: 512)
+                let status = jpeg.withUnsafeBytes { bytes in
+                    vsl_first_look(
+                        bytes.baseAddress, bytes.count, Int32(maxSide), Int32(PhotoSignals.analysisSize), Self.quality, &result, &error, error.count)
+                }
+                switch status {
+                case 0: break
+                case Int32(VS_FIRST_LOOK_TOO_LARGE): return .failure(.tooLarge(width: Int(result.width), height: Int(result.height)))
+                case Int32(VS_FIRST_LOOK_HAS_METADATA): return .failure(.metadata)
+                default: return .failure(.undecodable(Self.message(error)))
+                }
+                defer { vsl_free(&result) }
+                return .success(
+                    FirstLookImage(
+                        width: Int(result.width), height: Int(result.height),
+                        jpeg: result.thumbnail.map { Data(bytes: $0, count: result.thumbnail_length) } ?? Data(),
+                        signals: Self.signals(result)))
+            }
+        } catch {
+            throw .undecodable("the server is shutting down")
+        }
+        return try outcome.get()
+    }
+
     public func render(_ path: String, format: ImageFormat, parts: RenderParts) async throws -> RenderedImage {
-        // A first look runs on a pool of its own: previews, collages and library renders queued on the other never
+        // A thumbnail alone runs on a pool of its own: previews, collages and library renders queued on the other never
         // hold up the thumbnail that makes a guest's photo visible.
-        try await (parts == .thumbnail ? WorkPools.firstLooks : WorkPools.rendering).runIfActive {
+        try await (parts == .thumbnail ? WorkPools.thumbnails : WorkPools.rendering).runIfActive {
             try Self.loaded.get()
             var result = vs_derivatives()
             var error = [CChar](repeating: 0, count: 512)
@@ -117,12 +177,15 @@ public struct VipsImageProcessor: ImageProcessor {
                 width: Int(result.width), height: Int(result.height), takenAt: CaptureTime(exif: takenAt),
                 preview: result.preview.map { Data(bytes: $0, count: result.preview_length) } ?? Data(),
                 thumbnail: result.thumbnail.map { Data(bytes: $0, count: result.thumbnail_length) } ?? Data(),
-                signals: result.grey.flatMap { grey in
-                    PhotoSignals(
-                        grey: Array(
-                            UnsafeBufferPointer(start: grey.assumingMemoryBound(to: UInt8.self), count: Int(result.grey_width * result.grey_height))),
-                        width: Int(result.grey_width), height: Int(result.grey_height))
-                })
+                signals: Self.signals(result))
+        }
+    }
+
+    private static func signals(_ result: vs_derivatives) -> PhotoSignals? {
+        result.grey.flatMap { grey in
+            PhotoSignals(
+                grey: Array(UnsafeBufferPointer(start: grey.assumingMemoryBound(to: UInt8.self), count: Int(result.grey_width * result.grey_height))),
+                width: Int(result.grey_width), height: Int(result.grey_height))
         }
     }
 

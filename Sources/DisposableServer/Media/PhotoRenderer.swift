@@ -7,7 +7,8 @@ import Foundation
 /// cheapest decode that covers it, and the photo is ready — everyone sees it — as soon as that is stored; its preview
 /// is a job of its own, queued after every waiting thumbnail, and `photo-updated` tells open galleries when it exists.
 /// On event night the queue can hold hundreds of photos: each is seen as soon as the thumbnails before it are made,
-/// and the previews follow as the cores allow.
+/// and the previews follow as the cores allow. A photo sent with the phone's first look (`FirstLook`) is seen at once;
+/// its thumbnail and preview are made together, in the previews' turn.
 struct PhotoRenderer: Sendable {
     let photos: PhotoRepository
     let blobs: any BlobStore
@@ -64,7 +65,8 @@ struct PhotoRenderer: Sendable {
         Metric.ingest(.markReady, since: marking)
     }
 
-    /// The second phase of a picture: its preview, for a photo already shown with its thumbnail.
+    /// The second phase of a picture: its preview, for a photo already shown with its thumbnail — or both, in one
+    /// decode, for a photo shown by the phone's first look.
     func renderPreview(photoID: String, jobID: String) async throws {
         guard let photo = try await photos.find(id: photoID), photo.status == .ready, photo.previewPending,
             case .image(let format) = photo.format
@@ -72,6 +74,7 @@ struct PhotoRenderer: Sendable {
             try await jobs.complete(jobID)
             return
         }
+        if let miniature = photo.firstLook { return try await replaceFirstLook(of: photo, miniature: miniature, format: format, jobID: jobID) }
         let preview: Data
         do {
             let started = ContinuousClock.now
@@ -91,6 +94,42 @@ struct PhotoRenderer: Sendable {
         if try await photos.markPreviewed(photoID, jobID: jobID, previewBytes: Int64(preview.count), now: clock.now) == nil {
             try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id)
         }
+        await changes.refresh(photo.eventID)
+        Metric.ingest(.markReady, since: marking)
+    }
+
+    /// The server's thumbnail and preview in place of the phone's first look, compared with it: one that showed another
+    /// picture is counted and remembered (`PhotoService` shows no more of that guest's), and the server's stand now.
+    private func replaceFirstLook(of photo: Photo, miniature: [UInt8], format: ImageFormat, jobID: String) async throws {
+        let rendered: RenderedImage
+        do {
+            let started = ContinuousClock.now
+            rendered = try await derivatives.picture(key: BlobKey.original(photo.eventID, photo.id), format: format, parts: .both)
+            Metric.renderSeconds(ContinuousClock.now - started)
+            Metric.ingest(.render, since: started)
+        } catch let error as UndecodableImage {
+            try await fail(photoID: photo.id, jobID: jobID, reason: "This file could not be read as an image (\(error.description)).")
+            return
+        }
+        let writing = ContinuousClock.now
+        try await pendingWrites.begin(eventID: photo.eventID, photoID: photo.id)
+        try await blobs.put(data: rendered.thumbnail, key: BlobKey.thumbnail(photo.eventID, photo.id))
+        try await blobs.put(data: rendered.preview, key: BlobKey.preview(photo.eventID, photo.id))
+        Metric.ingest(.writeDerivatives, since: writing)
+        let marking = ContinuousClock.now
+        let refuted = !FirstLook.matches(miniature: miniature, rendered.signals)
+        let replaced = try await photos.markRendered(
+            photo.id, jobID: jobID, width: rendered.width, height: rendered.height,
+            takenAt: rendered.takenAt?.instant(floatingIn: .gmt) ?? photo.uploadedAt,
+            derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count), signals: rendered.signals, refuted: refuted, now: clock.now)
+        guard replaced != nil else {
+            try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id)
+            return
+        }
+        Metric.firstLook(refuted ? "refuted" : "confirmed")
+        // Links to it are gone from every answer from now on; one fetched just before gets the server's thumbnail
+        // (`MediaController`).
+        try? await blobs.delete(key: BlobKey.firstLook(photo.eventID, photo.id))
         await changes.refresh(photo.eventID)
         Metric.ingest(.markReady, since: marking)
     }

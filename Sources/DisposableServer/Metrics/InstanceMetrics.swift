@@ -41,6 +41,12 @@ enum Metric {
         Counter(label: "disposable_uploads_total", dimensions: [("outcome", outcome)]).increment()
     }
 
+    /// A phone's first look: `shown` (at upload), then `confirmed` or `refuted` by the server's thumbnail; or `refused`
+    /// at upload (the upload's outcome too).
+    static func firstLook(_ outcome: String) {
+        Counter(label: "disposable_first_looks_total", dimensions: [("outcome", outcome)]).increment()
+    }
+
     static func renderSeconds(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         renderTimer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)

@@ -32,7 +32,13 @@ struct EventPhotoUploads: UploadTarget {
         (try? await photos.shooting(into: upload.placeID, for: identity))?.uploader.id == upload.uploaderID
     }
 
-    func finish(_ upload: ResumableUpload, as identity: Identity, stage: () async throws -> StagedUpload) async throws -> UploadFinish {
+    func checkFirstLook(_ jpeg: Data) async throws {
+        _ = try await FirstLook.checkAlone(jpeg, images: photos.ingest.images)
+    }
+
+    func finish(_ upload: ResumableUpload, as identity: Identity, firstLook: Data?, stage: () async throws -> StagedUpload) async throws
+        -> UploadFinish
+    {
         if let key = upload.idempotencyKey, let existing = try await photos.photo(uploaderID: upload.uploaderID, idempotencyKey: key) {
             return UploadFinish(madeID: existing.id, existed: true)
         }
@@ -40,7 +46,15 @@ struct EventPhotoUploads: UploadTarget {
         let request = PhotoService.UploadRequest(source: upload.source, idempotencyKey: upload.idempotencyKey, declaredLength: upload.length)
         let staged = try await stage()
         defer { staged.discard() }
-        switch try await photos.record(staged, request, shooting, shotReserved: upload.guestID != nil) {
+        let recorded: PhotoService.Uploaded
+        do {
+            recorded = try await photos.record(staged, request, shooting, shotReserved: upload.guestID != nil, firstLook: firstLook)
+        } catch let problem as Problem where firstLook != nil && problem.slug == "first-look-refused" {
+            // Its shape could only be checked now, against the photo: the photo, whose bytes are all here, goes without it.
+            Metric.firstLook("refused")
+            recorded = try await photos.record(staged, request, shooting, shotReserved: upload.guestID != nil)
+        }
+        switch recorded {
         case .created(let photo): return UploadFinish(madeID: photo.id, existed: false)
         case .existing(let photo): return UploadFinish(madeID: photo.id, existed: true)
         }

@@ -91,7 +91,7 @@ struct GalleryService: Sendable {
         let read = try await photos.page(eventID: event.id, .gallery(visibility), order: .uploaded, after: nil, limit: limit * 2)
         let links = signer.links(now: now)
         return read.items.filter { $0.kind != .note }.prefix(limit).map { photo in
-            (photo, PhotoJSON.URLs(photoID: photo.id, eventID: event.id, links: links).thumbnail)
+            (photo, PhotoJSON.URLs(photoID: photo.id, eventID: event.id, links: links, firstLook: photo.showsFirstLook).thumbnail)
         }
     }
 

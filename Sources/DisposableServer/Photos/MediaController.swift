@@ -32,7 +32,12 @@ struct MediaController {
         }
         let headers = Self.headers(photoID: photoID, file: file, until: until, now: now)
         if request.headers[.ifNoneMatch] == headers[.eTag] { return Response(status: .notModified, headers: headers) }
-        guard let bytes = try await blobs.contents(key: BlobKey.media(file, eventID, photoID)) else {
+        var found = try await blobs.contents(key: BlobKey.media(file, eventID, photoID))
+        if found == nil, file == .firstLook {
+            // The server's renders replaced it since the link was made (a gallery fetched just before): their thumbnail.
+            found = try await blobs.contents(key: BlobKey.thumbnail(eventID, photoID))
+        }
+        guard let bytes = found else {
             // Deleted, or not rendered yet (a photo still developing, or one that failed).
             throw Problem.notFound("This photo is not available (it may have been deleted, or is still being processed).")
         }
@@ -47,7 +52,7 @@ struct MediaController {
     static let contentType = "image/jpeg"
 
     static func eTag(photoID: String, file: MediaLinks.File) -> String {
-        "\"\(photoID)-\(file == .thumbnail ? "thumbnail" : "preview")\""
+        "\"\(photoID)-\(file.rawValue.dropLast(4))\""
     }
 
     /// Private: a shared cache must not hand one guest's link to everyone behind it.

@@ -91,13 +91,20 @@ struct MediaKeyDamaged: Error {}
 
 /// The signing key and expiry of one response's links.
 struct MediaLinks: Sendable {
-    enum File: String, Sendable { case thumbnail = "thumbnail.jpg", preview = "preview.jpg" }
+    enum File: String, Sendable { case thumbnail = "thumbnail.jpg", preview = "preview.jpg", firstLook = "first-look.jpg" }
 
     let keyed: HMAC<SHA256>
     /// Seconds since 1970 after which the links stop working.
     let until: Int64
     var bucket: BucketLinks? = nil
     var issued: IssuedLinks? = nil
+
+    /// A photo still shown by its first look (`FirstLook`): that picture's link, for its thumbnail and preview alike.
+    func firstLookPath(eventID: String, photoID: String) -> String {
+        if let bucket { return bucket.url(key: BlobKey.firstLook(eventID, photoID), until: until, window: MediaSigner.window) }
+        let query = "?until=\(until)&sig=\(signature(eventID: eventID, photoID: photoID).hex)"
+        return "/api/v1/media/\(eventID)/\(photoID)/\(File.firstLook.rawValue)" + query
+    }
 
     /// Both links of a photo (one signature serves both), or the bucket's presigned ones.
     func paths(eventID: String, photoID: String) -> (thumbnail: String, preview: String) {

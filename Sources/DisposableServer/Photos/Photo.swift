@@ -35,6 +35,11 @@ public struct Photo: Sendable, Equatable {
     public var videoBytes: Int64? = nil
     /// Shown with its thumbnail while its preview waits for the render queue.
     public var previewPending = false
+    /// Shown by the phone's first look (`FirstLook`) until the server's renders exist: that picture's grey miniature,
+    /// to compare the server's thumbnail with.
+    public var firstLook: [UInt8]? = nil
+
+    public var showsFirstLook: Bool { firstLook != nil }
 
     /// Notes are words only: no file, nothing to render or download.
     public var hasFile: Bool { kind != .note }

@@ -51,9 +51,11 @@ struct PhotoController {
     ) async throws -> Response {
         let grant = try await photos.photo(try context.parameters.require("id"), for: context.identity)
         guard grant.photo.status == .ready else { throw Problem.notReady(grant.photo.status) }
-        if name == "preview" && grant.photo.previewPending {
-            // Shown before its preview is made: the thumbnail stands in, and is not kept as the preview.
-            guard let bytes = try await photos.blobs.contents(key: BlobKey.thumbnail(grant.photo.eventID, grant.photo.id)) else {
+        if grant.photo.showsFirstLook || (name == "preview" && grant.photo.previewPending) {
+            // Shown before its preview is made (or before both are, by the phone's first look): the picture shown stands
+            // in, and is not kept as what it stands in for.
+            let shown = grant.photo.showsFirstLook ? BlobKey.firstLook : BlobKey.thumbnail
+            guard let bytes = try await photos.blobs.contents(key: shown(grant.photo.eventID, grant.photo.id)) else {
                 throw PhotoService.notFound
             }
             return Response(

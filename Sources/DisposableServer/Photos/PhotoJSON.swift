@@ -16,10 +16,13 @@ extension PhotoJSON {
             downloadName: photo.downloadName, mine: photo.uploaderID == viewerID,
             urls: isNote
                 ? nil
-                : URLs(photoID: photo.id, eventID: photo.eventID, links: links, video: photo.kind == .video, previewPending: photo.previewPending),
+                : URLs(
+                    photoID: photo.id, eventID: photo.eventID, links: links, video: photo.kind == .video, previewPending: photo.previewPending,
+                    firstLook: photo.showsFirstLook),
             caption: isNote ? nil : photo.caption,
             kind: photo.kind, text: isNote ? photo.caption : nil, likeCount: photo.likeCount, commentCount: photo.commentCount,
-            likedByMe: likedByMe, durationSeconds: photo.duration.map(Self.wholeSeconds), previewPending: photo.previewPending ? true : nil)
+            likedByMe: likedByMe, durationSeconds: photo.duration.map(Self.wholeSeconds), previewPending: photo.previewPending ? true : nil,
+            firstLook: photo.showsFirstLook ? true : nil)
     }
 
     /// A video's length as players show it: whole seconds, rounded down (4.6 s reads "0:04" in the player, so
@@ -29,10 +32,12 @@ extension PhotoJSON {
 
 extension PhotoJSON.URLs {
     /// `previewPending`: the preview is not made yet; the thumbnail stands in for it, so that no client shows a
-    /// broken picture.
-    init(photoID: String, eventID: String, links: MediaLinks?, video: Bool = false, previewPending: Bool = false) {
+    /// broken picture. `firstLook`: neither is made yet, and the phone's first look stands in for both — under its own
+    /// address, so that no browser keeps it as the thumbnail once the server's exists.
+    init(photoID: String, eventID: String, links: MediaLinks?, video: Bool = false, previewPending: Bool = false, firstLook: Bool = false) {
         let base = "/api/v1/photos/\(photoID)"
-        let (thumbnail, preview) = links?.paths(eventID: eventID, photoID: photoID) ?? (base + "/thumbnail", base + "/preview")
+        var (thumbnail, preview) = links?.paths(eventID: eventID, photoID: photoID) ?? (base + "/thumbnail", base + "/preview")
+        if firstLook { thumbnail = links?.firstLookPath(eventID: eventID, photoID: photoID) ?? base + "/thumbnail?first-look" }
         self.init(
             thumbnail: thumbnail, preview: previewPending ? thumbnail : preview, original: base + "/original", video: video ? base + "/video" : nil)
     }
@@ -50,6 +55,7 @@ extension PhotoJSON {
             json.field("downloadName", downloadName)
             json.field("durationSeconds", durationSeconds)
             json.field("eventId", eventId)
+            json.field("firstLook", firstLook)
             json.field("format", format)
             json.field("height", height)
             json.field("id", id)

@@ -73,6 +73,41 @@ extension PhotoRepository {
         }
     }
 
+    /// Records the server's thumbnail and preview of a photo shown by its first look, with its job done; open
+    /// galleries swap them in (`photo-updated`). `refuted`: the first look was another picture. Nil when the photo was
+    /// deleted meanwhile.
+    func markRendered(
+        _ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, signals: PhotoSignals?, refuted: Bool,
+        now: Date
+    ) async throws -> Photo? {
+        let kind = database.kind
+        return try await database.transaction { db in
+            try await JobRepository.complete(jobID, in: db)
+            guard
+                let row = try await db.raw(
+                    """
+                    UPDATE photos SET width = \(bind: width), height = \(bind: height), taken_at = \(bind: takenAt.millisecondsSince1970),
+                        derivative_bytes = \(bind: derivativeBytes), signals = \(bind: signals?.stored), preview_pending = \(bind: false),
+                        first_look = NULL, first_look_refuted = \(bind: refuted)
+                    WHERE id = \(bind: photoID) AND status = 'ready' AND first_look IS NOT NULL
+                    RETURNING *
+                    """
+                ).first()
+            else { return nil }
+            let photo = try Self.photo(from: row)
+            try await PendingWriteRepository.end(photoID: photoID, in: db)
+            try await ChangeLogRepository.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
+            return photo
+        }
+    }
+
+    /// Whether a first look of this uploader's turned out to be another picture than its photo.
+    func hasRefutedFirstLook(uploaderID: String) async throws -> Bool {
+        try await database.read { db in
+            try await db.raw("SELECT 1 AS found FROM photos WHERE uploader_id = \(bind: uploaderID) AND first_look_refuted LIMIT 1").first() != nil
+        }
+    }
+
     /// Marks the photo failed (its files are removed by the caller), with its render job done.
     func markFailed(_ photoID: String, jobID: String, reason: String, now: Date) async throws -> Photo? {
         let kind = database.kind

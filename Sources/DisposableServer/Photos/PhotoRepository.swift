@@ -5,6 +5,8 @@ import SQLKit
 /// Photos in the database.
 public struct PhotoRepository: Sendable {
     let database: Database
+    /// How long the server's renders of a photo shown by its first look wait at least (tests only: zero otherwise).
+    var firstLookRenderDelay: TimeInterval = 0
 
     /// Who is uploading: a guest (limited shots) or the organizer (no limit).
     enum Uploader: Sendable {
@@ -66,6 +68,18 @@ public struct PhotoRepository: Sendable {
         var kind = PostKind.photo
         /// A note's words.
         var text: String? = nil
+        /// Shown at once by the phone's first look, stored beside the original (`FirstLook`).
+        var firstLook: ShownFirstLook? = nil
+    }
+
+    /// What a photo shown by its first look has from the start: its size and capture time from the original's
+    /// header, the first look's bytes and grey miniature.
+    struct ShownFirstLook: Sendable {
+        let width: Int
+        let height: Int
+        let takenAt: Date
+        let bytes: Int64
+        let miniature: [UInt8]
     }
 
     /// Records an upload whose original is already stored: takes a shot (`ShotLimit`), inserts the row and its
@@ -97,15 +111,19 @@ public struct PhotoRepository: Sendable {
                 case .organizer:
                     number = try await EventRepository.takeOrganizerShot(eventID: new.eventID, in: db) ?? 1
                 }
+                let shown = new.firstLook
+                let status = new.kind == .note || shown != nil ? "ready" : "processing"
                 let inserted = try await db.raw(
                     """
                     INSERT INTO photos (id, event_id, uploader_id, shooter_name, shooter_number, idempotency_key, sha256, format,
-                        source, byte_size, taken_at, uploaded_at, status, approved, kind, caption)
+                        source, byte_size, taken_at, uploaded_at, status, approved, kind, caption, width, height, derivative_bytes,
+                        preview_pending, first_look)
                     VALUES (\(bind: new.id), \(bind: new.eventID), \(bind: uploader.id), \(bind: uploader.name), \(bind: number),
                         \(bind: new.idempotencyKey), \(bind: new.sha256), \(bind: new.kind == .note ? "text" : new.format.rawValue),
-                        \(bind: new.source.rawValue), \(bind: new.byteSize), \(bind: new.uploadedAt.millisecondsSince1970),
-                        \(bind: new.uploadedAt.millisecondsSince1970), \(bind: new.kind == .note ? "ready" : "processing"), \(bind: new.approved),
-                        \(bind: new.kind.rawValue), \(bind: new.text))
+                        \(bind: new.source.rawValue), \(bind: new.byteSize), \(bind: (shown?.takenAt ?? new.uploadedAt).millisecondsSince1970),
+                        \(bind: new.uploadedAt.millisecondsSince1970), \(bind: status), \(bind: new.approved),
+                        \(bind: new.kind.rawValue), \(bind: new.text), \(bind: shown?.width), \(bind: shown?.height), \(bind: shown?.bytes ?? 0),
+                        \(bind: shown != nil), \(bind: shown.map { $0.miniature.hex }))
                     ON CONFLICT DO NOTHING
                     RETURNING *
                     """
@@ -113,7 +131,13 @@ public struct PhotoRepository: Sendable {
                 // Undo the shot taken above: a retry or a duplicate must never count twice.
                 guard let inserted else { throw RollBack.conflict }
                 let photo = try Self.photo(from: inserted)
-                if new.kind != .note {
+                if shown != nil {
+                    // Seen already: the server's renders wait behind every photo that is not.
+                    try await PendingWriteRepository.end(photoID: new.id, in: db)
+                    try await JobRepository.enqueue(
+                        .renderPreview, subjectID: new.id, owner: uploader.id, priority: .preview, now: new.uploadedAt + firstLookRenderDelay,
+                        in: db)
+                } else if new.kind != .note {
                     try await PendingWriteRepository.end(photoID: new.id, in: db)
                     let priority: JobQueue.Priority = if case .video = new.format { .video } else { .thumbnail }
                     try await JobRepository.enqueue(
@@ -124,6 +148,7 @@ public struct PhotoRepository: Sendable {
                 // organizer's account (its quota), then the event (its change counter) — in that order everywhere.
                 guard try await UserRepository.chargeQuota(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }
                 try await ChangeLogRepository.append(.photoAdded, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
+                if shown != nil { try await ChangeLogRepository.append(.photoReady, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db) }
                 return .inserted(photo)
             }
         } catch RollBack.conflict {
@@ -199,7 +224,8 @@ public struct PhotoRepository: Sendable {
             commentCount: try column("comment_count", as: Int.self),
             duration: try column.optional("duration_ms", as: Int64.self).map { Double($0) / 1000 },
             videoBytes: try column.optional("video_bytes", as: Int64.self),
-            previewPending: try column("preview_pending", as: Bool.self)
+            previewPending: try column("preview_pending", as: Bool.self),
+            firstLook: try column.optional("first_look", as: String.self).flatMap { Array(hex: $0) }
         )
     }
 }

@@ -1,6 +1,7 @@
 import DisposableAPI
 import Foundation
 import Hummingbird
+import NIOCore
 import NIOPosix
 
 /// The shutter (UP-1, UP-2, UP-5, UP-6). The path is short on purpose: accept, store durably, record,
@@ -39,7 +40,7 @@ extension PhotoService {
         return Shooting(event: event, uploader: uploader)
     }
 
-    func upload(_ request: UploadRequest, _ shooting: Shooting, body: RequestBody) async throws -> Uploaded {
+    func upload(_ request: UploadRequest, _ shooting: Shooting, body: some PhotoBody) async throws -> Uploaded {
         let (event, uploader) = (shooting.event, shooting.uploader)
         try checkSource(request.source, shooting)
         if let key = request.idempotencyKey, let existing = try await photos.find(uploaderID: uploader.id, idempotencyKey: key) {
@@ -53,15 +54,23 @@ extension PhotoService {
         try await checkQuota(of: event, uploader: uploader, adding: request.declaredLength ?? 1)
         let staged = try await ingest.stage(body, declaredLength: request.declaredLength, under: policy)
         defer { staged.discard() }
-        return try await record(staged, request, shooting, shotReserved: false)
+        return try await record(staged, request, shooting, shotReserved: false, firstLook: body.firstLook)
     }
 
     /// The rest of the shutter once the bytes are whole on disk — a plain upload's body, or a resumable upload
     /// finished (`shotReserved`: it has held the guest's shot since it began): check, store, record, enqueue.
-    func record(_ staged: StagedUpload, _ request: UploadRequest, _ shooting: Shooting, shotReserved: Bool) async throws -> Uploaded {
+    /// With the phone's `firstLook` (`FirstLook`), the photo is shown to everyone at once.
+    func record(
+        _ staged: StagedUpload, _ request: UploadRequest, _ shooting: Shooting, shotReserved: Bool, firstLook jpeg: Data? = nil
+    ) async throws -> Uploaded {
         let (event, uploader) = (shooting.event, shooting.uploader)
         let checking = ContinuousClock.now
         let identified = try await ingest.identify(staged, under: ingestPolicy(for: event))
+        var firstLook: FirstLook? = nil
+        if let jpeg {
+            guard let header = identified.header else { throw Problem.firstLookOnlyForPhotos }
+            firstLook = try await FirstLook.check(jpeg, for: header, images: ingest.images)
+        }
         if let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256) {
             throw Problem.alreadyExists(duplicate, uploaderID: uploader.id)
         }
@@ -74,6 +83,13 @@ extension PhotoService {
             id: photoID, eventID: event.id, idempotencyKey: request.idempotencyKey, sha256: staged.sha256, format: identified.format,
             source: request.source, byteSize: staged.byteSize, uploadedAt: clock.now)
         if event.requireApproval, case .guest = uploader { new.approved = false }
+        if let firstLook, let header = identified.header, try await showsFirstLook(of: uploader, in: event, approved: new.approved) {
+            try await ingest.store(firstLook.image.jpeg, key: BlobKey.firstLook(event.id, photoID), beside: write)
+            let shown = header.displayed
+            new.firstLook = .init(
+                width: shown.width, height: shown.height, takenAt: header.takenAt?.instant(floatingIn: .gmt) ?? new.uploadedAt,
+                bytes: Int64(firstLook.image.jpeg.count), miniature: firstLook.image.signals?.miniature ?? [])
+        }
         if identified.video != nil { new.kind = .video }
         new.shotReserved = shotReserved
         new.takesShot = takesShot(request.source, in: event)
@@ -87,6 +103,7 @@ extension PhotoService {
         }
         switch outcome {
         case .inserted(let photo):
+            if new.firstLook != nil { Metric.firstLook("shown") }
             await newWork.notify()
             await changes.refresh(event.id)
             Metric.ingest(.record, since: recording)
@@ -114,6 +131,15 @@ extension PhotoService {
             let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256)
             throw Problem.alreadyExists(duplicate, uploaderID: uploader.id)
         }
+    }
+
+    /// Whether a checked first look is shown to everyone until the server's renders exist. Not where the organizer
+    /// approves guests' photos (moderation looks at what the server made), nor for a guest one of whose first looks
+    /// was another picture than the photo (`PhotoRenderer` found out): their photos wait for the server's thumbnail.
+    private func showsFirstLook(of uploader: PhotoRepository.Uploader, in event: Event, approved: Bool) async throws -> Bool {
+        guard approved else { return false }
+        if case .guest(let guest, _) = uploader { return try await !photos.hasRefutedFirstLook(uploaderID: guest.id) }
+        return true
     }
 
     /// What an event takes in: photos within the server's limits, and videos of at most 30 seconds where the
@@ -164,4 +190,14 @@ extension Problem {
         if let duplicate, duplicate.uploaderID == uploaderID { problem.extensions["existingId"] = duplicate.id }
         return problem
     }
+}
+
+/// A photo's bytes as they arrive, and the phone's first look of it (`FirstLook`), known once they have all arrived.
+protocol PhotoBody: AsyncSequence<ByteBuffer, any Error> {
+    var firstLook: Data? { get }
+}
+
+/// A raw body: the photo alone.
+extension RequestBody: PhotoBody {
+    var firstLook: Data? { nil }
 }

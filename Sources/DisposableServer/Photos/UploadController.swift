@@ -2,8 +2,8 @@ import DisposableAPI
 import Foundation
 import Hummingbird
 
-/// `POST /api/v1/events/{id}/photos` — the shutter — and the check by hash (UP-7). Reads the request's
-/// headers; the rules are `PhotoService`'s.
+/// `POST /api/v1/events/{id}/photos` — the shutter: the photo as the body, or a form with the photo and the phone's
+/// first look (`PhotoForm`) — and the check by hash (UP-7). Reads the request's headers; the rules are `PhotoService`'s.
 struct UploadController {
     let photos: PhotoService
 
@@ -27,11 +27,23 @@ struct UploadController {
         let identity = try context.requireIdentity()
         // Membership first: a stranger learns nothing from the headers' checks.
         let shooting = try await photos.shooting(into: try context.parameters.require("id"), for: identity)
-        try Self.checkDeclaredType(request)
+        let contentType = request.headers[.contentType]
+        let form = PhotoForm.isForm(contentType)
+        if !form { try Self.checkDeclaredType(request) }
         let upload = PhotoService.UploadRequest(
             source: try photoSource(request), idempotencyKey: try Self.idempotencyKey(request),
-            declaredLength: request.headers[.contentLength].flatMap(Int64.init))
-        switch try await photos.upload(upload, shooting, body: request.body) {
+            // A form's length is its photo's and a little more: the form counts its bytes itself.
+            declaredLength: form ? nil : request.headers[.contentLength].flatMap(Int64.init))
+        let uploaded: PhotoService.Uploaded
+        if form {
+            guard let body = PhotoForm(request.body, contentType: contentType ?? "", maxPhotoBytes: photos.limits.maxBytes) else {
+                throw Problem.badRequest("A multipart/form-data body needs a boundary of 1 to 70 characters.", field: "Content-Type")
+            }
+            uploaded = try await photos.upload(upload, shooting, body: body)
+        } else {
+            uploaded = try await photos.upload(upload, shooting, body: request.body)
+        }
+        switch uploaded {
         case .existing(let photo):
             return try jsonResponse(photo, status: .ok)
         case .created(let photo):

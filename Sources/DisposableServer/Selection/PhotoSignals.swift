@@ -28,7 +28,7 @@ public struct PhotoSignals: Sendable, Equatable, Codable {
     /// Measures a grey image (one byte per pixel, rows top to bottom).
     public init?(grey pixels: [UInt8], width: Int, height: Int) {
         guard width >= 9, height >= 8, pixels.count >= width * height else { return nil }
-        dHash = Self.differenceHash(pixels, width: width, height: height)
+        (dHash, miniature) = Self.differenceHash(pixels, width: width, height: height)
         sharpness = Self.laplacianVariance(pixels, width: width, height: height)
         var sum = 0
         var dark = 0
@@ -42,6 +42,16 @@ public struct PhotoSignals: Sendable, Equatable, Codable {
         brightness = Double(sum) / count / 255
         shadows = Double(dark) / count
         highlights = Double(bright) / count
+    }
+
+    /// The 9 × 8 grey miniature the hash is read from, row by row: compared cell by cell, two copies of one picture
+    /// correlate almost perfectly where their hashes may still differ in flat areas. Measured with the hash, not stored.
+    public var miniature: [UInt8] = []
+
+    private enum CodingKeys: String, CodingKey { case dHash, sharpness, brightness, shadows, highlights }
+
+    public static func == (a: PhotoSignals, b: PhotoSignals) -> Bool {
+        (a.dHash, a.sharpness, a.brightness, a.shadows, a.highlights) == (b.dHash, b.sharpness, b.brightness, b.shadows, b.highlights)
     }
 
     /// As kept in a `signals` column.
@@ -63,8 +73,8 @@ public struct PhotoSignals: Sendable, Equatable, Codable {
         return min(1, clipped * 2 + offCentre * 2)
     }
 
-    /// Area-averaged 9×8 miniature, then one bit per row neighbour pair.
-    static func differenceHash(_ pixels: [UInt8], width: Int, height: Int) -> UInt64 {
+    /// Area-averaged 9×8 miniature, then one bit per row neighbour pair; and the miniature.
+    static func differenceHash(_ pixels: [UInt8], width: Int, height: Int) -> (hash: UInt64, miniature: [UInt8]) {
         let columns = 9
         let rows = 8
         var cells = [Double](repeating: 0, count: columns * rows)
@@ -89,7 +99,7 @@ public struct PhotoSignals: Sendable, Equatable, Codable {
                 if cells[row * columns + column] < cells[row * columns + column + 1] { hash |= 1 }
             }
         }
-        return hash
+        return (hash, cells.map { UInt8($0.rounded()) })
     }
 
     /// Variance of the 4-neighbour Laplacian over the inner pixels.

@@ -65,9 +65,15 @@ enum BlobKey {
     static func thumbnail(_ eventID: String, _ photoID: String) -> String { photo(eventID, photoID) + "thumbnail.jpg" }
     /// A video post's web-playable copy (SOC-4).
     static func video(_ eventID: String, _ photoID: String) -> String { photo(eventID, photoID) + "video.mp4" }
+    /// The phone's own small picture, shown until the server's thumbnail and preview exist (`FirstLook`).
+    static func firstLook(_ eventID: String, _ photoID: String) -> String { photo(eventID, photoID) + "first-look.jpg" }
     /// The file a signed media link names.
     static func media(_ file: MediaLinks.File, _ eventID: String, _ photoID: String) -> String {
-        file == .thumbnail ? thumbnail(eventID, photoID) : preview(eventID, photoID)
+        switch file {
+        case .thumbnail: thumbnail(eventID, photoID)
+        case .preview: preview(eventID, photoID)
+        case .firstLook: firstLook(eventID, photoID)
+        }
     }
 }
 

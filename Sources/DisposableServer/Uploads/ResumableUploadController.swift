@@ -19,6 +19,7 @@ struct ResumableUploadController {
         router.head("/api/v1/uploads/:id", use: head)
         router.patch("/api/v1/uploads/:id", use: append)
         router.delete("/api/v1/uploads/:id", use: terminate)
+        router.put("/api/v1/uploads/:id/first-look", use: firstLook)
     }
 
     /// What the server supports: no session needed.
@@ -93,6 +94,24 @@ struct ResumableUploadController {
             try context.parameters.require("id"), offset: offset, body: request.body, checksum: try checksum(request), for: identity)
         var response = Response(status: .noContent)
         describe(progress, in: &response)
+        response.headers[.tusResumable] = Self.version
+        return response
+    }
+
+    /// An event photo's first look (`FirstLook`), sent before its last byte: a JPEG body of at most 100 KB.
+    @Sendable func firstLook(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try checkVersion(request)
+        let identity = try context.requireIdentity()
+        let tooLarge = Problem.firstLookRefused("it is larger than \(FirstLook.maxBytes / 1024) KB")
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > FirstLook.maxBytes { throw tooLarge }
+        let jpeg: ByteBuffer
+        do {
+            jpeg = try await request.body.collect(upTo: FirstLook.maxBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
+        try await uploads.setFirstLook(try context.parameters.require("id"), jpeg: Data(buffer: jpeg), for: identity)
+        var response = Response(status: .noContent)
         response.headers[.tusResumable] = Self.version
         return response
     }

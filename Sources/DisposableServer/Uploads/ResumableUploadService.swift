@@ -154,7 +154,9 @@ struct ResumableUploadService: Sendable {
     func finish(_ upload: ResumableUpload, _ destination: Destination) async throws -> Progress {
         let done: UploadFinish
         do {
-            done = try await destination.target.finish(upload, as: destination.identity) { try await stage(upload) }
+            done = try await destination.target.finish(upload, as: destination.identity, firstLook: firstLook(of: upload.id)) {
+                try await stage(upload)
+            }
         } catch {
             try await end(upload)
             throw error
@@ -169,6 +171,7 @@ struct ResumableUploadService: Sendable {
     func finished(_ upload: ResumableUpload, as made: Made) async throws -> Progress {
         try await rows.markFinished(upload.id, madeID: made.id)
         unlink(file(upload.id).path)
+        unlink(firstLookFile(upload.id).path)
         return Progress(upload: try await find(upload.id) ?? upload, made: made)
     }
 
@@ -184,6 +187,7 @@ struct ResumableUploadService: Sendable {
     func end(_ upload: ResumableUpload) async throws {
         try await rows.remove(upload.id)
         unlink(file(upload.id).path)
+        unlink(firstLookFile(upload.id).path)
     }
 
     /// Drops uploads that waited past their expiry or were left empty (their shots given back), and finished ones

@@ -17,7 +17,11 @@ protocol UploadTarget: Sendable {
     func mayContinue(_ upload: ResumableUpload, as identity: Identity) async -> Bool
     /// The finished file becomes a photo or an asset — or the one its idempotency key made before. `stage`
     /// hands over the whole file, hashed, in the staging folder.
-    func finish(_ upload: ResumableUpload, as identity: Identity, stage: () async throws -> StagedUpload) async throws -> UploadFinish
+    /// `firstLook`: the phone's, sent beside the bytes (`checkFirstLook`).
+    func finish(_ upload: ResumableUpload, as identity: Identity, firstLook: Data?, stage: () async throws -> StagedUpload) async throws
+        -> UploadFinish
+    /// Checks a first look sent beside an upload's bytes, as far as it can be without them (`FirstLook`).
+    func checkFirstLook(_ jpeg: Data) async throws
     /// Where what an upload made lives in the API.
     func location(of madeID: String) -> String
 }
@@ -39,4 +43,10 @@ struct UploadFinish: Sendable {
     let madeID: String
     /// It was there already (the same idempotency key): a held shot goes back.
     let existed: Bool
+}
+
+extension UploadTarget {
+    func checkFirstLook(_ jpeg: Data) async throws {
+        throw Problem.firstLookRefused("only an event's photos go with one")
+    }
 }

@@ -6,9 +6,11 @@
 
 /// What a photo's header says, read without decoding pixels.
 typedef struct {
-    int width;
+    int width;              // as stored, before EXIF orientation
     int height;
     int pages;
+    int orientation;        // EXIF orientation 1…8 (1 when absent): 5…8 show the picture on its side
+    char taken_at[32];      // as in vs_derivatives
 } vs_header;
 
 /// The derivatives of one photo, JPEG-encoded, plus facts read from the original.
@@ -43,6 +45,16 @@ int vs_render(const char *path, const char *format, int preview_size, int thumbn
               vs_derivatives *out, char *error, size_t error_length);
 
 void vs_free(vs_derivatives *derivatives);
+
+/// Why a first look was refused (vs_first_look's return values besides 0 and -1, a picture libvips cannot decode).
+enum { VS_FIRST_LOOK_TOO_LARGE = -2, VS_FIRST_LOOK_HAS_METADATA = -3 };
+
+/// A phone's first look at its photo (`length` bytes of JPEG at `data`, hostile): refused, before any pixel is
+/// decoded, past `max_side` on either side or when it carries EXIF, XMP or IPTC; else decoded whole (a truncated or
+/// damaged file fails) and encoded again without any metadata into `out->thumbnail`, its size in `out->width` and
+/// `out->height`, with its grey image at `analysis_size` in `out->grey` (freed with vs_free).
+int vs_first_look(const void *data, size_t length, int max_side, int analysis_size, int quality, vs_derivatives *out, char *error,
+                  size_t error_length);
 
 /// A collage (CAP-1): the images at `paths`, each cut to a square, in a grid of `columns` under a title and a
 /// subtitle (plain text), `width` pixels wide, as a JPEG in `out` (freed with vs_free_buffer).

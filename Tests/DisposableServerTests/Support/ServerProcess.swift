@@ -70,10 +70,25 @@ func post(_ url: String, json: [String: Any], token: String? = nil) async throws
         body: try JSONSerialization.data(withJSONObject: json))
 }
 
-func upload(_ data: Data, to url: String, token: String, headers: [(String, String)] = [], timeout: Duration = .seconds(60)) async throws
-    -> HTTPResult
-{
-    try await fetch(url, method: .POST, headers: [("Content-Type", "image/jpeg")] + authorization(token) + headers, body: data, timeout: timeout)
+func upload(
+    _ data: Data, to url: String, token: String, contentType: String = "image/jpeg", headers: [(String, String)] = [],
+    timeout: Duration = .seconds(60)
+) async throws -> HTTPResult {
+    try await fetch(url, method: .POST, headers: [("Content-Type", contentType)] + authorization(token) + headers, body: data, timeout: timeout)
+}
+
+/// The shutter's form: the photo, after the phone's first look of it when there is one.
+func photoForm(_ photo: Data, firstLook: Data?) -> (contentType: String, body: Data) {
+    let boundary = "----disposable-\(UUID().uuidString)"
+    var body = Data()
+    func part(_ name: String, _ bytes: Data) {
+        body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(name)\"\r\n".utf8)
+        body += Data("Content-Type: image/jpeg\r\n\r\n".utf8) + bytes + Data("\r\n".utf8)
+    }
+    if let firstLook { part("firstLook", firstLook) }
+    part("photo", photo)
+    body += Data("--\(boundary)--\r\n".utf8)
+    return ("multipart/form-data; boundary=\(boundary)", body)
 }
 
 func get(_ url: String, token: String? = nil, headers: [(String, String)] = []) async throws -> HTTPResult {

@@ -143,6 +143,14 @@ extension TestApp {
         return try await send("/api/v1/events/\(event)/photos", method: .post, headers: headers, body: ByteBuffer(data: data))
     }
 
+    /// Uploads a photo as a form, with the phone's first look of it when there is one.
+    func uploadForm(_ photo: Data, firstLook: Data?, event: String, token: String?, key: String? = nil) async throws -> APIResponse {
+        let form = photoForm(photo, firstLook: firstLook)
+        var headers: HTTPFields = [.contentType: form.contentType, .init("X-Photo-Source")!: "camera"]
+        if let key { headers[.init("Idempotency-Key")!] = key }
+        return try await call(.post, "/api/v1/events/\(event)/photos", token: token, headers: headers, body: form.body)
+    }
+
     /// One call with raw bytes as its body.
     func call(_ method: HTTPRequest.Method, _ path: String, token: String?, headers extra: HTTPFields = [:], body: Data) async throws -> APIResponse {
         var headers = extra

@@ -42,6 +42,26 @@ enum TestImages {
         }
     }
 
+    /// A phone's first look at `image`: upright, at most `size` on its longest side, re-encoded without metadata.
+    static func firstLook(of image: Data, size: Int = 640) async throws -> Data {
+        try await inDirectory { directory in
+            let (input, output) = (directory.appendingPathComponent("in").path, directory.appendingPathComponent("out.jpg").path)
+            try image.write(to: URL(fileURLWithPath: input))
+            try await run("/usr/bin/vips", ["thumbnail", input, output + "[Q=80,strip]", String(size)])
+            return try Data(contentsOf: URL(fileURLWithPath: output))
+        }
+    }
+
+    /// A flat grey JPEG: many pixels in few bytes. `exif` as for `jpeg`.
+    static func flat(width: Int, height: Int, exif: [String] = []) async throws -> Data {
+        try await inDirectory { directory in
+            let output = directory.appendingPathComponent("flat.jpg").path
+            try await run("/usr/bin/vips", ["black", output + "[strip]", String(width), String(height)], modules: false)
+            if !exif.isEmpty { try await run("/usr/bin/exiftool", ["-q", "-overwrite_original"] + exif + [output]) }
+            return try Data(contentsOf: URL(fileURLWithPath: output))
+        }
+    }
+
     /// Peak signal-to-noise ratio in dB between two images of the same size (any format vips reads), or nil when
     /// their sizes or bands differ.
     static func psnr(_ a: Data, _ b: Data) async throws -> Double? {

@@ -69,6 +69,7 @@ let migrations: [Migration] = [
     .v47ProvenAddresses,
     .v48FairStaging,
     .v49RevealMoment,
+    .v50FirstLooks,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

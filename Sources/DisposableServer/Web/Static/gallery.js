@@ -156,6 +156,8 @@ function follow() {
     if (!change.photo || !photos.has(change.photo.id)) return;
     const before = photos.get(change.photo.id);
     photos.set(change.photo.id, { ...change.photo, likedByMe: before.likedByMe });
+    // The phone's first look replaced by the server's thumbnail: the tile shows the new one.
+    if (before.urls?.thumbnail !== change.photo.urls?.thumbnail) render(photos.get(change.photo.id));
     if (current !== change.photo.id) return;
     showCaption(change.photo);
     if (before.previewPending && !change.photo.previewPending && change.photo.kind !== 'video'

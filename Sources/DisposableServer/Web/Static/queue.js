@@ -5,6 +5,9 @@ const DB_NAME = 'disposable';
 const RESUMABLE_FROM = 4 * 1024 * 1024;
 const RESUMABLE_PIECE = 1024 * 1024;
 const STORE = 'uploads';
+// The phone's first look at an event photo: the server shows it to everyone at once, until its own renders exist.
+const FIRST_LOOK_SIDE = 640;
+const FIRST_LOOK_BYTES = 100 * 1024;
 
 function openDatabase() {
   return new Promise((resolve, reject) => {
@@ -50,8 +53,19 @@ export class UploadQueue extends EventTarget {
     const item = { id: newId(), eventId: this.eventId, blob, type: blob.type || 'image/jpeg', source, createdAt: Date.now() };
     if (extra.caption) item.caption = extra.caption;
     const db = await this.database;
+    // Kept first: the shot survives a closed tab even before its first look is made.
     await run(db, 'readwrite', (store) => store.put(item));
     this.dispatchEvent(new CustomEvent('change'));
+    if (this.eventId !== UploadQueue.library) {
+      const firstLook = await makeFirstLook(blob).catch(() => null);
+      // Only onto an item still waiting: one already sent (by a queue that was running) goes without.
+      if (firstLook) {
+        await run(db, 'readwrite', (store) => {
+          const waiting = store.get(item.id);
+          waiting.onsuccess = () => { if (waiting.result) store.put({ ...waiting.result, firstLook }); };
+        });
+      }
+    }
     this.kick();
     return item.id;
   }
@@ -77,6 +91,7 @@ export class UploadQueue extends EventTarget {
       for (let items = await this.pending(); items.length > 0; items = await this.pending()) {
         const item = items[0];
         const outcome = await this.send(item);
+        if (outcome === 'again') continue;
         if (outcome === 'retry') {
           this.attempts += 1;
           const delay = Math.min(30000, 1000 * 2 ** Math.min(this.attempts, 5)) * (0.75 + Math.random() / 2);
@@ -101,7 +116,15 @@ export class UploadQueue extends EventTarget {
     return new Promise((resolve) => {
       const request = new XMLHttpRequest();
       request.open('POST', library ? '/api/v1/library/assets' : `/api/v1/events/${encodeURIComponent(item.eventId)}/photos`);
-      request.setRequestHeader('Content-Type', item.type);
+      // With a first look, a form (its first, small part first); the browser writes its Content-Type.
+      let form = null;
+      if (item.firstLook && !library) {
+        form = new FormData();
+        form.append('firstLook', item.firstLook, 'first-look.jpg');
+        form.append('photo', item.blob, item.blob.name || 'photo');
+      } else {
+        request.setRequestHeader('Content-Type', item.type);
+      }
       request.setRequestHeader('Idempotency-Key', item.id);
       if (library) {
         // The file's name, and its date for files without EXIF (screenshots, scans): the server prefers EXIF.
@@ -117,10 +140,15 @@ export class UploadQueue extends EventTarget {
       request.ontimeout = () => resolve('retry');
       request.onload = () => {
         const body = parse(request.responseText);
+        if (form && request.status === 422 && body?.type?.endsWith('/first-look-refused')) {
+          // The photo itself is fine: it goes again at once, without its first look.
+          this.update({ ...item, firstLook: null }).then(() => resolve('again'), () => resolve('retry'));
+          return;
+        }
         resolve(this.settle(item, request.status, body, body));
       };
       request.timeout = 120000;
-      request.send(item.blob);
+      request.send(form ?? item.blob);
     });
   }
 
@@ -175,6 +203,11 @@ export class UploadQueue extends EventTarget {
       url = created.headers.get('Location');
       await this.update({ ...item, tusURL: url });
     }
+    if (item.firstLook && offset < item.blob.size && !item.type.startsWith('video/')) {
+      // Before the last byte: the photo is then shown with it at once. Refused, the photo goes on without it.
+      const sent = await fetch(`${url}/first-look`, { method: 'PUT', headers: { ...tus, 'Content-Type': 'image/jpeg' }, body: item.firstLook });
+      if (sent.status === 422) await this.update({ ...item, tusURL: url, firstLook: null });
+    }
     while (offset < item.blob.size) {
       const answer = await this.patch(url, offset, item.blob.slice(offset, offset + RESUMABLE_PIECE), item);
       // Another tab sending it (423), or the offset moved (409): ask where it stands on the next try.
@@ -215,6 +248,31 @@ export class UploadQueue extends EventTarget {
     const db = await this.database;
     await run(db, 'readwrite', (store) => store.put(item));
   }
+}
+
+/**
+ * The phone's own small JPEG of a photo: upright, at most FIRST_LOOK_SIDE px and FIRST_LOOK_BYTES, no metadata (a
+ * canvas writes none). Null where this browser cannot decode the file (HEIC outside Safari): the server's renders
+ * then show it.
+ */
+async function makeFirstLook(blob) {
+  if ((blob.type && !blob.type.startsWith('image/')) || typeof createImageBitmap !== 'function') return null;
+  const bitmap = await createImageBitmap(blob, { imageOrientation: 'from-image' });
+  const scale = Math.min(1, FIRST_LOOK_SIDE / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+  canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+  const context = canvas.getContext('2d');
+  // Transparency on white, as the server flattens it: the two pictures are compared.
+  context.fillStyle = '#fff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  bitmap.close();
+  for (const quality of [0.8, 0.6, 0.4]) {
+    const jpeg = await new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', quality));
+    if (jpeg && jpeg.size <= FIRST_LOOK_BYTES) return jpeg;
+  }
+  return null;
 }
 
 function parse(text) {

@@ -28,8 +28,9 @@ async function loadPhotos() {
   if (!response.ok) throw new Error(`photos: ${response.status}`);
   const page = await response.json();
   // Notes are words for the phones' guestbook; the wall shows pictures.
-  // A photo whose preview is still being made comes on screen with it: a thumbnail is too small here.
-  photos = page.items.filter((photo) => photo.status === 'ready' && photo.urls && !photo.previewPending);
+  // A photo whose preview is still being made comes on screen with it: a thumbnail is too small here. The phone's first
+  // look (640 px) will do until the server's preview exists.
+  photos = page.items.filter((photo) => photo.status === 'ready' && photo.urls && (!photo.previewPending || photo.firstLook));
   position = current ? photos.findIndex((photo) => photo.id === current.id) : -1;
   developing.hidden = page.revealed;
   if (!page.revealed) {
@@ -102,7 +103,12 @@ function clear() {
 }
 
 function arrived(photo) {
-  if (photo.status !== 'ready' || photo.previewPending || photos.some((known) => known.id === photo.id)) return;
+  if (photo.status !== 'ready' || (photo.previewPending && !photo.firstLook)) return;
+  const known = photos.findIndex((shown) => shown.id === photo.id);
+  if (known >= 0) {
+    photos[known] = photo; // the server's preview in place of the phone's first look, from its next turn
+    return;
+  }
   photos.unshift(photo);
   if (position >= 0) position += 1;
   photos.length = Math.min(photos.length, rotation);

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The phone's own small picture of the photo it sends (UP-1): made from the canvas it already holds, it lets
+/// everyone see the photo as soon as it is acknowledged, without the server decoding the original first. The server's
+/// thumbnail and preview follow when the machine has time, replace it, and are compared with it (`PhotoRenderer`).
+///
+/// It is hostile input like any other: a JPEG only, within `maxBytes` and `maxSide`, with no metadata, of the
+/// photo's shape as displayed, decoded to its end; what is kept is encoded again by the server.
+struct FirstLook: Sendable {
+    let image: FirstLookImage
+
+    static let maxBytes = 100 * 1024
+    static let maxSide = 640
+    /// Enough to compare it with the server's thumbnail (a difference hash reads a 9 × 8 miniature).
+    static let minSide = 16
+    /// How far its width-to-height ratio may stray from the photo's as displayed (rounding a 640 px side moves it
+    /// by well under one percent).
+    static let aspectTolerance = 0.03
+
+    /// `jpeg` checked against the photo it stands for (`photo`: its header, as the original's was read).
+    static func check(_ jpeg: Data, for photo: ImageHeader, images: any ImageProcessor) async throws -> FirstLook {
+        let image = try await checkAlone(jpeg, images: images)
+        let shown = photo.displayed
+        let photoRatio = Double(shown.width) / Double(shown.height)
+        let ratio = Double(image.width) / Double(image.height)
+        guard abs(ratio - photoRatio) <= aspectTolerance * photoRatio else {
+            throw Problem.firstLookRefused(
+                "it is \(image.width)×\(image.height) pixels, not the shape of the photo as shown (\(shown.width)×\(shown.height))")
+        }
+        return FirstLook(image: image)
+    }
+
+    /// Everything but its shape, which needs the photo: a resumable upload's first look arrives before its last byte.
+    static func checkAlone(_ jpeg: Data, images: any ImageProcessor) async throws -> FirstLookImage {
+        guard jpeg.count <= maxBytes else { throw Problem.firstLookRefused("it is larger than \(maxBytes / 1024) KB") }
+        guard jpeg.starts(with: [0xFF, 0xD8, 0xFF]) else { throw Problem.firstLookRefused("it is not a JPEG") }
+        let image: FirstLookImage
+        do {
+            image = try await images.firstLook(jpeg, maxSide: maxSide)
+        } catch {
+            switch error {
+            case .tooLarge(let width, let height):
+                throw Problem.firstLookRefused("it is \(width)×\(height) pixels, more than \(maxSide) on a side")
+            case .metadata: throw Problem.firstLookRefused("it carries metadata (EXIF, XMP or IPTC)")
+            case .undecodable: throw Problem.firstLookRefused("it cannot be read as a whole JPEG")
+            case .unavailable: throw Problem.imagesUnavailable
+            }
+        }
+        guard min(image.width, image.height) >= minSide else {
+            throw Problem.firstLookRefused("it is \(image.width)×\(image.height) pixels, less than \(minSide) on a side")
+        }
+        return image
+    }
+
+    /// Whether the server's own thumbnail shows the picture whose grey miniature (`PhotoSignals.miniature`) was
+    /// `miniature`: their cells correlate (Pearson) at `sameScene` or more. Two copies of one picture — re-encoded,
+    /// resized, another colour profile — correlate at 0.99 and above; two different scenes, even of similar texture,
+    /// far less. Where either is flat (a white wall, the night) there is nothing to compare: taken as the same.
+    static func matches(miniature: [UInt8], _ server: PhotoSignals?) -> Bool {
+        guard let server, server.miniature.count == miniature.count, !miniature.isEmpty else { return true }
+        let (a, b) = (miniature.map(Double.init), server.miniature.map(Double.init))
+        let count = Double(a.count)
+        let (meanA, meanB) = (a.reduce(0, +) / count, b.reduce(0, +) / count)
+        var (covariance, varianceA, varianceB) = (0.0, 0.0, 0.0)
+        for (x, y) in zip(a, b) {
+            covariance += (x - meanA) * (y - meanB)
+            varianceA += (x - meanA) * (x - meanA)
+            varianceB += (y - meanB) * (y - meanB)
+        }
+        let flat = flatDeviation * flatDeviation * count
+        guard varianceA >= flat, varianceB >= flat else { return true }
+        return covariance / (varianceA * varianceB).squareRoot() >= sameScene
+    }
+
+    static let sameScene = 0.9
+    /// A miniature whose cells deviate less than this (grey levels) is flat.
+    static let flatDeviation = 2.0
+}
+
+extension Problem {
+    static func firstLookRefused(_ reason: String) -> Problem {
+        Problem(
+            .unprocessableContent, "first-look-refused", title: "First look refused",
+            detail: "The small picture sent with this photo was refused: \(reason). Nothing was kept; send the photo again "
+                + "with a JPEG of at most \(FirstLook.maxSide) pixels on a side, without metadata, or without one.")
+    }
+
+    static let firstLookOnlyForPhotos = Problem(
+        .unprocessableContent, "first-look-refused", title: "First look refused",
+        detail: "A first look goes with a photo, not with a video: send the video without one.")
+
+    static let imagesUnavailable = Problem(
+        .serviceUnavailable, "images-unavailable", title: "Photos cannot be checked right now",
+        detail: "The server cannot read photos at the moment. Your photo was not kept; please try again later.")
+}
