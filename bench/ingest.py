@@ -55,13 +55,38 @@ def reference(paths: list[str], work) -> float:
         return len(paths) / (time.perf_counter() - start)
 
 
-def disposable(server: Server, paths: list[str], clients: int = 4) -> dict:
+def first_look(path: str) -> bytes:
+    """What a phone sends beside its photo: its own JPEG of it, upright, 640 px on the longest side, no metadata,
+    at most 100 KB (the web app lowers the quality until it fits)."""
+    import pyvips
+    image = pyvips.Image.thumbnail(path, 640)
+    for quality in (80, 60, 40):
+        jpeg = image.jpegsave_buffer(Q=quality, keep="none")
+        if len(jpeg) <= 100 * 1024:
+            return jpeg
+    raise RuntimeError(f"no first look of {path} fits in 100 KB")
+
+
+def form(photo: bytes, look: bytes) -> tuple[bytes, str]:
+    """The shutter's form: the first look, then the photo."""
+    boundary = "bench" + os.urandom(8).hex()
+    parts = []
+    for name, data in (("firstLook", look), ("photo", photo)):
+        parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}\"\r\n"
+                     f"Content-Type: image/jpeg\r\n\r\n".encode() + data + b"\r\n")
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def disposable(server: Server, paths: list[str], clients: int = 4, first_looks: list[bytes] | None = None, wait_ready: bool = True) -> dict:
     """photos/s from the first byte sent to the last photo ready, with `clients` concurrent uploaders
-    (each a guest of one event); the event and tokens are returned for the benchmarks that follow."""
+    (each a guest of one event); the event and tokens are returned for the benchmarks that follow. With
+    `first_looks` (made beforehand, as phones make them before they send), each goes in a form beside its photo."""
     token, event = organizer_and_event(server, shotsPerGuest=1000)
     guests = [join(server, event["code"], f"Guest {n}") for n in range(clients)]
     blobs = [open(path, "rb").read() for path in paths]
     kinds = ["image/heic" if path.endswith(".heic") else "image/jpeg" for path in paths]
+    if first_looks:
+        blobs, kinds = map(list, zip(*(form(blob, look) for blob, look in zip(blobs, first_looks))))
     lock = threading.Lock()
     queue = list(range(len(paths)))
 
@@ -74,7 +99,8 @@ def disposable(server: Server, paths: list[str], clients: int = 4) -> dict:
                 index = queue.pop(0)
             client.call("POST", f"/api/v1/events/{event['id']}/photos", blobs[index], token=guest, content_type=kinds[index])
 
-    ready = ReadyWatcher(server, event["id"], token, len(paths))
+    ready = ReadyWatcher(server, event["id"], token, len(paths)) if wait_ready else None
+    cpu_start = server_cpu_seconds(server)
     start = time.perf_counter()
     threads = [threading.Thread(target=uploader, args=(guest,)) for guest in guests]
     for thread in threads:
@@ -82,6 +108,10 @@ def disposable(server: Server, paths: list[str], clients: int = 4) -> dict:
     for thread in threads:
         thread.join()
     all_acknowledged = time.perf_counter()
+    # The server's CPU while the uploads were received (its renders run meanwhile unless held back).
+    acknowledging_cpu_ms = (server_cpu_seconds(server) - cpu_start) / len(paths) * 1000
+    if not wait_ready:
+        return {"acknowledged_s": all_acknowledged - start, "acknowledging_cpu_ms": acknowledging_cpu_ms}
     done = ready.wait()
     items = server.client().call("GET", f"/api/v1/events/{event['id']}/photos?limit=100", token=token)["items"]
     return {"photos_per_s": len(paths) / (done - start), "acknowledged_s": all_acknowledged - start, "ready_s": done - start,
@@ -166,17 +196,19 @@ def steps(server: Server) -> dict:
     return found
 
 
-def compare(server: Server, paths: list[str], runs: int = 5, reference_rate=None) -> dict:
+def compare(server: Server, paths: list[str], runs: int = 5, reference_rate=None, clients: int = 4, first_looks: bool = False) -> dict:
     """PERF-1 as pairs: a pyvips run, then a Disposable run, `runs` times. The VM's speed drifts by 20-30 % within
     minutes; all of one side and then all of the other put that drift into the ratio, pairs put it in each pair.
     Also the server's CPU per photo (its setup for each run, two bcrypt hashes, included). `reference_rate` measures
-    the other side (default: pyvips from the wheel, here)."""
+    the other side (default: pyvips from the wheel, here). `clients` uploaders at once; `first_looks`: each photo
+    with the phone's first look (made before the runs)."""
     pairs = []
+    looks = [first_look(path) for path in paths] if first_looks else None
     steps_before = steps(server)
     for _ in range(runs):
         rate = reference_rate(paths) if reference_rate else reference(paths, pyvips_derivatives)
         before = server_cpu_seconds(server)
-        run = disposable(server, paths)
+        run = disposable(server, paths, clients=clients, first_looks=looks)
         run["cpu_ms_per_photo"] = (server_cpu_seconds(server) - before) / len(paths) * 1000
         pairs.append((run, rate))
     by_rate = sorted(pairs, key=lambda pair: pair[0]["photos_per_s"])
@@ -187,6 +219,7 @@ def compare(server: Server, paths: list[str], runs: int = 5, reference_rate=None
         seconds_before, count_before = steps_before.get(step, [0.0, 0])
         mean_ms[step] = (seconds - seconds_before) / max(1, count - count_before) * 1000
     return {
+        "clients": clients,
         "steps_ms": mean_ms,
         "median": by_rate[len(by_rate) // 2][0],
         "rates": sorted(run["photos_per_s"] for run, _ in pairs),
@@ -207,4 +240,4 @@ def describe(result: dict, reference: str = "pyvips 8.18") -> str:
             f"{median['acknowledged_s']:.1f} s, ready after {median['ready_s']:.1f} s; server CPU "
             f"{spread(result['cpu_ms'], 0)} ms a photo) | {reference} {spread(result['pyvips'])}/s -> "
             f"{disposable_median / pyvips_median:.2f}x (pairs {spread(result['ratios'], 2)}x) | steps, mean ms a photo "
-            f"(wall clock, 4 uploads at once): " + ", ".join(f"{step} {result['steps_ms'][step]:.1f}" for step in STEPS if step in result["steps_ms"]))
+            f"(wall clock, {result.get('clients', 4)} uploads at once): " + ", ".join(f"{step} {result['steps_ms'][step]:.1f}" for step in STEPS if step in result["steps_ms"]))

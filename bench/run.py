@@ -57,6 +57,39 @@ def before_and_after(before: str, paths: list[str], real: list[str]):
             report(f"PERF-1 ingest, {corpus}, {name}: {ingest.describe(result)}")
 
 
+def first_looks(paths: list[str]):
+    """PERF-1 ("done" is both derivatives, no `previewPending`) at 4 and 8 uploaders, each without and with the phones'
+    first looks, in turn with pyvips; a server for each (each run signs up an organizer, and sign-ups are limited)."""
+    for clients in (4, 8):
+        for looks in (False, True):
+            name = f"{clients} uploaders, {'with' if looks else 'without'} first looks"
+            with stage(f"PERF-1, {name}: pyvips and Disposable in turn, five runs each", 1200):
+                server = Server().start()
+                try:
+                    result = ingest.compare(server, paths, clients=clients, first_looks=looks)
+                finally:
+                    server.stop()
+            report(f"PERF-1 ingest, generated photos, {name}: {ingest.describe(result)}")
+    first_look_cpu(paths)
+
+
+def first_look_cpu(paths: list[str]):
+    """The server's CPU from a photo's arrival to everyone seeing it: with first looks and the server's renders held
+    back (the tests' switch), the uploads' CPU is all of that path's — received, checked (the first look decoded and
+    encoded again), stored, recorded, announced."""
+    with stage("the server's CPU from arrival to visible, with first looks, renders held back", 600):
+        server = Server(env={"DISPOSABLE_TEST_FIRST_LOOK_RENDER_DELAY": "600"}).start()
+        try:
+            looks = [ingest.first_look(path) for path in paths]
+            runs = [ingest.disposable(server, paths, clients=4, first_looks=looks, wait_ready=False) for _ in range(3)]
+        finally:
+            server.stop()
+    cpu = sorted(run["acknowledging_cpu_ms"] for run in runs)
+    report(f"Server CPU from arrival to visible, with first looks (4 uploaders, {len(paths)} photos, 3 runs): "
+           f"{cpu[1]:.1f} ({cpu[0]:.1f}-{cpu[2]:.1f}) ms a photo; acknowledged after "
+           f"{sorted(run['acknowledged_s'] for run in runs)[1]:.2f} s")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--photos", type=int, default=40)
@@ -67,6 +100,8 @@ def main():
     parser.add_argument("--before", metavar="PATH", help="PERF-1 of an earlier build's binary and of this one, in turn")
     parser.add_argument("--container", action="store_true",
                         help="with --ingest-only: PERF-1 also from the image scripts/test-container builds, and on HEIC")
+    parser.add_argument("--first-looks", action="store_true",
+                        help="PERF-1 on generated photos at 4 and 8 uploaders, with and without the phones' first looks, and stop")
     args = parser.parse_args()
     if args.container and not args.ingest_only:
         parser.error("--container goes with --ingest-only")
@@ -78,6 +113,8 @@ def main():
     sizes = [os.path.getsize(path) / 1e6 for path in paths]
     if args.encryption:
         return encryption(paths, real_photos.generate(os.path.join(WORK, "real-photos"), args.photos))
+    if args.first_looks:
+        return first_looks(paths)
     if args.before:
         return before_and_after(os.path.join(ROOT, args.before), paths, real_photos.generate(os.path.join(WORK, "real-photos"), args.photos))
 
