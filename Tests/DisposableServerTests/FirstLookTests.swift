@@ -191,8 +191,8 @@ struct FirstLookTests {
             let stream = "application/offset+octet-stream"
             #expect(try await tus(.patch, location, ["Upload-Offset": "0", "Content-Type": stream], body: photo.prefix(5000)).status == .noContent)
             let wrongShape = try await TestImages.flat(width: 640, height: 100)
-            try await tus(.put, location + "/first-look", ["Content-Type": "image/jpeg"], body: Data("junk".utf8)).expectProblem(
-                .unprocessableContent)
+            let junk = try await tus(.put, location + "/first-look", ["Content-Type": "image/jpeg"], body: Data("junk".utf8))
+            #expect(junk.expectProblem(.unprocessableContent).contains("it is not a JPEG. The upload goes on"))
             try await tus(.put, location + "/first-look", ["Content-Type": "image/jpeg"], body: try await TestImages.jpeg(width: 640, height: 480))
                 .expectProblem(.unprocessableContent)
             #expect(try await tus(.put, location + "/first-look", ["Content-Type": "image/jpeg"], body: firstLook).status == .noContent)

@@ -24,7 +24,7 @@ struct FirstLook: Sendable {
         let photoRatio = Double(shown.width) / Double(shown.height)
         let ratio = Double(image.width) / Double(image.height)
         guard abs(ratio - photoRatio) <= aspectTolerance * photoRatio else {
-            throw Problem.firstLookRefused(
+            throw FirstLookRefusal(
                 "it is \(image.width)×\(image.height) pixels, not the shape of the photo as shown (\(shown.width)×\(shown.height))")
         }
         return FirstLook(image: image)
@@ -32,22 +32,22 @@ struct FirstLook: Sendable {
 
     /// Everything but its shape, which needs the photo: a resumable upload's first look arrives before its last byte.
     static func checkAlone(_ jpeg: Data, images: any ImageProcessor) async throws -> FirstLookImage {
-        guard jpeg.count <= maxBytes else { throw Problem.firstLookRefused("it is larger than \(maxBytes / 1024) KB") }
-        guard jpeg.starts(with: [0xFF, 0xD8, 0xFF]) else { throw Problem.firstLookRefused("it is not a JPEG") }
+        guard jpeg.count <= maxBytes else { throw FirstLookRefusal("it is larger than \(maxBytes / 1024) KB") }
+        guard jpeg.starts(with: [0xFF, 0xD8, 0xFF]) else { throw FirstLookRefusal("it is not a JPEG") }
         let image: FirstLookImage
         do {
             image = try await images.firstLook(jpeg, maxSide: maxSide)
         } catch {
             switch error {
             case .tooLarge(let width, let height):
-                throw Problem.firstLookRefused("it is \(width)×\(height) pixels, more than \(maxSide) on a side")
-            case .metadata: throw Problem.firstLookRefused("it carries metadata (EXIF, XMP or IPTC)")
-            case .undecodable: throw Problem.firstLookRefused("it cannot be read as a whole JPEG")
+                throw FirstLookRefusal("it is \(width)×\(height) pixels, more than \(maxSide) on a side")
+            case .metadata: throw FirstLookRefusal("it carries metadata (EXIF, XMP or IPTC)")
+            case .undecodable: throw FirstLookRefusal("it cannot be read as a whole JPEG")
             case .unavailable: throw Problem.imagesUnavailable
             }
         }
         guard min(image.width, image.height) >= minSide else {
-            throw Problem.firstLookRefused("it is \(image.width)×\(image.height) pixels, less than \(minSide) on a side")
+            throw FirstLookRefusal("it is \(image.width)×\(image.height) pixels, less than \(minSide) on a side")
         }
         return image
     }
@@ -77,12 +77,28 @@ struct FirstLook: Sendable {
     static let flatDeviation = 2.0
 }
 
+/// Why a first look was refused, in a few words ("it is not a JPEG"): each entry point says what follows from it.
+struct FirstLookRefusal: Error {
+    let reason: String
+
+    init(_ reason: String) { self.reason = reason }
+}
+
 extension Problem {
+    /// The shutter's form: the photo goes with its first look or not at all.
     static func firstLookRefused(_ reason: String) -> Problem {
         Problem(
             .unprocessableContent, "first-look-refused", title: "First look refused",
             detail: "The small picture sent with this photo was refused: \(reason). Nothing was kept; send the photo again "
                 + "with a JPEG of at most \(FirstLook.maxSide) pixels on a side, without metadata, or without one.")
+    }
+
+    /// A resumable upload's first look: the upload goes on without it.
+    static func firstLookRefusedBeside(_ reason: String) -> Problem {
+        Problem(
+            .unprocessableContent, "first-look-refused", title: "First look refused",
+            detail: "The small picture sent for this upload was refused: \(reason). The upload goes on: send its bytes, "
+                + "with a JPEG of at most \(FirstLook.maxSide) pixels on a side without metadata first, or without one.")
     }
 
     static let firstLookOnlyForPhotos = Problem(

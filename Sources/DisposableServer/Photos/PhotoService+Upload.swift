@@ -69,7 +69,11 @@ extension PhotoService {
         var firstLook: FirstLook? = nil
         if let jpeg {
             guard let header = identified.header else { throw Problem.firstLookOnlyForPhotos }
-            firstLook = try await FirstLook.check(jpeg, for: header, images: ingest.images)
+            do {
+                firstLook = try await FirstLook.check(jpeg, for: header, images: ingest.images)
+            } catch let refusal as FirstLookRefusal {
+                throw Problem.firstLookRefused(refusal.reason)
+            }
         }
         if let duplicate = try await photos.find(eventID: event.id, sha256: staged.sha256) {
             throw Problem.alreadyExists(duplicate, uploaderID: uploader.id)

@@ -102,7 +102,7 @@ struct ResumableUploadController {
     @Sendable func firstLook(_ request: Request, context: AppRequestContext) async throws -> Response {
         try checkVersion(request)
         let identity = try context.requireIdentity()
-        let tooLarge = Problem.firstLookRefused("it is larger than \(FirstLook.maxBytes / 1024) KB")
+        let tooLarge = Problem.firstLookRefusedBeside("it is larger than \(FirstLook.maxBytes / 1024) KB")
         if let length = request.headers[.contentLength].flatMap(Int.init), length > FirstLook.maxBytes { throw tooLarge }
         let jpeg: ByteBuffer
         do {

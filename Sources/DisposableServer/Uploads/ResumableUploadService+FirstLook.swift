@@ -12,7 +12,11 @@ extension ResumableUploadService {
                 .conflict, "upload-complete", title: "Upload complete",
                 detail: "This upload already has all its bytes: its first look had to come before the last one.")
         }
-        try await destination.target.checkFirstLook(jpeg)
+        do {
+            try await destination.target.checkFirstLook(jpeg)
+        } catch let refusal as FirstLookRefusal {
+            throw Problem.firstLookRefusedBeside(refusal.reason)
+        }
         let (file, scratch) = (firstLookFile(id), firstLookFile(id).appendingPathExtension("new"))
         try await NIOThreadPool.singleton.runIfActive {
             try jpeg.write(to: scratch)

@@ -47,6 +47,6 @@ struct UploadFinish: Sendable {
 
 extension UploadTarget {
     func checkFirstLook(_ jpeg: Data) async throws {
-        throw Problem.firstLookRefused("only an event's photos go with one")
+        throw FirstLookRefusal("only an event's photos go with one")
     }
 }
