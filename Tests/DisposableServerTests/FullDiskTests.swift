@@ -76,11 +76,15 @@ struct FullDiskTests {
                 }
                 app.clock.advance(by: 8 * 86_400 + app.services.configuration.retention + 60)
                 #expect(try await app.services.retention.sweep() == 1)
-                // (A render that was running may leave an empty folder behind; no file may remain.)
-                let files =
+                // (A render that was running may leave an empty folder behind; no file may remain once it has seen the
+                // photo gone and removed what it wrote.)
+                func files() -> [URL] {
                     FileManager.default.enumerator(at: media.appendingPathComponent("events"), includingPropertiesForKeys: [.isRegularFileKey])?
-                    .compactMap { $0 as? URL }.filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true } ?? []
-                #expect(files.isEmpty, "the expired event's files are gone: \(files)")
+                        .compactMap { $0 as? URL }.filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true } ?? []
+                }
+                let deadline = ContinuousClock.now + .seconds(60)
+                while !files().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
+                #expect(files().isEmpty, "the expired event's files are gone: \(files())")
             }
         } cleanup: {
             _ = try? await runTool("/usr/bin/umount", ["-l", media.path])

@@ -11,7 +11,7 @@ struct FirstLook: Sendable {
 
     static let maxBytes = 100 * 1024
     static let maxSide = 640
-    /// Enough to compare it with the server's thumbnail (a difference hash reads a 9 × 8 miniature).
+    /// Enough to compare it with the server's thumbnail (the comparison reads a 9 × 8 miniature).
     static let minSide = 16
     /// How far its width-to-height ratio may stray from the photo's as displayed (rounding a 640 px side moves it
     /// by well under one percent).
