@@ -59,12 +59,7 @@ struct EncryptionCommandTests {
         let extras = try Self.plainFiles(300, in: media.appendingPathComponent("extra"))
         let encrypt = ["storage", "encrypt", "--data-dir", data.path, "--storage-key-file", keyFile.path]
         let interrupted = try ChildProcess(binary, encrypt)
-        var sealedWhenKilled = 0
-        for _ in 0..<3000 where sealedWhenKilled < 10 {
-            try await Task.sleep(for: .milliseconds(10))
-            sealedWhenKilled = Self.sealedFiles(in: media.appendingPathComponent("extra"))
-        }
-        interrupted.signal(SIGKILL)
+        await Self.kill(interrupted, onceSealed: 10, in: media.appendingPathComponent("extra"))
         _ = await interrupted.exited()
         let sealedAfterKill = Self.sealedFiles(in: media.appendingPathComponent("extra"))
         #expect(sealedAfterKill >= 10 && sealedAfterKill < extras.count, "killed after \(sealedAfterKill) of \(extras.count)")
@@ -122,14 +117,35 @@ struct EncryptionCommandTests {
         return files
     }
 
+    /// Kills `process` once the `count`th file of `folder`, in the order the command takes them, is sealed. A
+    /// thread of its own looks at that one file every 0.1 ms: on a memory file system the whole folder is sealed in
+    /// tens of milliseconds, and the test run's pool may be busy for longer.
+    static func kill(_ process: ChildProcess, onceSealed count: Int, in folder: URL) async {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        let watched = folder.appendingPathComponent(names[count - 1]).path
+        await withCheckedContinuation { (killed: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                var looks = 0
+                while !isSealed(watched) && looks < 600_000 {
+                    usleep(100)
+                    looks += 1
+                }
+                process.signal(SIGKILL)
+                killed.resume()
+            }
+        }
+    }
+
     /// Files directly in `folder` that begin as sealed blobs do.
     static func sealedFiles(in folder: URL) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { name in
-            guard let handle = FileHandle(forReadingAtPath: folder.path + "/" + name) else { return false }
-            defer { try? handle.close() }
-            return SealedBlob.isSealed(Array((try? handle.read(upToCount: 8)) ?? Data()))
-        }.count
+        return names.filter { isSealed(folder.path + "/" + $0) }.count
+    }
+
+    static func isSealed(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return SealedBlob.isSealed(Array((try? handle.read(upToCount: 8)) ?? Data()))
     }
 
     /// Files under `folder` that a JPEG reader would take for one.
