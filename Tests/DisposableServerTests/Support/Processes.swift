@@ -85,6 +85,19 @@ final class ChildProcess: Sendable {
         ending.withLockedValue { if $0.ending == nil { _ = kill(pid, signal) } }
     }
 
+    /// Lets a stopped process run for `milliseconds` and stops it again, timed by a thread of its own: in a loaded
+    /// test run the pool's sleep can last long enough for the process to finish what it was meant to be caught doing.
+    func run(milliseconds: UInt32) async {
+        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                self.signal(SIGCONT)
+                usleep(milliseconds * 1000)
+                self.signal(SIGSTOP)
+                stopped.resume()
+            }
+        }
+    }
+
     /// Waits for the process to end.
     @discardableResult
     func exited() async -> Ending {
