@@ -224,6 +224,11 @@ struct Serve: AsyncParsableCommand {
             configuration.firstLookRenderDelay = delay
             logger.warning("DISPOSABLE_TEST_FIRST_LOOK_RENDER_DELAY is set: first looks stay \(delay) s before the server's renders (tests only).")
         }
+        // Test-only: the test servers sign up and in hundreds of times, each a bcrypt at cost 12 in a debug build.
+        if let cost = env("DISPOSABLE_TEST_PASSWORD_HASH_COST").flatMap(UInt8.init), (4...12).contains(cost) {
+            configuration.passwordHashCost = cost
+            logger.warning("DISPOSABLE_TEST_PASSWORD_HASH_COST is set: passwords are hashed at cost \(cost) (tests only).")
+        }
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         let services: AppServices
         do {

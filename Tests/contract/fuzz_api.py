@@ -28,7 +28,8 @@ def call(base, method, path, body=None, token=None):
 data = tempfile.mkdtemp(prefix="disposable-fuzz-")
 port = free_port()
 base = f"http://127.0.0.1:{port}"
-env = dict(os.environ, DISPOSABLE_DATA_DIR=data, DISPOSABLE_PORT=str(port), DISPOSABLE_LOG_LEVEL="warning")
+env = dict(os.environ, DISPOSABLE_DATA_DIR=data, DISPOSABLE_PORT=str(port), DISPOSABLE_LOG_LEVEL="warning",
+           DISPOSABLE_TEST_PASSWORD_HASH_COST="4")
 log = open(os.path.join(data, "server.log"), "w")
 subprocess.run([binary, "admin", "create", "--email", "admin@fuzz.test", "--password", "admin-password-1", "--name", "Admin"],
                env=env, check=True, stdout=subprocess.DEVNULL)

@@ -81,7 +81,7 @@ class Server:
         self.process = subprocess.Popen(
             [BINARY, "serve", "--data-dir", self.data, "--host", "127.0.0.1", "--port", str(self.port), "--public-url", self.base]
             + (["--smtp-url", mail.url(), "--mail-from", "Disposable <photos@example.org>"] if mail else []) + list(extra),
-            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "DISPOSABLE_TEST_OUTBOUND_LOOPBACK": "1", **(env or {})})
+            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "DISPOSABLE_TEST_OUTBOUND_LOOPBACK": "1", "DISPOSABLE_TEST_PASSWORD_HASH_COST": "4", **(env or {})})
         deadline = time.time() + 60
         while time.time() < deadline:
             try:

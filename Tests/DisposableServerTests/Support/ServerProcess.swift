@@ -10,7 +10,7 @@ func serverEnvironment(_ engine: TestEngine, directory: URL) async throws -> ([S
     // A small pool: the suite's apps and servers share one PostgreSQL (its connections ran out once).
     var environment = [
         "DISPOSABLE_DATA_DIR": directory.path, "DISPOSABLE_PORT": String(port), "DISPOSABLE_LOG_LEVEL": "debug",
-        "DISPOSABLE_DATABASE_POOL_SIZE": "4", "DISPOSABLE_TEST_OUTBOUND_LOOPBACK": "1",
+        "DISPOSABLE_DATABASE_POOL_SIZE": "4", "DISPOSABLE_TEST_OUTBOUND_LOOPBACK": "1", "DISPOSABLE_TEST_PASSWORD_HASH_COST": "4",
     ]
     if engine == .postgres, case .postgres(let url) = try await engine.freshDatabase(in: directory) {
         environment["DISPOSABLE_DATABASE_URL"] = url
