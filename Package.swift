@@ -42,8 +42,6 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         // The ID token of "Sign in with OpenID Connect", checked against the provider's JWKS.
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
-        // The shutter's form (a photo and its first look), parsed as it streams.
-        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
@@ -73,7 +71,6 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("Web/Strings"), .copy("OpenAPI/openapi.yaml")]
         ),

@@ -8,9 +8,10 @@ the server's peak RSS, and where the two cores went (server, load generator, mot
 shares the cores with the server: the figures are for the whole box, as on the night.
 
 Usage (from scripts/bench-event-night): event_night.py [--postgres URL --s3 URL --moto-pid FILE] [--guests 300]
-    [--viewers 300] [--photos 900] [--seconds 60] [--before DIR] [--picture SVG]
+    [--viewers 300] [--photos 900] [--seconds 60] [--before DIR] [--picture SVG] [--first-looks]
 --before DIR: a release build of the code before a change (its `disposable`), run on each stack just before this
-one, in the same sitting."""
+one, in the same sitting. --first-looks: each stack also with every photo sent as phones send it, in a form beside
+the phone's own 640 px JPEG (made beforehand, as phones make theirs before they send), right after."""
 import argparse
 import asyncio
 import json
@@ -22,7 +23,7 @@ import time
 import uuid
 
 from common import BINARY, ROOT, WORK, Server, organizer_and_event
-from ingest import steps
+from ingest import first_look, form, steps
 from night_picture import picture
 from photos import generate
 
@@ -202,11 +203,11 @@ class Night:
             await asyncio.sleep(random.uniform(1, 3))
         connection.close()
 
-    async def shoot(self, event: str, token: str, body: bytes):
+    async def shoot(self, event: str, token: str, body: bytes, content_type: str):
         connection = Connection(self.server.port)
         start = time.perf_counter()
         try:
-            status, data = await connection.call("POST", f"/api/v1/events/{event}/photos", token, body, "image/jpeg")
+            status, data = await connection.call("POST", f"/api/v1/events/{event}/photos", token, body, content_type)
         except (ConnectionError, asyncio.IncompleteReadError):
             self.error("upload connection")
             return
@@ -224,7 +225,7 @@ class Night:
             self.peak_rss = max(self.peak_rss, self.server.rss_kib())
             await asyncio.sleep(0.2)
 
-    async def run(self, blobs: list[bytes]) -> dict:
+    async def run(self, blobs: list[bytes], looks: list[bytes] | None = None) -> dict:
         args = self.args
         self.done = asyncio.Event()
         token, event = organizer_and_event(self.server, shotsPerGuest=max(1, -(-args.photos // args.guests)) + 1)
@@ -260,7 +261,8 @@ class Night:
         for index in range(args.photos):
             await asyncio.sleep(max(0.0, start + index * args.seconds / args.photos - time.perf_counter()))
             body = blobs[index % len(blobs)] + f"event night {uuid.uuid4()}".encode()  # distinct bytes after the JPEG's end
-            uploads.append(asyncio.create_task(self.shoot(event["id"], shooters[index % len(shooters)], body)))
+            body, content_type = form(body, looks[index % len(looks)]) if looks else (body, "image/jpeg")
+            uploads.append(asyncio.create_task(self.shoot(event["id"], shooters[index % len(shooters)], body, content_type)))
         await asyncio.gather(*uploads)
         acknowledged_after = time.perf_counter() - start
         deadline = time.perf_counter() + 900
@@ -364,8 +366,11 @@ def main():
     parser.add_argument("--picture", help="where to draw the night (SVG)")
     parser.add_argument("--only-postgres", action="store_true", help="skip SQLite + folder (with --postgres and --s3)")
     parser.add_argument("--encryption", action="store_true", help="each night also with photos encrypted at rest, just after")
+    parser.add_argument("--first-looks", action="store_true", help="each night also with the phones' first looks, just after")
     args = parser.parse_args()
-    blobs = [open(path, "rb").read() for path in generate(os.path.join(WORK, "photos"), 40)]
+    paths = generate(os.path.join(WORK, "photos"), 40)
+    blobs = [open(path, "rb").read() for path in paths]
+    looks = [first_look(path) for path in paths] if args.first_looks else None
     stacks = [] if args.only_postgres else [("SQLite + folder", {})]
     moto_pid = int(open(args.moto_pid).read()) if args.moto_pid else None
     if args.postgres and args.s3:
@@ -376,12 +381,14 @@ def main():
         key = os.path.join(WORK, "storage.key")
         with open(key, "wb") as out:
             out.write(os.urandom(32))
-        builds = [(name, binary, None) for name, binary in builds] + [("encrypted", BINARY, key)]
+        builds = [(name, binary, None, None) for name, binary in builds] + [("encrypted", BINARY, key, None)]
     else:
-        builds = [(name, binary, None) for name, binary in builds]
+        builds = [(name, binary, None, None) for name, binary in builds]
+    if looks:
+        builds.append(("first looks", BINARY, None, looks))
     results = {}
     for stack, env in stacks:
-        for build, binary, key in builds:
+        for build, binary, key, build_looks in builds:
             if env == "s3":
                 # A database and a bucket of its own for each build: neither starts on the other's photos.
                 bucket = f"night-{uuid.uuid4().hex[:12]}"
@@ -399,7 +406,7 @@ def main():
                 environment = {**environment, "DISPOSABLE_STORAGE_KEY_FILE": key}
             server = Server(port=8095, env=environment, binary=binary).start()
             try:
-                result = asyncio.run(Night(server, args, moto_pid if env == "s3" else None).run(blobs))
+                result = asyncio.run(Night(server, args, moto_pid if env == "s3" else None).run(blobs, build_looks))
             finally:
                 server.stop()
             results[(stack, build)] = result

@@ -73,21 +73,37 @@ def first_looks(paths: list[str]):
     first_look_cpu(paths)
 
 
-def first_look_cpu(paths: list[str]):
+def first_look_cpu(paths: list[str], binary: str = BINARY, name: str = "this build"):
     """The server's CPU from a photo's arrival to everyone seeing it: with first looks and the server's renders held
     back (the tests' switch), the uploads' CPU is all of that path's — received, checked (the first look decoded and
     encoded again), stored, recorded, announced."""
-    with stage("the server's CPU from arrival to visible, with first looks, renders held back", 600):
-        server = Server(env={"DISPOSABLE_TEST_FIRST_LOOK_RENDER_DELAY": "600"}).start()
+    with stage(f"the server's CPU from arrival to visible, with first looks, renders held back ({name})", 600):
+        server = Server(binary=binary, env={"DISPOSABLE_TEST_FIRST_LOOK_RENDER_DELAY": "600"}).start()
         try:
             looks = [ingest.first_look(path) for path in paths]
             runs = [ingest.disposable(server, paths, clients=4, first_looks=looks, wait_ready=False) for _ in range(3)]
         finally:
             server.stop()
     cpu = sorted(run["acknowledging_cpu_ms"] for run in runs)
-    report(f"Server CPU from arrival to visible, with first looks (4 uploaders, {len(paths)} photos, 3 runs): "
+    report(f"Server CPU from arrival to visible, with first looks ({name}; 4 uploaders, {len(paths)} photos, 3 runs): "
            f"{cpu[1]:.1f} ({cpu[0]:.1f}-{cpu[2]:.1f}) ms a photo; acknowledged after "
            f"{sorted(run['acknowledged_s'] for run in runs)[1]:.2f} s")
+    return cpu[1]
+
+
+def first_look_cpu_before_and_after(before: str | None, paths: list[str]):
+    """`--first-look-cpu`: the arrival-to-visible CPU alone; with `--before PATH`, of that build and this one in
+    turn, twice each, and their ratio."""
+    if not before:
+        first_look_cpu(paths)
+        return
+    medians = {"before": [], "after": []}
+    for _ in range(2):
+        for name, binary in (("before", os.path.join(ROOT, before)), ("after", BINARY)):
+            medians[name].append(first_look_cpu(paths, binary, name))
+    ratio = sum(medians["after"]) / sum(medians["before"])
+    report(f"Server CPU from arrival to visible, after / before: {ratio:.2f}× "
+           f"(before {', '.join(f'{m:.1f}' for m in medians['before'])} ms; after {', '.join(f'{m:.1f}' for m in medians['after'])} ms)")
 
 
 def main():
@@ -102,6 +118,8 @@ def main():
                         help="with --ingest-only: PERF-1 also from the image scripts/test-container builds, and on HEIC")
     parser.add_argument("--first-looks", action="store_true",
                         help="PERF-1 on generated photos at 4 and 8 uploaders, with and without the phones' first looks, and stop")
+    parser.add_argument("--first-look-cpu", action="store_true",
+                        help="the server's CPU from arrival to visible with first looks (with --before: of both builds), and stop")
     args = parser.parse_args()
     if args.container and not args.ingest_only:
         parser.error("--container goes with --ingest-only")
@@ -115,6 +133,8 @@ def main():
         return encryption(paths, real_photos.generate(os.path.join(WORK, "real-photos"), args.photos))
     if args.first_looks:
         return first_looks(paths)
+    if args.first_look_cpu:
+        return first_look_cpu_before_and_after(args.before, paths)
     if args.before:
         return before_and_after(os.path.join(ROOT, args.before), paths, real_photos.generate(os.path.join(WORK, "real-photos"), args.photos))
 

@@ -215,20 +215,7 @@ struct Serve: AsyncParsableCommand {
         configuration.maxLibraryVideoSeconds = Double(maxLibraryVideoMinutes) * 60
         configuration.transcodeSecondsPerDay = Int64(transcodeMinutesPerDay) * 60
         let logger = instance.logger()
-        // Test-only, and so not an option: the tests' push service, scrobbler and provider listen on this machine.
-        if env("DISPOSABLE_TEST_OUTBOUND_LOOPBACK") == "1" {
-            configuration.outboundAllowsLoopback = true
-            logger.warning("DISPOSABLE_TEST_OUTBOUND_LOOPBACK is set: outbound calls may reach this machine (tests only).")
-        }
-        if let delay = env("DISPOSABLE_TEST_FIRST_LOOK_RENDER_DELAY").flatMap(Double.init), (0...600).contains(delay) {
-            configuration.firstLookRenderDelay = delay
-            logger.warning("DISPOSABLE_TEST_FIRST_LOOK_RENDER_DELAY is set: first looks stay \(delay) s before the server's renders (tests only).")
-        }
-        // Test-only: the test servers sign up and in hundreds of times, each a bcrypt at cost 12 in a debug build.
-        if let cost = env("DISPOSABLE_TEST_PASSWORD_HASH_COST").flatMap(UInt8.init), (4...12).contains(cost) {
-            configuration.passwordHashCost = cost
-            logger.warning("DISPOSABLE_TEST_PASSWORD_HASH_COST is set: passwords are hashed at cost \(cost) (tests only).")
-        }
+        TestSwitches.apply(to: &configuration, logger: logger)
         let database = try await openDatabase(configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
         let services: AppServices
         do {

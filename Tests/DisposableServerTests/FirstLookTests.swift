@@ -146,6 +146,10 @@ struct FirstLookTests {
                 headers: [.contentType: "multipart/form-data; boundary=abc"],
                 body: Data("--abc\r\nContent-Disposition: form-data; name=\"firstLook\"\r\n\r\nxyz\r\n--abc--\r\n".utf8))
             noPhoto.expectProblem(.badRequest)
+            let unclosed = try await app.call(
+                .post, "/api/v1/events/\(eventID)/photos", token: maggie, headers: [.contentType: "multipart/form-data; boundary=abc"],
+                body: Data("--abc\r\nContent-Disposition: form-data; name=\"photo\"\r\n\r\n".utf8) + photo + Data("\r\n--abc".utf8))
+            #expect(unclosed.expectProblem(.badRequest).contains("ends early"))
             let noBoundary = try await app.call(
                 .post, "/api/v1/events/\(eventID)/photos", token: maggie, headers: [.contentType: "multipart/form-data"], body: Data("x".utf8))
             noBoundary.expectProblem(.badRequest)

@@ -95,21 +95,19 @@ struct Ingest: Sendable {
         let storing = ContinuousClock.now
         defer { Metric.ingest(.store, since: storing) }
         try await begin(write)
-        do {
-            try await blobs.put(file: staged.file, key: key, sha256: staged.sha256, size: staged.byteSize)
-        } catch {
-            try? await abandon(write)
-            if error is StorageFull { throw Problem.storageFull }
-            if error is StorageUnavailable { throw Problem.storageUnavailable }
-            throw error
-        }
+        try await abandoningOnFailure(write) { try await blobs.put(file: staged.file, key: key, sha256: staged.sha256, size: staged.byteSize) }
     }
 
     /// A small file made at ingest (an event photo's first look) beside the original stored under `write`: on
     /// failure, the whole write is abandoned.
     func store(_ data: Data, key: String, beside write: PendingWrite) async throws {
+        try await abandoningOnFailure(write) { try await blobs.put(data: data, key: key) }
+    }
+
+    /// A storage failure abandons `write` and is said as the uploader should read it.
+    private func abandoningOnFailure(_ write: PendingWrite, _ put: () async throws -> Void) async throws {
         do {
-            try await blobs.put(data: data, key: key)
+            try await put()
         } catch {
             try? await abandon(write)
             if error is StorageFull { throw Problem.storageFull }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import MultipartKit
 import NIOCore
 
 /// The shutter's `multipart/form-data` body: the part `photo` (the file, as a raw body would carry it) and,
@@ -12,7 +11,7 @@ final class PhotoForm: PhotoBody {
     typealias Element = ByteBuffer
 
     private let body: RequestBody
-    private let parser: MultipartParser
+    private var parser: FormParser
     private let maxPhotoBytes: Int64
 
     private(set) var firstLook: Data?
@@ -30,11 +29,8 @@ final class PhotoForm: PhotoBody {
     init?(_ body: RequestBody, contentType: String, maxPhotoBytes: Int64) {
         guard let boundary = Self.boundary(contentType) else { return nil }
         self.body = body
-        self.parser = MultipartParser(boundary: boundary)
+        self.parser = FormParser(boundary: boundary)
         self.maxPhotoBytes = maxPhotoBytes
-        parser.onHeader = { [unowned self] name, value in header(name, value) }
-        parser.onBody = { [unowned self] bytes in partBytes(&bytes) }
-        parser.onPartComplete = { [unowned self] in partComplete() }
     }
 
     /// Whether the request declares a form (whose boundary `init` then reads).
@@ -78,7 +74,9 @@ final class PhotoForm: PhotoBody {
             }
         }
         switch part {
-        case .photo: photoBytes.writeBuffer(&bytes)
+        case .photo:
+            // Most chunks hold the photo's bytes alone: handed on as they came, not copied.
+            if photoBytes.readableBytes == 0 { photoBytes = bytes } else { photoBytes.writeBuffer(&bytes) }
         case .firstLook:
             guard (firstLook?.count ?? 0) + bytes.readableBytes <= FirstLook.maxBytes else {
                 return fail(.firstLookRefused("it is larger than \(FirstLook.maxBytes / 1024) KB"))
@@ -104,14 +102,23 @@ final class PhotoForm: PhotoBody {
         received += Int64(chunk.readableBytes)
         guard received <= maxPhotoBytes + Int64(FirstLook.maxBytes) + 64 * 1024 else { throw Problem.photoTooLarge(maxPhotoBytes) }
         do {
-            try parser.execute(chunk)
-        } catch {
+            try parser.feed(chunk) { event in
+                switch event {
+                case .part(let headers): for (name, value) in headers { header(name, value) }
+                case .bytes(var bytes): partBytes(&bytes)
+                case .partEnd: partComplete()
+                }
+            }
+        } catch is FormParser.Malformed {
             throw Problem.badRequest("This form cannot be read: its parts are not valid multipart/form-data.", field: "form")
         }
         if let failure { throw failure }
     }
 
     private func finish() throws {
+        guard parser.isComplete else {
+            throw Problem.badRequest("This form ends early: its closing boundary never came.", field: "form")
+        }
         guard photoComplete else {
             throw Problem.badRequest("The form has no whole “photo” part: send the file in a part named “photo”.", field: "photo")
         }
