@@ -10,18 +10,27 @@ struct TestOpenIDProvider {
     let process: ChildProcess
     let folder: URL
 
+    /// A port found free may be taken by another suite's process before the provider binds it (it then exits with
+    /// 3): it is started again on another, at most three times.
     static func start() async throws -> TestOpenIDProvider {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oidc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let port = try freePort()
-        let process = try ChildProcess(
-            "/usr/bin/env", ["python3", "-m", "oidc_provider_mock", "--port", String(port), "--require-nonce"],
-            log: folder.appendingPathComponent("output.log").path)
-        let issuer = "http://127.0.0.1:\(port)"
-        guard try await waitForHTTP(issuer + "/.well-known/openid-configuration", server: process, timeout: 60) == 200 else {
-            throw TestSetupError("oidc-provider-mock did not start: \(process.logTail)")
+        for attempt in 1...3 {
+            let port = try freePort()
+            let process = try ChildProcess(
+                "/usr/bin/env", ["python3", "-m", "oidc_provider_mock", "--port", String(port), "--require-nonce"],
+                log: folder.appendingPathComponent("output-\(attempt).log").path)
+            let issuer = "http://127.0.0.1:\(port)"
+            do {
+                guard try await waitForHTTP(issuer + "/.well-known/openid-configuration", server: process, timeout: 60) == 200 else {
+                    throw TestSetupError("oidc-provider-mock did not start: \(process.logTail)")
+                }
+            } catch  where attempt < 3 && process.ended != nil && process.logTail.contains("address already in use") {
+                continue
+            }
+            return TestOpenIDProvider(issuer: issuer, process: process, folder: folder)
         }
-        return TestOpenIDProvider(issuer: issuer, process: process, folder: folder)
+        throw TestSetupError("unreachable: the third attempt returns or throws")
     }
 
     /// Sets the claims the provider gives for `sub` (e-mail, whether it verified it, name).
