@@ -148,6 +148,8 @@ public struct MyData: Codable, Sendable {
     public var moments: [MomentJSON] = []
     /// The Maloja server the capsule's song comes from; its API key is not written here.
     public var scrobbler: ScrobblerJSON? = nil
+    /// The devices' app passwords for WebDAV: names, dates, last address; never the passwords.
+    public var appPasswords: [AppPasswordJSON] = []
     /// The browsers notices are pushed to; their push addresses and keys are not written here.
     public var pushDevices: [PushDeviceJSON] = []
     /// CAP-2: an account's capsules, oldest first.

@@ -87,6 +87,14 @@ extension AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/me/sessions/{session}",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
+        // An account's own app passwords for WebDAV; {appPassword} is the organizer's, so only they revoke it.
+        Row(method: .get, path: "/api/v1/me/app-passwords", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        Row(
+            method: .post, path: "/api/v1/me/app-passwords", json: ["name": "Phone"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .created, .created, .created)),
+        Row(
+            method: .delete, path: "/api/v1/me/app-passwords/{appPassword}",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
         // SUP-2: anyone writes; the admin reads and closes.
         Row(
             method: .post, path: "/api/v1/support/tickets", json: ["subject": "Help", "message": "Where are my photos?"],

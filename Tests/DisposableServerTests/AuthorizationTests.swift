@@ -132,6 +132,10 @@ struct AuthorizationTests {
                         token: organizer)
                     path = path.replacingOccurrences(of: "{device}", with: try #require(device.string("id"), "\(device.text)"))
                 }
+                if path.contains("{appPassword}") {
+                    let made = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "Phone"), token: organizer)
+                    path = path.replacingOccurrences(of: "{appPassword}", with: try #require(made.string("id"), "\(made.text)"))
+                }
                 if path.contains("{moment}") {
                     let moment = try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "Mine"), token: organizer)
                     path = path.replacingOccurrences(of: "{moment}", with: try #require(moment.string("id")))
@@ -211,6 +215,7 @@ struct AuthorizationTests {
             // Each row's path with its parameter named as the router names it.
             let parameters = [
                 "{photo}", "{user}", "{ticket}", "{upload}", "{asset}", "{comment}", "{video}", "{moment}", "{friend}", "{capsule}", "{device}",
+                "{appPassword}",
             ]
             let covered = Set(
                 Self.rows.map { (row: Row) -> String in

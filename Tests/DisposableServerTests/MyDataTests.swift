@@ -50,6 +50,9 @@ struct MyDataTests {
             #expect(face.status == .ok, "\(face.text)")
             let picture = try #require(try await app.services.blobs.contents(key: ProfileService.key(me)))
 
+            // And a phone's app password for WebDAV.
+            let secret = try await app.appPassword(token: olivia, name: "Olivia's phone")
+
             // MUT 1: the export
             let export = try await app.call(.get, "/api/v1/me/export", token: olivia)
             #expect(export.status == .ok && export.headers[.contentType] == "application/zip")
@@ -63,6 +66,8 @@ struct MyDataTests {
             #expect((data["memberships"] as? [[String: Any]])?.map { $0["eventName"] as? String } == ["Ben's wedding"])
             #expect((data["tickets"] as? [[String: Any]])?.count == 1 && (data["sessions"] as? [[String: Any]])?.count == 1)
             #expect((data["moments"] as? [[String: Any]])?.map { $0["text"] as? String } == ["Packed the car"])
+            #expect((data["appPasswords"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Olivia's phone"])
+            #expect(!String(decoding: try await extract(zip, "data.json"), as: UTF8.self).contains(secret.replacingOccurrences(of: "-", with: "")))
             let listed = try #require(data["photos"] as? [[String: Any]])
             #expect(Set(listed.compactMap { $0["id"] as? String }) == Set(originals.keys), "my own photos, not Ben's")
             for photo in listed {

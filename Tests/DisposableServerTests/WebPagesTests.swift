@@ -133,6 +133,13 @@ struct WebPagesTests {
         PageRow(
             method: .post, path: "/account/push/{device}/remove", expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)
         ),
+        // Devices: app passwords for WebDAV — made (the page shows it), a made-up id revoked is not found.
+        PageRow(method: .get, path: "/account/devices", expected: accounts),
+        PageRow(method: .post, path: "/account/devices", form: "name=Phone", expected: statuses(.seeOther, .seeOther, .seeOther, .ok, .ok, .ok)),
+        PageRow(
+            method: .post, path: "/account/devices/{device}/revoke",
+            expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)
+        ),
         // Sign in with OpenID Connect — the provider set here answers nowhere: said on the page (502), or on
         // My account (303); a callback without its state is refused, or sent to My account for someone signed in.
         PageRow(

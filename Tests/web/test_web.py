@@ -823,6 +823,47 @@ def music_checks(organizer, server, check):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def devices_checks(organizer, server, check):
+    """My account → Devices: an app password made for a phone is shown once, opens WebDAV with the account's e-mail
+    (a real PROPFIND), is listed with its use, and revoked opens nothing."""
+    phone.set_size(organizer, phone.PHONE)
+    organizer.get(server.base + "/account")
+    click_and_load(organizer, organizer.find_element(By.CSS_SELECTOR, "a[href='/account/devices']"), "/account/devices", "the Devices page")
+    organizer.find_element(By.ID, "device-name").send_keys("Emma's phone")
+    organizer.find_element(By.ID, "new-app-password").click()
+    secret = wait(organizer, lambda d: next((e.get_attribute("value") for e in d.find_elements(By.ID, "made-password")), None), "the new password")
+    assert re.fullmatch(r"([a-z2-9]{4}-){5}[a-z2-9]{4}", secret), secret
+    problems = phone.controls_inside(organizer, "#new-password")
+    assert not problems, problems
+    shot(organizer, "account-devices-made")
+    email = organizer.find_element(By.ID, "dav-user").text
+    address = organizer.find_element(By.ID, "dav-address").get_attribute("value")
+    assert address == server.base + "/dav/", address
+
+    def propfind():
+        request = urllib.request.Request(server.base + "/dav/library/", method="PROPFIND", headers={
+            "Depth": "0", "Authorization": "Basic " + base64.b64encode(f"{email}:{secret}".encode()).decode()})
+        try:
+            with urllib.request.urlopen(request) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+    assert propfind() == 207
+    organizer.get(server.base + "/account/devices")
+    assert secret not in organizer.page_source, "shown once"
+    item = organizer.find_element(By.CSS_SELECTOR, "#passwords li")
+    assert "Emma's phone" in item.text and "last used" in item.text, item.text
+    organizer.execute_script("document.getElementById('passwords').scrollIntoView()")
+    problems = phone.controls_inside(organizer, "#passwords")
+    assert not problems, problems
+    shot(organizer, "account-devices")
+    french_dark(organizer, server, "/account/devices", "account-devices-fr-dark")
+    click_and_load(organizer, organizer.find_element(By.CSS_SELECTOR, "#passwords li button"), "done=revoked", "revoked")
+    assert propfind() == 401
+    phone.set_size(organizer, phone.DEFAULT)
+    check("My account → Devices: an app password shown once opens WebDAV with the e-mail, is listed with its last use, inside 390 px; revoked it opens nothing")
+
+
 def push_checks(organizer, server, check):
     """Notices on phones. The bell offers them to an account (asked only on a tap); the service worker
     registers at the site's root; its display code, run by Chromium, shows a notice as the server worded it and opens
@@ -1484,6 +1525,7 @@ def main():
         board_checks(organizer, server, check, drivers)
         instagram_checks(organizer, server, downloads, check)
         music_checks(organizer, server, check)
+        devices_checks(organizer, server, check)
         push_checks(organizer, server, check)
         openid_checks(check, drivers)
         first_look_checks(check, drivers)
@@ -1988,7 +2030,7 @@ def main():
         # No page is wider than a phone, at 360 and 390 px, in English and French; and a
         # screenshot of each at 390 px, light and dark, in both languages (look at them: .build/web-artifacts/pages).
         pages = {
-            "organizer": (organizer, ["/", "/events", "/account", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/moments", "/help",
+            "organizer": (organizer, ["/", "/events", "/account", "/account/devices", "/events/new", f"/events/{event_id}", f"/events/{later_id}", "/moments", "/help",
                                       "/terms", "/privacy", "/library", "/capsules", "/friends"]),
             "guest": (ana, [url + "/camera", url, url + "/mine", url + "/recap", url + "/continue", "/my-data"]),
             "visitor": (cleo, ["/login", "/forgot", "/register", "/support", url, later_url.split("?")[0], "/e/ZZZZ-ZZZZ", "/no-such-page"]),

@@ -3719,6 +3719,101 @@ extension Components {
                 case hasPassword
             }
         }
+        /// - Remark: Generated from `#/components/schemas/AppPassword`.
+        public struct AppPassword: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppPassword/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AppPassword/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AppPassword/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/AppPassword/lastUsedAt`.
+            public var lastUsedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/AppPassword/lastUsedAddress`.
+            public var lastUsedAddress: Swift.String?
+            /// Creates a new `AppPassword`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - createdAt:
+            ///   - lastUsedAt:
+            ///   - lastUsedAddress:
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                createdAt: Foundation.Date,
+                lastUsedAt: Foundation.Date? = nil,
+                lastUsedAddress: Swift.String? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.createdAt = createdAt
+                self.lastUsedAt = lastUsedAt
+                self.lastUsedAddress = lastUsedAddress
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case createdAt
+                case lastUsedAt
+                case lastUsedAddress
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AppPasswordInput`.
+        public struct AppPasswordInput: Codable, Hashable, Sendable {
+            /// The device's name, as the list shows it
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppPasswordInput/name`.
+            public var name: Swift.String
+            /// Creates a new `AppPasswordInput`.
+            ///
+            /// - Parameters:
+            ///   - name: The device's name, as the list shows it
+            public init(name: Swift.String) {
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NewAppPassword`.
+        public struct NewAppPassword: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NewAppPassword/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NewAppPassword/name`.
+            public var name: Swift.String
+            /// 24 letters and digits in groups of four; case, spaces and dashes do not matter when typed
+            ///
+            /// - Remark: Generated from `#/components/schemas/NewAppPassword/password`.
+            public var password: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NewAppPassword/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `NewAppPassword`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - password: 24 letters and digits in groups of four; case, spaces and dashes do not matter when typed
+            ///   - createdAt:
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                password: Swift.String,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.name = name
+                self.password = password
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case password
+                case createdAt
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Scrobbler`.
         public struct Scrobbler: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Scrobbler/kind`.

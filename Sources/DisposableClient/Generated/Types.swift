@@ -337,6 +337,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
     func unlinkScrobbler(_ input: Operations.UnlinkScrobbler.Input) async throws -> Operations.UnlinkScrobbler.Output
+    /// My app passwords, newest first: each device's own password for WebDAV (/dav/), with its last use; the passwords themselves are never sent back
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/app-passwords`.
+    /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/get(listAppPasswords)`.
+    func listAppPasswords(_ input: Operations.ListAppPasswords.Input) async throws -> Operations.ListAppPasswords.Output
+    /// Make an app password for a device (a phone's backup app, a file manager): it opens WebDAV only, with my e-mail as the user name; shown in this answer only; at most 20
+    ///
+    /// - Remark: HTTP `POST /api/v1/me/app-passwords`.
+    /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/post(createAppPassword)`.
+    func createAppPassword(_ input: Operations.CreateAppPassword.Input) async throws -> Operations.CreateAppPassword.Output
+    /// Revoke an app password: it opens nothing from now on
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/me/app-passwords/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/{id}/delete(revokeAppPassword)`.
+    func revokeAppPassword(_ input: Operations.RevokeAppPassword.Input) async throws -> Operations.RevokeAppPassword.Output
     /// The instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
     ///
     /// - Remark: HTTP `GET /api/v1/me/openid`.
@@ -1450,6 +1465,39 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
     public func unlinkScrobbler(headers: Operations.UnlinkScrobbler.Input.Headers = .init()) async throws -> Operations.UnlinkScrobbler.Output {
         try await unlinkScrobbler(Operations.UnlinkScrobbler.Input(headers: headers))
+    }
+    /// My app passwords, newest first: each device's own password for WebDAV (/dav/), with its last use; the passwords themselves are never sent back
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/app-passwords`.
+    /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/get(listAppPasswords)`.
+    public func listAppPasswords(headers: Operations.ListAppPasswords.Input.Headers = .init()) async throws -> Operations.ListAppPasswords.Output {
+        try await listAppPasswords(Operations.ListAppPasswords.Input(headers: headers))
+    }
+    /// Make an app password for a device (a phone's backup app, a file manager): it opens WebDAV only, with my e-mail as the user name; shown in this answer only; at most 20
+    ///
+    /// - Remark: HTTP `POST /api/v1/me/app-passwords`.
+    /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/post(createAppPassword)`.
+    public func createAppPassword(
+        headers: Operations.CreateAppPassword.Input.Headers = .init(),
+        body: Operations.CreateAppPassword.Input.Body
+    ) async throws -> Operations.CreateAppPassword.Output {
+        try await createAppPassword(Operations.CreateAppPassword.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Revoke an app password: it opens nothing from now on
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/me/app-passwords/{id}`.
+    /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/{id}/delete(revokeAppPassword)`.
+    public func revokeAppPassword(
+        path: Operations.RevokeAppPassword.Input.Path,
+        headers: Operations.RevokeAppPassword.Input.Headers = .init()
+    ) async throws -> Operations.RevokeAppPassword.Output {
+        try await revokeAppPassword(Operations.RevokeAppPassword.Input(
+            path: path,
+            headers: headers
+        ))
     }
     /// The instance's OpenID Connect provider as I see it: linked or not (linking is done in a browser, on My account, through the provider's pages)
     ///

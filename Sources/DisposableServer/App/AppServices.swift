@@ -11,6 +11,8 @@ public struct AppServices: Sendable {
 
     // Feature services: each owns its rules (and its rate limiters).
     public let accounts: AccountService
+    /// Devices' own passwords for WebDAV.
+    let appPasswords: AppPasswordService
     let events: EventService
     let joining: JoinService
     let photos: PhotoService
@@ -36,6 +38,8 @@ public struct AppServices: Sendable {
     let signUps: SignUpService
     let support: SupportService
     let library: LibraryService
+    /// The library over WebDAV.
+    let dav: DAVService
     let guestbook: GuestbookService
     let notifications: NotificationService
 
@@ -99,6 +103,8 @@ public struct AppServices: Sendable {
             clock: clock)
 
         accounts = AccountService(database: database, clock: clock, configuration: configuration)
+        appPasswords = AppPasswordService(
+            passwords: AppPasswordRepository(database: Database(database)), clock: clock, limiter: accounts.loginLimiter)
         let rememberedEvents = RememberedEvents(events: eventRows, recent: recentReads)
         events = EventService(
             events: eventRows, guests: guests, passwords: passwords, clock: clock, links: links,
@@ -159,7 +165,8 @@ public struct AppServices: Sendable {
             limiter: RateLimiter([.target: configuration.limits.guestbookWrites]),
             clock: clock)
         myData = MyDataService(
-            rows: PersonalDataRepository(database: Database(database)), accounts: accounts, profiles: profiles, events: events,
+            rows: PersonalDataRepository(database: Database(database)), accounts: accounts, appPasswords: appPasswords, profiles: profiles,
+            events: events,
             photos: photos,
             photoRows: photoRows, deletion: deletion,
             pendingWrites: pendingWrites, blobs: blobs, changes: changes, clock: clock)
@@ -190,6 +197,9 @@ public struct AppServices: Sendable {
                 maxImageBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels,
                 videos: .accepted(libraryVideos, maxBytes: configuration.maxVideoBytes)),
             pendingWrites: pendingWrites, newWork: newWork, feed: libraryFeed, clock: clock, logger: logger)
+        dav = DAVService(
+            entries: DAVRepository(database: Database(database)), library: library, ingest: ingest, blobs: blobs, pendingWrites: pendingWrites,
+            clock: clock)
         libraryRenderer = LibraryRenderer(
             assets: libraryRows, blobs: blobs, derivatives: derivatives, pendingWrites: pendingWrites, feed: libraryFeed, jobs: jobs,
             videoLimits: libraryVideos,

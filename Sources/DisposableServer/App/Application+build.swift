@@ -17,6 +17,11 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
             imageOrigins: services.signer.bucket.map { [$0.origin] } ?? [], formOrigins: services.configuration.openID.map { [$0.origin] } ?? []))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: ProtocolRulesMiddleware())
+    // WebDAV's methods and paths are its own; it signs in with app passwords, never a session.
+    router.add(
+        middleware: DAVController(
+            dav: services.dav, events: DAVEvents(events: services.events, gallery: services.gallery, photos: services.photos),
+            appPasswords: services.appPasswords))
     let identities = RememberedIdentities(accounts: services.accounts, recent: services.recentReads)
     router.add(middleware: PageNotFoundMiddleware { try await identities.identity(for: $0, isRead: true) })
     // Signed media links carry their own grant: no session to look up (PERF-3).
@@ -46,6 +51,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     MomentController(moments: services.moments).addRoutes(to: withSession)
     CapsuleController(capsules: services.capsules).addRoutes(to: withSession)
     ScrobblerController(scrobblers: services.scrobblers).addRoutes(to: withSession)
+    AppPasswordController(appPasswords: services.appPasswords).addRoutes(to: withSession)
     PushController(push: services.push).addRoutes(to: withSession)
     OpenIDController(openID: services.openID).addRoutes(to: withSession)
     FriendController(friends: services.friends).addRoutes(to: withSession)
@@ -108,6 +114,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     AccountPages(
         accounts: services.accounts, profiles: services.profiles, scrobblers: services.scrobblers, push: services.push, openID: services.openID
     ).addRoutes(to: withSession)
+    DevicePages(appPasswords: services.appPasswords, davAddress: services.configuration.publicBaseURL + "/dav/").addRoutes(to: withSession)
     SupportController(support: services.support).addRoutes(to: withSession)
     MyDataController(myData: services.myData, blobs: services.blobs).addRoutes(to: withSession)
     MyDataPages(myData: services.myData, joining: services.joining, secure: secure).addRoutes(to: withSession)

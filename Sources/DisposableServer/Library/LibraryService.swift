@@ -138,6 +138,11 @@ struct LibraryService: Sendable {
         }
         let staged = try await ingest.stage(body, declaredLength: declaredLength, under: policy)
         defer { staged.discard() }
+        return try await replace(asset, with: staged, for: user)
+    }
+
+    /// The same with the new bytes staged already (a WebDAV client writing over a path).
+    func replace(_ asset: LibraryAsset, with staged: StagedUpload, for user: User) async throws -> LibraryAsset {
         let format = try await ingest.identify(staged, under: policy).format
         if staged.sha256 == asset.sha256 { return asset }  // nothing changed
         if let other = try await assets.find(userID: user.id, sha256: staged.sha256) { throw Problem.alreadyInLibrary(other) }

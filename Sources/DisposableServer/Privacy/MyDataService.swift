@@ -7,6 +7,8 @@ struct MyDataService: Sendable {
     /// What is read and erased of a person across the tables (`PersonalDataRepository`).
     let rows: PersonalDataRepository
     let accounts: AccountService
+    /// The account's devices' passwords (their names and last uses; never the secrets).
+    let appPasswords: AppPasswordService
     let profiles: ProfileService
     let events: EventService
     let photos: PhotoService
@@ -52,6 +54,7 @@ struct MyDataService: Sendable {
             data.library = library.map(\.1)
             data.moments = try await rows.moments(of: user.id)
             data.scrobbler = try await rows.scrobbler(of: user.id)
+            data.appPasswords = try await appPasswords.list(for: user)
             data.pushDevices = try await rows.pushDevices(.user(user.id))
             data.friends = try await rows.friendNames(of: user.id)
             data.capsuleComments = try await rows.capsuleComments(by: user.id)

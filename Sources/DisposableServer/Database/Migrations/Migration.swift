@@ -70,6 +70,8 @@ let migrations: [Migration] = [
     .v48FairStaging,
     .v49RevealMoment,
     .v50FirstLooks,
+    .v51AppPasswords,
+    .v52WebDAV,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

@@ -1,0 +1,95 @@
+import DisposableAPI
+import Foundation
+import Hummingbird
+
+/// `/account/devices`: the app passwords a phone's backup app or a computer's file manager opens the library over
+/// WebDAV with — made (the password shown this once), listed with their last use, revoked — and the settings to
+/// type into those apps.
+struct DevicePages {
+    let appPasswords: AppPasswordService
+    /// `https://HOST/dav/`, the address the apps are given.
+    let davAddress: String
+
+    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("/account/devices", use: page)
+        router.post("/account/devices", use: create)
+        router.post("/account/devices/:device/revoke", use: revoke)
+    }
+
+    private static let toLogin = WebRequest.redirect("/login?next=/account/devices")
+
+    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard case .user(let user, _) = context.identity else { return Self.toLogin }
+        let web = WebRequest(request, context: context)
+        let notice = request.uri.queryParameters.get("done") == "revoked" ? web.t("devices_revoked") : nil
+        return try await render(web, user: user, notice: notice)
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard case .user(let user, _) = context.identity else { return Self.toLogin }
+        let web = WebRequest(request, context: context)
+        let form = try await WebForm.read(request)
+        do {
+            let made = try await appPasswords.create(AppPasswordInput(name: form["name"] ?? ""), for: user)
+            // Rendered, not redirected to: the password must not be kept in an address or the history.
+            return try await render(web, user: user, made: made)
+        } catch let problem as Problem {
+            return try await render(web, user: user, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+
+    @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard case .user(let user, _) = context.identity else { return Self.toLogin }
+        do {
+            try await appPasswords.revoke(try context.parameters.require("device"), for: user)
+            return WebRequest.redirect("/account/devices?done=revoked")
+        } catch let problem as Problem {
+            let web = WebRequest(request, context: context)
+            return try await render(web, user: user, error: web.problemMessage(problem), status: problem.status)
+        }
+    }
+
+    private func render(
+        _ web: WebRequest, user: User, made: NewAppPasswordJSON? = nil, notice: String? = nil, error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let passwords = try await appPasswords.list(for: user).map { password in
+            DevicesPage.Password(
+                id: password.id, name: password.name, created: web.time(password.createdAt), lastUsed: password.lastUsedAt.map(web.time),
+                lastAddress: password.lastUsedAddress)
+        }
+        return web.page(
+            "devices", title: web.t("devices_title"),
+            model: DevicesPage(
+                davAddress: davAddress, email: user.email, made: made.map { .init(name: $0.name, password: $0.password) },
+                passwords: passwords, hasPasswords: !passwords.isEmpty, full: passwords.count >= AppPasswordService.limit,
+                notice: notice, error: error),
+            status: status)
+    }
+}
+
+struct DevicesPage: Sendable {
+    struct Password: Sendable {
+        let id: String
+        let name: String
+        let created: TimeText
+        let lastUsed: TimeText?
+        let lastAddress: String?
+    }
+
+    struct Made: Sendable {
+        let name: String
+        let password: String
+    }
+
+    let davAddress: String
+    let email: String
+    /// The password just made: shown this once.
+    let made: Made?
+    let passwords: [Password]
+    let hasPasswords: Bool
+    /// The account has as many as it may.
+    let full: Bool
+    let notice: String?
+    let error: String?
+}

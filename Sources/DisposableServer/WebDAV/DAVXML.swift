@@ -1,0 +1,166 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// A property's name: its namespace ("" for none) and local name.
+struct DAVName: Hashable, Sendable, Codable {
+    let namespace: String
+    let name: String
+
+    static func dav(_ name: String) -> DAVName { DAVName(namespace: "DAV:", name: name) }
+}
+
+/// What a PROPFIND asks for.
+enum DAVPropfind: Equatable, Sendable {
+    case allProperties
+    case propertyNames
+    case properties([DAVName])
+}
+
+/// One instruction of a PROPPATCH, in the order sent (the later wins).
+enum DAVPropertyChange: Equatable, Sendable {
+    /// `value` is the property's content as XML, namespaces declared where they are used.
+    case set(DAVName, value: String)
+    case remove(DAVName)
+}
+
+/// The bodies of PROPFIND and PROPPATCH, read with the platform's XML parser under limits: at most 64 KB, no
+/// document type declaration (so no entity can expand: "billion laughs" is refused before parsing), no external
+/// entity ever fetched, names well-formed under XML namespaces.
+enum DAVXML {
+    static let maxBody = 64 * 1024
+
+    struct Malformed: Error {
+        let reason: String
+    }
+
+    static func propfind(_ body: Data) throws -> DAVPropfind {
+        guard !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return .allProperties }
+        let root = try parse(body)
+        guard root.name == .dav("propfind") else { throw Malformed(reason: "The body is not a DAV:propfind.") }
+        for child in root.children {
+            switch child.name {
+            case .dav("allprop"): return .allProperties
+            case .dav("propname"): return .propertyNames
+            case .dav("prop"): return .properties(child.children.map(\.name))
+            default: continue
+            }
+        }
+        throw Malformed(reason: "A propfind names allprop, propname or prop.")
+    }
+
+    static func proppatch(_ body: Data) throws -> [DAVPropertyChange] {
+        let root = try parse(body)
+        guard root.name == .dav("propertyupdate") else { throw Malformed(reason: "The body is not a DAV:propertyupdate.") }
+        var changes: [DAVPropertyChange] = []
+        for instruction in root.children {
+            guard instruction.name == .dav("set") || instruction.name == .dav("remove") else { continue }
+            for prop in instruction.children where prop.name == .dav("prop") {
+                for property in prop.children {
+                    changes.append(
+                        instruction.name == .dav("set") ? .set(property.name, value: property.innerXML) : .remove(property.name))
+                }
+            }
+        }
+        guard !changes.isEmpty else { throw Malformed(reason: "The propertyupdate changes nothing.") }
+        return changes
+    }
+
+    /// An element as read: its name, children, and its content written back as XML.
+    final class Element {
+        let name: DAVName
+        var children: [Element] = []
+        var innerXML = ""
+
+        init(name: DAVName) { self.name = name }
+    }
+
+    static func parse(_ body: Data) throws -> Element {
+        guard body.count <= maxBody else { throw Malformed(reason: "The body is larger than 64 KB.") }
+        // A DTD is how entities are declared: none is needed by WebDAV, and none is read.
+        if body.range(of: Data("<!DOCTYPE".utf8)) != nil || body.range(of: Data("<!ENTITY".utf8)) != nil
+            || body.range(of: Data("<!doctype".utf8)) != nil
+        {
+            throw Malformed(reason: "Document type declarations are not accepted.")
+        }
+        let reader = Reader()
+        let parser = XMLParser(data: body)
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = reader
+        guard parser.parse(), reader.failure == nil, let root = reader.root else {
+            throw Malformed(reason: reader.failure ?? "The body is not well-formed XML.")
+        }
+        return root
+    }
+
+    private final class Reader: NSObject, XMLParserDelegate {
+        var root: Element?
+        var stack: [Element] = []
+        var failure: String?
+        var elements = 0
+
+        func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+            // `xmlns:p=""` is not allowed by XML namespaces 1.0.
+            if !prefix.isEmpty, namespaceURI.isEmpty { fail(parser, "A namespace prefix is bound to nothing.") }
+        }
+
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            elements += 1
+            guard elements <= 10_000, stack.count < 64 else { return fail(parser, "The body holds too many elements.") }
+            if let qualified = qualifiedName, qualified.contains(":"), (namespaceURI ?? "").isEmpty {
+                return fail(parser, "An element's prefix names no namespace.")
+            }
+            let element = Element(name: DAVName(namespace: namespaceURI ?? "", name: elementName))
+            for open in stack { open.innerXML += "<\(elementName) xmlns=\"\(DAVXML.escape(namespaceURI ?? ""))\"" }
+            let plain = attributes.filter { !$0.key.contains(":") && $0.key != "xmlns" }.sorted { $0.key < $1.key }
+            for open in stack {
+                for (key, value) in plain { open.innerXML += " \(key)=\"\(DAVXML.escape(value))\"" }
+                open.innerXML += ">"
+            }
+            if let parent = stack.last { parent.children.append(element) } else if root == nil { root = element }
+            stack.append(element)
+        }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+            stack.removeLast()
+            for open in stack { open.innerXML += "</\(elementName)>" }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard let current = stack.last else { return }
+            current.innerXML += DAVXML.escape(string)
+            for open in stack.dropLast() { open.innerXML += DAVXML.escape(string) }
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            if failure == nil { failure = "The body is not well-formed XML." }
+        }
+
+        private func fail(_ parser: XMLParser, _ reason: String) {
+            if failure == nil { failure = reason }
+            parser.abortParsing()
+        }
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
