@@ -864,6 +864,36 @@ def devices_checks(organizer, server, check):
     check("My account → Devices: an app password shown once opens WebDAV with the e-mail, is listed with its last use, inside 390 px; revoked it opens nothing")
 
 
+def share_target_checks(organizer, server, downloads, check):
+    """Android's share sheet offers the installed app: the manifest names a share target, the service worker takes
+    the shared files (a POST that never reaches the server) and the library adds them through its queue."""
+    with urllib.request.urlopen(server.base + "/manifest.webmanifest") as response:
+        target = json.load(response)["share_target"]
+    assert target["action"] == "/library/shared" and target["enctype"] == "multipart/form-data", target
+    organizer.get(server.base + "/library")
+    wait(organizer, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"), "the service worker in control")
+    before = len(json.loads(organizer.execute_script(
+        "return fetch('/api/v1/library/assets?limit=100').then(r => r.text())"))["items"])
+    shared = os.path.join(downloads, "IMG_SHARED.jpg")
+    subprocess.run(["vips", "gaussnoise", shared + "[Q=85]", "420", "300"], check=True)
+    # What the share sheet does: a POST of the files to the manifest's action, as a navigation.
+    organizer.execute_script("""
+      const form = document.createElement('form');
+      Object.assign(form, { method: 'post', action: '/library/shared', enctype: 'multipart/form-data', id: 'share-sheet' });
+      form.innerHTML = '<input type="file" name="photos" multiple id="shared-files">';
+      document.body.append(form);""")
+    organizer.find_element(By.ID, "shared-files").send_keys(shared)
+    organizer.execute_script("document.getElementById('share-sheet').submit()")
+    wait(organizer, lambda d: d.current_url.rstrip("/").endswith("/library"), "back on the library")
+    def count():
+        return len(json.loads(organizer.execute_script("return fetch('/api/v1/library/assets?limit=100').then(r => r.text())"))["items"])
+    wait(organizer, lambda d: count() == before + 1, "the shared photo in the library")
+    names = [item["fileName"] for item in json.loads(organizer.execute_script(
+        "return fetch('/api/v1/library/assets?limit=100').then(r => r.text())"))["items"]]
+    assert "IMG_SHARED.jpg" in names, names
+    check("a photo shared to the installed app (share target) lands in the library, through the service worker and the queue")
+
+
 def push_checks(organizer, server, check):
     """Notices on phones. The bell offers them to an account (asked only on a tap); the service worker
     registers at the site's root; its display code, run by Chromium, shows a notice as the server worded it and opens
@@ -1526,6 +1556,7 @@ def main():
         instagram_checks(organizer, server, downloads, check)
         music_checks(organizer, server, check)
         devices_checks(organizer, server, check)
+        share_target_checks(organizer, server, downloads, check)
         push_checks(organizer, server, check)
         openid_checks(check, drivers)
         first_look_checks(check, drivers)

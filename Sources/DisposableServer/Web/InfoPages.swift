@@ -113,8 +113,23 @@ struct WebManifest: Encodable {
         var purpose = "any maskable"
     }
 
+    /// Android's share sheet offers the installed app for photos and videos: the service worker (`sw.js`) takes the
+    /// shared files and the library page adds them, through the same queue as a picked file.
+    struct ShareTarget: Encodable {
+        struct Parameters: Encodable {
+            struct Files: Encodable {
+                let name: String
+                let accept: [String]
+            }
+            let files: [Files]
+        }
+        var action = "/library/shared", method = "POST", enctype = "multipart/form-data"
+        var params = Parameters(files: [.init(name: "photos", accept: ["image/*", "video/*"])])
+    }
+
     let name, short_name, description: String
     var start_url = "/", scope = "/", display = "standalone", background_color = "#1b1a17", theme_color = "#e2583e"
     let lang: String
     let icons: [Icon]
+    var share_target = ShareTarget()
 }

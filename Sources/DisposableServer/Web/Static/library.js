@@ -277,6 +277,18 @@ if (!inTrash) {
       file.type.startsWith('image/') || file.type.startsWith('video/') || /\.(heic|heif|avif|mov|mp4|webm)$/i.test(file.name));
     for (const file of photos) await queue.add(file, 'library');
   };
+  // Photos shared to the installed app (the service worker kept them), then the worker registered for next time.
+  if ('caches' in window) {
+    const cache = await caches.open('disposable-shared');
+    for (const request of await cache.keys()) {
+      const response = await cache.match(request);
+      const name = decodeURIComponent(response.headers.get('X-File-Name') || 'shared');
+      await add([new File([await response.blob()], name, { type: response.headers.get('Content-Type') || '' })]);
+      await cache.delete(request);
+    }
+    if (location.search.includes('shared')) history.replaceState(null, '', '/library');
+  }
+  navigator.serviceWorker?.register('/sw.js').catch(() => {});
   const input = document.getElementById('library-files');
   input.addEventListener('change', async () => { await add(input.files); input.value = ''; });
   // An Instagram export, read here, each photo queued with its post's date and caption.

@@ -1,4 +1,24 @@
-// The service worker. A notice sent to this browser (Web Push, already worded by the server in the
+// The service worker. Photos and videos shared to the installed app (the manifest's share_target) are kept here
+// for the library page, which adds them through its upload queue: the share's POST never reaches the server.
+const SHARED = 'disposable-shared';
+// Pages opened before the worker existed are its own at once (a share from them must not reach the server).
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== 'POST' || url.origin !== self.location.origin || url.pathname !== '/library/shared') return;
+  event.respondWith((async () => {
+    const form = await event.request.formData();
+    const files = form.getAll('photos').filter((file) => file instanceof File).slice(0, 500);
+    const cache = await caches.open(SHARED);
+    const stamp = Date.now();
+    await Promise.all(files.map((file, index) => cache.put(
+      `/shared/${stamp}-${index}`,
+      new Response(file, { headers: { 'Content-Type': file.type || 'application/octet-stream', 'X-File-Name': encodeURIComponent(file.name) } }))));
+    return Response.redirect('/library?shared', 303);
+  })());
+});
+
+// A notice sent to this browser (Web Push, already worded by the server in the
 // reader's language) is shown even with every page closed; a tap opens its page, in a tab of ours if one is open.
 self.addEventListener('push', (event) => {
   let notice = {};
