@@ -11,6 +11,7 @@ import container
 import gallery
 import ingest
 import library_sync
+import webdav_copy
 import memory
 import real_photos
 from common import BINARY, ROOT, WORK, ContainerServer, Server, organizer_and_event, stage
@@ -111,6 +112,8 @@ def main():
     parser.add_argument("--photos", type=int, default=40)
     parser.add_argument("--ingest-only", action="store_true", help="PERF-1 on both corpora, and stop")
     parser.add_argument("--library-only", action="store_true", help="the first sync of 1,000 photos (LIB-4), and stop")
+    parser.add_argument("--webdav", action="store_true",
+                        help="rclone copy of 1,000 photos over WebDAV against the first disposable sync of them, and stop")
     parser.add_argument("--encryption", action="store_true",
                         help="PERF-1 on both corpora with photos encrypted at rest and without, in turn, and stop")
     parser.add_argument("--before", metavar="PATH", help="PERF-1 of an earlier build's binary and of this one, in turn")
@@ -126,6 +129,8 @@ def main():
     os.makedirs(WORK, exist_ok=True)
     if args.library_only:
         return library()
+    if args.webdav:
+        return webdav()
     with stage("generating the photos", 1800):
         paths = generate(os.path.join(WORK, "photos"), args.photos)
     sizes = [os.path.getsize(path) / 1e6 for path in paths]
@@ -267,6 +272,15 @@ def library():
     report(f"LIB-4 library sync, 1,000 photos: {library_sync.describe(result)}")
     with open(os.path.join(WORK, "summary.txt"), "w") as summary:
         summary.write(time.strftime("%Y-%m-%d %H:%M UTC\n", time.gmtime()) + "\n".join(lines) + "\n")
+
+
+def webdav():
+    """The phone's backup: rclone over WebDAV against `disposable sync`, 1,000 photos."""
+    with stage("generating 1,000 photos for the library", 1800):
+        paths = library_sync.generate(os.path.join(WORK, "library-photos"), 1000)
+    with stage("rclone copy over WebDAV and disposable sync of 1,000 photos, then rclone again", 3600):
+        result = webdav_copy.run(paths)
+    report(f"WebDAV backup, 1,000 photos: {webdav_copy.describe(result)}")
 
 
 def error_note(results: dict) -> str:

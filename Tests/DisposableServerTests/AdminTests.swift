@@ -167,6 +167,14 @@ struct AdminPanelPagesTests {
             #expect(dashboard.text.contains("Your storage is almost full"), "\(dashboard.text)")
             #expect(dashboard.text.contains("of \(Quota.format(Int64(photo.count + 1000))) used"))
             try await app.upload(try await TestImages.jpeg(width: 401, height: 300), event: event, token: organizer).expectProblem(.forbidden)
+            // The field shows the quota to the byte: saved again unchanged, it stays what it was (not "0.01").
+            let shown = try await app.page(.get, "/admin", cookie: admin)
+            let field = try #require(
+                shown.text.components(separatedBy: "id=\"quota-\(olivia)\" name=\"quotaGB\" inputmode=\"decimal\" value=\"").dropFirst().first)
+            let value = String(field.prefix { $0 != "\"" })
+            #expect(try AdminPage.bytes(gigabytes: value, field: "quotaBytes") == Int64(photo.count + 1000), "\(value)")
+            #expect(AdminPage.gigabytes(15_000_000) == "0.015" && AdminPage.gigabytes(50_000_000_000) == "50")
+            #expect(try AdminPage.bytes(gigabytes: "0,015", field: "q") == 15_000_000 && (try? AdminPage.bytes(gigabytes: "1e3", field: "q")) == nil)
             let refused = try await app.page(.post, "/admin/users/\(olivia)/quota", cookie: admin, form: "quotaGB=lots")
             #expect(refused.status == .unprocessableContent && refused.text.contains("number of gigabytes"))
 

@@ -95,6 +95,12 @@ extension AuthorizationTests {
         Row(
             method: .delete, path: "/api/v1/me/app-passwords/{appPassword}",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),
+        // Crash reports: anyone sends one; only the admin reads them.
+        Row(
+            method: .post, path: "/api/v1/client-errors", json: ["message": "x is undefined", "page": "/library"],
+            expected: statuses(.noContent, .noContent, .noContent, .noContent, .noContent, .noContent)),
+        Row(
+            method: .get, path: "/api/v1/admin/client-errors", expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .ok)),
         // SUP-2: anyone writes; the admin reads and closes.
         Row(
             method: .post, path: "/api/v1/support/tickets", json: ["subject": "Help", "message": "Where are my photos?"],

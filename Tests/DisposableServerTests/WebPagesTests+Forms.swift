@@ -64,6 +64,28 @@ extension WebPagesTests {
         }
     }
 
+    @Test(
+        "Deleting an event by typing its name forgives what a phone's keyboard changes (case, curly apostrophes, spaces); a wrong name stays in the field"
+    )
+    func deleteByName() async throws {
+        #expect(DeletionConfirmation.matches(typed: "  emma  &  LEO’S “Wedding” ", name: "Emma & Leo's \"wedding\""))
+        #expect(DeletionConfirmation.matches(typed: "Cafe\u{301}", name: "Café"))
+        #expect(!DeletionConfirmation.matches(typed: "Emma & Leon's wedding", name: "Emma & Leo's wedding"))
+        #expect(!DeletionConfirmation.matches(typed: "  ", name: " "))
+        try await TestApp.run(.sqlite) { app in
+            let organizer = try await app.userToken()
+            let same: HTTPFields = [.init("Sec-Fetch-Site")!: "same-origin"]
+            for (typed, status) in [("Emma+%26+Leon", HTTPResponse.Status.unprocessableContent), ("emma+%26+leo%E2%80%99s++Wedding", .seeOther)] {
+                let event = try await app.createEvent(token: organizer, ["name": "Emma & Leo's wedding"])
+                let answer = try await app.page(
+                    .post, "/events/\(event["id"] as! String)/delete", cookie: organizer, form: "confirm=\(typed)", headers: same)
+                #expect(answer.status == status)
+                if status != .seeOther { #expect(answer.text.contains(#"value="Emma &amp; Leon""#), "what was typed stays") }
+            }
+            #expect((try await app.call(.get, "/api/v1/events", token: organizer)["items"] as? [Any])?.count == 1)
+        }
+    }
+
     @Test("SEC-3: a write from another site is refused, even with the cookie")
     func crossSiteWrites() async throws {
         try await TestApp.run(.sqlite) { app in

@@ -26,6 +26,7 @@ from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import phone
@@ -460,7 +461,10 @@ def guestbook_checks(organizer, server, ben, check, drivers):
         png = response.read()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == 900, "the drawing is not a 900-pixel PNG"
     assert response.headers.get("Content-Disposition", "").find("BenDrawing1.png") >= 0, response.headers.get("Content-Disposition")
-    check("a guest draws with a few colours and undo, and the drawing appears in another's gallery")
+    # Read as what it is: the tile says "Drawing by Ben", not a photo, not only a name.
+    label = dora.execute_script("return document.querySelector(`#grid li[data-id='${arguments[0]}'] button.thumb`).getAttribute('aria-label')", posted["id"])
+    assert label and label.startswith("Drawing by Ben"), label
+    check("a guest draws with a few colours and undo, and the drawing appears in another's gallery, named as a drawing")
 
     # SOC-4: Ben films three seconds with the fake camera (the timer runs); Dora plays it in her viewer.
     ben.get(gallery + "/camera")
@@ -864,6 +868,22 @@ def devices_checks(organizer, server, check):
     check("My account → Devices: an app password shown once opens WebDAV with the e-mail, is listed with its last use, inside 390 px; revoked it opens nothing")
 
 
+def focus_checks(organizer, server, check):
+    """The library's "Add photos" and "Import from Instagram" are labels for hidden file inputs: tabbed to, the label
+    shows the focus ring."""
+    organizer.get(server.base + "/library")
+    for input_id in ["library-files", "instagram-file"]:
+        ActionChains(organizer).send_keys(Keys.TAB).perform()
+        for _ in range(40):
+            if organizer.execute_script("return document.activeElement.id") == input_id:
+                break
+            ActionChains(organizer).send_keys(Keys.TAB).perform()
+        outline = organizer.execute_script(
+            "return getComputedStyle(document.querySelector(`label[for='${arguments[0]}']`)).outlineStyle", input_id)
+        assert outline == "solid", (input_id, outline)
+    check("tabbing to Add photos and Import from Instagram shows the focus ring on the button")
+
+
 def share_target_checks(organizer, server, downloads, check):
     """Android's share sheet offers the installed app: the manifest names a share target, the service worker takes
     the shared files (a POST that never reaches the server) and the library adds them through its queue."""
@@ -906,10 +926,13 @@ def push_checks(organizer, server, check):
     problems = phone.controls_inside(organizer, "#notifications-dialog")
     assert not problems, problems
     shot(organizer, "bell-push-offer")
+    # A browser whose push service never answers: the button says it is working, then the page says it could not.
+    organizer.execute_script("PushManager.prototype.subscribe = () => new Promise(() => {});")
     organizer.find_element(By.ID, "push-on").click()
-    # Headless Chromium has no push service to subscribe with: the page must say so, not fail silently.
-    toast = wait(organizer, lambda d: next((t for t in d.find_elements(By.CSS_SELECTOR, ".toast") if t.text), None), "an answer to the tap")
+    wait(organizer, lambda d: d.find_element(By.ID, "push-on").text == "Turning notifications on…", "the button saying it works")
+    toast = wait(organizer, lambda d: next((t for t in d.find_elements(By.CSS_SELECTOR, ".toast") if t.text), None), "an answer to the tap", timeout=30)
     assert "notifications" in toast.text.lower(), toast.text
+    assert organizer.find_element(By.ID, "push-on").text != "Turning notifications on…"
     scope = organizer.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "navigator.serviceWorker.getRegistration('/').then((r) => done(r ? r.scope : null), (e) => done(String(e)));")
@@ -1557,6 +1580,7 @@ def main():
         music_checks(organizer, server, check)
         devices_checks(organizer, server, check)
         share_target_checks(organizer, server, downloads, check)
+        focus_checks(organizer, server, check)
         push_checks(organizer, server, check)
         openid_checks(check, drivers)
         first_look_checks(check, drivers)
@@ -1989,6 +2013,19 @@ def main():
         storage = organizer.find_element(By.ID, "storage").text
         assert "of 1 KB used" in storage and "almost full" in storage, storage
         check("the admin sets an organizer's quota from the panel; her dashboard shows it and warns her")
+        # Over quota, photos added to the library wait; the banner offers to cancel them, and cancelling empties it.
+        organizer.get(server.base + "/library")
+        full = [os.path.join(downloads, f"IMG_FULL_{n}.jpg") for n in range(2)]
+        for n, path in enumerate(full):
+            subprocess.run(["vips", "gaussnoise", path + "[Q=85]", str(300 + n), "200"], check=True)
+        organizer.find_element(By.ID, "library-files").send_keys("\n".join(full))
+        cancel = wait(organizer, lambda d: next((e for e in d.find_elements(By.ID, "library-cancel") if e.is_displayed()), None), "Cancel on the held uploads")
+        cancel.click()
+        wait(organizer, lambda d: not d.find_element(By.ID, "library-status").is_displayed(), "the banner gone with the uploads")
+        assert organizer.execute_script("return new Promise((done) => { const r = indexedDB.open('disposable'); "
+                                        "r.onsuccess = () => { const s = r.result.transaction('uploads').objectStore('uploads').getAll(); "
+                                        "s.onsuccess = () => done(s.result.filter((i) => i.eventId === 'library').length); }; })") == 0
+        check("over quota, the library's waiting uploads can be cancelled from the banner")
         emma = next(e for e in admin.find_elements(By.CSS_SELECTOR, ".account") if e.get_attribute("data-email").startswith("emma-"))
         emma.find_element(By.CSS_SELECTOR, "input[name=quotaGB]").clear()
         click_and_load(admin, emma.find_element(By.CSS_SELECTOR, ".quota-form button[type=submit]"), "done=quota", "the quota back to the default")
@@ -2021,6 +2058,16 @@ def main():
         click_and_load(admin, admin.find_element(By.ID, "delete-continue"), "done=deleted", "Zoe deleted")
         assert not admin.find_elements(By.CSS_SELECTOR, ".account[data-email='zoe@example.com']")
         check("deleting an account asks twice (Cancel left, Continue right) and only Continue deletes")
+        # Crash reports: an error a page meets in a browser reaches the admin's panel, with the page it happened on.
+        admin.get(server.base + "/help")
+        admin.execute_script("setTimeout(() => { throw new Error('web test: a page failed on purpose'); })")
+        def reported(d):
+            d.get(server.base + "/admin")
+            return "a page failed on purpose" in d.find_element(By.ID, "client-errors").text
+        wait(admin, reported, "the browser's error on the admin's panel")
+        assert "/help" in admin.find_element(By.ID, "client-errors").text
+        admin.get_log("browser")  # the error thrown on purpose is not one of the page's own
+        check("an error a page meets in a browser reaches the admin's panel with its page (crash reports)")
         for language in ["en", "fr"]:
             admin.get(f"{server.base}/language/{language}?back=/admin")
             admin.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})

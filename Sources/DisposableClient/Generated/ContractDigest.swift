@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "05557cd9b431287d9f55bea7dcfc3db7f4ca5ccaf639ee83d879e0384ce9dfba"
+    public static let contractDigest = "bfae4383ab313b31286ad1ad9208e2c7a81659612ebee66e9ba7cee074a652d0"
 }

@@ -3814,6 +3814,88 @@ extension Components {
                 case createdAt
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ClientErrorReport`.
+        public struct ClientErrorReport: Codable, Hashable, Sendable {
+            /// The error's message; cut at 1,000 characters
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClientErrorReport/message`.
+            public var message: Swift.String
+            /// The page's path; a query or fragment is dropped
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClientErrorReport/page`.
+            public var page: Swift.String
+            /// Where it happened; cut at 4,000 characters
+            ///
+            /// - Remark: Generated from `#/components/schemas/ClientErrorReport/stack`.
+            public var stack: Swift.String?
+            /// Creates a new `ClientErrorReport`.
+            ///
+            /// - Parameters:
+            ///   - message: The error's message; cut at 1,000 characters
+            ///   - page: The page's path; a query or fragment is dropped
+            ///   - stack: Where it happened; cut at 4,000 characters
+            public init(
+                message: Swift.String,
+                page: Swift.String,
+                stack: Swift.String? = nil
+            ) {
+                self.message = message
+                self.page = page
+                self.stack = stack
+            }
+            public enum CodingKeys: String, CodingKey {
+                case message
+                case page
+                case stack
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ClientError`.
+        public struct ClientError: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ClientError/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ClientError/at`.
+            public var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ClientError/page`.
+            public var page: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ClientError/message`.
+            public var message: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ClientError/stack`.
+            public var stack: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ClientError/browser`.
+            public var browser: Swift.String?
+            /// Creates a new `ClientError`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - at:
+            ///   - page:
+            ///   - message:
+            ///   - stack:
+            ///   - browser:
+            public init(
+                id: Swift.String,
+                at: Foundation.Date,
+                page: Swift.String,
+                message: Swift.String,
+                stack: Swift.String? = nil,
+                browser: Swift.String? = nil
+            ) {
+                self.id = id
+                self.at = at
+                self.page = page
+                self.message = message
+                self.stack = stack
+                self.browser = browser
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case at
+                case page
+                case message
+                case stack
+                case browser
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Scrobbler`.
         public struct Scrobbler: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Scrobbler/kind`.

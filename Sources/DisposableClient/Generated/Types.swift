@@ -564,6 +564,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /api/v1/admin/tickets/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/tickets/{id}/patch(adminUpdateTicket)`.
     func adminUpdateTicket(_ input: Operations.AdminUpdateTicket.Input) async throws -> Operations.AdminUpdateTicket.Output
+    /// Report an error a page met in a browser (anyone; rate-limited per address): the admin sees the last 100 with the page and the browser, and /metrics counts them; nothing goes to a third party
+    ///
+    /// - Remark: HTTP `POST /api/v1/client-errors`.
+    /// - Remark: Generated from `#/paths//api/v1/client-errors/post(reportClientError)`.
+    func reportClientError(_ input: Operations.ReportClientError.Input) async throws -> Operations.ReportClientError.Output
+    /// The last 100 errors browsers met on the pages, newest first, with page and browser (admin)
+    ///
+    /// - Remark: HTTP `GET /api/v1/admin/client-errors`.
+    /// - Remark: Generated from `#/paths//api/v1/admin/client-errors/get(listClientErrors)`.
+    func listClientErrors(_ input: Operations.ListClientErrors.Input) async throws -> Operations.ListClientErrors.Output
     /// SUP-2: write to the admin (anyone; an e-mail address for the answer is optional)
     ///
     /// - Remark: HTTP `POST /api/v1/support/tickets`.
@@ -2036,6 +2046,26 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// Report an error a page met in a browser (anyone; rate-limited per address): the admin sees the last 100 with the page and the browser, and /metrics counts them; nothing goes to a third party
+    ///
+    /// - Remark: HTTP `POST /api/v1/client-errors`.
+    /// - Remark: Generated from `#/paths//api/v1/client-errors/post(reportClientError)`.
+    public func reportClientError(
+        headers: Operations.ReportClientError.Input.Headers = .init(),
+        body: Operations.ReportClientError.Input.Body
+    ) async throws -> Operations.ReportClientError.Output {
+        try await reportClientError(Operations.ReportClientError.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The last 100 errors browsers met on the pages, newest first, with page and browser (admin)
+    ///
+    /// - Remark: HTTP `GET /api/v1/admin/client-errors`.
+    /// - Remark: Generated from `#/paths//api/v1/admin/client-errors/get(listClientErrors)`.
+    public func listClientErrors(headers: Operations.ListClientErrors.Input.Headers = .init()) async throws -> Operations.ListClientErrors.Output {
+        try await listClientErrors(Operations.ListClientErrors.Input(headers: headers))
     }
     /// SUP-2: write to the admin (anyone; an e-mail address for the answer is optional)
     ///

@@ -37,6 +37,8 @@ public struct AppServices: Sendable {
     let passwordResets: PasswordResetService
     let signUps: SignUpService
     let support: SupportService
+    /// Errors browsers met on the pages (crash reports for the admin).
+    let clientErrors: ClientErrorService
     let library: LibraryService
     /// The library over WebDAV.
     let dav: DAVService
@@ -179,6 +181,8 @@ public struct AppServices: Sendable {
         }
         support = SupportService(
             rows: SupportRepository(database: Database(database)), mailer: mailer, clock: clock, limiter: RateLimiter(configuration.limits.support))
+        clientErrors = ClientErrorService(
+            rows: ClientErrorRepository(database: Database(database)), clock: clock, limiter: RateLimiter(ClientErrorService.perAddress))
         passwordResets = PasswordResetService(
             rows: PasswordResetRepository(database: Database(database)), accounts: accounts, mailer: mailer,
             publicBaseURL: configuration.publicBaseURL, clock: clock, logger: logger)

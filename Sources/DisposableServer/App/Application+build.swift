@@ -101,7 +101,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     if let openID = services.openID { OpenIDPages(openID: openID, secure: secure).addRoutes(to: withSession) }
     WallPages(walls: walls).addRoutes(to: withSession)
     AdminPages(
-        admin: services.admin, resets: services.passwordResets, support: services.support, deletion: services.deletion,
+        admin: services.admin, resets: services.passwordResets, support: services.support, clientErrors: services.clientErrors,
+        deletion: services.deletion,
         untrustedProxy: services.untrustedProxy
     ).addRoutes(
         to: withSession)
@@ -116,6 +117,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     ).addRoutes(to: withSession)
     DevicePages(appPasswords: services.appPasswords, davAddress: services.configuration.publicBaseURL + "/dav/").addRoutes(to: withSession)
     SupportController(support: services.support).addRoutes(to: withSession)
+    ClientErrorController(clientErrors: services.clientErrors).addRoutes(to: withSession)
     MyDataController(myData: services.myData, blobs: services.blobs).addRoutes(to: withSession)
     MyDataPages(myData: services.myData, joining: services.joining, secure: secure).addRoutes(to: withSession)
     ProfileController(profiles: services.profiles).addRoutes(to: withSession)

@@ -90,9 +90,12 @@ enum Metric {
     static func databaseError() { databaseErrors.increment() }
     /// Signed thumbnails answered in front of the router (`MediaShortcut`, which bypasses the router's metrics).
     static func fastPathAnswer() { fastPathAnswers.increment() }
+    /// An error a page met in a browser (`ClientErrorService`).
+    static func clientError() { clientErrors.increment() }
 
     // Made once, after `InstanceMetrics.start()`: a lookup by label on every thumbnail would cost the fast path.
     private static let storageErrors = Counter(label: "disposable_storage_errors_total")
     private static let databaseErrors = Counter(label: "disposable_database_errors_total")
     private static let fastPathAnswers = Counter(label: "disposable_fast_path_answers_total")
+    private static let clientErrors = Counter(label: "disposable_client_errors_total")
 }

@@ -75,6 +75,17 @@ struct AdminPage: Sendable {
     let canAnswer: Bool
     /// Forwarding headers arrive from this machine and no proxy is trusted.
     let proxyWarning: String?
+    /// The last errors browsers met on the pages.
+    let clientErrors: [ClientError]
+    let hasClientErrors: Bool
+
+    struct ClientError: Sendable {
+        let message: String
+        let page: String
+        let browser: String
+        let when: TimeText
+        let stack: String?
+    }
 
     static let chartWidth = 300
     static let chartHeight = 80
@@ -82,9 +93,15 @@ struct AdminPage: Sendable {
     init(
         web: WebRequest, me: String, stats: InstanceStats, settings: InstanceSettingsJSON, users: AdminUserList, records: [DeletionRecord],
         notice: String?, error: String?, form: [String: String], resetLink: ResetLink? = nil, tickets: [TicketJSON] = [],
-        closedTickets: [TicketJSON] = [], canAnswer: Bool = false, proxyWarning: String? = nil
+        closedTickets: [TicketJSON] = [], canAnswer: Bool = false, proxyWarning: String? = nil, clientErrors: [ClientErrorJSON] = []
     ) {
         self.notice = notice
+        self.clientErrors = clientErrors.map {
+            ClientError(
+                message: $0.message, page: $0.page, browser: $0.browser.map { AccountPages.device($0, web) } ?? web.t("account_unknown_device"),
+                when: web.time($0.at), stack: $0.stack)
+        }
+        hasClientErrors = !clientErrors.isEmpty
         self.proxyWarning = proxyWarning
         self.error = error
         var figures = [
@@ -166,18 +183,29 @@ struct AdminPage: Sendable {
     }
 
     /// "50", "2.5": the quota fields speak gigabytes.
+    /// Bytes as gigabytes to the byte ("0.015", "2.5", "50"): the field saved again unchanged keeps the quota exactly.
     static func gigabytes(_ bytes: Int64) -> String {
-        let value = Double(bytes) / 1e9
-        return value == value.rounded() ? String(Int64(value)) : String(format: "%.2f", value).replacingOccurrences(of: ".00", with: "")
+        let (whole, part) = bytes.quotientAndRemainder(dividingBy: 1_000_000_000)
+        guard part != 0 else { return String(whole) }
+        var digits = String(part)
+        digits = String(repeating: "0", count: 9 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(whole).\(digits)"
     }
 
     /// A typed number of gigabytes ("2", "2.5", "2,5") as bytes.
     static func bytes(gigabytes text: String, field: String) throws -> Int64 {
         let normalized = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
-        guard let value = Double(normalized), value.isFinite, value >= 0, value <= 1_000_000 else {
+        // Read as a decimal, not a binary fraction: "0.015" is 15,000,000 bytes, not one byte less.
+        guard normalized.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), normalized.filter({ $0 == "." }).count <= 1,
+            let value = Decimal(string: normalized, locale: Locale(identifier: "en_US_POSIX")), value >= 0, value <= 1_000_000
+        else {
             throw Problem.invalidField(field, "The quota must be a number of gigabytes, from 0 to 1,000,000.")
         }
-        return Int64((value * 1e9).rounded())
+        var bytes = value * 1_000_000_000
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &bytes, 0, .plain)
+        return NSDecimalNumber(decimal: rounded).int64Value
     }
 }
 

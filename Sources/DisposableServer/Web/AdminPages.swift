@@ -8,6 +8,7 @@ struct AdminPages {
     let admin: AdminService
     let resets: PasswordResetService
     let support: SupportService
+    let clientErrors: ClientErrorService
     let deletion: EventDeletion
     let untrustedProxy: UntrustedProxyNotice
 
@@ -57,7 +58,7 @@ struct AdminPages {
             web: web, me: me.id, stats: stats, settings: settings, users: users, records: records, notice: notice.map { web.t($0) },
             error: problem.map(web.problemMessage),
             form: form, resetLink: resetLink, tickets: tickets, closedTickets: Array(closed), canAnswer: support.mailer != nil,
-            proxyWarning: untrustedProxy.wasSeen ? web.t("admin_proxy_warning") : nil)
+            proxyWarning: untrustedProxy.wasSeen ? web.t("admin_proxy_warning") : nil, clientErrors: try await clientErrors.recent())
         return web.page("admin", title: web.t("admin_title"), model: model, status: problem?.status ?? .ok)
     }
 

@@ -86,6 +86,8 @@ struct EventForm {
     /// What the form template shows: the values as typed, the switches, and each error by its field.
     struct View: Sendable {
         var name, description, startsAt, endsAt, shotsPerGuest, revealAt, maxGuests: String?
+        /// The event's name as typed to confirm its deletion.
+        var confirm: String?
         var allowLibraryUploads = false, allowGuestDownloads = false, requireApproval = false, postsCountAsShots = false, allowVideos = false
         var revealNow = false, revealAtEnd = false, revealAt_mode = false
         var locked = false
@@ -100,7 +102,7 @@ struct EventForm {
     func view(error: Problem?) -> View {
         var view = View(
             name: values["name"], description: values["description"], startsAt: values["startsAt"], endsAt: values["endsAt"],
-            shotsPerGuest: values["shotsPerGuest"], revealAt: values["revealAt"], maxGuests: values["maxGuests"])
+            shotsPerGuest: values["shotsPerGuest"], revealAt: values["revealAt"], maxGuests: values["maxGuests"], confirm: values["confirm"])
         (view.allowLibraryUploads, view.allowGuestDownloads, view.requireApproval, view.postsCountAsShots, view.allowVideos) =
             (on("allowLibraryUploads"), on("allowGuestDownloads"), on("requireApproval"), on("postsCountAsShots"), on("allowVideos"))
         let mode = values["revealMode"] ?? "now"

@@ -216,11 +216,13 @@ struct OrganizerPages {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         let form = try await WebForm.read(request)
-        // The form asks to type the event's name, so that a slip of the finger cannot delete a wedding.
-        guard form["confirm"]?.trimmingCharacters(in: .whitespaces) == event.name else {
+        guard DeletionConfirmation.matches(typed: form["confirm"], name: event.name) else {
             let web = WebRequest(request, context: context)
+            // What was typed stays in the field, to be corrected rather than typed again.
+            let shown = EventForm(web: web, event: event)
             return try await managePage(
-                web, event: event, form: EventForm(web: web, event: event),
+                web, event: event,
+                form: EventForm(web: web, values: shown.values.merging(["confirm": form["confirm"] ?? ""]) { $1 }, locked: shown.locked),
                 error: Problem.invalidField("confirm", web.t("delete_confirm_mismatch")), saved: false, created: false,
                 status: .unprocessableContent, context: context)
         }

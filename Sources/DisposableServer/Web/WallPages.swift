@@ -25,6 +25,7 @@ struct WallPages {
             revealed: PhotoVisibility.isRevealed(event, at: walls.events.clock.now))
         let page = WallPage(
             name: event.name, code: event.code.description, typedAddress: Self.withoutScheme(links.typed(event.code)),
+            ended: event.status(at: walls.events.clock.now) == .ended,
             qrSVG: try QRCode(links.join(event)).svg(size: 600), config: ScriptJSON.text(config))
         return web.page("wall", title: event.name, model: page, headers: [.cacheControl: "no-store"])
     }
@@ -41,6 +42,8 @@ struct WallPage: Sendable {
     let code: String
     /// The short address without `https://`.
     let typedAddress: String
+    /// After the end the corner no longer invites to shoot: the photos are there to see.
+    let ended: Bool
     let qrSVG: String
     /// `#wall-config` for the script, safe inside `<script type="application/json">`.
     let config: String

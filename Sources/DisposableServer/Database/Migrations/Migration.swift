@@ -72,6 +72,7 @@ let migrations: [Migration] = [
     .v50FirstLooks,
     .v51AppPasswords,
     .v52WebDAV,
+    .v53ClientErrors,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

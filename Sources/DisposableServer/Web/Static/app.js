@@ -121,8 +121,10 @@ export function iconSVG(name) {
   return `<svg class="icon" aria-hidden="true"><use href="${own.pathname.replace(/[^/]*$/, 'icons.svg')}${own.search}#${name}"></use></svg>`;
 }
 
+// What a screen reader says of a post: a drawing as a drawing, and its caption when the shooter wrote one.
 export function photoAlt(photo) {
-  return t('photo_by', { name: photo.shooter.name, time: formatTime(photo.takenAt) });
+  const said = t(photo.source === 'drawing' ? 'drawing_by' : 'photo_by', { name: photo.shooter.name, time: formatTime(photo.takenAt) });
+  return photo.caption ? `${said}. ${photo.caption}` : said;
 }
 
 // The server renders dates in the time zone it was told (the account's, else this cookie's); tell it the
@@ -139,6 +141,19 @@ if (firstError) {
   field?.focus({ preventScroll: true });
 }
 
+// Crash reports: an error a page meets reaches the admin (our server only; the path without its query, which may
+// hold a key). At most five a page, so a failing loop does not flood anyone.
+let errorsReported = 0;
+const reportError = (message, stack) => {
+  if (errorsReported++ >= 5 || !message) return;
+  fetch('/api/v1/client-errors', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, keepalive: true,
+    body: JSON.stringify({ message: String(message).slice(0, 1000), page: location.pathname, stack: stack ? String(stack).slice(0, 4000) : undefined }),
+  }).catch(() => {});
+};
+addEventListener('error', (event) => reportError(event.message, event.error?.stack));
+addEventListener('unhandledrejection', (event) => reportError(event.reason?.message ?? String(event.reason), event.reason?.stack));
+
 // SUP-5: say so when the network is gone.
 const offline = document.getElementById('offline');
 const updateOnline = () => { if (offline) offline.hidden = navigator.onLine; };
@@ -151,7 +166,8 @@ document.addEventListener('click', async (event) => {
   if (copy) {
     const field = document.querySelector(copy.dataset.copy);
     try { await navigator.clipboard.writeText(field.value); } catch { field.select(); document.execCommand('copy'); }
-    toast(t('copied'));
+    // Said with what was copied: "Join link copied", not a bare "Copied!".
+    toast(copy.dataset.copied || t('copied'));
   }
 });
 

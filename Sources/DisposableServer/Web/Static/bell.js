@@ -72,16 +72,22 @@ async function offerPush() {
   if (await registration?.pushManager.getSubscription()) return;
   offer.hidden = false;
   const button = document.getElementById('push-on');
+  const label = button.textContent;
   button.addEventListener('click', async () => {
     button.disabled = true;
     try {
       if (await Notification.requestPermission() !== 'granted') { toast(t('push_denied'), 6000); return; }
-      const worker = await navigator.serviceWorker.register('/sw.js');
-      await navigator.serviceWorker.ready;
+      // Said while the browser works on it; a browser without a reachable push service may never answer: 15 s,
+      // then it is said.
+      button.textContent = t('push_turning_on');
+      button.setAttribute('aria-busy', 'true');
       const key = Uint8Array.from(atob(settings.publicKey.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-      // A browser without a reachable push service may never answer: 15 s, then it is said.
       const subscription = await Promise.race([
-        worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }),
+        (async () => {
+          const worker = await navigator.serviceWorker.register('/sw.js');
+          await navigator.serviceWorker.ready;
+          return worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+        })(),
         new Promise((_, reject) => { setTimeout(() => reject(new Error('timeout')), 15000); }),
       ]);
       await api('/api/v1/push/subscriptions', {
@@ -93,6 +99,8 @@ async function offerPush() {
       toast(t('push_unavailable'), 8000);
     } finally {
       button.disabled = false;
+      button.textContent = label;
+      button.removeAttribute('aria-busy');
     }
   });
 }

@@ -53,6 +53,8 @@ function render(photo) {
       image.alt = t('video_label', { name: photo.shooter.name, seconds });
       button.append(badge);
     }
+    // The tile is named by what it shows (not only by the shooter's name written on it).
+    button.setAttribute('aria-label', image.alt);
   } else {
     const placeholder = document.createElement('span');
     placeholder.className = 'pending';

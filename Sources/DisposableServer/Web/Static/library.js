@@ -259,17 +259,36 @@ confirmEmpty.addEventListener('close', async () => {
 // Uploads: the same queue as guests' shots (kept in IndexedDB until the server has them), sent to the library.
 if (!inTrash) {
   const queue = new UploadQueue(UploadQueue.library);
+  const statusText = document.getElementById('library-status-text');
+  const cancel = document.getElementById('library-cancel');
   const showQueue = async () => {
     const waiting = (await queue.pending()).length;
     status.hidden = waiting === 0;
-    status.textContent = t(navigator.onLine ? 'library_uploading' : 'waiting_network', { n: waiting });
+    if (waiting === 0) cancel.hidden = true;
+    statusText.textContent = t(navigator.onLine ? 'library_uploading' : 'waiting_network', { n: waiting });
   };
   queue.addEventListener('change', showQueue);
   queue.addEventListener('waiting', showQueue);
   queue.addEventListener('uploaded', (event) => { if (event.detail.photo) place(event.detail.photo); });
-  queue.addEventListener('duplicate', () => toast(t('library_already_there')));
+  // Several files already there (a second import) are said once, with how many.
+  let duplicates = 0;
+  let duplicatesSaid = null;
+  queue.addEventListener('duplicate', () => {
+    duplicates += 1;
+    clearTimeout(duplicatesSaid);
+    duplicatesSaid = setTimeout(() => {
+      toast(duplicates > 1 ? t('library_already_there_n', { n: duplicates }) : t('library_already_there'), 3000);
+      duplicates = 0;
+    }, 600);
+  });
   queue.addEventListener('failed', (event) => toast(t('library_upload_failed', { reason: event.detail.problem?.detail ?? event.detail.status }), 5000));
-  queue.addEventListener('held', () => toast(t('library_quota_full'), 5000));
+  // A full storage holds the uploads: they wait, and may be dropped here.
+  queue.addEventListener('held', () => { toast(t('library_quota_full'), 5000); cancel.hidden = false; });
+  cancel.addEventListener('click', async () => {
+    for (const item of await queue.pending()) await queue.remove(item.id);
+    cancel.hidden = true;
+    showQueue();
+  });
   showQueue();
 
   const add = async (files) => {
@@ -300,7 +319,7 @@ if (!inTrash) {
     try {
       const result = await importInstagram(zip, (file, caption) => queue.add(file, 'library', { caption }), (n, total) => {
         status.hidden = false;
-        status.textContent = t('library_instagram_reading', { n: n + 1, total });
+        statusText.textContent = t('library_instagram_reading', { n: n + 1, total });
       });
       toast(t('library_instagram_added', { n: result.added }), 4000);
       if (result.missing > 0) toast(t('library_instagram_missing', { n: result.missing }), 6000);

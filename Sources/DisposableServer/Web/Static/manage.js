@@ -16,7 +16,7 @@ share.addEventListener('click', async () => {
     try { await navigator.share(data); return; } catch (error) { if (error.name === 'AbortError') return; }
   }
   await navigator.clipboard.writeText(data.text);
-  toast(t('copied'));
+  toast(t('invitation_copied'));
 });
 
 async function loadStats() {
