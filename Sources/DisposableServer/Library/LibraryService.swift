@@ -25,7 +25,7 @@ struct LibraryService: Sendable {
     let feed: StreamWaker
     let clock: any AppClock
     let logger: Logger
-    /// How long the trash keeps an asset (LIB-2): "Photos older than 30 days will be automatically deleted."
+    /// How long the trash keeps an asset (LIB-2), counted from its deletion.
     static let trashDays = 30
 
     static let notFound = Problem.notFound("There is no asset with this id in your library.")
