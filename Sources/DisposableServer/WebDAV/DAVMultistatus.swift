@@ -37,11 +37,6 @@ struct DAVMultistatus {
         body += "</D:response>"
     }
 
-    /// A member that could not be acted on (a DELETE or COPY of a folder in part).
-    mutating func add(href: String, status: String) {
-        body += "<D:response><D:href>\(DAVXML.escape(href))</D:href><D:status>HTTP/1.1 \(status)</D:status></D:response>"
-    }
-
     private mutating func add(_ properties: [(DAVName, String?)], status: String) {
         body += "<D:propstat><D:prop>"
         for (index, (name, xml)) in properties.enumerated() { body += Self.element(name, xml, index: index) }

@@ -36,7 +36,6 @@ struct DAVService: Sendable {
         let contentType: String
         /// A plain file: served as an attachment only, never as a page.
         let isPlainFile: Bool
-        let name: String
     }
 
     func content(of entry: DAVEntry, for user: User) async throws -> Content {
@@ -47,11 +46,11 @@ struct DAVService: Sendable {
             let asset = try await library.asset(entry.assetID ?? "", for: user)
             return Content(
                 key: asset.files.original, byteSize: asset.byteSize, etag: "\"\(asset.sha256)\"", contentType: asset.format.mimeType,
-                isPlainFile: false, name: LibraryPath.name(entry.path))
+                isPlainFile: false)
         case .file:
             return Content(
                 key: DAVEntry.fileKey(entry.filePrefix ?? ""), byteSize: entry.byteSize, etag: entry.etag,
-                contentType: "application/octet-stream", isPlainFile: true, name: LibraryPath.name(entry.path))
+                contentType: "application/octet-stream", isPlainFile: true)
         }
     }
 
