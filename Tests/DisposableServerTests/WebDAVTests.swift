@@ -17,9 +17,7 @@ struct WebDAVTests {
         arguments: TestEngine.allCases)
     func photos(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
-            let token = try await app.userToken(email: "ana@example.com")
-            let secret = try await app.appPassword(token: token)
-            let dav = DAVSession(app: app, email: "ana@example.com", password: secret)
+            let (token, dav) = try await app.davAccount(email: "ana@example.com")
             let photo = try await TestImages.jpeg(width: 400, height: 300)
             // No folder yet: 409, as RFC 4918 says
             #expect(try await dav("PUT", "/dav/library/DCIM/Camera/IMG_0001.jpg", body: photo).status == .conflict)
@@ -75,9 +73,7 @@ struct WebDAVTests {
         arguments: TestEngine.allCases)
     func plainFiles(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
-            let token = try await app.userToken(email: "ana@example.com")
-            let secret = try await app.appPassword(token: token)
-            let dav = DAVSession(app: app, email: "ana@example.com", password: secret)
+            let (token, dav) = try await app.davAccount(email: "ana@example.com")
             let me = try #require(((try await app.call(.get, "/api/v1/me", token: token))["user"] as? [String: Any])?["id"] as? String)
             let used = { try await app.services.library.assets.usage(userID: me).map { Int($0.used) } }
             let page = Data("<html><script>alert(document.cookie)</script></html>".utf8)
@@ -112,14 +108,11 @@ struct WebDAVTests {
     @Test("Hostile paths and bodies are refused; another person's paths are not there; Depth: infinity is refused; quotas hold through PUT")
     func hostile() async throws {
         try await TestApp.run(.sqlite) { app in
-            let token = try await app.userToken(email: "ana@example.com")
-            let secret = try await app.appPassword(token: token)
-            let benToken = try await app.userToken(email: "ben@example.com")
-            let bens = try await app.appPassword(token: benToken)
-            let dav = DAVSession(app: app, email: "ana@example.com", password: secret)
+            let (token, dav) = try await app.davAccount(email: "ana@example.com")
+            let (_, bens) = try await app.davAccount(email: "ben@example.com")
             #expect(try await dav("PUT", "/dav/library/mine.txt", body: Data("ana".utf8)).status == .created)
             // Ben's library is his own: Ana's file is not there
-            #expect(try await app.dav("GET", "/dav/library/mine.txt", email: "ben@example.com", password: bens).status == .notFound)
+            #expect(try await bens("GET", "/dav/library/mine.txt").status == .notFound)
             let long = String(repeating: "a", count: 4000)
             for path in [
                 "/dav/library/../library/mine.txt", "/dav/library/a%2Fb.txt", "/dav/library/a%00b.txt", "/dav/library/photo%E2%80%AEgpj.exe",
@@ -162,9 +155,7 @@ struct WebDAVTests {
     @Test("Properties clients set are kept, moved with the path, removed; DAV's own cannot be set")
     func properties() async throws {
         try await TestApp.run(.sqlite) { app in
-            let token = try await app.userToken(email: "ana@example.com")
-            let secret = try await app.appPassword(token: token)
-            let dav = DAVSession(app: app, email: "ana@example.com", password: secret)
+            let (_, dav) = try await app.davAccount(email: "ana@example.com")
             #expect(try await dav("PUT", "/dav/library/note.txt", body: "hi").status == .created)
             let set = """
                 <?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:example">

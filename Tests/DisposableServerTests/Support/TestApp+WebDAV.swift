@@ -15,6 +15,12 @@ extension TestApp {
         return try await send(path, method: HTTPRequest.Method(method)!, headers: headers, body: body.map { ByteBuffer(data: $0) })
     }
 
+    /// A new account and its WebDAV client, signed in with an app password made for it.
+    func davAccount(email: String) async throws -> (token: String, dav: DAVSession) {
+        let token = try await userToken(email: email)
+        return (token, DAVSession(app: self, email: email, password: try await appPassword(token: token)))
+    }
+
     /// Makes an app password for the account of `token`; returns it.
     func appPassword(token: String, name: String = "Ana's phone") async throws -> String {
         let made = try await call(.post, "/api/v1/me/app-passwords", json: ["name": name], token: token)
