@@ -60,14 +60,17 @@ public struct EventJSON: Codable, Sendable, Equatable {
     public var settingsLocked: Bool
     /// How the caller relates to the event.
     public var role: EventRole
+    /// For its organizers: whether the caller owns the event (false for a co-organizer); absent for guests.
+    public var owner: Bool?
     public var createdAt: Date
 
     public init(
         id: String, code: String, joinURL: String, name: String, description: String, status: EventStatus, startsAt: Date,
         endsAt: Date, deletesAt: Date, shotsPerGuest: Int, reveal: Reveal, revealsAt: Date, allowLibraryUploads: Bool,
         allowGuestDownloads: Bool, hasPassword: Bool, maxGuests: Int?, requireApproval: Bool, postsCountAsShots: Bool = false,
-        allowVideos: Bool = false, guestCount: Int, settingsLocked: Bool, role: EventRole, createdAt: Date
+        allowVideos: Bool = false, guestCount: Int, settingsLocked: Bool, role: EventRole, owner: Bool? = nil, createdAt: Date
     ) {
+        self.owner = owner
         self.postsCountAsShots = postsCountAsShots
         self.allowVideos = allowVideos
         self.id = id

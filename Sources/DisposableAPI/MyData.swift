@@ -158,6 +158,20 @@ public struct MyData: Codable, Sendable {
     public var friends: [String] = []
     /// What an account wrote on friends' shared capsules, oldest first.
     public var capsuleComments: [CapsuleComment] = []
+    /// ORG-5: the events an account organizes beside their owner, with when it began.
+    public var coOrganized: [CoOrganized] = []
+
+    public struct CoOrganized: Codable, Sendable {
+        public var eventId: String
+        public var eventName: String
+        public var since: Date
+
+        public init(eventId: String, eventName: String, since: Date) {
+            self.eventId = eventId
+            self.eventName = eventName
+            self.since = since
+        }
+    }
 
     public struct CapsuleComment: Codable, Sendable {
         public var capsuleId: String

@@ -13,7 +13,22 @@ extension AuthorizationTests {
         Row(
             method: .patch, path: "/api/v1/events/{id}", json: ["name": "New name"],
             expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
-        Row(method: .delete, path: "/api/v1/events/{id}", expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/events/{id}", expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound),
+            coOrganizer: .forbidden),
+        Row(
+            method: .post, path: "/api/v1/events/{id}/co-organizers/invitations",
+            expected: statuses(.unauthorized, .forbidden, .notFound, .created, .notFound, .notFound), coOrganizer: .forbidden),
+        Row(
+            method: .get, path: "/api/v1/events/{id}/co-organizers",
+            expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+        Row(
+            method: .delete, path: "/api/v1/events/{id}/co-organizers/{coOrganizer}",
+            expected: statuses(.unauthorized, .forbidden, .notFound, .noContent, .notFound, .notFound), coOrganizer: .forbidden),
+        // A guest's session is not an account; the owner owns it already; a co-organizer accepting again stays one.
+        Row(
+            method: .post, path: "/api/v1/co-organizer-invitations/{invitation}",
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .conflict, .ok, .ok), coOrganizer: .ok),
         Row(method: .post, path: "/api/v1/events/{id}/end", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/qr.png", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
         Row(method: .get, path: "/api/v1/events/{id}/qr.svg", expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
@@ -171,7 +186,7 @@ extension AuthorizationTests {
         // guest refused on a guest's photo.
         Row(
             method: .patch, path: "/api/v1/photos/{photo}", json: ["caption": "Hello"],
-            expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound)),
+            expected: statuses(.unauthorized, .forbidden, .notFound, .ok, .notFound, .notFound), coOrganizer: .forbidden),  // the shooter's caption
         // The guestbook (SOC-1, SOC-2): whoever sees a post (here the organizer's) writes under it and likes it;
         // {comment} is the organizer's, which a guest may not take down.
         Row(method: .get, path: "/api/v1/events/{id}/notes", expected: statuses(.unauthorized, .ok, .notFound, .ok, .notFound, .notFound)),

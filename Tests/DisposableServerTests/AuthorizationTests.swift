@@ -13,6 +13,8 @@ import Testing
 struct AuthorizationTests {
     enum Role: String, CaseIterable, Sendable {
         case anonymous, guestOfThisEvent, guestOfAnotherEvent, organizer, otherUser, admin
+        /// Made an organizer of the event by the owner's invitation (ORG-5).
+        case coOrganizer
     }
 
     struct Row: @unchecked Sendable, CustomTestStringConvertible {
@@ -25,7 +27,21 @@ struct AuthorizationTests {
         var image = false
         var headers: HTTPFields = [:]
         let expected: [Role: HTTPResponse.Status]
+        /// A co-organizer's status where it differs from the rule of `status(of:)`.
+        var coOrganizer: HTTPResponse.Status? = nil
         var testDescription: String { "\(method) \(path)" }
+
+        /// What `role` must get. A co-organizer gets what the owner gets on the event's routes, and what another
+        /// account gets on the owner's own things (their library, capsules, friends, devices…), unless the row says.
+        func status(of role: Role) -> HTTPResponse.Status? {
+            guard role == .coOrganizer else { return expected[role] }
+            if let coOrganizer { return coOrganizer }
+            let ownersOwn = [
+                "{asset}", "{month}", "{capsule}", "{friend}", "{device}", "{appPassword}", "{moment}", "{upload}", "{ticket}", "{user}",
+                "/api/v1/me/", "/api/v1/library", "/api/v1/board", "/api/v1/friends", "/api/v1/moments",
+            ]
+            return expected[ownersOwn.contains { path.contains($0) } ? .otherUser : .organizer]
+        }
     }
 
     static func statuses(
@@ -58,6 +74,7 @@ struct AuthorizationTests {
                 case .guestOfThisEvent: token = try await app.guestToken(code: event["code"] as! String)
                 case .guestOfAnotherEvent: token = try await app.guestToken(code: other["code"] as! String)
                 case .organizer: token = organizer
+                case .coOrganizer: token = try await app.coOrganizer(of: event["id"] as! String, owner: organizer).token
                 case .otherUser: token = try await app.userToken()
                 case .admin:
                     let email = "admin-\(suffix)@example.com"
@@ -69,6 +86,14 @@ struct AuthorizationTests {
                     .replacingOccurrences(of: "{token}", with: String(repeating: "A", count: 43))
                     .replacingOccurrences(of: "{session}", with: "0123456789abcdef")
                 path = try await app.fillGuestAndWall(path, event: event, organizer: organizer)
+                if path.contains("{coOrganizer}") {
+                    let other = try await app.coOrganizer(of: event["id"] as! String, owner: organizer)
+                    path = path.replacingOccurrences(of: "{coOrganizer}", with: other.id)
+                }
+                if path.contains("{invitation}") {
+                    let made = try await app.call(.post, "/api/v1/events/\(event["id"] as! String)/co-organizers/invitations", token: organizer)
+                    path = path.replacingOccurrences(of: "{invitation}", with: try #require(made.string("token"), "\(made.text)"))
+                }
                 if path.contains("{ticket}") {
                     let ticket = try await app.call(.post, "/api/v1/support/tickets", json: ["subject": "Hi", "message": "A question"])
                     path = path.replacingOccurrences(of: "{ticket}", with: try #require(ticket.string("id")))
@@ -201,7 +226,7 @@ struct AuthorizationTests {
                     response = try await app.call(row.method, path, json: json, raw: row.raw, token: token, headers: headers)
                 }
                 // validate
-                #expect(response.status == row.expected[role], "\(row.method) \(row.path) as \(role): \(response.text)")
+                #expect(response.status == row.status(of: role), "\(row.method) \(row.path) as \(role): \(response.text)")
                 if response.status.code >= 400 {
                     #expect(response.headers[.contentType] == "application/problem+json")
                 }

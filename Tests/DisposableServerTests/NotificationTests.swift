@@ -107,10 +107,11 @@ struct NotificationTests {
         }
     }
 
-    @Test("The reveal, the recap and the coming deletion tell everyone in the event, once", arguments: TestEngine.allCases)
+    @Test("The reveal, the recap and the coming deletion tell everyone in the event, co-organizers too, once", arguments: TestEngine.allCases)
     func revealAndDeletion(engine: TestEngine) async throws {
         try await TestApp.run(engine, configure: { $0.retention = 10 * 86_400 }) { app in
             let party = try await GuestbookTests.party(app, settings: ["reveal": ["mode": "at-end"]])
+            let coOrganizer = try await app.coOrganizer(of: party.eventID, owner: party.organizer).token
             let guests = GuestbookTests.items(try await app.call(.get, "/api/v1/events/\(party.eventID)/guests", token: party.organizer))
             let tomID = try #require(guests.first { $0["name"] as? String == "Tom" }?["id"] as? String)
             #expect(try await app.call(.delete, "/api/v1/events/\(party.eventID)/guests/\(tomID)", token: party.organizer).status == .noContent)
@@ -121,7 +122,7 @@ struct NotificationTests {
             app.clock.advance(by: 24 * 3600 + 1)  // the event ends: its photos are revealed, and its recap is ready (CAP-1)
             try await announcer.announceDueMoments()
             try await announcer.announceDueMoments()
-            for token in [party.maggie, party.organizer] {
+            for token in [party.maggie, party.organizer, coOrganizer] {
                 let kinds = GuestbookTests.items(try await Self.page(app, token)).compactMap { $0["kind"] as? String }
                 #expect(kinds.count == 2 && Set(kinds) == ["revealed", "recap"], "\(kinds)")
             }
@@ -136,6 +137,7 @@ struct NotificationTests {
             let event = try await app.call(.get, "/api/v1/events/\(party.eventID)", token: party.maggie)
             #expect(items.first?["deletesAt"] as? String == event.string("deletesAt"), "\(items)")
             #expect(GuestbookTests.items(try await Self.page(app, party.organizer)).count == 3)
+            #expect(GuestbookTests.items(try await Self.page(app, coOrganizer)).count == 3)
         }
     }
 

@@ -195,10 +195,15 @@ def mail_body(message):
 
 
 def register_and_create_event(driver, server, mail, name, shots, reveal="now"):
+    register(driver, server, mail, "Emma")
+    return create_event(driver, server, name, shots, reveal)
+
+
+def register(driver, server, mail, person):
     """Registers as the server asks: with a mail server, through the link mailed to the address."""
-    email = f"emma-{time.time_ns()}@example.com"
+    email = f"{person.lower()}-{time.time_ns()}@example.com"
     driver.get(server.base + "/register")
-    driver.find_element(By.ID, "name").send_keys("Emma")
+    driver.find_element(By.ID, "name").send_keys(person)
     driver.find_element(By.ID, "email").send_keys(email)
     driver.find_element(By.ID, "password").send_keys("a good password")
     driver.find_element(By.NAME, "terms").click()  # Organizers accept the terms too
@@ -209,7 +214,6 @@ def register_and_create_event(driver, server, mail, name, shots, reveal="now"):
     driver.get(link)
     driver.find_element(By.ID, "confirm-account").click()
     wait(driver, lambda d: d.current_url.endswith("/events"), "dashboard after confirming")
-    return create_event(driver, server, name, shots, reveal)
 
 
 def create_event(driver, server, name, shots, reveal="now"):
@@ -866,6 +870,47 @@ def devices_checks(organizer, server, check):
     assert propfind() == 401
     phone.set_size(organizer, phone.DEFAULT)
     check("My account → Devices: an app password shown once opens WebDAV with the e-mail, is listed with its last use, inside 390 px; revoked it opens nothing")
+
+
+def co_organizer_checks(organizer, server, mail, check, drivers):
+    """ORG-5: the owner makes an invitation link on the event's page; a second person opens it in their own browser,
+    signed out (asked to sign in or sign up), then signed in, accepts, and lands on the event as its co-organizer,
+    without the owner's delete; the owner sees them listed. At 390 px, and in French and dark."""
+    event_id = create_event(organizer, server, "Emma & Leo’s wedding", 5)
+    phone.set_size(organizer, phone.PHONE)
+    organizer.get(f"{server.base}/events/{event_id}#organizers")
+    click_and_load(organizer, organizer.find_element(By.ID, "invite-co-organizer"), "/co-organizers/invite", "the invitation link")
+    link = organizer.find_element(By.ID, "invitation-link").get_attribute("value")
+    assert link.startswith(server.base + "/co-organize/"), link
+    organizer.execute_script("document.getElementById('organizers').scrollIntoView()")
+    problems = phone.controls_inside(organizer, "#organizers")
+    assert not problems, problems
+    shot(organizer, "organizer-co-organizer-invitation")
+
+    leo = browser(); drivers.append(leo)
+    phone.set_size(leo, phone.PHONE)
+    leo.get(link)
+    assert leo.find_element(By.ID, "co-organize-login").get_attribute("href").endswith("/login?next=/co-organize/" + link.rsplit("/", 1)[1])
+    shot(leo, "co-organize-signed-out")
+    register(leo, server, mail, "Leo")
+    leo.get(link)
+    assert "Emma" in leo.find_element(By.ID, "co-organize").text
+    problems = phone.controls_inside(leo, "main")
+    assert not problems, problems
+    french_dark(leo, server, "/co-organize/" + link.rsplit("/", 1)[1], "co-organize-fr-dark")
+    click_and_load(leo, leo.find_element(By.ID, "co-organize-accept"), f"/events/{event_id}", "the event's page")
+    assert "Emma" in leo.find_element(By.ID, "co-organizer-welcome").text
+    people = leo.find_element(By.ID, "organizer-list").text
+    assert "Emma" in people and "Leo" in people, people
+    assert not leo.find_elements(By.CSS_SELECTOR, "form[action$='/delete']"), "deleting is the owner's"
+    assert not leo.find_elements(By.ID, "invite-co-organizer"), "inviting is the owner's"
+    shot(leo, "co-organizer-event")
+    leo.get(link)
+    assert leo.find_elements(By.CSS_SELECTOR, "main h1") and "/co-organize/" in leo.current_url and "no longer" in leo.page_source, "used once"
+    organizer.get(f"{server.base}/events/{event_id}")
+    assert "Leo" in organizer.find_element(By.ID, "organizer-list").text
+    phone.set_size(organizer, phone.DEFAULT)
+    check("a co-organizer invitation opened in a second browser: sign up, accept, the event is theirs to run, not to delete; used once; 390 px")
 
 
 def focus_checks(organizer, server, check):
@@ -1579,6 +1624,7 @@ def main():
         instagram_checks(organizer, server, downloads, check)
         music_checks(organizer, server, check)
         devices_checks(organizer, server, check)
+        co_organizer_checks(organizer, server, mail, check, drivers)
         share_target_checks(organizer, server, downloads, check)
         focus_checks(organizer, server, check)
         push_checks(organizer, server, check)

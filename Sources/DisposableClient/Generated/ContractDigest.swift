@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "bfae4383ab313b31286ad1ad9208e2c7a81659612ebee66e9ba7cee074a652d0"
+    public static let contractDigest = "11757efa6c82e48f1be01024cb1847574dfe1f44a04d5125e930b64886077474"
 }

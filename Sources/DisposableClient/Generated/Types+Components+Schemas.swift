@@ -714,6 +714,10 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/Event/role`.
             public var role: Components.Schemas.Event.RolePayload
+            /// For its organizers: whether the caller owns the event (false for a co-organizer); absent for guests
+            ///
+            /// - Remark: Generated from `#/components/schemas/Event/owner`.
+            public var owner: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/Event/createdAt`.
             public var createdAt: Foundation.Date
             /// SOC-1: guestbook notes and drawings take a shot (default false); locked once people shoot
@@ -747,6 +751,7 @@ extension Components {
             ///   - guestCount:
             ///   - settingsLocked:
             ///   - role:
+            ///   - owner: For its organizers: whether the caller owns the event (false for a co-organizer); absent for guests
             ///   - createdAt:
             ///   - postsCountAsShots: SOC-1: guestbook notes and drawings take a shot (default false); locked once people shoot
             ///   - allowVideos: SOC-4: guests may post short videos (at most 30 seconds)
@@ -771,6 +776,7 @@ extension Components {
                 guestCount: Swift.Int,
                 settingsLocked: Swift.Bool,
                 role: Components.Schemas.Event.RolePayload,
+                owner: Swift.Bool? = nil,
                 createdAt: Foundation.Date,
                 postsCountAsShots: Swift.Bool,
                 allowVideos: Swift.Bool
@@ -795,6 +801,7 @@ extension Components {
                 self.guestCount = guestCount
                 self.settingsLocked = settingsLocked
                 self.role = role
+                self.owner = owner
                 self.createdAt = createdAt
                 self.postsCountAsShots = postsCountAsShots
                 self.allowVideos = allowVideos
@@ -820,6 +827,7 @@ extension Components {
                 case guestCount
                 case settingsLocked
                 case role
+                case owner
                 case createdAt
                 case postsCountAsShots
                 case allowVideos
@@ -3717,6 +3725,91 @@ extension Components {
                 case email
                 case linkedAt
                 case hasPassword
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CoOrganizerInvitation`.
+        public struct CoOrganizerInvitation: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CoOrganizerInvitation/token`.
+            public var token: Swift.String
+            /// The page the invited person opens
+            ///
+            /// - Remark: Generated from `#/components/schemas/CoOrganizerInvitation/url`.
+            public var url: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CoOrganizerInvitation/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// Creates a new `CoOrganizerInvitation`.
+            ///
+            /// - Parameters:
+            ///   - token:
+            ///   - url: The page the invited person opens
+            ///   - expiresAt:
+            public init(
+                token: Swift.String,
+                url: Swift.String,
+                expiresAt: Foundation.Date
+            ) {
+                self.token = token
+                self.url = url
+                self.expiresAt = expiresAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case token
+                case url
+                case expiresAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/EventOrganizer`.
+        public struct EventOrganizer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EventOrganizer/userId`.
+            public var userId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/EventOrganizer/name`.
+            public var name: Swift.String
+            /// When a co-organizer accepted their invitation; absent for the owner
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventOrganizer/addedAt`.
+            public var addedAt: Foundation.Date?
+            /// Creates a new `EventOrganizer`.
+            ///
+            /// - Parameters:
+            ///   - userId:
+            ///   - name:
+            ///   - addedAt: When a co-organizer accepted their invitation; absent for the owner
+            public init(
+                userId: Swift.String,
+                name: Swift.String,
+                addedAt: Foundation.Date? = nil
+            ) {
+                self.userId = userId
+                self.name = name
+                self.addedAt = addedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case userId
+                case name
+                case addedAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CoOrganizerList`.
+        public struct CoOrganizerList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CoOrganizerList/owner`.
+            public var owner: Components.Schemas.EventOrganizer
+            /// - Remark: Generated from `#/components/schemas/CoOrganizerList/items`.
+            public var items: [Components.Schemas.EventOrganizer]
+            /// Creates a new `CoOrganizerList`.
+            ///
+            /// - Parameters:
+            ///   - owner:
+            ///   - items:
+            public init(
+                owner: Components.Schemas.EventOrganizer,
+                items: [Components.Schemas.EventOrganizer]
+            ) {
+                self.owner = owner
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case owner
+                case items
             }
         }
         /// - Remark: Generated from `#/components/schemas/AppPassword`.

@@ -337,6 +337,26 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/me/scrobbler`.
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
     func unlinkScrobbler(_ input: Operations.UnlinkScrobbler.Input) async throws -> Operations.UnlinkScrobbler.Output
+    /// The owner invites a co-organizer: a link that makes whoever opens it signed in an organizer of the event, used once, valid for a week (at most 20 open at a time); shown in this answer only
+    ///
+    /// - Remark: HTTP `POST /api/v1/events/{id}/co-organizers/invitations`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/co-organizers/invitations/post(inviteCoOrganizer)`.
+    func inviteCoOrganizer(_ input: Operations.InviteCoOrganizer.Input) async throws -> Operations.InviteCoOrganizer.Output
+    /// Who organizes the event — its owner, then its co-organizers in the order they joined; for its organizers
+    ///
+    /// - Remark: HTTP `GET /api/v1/events/{id}/co-organizers`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/co-organizers/get(listCoOrganizers)`.
+    func listCoOrganizers(_ input: Operations.ListCoOrganizers.Input) async throws -> Operations.ListCoOrganizers.Output
+    /// The owner removes a co-organizer, or a co-organizer leaves (their own id): the event is no longer theirs to see, their live views of it end; what they shot stays
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/events/{id}/co-organizers/{coOrganizer}`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/co-organizers/{coOrganizer}/delete(removeCoOrganizer)`.
+    func removeCoOrganizer(_ input: Operations.RemoveCoOrganizer.Input) async throws -> Operations.RemoveCoOrganizer.Output
+    /// Accept an invitation to co-organize: the signed-in account organizes the event from now on (edits it, moderates, downloads, sees the numbers and the wall, gets the notices); deleting it, inviting and removing stay the owner's, and its storage counts on the owner's quota
+    ///
+    /// - Remark: HTTP `POST /api/v1/co-organizer-invitations/{invitation}`.
+    /// - Remark: Generated from `#/paths//api/v1/co-organizer-invitations/{invitation}/post(acceptCoOrganizerInvitation)`.
+    func acceptCoOrganizerInvitation(_ input: Operations.AcceptCoOrganizerInvitation.Input) async throws -> Operations.AcceptCoOrganizerInvitation.Output
     /// My app passwords, newest first: each device's own password for WebDAV (/dav/), with its last use; the passwords themselves are never sent back
     ///
     /// - Remark: HTTP `GET /api/v1/me/app-passwords`.
@@ -1475,6 +1495,58 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//api/v1/me/scrobbler/delete(unlinkScrobbler)`.
     public func unlinkScrobbler(headers: Operations.UnlinkScrobbler.Input.Headers = .init()) async throws -> Operations.UnlinkScrobbler.Output {
         try await unlinkScrobbler(Operations.UnlinkScrobbler.Input(headers: headers))
+    }
+    /// The owner invites a co-organizer: a link that makes whoever opens it signed in an organizer of the event, used once, valid for a week (at most 20 open at a time); shown in this answer only
+    ///
+    /// - Remark: HTTP `POST /api/v1/events/{id}/co-organizers/invitations`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/co-organizers/invitations/post(inviteCoOrganizer)`.
+    public func inviteCoOrganizer(
+        path: Operations.InviteCoOrganizer.Input.Path,
+        headers: Operations.InviteCoOrganizer.Input.Headers = .init()
+    ) async throws -> Operations.InviteCoOrganizer.Output {
+        try await inviteCoOrganizer(Operations.InviteCoOrganizer.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Who organizes the event — its owner, then its co-organizers in the order they joined; for its organizers
+    ///
+    /// - Remark: HTTP `GET /api/v1/events/{id}/co-organizers`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/co-organizers/get(listCoOrganizers)`.
+    public func listCoOrganizers(
+        path: Operations.ListCoOrganizers.Input.Path,
+        headers: Operations.ListCoOrganizers.Input.Headers = .init()
+    ) async throws -> Operations.ListCoOrganizers.Output {
+        try await listCoOrganizers(Operations.ListCoOrganizers.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The owner removes a co-organizer, or a co-organizer leaves (their own id): the event is no longer theirs to see, their live views of it end; what they shot stays
+    ///
+    /// - Remark: HTTP `DELETE /api/v1/events/{id}/co-organizers/{coOrganizer}`.
+    /// - Remark: Generated from `#/paths//api/v1/events/{id}/co-organizers/{coOrganizer}/delete(removeCoOrganizer)`.
+    public func removeCoOrganizer(
+        path: Operations.RemoveCoOrganizer.Input.Path,
+        headers: Operations.RemoveCoOrganizer.Input.Headers = .init()
+    ) async throws -> Operations.RemoveCoOrganizer.Output {
+        try await removeCoOrganizer(Operations.RemoveCoOrganizer.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Accept an invitation to co-organize: the signed-in account organizes the event from now on (edits it, moderates, downloads, sees the numbers and the wall, gets the notices); deleting it, inviting and removing stay the owner's, and its storage counts on the owner's quota
+    ///
+    /// - Remark: HTTP `POST /api/v1/co-organizer-invitations/{invitation}`.
+    /// - Remark: Generated from `#/paths//api/v1/co-organizer-invitations/{invitation}/post(acceptCoOrganizerInvitation)`.
+    public func acceptCoOrganizerInvitation(
+        path: Operations.AcceptCoOrganizerInvitation.Input.Path,
+        headers: Operations.AcceptCoOrganizerInvitation.Input.Headers = .init()
+    ) async throws -> Operations.AcceptCoOrganizerInvitation.Output {
+        try await acceptCoOrganizerInvitation(Operations.AcceptCoOrganizerInvitation.Input(
+            path: path,
+            headers: headers
+        ))
     }
     /// My app passwords, newest first: each device's own password for WebDAV (/dav/), with its last use; the passwords themselves are never sent back
     ///

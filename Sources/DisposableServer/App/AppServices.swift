@@ -109,7 +109,8 @@ public struct AppServices: Sendable {
             passwords: AppPasswordRepository(database: Database(database)), clock: clock, limiter: accounts.loginLimiter)
         let rememberedEvents = RememberedEvents(events: eventRows, recent: recentReads)
         events = EventService(
-            events: eventRows, guests: guests, passwords: passwords, clock: clock, links: links,
+            events: eventRows, guests: guests, coOrganizers: CoOrganizerRepository(database: Database(database)), passwords: passwords, clock: clock,
+            links: links,
             readEvent: { try await rememberedEvents.event($0) }, changes: changes, deletion: deletion)
         joining = JoinService(
             transactions: Transactions(database), events: eventRows, guests: guests, tokens: accounts.tokens,

@@ -43,6 +43,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     AccountsController(accounts: services.accounts, signUps: services.signUps, events: services.events, secureCookies: secure).addRoutes(
         to: withSession)
     EventsController(events: services.events).addRoutes(to: withSession)
+    CoOrganizersController(events: services.events).addRoutes(to: withSession)
     JoinController(joining: services.joining, events: services.events).addRoutes(to: withSession)
     UploadController(photos: services.photos).addRoutes(to: withSession)
     ResumableUploadController(uploads: services.resumableUploads).addRoutes(to: withSession)
@@ -66,11 +67,11 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     ChangesController(
         events: services.events, hub: services.changes, signer: services.signer, pictures: services.photos.pictures, clock: services.clock,
         heartbeat: services.configuration.liveHeartbeat,
-        stillValid: { [accounts = services.accounts, events = services.events] identity, eventID in
+        stillValid: { [accounts = services.accounts, events = services.events] identity, eventID, role in
             guard let fresh = try await accounts.identity(tokenHash: identity.tokenHash) else { return false }
             do {
-                _ = try await events.event(eventID, for: fresh)
-                return true
+                // A co-organizer removed, still a guest of the event, sees it as a guest from a new stream on.
+                return try await events.event(eventID, for: fresh).1 == role
             } catch is Problem {
                 return false
             }

@@ -2,8 +2,8 @@ import DisposableAPI
 import Foundation
 
 extension EventJSON {
-    /// An event as `role` sees it at `now`.
-    init(_ event: Event, role: EventRole, now: Date, links: InstanceLinks) {
+    /// An event as `role` sees it at `now`; `owner` says, to an organizer, whether they own it.
+    init(_ event: Event, role: EventRole, owner: Bool? = nil, now: Date, links: InstanceLinks) {
         self.init(
             id: event.id, code: event.code.description, joinURL: links.join(event), name: event.name,
             description: event.description, status: event.status(at: now), startsAt: event.startsAt, endsAt: event.endsAt,
@@ -12,7 +12,7 @@ extension EventJSON {
             allowLibraryUploads: event.allowLibraryUploads, allowGuestDownloads: event.allowGuestDownloads,
             hasPassword: event.passwordHash != nil, maxGuests: event.maxGuests, requireApproval: event.requireApproval,
             postsCountAsShots: event.postsCountAsShots, allowVideos: event.allowVideos, guestCount: event.guestCount, settingsLocked: event.hasPhotos,
-            role: role,
+            role: role, owner: role == .organizer ? owner : nil,
             createdAt: event.createdAt)
     }
 }

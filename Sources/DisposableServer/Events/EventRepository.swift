@@ -63,13 +63,14 @@ public struct EventRepository: Sendable {
         }
     }
 
-    /// The events a user organizes or joined as a guest (EV-4), newest first.
+    /// The events a user organizes (owns or co-organizes) or joined as a guest (EV-4), newest first.
     func list(forUser userID: String) async throws -> [Event] {
         try await database.sql { db in
             try await db.raw(
                 """
                 SELECT * FROM events
                 WHERE organizer_id = \(bind: userID)
+                   OR id IN (SELECT event_id FROM co_organizers WHERE user_id = \(bind: userID))
                    OR id IN (SELECT event_id FROM guests WHERE user_id = \(bind: userID) AND left_at IS NULL)
                 ORDER BY starts_at DESC, id
                 """

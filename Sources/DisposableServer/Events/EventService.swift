@@ -6,6 +6,7 @@ import Foundation
 struct EventService: Sendable {
     private let events: EventRepository
     private let guests: GuestRepository
+    let coOrganizers: CoOrganizerRepository
     let passwords: PasswordHasher
     let clock: any AppClock
     let links: InstanceLinks
@@ -15,11 +16,13 @@ struct EventService: Sendable {
     let deletion: EventDeletion
 
     init(
-        events: EventRepository, guests: GuestRepository, passwords: PasswordHasher, clock: any AppClock, links: InstanceLinks,
+        events: EventRepository, guests: GuestRepository, coOrganizers: CoOrganizerRepository, passwords: PasswordHasher, clock: any AppClock,
+        links: InstanceLinks,
         readEvent: @escaping @Sendable (String) async throws -> Event?, changes: ChangeHub, deletion: EventDeletion
     ) {
         self.events = events
         self.guests = guests
+        self.coOrganizers = coOrganizers
         self.passwords = passwords
         self.clock = clock
         self.links = links
@@ -32,10 +35,13 @@ struct EventService: Sendable {
     static let organizerOnly = Problem(
         .forbidden, "organizer-only", title: "Organizer only",
         detail: "Only the organizer of this event can do this.")
+    static let ownerOnly = Problem(
+        .forbidden, "owner-only", title: "Owner only",
+        detail: "Only the event's owner can do this; its co-organizers cannot.")
 
     // MARK: Who sees an event
 
-    /// The event and the caller's role in it. Its organizer and its guests see it; everyone else gets 404, so
+    /// The event and the caller's role in it. Its organizers (owner and co-organizers) and its guests see it; everyone else gets 404, so
     /// that ids of other people's events cannot even be confirmed; anonymous callers get 401. A read
     /// (`forRead`) may get the row as it was up to a second ago, unless something changed since.
     func event(_ id: String, for identity: Identity?, forRead: Bool = false) async throws -> (Event, EventRole) {
@@ -44,7 +50,7 @@ struct EventService: Sendable {
         guard let event = found, isKept(event) else { throw Self.notFound }
         switch identity {
         case .user(let user, _):
-            if event.organizerID == user.id { return (event, .organizer) }
+            if try await organizes(event, userID: user.id) { return (event, .organizer) }
             if try await guests.activeMembership(userID: user.id, eventID: id) != nil { return (event, .guest) }
         case .guest(let guest, _):
             if guest.eventID == event.id { return (event, .guest) }
@@ -52,11 +58,31 @@ struct EventService: Sendable {
         throw Self.notFound
     }
 
-    /// The event if the caller organizes it; 403 for its guests.
+    /// The event if the caller organizes it (owner or co-organizer); 403 for its guests.
     func organizedEvent(_ id: String, for identity: Identity?) async throws -> Event {
         let (event, role) = try await event(id, for: identity)
         guard role == .organizer else { throw Self.organizerOnly }
         return event
+    }
+
+    /// The event if the caller owns it; 403 for its co-organizers and guests. Deleting it and choosing who
+    /// organizes it are the owner's alone (its storage is theirs).
+    func ownedEvent(_ id: String, for identity: Identity?) async throws -> Event {
+        let event = try await organizedEvent(id, for: identity)
+        guard isOwner(of: event, identity) else { throw Self.ownerOnly }
+        return event
+    }
+
+    /// Whether `identity` is the account that owns `event`.
+    func isOwner(of event: Event, _ identity: Identity?) -> Bool {
+        if case .user(let user, _) = identity { return user.id == event.organizerID }
+        return false
+    }
+
+    /// Whether the account organizes the event: owns it or was made a co-organizer.
+    func organizes(_ event: Event, userID: String) async throws -> Bool {
+        if event.organizerID == userID { return true }
+        return try await coOrganizers.contains(eventID: event.id, userID: userID)
     }
 
     /// The id a caller's photos are recorded under in this event (guest id, or the organizer's user id).
@@ -100,9 +126,12 @@ struct EventService: Sendable {
         }
     }
 
-    /// The events an account organizes or joined as a guest, newest first.
+    /// The events an account organizes (owns or co-organizes) or joined as a guest, newest first.
     func list(for user: User) async throws -> [(Event, EventRole)] {
-        try await events.list(forUser: user.id).filter(isKept).map { ($0, $0.organizerID == user.id ? .organizer : .guest) }
+        let coOrganized = try await coOrganizers.eventIDs(userID: user.id)
+        return try await events.list(forUser: user.id).filter(isKept).map {
+            ($0, $0.organizerID == user.id || coOrganized.contains($0.id) ? .organizer : .guest)
+        }
     }
 
     /// Expired events are deleted by the sweeper; until then they are already invisible.
@@ -110,9 +139,9 @@ struct EventService: Sendable {
         clock.now < event.deletesAt(retention: links.retention)
     }
 
-    /// The event as the API shows it to `role`, now.
-    func json(_ event: Event, role: EventRole) -> EventJSON {
-        EventJSON(event, role: role, now: clock.now, links: links)
+    /// The event as the API shows it to `identity` in `role`, now.
+    func json(_ event: Event, role: EventRole, for identity: Identity?) -> EventJSON {
+        EventJSON(event, role: role, owner: isOwner(of: event, identity), now: clock.now, links: links)
     }
 
     // MARK: Changing events

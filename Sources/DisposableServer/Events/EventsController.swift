@@ -20,35 +20,35 @@ struct EventsController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let event = try await events.create(try await request.decodeJSON(EventSettingsInput.self), by: user)
-        var response = try jsonResponse(events.json(event, role: .organizer), status: .created)
+        var response = try jsonResponse(events.json(event, role: .organizer, for: context.identity), status: .created)
         response.headers[.location] = "/api/v1/events/\(event.id)"
         return response
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let listed = try await events.list(for: try context.requireIdentity())
-        return try jsonResponse(EventList(items: listed.map { events.json($0.0, role: $0.1) }))
+        return try jsonResponse(EventList(items: listed.map { events.json($0.0, role: $0.1, for: context.identity) }))
     }
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (event, role) = try await events.event(try context.parameters.require("id"), for: context.identity)
-        return try jsonResponse(events.json(event, role: role))
+        return try jsonResponse(events.json(event, role: role, for: context.identity))
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let original = try await events.organizedEvent(try context.parameters.require("id"), for: context.identity)
         let saved = try await events.update(original, with: try await request.decodeJSON(EventSettingsInput.self))
-        return try jsonResponse(events.json(saved, role: .organizer))
+        return try jsonResponse(events.json(saved, role: .organizer, for: context.identity))
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await events.delete(try await events.organizedEvent(try context.parameters.require("id"), for: context.identity))
+        try await events.delete(try await events.ownedEvent(try context.parameters.require("id"), for: context.identity))
         return Response(status: .noContent)
     }
 
     @Sendable func end(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await events.organizedEvent(try context.parameters.require("id"), for: context.identity)
-        return try jsonResponse(events.json(try await events.end(event), role: .organizer))
+        return try jsonResponse(events.json(try await events.end(event), role: .organizer, for: context.identity))
     }
 
     @Sendable func qrPNG(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -23,7 +23,7 @@ struct JoinController {
         return try jsonResponse(
             JoinResult(
                 token: joined.token, guest: GuestJSON(joined.guest, shotsPerGuest: joined.event.shotsPerGuest),
-                event: events.json(joined.event, role: .guest)),
+                event: events.json(joined.event, role: .guest, for: nil)),
             status: .created)
     }
 

@@ -17,8 +17,8 @@ struct ChangesController {
     let heartbeat: Duration
     /// Payloads rendered once per variant, shared by every stream.
     let rendered = RenderedChanges()
-    /// Whether the stream's token still opens the event: checked every `EventStream.recheck`.
-    let stillValid: @Sendable (Identity, _ eventID: String) async throws -> Bool
+    /// Whether the stream's token still opens the event in the same role: checked every `EventStream.recheck`.
+    let stillValid: @Sendable (Identity, _ eventID: String, EventRole) async throws -> Bool
     /// Live streams open per token, so one client cannot hold thousands.
     let streams: LiveStreamSlots
     let walls: VenueWall
@@ -37,7 +37,7 @@ struct ChangesController {
         if Self.wantsJSON(request) { return try await page(request, event: event, viewer: viewer) }
         let stillValid = self.stillValid
         return try await stream(request, event: event, viewer: viewer, slotKey: identity.tokenHash) {
-            try await stillValid(identity, event.id)
+            try await stillValid(identity, event.id, role)
         }
     }
 

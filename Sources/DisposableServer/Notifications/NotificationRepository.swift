@@ -47,13 +47,14 @@ struct NotificationRepository: Sendable {
         ).run()
     }
 
-    /// Everyone in the event — its guests still in it and its organizer — is told the same thing.
+    /// Everyone in the event — its guests still in it, its owner and its co-organizers — is told the same thing.
     static func toEveryone(_ kind: NotificationJSON.Kind, eventID: String, now: Date, in db: any SQLDatabase) async throws {
         let (kindText, at) = (kind.rawValue, now.millisecondsSince1970)
         let recipients = try await db.raw(
             """
             SELECT id FROM guests WHERE event_id = \(bind: eventID) AND left_at IS NULL
             UNION SELECT organizer_id AS id FROM events WHERE id = \(bind: eventID)
+            UNION SELECT user_id AS id FROM co_organizers WHERE event_id = \(bind: eventID)
             """
         ).all().map { try $0.decode(column: "id", as: String.self) }
         for recipient in recipients {

@@ -58,6 +58,7 @@ struct MyDataService: Sendable {
             data.pushDevices = try await rows.pushDevices(.user(user.id))
             data.friends = try await rows.friendNames(of: user.id)
             data.capsuleComments = try await rows.capsuleComments(by: user.id)
+            data.coOrganized = try await rows.coOrganized(by: user.id)
             data.capsules = try await rows.capsules(of: user.id).reversed().map {
                 .init(
                     month: $0.month.text, photoIds: $0.assetIDs, quote: $0.quote, songTitle: $0.songTitle, songArtist: $0.songArtist,

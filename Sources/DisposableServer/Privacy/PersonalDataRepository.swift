@@ -85,6 +85,21 @@ struct PersonalDataRepository: Sendable {
         }
     }
 
+    func coOrganized(by userID: String) async throws -> [MyData.CoOrganized] {
+        try await database.read { db in
+            try await db.raw(
+                """
+                SELECT e.id, e.name, c.added_at FROM co_organizers c JOIN events e ON e.id = c.event_id
+                WHERE c.user_id = \(bind: userID) ORDER BY c.added_at
+                """
+            ).all().map { row in
+                MyData.CoOrganized(
+                    eventId: try row.decode(column: "id", as: String.self), eventName: try row.decode(column: "name", as: String.self),
+                    since: Date(millisecondsSince1970: try row.decode(column: "added_at", as: Int64.self)))
+            }
+        }
+    }
+
     func tickets(of userID: String) async throws -> [MyData.Ticket] {
         try await database.read { db in
             try await db.raw("SELECT id, subject, status, created_at FROM support_tickets WHERE user_id = \(bind: userID) ORDER BY created_at")

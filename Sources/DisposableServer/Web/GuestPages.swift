@@ -86,7 +86,7 @@ struct GuestPages {
     private func membership(_ request: Request, context: AppRequestContext, in event: Event) async throws -> Membership? {
         switch context.identity {
         case .user(let user, _):
-            if event.organizerID == user.id { return Membership(event: event, role: .organizer, guest: nil) }
+            if try await events.organizes(event, userID: user.id) { return Membership(event: event, role: .organizer, guest: nil) }
             return try await joining.guest(of: context.identity, in: event.id).map { Membership(event: event, role: .guest, guest: $0) }
         case .guest(let guest, _) where guest.eventID == event.id:
             return Membership(event: event, role: .guest, guest: guest)

@@ -84,6 +84,40 @@ struct ManagePage: Sendable {
     let removed: Bool
     /// The organizer's only event, before its first photo: a short guide on top (seed 001's onboarding).
     let firstEvent: Bool
+    let organizers: Organizers
+
+    /// ORG-5: who organizes the event; the owner invites and removes, a co-organizer may leave.
+    struct Organizers: Sendable {
+        struct Person: Sendable {
+            let id: String
+            let name: String
+            let face: Face
+            let isOwner: Bool
+            let isMe: Bool
+            /// The owner may remove this co-organizer, or this is me leaving.
+            let removable: Bool
+            let confirm: String
+        }
+
+        let isOwner: Bool
+        let people: [Person]
+        /// Just accepted: whose event this is now also mine.
+        let welcome: String?
+        /// A link just made, shown once.
+        let invitationURL: String?
+        let invitationExpires: String?
+    }
+}
+
+/// ORG-5: the page an invitation to co-organize opens.
+struct CoOrganizeInvitationPage: Sendable {
+    let token: String
+    let eventName: String
+    let ownerName: String
+    /// Nil when nobody is signed in: the page asks to sign in or create an account first.
+    let signedInAs: String?
+    let loginURL: String
+    let registerURL: String
 }
 
 /// QR-3: the printable table card.

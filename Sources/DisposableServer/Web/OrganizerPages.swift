@@ -1,3 +1,4 @@
+import DisposableAPI
 import Foundation
 import Hummingbird
 
@@ -27,6 +28,7 @@ struct OrganizerPages {
         router.post("/events/:id/guests/:guest/remove", use: removeGuest)
         router.post("/events/:id/wall", use: newWallLink)
         router.post("/events/:id/wall/off", use: turnOffWall)
+        addCoOrganizerRoutes(to: router)
     }
 
     /// Only local paths: `next` must not send anyone to another site.
@@ -71,7 +73,7 @@ struct OrganizerPages {
 
     // MARK: Dashboard and creation
 
-    private func signedIn(_ request: Request, context: AppRequestContext) -> (User?, Response?) {
+    func signedIn(_ request: Request, context: AppRequestContext) -> (User?, Response?) {
         if case .user(let user, _) = context.identity { return (user, nil) }
         let target = request.uri.path
         return (nil, WebRequest.redirect("/login?next=\(target.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? "/events")"))
@@ -139,7 +141,7 @@ struct OrganizerPages {
 
     // MARK: One event
 
-    private func organized(_ request: Request, context: AppRequestContext) async throws -> (Event?, Response?) {
+    func organized(_ request: Request, context: AppRequestContext) async throws -> (Event?, Response?) {
         let (user, redirect) = signedIn(request, context: context)
         guard user != nil else { return (nil, redirect) }
         let web = WebRequest(request, context: context)
@@ -160,12 +162,12 @@ struct OrganizerPages {
         let query = request.uri.queryParameters
         return try await managePage(
             web, event: event, form: EventForm(web: web, event: event), error: nil, saved: query.get("saved") != nil,
-            created: query.get("created") != nil, removed: query.get("removed") != nil, context: context)
+            created: query.get("created") != nil, removed: query.get("removed") != nil, welcome: query.get("welcome") != nil, context: context)
     }
 
-    private func managePage(
+    func managePage(
         _ web: WebRequest, event: Event, form: EventForm, error: Problem?, saved: Bool, created: Bool, removed: Bool = false,
-        status: HTTPResponse.Status = .ok, context: AppRequestContext
+        invitation: CoOrganizerInvitation? = nil, welcome: Bool = false, status: HTTPResponse.Status = .ok, context: AppRequestContext
     ) async throws -> Response {
         let roster = try await guests.list(eventID: event.id, for: context.identity).items.map { guest in
             ManagePage.Guest(
@@ -175,12 +177,14 @@ struct OrganizerPages {
         var view = EventView(event: event, role: .organizer, guest: nil, now: events.clock.now, links: events.links, web: web)
         view.shareText = web.t("share_text", ["name": event.name, "code": event.code.description, "link": events.links.join(event)])
         view.wallURL = event.wallKey.map(walls.url)
-        let firstEvent = event.hasPhotos ? false : try await isOnlyEvent(event, of: context.identity)
+        // The guide is for the owner's first event; a co-organizer arrives at someone else's.
+        let firstEvent = event.hasPhotos || !events.isOwner(of: event, context.identity) ? false : try await isOnlyEvent(event, of: context.identity)
         return web.page(
             "event-manage", title: event.name,
             model: ManagePage(
                 event: view, form: form.view(error: error), saved: saved, created: created, guests: roster, hasGuests: !roster.isEmpty,
-                removed: removed, firstEvent: firstEvent),
+                removed: removed, firstEvent: firstEvent,
+                organizers: try await organizersView(web, event: event, invitation: invitation, welcome: welcome, context: context)),
             status: status)
     }
 
@@ -215,6 +219,7 @@ struct OrganizerPages {
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
+        guard events.isOwner(of: event, context.identity) else { return ownerOnlyPage(WebRequest(request, context: context)) }
         let form = try await WebForm.read(request)
         guard DeletionConfirmation.matches(typed: form["confirm"], name: event.name) else {
             let web = WebRequest(request, context: context)

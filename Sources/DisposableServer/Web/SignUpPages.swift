@@ -19,7 +19,8 @@ struct SignUpPages {
     @Sendable func registerForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard try await accounts.registrationEnabled() else { return closed(web) }
-        return web.page("register", title: web.t("register_title"), model: model(web, error: nil))
+        return web.page(
+            "register", title: web.t("register_title"), model: model(web, error: nil, next: request.uri.queryParameters.get("next")))
     }
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -30,7 +31,7 @@ struct SignUpPages {
         guard form["terms"] == TermsOfUse.version else {
             return web.page(
                 "register", title: web.t("register_title"),
-                model: model(web, email: form["email"], name: form["name"], error: web.t("register_terms_required")),
+                model: model(web, email: form["email"], name: form["name"], error: web.t("register_terms_required"), next: form["next"]),
                 status: .unprocessableContent)
         }
         do {
@@ -39,14 +40,14 @@ struct SignUpPages {
                 language: web.language.rawValue)
             {
             case .created(let user):
-                return try await signIn(user, request)
+                return try await signIn(user, request, next: form["next"])
             case .confirmationSent:
                 return web.page("register", title: web.t("register_title"), model: model(web, error: nil, sent: true))
             }
         } catch let problem as Problem {
             return web.page(
                 "register", title: web.t("register_title"),
-                model: model(web, email: form["email"], name: form["name"], error: web.problemMessage(problem)),
+                model: model(web, email: form["email"], name: form["name"], error: web.problemMessage(problem), next: form["next"]),
                 status: problem.status)
         }
     }
@@ -72,14 +73,18 @@ struct SignUpPages {
         }
     }
 
-    private func signIn(_ user: User, _ request: Request) async throws -> Response {
+    /// Signs the new account in and goes on to `next` (a local path only: an invitation to co-organize), else to the events.
+    private func signIn(_ user: User, _ request: Request, next: String? = nil) async throws -> Response {
         let token = try await accounts.session(for: user, device: DeviceName.from(userAgent: request.headers[.userAgent]))
-        return WebRequest.redirect("/events", cookies: [SessionCookie.make(token, secure: secure)])
+        return WebRequest.redirect(LocalPath.safe(next) ?? "/events", cookies: [SessionCookie.make(token, secure: secure)])
     }
 
-    private func model(_ web: WebRequest, email: String? = nil, name: String? = nil, error: String?, sent: Bool = false) -> RegisterPage {
+    private func model(
+        _ web: WebRequest, email: String? = nil, name: String? = nil, error: String?, sent: Bool = false, next: String? = nil
+    ) -> RegisterPage {
         RegisterPage(
-            email: email ?? "", name: name ?? "", error: error, sent: sent, openID: LoginPage.button(openID, web), passwords: openID?.only != true)
+            email: email ?? "", name: name ?? "", error: error, sent: sent, openID: LoginPage.button(openID, web), passwords: openID?.only != true,
+            next: LocalPath.safe(next) ?? "/events")
     }
 
     private func closed(_ web: WebRequest) -> Response {
@@ -99,6 +104,8 @@ struct RegisterPage: Sendable {
     let sent: Bool
     let openID: OpenIDButton?
     let passwords: Bool
+    /// Where the new account goes once signed in.
+    let next: String
     let termsVersion = TermsOfUse.version
 }
 

@@ -206,6 +206,16 @@ extension TestApp {
 }
 
 extension TestApp {
+    /// A new account made a co-organizer of `eventID` by its owner's invitation: its token and user id.
+    func coOrganizer(of eventID: String, owner: String) async throws -> (token: String, id: String) {
+        let invitation = try await call(.post, "/api/v1/events/\(eventID)/co-organizers/invitations", token: owner)
+        let token = try await userToken()
+        let accepted = try await call(.post, "/api/v1/co-organizer-invitations/\(try #require(invitation.string("token")))", token: token)
+        #expect(accepted.status == .ok, "\(accepted.text)")
+        let me = try await call(.get, "/api/v1/me", token: token)
+        return (token, try #require((me["user"] as? [String: Any])?["id"] as? String))
+    }
+
     /// A matrix row's `{guest}` (a guest of `event` other than the caller) and `{key}` (its wall link's key).
     func fillGuestAndWall(_ path: String, event: [String: Any], organizer: String) async throws -> String {
         var path = path

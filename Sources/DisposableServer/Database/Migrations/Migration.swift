@@ -73,6 +73,7 @@ let migrations: [Migration] = [
     .v51AppPasswords,
     .v52WebDAV,
     .v53ClientErrors,
+    .v54CoOrganizers,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

@@ -19,6 +19,14 @@ share.addEventListener('click', async () => {
   toast(t('invitation_copied'));
 });
 
+// A co-organizer's invitation link: to the phone's share sheet where there is one; Copy stays beside it.
+for (const button of document.querySelectorAll('[data-share-url]')) {
+  button.hidden = !navigator.share;
+  button.addEventListener('click', () => {
+    navigator.share({ title: button.dataset.shareTitle, url: button.dataset.shareUrl }).catch(() => {});
+  });
+}
+
 async function loadStats() {
   const stats = await api(`/api/v1/events/${config.id}/stats`);
   const box = document.getElementById('stats');
