@@ -183,8 +183,27 @@ public struct EventStats: Codable, Sendable {
     public var bytesStored: Int64
     public var photosPerGuest: [Shooter]
     public var uploadsPerHour: [Hour]
+    /// Of `guests`, how many took at least one photo.
+    public var guestsWhoShot: Int
+    public var downloads: Downloads
 
-    public init(photos: Int, awaitingApproval: Int, guests: Int, bytesStored: Int64, photosPerGuest: [Shooter], uploadsPerHour: [Hour]) {
+    /// How often the event was downloaded: as a whole (ZIPs) and one original at a time.
+    public struct Downloads: Codable, Sendable, Equatable {
+        public var zips: Int
+        public var originals: Int
+
+        public init(zips: Int, originals: Int) {
+            self.zips = zips
+            self.originals = originals
+        }
+    }
+
+    public init(
+        photos: Int, awaitingApproval: Int, guests: Int, bytesStored: Int64, photosPerGuest: [Shooter], uploadsPerHour: [Hour],
+        guestsWhoShot: Int = 0, downloads: Downloads = .init(zips: 0, originals: 0)
+    ) {
+        self.guestsWhoShot = guestsWhoShot
+        self.downloads = downloads
         self.photos = photos
         self.awaitingApproval = awaitingApproval
         self.guests = guests

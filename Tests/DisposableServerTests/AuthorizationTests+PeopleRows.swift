@@ -88,6 +88,8 @@ extension AuthorizationTests {
             method: .delete, path: "/api/v1/me/sessions/{session}",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .notFound, .notFound, .notFound)),
         // An account's own app passwords for WebDAV; {appPassword} is the organizer's, so only they revoke it.
+        // All my shots (JN-6): a guest's are their event's; an account's are every event it is in.
+        Row(method: .get, path: "/api/v1/me/photos", expected: statuses(.unauthorized, .ok, .ok, .ok, .ok, .ok)),
         Row(method: .get, path: "/api/v1/me/app-passwords", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
         Row(
             method: .post, path: "/api/v1/me/app-passwords", json: ["name": "Phone"],

@@ -126,6 +126,7 @@ struct WebPagesTests {
         // Nobody has a capsule here: a friendly "no capsule" page for accounts.
         PageRow(method: .get, path: "/capsules/{month}", expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)),
         PageRow(method: .get, path: "/library/trash", expected: accounts),
+        PageRow(method: .get, path: "/library/events", expected: accounts),
         PageRow(
             method: .post, path: "/account/password", form: "currentPassword=correct+horse&newPassword=another+horse&confirmation=another+horse",
             expected: statuses(.seeOther, .seeOther, .seeOther, .seeOther, .seeOther, .forbidden)),

@@ -913,6 +913,58 @@ def co_organizer_checks(organizer, server, mail, check, drivers):
     check("a co-organizer invitation opened in a second browser: sign up, accept, the event is theirs to run, not to delete; used once; 390 px")
 
 
+def my_shots_checks(organizer, server, check):
+    """All my shots: what an account shot at an event is under My photos → From events, grouped by event, each kept in
+    the library in one tap; in the gallery's viewer, Share hands the photo itself (a file) to the share sheet and Keep
+    copies it to the library. At 390 and 320 px; French and dark looked at."""
+    event_id = create_event(organizer, server, "Picnic", 3)
+    url = decode_qr(organizer).split("?")[0]
+    cookie = session_cookie(organizer)
+    picture = os.path.join(tempfile.mkdtemp(prefix="disposable-shots-"), "picnic.jpg")
+    subprocess.run(["vips", "perlin", picture + "[Q=90]", "1200", "900", "--cell-size", "100", "--seed", "41", "--uchar"], check=True)
+    request = urllib.request.Request(f"{server.base}/api/v1/events/{event_id}/photos", method="POST", data=open(picture, "rb").read(),
+                                     headers={"Cookie": f"disposable_session={cookie}", "Content-Type": "image/jpeg",
+                                              "Origin": server.base, "Sec-Fetch-Site": "same-origin"})
+    urllib.request.urlopen(request, timeout=60).read()
+    wait_for_photos(server, cookie, event_id, 1)
+    phone.set_size(organizer, phone.PHONE)
+    organizer.get(server.base + "/library")
+    click_and_load(organizer, organizer.find_element(By.ID, "to-event-shots"), "/library/events", "From events")
+    section = wait(organizer, lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, f"section.event-shots") if "Picnic" in e.text), None),
+                   "the event's group")
+    wait(organizer, lambda d: section.find_elements(By.CSS_SELECTOR, "li[data-photo] img"), "the shot's thumbnail")
+    problems = phone.controls_inside(organizer, "main")
+    assert not problems, problems
+    shot(organizer, "my-shots")
+    section.find_element(By.CSS_SELECTOR, "li[data-photo] button.save-one").click()
+    wait(organizer, lambda d: d.find_element(By.CSS_SELECTOR, "section.event-shots li[data-photo] button.save-one").get_attribute("disabled"),
+         "kept in the library")
+    french_dark(organizer, server, "/library/events", "my-shots-fr-dark")
+
+    organizer.get(url)
+    organizer.execute_script("navigator.canShare = (data) => !!data.files;"
+                             "navigator.share = async (data) => { window.shared = {files: (data.files || []).map(f => [f.type, f.size, f.name]), url: data.url}; };")
+    tile = wait(organizer, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#grid li[data-id] button")), None), "the gallery's tile")
+    tile.click()
+    wait(organizer, lambda d: d.find_element(By.ID, "viewer-share").is_displayed(), "Share in the viewer")
+    assert organizer.find_element(By.ID, "viewer-save").is_displayed(), "Keep, for an account"
+    problems = []
+    for size in (phone.PHONE, phone.SMALL):
+        phone.set_size(organizer, size)
+        time.sleep(0.3)
+        problems += [f"{size[0]} px: {p}" for p in phone.controls_inside(organizer, "dialog#viewer")]
+    assert not problems, problems
+    shot(organizer, "viewer-share-keep-320")
+    phone.set_size(organizer, phone.PHONE)
+    organizer.find_element(By.ID, "viewer-share").click()
+    shared = wait(organizer, lambda d: d.execute_script("return window.shared"), "the share sheet")
+    assert len(shared["files"]) == 1 and shared["files"][0][0] == "image/jpeg" and shared["files"][0][1] > 1000, shared
+    organizer.find_element(By.ID, "viewer-save").click()
+    wait(organizer, lambda d: d.find_element(By.ID, "viewer-save").get_attribute("disabled"), "kept from the viewer")
+    phone.set_size(organizer, phone.DEFAULT)
+    check("From events lists what I shot, by event, kept in one tap; the viewer shares the photo itself as a file and keeps it; 390/320 px")
+
+
 def focus_checks(organizer, server, check):
     """The library's "Add photos" and "Import from Instagram" are labels for hidden file inputs: tabbed to, the label
     shows the focus ring."""
@@ -1625,6 +1677,7 @@ def main():
         music_checks(organizer, server, check)
         devices_checks(organizer, server, check)
         co_organizer_checks(organizer, server, mail, check, drivers)
+        my_shots_checks(organizer, server, check)
         share_target_checks(organizer, server, downloads, check)
         focus_checks(organizer, server, check)
         push_checks(organizer, server, check)
@@ -1947,14 +2000,14 @@ def main():
 
         # ORG-3: the organizer removes a guest from the event page; the guest is signed out at once.
         organizer.get(f"{server.base}/events/{later_id}#guests")
-        guests = {e.find_element(By.CSS_SELECTOR, ".guest-name").text: e for e in organizer.find_elements(By.CSS_SELECTOR, ".guest-list li")}
+        guests = {e.find_element(By.CSS_SELECTOR, ".guest-name").text: e for e in organizer.find_elements(By.CSS_SELECTOR, "#guests .guest-list li")}
         assert set(guests) == {"Cleo", "Dan"}, set(guests)
         guests["Dan"].find_element(By.TAG_NAME, "summary").click()
         shot(organizer, "organizer-guests")
         guests["Dan"].find_element(By.CSS_SELECTOR, "button.danger").click()
         confirm_in_app(organizer)
         wait(organizer, lambda d: "removed=1" in d.current_url, "the guest removed")
-        names = [e.text for e in organizer.find_elements(By.CSS_SELECTOR, ".guest-list .guest-name")]
+        names = [e.text for e in organizer.find_elements(By.CSS_SELECTOR, "#guests .guest-list .guest-name")]
         assert names == ["Cleo"], names
         dan.get(later_url.split("?")[0])
         wait(dan, lambda d: d.find_elements(By.ID, "join-form"), "the removed guest is back at the join form")

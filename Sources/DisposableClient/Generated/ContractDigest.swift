@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "11757efa6c82e48f1be01024cb1847574dfe1f44a04d5125e930b64886077474"
+    public static let contractDigest = "966a003a6b543ffce107b2b568ea858bac548211ecbb2703c45c30d1403e02f9"
 }

@@ -1332,6 +1332,39 @@ extension Components {
             public typealias UploadsPerHourPayload = [Components.Schemas.Stats.UploadsPerHourPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/Stats/uploadsPerHour`.
             public var uploadsPerHour: Components.Schemas.Stats.UploadsPerHourPayload
+            /// Of the guests, how many took at least one photo
+            ///
+            /// - Remark: Generated from `#/components/schemas/Stats/guestsWhoShot`.
+            public var guestsWhoShot: Swift.Int
+            /// How often the event was downloaded: whole, as a ZIP, and one original at a time (a download link, not the viewer showing it)
+            ///
+            /// - Remark: Generated from `#/components/schemas/Stats/downloads`.
+            public struct DownloadsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Stats/downloads/zips`.
+                public var zips: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/Stats/downloads/originals`.
+                public var originals: Swift.Int
+                /// Creates a new `DownloadsPayload`.
+                ///
+                /// - Parameters:
+                ///   - zips:
+                ///   - originals:
+                public init(
+                    zips: Swift.Int,
+                    originals: Swift.Int
+                ) {
+                    self.zips = zips
+                    self.originals = originals
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case zips
+                    case originals
+                }
+            }
+            /// How often the event was downloaded: whole, as a ZIP, and one original at a time (a download link, not the viewer showing it)
+            ///
+            /// - Remark: Generated from `#/components/schemas/Stats/downloads`.
+            public var downloads: Components.Schemas.Stats.DownloadsPayload
             /// Creates a new `Stats`.
             ///
             /// - Parameters:
@@ -1341,13 +1374,17 @@ extension Components {
             ///   - bytesStored:
             ///   - photosPerGuest:
             ///   - uploadsPerHour:
+            ///   - guestsWhoShot: Of the guests, how many took at least one photo
+            ///   - downloads: How often the event was downloaded: whole, as a ZIP, and one original at a time (a download link, not the viewer showing it)
             public init(
                 photos: Swift.Int,
                 awaitingApproval: Swift.Int,
                 guests: Swift.Int,
                 bytesStored: Swift.Int64,
                 photosPerGuest: Components.Schemas.Stats.PhotosPerGuestPayload,
-                uploadsPerHour: Components.Schemas.Stats.UploadsPerHourPayload
+                uploadsPerHour: Components.Schemas.Stats.UploadsPerHourPayload,
+                guestsWhoShot: Swift.Int,
+                downloads: Components.Schemas.Stats.DownloadsPayload
             ) {
                 self.photos = photos
                 self.awaitingApproval = awaitingApproval
@@ -1355,6 +1392,8 @@ extension Components {
                 self.bytesStored = bytesStored
                 self.photosPerGuest = photosPerGuest
                 self.uploadsPerHour = uploadsPerHour
+                self.guestsWhoShot = guestsWhoShot
+                self.downloads = downloads
             }
             public enum CodingKeys: String, CodingKey {
                 case photos
@@ -1363,6 +1402,8 @@ extension Components {
                 case bytesStored
                 case photosPerGuest
                 case uploadsPerHour
+                case guestsWhoShot
+                case downloads
             }
         }
         /// - Remark: Generated from `#/components/schemas/ChangeKind`.
@@ -3725,6 +3766,70 @@ extension Components {
                 case email
                 case linkedAt
                 case hasPassword
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MyPhotosPage`.
+        public struct MyPhotosPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MyPhotosPage/items`.
+            public var items: [Components.Schemas.Photo]
+            /// - Remark: Generated from `#/components/schemas/MyPhotosPage/EventsPayload`.
+            public struct EventsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MyPhotosPage/EventsPayload/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/MyPhotosPage/EventsPayload/name`.
+                public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/MyPhotosPage/EventsPayload/code`.
+                public var code: Swift.String
+                /// Creates a new `EventsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - name:
+                ///   - code:
+                public init(
+                    id: Swift.String,
+                    name: Swift.String,
+                    code: Swift.String
+                ) {
+                    self.id = id
+                    self.name = name
+                    self.code = code
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case name
+                    case code
+                }
+            }
+            /// The events of this page's items, in the order they first appear
+            ///
+            /// - Remark: Generated from `#/components/schemas/MyPhotosPage/events`.
+            public typealias EventsPayload = [Components.Schemas.MyPhotosPage.EventsPayloadPayload]
+            /// The events of this page's items, in the order they first appear
+            ///
+            /// - Remark: Generated from `#/components/schemas/MyPhotosPage/events`.
+            public var events: Components.Schemas.MyPhotosPage.EventsPayload
+            /// - Remark: Generated from `#/components/schemas/MyPhotosPage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `MyPhotosPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - events: The events of this page's items, in the order they first appear
+            ///   - nextCursor:
+            public init(
+                items: [Components.Schemas.Photo],
+                events: Components.Schemas.MyPhotosPage.EventsPayload,
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.events = events
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case events
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/CoOrganizerInvitation`.

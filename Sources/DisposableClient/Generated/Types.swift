@@ -357,6 +357,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/co-organizer-invitations/{invitation}`.
     /// - Remark: Generated from `#/paths//api/v1/co-organizer-invitations/{invitation}/post(acceptCoOrganizerInvitation)`.
     func acceptCoOrganizerInvitation(_ input: Operations.AcceptCoOrganizerInvitation.Input) async throws -> Operations.AcceptCoOrganizerInvitation.Output
+    /// JN-6: every photo and video I shot, in every event I am still in (as a guest, an organizer or a co-organizer), newest first, with those events to group them by; my own shots always, even before the reveal
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/photos`.
+    /// - Remark: Generated from `#/paths//api/v1/me/photos/get(listMyShots)`.
+    func listMyShots(_ input: Operations.ListMyShots.Input) async throws -> Operations.ListMyShots.Output
     /// My app passwords, newest first: each device's own password for WebDAV (/dav/), with its last use; the passwords themselves are never sent back
     ///
     /// - Remark: HTTP `GET /api/v1/me/app-passwords`.
@@ -1548,6 +1553,19 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// JN-6: every photo and video I shot, in every event I am still in (as a guest, an organizer or a co-organizer), newest first, with those events to group them by; my own shots always, even before the reveal
+    ///
+    /// - Remark: HTTP `GET /api/v1/me/photos`.
+    /// - Remark: Generated from `#/paths//api/v1/me/photos/get(listMyShots)`.
+    public func listMyShots(
+        query: Operations.ListMyShots.Input.Query = .init(),
+        headers: Operations.ListMyShots.Input.Headers = .init()
+    ) async throws -> Operations.ListMyShots.Output {
+        try await listMyShots(Operations.ListMyShots.Input(
+            query: query,
+            headers: headers
+        ))
+    }
     /// My app passwords, newest first: each device's own password for WebDAV (/dav/), with its last use; the passwords themselves are never sent back
     ///
     /// - Remark: HTTP `GET /api/v1/me/app-passwords`.
@@ -1871,10 +1889,12 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/original/get(getPhotoOriginal)`.
     public func getPhotoOriginal(
         path: Operations.GetPhotoOriginal.Input.Path,
+        query: Operations.GetPhotoOriginal.Input.Query = .init(),
         headers: Operations.GetPhotoOriginal.Input.Headers = .init()
     ) async throws -> Operations.GetPhotoOriginal.Output {
         try await getPhotoOriginal(Operations.GetPhotoOriginal.Input(
             path: path,
+            query: query,
             headers: headers
         ))
     }

@@ -17,6 +17,7 @@ struct ArchiveController {
         let eventID = try context.parameters.require("id")
         let wanted = request.uri.queryParameters.get("ids").map { Set($0.split(separator: ",").map(String.init)) }
         let (event, photos, notes, viewerID) = try await gallery.archive(eventID: eventID, only: wanted, for: context.identity)
+        try await gallery.countArchive(of: event)
         let names = ArchiveNames.unique(photos.map(\.downloadName))
         var entries = zip(photos, names).map { ZipEncoder.Entry(name: $1, size: $0.byteSize, modified: $0.takenAt) }
         let blobs = blobs

@@ -134,6 +134,16 @@ struct EventService: Sendable {
         }
     }
 
+    /// Counts a download of the event for its organizers' numbers: a ZIP, or one original saved.
+    func countDownload(eventID: String, _ kind: EventRepository.Download) async throws {
+        try await events.countDownload(eventID: eventID, kind)
+    }
+
+    /// How often the event was downloaded: ZIPs, originals.
+    func downloads(of event: Event) async throws -> (zips: Int, originals: Int) {
+        try await events.downloads(eventID: event.id)
+    }
+
     /// Expired events are deleted by the sweeper; until then they are already invisible.
     func isKept(_ event: Event) -> Bool {
         clock.now < event.deletesAt(retention: links.retention)

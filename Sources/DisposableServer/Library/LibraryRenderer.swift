@@ -60,14 +60,13 @@ struct LibraryRenderer: Sendable {
                 guard cost > 0 else { return }
                 // Another library transcode under way: step back rather than hold a worker a party's photos need.
                 if derivatives.videos?.tool.libraryLaneBusy == true { throw RenderLater(delay: 5) }
-                if let budget, let delay = try await budget.delay(for: asset.userID, cost: cost) { throw RenderLater(delay: delay) }
+                if let budget, let delay = try await budget.reserve(for: asset.userID, cost: cost) { throw RenderLater(delay: delay) }
             },
             keep: { copy, sha256, size in
                 try await pendingWrites.begin(asset.files)
                 try await blobs.put(file: copy, key: asset.files.motion, sha256: sha256, size: size)
                 playable = Motion(kind: .derivative, offset: 0, size: size, contentType: "video/mp4")
             })
-        if cost > 0 { try await budget?.record(cost, for: asset.userID) }
         let facts = LibraryRepository.RenderedVideoFacts(
             playable: playable, durationMilliseconds: made.info.duration.map { Int64(($0 * 1000).rounded()) })
         return (made.poster, facts, playable.kind == .derivative ? playable.size : 0)

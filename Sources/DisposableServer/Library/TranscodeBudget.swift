@@ -20,19 +20,16 @@ struct TranscodeBudget: Sendable {
         return max(1, Int64((seconds * factor).rounded(.up)))
     }
 
-    /// Nil when a transcode costing `cost` may run now; else how long to wait. A single video larger than the whole
-    /// budget runs when nothing else has been transcoded that day.
-    func delay(for userID: String, cost: Int64) async throws -> TimeInterval? {
+    /// Takes `cost` from the account's budget now, before the transcode, or says how long to wait: two transcodes
+    /// admitted at once cannot both take what is left. A transcode that then fails keeps what it took (a day at most).
+    func reserve(for userID: String, cost: Int64) async throws -> TimeInterval? {
         let now = clock.now
         let since = now - Self.window
-        let (used, oldest) = try await usage.used(by: userID, since: since)
-        guard used > 0, used + cost > secondsPerDay else { return nil }
-        return max(60, (oldest ?? now).timeIntervalSince(since))
-    }
-
-    func record(_ seconds: Int64, for userID: String) async throws {
-        let now = clock.now
-        try await usage.record(seconds, for: userID, at: now, forgettingBefore: now - Self.window)
+        let budget = secondsPerDay
+        return try await usage.reserve(cost, for: userID, at: now, since: since, forgettingBefore: since) { used, oldest in
+            guard used > 0, used + cost > budget else { return nil }
+            return max(60, (oldest ?? now).timeIntervalSince(since))
+        }
     }
 }
 

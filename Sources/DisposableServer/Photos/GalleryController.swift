@@ -9,6 +9,7 @@ struct GalleryController {
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/events/:id/photos", use: list)
         router.get("/api/v1/events/:id/stats", use: stats)
+        router.get("/api/v1/me/photos", use: myPhotos)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -23,6 +24,13 @@ struct GalleryController {
             .init(eventID: eventID, mine: query.get("mine") == "true", order: order, cursor: query.get("cursor"), limit: limit),
             for: identity)
         return jsonResponse(page)
+    }
+
+    /// JN-6: every photo I shot, in every event I am still in, newest first.
+    @Sendable func myPhotos(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        return try jsonResponse(
+            try await gallery.myPhotos(for: context.identity, cursor: query.get("cursor"), limit: try Self.limit(query.get("limit"))))
     }
 
     static func limit(_ raw: String?) throws -> Int {

@@ -103,10 +103,12 @@ struct GalleryService: Sendable {
         return count
     }
 
-    /// The organizer's numbers: photos, guests, photos per guest, storage used, uploads over time.
+    /// The organizer's numbers: photos, guests (and how many of them shot), photos per guest, storage used, uploads
+    /// over time, downloads.
     func stats(eventID: String, for identity: Identity?) async throws -> EventStats {
         let event = try await events.organizedEvent(eventID, for: identity)
         let photos = try await photos.all(eventID: event.id).filter { $0.status != .failed }
+        let downloads = try await events.downloads(of: event)
         var perShooter: [String: (name: String, count: Int)] = [:]
         var perHour: [Int64: Int] = [:]
         for photo in photos {
@@ -119,7 +121,14 @@ struct GalleryService: Sendable {
             guests: event.guestCount,
             bytesStored: try await self.photos.storedBytes(eventID: event.id),
             photosPerGuest: perShooter.values.sorted { ($1.count, $0.name) < ($0.count, $1.name) }.map { .init(name: $0.name, photos: $0.count) },
-            uploadsPerHour: perHour.sorted { $0.key < $1.key }.map { .init(hour: Date(millisecondsSince1970: $0.key * 3_600_000), photos: $0.value) })
+            uploadsPerHour: perHour.sorted { $0.key < $1.key }.map { .init(hour: Date(millisecondsSince1970: $0.key * 3_600_000), photos: $0.value) },
+            guestsWhoShot: try await self.photos.guestsWhoShot(eventID: event.id),
+            downloads: EventStats.Downloads(zips: downloads.zips, originals: downloads.originals))
+    }
+
+    /// A ZIP of the event is on its way: one more download in the organizers' numbers.
+    func countArchive(of event: Event) async throws {
+        try await events.countDownload(eventID: event.id, .zip)
     }
 
     /// What a ZIP of the event holds for this caller (DL-2): the ready photos they may see, or the chosen

@@ -87,8 +87,11 @@ struct PhotoController {
     }
 
     /// The original, byte for byte — except GPS, removed for anyone but the shooter (MED-2). Supports Range.
+    /// `?download`: a download link (counted once, on its first bytes), not the viewer showing it.
     @Sendable func original(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (grant, source) = try await photos.original(try context.parameters.require("id"), for: context.identity)
+        let range = request.headers[.range]
+        let saving = request.uri.queryParameters.get("download") != nil && (range == nil || range?.hasPrefix("bytes=0-") == true)
+        let (grant, source) = try await photos.original(try context.parameters.require("id"), for: context.identity, saving: saving)
         return try await RangedBody.response(
             request, context, total: grant.photo.byteSize, etag: "\"\(grant.photo.sha256)\(source.stripGPS ? "-nogps" : "")\"",
             headers: [

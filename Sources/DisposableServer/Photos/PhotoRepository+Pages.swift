@@ -51,6 +51,33 @@ extension PhotoRepository {
         }
     }
 
+    /// What these shooters took in these events — photos, drawings and videos, not notes; not failed — newest first,
+    /// in pages: a person's shots across their events.
+    func shots(
+        uploaderIDs: [String], eventIDs: [String], after cursor: Cursor?, limit: Int
+    ) async throws -> (items: [Photo], next: Cursor?) {
+        guard !uploaderIDs.isEmpty, !eventIDs.isEmpty else { return ([], nil) }
+        return try await database.read { db in
+            var sql = SQLQueryString(
+                """
+                SELECT * FROM photos WHERE uploader_id IN (\(binds: uploaderIDs)) AND event_id IN (\(binds: eventIDs))
+                    AND status <> 'failed' AND kind <> 'note'
+                """)
+            if let cursor {
+                sql.appendInterpolation(unsafeRaw: " AND (uploaded_at, id) < (")
+                sql.appendInterpolation(bind: cursor.time)
+                sql.appendInterpolation(unsafeRaw: ", ")
+                sql.appendInterpolation(bind: cursor.id)
+                sql.appendInterpolation(unsafeRaw: ")")
+            }
+            sql.appendInterpolation(unsafeRaw: " ORDER BY uploaded_at DESC, id DESC LIMIT \(limit + 1)")
+            let photos = try await db.raw(sql).all().map(Self.photo(from:))
+            guard photos.count > limit else { return (photos, nil) }
+            let last = photos[limit - 1]
+            return (Array(photos.prefix(limit)), Cursor(time: last.uploadedAt.millisecondsSince1970, id: last.id))
+        }
+    }
+
     /// The ready posts a viewer may see, oldest first, for the event's download: its photos and videos (files), or
     /// with `notes` its guestbook's notes (no file: the download writes them out as text).
     func visible(eventID: String, to visibility: PhotoVisibility, notes: Bool = false) async throws -> [Photo] {
@@ -104,6 +131,18 @@ extension PhotoRepository {
     func all(eventID: String) async throws -> [Photo] {
         try await database.sql { db in
             try await db.raw("SELECT * FROM photos WHERE event_id = \(bind: eventID) ORDER BY uploaded_at, id").all().map(Self.photo(from:))
+        }
+    }
+
+    /// How many of the event's guests took at least one photo (organizers' own shots aside).
+    func guestsWhoShot(eventID: String) async throws -> Int {
+        try await database.read { db in
+            try await db.raw(
+                """
+                SELECT COUNT(DISTINCT p.uploader_id) AS n FROM photos p JOIN guests g ON g.id = p.uploader_id
+                WHERE p.event_id = \(bind: eventID) AND p.status <> 'failed'
+                """
+            ).first()?.decode(column: "n", as: Int.self) ?? 0
         }
     }
 

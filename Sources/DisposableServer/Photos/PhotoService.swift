@@ -152,11 +152,13 @@ struct PhotoService: Sendable {
 
     /// The original as this caller gets it: GPS removed for anyone but the shooter (MED-2); 403 when the
     /// organizer turned downloads off.
-    func original(_ id: String, for identity: Identity?) async throws -> (Grant, OriginalSource) {
+    /// `saving`: the person is saving it (a download link), not looking at it: counted in the organizers' numbers.
+    func original(_ id: String, for identity: Identity?, saving: Bool = false) async throws -> (Grant, OriginalSource) {
         let grant = try await photo(id, for: identity)
         guard grant.visibility.mayDownloadOriginal(of: grant.photo, in: grant.event) else { throw Problem.downloadsDisabled }
         guard grant.photo.status != .failed else { throw Problem.notReady(.failed) }
         guard grant.photo.hasFile else { throw Problem.notFound("A note is words only: it has no file to download.") }
+        if saving { try await events.countDownload(eventID: grant.event.id, .original) }
         return (grant, OriginalSource(blobs: blobs, photo: grant.photo, redactions: grant.isOwner ? nil : redactions))
     }
 

@@ -76,7 +76,7 @@ struct EventView: Sendable {
             revealed: PhotoVisibility.isRevealed(event, at: now), revealsAt: event.revealsAt.formatted(iso),
             startsAt: event.startsAt.formatted(iso), endsAt: event.endsAt.formatted(iso), allowLibraryUploads: allowLibraryUploads,
             allowGuestDownloads: allowGuestDownloads, allowVideos: allowVideos, shotsPerGuest: event.shotsPerGuest, shotsLeft: shotsLeft,
-            guestId: guest?.id)
+            guestId: guest?.id, hasAccount: { if case .user = web.identity { true } else { false } }())
         self.config = ScriptJSON.text(config)
     }
 
@@ -91,6 +91,8 @@ struct EventView: Sendable {
         let shotsPerGuest: Int
         let shotsLeft: Int?
         let guestId: String?
+        /// Signed in with an account: the viewer offers to keep a photo in the library (LIB-6).
+        let hasAccount: Bool
     }
 }
 

@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 
-/// `/library` (LIB-1: my photos, by month) and `/library/trash` (LIB-2). The pages are shells: `library.js` reads the
-/// same API as the SDK and the CLI (`/api/v1/library/…`) with the session cookie.
+/// `/library` (LIB-1: my photos, by month), `/library/trash` (LIB-2) and `/library/events` (JN-6: what I shot at
+/// events). The pages are shells: `library.js` and `eventshots.js` read the same API as the SDK and the CLI with the
+/// session cookie.
 struct LibraryPages {
     let library: LibraryService
     let capsules: CapsuleService
@@ -10,6 +11,13 @@ struct LibraryPages {
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/library", use: timeline)
         router.get("/library/trash", use: trash)
+        router.get("/library/events", use: fromEvents)
+    }
+
+    @Sendable func fromEvents(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard case .user = context.identity else { return WebRequest.redirect("/login?next=/library/events") }
+        let web = WebRequest(request, context: context)
+        return web.page("my-shots", title: web.t("my_shots_title"), model: MyShotsView())
     }
 
     @Sendable func timeline(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -39,3 +47,6 @@ struct LibraryView: Sendable {
     /// CAP-2: the countdown to the next capsule, above the timeline.
     let nextCapsule: TimeText
 }
+
+/// `/library/events` is a shell: its script reads `GET /api/v1/me/photos`.
+struct MyShotsView: Sendable {}

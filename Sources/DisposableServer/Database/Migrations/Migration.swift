@@ -74,6 +74,7 @@ let migrations: [Migration] = [
     .v52WebDAV,
     .v53ClientErrors,
     .v54CoOrganizers,
+    .v55DownloadCounts,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

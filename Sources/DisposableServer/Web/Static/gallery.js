@@ -225,6 +225,8 @@ const viewer = document.getElementById('viewer');
 const viewerImage = document.getElementById('viewer-image');
 const caption = document.getElementById('viewer-caption');
 const downloadLink = document.getElementById('viewer-download');
+const shareButton = document.getElementById('viewer-share');
+const saveButton = document.getElementById('viewer-save');
 const deleteButton = document.getElementById('viewer-delete');
 const confirmDialog = document.getElementById('confirm-delete');
 const viewerNote = document.getElementById('viewer-note');
@@ -258,6 +260,8 @@ function openViewer(id) {
     viewerNote.textContent = photo.text ?? '';
     nameWithFace(caption, photo, t('note_by', { name: photo.shooter.name }));
     downloadLink.hidden = true;
+    shareButton.hidden = true;
+    saveButton.hidden = true;
     captionText.hidden = true;
     captionButton.hidden = true;
     if (!viewer.open) viewer.showModal();
@@ -272,8 +276,9 @@ function openViewer(id) {
     viewerVideo.poster = photo.urls.preview;
     viewerVideo.src = photo.urls.video;
     nameWithFace(caption, photo, t('video_label', { name: photo.shooter.name, seconds: photo.durationSeconds ?? 0 }));
-    downloadLink.href = photo.urls.original;
+    downloadLink.href = `${photo.urls.original}${photo.urls.original.includes('?') ? '&' : '?'}download`;
     downloadLink.hidden = !config.allowGuestDownloads && !photo.mine;
+    showKeeping(photo);
     showCaption(photo);
     if (!viewer.open) viewer.showModal();
     return;
@@ -282,14 +287,57 @@ function openViewer(id) {
   showPhoto(viewerImage, photo, 'preview');
   viewerImage.alt = photoAlt(photo);
   nameWithFace(caption, photo, photoAlt(photo));
-  downloadLink.href = photo.urls.original;
+  downloadLink.href = `${photo.urls.original}${photo.urls.original.includes('?') ? '&' : '?'}download`;
   downloadLink.hidden = !config.allowGuestDownloads && !photo.mine;
+  showKeeping(photo);
   showCaption(photo);
   const original = new Image();
   original.onload = () => { if (current === id) viewerImage.src = original.src; };
   viewerImage.onload = () => { if (!original.src) original.src = photo.urls.original; };
   if (!viewer.open) viewer.showModal();
 }
+
+/** Sharing hands the photo itself to the phone's share sheet (the file as this viewer may download it: others'
+ * originals come without their location); where files cannot be shared, the gallery's link. Keeping copies it into
+ * the account's library (LIB-6), where it outlives the event. */
+function showKeeping(photo) {
+  const downloadable = config.allowGuestDownloads || photo.mine;
+  shareButton.hidden = !navigator.share || !downloadable;
+  saveButton.hidden = !config.hasAccount || !downloadable;
+  saveButton.disabled = false;
+}
+shareButton.addEventListener('click', async () => {
+  const photo = photos.get(current);
+  if (!photo) return;
+  shareButton.disabled = true;
+  try {
+    const response = await fetch(photo.urls.original, { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(String(response.status));
+    const blob = await response.blob();
+    const file = new File([blob], photo.downloadName || `${photo.id}.jpg`, { type: blob.type || 'image/jpeg' });
+    if (navigator.canShare?.({ files: [file] })) {
+      await navigator.share({ files: [file], title: config.name });
+    } else {
+      await navigator.share({ title: config.name, url: `${location.origin}/e/${config.code}` });
+      toast(t('shared_link'));
+    }
+  } catch (error) {
+    if (error.name !== 'AbortError') toast(error.message);
+  } finally {
+    shareButton.disabled = false;
+  }
+});
+saveButton.addEventListener('click', async () => {
+  const id = current;
+  saveButton.disabled = true;
+  try {
+    await api(`/api/v1/photos/${id}/save-to-library`, { method: 'POST' });
+    toast(t('saved_to_library'));
+  } catch (error) {
+    saveButton.disabled = false;
+    toast(error.message);
+  }
+});
 
 function step(delta) {
   const ids = readyIds();

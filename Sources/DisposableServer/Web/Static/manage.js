@@ -33,7 +33,9 @@ async function loadStats() {
   const numbers = document.createElement('p');
   numbers.className = 'numbers';
   const figures = [t('stats_photos', { n: stats.photos }), t('stats_guests', { n: stats.guests }), t('stats_storage', { size: formatBytes(stats.bytesStored) })];
+  if (stats.guests > 0) figures.push(t('stats_guests_shot', { n: stats.guestsWhoShot, total: stats.guests }));
   if (stats.awaitingApproval > 0) figures.push(t('stats_awaiting', { n: stats.awaitingApproval }));
+  figures.push(t('stats_zips', { n: stats.downloads.zips }), t('stats_originals', { n: stats.downloads.originals }));
   for (const text of figures) {
     const span = document.createElement('span');
     span.textContent = text;
