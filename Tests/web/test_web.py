@@ -493,8 +493,9 @@ def guestbook_checks(organizer, server, ben, check, drivers):
     player = wait(dora, lambda d: next((e for e in d.find_elements(By.ID, "viewer-video") if e.is_displayed()), None), "the player")
     dora.execute_script("arguments[0].muted = true; arguments[0].play()", player)
     wait(dora, lambda d: d.execute_script("return arguments[0].currentTime > 0.5 && arguments[0].readyState >= 2", player), "the video playing")
+    # The player plays the whole video the server measured (the stop tap lands later on a busy machine: 3 to 5.5 s).
     length = dora.execute_script("return arguments[0].duration", player)
-    assert 2 <= length <= 5, length
+    assert length >= 2 and abs(length - posted["durationSeconds"]) < 1.05, (length, posted["durationSeconds"])
     shot(dora, "guest-video")
     dora.find_element(By.ID, "viewer-close").click()
     check("a guest films a short video with the camera's timer; another plays it, live in her gallery")
