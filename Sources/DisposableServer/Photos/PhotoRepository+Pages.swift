@@ -33,22 +33,30 @@ extension PhotoRepository {
                 sql.appendInterpolation(unsafeRaw: " AND status = 'ready' AND ")
                 sql += visibility.sqlCondition
             }
-            let column = order.column
-            if let cursor {
-                // A row value: both engines walk the index from the cursor (the OR form made SQLite scan).
-                sql.appendInterpolation(unsafeRaw: " AND (\(column), id) < (")
-                sql.appendInterpolation(bind: cursor.time)
-                sql.appendInterpolation(unsafeRaw: ", ")
-                sql.appendInterpolation(bind: cursor.id)
-                sql.appendInterpolation(unsafeRaw: ")")
-            }
-            sql.appendInterpolation(unsafeRaw: " ORDER BY \(column) DESC, id DESC LIMIT \(limit + 1)")
-            let photos = try await db.raw(sql).all().map(Self.photo(from:))
-            guard photos.count > limit else { return (photos, nil) }
-            let last = photos[limit - 1]
-            let time = order == .uploaded ? last.uploadedAt : last.takenAt
-            return (Array(photos.prefix(limit)), Cursor(time: time.millisecondsSince1970, id: last.id))
+            return try await Self.newestFirst(sql, by: order, after: cursor, limit: limit, in: db)
         }
+    }
+
+    /// `sql` (a SELECT of photos with its conditions) after the cursor, newest first by `order`, as one page.
+    private static func newestFirst(
+        _ query: SQLQueryString, by order: Order, after cursor: Cursor?, limit: Int, in db: any SQLDatabase
+    ) async throws -> (items: [Photo], next: Cursor?) {
+        var sql = query
+        let column = order.column
+        if let cursor {
+            // A row value: both engines walk the index from the cursor (the OR form made SQLite scan).
+            sql.appendInterpolation(unsafeRaw: " AND (\(column), id) < (")
+            sql.appendInterpolation(bind: cursor.time)
+            sql.appendInterpolation(unsafeRaw: ", ")
+            sql.appendInterpolation(bind: cursor.id)
+            sql.appendInterpolation(unsafeRaw: ")")
+        }
+        sql.appendInterpolation(unsafeRaw: " ORDER BY \(column) DESC, id DESC LIMIT \(limit + 1)")
+        let photos = try await db.raw(sql).all().map(Self.photo(from:))
+        guard photos.count > limit else { return (photos, nil) }
+        let last = photos[limit - 1]
+        let time = order == .uploaded ? last.uploadedAt : last.takenAt
+        return (Array(photos.prefix(limit)), Cursor(time: time.millisecondsSince1970, id: last.id))
     }
 
     /// What these shooters took in these events — photos, drawings and videos, not notes; not failed — newest first,
@@ -58,23 +66,12 @@ extension PhotoRepository {
     ) async throws -> (items: [Photo], next: Cursor?) {
         guard !uploaderIDs.isEmpty, !eventIDs.isEmpty else { return ([], nil) }
         return try await database.read { db in
-            var sql = SQLQueryString(
+            let sql = SQLQueryString(
                 """
                 SELECT * FROM photos WHERE uploader_id IN (\(binds: uploaderIDs)) AND event_id IN (\(binds: eventIDs))
                     AND status <> 'failed' AND kind <> 'note'
                 """)
-            if let cursor {
-                sql.appendInterpolation(unsafeRaw: " AND (uploaded_at, id) < (")
-                sql.appendInterpolation(bind: cursor.time)
-                sql.appendInterpolation(unsafeRaw: ", ")
-                sql.appendInterpolation(bind: cursor.id)
-                sql.appendInterpolation(unsafeRaw: ")")
-            }
-            sql.appendInterpolation(unsafeRaw: " ORDER BY uploaded_at DESC, id DESC LIMIT \(limit + 1)")
-            let photos = try await db.raw(sql).all().map(Self.photo(from:))
-            guard photos.count > limit else { return (photos, nil) }
-            let last = photos[limit - 1]
-            return (Array(photos.prefix(limit)), Cursor(time: last.uploadedAt.millisecondsSince1970, id: last.id))
+            return try await Self.newestFirst(sql, by: .uploaded, after: cursor, limit: limit, in: db)
         }
     }
 
