@@ -27,7 +27,12 @@ public struct LibraryAssetJSON: Codable, Sendable, Equatable {
     public var id: String
     /// Capture time: EXIF, else `X-Taken-At`, else the upload time.
     public var takenAt: Date
-    /// `2023-05`: the timeline's month divider it falls under (UTC).
+    /// The clock where it was taken, `2023-05-14T18:30:00` (no zone), when the file said: show this, not `takenAt`
+    /// in the reader's zone.
+    public var takenAtLocal: String?
+    /// That clock's offset from UTC, `+09:00`; absent when the file gave none (a floating time: no zone is invented).
+    public var takenAtOffset: String?
+    /// `2023-05`: the timeline's month divider it falls under (where it was taken when known, else UTC).
     public var month: String
     public var uploadedAt: Date
     public var width: Int?
@@ -55,10 +60,12 @@ public struct LibraryAssetJSON: Codable, Sendable, Equatable {
     public init(
         id: String, takenAt: Date, month: String, uploadedAt: Date, width: Int?, height: Int?, byteSize: Int64, format: String,
         mediaType: String = "photo", durationSeconds: Double? = nil, status: PhotoStatus, sha256: String, fileName: String, fileRevision: Int,
-        revision: Int64, trashedAt: Date?, caption: String? = nil, urls: URLs
+        revision: Int64, trashedAt: Date?, caption: String? = nil, urls: URLs, takenAtLocal: String? = nil, takenAtOffset: String? = nil
     ) {
         self.id = id
         self.takenAt = takenAt
+        self.takenAtLocal = takenAtLocal
+        self.takenAtOffset = takenAtOffset
         self.month = month
         self.uploadedAt = uploadedAt
         self.width = width

@@ -24,11 +24,14 @@ public struct MomentPage: Codable, Sendable, Equatable {
     public var year: Int
     public var count: Int
     public var items: [MomentJSON]
+    /// The years with moments, and this year, newest first: where the years' links lead (no empty year between).
+    public var years: [Int]
 
-    public init(year: Int, count: Int, items: [MomentJSON]) {
+    public init(year: Int, count: Int, items: [MomentJSON], years: [Int]) {
         self.year = year
         self.count = count
         self.items = items
+        self.years = years
     }
 }
 

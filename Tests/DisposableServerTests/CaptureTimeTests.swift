@@ -30,6 +30,34 @@ struct CaptureTimeTests {
         }
     }
 
+    @Test("Library: a photo shows the clock where it was taken — 23:30 in Tokyo stays 23:30, a floating 18:00 stays 18:00")
+    func localClock() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let token = try await app.userToken()
+            #expect(try await app.call(.patch, "/api/v1/me", json: ["timeZone": "Europe/Paris"], token: token).status == .ok)
+            func asset(_ exif: [String]) async throws -> LibraryAssetJSON {
+                let uploaded = try await app.uploadToLibrary(try await TestImages.jpeg(width: 320, height: 240, exif: exif), token: token)
+                return try await app.waitUntilAssetProcessed(try uploaded.decode(LibraryAssetJSON.self).id, token: token)
+                    .decode(LibraryAssetJSON.self)
+            }
+            let utc = ISO8601DateFormatter()
+            // Tokyo, on the last evening of May: the moment is in May everywhere west, the photo's day is 31 May there
+            let tokyo = try await asset(["-DateTimeOriginal=2026:05:31 23:30:00", "-OffsetTimeOriginal=+09:00"])
+            #expect(tokyo.takenAt == utc.date(from: "2026-05-31T14:30:00Z"))
+            #expect(tokyo.takenAtLocal == "2026-05-31T23:30:00" && tokyo.takenAtOffset == "+09:00" && tokyo.month == "2026-05")
+            // New Year's first minutes in Sydney are still 31 December in UTC: the month is where it was taken
+            let sydney = try await asset(["-DateTimeOriginal=2026:01:01 00:20:00", "-OffsetTimeOriginal=+11:00"])
+            #expect(sydney.takenAtLocal == "2026-01-01T00:20:00" && sydney.month == "2026-01", "\(sydney.month)")
+            // no offset: floating, kept as written (placed in the owner's zone only to sort the timeline)
+            let floating = try await asset(["-DateTimeOriginal=2026:06:12 18:00:00"])
+            #expect(floating.takenAtLocal == "2026-06-12T18:00:00" && floating.takenAtOffset == nil)
+            #expect(floating.takenAt == utc.date(from: "2026-06-12T16:00:00Z"))
+            // no time in the file: nothing local to show, the moment of its upload
+            let none = try await asset([])
+            #expect(none.takenAtLocal == nil && none.takenAtOffset == nil)
+        }
+    }
+
     @Test("Events: a photo with its offset is placed at its exact moment")
     func event() async throws {
         try await TestApp.run(.sqlite) { app in

@@ -57,6 +57,19 @@ struct MomentTests {
             #expect(months(recap) == ["2026-12×2"], "both in December in Auckland: \(months(recap))")
             let anasRecap = try await app.call(.get, "/api/v1/moments/recap?year=2026", token: ana)
             #expect(anasRecap["ready"] as? Bool == false && months(anasRecap) == ["2026-11×1", "2026-12×1"], "UTC: \(anasRecap.text)")
+
+            // the years to go to: those with moments where their owner is, and this year; none empty between
+            #expect(now["years"] as? [Int] == [2027, 2026] && anas["years"] as? [Int] == [2026], "\(now.text) \(anas.text)")
+            for _ in 0..<40 {  // two years on, the session kept alive as a person's is (a write: reads may be answered
+                // from identities remembered for a few seconds, and the test's clock jumps days within them)
+                app.clock.advance(by: 20 * 86_400)
+                let kept = try await app.call(.patch, "/api/v1/me", json: ["timeZone": "Pacific/Auckland"], token: kiri)
+                #expect(kept.status == .ok, "\(app.clock.now): \(kept.text)")
+            }
+            let posted = try await app.call(.post, "/api/v1/moments", body: MomentInput(text: "Two years on"), token: kiri)
+            #expect(posted.status == .created, "\(posted.text)")
+            let later = try await app.call(.get, "/api/v1/moments", token: kiri)
+            #expect(later["year"] as? Int == 2029 && later["years"] as? [Int] == [2029, 2027, 2026], "no 2028: \(later.text)")
         }
     }
 

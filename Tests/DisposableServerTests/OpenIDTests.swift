@@ -94,7 +94,11 @@ struct OpenIDTests {
 
                 // the sign-in page offers the provider, with the admin's words, and still the password
                 let login = try await app.send("/login", method: .get, headers: [:], body: nil)
-                #expect(login.text.contains("id=\"openid-button\">Sign in with Mock<") && login.text.contains("name=\"password\""))
+                #expect(login.text.contains("id=\"openid-button\" aria-describedby=\"openid-terms\">Sign in with Mock<"))
+                #expect(login.text.contains("name=\"password\""))
+                // and says, beside the button, that a first sign-in opens an account under the terms (with passwords too)
+                #expect(
+                    login.text.contains("id=\"openid-terms\">Signing in the first time opens an account") && login.text.contains("href=\"/terms\""))
 
                 // a new person: a new account, signed in, back where they were going
                 var alice = Browser()

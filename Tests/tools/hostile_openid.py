@@ -5,14 +5,13 @@ the nonce… — so that the server's checks, not this script, decide.
 
 Usage: hostile_openid.py JWKS_FILE
 Prints one line, its base URL, then serves on a free port: the discovery document (its issuer is the base URL),
-JWKS_FILE's keys at /jwks, an authorization endpoint nobody visits (the test reads the redirect itself), and
+JWKS_FILE's keys at /jwks (read at each request: a test rotates them by writing the file), an authorization endpoint nobody visits (the test reads the redirect itself), and
 /token, answering {"id_token": …} with the token last PUT to /next-token (plain text).
 """
 import json
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-JWKS = open(sys.argv[1]).read()
 NEXT = {"token": ""}
 
 
@@ -33,7 +32,7 @@ class Handler(BaseHTTPRequestHandler):
                 "jwks_uri": base + "/jwks", "response_types_supported": ["code"], "subject_types_supported": ["public"],
                 "id_token_signing_alg_values_supported": ["ES256"]}))
         elif self.path == "/jwks":
-            self.answer(200, JWKS)
+            self.answer(200, open(sys.argv[1]).read())
         else:
             self.answer(404, "{}")
 

@@ -60,13 +60,19 @@ def pixel(driver, x, y):
     return tuple(row[1:1 + channels][:3])
 
 
-def axe_findings(driver):
-    """axe-core 4.12's serious and critical violations on the page as it is now, as readable lines."""
-    with open(AXE) as handle:
-        driver.execute_script(handle.read())
+def axe_findings(driver, rules=None):
+    """axe-core 4.12's serious and critical violations on the page as it is now, as readable lines; `rules` runs only
+    those (rules off by default, as `color-contrast-enhanced`, included)."""
+    if not driver.execute_script("return typeof axe === 'object'"):
+        with open(AXE) as handle:
+            driver.execute_script(handle.read())
+    options = {"resultTypes": ["violations"]}
+    if rules:
+        options["runOnly"] = {"type": "rule", "values": rules}
     result = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        "axe.run(document, { resultTypes: ['violations'] }).then((r) => done(JSON.stringify(r.violations)), (e) => done(JSON.stringify([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}])));")
+        "axe.run(document, arguments[0]).then((r) => done(JSON.stringify(r.violations)), (e) => done(JSON.stringify([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}])));",
+        options)
     return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
             for v in json.loads(result) if v["impact"] in ("serious", "critical")]
 

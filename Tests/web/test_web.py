@@ -541,15 +541,25 @@ def profile_checks(organizer, server, check):
     shot(organizer, "account")
     check("the profile page keeps a username and a dark choice that every page follows, then the device's again")
 
-    # The account's time zone wins over the browser's. From a Paris browser, an account set to
-    # Tokyo sees the Paris photo of 30 June 23:12 (+02:00) at 06:12 in July; "this device's" gives Paris back.
+    # The account's time zone wins over the browser's, for a time that is a moment (sent by the uploader, not a
+    # camera's clock, which shows as it was written): from a Paris browser, an account set to Tokyo sees 30 June
+    # 21:13 UTC at 06:13 in July; "this device's" gives Paris back.
+    moment = os.path.join(tempfile.mkdtemp(prefix="disposable-zone-"), "IMG_MOMENT.jpg")
+    subprocess.run(["vips", "gaussnoise", moment + "[Q=85]", "400", "300"], check=True)
+    with open(moment, "rb") as handle:
+        request = urllib.request.Request(server.base + "/api/v1/library/assets", data=handle.read(), method="POST", headers={
+            "Cookie": f"disposable_session={session_cookie(organizer)}", "Content-Type": "image/jpeg", "Origin": server.base,
+            "X-File-Name": "IMG_MOMENT.jpg", "X-Taken-At": "2026-06-30T21:13:00Z"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 201
+
     def library_shows(time_text, month):
         organizer.get(server.base + "/library")
         wait(organizer, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline .month h2"), "the timeline")
         heading = organizer.find_element(By.CSS_SELECTOR, "#timeline .month h2").text
         assert heading == month, heading
         organizer.find_element(By.CSS_SELECTOR, "#timeline li button").click()
-        caption = wait(organizer, lambda d: "IMG_PARIS" in d.find_element(By.ID, "viewer-caption").text and d.find_element(By.ID, "viewer-caption").text, "the Paris photo")
+        caption = wait(organizer, lambda d: "IMG_MOMENT" in d.find_element(By.ID, "viewer-caption").text and d.find_element(By.ID, "viewer-caption").text, "the photo sent with its moment")
         assert time_text in caption, caption
 
     def choose_zone(zone):
@@ -559,7 +569,7 @@ def profile_checks(organizer, server, check):
         assert organizer.find_element(By.TAG_NAME, "html").get_attribute("data-time-zone") == (zone or None)
 
     organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Europe/Paris"})
-    for zone, time_text, month in [("Asia/Tokyo", "06:12", "July 2026"), ("", "23:12", "June 2026")]:
+    for zone, time_text, month in [("Asia/Tokyo", "06:13", "July 2026"), ("", "23:13", "June 2026")]:
         choose_zone(zone)
         if zone:
             organizer.execute_script("document.getElementById('time-zone').scrollIntoView()")
@@ -570,7 +580,7 @@ def profile_checks(organizer, server, check):
         library_shows(time_text, month)
     # Left on "this device's": the event form's checks later read typed times in the browser's zone.
     organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
-    check("the account's time zone wins over the browser's: Tokyo's 06:12 in July from a Paris browser, then Paris again; its controls inside 390 px")
+    check("the account's time zone wins over the browser's: Tokyo's 06:13 in July from a Paris browser, then Paris again; its controls inside 390 px")
 
 
 def instagram_checks(organizer, server, downloads, check):
@@ -811,9 +821,11 @@ def music_checks(organizer, server, check):
             organizer.find_element(By.ID, "maloja-key").send_keys(api_key)
             organizer.find_element(By.ID, "link-music").click()
         link("not-the-key")
-        error = wait(organizer, lambda d: next((e.text for e in d.find_elements(By.CSS_SELECTOR, "p.error[role=alert]")), None),
-                     "the wrong key's sentence")
+        error = wait(organizer, lambda d: next((e.text for e in d.find_elements(By.CSS_SELECTOR, "#music .field-error[role=alert]")), None),
+                     "the wrong key's sentence, in the music form")
         assert "does not know this API key" in error, error
+        assert organizer.find_element(By.ID, "maloja-url").get_attribute("value") == base, "the address is kept"
+        assert organizer.execute_script("return document.activeElement.id") == "maloja-url", "the field in question focused"
         link(key)
         wait(organizer, lambda d: "done=scrobbler" in d.current_url, "linked")
         section = organizer.find_element(By.ID, "music")
@@ -825,7 +837,7 @@ def music_checks(organizer, server, check):
         french_dark(organizer, server, "/account#music", "account-music-fr-dark")
         click_and_load(organizer, organizer.find_element(By.ID, "unlink-music"), "done=scrobbler-unlinked", "unlinked")
         assert organizer.find_element(By.ID, "maloja-url").is_displayed()
-        check("My account links a Maloja scrobbler for the capsule's song (a wrong key is said on the page), inside 390 px, and unlinks it")
+        check("My account links a Maloja scrobbler for the capsule's song (a wrong key is said in its form, the address kept), inside 390 px, and unlinks it")
     finally:
         maloja.kill()
         maloja.wait()
@@ -1397,6 +1409,19 @@ def selection_checks(driver, url, check):
     assert driver.execute_script("return getComputedStyle(arguments[0], '::before').content", item) == '"✓"'
     check("a selected photo is framed in the accent over the picture, with a check mark (light and dark)")
 
+    # With an account, the selection is also kept in my photos, beside downloading it.
+    assets = ("const done = arguments[arguments.length - 1];"
+              "(async () => { let n = 0, cursor = '';"
+              " do { const page = await (await fetch(`/api/v1/library/assets?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json();"
+              " n += page.items.length; cursor = page.nextCursor; } while (cursor); return n; })().then(done)")
+    before = driver.execute_async_script(assets)
+    keep = driver.find_element(By.ID, "keep-selected")
+    assert keep.is_displayed() and "1" in keep.text, keep.text
+    keep.click()
+    said = wait(driver, lambda d: next((e.text for e in d.find_elements(By.CSS_SELECTOR, ".toast") if "1" in e.text), None), "the selection kept")
+    assert driver.execute_async_script(assets) == before + 1, said
+    check("a selection is kept in my photos with one tap (an account's gallery)")
+
 
 def header_checks(driver, server, check):
     """Signed in, one compact header on every page — a menu on phones, its links inside the
@@ -1424,6 +1449,45 @@ def header_checks(driver, server, check):
     phone.set_size(driver, phone.DEFAULT)
     assert not tall, tall
     check("signed in, every page's header is one line with a menu at 390 px (fr, en), its links inside the screen")
+
+
+def contrast_checks(driver, guest, event_url, server, check):
+    """The footer's high-contrast switch: grey text becomes the text's colour, the choice stays with the browser
+    (reloaded, on another page, and on a guest's More page, where the switch also is), and turning it off undoes it."""
+    def state(d):
+        return d.execute_script(
+            "const root = document.documentElement, style = getComputedStyle(root);"
+            "return [root.dataset.contrast || '', style.getPropertyValue('--muted').trim(), style.getPropertyValue('--text').trim(),"
+            " document.querySelector('.contrast-switch')?.getAttribute('aria-pressed')]")
+    driver.get(server.base + "/help")
+    contrast, muted, text, pressed = state(driver)
+    assert contrast == "" and muted != text and pressed == "false", (contrast, muted, text, pressed)
+    switch = driver.find_element(By.CSS_SELECTOR, "footer .contrast-switch")
+    assert switch.is_displayed() and switch.rect["x"] + switch.rect["width"] <= driver.execute_script("return innerWidth")
+    tap(driver, switch)
+    wait(driver, lambda d: state(d)[0] == "more", "more contrast")
+    contrast, muted, text, pressed = state(driver)
+    assert pressed == "true" and muted == text, (pressed, muted, text)
+    driver.get(server.base + "/privacy")
+    assert state(driver)[0] == "more", "kept on the next page"
+    guest.get(event_url + "/continue")
+    assert state(guest)[3] == "false" and guest.find_element(By.CSS_SELECTOR, "main .contrast-switch").is_displayed()
+    tap(driver, driver.find_element(By.CSS_SELECTOR, "footer .contrast-switch"))
+    wait(driver, lambda d: state(d)[0] == "", "normal contrast again")
+    driver.refresh()
+    assert state(driver)[0] == "" and state(driver)[3] == "false", "off is kept too"
+    check("the footer's high-contrast switch turns grey text to the text's colour, is kept per browser, and turns off")
+
+
+def locked_settings_check(organizer, server, event_id, check):
+    """Once guests have shot, the settings that cannot change any more look it (greyed, dashed), not only refuse."""
+    organizer.get(f"{server.base}/events/{event_id}#settings")
+    look = "const s = getComputedStyle(arguments[0]); return [arguments[0].disabled, s.borderStyle, s.backgroundColor, s.color]"
+    locked = organizer.execute_script(look, organizer.find_element(By.ID, "f-shots"))
+    free = organizer.execute_script(look, organizer.find_element(By.ID, "f-name"))
+    assert locked[0] and not free[0], "shots per guest locked, the name not"
+    assert locked[1] == "dashed" and free[1] == "solid" and locked[2] != free[2] and locked[3] != free[3], (locked, free)
+    check("locked settings look locked: greyed and dashed beside the fields that can still change")
 
 
 def leaving_checks(organizer, server, check, drivers):
@@ -1485,11 +1549,18 @@ def library_checks(organizer, server, downloads, check, drivers):
     organizer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     check("my photos: three files picked at once are uploaded, shown newest capture first under 'May 2023' and 'December 2021'")
 
-    # The viewer: the preview, arrow keys, delete into the trash.
+    # The viewer: the preview, arrow keys, delete into the trash. Read in Tokyo, a photo whose camera wrote 18:30 (no
+    # offset) still says 18:30: the clock where it was taken, not the reader's.
+    organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
+    for _ in range(2):  # the first visit tells the server the browser's zone, the second is shown in it
+        organizer.get(server.base + "/library")
+    wait(organizer, lambda d: ready_tiles(d) == 3, "the library again")
     organizer.find_element(By.CSS_SELECTOR, "#timeline li button").click()
     wait(organizer, lambda d: d.execute_script("return document.getElementById('viewer').open && document.getElementById('viewer-image').src.includes('/preview')"), "the viewer shows the preview")
     first_caption = organizer.find_element(By.ID, "viewer-caption").text
-    assert "IMG_0514.jpg" in first_caption, first_caption
+    assert "IMG_0514.jpg" in first_caption and "18:30" in first_caption and "14" in first_caption, first_caption
+    organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
+    check("a photo's time in my library is the clock where it was taken (18:30 read in Tokyo), not the reader's")
     organizer.find_element(By.ID, "viewer").send_keys("\ue014")  # ArrowRight
     wait(organizer, lambda d: "IMG_1226.jpg" in d.find_element(By.ID, "viewer-caption").text, "the next photo after ArrowRight")
     organizer.find_element(By.ID, "viewer-delete").click()
@@ -1581,8 +1652,8 @@ def library_checks(organizer, server, downloads, check, drivers):
     french.quit(); drivers.remove(french)
     check("in French, the months read 'Juin 2023', 'Mai 2023', 'Décembre 2021'")
 
-    # A photo taken at 12:12 in Paris (its EXIF says +02:00) reads 12:12 from Paris and 06:12
-    # from New York; near midnight it falls in the reader's own month.
+    # A photo taken at 23:12 in Paris (its EXIF says +02:00) reads 23:12 on 30 June wherever it is read — from
+    # New York, and from Tokyo where that moment is already July: the clock where it was taken.
     paris = os.path.join(downloads, "IMG_PARIS.jpg")
     subprocess.run(["vips", "gaussnoise", paris + "[Q=85]", "400", "300"], check=True)
     subprocess.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=2026:06:30 23:12:00", "-OffsetTimeOriginal=+02:00", paris], check=True)
@@ -1592,7 +1663,8 @@ def library_checks(organizer, server, downloads, check, drivers):
             "X-File-Name": "IMG_PARIS.jpg"})
     with urllib.request.urlopen(request, timeout=30) as response:
         assert response.status == 201
-    for zone, time_text, month in [("Europe/Paris", "23:12", "June 2026"), ("America/New_York", "17:12", "June 2026"), ("Asia/Tokyo", "06:12", "July 2026")]:
+    for zone in ["Europe/Paris", "America/New_York", "Asia/Tokyo"]:
+        time_text, month = "30 June 2026 at 23:12", "June 2026"
         organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})
         organizer.get(server.base + "/library")
         wait(organizer, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline .month h2"), "the timeline")
@@ -1603,7 +1675,7 @@ def library_checks(organizer, server, downloads, check, drivers):
         assert time_text in caption, (zone, caption)
         organizer.find_element(By.ID, "viewer-close").click()
     organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
-    check("a photo's capture time carries its EXIF offset: 23:12 in Paris, 17:12 in New York, July already in Tokyo")
+    check("a photo's capture time is the clock where it was taken: 23:12 on 30 June read from Paris, New York and Tokyo")
 
 
 def main():
@@ -2205,6 +2277,8 @@ def main():
         check("forgot password: the mail arrives through SMTP, its link sets a new password once")
 
         header_checks(organizer, server, check)
+        contrast_checks(organizer, ana, url, server, check)
+        locked_settings_check(organizer, server, event_id, check)
         leaving_checks(organizer, server, check, drivers)
 
         # No page is wider than a phone, at 360 and 390 px, in English and French; and a
@@ -2240,8 +2314,13 @@ def main():
                             for scheme in ["light", "dark"]:
                                 driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
                                 shot(driver, f"pages/{language}-{scheme}-{name}")
-                                # Axe-core on every page, light and dark, en and fr.
+                                # Axe-core on every page, light and dark, en and fr; and with the high-contrast
+                                # switch on, the enhanced (7:1) contrast.
                                 inaccessible += [(language, scheme, role, place, finding) for finding in phone.axe_findings(driver)]
+                                driver.execute_script("document.documentElement.dataset.contrast = 'more'")
+                                inaccessible += [(language, scheme + " high contrast", role, place, finding)
+                                                 for finding in phone.axe_findings(driver, ["color-contrast-enhanced"])]
+                                driver.execute_script("delete document.documentElement.dataset.contrast")
                             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
                             if language == "fr":
                                 untranslated += [(role, place, words) for words in phone.english_left(driver, english)]
@@ -2250,7 +2329,8 @@ def main():
         assert not too_wide, too_wide
         check("no page is wider than the phone at 360 and 390 px, in English and French")
         assert not inaccessible, "\n".join(map(str, inaccessible))
-        check(f"axe-core {phone.axe_version()}: no serious or critical finding on {sum(len(p) for _, p in pages.values())} pages × en, fr × light, dark")
+        check(f"axe-core {phone.axe_version()}: no serious or critical finding on {sum(len(p) for _, p in pages.values())} pages × en, fr × light, dark;"
+              " and the enhanced contrast with the high-contrast switch on")
         assert not untranslated, untranslated
         check("no English sentence of the catalogue on a French page")
 

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "966a003a6b543ffce107b2b568ea858bac548211ecbb2703c45c30d1403e02f9"
+    public static let contractDigest = "889bca94e2bce3233152e73f49ad83800389c5fb9c9afb72d72948093c2af392"
 }

@@ -2377,7 +2377,15 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/LibraryAsset/takenAt`.
             public var takenAt: Foundation.Date
-            /// The timeline's month, `2023-05`
+            /// The clock where it was taken (from its EXIF, without a zone), `2023-05-14T18:30:00`; show this rather than takenAt in the reader's zone. Absent when the file gave no time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/takenAtLocal`.
+            public var takenAtLocal: Swift.String?
+            /// That clock's offset from UTC, `+09:00`; absent for a floating time (the file gave none, and none is invented)
+            ///
+            /// - Remark: Generated from `#/components/schemas/LibraryAsset/takenAtOffset`.
+            public var takenAtOffset: Swift.String?
+            /// The timeline's month, `2023-05` (where it was taken when known, else UTC)
             ///
             /// - Remark: Generated from `#/components/schemas/LibraryAsset/month`.
             public var month: Swift.String
@@ -2480,7 +2488,9 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - takenAt: Capture time: EXIF, else X-Taken-At, else the upload time
-            ///   - month: The timeline's month, `2023-05`
+            ///   - takenAtLocal: The clock where it was taken (from its EXIF, without a zone), `2023-05-14T18:30:00`; show this rather than takenAt in the reader's zone. Absent when the file gave no time.
+            ///   - takenAtOffset: That clock's offset from UTC, `+09:00`; absent for a floating time (the file gave none, and none is invented)
+            ///   - month: The timeline's month, `2023-05` (where it was taken when known, else UTC)
             ///   - uploadedAt:
             ///   - width:
             ///   - height:
@@ -2499,6 +2509,8 @@ extension Components {
             public init(
                 id: Swift.String,
                 takenAt: Foundation.Date,
+                takenAtLocal: Swift.String? = nil,
+                takenAtOffset: Swift.String? = nil,
                 month: Swift.String,
                 uploadedAt: Foundation.Date,
                 width: Swift.Int? = nil,
@@ -2518,6 +2530,8 @@ extension Components {
             ) {
                 self.id = id
                 self.takenAt = takenAt
+                self.takenAtLocal = takenAtLocal
+                self.takenAtOffset = takenAtOffset
                 self.month = month
                 self.uploadedAt = uploadedAt
                 self.width = width
@@ -2538,6 +2552,8 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case id
                 case takenAt
+                case takenAtLocal
+                case takenAtOffset
                 case month
                 case uploadedAt
                 case width
@@ -4318,25 +4334,33 @@ extension Components {
             public var count: Swift.Int
             /// - Remark: Generated from `#/components/schemas/MomentPage/items`.
             public var items: [Components.Schemas.Moment]
+            /// The years with moments, and this year, newest first (where links to other years lead).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MomentPage/years`.
+            public var years: [Swift.Int]
             /// Creates a new `MomentPage`.
             ///
             /// - Parameters:
             ///   - year:
             ///   - count:
             ///   - items:
+            ///   - years: The years with moments, and this year, newest first (where links to other years lead).
             public init(
                 year: Swift.Int,
                 count: Swift.Int,
-                items: [Components.Schemas.Moment]
+                items: [Components.Schemas.Moment],
+                years: [Swift.Int]
             ) {
                 self.year = year
                 self.count = count
                 self.items = items
+                self.years = years
             }
             public enum CodingKeys: String, CodingKey {
                 case year
                 case count
                 case items
+                case years
             }
         }
         /// - Remark: Generated from `#/components/schemas/MomentsRecap`.

@@ -156,7 +156,7 @@ public struct AppServices: Sendable {
             openID = OpenIDService(
                 settings: settings, outbound: outbound, transactions: Transactions(database), links: OpenIDRepository(database: Database(database)),
                 clock: clock, accounts: accounts,
-                publicBaseURL: configuration.publicBaseURL)
+                publicBaseURL: configuration.publicBaseURL, logger: logger)
         } else {
             openID = nil
         }

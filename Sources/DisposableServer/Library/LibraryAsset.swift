@@ -14,6 +14,10 @@ struct LibraryAsset: Sendable, Equatable {
     let height: Int?
     /// EXIF DateTimeOriginal (floating time, read as UTC), else `X-Taken-At`, else the upload time.
     let takenAt: Date
+    /// The wall clock where it was taken (read as UTC) and its offset east of UTC in seconds, when its EXIF said:
+    /// the offset is nil for a floating time (no `OffsetTimeOriginal`), and both for a time from anywhere else.
+    var takenLocal: Date? = nil
+    var takenOffset: Int? = nil
     /// `takenAt` came from the client (`X-Taken-At`, an import's sidecar, the event photo it was saved from).
     let takenAtGiven: Bool
     let uploadedAt: Date
@@ -38,9 +42,9 @@ struct LibraryAsset: Sendable, Equatable {
 
     var files: LibraryFiles { .revision(user: userID, asset: id, fileRevision: fileRevision) }
 
-    /// `2023-05`, the timeline's month.
+    /// `2023-05`, the timeline's month: where it was taken when known.
     var month: String {
-        let days = Int64((takenAt.timeIntervalSince1970 / 86_400).rounded(.down))
+        let days = Int64(((takenLocal ?? takenAt).timeIntervalSince1970 / 86_400).rounded(.down))
         let (year, month, _) = civilDate(daysSince1970: days)
         return String(format: "%04d-%02d", year, month)
     }
@@ -57,6 +61,8 @@ struct LibraryAsset: Sendable, Equatable {
             width: try column.optional("width", as: Int.self),
             height: try column.optional("height", as: Int.self),
             takenAt: Date(millisecondsSince1970: try column("taken_at", as: Int64.self)),
+            takenLocal: try column.optional("taken_local", as: Int64.self).map(Date.init(millisecondsSince1970:)),
+            takenOffset: try column.optional("taken_offset", as: Int.self),
             takenAtGiven: try column("taken_at_given", as: Bool.self),
             uploadedAt: Date(millisecondsSince1970: try column("uploaded_at", as: Int64.self)),
             fileName: try column("file_name", as: String.self),
@@ -87,7 +93,14 @@ struct LibraryAsset: Sendable, Equatable {
             trashedAt: trashedAt, caption: caption,
             urls: .init(
                 thumbnail: "\(base)/thumbnail?r=\(fileRevision)", preview: "\(base)/preview?r=\(fileRevision)", original: "\(base)/original",
-                video: motion.map { _ in "\(base)/video?r=\(fileRevision)" }))
+                video: motion.map { _ in "\(base)/video?r=\(fileRevision)" }),
+            takenAtLocal: takenLocal.map { String($0.rfc3339.prefix(19)) },
+            takenAtOffset: takenOffset.map(Self.offsetText))
+    }
+
+    /// `+09:00`, `-03:30`.
+    static func offsetText(_ seconds: Int) -> String {
+        String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
     }
 
     var change: LibraryChange {

@@ -42,11 +42,18 @@ struct LibraryRenderer: Sendable {
         try await blobs.put(data: rendered.thumbnail, key: asset.files.thumbnail)
         let ready = try await assets.markReady(
             asset, jobID: jobID, width: rendered.width, height: rendered.height,
-            takenAt: asset.format.isVideo ? nil : try await rendered.takenAt?.instant(floatingIn: ownerZone(asset.userID)),
+            takenAt: asset.format.isVideo ? nil : try await captured(rendered.takenAt, owner: asset.userID),
             derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + playableBytes, video: video,
             signals: rendered.signals)
         if ready == nil, try await !assets.isRecorded(asset.files) { try await pendingWrites.abandon(asset.files) }
         await feed.changed(asset.userID)
+    }
+
+    /// The file's capture time: its moment (a floating time placed in the owner's zone, for the timeline's order)
+    /// and the clock where it was taken, which is what people see.
+    private func captured(_ time: CaptureTime?, owner: String) async throws -> LibraryRepository.CapturedAt? {
+        guard let time else { return nil }
+        return .init(instant: time.instant(floatingIn: try await ownerZone(owner)), local: time.wallClock, offset: time.offset)
     }
 
     /// A video's poster rendered like a photo, and its playable copy stored (when the original does not play as it is).

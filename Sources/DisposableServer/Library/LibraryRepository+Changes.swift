@@ -164,8 +164,8 @@ extension LibraryRepository {
     /// Records the derivatives of the revision that was rendered; nil when the asset changed meanwhile (edited,
     /// deleted). The capture time read from the file wins over one the client gave.
     func markReady(
-        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64, video: RenderedVideoFacts? = nil,
-        signals: PhotoSignals? = nil
+        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: CapturedAt?, derivativeBytes: Int64,
+        video: RenderedVideoFacts? = nil, signals: PhotoSignals? = nil
     ) async throws -> LibraryAsset? {
         do {
             return try await ready(
@@ -177,6 +177,13 @@ extension LibraryRepository {
         }
     }
 
+    /// A capture time read from the file: the moment, and the clock where it was taken.
+    struct CapturedAt: Sendable {
+        let instant: Date
+        let local: Date
+        let offset: Int?
+    }
+
     /// A video's playable copy and length, recorded with its derivatives.
     struct RenderedVideoFacts: Sendable {
         let playable: Motion
@@ -184,8 +191,8 @@ extension LibraryRepository {
     }
 
     private func ready(
-        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: Date?, derivativeBytes: Int64, video: RenderedVideoFacts?,
-        signals: PhotoSignals?
+        _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: CapturedAt?, derivativeBytes: Int64,
+        video: RenderedVideoFacts?, signals: PhotoSignals?
     ) async throws -> LibraryAsset? {
         try await database.transaction { db in
             try await JobRepository.complete(jobID, in: db)
@@ -194,7 +201,9 @@ extension LibraryRepository {
                 try await db.raw(
                     """
                     UPDATE library_assets SET status = 'ready', width = \(bind: width), height = \(bind: height),
-                        taken_at = \(bind: (takenAt ?? asset.takenAt).millisecondsSince1970), derivative_bytes = \(bind: derivativeBytes),
+                        taken_at = \(bind: (takenAt?.instant ?? asset.takenAt).millisecondsSince1970),
+                        taken_local = \(bind: (takenAt?.local ?? asset.takenLocal)?.millisecondsSince1970),
+                        taken_offset = \(bind: takenAt == nil ? asset.takenOffset : takenAt?.offset), derivative_bytes = \(bind: derivativeBytes),
                         revision = \(bind: revision),
                         motion = COALESCE(\(bind: video?.playable.kind.rawValue), motion),
                         motion_offset = COALESCE(\(bind: video?.playable.offset), motion_offset),

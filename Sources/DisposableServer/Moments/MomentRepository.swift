@@ -43,6 +43,14 @@ struct MomentRepository: Sendable {
         }
     }
 
+    /// The quarter hours (since 1970, UTC) in which the owner wrote moments, each once.
+    func quarterHours(userID: String) async throws -> [Int64] {
+        try await database.read { db in
+            try await db.raw("SELECT DISTINCT created_at / 900000 AS quarter FROM moments WHERE user_id = \(bind: userID)").all()
+                .map { try $0.decode(column: "quarter", as: Int64.self) }
+        }
+    }
+
     /// Accounts with moments not told of their recap up to `latest`: id, time zone, the last year they were told of.
     func accountsToTell(upTo latest: Int) async throws -> [(id: String, zone: String?, told: Int?)] {
         try await database.read { db in

@@ -38,9 +38,14 @@ struct MomentService: Sendable {
     /// A year's moments, newest first (this year, where the owner is, when none is asked).
     func page(year: Int?, for user: User) async throws -> MomentPage {
         let zone = try await timeZone(of: user)
-        let year = year ?? calendar(zone).component(.year, from: clock.now)
+        let calendar = calendar(zone)
+        let thisYear = calendar.component(.year, from: clock.now)
+        let year = year ?? thisYear
         let moments = try await inYear(year, zone: zone, user: user)
-        return MomentPage(year: year, count: moments.count, items: moments.reversed())
+        // Zones are whole quarter hours from UTC, so the quarter hour a moment was written in places it in its year.
+        let written = try await rows.quarterHours(userID: user.id).map { Date(timeIntervalSince1970: TimeInterval($0) * 900) }
+        let years = Set(written.map { calendar.component(.year, from: $0) }).union([thisYear])
+        return MomentPage(year: year, count: moments.count, items: moments.reversed(), years: years.sorted(by: >))
     }
 
     func recap(year: Int, for user: User) async throws -> MomentsRecapJSON {

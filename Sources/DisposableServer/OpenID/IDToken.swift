@@ -36,7 +36,9 @@ struct IDToken: JWTPayload {
     ) async throws -> IDToken {
         let payload: IDToken
         do {
-            payload = try await keys.verify(token, as: IDToken.self)
+            // Every key of the provider's set is tried when the one the token names (or, naming none, the first)
+            // does not match: providers that give no ids, and those mid-rotation, sign with any of them.
+            payload = try await keys.verify(token, as: IDToken.self, iteratingKeys: true)
         } catch {
             throw Rejection.signature
         }

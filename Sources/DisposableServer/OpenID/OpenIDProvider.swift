@@ -3,7 +3,7 @@ import JWTKit
 
 /// The provider, as its discovery document describes it (OpenID Connect Discovery 1.0): where to send people, where
 /// to trade a code for tokens, and the keys its ID tokens are signed with. Fetched at first use and kept an hour;
-/// the keys again when a token names one not seen (the provider rotated them), at most once a minute.
+/// the keys again when a token's signature matches none of them (the provider rotated them), at most once a minute.
 actor OpenIDProvider {
     let settings: OpenIDSettings
     private let outbound: OutboundHTTP
@@ -61,10 +61,14 @@ actor OpenIDProvider {
         let collection = JWTKeyCollection()
         // Key by key, so that one of a kind not known here does not lose the others. Only public keys made to sign
         // with an asymmetric algorithm: never a shared secret (`oct`), which would let whoever reads the set sign.
-        for entry in list {
-            guard let fields = entry as? [String: Any], ["RSA", "EC", "OKP"].contains(fields["kty"] as? String ?? ""),
-                fields["d"] == nil, (fields["use"] as? String ?? "sig") == "sig",
-                let data = try? JSONSerialization.data(withJSONObject: fields), let key = try? JSONDecoder().decode(JWK.self, from: data)
+        // A key without an id (`kid` is optional, RFC 7517 §4.5) gets one made from its place in the set: jwt-kit
+        // keeps keys by id and would refuse it, leaving a provider that names none with no key at all.
+        for (index, entry) in list.enumerated() {
+            guard var fields = entry as? [String: Any], ["RSA", "EC", "OKP"].contains(fields["kty"] as? String ?? ""),
+                fields["d"] == nil, (fields["use"] as? String ?? "sig") == "sig"
+            else { continue }
+            if (fields["kid"] as? String ?? "").isEmpty { fields["kid"] = "unnamed-\(index)" }
+            guard let data = try? JSONSerialization.data(withJSONObject: fields), let key = try? JSONDecoder().decode(JWK.self, from: data)
             else { continue }
             _ = try? await collection.add(jwk: key)
         }

@@ -1,6 +1,7 @@
 import Crypto
 import DisposableAPI
 import Foundation
+import Logging
 
 /// Sign in with OpenID Connect: the authorization code flow with PKCE, `state` and `nonce`, and the rules
 /// that say which account a provider's person opens. A person is known by the provider's issuer and subject, never
@@ -13,13 +14,14 @@ struct OpenIDService: Sendable {
     let clock: any AppClock
     let accounts: AccountService
     let links: OpenIDRepository
+    let logger: Logger
     /// Where the provider sends people back: `/login/openid/callback` under the public URL, as registered there.
     let redirectURI: String
 
     init(
         settings: OpenIDSettings, outbound: OutboundHTTP, transactions: Transactions, links: OpenIDRepository, clock: any AppClock,
         accounts: AccountService,
-        publicBaseURL: String
+        publicBaseURL: String, logger: Logger
     ) {
         self.settings = settings
         provider = OpenIDProvider(settings: settings, outbound: outbound)
@@ -27,6 +29,7 @@ struct OpenIDService: Sendable {
         self.clock = clock
         self.accounts = accounts
         self.links = links
+        self.logger = logger
         redirectURI = publicBaseURL + "/login/openid/callback"
     }
 
@@ -45,7 +48,7 @@ struct OpenIDService: Sendable {
     /// A sign-in (or, with `linking`, a link to a signed-in account) sent to the provider.
     func start(next: String, linking user: User? = nil, client: String) async throws -> Start {
         try await starts.take(address: client)
-        let discovery = try await reach { try await provider.discovery() }
+        let discovery = try await reach { try await provider.discovery(now: clock.now) }
         let state = SecretToken.generate()
         let attempt = OpenIDRepository.Attempt(nonce: SecretToken.generate(), verifier: SecretToken.generate(), userID: user?.id, next: next)
         let now = clock.now
@@ -110,15 +113,17 @@ struct OpenIDService: Sendable {
             throw Self.unreachable
         }
         do {
-            let keys = try await reach { try await provider.signingKeys() }
+            let keys = try await reach { try await provider.signingKeys(now: clock.now) }
             do {
                 return try await IDToken.checked(raw, keys: keys, settings: settings, nonce: attempt.nonce, now: clock.now)
             } catch IDToken.Rejection.signature {
                 // Perhaps a key the provider started signing with since: its set once more.
-                let fresh = try await reach { try await provider.signingKeys(refresh: true) }
+                let fresh = try await reach { try await provider.signingKeys(refresh: true, now: clock.now) }
                 return try await IDToken.checked(raw, keys: fresh, settings: settings, nonce: attempt.nonce, now: clock.now)
             }
-        } catch is IDToken.Rejection {
+        } catch let rejection as IDToken.Rejection {
+            // The person reads one sentence; whoever runs the server needs the reason (a rotated key, a clock apart…).
+            logger.warning("An ID token from \(settings.issuer) was refused (\(rejection)): no one was signed in.")
             throw Problem(
                 .badRequest, "openid-token", title: "Sign-in not trusted",
                 detail: "The provider’s answer could not be trusted (signature, audience, time or nonce did not match), so no one was signed in.")

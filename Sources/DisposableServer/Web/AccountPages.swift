@@ -62,9 +62,10 @@ struct AccountPages {
         return web.t("account_device", ["browser": String(stored[..<range.lowerBound]), "system": String(stored[range.upperBound...])])
     }
 
-    private func render(_ web: WebRequest, user: User, current: String, notice: String?, error: String? = nil, status: HTTPResponse.Status = .ok)
-        async throws -> Response
-    {
+    private func render(
+        _ web: WebRequest, user: User, current: String, notice: String?, error: String? = nil, status: HTTPResponse.Status = .ok,
+        music: (url: String, error: String)? = nil
+    ) async throws -> Response {
         let sessions = try await accounts.sessions(of: user, current: current).map { session in
             AccountPage.Session(
                 id: session.id, device: session.device.map { Self.device($0, web) } ?? web.t("account_unknown_device"),
@@ -82,7 +83,7 @@ struct AccountPages {
                 },
                 timeZones: [AccountPage.Choice(value: "", label: web.t("account_time_zone_device"), checked: user.timeZone == nil)]
                     + Self.zones(keeping: user.timeZone).map { AccountPage.Choice(value: $0, label: $0, checked: $0 == user.timeZone) },
-                scrobblerURL: try? await scrobblers.linked(for: user).url,
+                scrobblerURL: try? await scrobblers.linked(for: user).url, musicURL: music?.url, musicError: music?.error,
                 pushKinds: pushSettings.map { settings in
                     PushSubscriptions.allKinds.map {
                         AccountPage.Choice(value: $0, label: web.t("push_kind_\($0)"), checked: settings.kinds.contains($0))
@@ -161,9 +162,18 @@ struct AccountPages {
         }
     }
 
+    /// A refusal (a wrong key, an address that does not answer) is said beside the form, the address kept in it.
     @Sendable func linkScrobbler(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await saveProfile(request, context, done: "scrobbler") { user, form in
-            _ = try await scrobblers.link(ScrobblerInput(url: form["url"] ?? "", apiKey: form["apiKey"] ?? ""), for: user)
+        guard let (user, hash) = signedIn(context) else { return Self.toLogin }
+        let form = try await WebForm.read(request)
+        let url = form["url"] ?? ""
+        do {
+            _ = try await scrobblers.link(ScrobblerInput(url: url, apiKey: form["apiKey"] ?? ""), for: user)
+            return WebRequest.redirect("/account?done=scrobbler#music")
+        } catch let problem as Problem {
+            let web = WebRequest(request, context: context)
+            return try await render(
+                web, user: user, current: hash, notice: nil, status: problem.status, music: (url, web.problemMessage(problem)))
         }
     }
 
@@ -238,6 +248,9 @@ struct AccountPage: Sendable {
     let timeZones: [Choice]
     /// The linked Maloja server's address.
     let scrobblerURL: String?
+    /// A link refused: what was typed, kept, and why, said beside the form.
+    var musicURL: String? = nil
+    var musicError: String? = nil
     /// Which notices go to the phones, and the phones.
     let pushKinds: [Choice]
     let pushDevices: [Device]

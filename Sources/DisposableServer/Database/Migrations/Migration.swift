@@ -75,6 +75,7 @@ let migrations: [Migration] = [
     .v53ClientErrors,
     .v54CoOrganizers,
     .v55DownloadCounts,
+    .v56LocalCaptureTimes,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.

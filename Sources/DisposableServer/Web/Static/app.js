@@ -28,6 +28,13 @@ export function formatDate(date, options) {
   return new Intl.DateTimeFormat(locale, { ...options, timeZone }).format(new Date(date));
 }
 
+/** When a library photo was taken: the clock where it was taken when its file said (a floating time stays as the
+ * camera wrote it: no zone is invented), else the moment in the reader's zone. */
+export function formatTaken(asset, options) {
+  if (!asset.takenAtLocal) return formatDate(asset.takenAt, options);
+  return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(new Date(`${asset.takenAtLocal}Z`));
+}
+
 /** "567.1 kB" / "567,1 ko": a size in the reader's language, its unit included. */
 export function formatBytes(bytes) {
   const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'];
@@ -132,6 +139,21 @@ export function photoAlt(photo) {
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 if (zone) document.cookie = `disposable_tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
 for (const element of document.querySelectorAll('time[datetime]')) element.textContent = formatDateTime(element.dateTime);
+
+// More contrast, chosen with the footer's switch and kept by this browser; until someone chooses, the device's
+// setting decides.
+const showContrast = (more) => {
+  if (more) document.documentElement.dataset.contrast = 'more'; else delete document.documentElement.dataset.contrast;
+  for (const button of document.querySelectorAll('.contrast-switch')) button.setAttribute('aria-pressed', String(more));
+};
+const chosenContrast = (() => { try { return localStorage.getItem('contrast'); } catch { return null; } })();
+showContrast(chosenContrast ? chosenContrast === 'more' : matchMedia('(prefers-contrast: more)').matches);
+document.addEventListener('click', (event) => {
+  if (!event.target.closest('.contrast-switch')) return;
+  const more = document.documentElement.dataset.contrast !== 'more';
+  try { localStorage.setItem('contrast', more ? 'more' : 'normal'); } catch { /* private browsing: this page only */ }
+  showContrast(more);
+});
 
 // A form sent back with errors: bring the first one into view and put the cursor in its field.
 const firstError = document.querySelector('.field-error, p.error[role=alert]');

@@ -1,6 +1,6 @@
 // CAP-2: the countdown to the next capsule (/capsules), and one capsule (/capsules/yyyy-mm): enlarge its photos,
 // share its collage, edit it — how many photos, which ones, the words and the song — through the API.
-import { t, api, formatDate, locale, pageViewer, toast } from './app.js';
+import { t, api, formatTaken, locale, pageViewer, toast } from './app.js';
 
 /** "3 days 4 hours", "4 hours 12 minutes", "12 minutes": what is left, in the reader's language. */
 function left(ms) {
@@ -68,7 +68,7 @@ if (root) {
       button.className = 'thumb';
       const img = document.createElement('img');
       img.src = asset.urls.thumbnail;
-      img.alt = t('capsule_pick_photo', { date: formatDate(asset.takenAt, { dateStyle: 'medium' }) });
+      img.alt = t('capsule_pick_photo', { date: formatTaken(asset, { dateStyle: 'medium' }) });
       img.loading = 'lazy';
       button.append(img);
       button.addEventListener('click', () => {

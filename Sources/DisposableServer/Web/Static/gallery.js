@@ -50,7 +50,7 @@ function render(photo) {
       badge.className = 'video-badge';
       const seconds = photo.durationSeconds ?? 0;
       badge.textContent = `▶ ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-      image.alt = t('video_label', { name: photo.shooter.name, seconds });
+      image.alt = t('video_label', { name: photo.shooter.name, seconds }) + (photo.caption ? `. ${photo.caption}` : '');
       button.append(badge);
     }
     // The tile is named by what it shows (not only by the shooter's name written on it).
@@ -184,13 +184,25 @@ queue.addEventListener('uploaded', (event) => { if (event.detail.photo) add(even
 
 new IntersectionObserver((entries) => { if (entries.some((entry) => entry.isIntersecting)) loadMore(); }, { rootMargin: '600px' }).observe(more);
 
-// Multi-select → one ZIP of just those photos (DL-2).
+// Multi-select → one ZIP of just those photos (DL-2), or, with an account, those photos kept in my library.
 const selectToggle = document.getElementById('select-toggle');
 const downloadSelected = document.getElementById('download-selected');
+const keepSelected = document.getElementById('keep-selected');
 function updateSelection() {
   downloadSelected.hidden = !selecting || selected.size === 0;
   downloadSelected.textContent = t('selected', { n: selected.size });
+  keepSelected.hidden = downloadSelected.hidden || !config.hasAccount;
+  keepSelected.textContent = t('keep_selected', { n: selected.size });
 }
+keepSelected.addEventListener('click', async () => {
+  keepSelected.disabled = true;
+  let kept = 0;
+  for (const id of [...selected].filter((id) => photos.get(id)?.kind !== 'note')) {
+    try { await api(`/api/v1/photos/${id}/save-to-library`, { method: 'POST' }); kept += 1; } catch (error) { toast(error.message); }
+  }
+  keepSelected.disabled = false;
+  toast(t('saved_n_to_library', { n: kept }));
+});
 selectToggle.addEventListener('click', () => {
   selecting = !selecting;
   selectToggle.setAttribute('aria-pressed', String(selecting));
@@ -275,6 +287,7 @@ function openViewer(id) {
     viewerVideo.hidden = false;
     viewerVideo.poster = photo.urls.preview;
     viewerVideo.src = photo.urls.video;
+    showCaptionTrack(photo);
     nameWithFace(caption, photo, t('video_label', { name: photo.shooter.name, seconds: photo.durationSeconds ?? 0 }));
     downloadLink.href = `${photo.urls.original}${photo.urls.original.includes('?') ? '&' : '?'}download`;
     downloadLink.hidden = !config.allowGuestDownloads && !photo.mine;
@@ -295,6 +308,16 @@ function openViewer(id) {
   original.onload = () => { if (current === id) viewerImage.src = original.src; };
   viewerImage.onload = () => { if (!original.src) original.src = photo.urls.original; };
   if (!viewer.open) viewer.showModal();
+}
+
+/** A video's caption, when its shooter wrote one, as a caption track over the whole clip: shown on the picture
+ * (also full screen) and read by screen readers. Made in the page, not fetched: nothing to allow in media-src. */
+function showCaptionTrack(photo) {
+  for (const track of viewerVideo.textTracks) track.mode = 'disabled';
+  if (!photo.caption || typeof VTTCue === 'undefined') return;
+  const track = viewerVideo.addTextTrack('captions', t('caption_track'), document.documentElement.lang);
+  track.addCue(new VTTCue(0, Math.max(1, photo.durationSeconds ?? 0) + 1, photo.caption));
+  track.mode = 'showing';
 }
 
 /** Sharing hands the photo itself to the phone's share sheet (the file as this viewer may download it: others'

@@ -1,6 +1,6 @@
 // LIB-1/2/4: my own library — the timeline by month (or the trash), infinite scroll, the viewer, uploads through the
 // durable queue (multi-select and drag-and-drop), and live changes from my other devices.
-import { api, formatDate, locale, pageViewer, t, timeZone, toast } from './app.js';
+import { api, formatTaken, locale, pageViewer, t, timeZone, toast } from './app.js';
 import { importInstagram } from './instagram.js';
 import { UploadQueue } from './queue.js';
 
@@ -15,10 +15,12 @@ let cursor = null;
 let finished = false;
 let loading = false;
 
-// Capture times are moments; they show, and fall into months, in the reader's own time zone.
+// Capture times show, and fall into months, as the clock read where they were taken when the file said; other
+// times are moments, shown in the reader's own time zone.
 const monthParts = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', timeZone });
-const monthOf = (time) => {
-  const part = Object.fromEntries(monthParts.formatToParts(new Date(time)).map(({ type, value }) => [type, value]));
+const monthOf = (asset) => {
+  if (asset.takenAtLocal) return asset.takenAtLocal.slice(0, 7);
+  const part = Object.fromEntries(monthParts.formatToParts(new Date(asset.takenAt)).map(({ type, value }) => [type, value]));
   return `${part.year}-${part.month}`;
 };
 // "May 2023" / "Mai 2023": a month's name in the reader's language (the key names a calendar month, read as UTC).
@@ -71,7 +73,7 @@ function tile(asset) {
   if (asset.status === 'ready') {
     const image = document.createElement('img');
     image.loading = 'lazy';
-    image.alt = t(asset.mediaType === 'video' ? 'library_video_of' : 'library_photo_of', { date: formatDate(asset.takenAt, { dateStyle: 'long' }) });
+    image.alt = t(asset.mediaType === 'video' ? 'library_video_of' : 'library_photo_of', { date: formatTaken(asset, { dateStyle: 'long' }) });
     image.src = asset.urls.thumbnail;
     button.append(image);
     if (asset.mediaType === 'video') {
@@ -101,7 +103,7 @@ function place(asset) {
   remove(asset.id);
   if (Boolean(asset.trashedAt) !== inTrash) return;
   assets.set(asset.id, asset);
-  const key = inTrash ? 'trash' : monthOf(asset.takenAt);
+  const key = inTrash ? 'trash' : monthOf(asset);
   const list = section(key);
   const next = [...list.children].find((li) => before(asset, assets.get(li.dataset.id)));
   list.insertBefore(tile(asset), next ?? null);
@@ -163,7 +165,7 @@ function openViewer(id) {
   const preview = new Image();
   preview.onload = () => { if (current === id) viewerImage.src = preview.src; };
   preview.src = asset.urls.preview;
-  caption.textContent = `${formatDate(asset.takenAt, { dateStyle: 'long', timeStyle: 'short' })} · ${asset.fileName}`;
+  caption.textContent = `${formatTaken(asset, { dateStyle: 'long', timeStyle: 'short' })} · ${asset.fileName}`;
   // The words it came with (an Instagram post's caption), as written: text only, line breaks kept.
   words.textContent = asset.caption || '';
   words.hidden = !asset.caption;

@@ -49,7 +49,8 @@ async function load() {
     }));
   }
   const years = document.getElementById('moment-years');
-  years.replaceChildren(...[page.year - 1, page.year + 1].filter((y) => y <= new Date().getFullYear()).map((year) => {
+  years.parentElement.hidden = page.years.length < 2;
+  years.replaceChildren(...page.years.filter((year) => year !== page.year).map((year) => {
     const link = document.createElement('a');
     link.href = `/moments?year=${year}`;
     link.textContent = t('moments_year', { year });
