@@ -367,10 +367,11 @@ def main():
     parser.add_argument("--only-postgres", action="store_true", help="skip SQLite + folder (with --postgres and --s3)")
     parser.add_argument("--encryption", action="store_true", help="each night also with photos encrypted at rest, just after")
     parser.add_argument("--first-looks", action="store_true", help="each night also with the phones' first looks, just after")
+    parser.add_argument("--only-first-looks", action="store_true", help="each night with the phones' first looks only (a bigger night)")
     args = parser.parse_args()
     paths = generate(os.path.join(WORK, "photos"), 40)
     blobs = [open(path, "rb").read() for path in paths]
-    looks = [first_look(path) for path in paths] if args.first_looks else None
+    looks = [first_look(path) for path in paths] if args.first_looks or args.only_first_looks else None
     stacks = [] if args.only_postgres else [("SQLite + folder", {})]
     moto_pid = int(open(args.moto_pid).read()) if args.moto_pid else None
     if args.postgres and args.s3:
@@ -385,7 +386,7 @@ def main():
     else:
         builds = [(name, binary, None, None) for name, binary in builds]
     if looks:
-        builds.append(("first looks", BINARY, None, looks))
+        builds = ([] if args.only_first_looks else builds) + [("first looks", BINARY, None, looks)]
     results = {}
     for stack, env in stacks:
         for build, binary, key, build_looks in builds:

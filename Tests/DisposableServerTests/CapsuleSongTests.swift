@@ -33,6 +33,9 @@ struct CapsuleSongTests {
                 app.clock.set(CapsuleTests.at("2026-10-31T20:00:00Z"))
                 let ana = try await app.userToken()
                 _ = try await CapsuleTests.add(app, try await SelectionTests.scene(41, in: folder), takenAt: "2026-10-10T12:00:00Z", token: ana)
+                // Bob links his Maloja only after his October capsule came out
+                let bob = try await app.userToken()
+                _ = try await CapsuleTests.add(app, try await SelectionTests.scene(42, in: folder), takenAt: "2026-10-11T12:00:00Z", token: bob)
 
                 // hostile: a key Maloja does not know, an address where nothing answers, addresses that are not one
                 let wrong = try await app.call(
@@ -82,10 +85,17 @@ struct CapsuleSongTests {
                 #expect(exported?["url"] as? String == maloja.base && String(decoding: data, as: UTF8.self).contains(maloja.key) == false)
 
                 // unlinked: nothing linked any more; another account never saw Ana's
-                let bob = try await app.userToken()
                 try await app.call(.get, "/api/v1/me/scrobbler", token: bob).expectProblem(.notFound)
                 #expect(try await app.call(.delete, "/api/v1/me/scrobbler", token: ana).status == .noContent)
                 try await app.call(.get, "/api/v1/me/scrobbler", token: ana).expectProblem(.notFound)
+
+                // linked after a capsule came out without a song: the capsule gets its month's song then
+                #expect((try await app.call(.get, "/api/v1/library/capsules/2026-10", token: bob))["song"] == nil)
+                let bobs = try await app.call(
+                    .put, "/api/v1/me/scrobbler", json: ["kind": "maloja", "url": maloja.base, "apiKey": maloja.key], token: bob)
+                #expect(bobs.status == .ok, "\(bobs.text)")
+                let filled = try await app.call(.get, "/api/v1/library/capsules/2026-10", token: bob)
+                #expect((filled["song"] as? [String: Any])?["title"] as? String == "Alors on danse", "\(filled.text)")
             }
         } cleanup: {
             await maloja.stop()

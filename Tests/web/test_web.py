@@ -237,6 +237,32 @@ def french_dark(driver, server, path, name):
     driver.get(f"{server.base}/language/en?back={path}")
 
 
+def split_words(driver, element):
+    """The words of an element's text drawn over two lines (cut, with or without a hyphen)."""
+    return driver.execute_script("""
+        const split = [];
+        for (const node of arguments[0].childNodes) {
+          if (node.nodeType !== Node.TEXT_NODE) continue;
+          for (const match of node.data.matchAll(/\\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) split.push(match[0]);
+          }
+        }
+        return split;""", element)
+
+
+def axe_light_and_dark(driver, place):
+    """axe-core's serious findings on the page as it is, light and dark, each named with `place`."""
+    findings = []
+    for scheme in ("light", "dark"):
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        findings += [f"{place} ({scheme}): {finding}" for finding in phone.axe_findings(driver)]
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    return findings
+
+
 def tap(driver, element):
     """A tap on a control brought to the middle of the screen (selenium's own scrolling leaves it at the bottom
     edge, under an event page's tab bar)."""
@@ -394,7 +420,7 @@ def guestbook_checks(organizer, server, ben, check, drivers):
     for driver in (dora, ben):
         driver.get(gallery)
         wait(driver, lambda d: d.find_element(By.ID, "write-note").is_displayed(), "the guestbook's buttons")
-    words = "Congratulations <i>you two</i>! 🎉"
+    words = "Congratulations <i>you two</i>! 🎉 Félicitations pour ce merveilleux mariage"
     dora.find_element(By.ID, "write-note").click()
     dora.execute_script("document.getElementById('note-input').value = arguments[0]", words)  # the emoji: chromedriver types only the BMP
     dora.find_element(By.CSS_SELECTOR, "#note-dialog button[value='post']").click()
@@ -406,6 +432,8 @@ def guestbook_checks(organizer, server, ben, check, drivers):
 
     dora.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{note}'] button").click()
     wait(dora, lambda d: d.find_element(By.ID, "viewer-note").text == words, "Dora's note, large, in her viewer")
+    split = split_words(dora, dora.find_element(By.ID, "viewer-note"))
+    assert not split, f"words cut at a line's end: {split}"
     dora.find_element(By.ID, "comments-button").click()
     wait(dora, lambda d: d.find_element(By.ID, "comments-dialog").is_displayed(), "the comments sheet")
     ben.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{note}'] button").click()
@@ -425,7 +453,7 @@ def guestbook_checks(organizer, server, ben, check, drivers):
     dora.find_element(By.ID, "viewer-close").click()
     badge = dora.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{note}'] .reactions").text
     assert "♥ 1" in badge and "1" in badge.split("·")[-1], badge
-    check("a guest likes and comments on another's note; she sees the like and the comment live")
+    check("a guest likes and comments on another's note (large in the viewer, no word cut at a line's end); she sees the like and the comment live")
 
     # SOC-3: Dora's bell counted both, live; opened, it says who did what, and its link opens the note.
     wait(dora, lambda d: d.find_element(By.ID, "bell-count").text == "2", "two unread on Dora's bell")
@@ -899,17 +927,20 @@ def co_organizer_checks(organizer, server, mail, check, drivers):
     problems = phone.controls_inside(organizer, "#organizers")
     assert not problems, problems
     shot(organizer, "organizer-co-organizer-invitation")
+    findings = axe_light_and_dark(organizer, "the Organizers card with its invitation")
 
     leo = browser(); drivers.append(leo)
     phone.set_size(leo, phone.PHONE)
     leo.get(link)
     assert leo.find_element(By.ID, "co-organize-login").get_attribute("href").endswith("/login?next=/co-organize/" + link.rsplit("/", 1)[1])
     shot(leo, "co-organize-signed-out")
+    findings += axe_light_and_dark(leo, "the invitation, signed out")
     register(leo, server, mail, "Leo")
     leo.get(link)
     assert "Emma" in leo.find_element(By.ID, "co-organize").text
     problems = phone.controls_inside(leo, "main")
     assert not problems, problems
+    findings += axe_light_and_dark(leo, "the invitation, signed in")
     french_dark(leo, server, "/co-organize/" + link.rsplit("/", 1)[1], "co-organize-fr-dark")
     click_and_load(leo, leo.find_element(By.ID, "co-organize-accept"), f"/events/{event_id}", "the event's page")
     assert "Emma" in leo.find_element(By.ID, "co-organizer-welcome").text
@@ -918,12 +949,14 @@ def co_organizer_checks(organizer, server, mail, check, drivers):
     assert not leo.find_elements(By.CSS_SELECTOR, "form[action$='/delete']"), "deleting is the owner's"
     assert not leo.find_elements(By.ID, "invite-co-organizer"), "inviting is the owner's"
     shot(leo, "co-organizer-event")
+    findings += axe_light_and_dark(leo, "the event, as its co-organizer")
+    assert not findings, findings
     leo.get(link)
     assert leo.find_elements(By.CSS_SELECTOR, "main h1") and "/co-organize/" in leo.current_url and "no longer" in leo.page_source, "used once"
     organizer.get(f"{server.base}/events/{event_id}")
     assert "Leo" in organizer.find_element(By.ID, "organizer-list").text
     phone.set_size(organizer, phone.DEFAULT)
-    check("a co-organizer invitation opened in a second browser: sign up, accept, the event is theirs to run, not to delete; used once; 390 px")
+    check("a co-organizer invitation opened in a second browser: sign up, accept, the event is theirs to run, not to delete; used once; 390 px; axe clean, light and dark")
 
 
 def my_shots_checks(organizer, server, check):
@@ -949,6 +982,8 @@ def my_shots_checks(organizer, server, check):
     problems = phone.controls_inside(organizer, "main")
     assert not problems, problems
     shot(organizer, "my-shots")
+    findings = axe_light_and_dark(organizer, "From events")
+    assert not findings, findings
     section.find_element(By.CSS_SELECTOR, "li[data-photo] button.save-one").click()
     wait(organizer, lambda d: d.find_element(By.CSS_SELECTOR, "section.event-shots li[data-photo] button.save-one").get_attribute("disabled"),
          "kept in the library")
@@ -975,7 +1010,7 @@ def my_shots_checks(organizer, server, check):
     organizer.find_element(By.ID, "viewer-save").click()
     wait(organizer, lambda d: d.find_element(By.ID, "viewer-save").get_attribute("disabled"), "kept from the viewer")
     phone.set_size(organizer, phone.DEFAULT)
-    check("From events lists what I shot, by event, kept in one tap; the viewer shares the photo itself as a file and keeps it; 390/320 px")
+    check("From events lists what I shot, by event, kept in one tap (axe clean); the viewer shares the photo itself as a file and keeps it; 390/320 px")
 
 
 def focus_checks(organizer, server, check):
@@ -1036,6 +1071,14 @@ def push_checks(organizer, server, check):
     problems = phone.controls_inside(organizer, "#notifications-dialog")
     assert not problems, problems
     shot(organizer, "bell-push-offer")
+    # A browser without a touch screen is a computer, not "this phone"; with one, a phone
+    assert "this computer" in offer.text and "phone" not in offer.text, offer.text
+    organizer.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    organizer.get(server.base + "/library")
+    wait(organizer, lambda d: d.find_element(By.ID, "bell").is_displayed() and d.find_element(By.ID, "bell"), "the bell").click()
+    offer = wait(organizer, lambda d: d.find_element(By.ID, "push-offer").is_displayed() and d.find_element(By.ID, "push-offer"), "the offer")
+    assert "this phone" in offer.text, offer.text
+    organizer.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
     # A browser whose push service never answers: the button says it is working, then the page says it could not.
     organizer.execute_script("PushManager.prototype.subscribe = () => new Promise(() => {});")
     organizer.find_element(By.ID, "push-on").click()
@@ -1085,7 +1128,7 @@ def push_checks(organizer, server, check):
     assert organizer.find_element(By.CSS_SELECTOR, "input[name='kind-commented']").is_selected()
     shot(organizer, "account-push")
     french_dark(organizer, server, "/account#push", "account-push-fr-dark")
-    check("the bell offers notices on this phone; the service worker shows them as worded and opens only our pages; My account chooses which")
+    check("the bell offers notices (on 'this computer' to a browser without a touch screen, 'this phone' with one); the service worker shows them as worded and opens only our pages; My account chooses which")
 
 
 def scene(path, seed):

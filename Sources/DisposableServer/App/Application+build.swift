@@ -51,7 +51,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     RecapController(recaps: services.recaps).addRoutes(to: withSession)
     MomentController(moments: services.moments).addRoutes(to: withSession)
     CapsuleController(capsules: services.capsules).addRoutes(to: withSession)
-    ScrobblerController(scrobblers: services.scrobblers).addRoutes(to: withSession)
+    ScrobblerController(scrobblers: services.scrobblers, capsules: services.capsules).addRoutes(to: withSession)
     AppPasswordController(appPasswords: services.appPasswords).addRoutes(to: withSession)
     PushController(push: services.push).addRoutes(to: withSession)
     OpenIDController(openID: services.openID).addRoutes(to: withSession)
@@ -114,7 +114,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     FriendPages(friends: services.friends).addRoutes(to: withSession)
     StoryBoardPages(board: services.board).addRoutes(to: withSession)
     AccountPages(
-        accounts: services.accounts, profiles: services.profiles, scrobblers: services.scrobblers, push: services.push, openID: services.openID
+        accounts: services.accounts, profiles: services.profiles, scrobblers: services.scrobblers, capsules: services.capsules, push: services.push,
+        openID: services.openID
     ).addRoutes(to: withSession)
     DevicePages(appPasswords: services.appPasswords, davAddress: services.configuration.publicBaseURL + "/dav/").addRoutes(to: withSession)
     SupportController(support: services.support).addRoutes(to: withSession)

@@ -113,6 +113,18 @@ struct CapsuleService: Sendable {
         return try await rows.choices(userID: user.id, month: capsule.month).map(\.asset.json)
     }
 
+    /// Links the person's scrobbler; their capsules that came out before without a song (the latest twelve) get
+    /// their month's now, as they would have had it linked then.
+    func linkScrobbler(_ input: ScrobblerInput, for user: User) async throws -> ScrobblerJSON {
+        let linked = try await songs.link(input, for: user)
+        for var capsule in try await rows.all(userID: user.id).filter({ $0.songTitle == nil }).prefix(12) {
+            guard let song = await songs.song(of: user.id, in: capsule.month) else { continue }
+            (capsule.songTitle, capsule.songArtist, capsule.updatedAt) = (song.title, song.artist, clock.now)
+            try await rows.update(capsule)
+        }
+        return linked
+    }
+
     // MARK: Edit
 
     func edit(_ month: String, _ patch: CapsulePatch, for user: User) async throws -> CapsuleJSON {

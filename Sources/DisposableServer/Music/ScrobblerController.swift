@@ -6,6 +6,8 @@ import Hummingbird
 /// Accounts only; each sees and changes only their own.
 struct ScrobblerController {
     let scrobblers: ScrobblerService
+    /// Linking goes through the capsules: those that came out without a song get it.
+    let capsules: CapsuleService
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/me/scrobbler", use: linked)
@@ -19,7 +21,7 @@ struct ScrobblerController {
 
     @Sendable func link(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
-        return try jsonResponse(try await scrobblers.link(try await request.decodeJSON(ScrobblerInput.self), for: user))
+        return try jsonResponse(try await capsules.linkScrobbler(try await request.decodeJSON(ScrobblerInput.self), for: user))
     }
 
     @Sendable func unlink(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -10,6 +10,8 @@ struct AccountPages {
     let profiles: ProfileService
     /// The capsule's song from a Maloja server.
     let scrobblers: ScrobblerService
+    /// Linking a scrobbler fills the songs of capsules that came out without one.
+    let capsules: CapsuleService
     /// The phones notices go to.
     let push: PushService
     /// Sign in with an OpenID Connect provider, when the instance has one.
@@ -168,7 +170,7 @@ struct AccountPages {
         let form = try await WebForm.read(request)
         let url = form["url"] ?? ""
         do {
-            _ = try await scrobblers.link(ScrobblerInput(url: url, apiKey: form["apiKey"] ?? ""), for: user)
+            _ = try await capsules.linkScrobbler(ScrobblerInput(url: url, apiKey: form["apiKey"] ?? ""), for: user)
             return WebRequest.redirect("/account?done=scrobbler#music")
         } catch let problem as Problem {
             let web = WebRequest(request, context: context)

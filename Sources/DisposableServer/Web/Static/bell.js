@@ -70,6 +70,9 @@ async function offerPush() {
   try { settings = await api('/api/v1/push'); } catch { return; }  // a guest: not offered
   const registration = await navigator.serviceWorker.getRegistration('/');
   if (await registration?.pushManager.getSubscription()) return;
+  // A computer is not "this phone": no touch screen says which it is.
+  const computer = !matchMedia('(any-pointer: coarse)').matches;
+  if (computer) offer.querySelector('p').textContent = t('push_offer_computer');
   offer.hidden = false;
   const button = document.getElementById('push-on');
   const label = button.textContent;
@@ -94,7 +97,7 @@ async function offerPush() {
         method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(subscription.toJSON()),
       });
       offer.hidden = true;
-      toast(t('push_done'), 4000);
+      toast(t(computer ? 'push_done_computer' : 'push_done'), 4000);
     } catch {
       toast(t('push_unavailable'), 8000);
     } finally {
