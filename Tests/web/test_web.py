@@ -1544,6 +1544,11 @@ def leaving_checks(organizer, server, check, drivers):
     shoot(maggie)
     wait(maggie, queue_empty, "Maggie's shot sent")
     maggie.get(url + "/continue")
+    # More opens on its links; the QR code that signs in as Maggie stays folded until she asks for it
+    assert maggie.find_element(By.CSS_SELECTOR, "main h1").text == "More"
+    assert not maggie.find_element(By.ID, "continue-qr").is_displayed() and maggie.find_element(By.ID, "continue").get_attribute("open") is None
+    maggie.find_element(By.CSS_SELECTOR, "#continue summary").click()
+    assert maggie.find_element(By.ID, "continue-qr").is_displayed(), "the QR code, asked for"
     assert maggie.find_element(By.ID, "leave-everywhere").is_displayed(), "leaving on every phone is a choice of its own"
     tap(maggie, maggie.find_element(By.ID, "leave-phone"))
     shot(maggie, "guest-leave-dialog")
@@ -1555,7 +1560,7 @@ def leaving_checks(organizer, server, check, drivers):
     maggie.get(url + "/camera")
     wait(maggie, lambda d: d.find_elements(By.ID, "shots-left"), "the camera again")
     assert shots_left(maggie) == 2, "the same roll, not a new one"
-    check("leaving on this phone asks in the app's dialog; back under the same name, the same guest and shots")
+    check("More opens on its links, the QR code that signs in folded; leaving on this phone asks in the app's dialog; back under the same name, the same guest and shots")
 
     organizer.get(f"{server.base}/events/{event_id}#danger")
     tap(organizer, organizer.find_element(By.CSS_SELECTOR, "form[action$='/end'] button"))
