@@ -133,15 +133,7 @@ struct LibraryRepository: Sendable {
         try await database.read { db in
             var sql = SQLQueryString(
                 "SELECT * FROM library_assets WHERE user_id = \(bind: userID) AND deleted_at IS NULL AND \(unsafeRaw: listing.condition)")
-            let column = listing.column
-            if let cursor {
-                sql.appendInterpolation(unsafeRaw: " AND (\(column), id) < (")
-                sql.appendInterpolation(bind: cursor.time)
-                sql.appendInterpolation(unsafeRaw: ", ")
-                sql.appendInterpolation(bind: cursor.id)
-                sql.appendInterpolation(unsafeRaw: ")")
-            }
-            sql.appendInterpolation(unsafeRaw: " ORDER BY \(column) DESC, id DESC LIMIT \(limit + 1)")
+            sql.newestFirst(by: listing.column, after: cursor.map { ($0.time, $0.id) }, limit: limit)
             let assets = try await db.raw(sql).all().map(LibraryAsset.from)
             guard assets.count > limit else { return (assets, nil) }
             let last = assets[limit - 1]

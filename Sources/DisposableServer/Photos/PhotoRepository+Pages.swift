@@ -42,16 +42,7 @@ extension PhotoRepository {
         _ query: SQLQueryString, by order: Order, after cursor: Cursor?, limit: Int, in db: any SQLDatabase
     ) async throws -> (items: [Photo], next: Cursor?) {
         var sql = query
-        let column = order.column
-        if let cursor {
-            // A row value: both engines walk the index from the cursor (the OR form made SQLite scan).
-            sql.appendInterpolation(unsafeRaw: " AND (\(column), id) < (")
-            sql.appendInterpolation(bind: cursor.time)
-            sql.appendInterpolation(unsafeRaw: ", ")
-            sql.appendInterpolation(bind: cursor.id)
-            sql.appendInterpolation(unsafeRaw: ")")
-        }
-        sql.appendInterpolation(unsafeRaw: " ORDER BY \(column) DESC, id DESC LIMIT \(limit + 1)")
+        sql.newestFirst(by: order.column, after: cursor.map { ($0.time, $0.id) }, limit: limit)
         let photos = try await db.raw(sql).all().map(Self.photo(from:))
         guard photos.count > limit else { return (photos, nil) }
         let last = photos[limit - 1]
