@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import Testing
 
 /// The environment for a `disposable serve` process on a fresh database and data folder, and its port.
@@ -119,16 +120,30 @@ func waitForHTTP(_ url: String, server: ChildProcess? = nil, timeout: TimeInterv
     throw TestSetupError("\(url) did not answer within \(timeout) s\(state)\n\(server?.logTail ?? "")")
 }
 
+/// Ports for the servers the tests start, handed out in turn below the kernel's ephemeral range (32768 and up on
+/// Linux): the suite's own outgoing connections (to PostgreSQL, S3, its servers) take ephemeral ports, and one of
+/// them once took a port handed out here before its server could bind it ("Address already in use").
+private let nextPort = Mutex(20_000 + Int.random(in: 0..<4_000))
+
 /// A TCP port nobody listens on right now.
 func freePort() throws -> Int {
+    for _ in 0..<12_000 {
+        let port = nextPort.withLock { next in
+            defer { next = next >= 31_999 ? 20_000 : next + 1 }
+            return next
+        }
+        if canBind(port) { return port }
+    }
+    throw TestSetupError("no free TCP port between 20000 and 32000")
+}
+
+private func canBind(_ port: Int) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return Int(UInt16(bigEndian: address.sin_port))
+    address.sin_port = UInt16(port).bigEndian
+    let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } } == 0
 }
