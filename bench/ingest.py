@@ -183,7 +183,7 @@ def server_cpu_seconds(server: Server) -> float:
 
 
 # In the order a photo goes through them: the upload's, then the render job's.
-STEPS = ["receive", "check", "store", "record", "thumbnail", "render", "write-derivatives", "mark-ready"]
+STEPS = ["receive", "check", "store", "record", "render", "write-derivatives", "mark-ready"]
 STEP = re.compile(r'^disposable_ingest_step_seconds_(sum|count)\{step="([a-z-]+)"\} ([0-9.e+-]+)$', re.M)
 
 

@@ -1,7 +1,11 @@
+#define _GNU_SOURCE
 #include "vips_loader.h"
 #include <dlfcn.h>
 #include <malloc.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static int (*shim_probe)(const char *, const char *, vs_header *, char *, size_t);
 static int (*shim_render)(const char *, const char *, int, int, int, int, vs_derivatives *, char *, size_t);
@@ -61,3 +65,5 @@ int vsl_collage(const char *const *paths, int count, int columns, int width, con
 void vsl_free_buffer(void *buffer) { shim_free_buffer(buffer); }
 
 int vsl_release_freed_memory(void) { return malloc_trim(0); }
+
+void vsl_lower_thread_priority(void) { setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19); }

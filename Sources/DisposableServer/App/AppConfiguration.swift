@@ -36,11 +36,9 @@ public struct AppConfiguration: Sendable {
     public var videoTool: VideoTool? = VideoTool.system()
     /// Largest image accepted, in pixels, read from the header before decoding (decompression bombs, MED-3).
     public var maxPixels: Int
-    /// Photos in process at once: 3 × cores + 1 by default. Previews and library renders still run one per core (the
-    /// rendering pool), and a worker also reads, syncs and records each photo (PERF-1 on 2 cores: 2 → 3 workers took
-    /// ingest from 0.86–0.93× to 0.97× pyvips); on event night every worker takes thumbnails while any wait, and the
-    /// more of them run, the larger their share of the CPU against 600 clients' requests (the visible p99
-    /// 22 s with 3 workers, 1.0–5.2 s with 7 — `WorkPools.thumbnails`).
+    /// Photos in process at once: cores + 1 by default. Renders run one per core (the rendering pool, at the lowest CPU
+    /// priority), and a worker also reads, syncs and records each photo (PERF-1 on 2 cores: 2 → 3 workers took ingest
+    /// from 0.86–0.93× to 0.97× pyvips); more workers would only hold their jobs waiting for a thread.
     public var mediaWorkers: Int
     /// How often an idle live stream sends a comment line, so proxies and phones keep it open.
     public var liveHeartbeat: Duration
@@ -84,7 +82,7 @@ public struct AppConfiguration: Sendable {
         retentionDays: Int = 30,
         maxUploadBytes: Int64 = 50 * 1024 * 1024,
         maxPixels: Int = 100_000_000,
-        mediaWorkers: Int = 3 * ProcessInfo.processInfo.activeProcessorCount + 1,
+        mediaWorkers: Int = ProcessInfo.processInfo.activeProcessorCount + 1,
         liveHeartbeat: Duration = .seconds(20),
         passwordHashCost: UInt8 = 12,
         mediaFastPath: Bool = true

@@ -6,14 +6,16 @@ import NIOPosix
 /// On a 2-core machine a wedding's burst of 12 MP renders keeps a pool busy for minutes; a sign-in, an
 /// upload's header check, a file read or a database query must not wait in that queue. File reads and
 /// writes use `NIOThreadPool.singleton`; each SQLite engine has a thread of its own.
+///
+/// The two pools that ask libvips for pixels run at the lowest CPU priority (`VipsImageProcessor`): a phone's first
+/// look makes a photo visible at its acknowledgement, so the server's own renders only have to follow — they take
+/// the CPU that requests leave, and a guest's upload or a gallery page never waits for a render's time slice.
 enum WorkPools {
-    /// Whole-image renders by the media workers: background work, up to seconds each.
+    /// Whole-image renders by the media workers and collages: background work, up to seconds each.
     static let rendering = started(threads: System.coreCount)
-    /// An event photo's thumbnail made first, apart from the long renders. More threads than cores:
-    /// on event night the media workers (3 × cores + 1 by default) all take thumbnails while any wait, so that the
-    /// thumbnails hold their share of the CPU against the requests' threads (the visible p99 on 2 cores: 22 s with 2
-    /// at once, 1.0–5.2 s with 6 — BENCHMARKS.md); previews, collages and library renders stay `rendering`'s.
-    static let thumbnails = started(threads: 4 * System.coreCount)
+    /// A phone's first look, decoded and encoded again while its upload waits: milliseconds each, never queued
+    /// behind a render.
+    static let firstLooks = started(threads: System.coreCount)
     /// Short CPU work a request waits on: bcrypt, an image header.
     static let requests = started(threads: System.coreCount)
 

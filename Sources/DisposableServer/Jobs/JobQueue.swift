@@ -5,20 +5,21 @@ import Foundation
 /// A job is leased while it runs; a lease that runs out (a killed process) makes it due again.
 public struct JobQueue: Sendable {
     public enum Kind: String, Sendable {
-        /// An event photo's first look (its thumbnail: then everyone sees it), or a whole event video.
+        /// An event photo nobody sees yet (sent without a first look), or an event video: its renders make it visible.
         case renderPhoto = "render-photo"
-        /// An event photo's preview, once its thumbnail is shown.
+        /// The renders of an event photo already seen (its first look, or its thumbnail from an earlier version).
         case renderPreview = "render-preview"
         /// A library asset's derivatives (`LibraryRenderer`).
         case renderAsset = "render-asset"
     }
 
     /// What runs first, lowest first: at a party, every guest's photo must be seen within seconds however
-    /// many arrive, so thumbnails go before previews, and the event's photos before its videos and anyone's library.
+    /// many arrive, so the photos nobody sees yet go before those shown by their first look, and the event's photos
+    /// before its videos and anyone's library.
     /// Within a priority, owners take turns. Recaps, capsules and collages are not jobs: they run on their own.
     enum Priority: Int, Sendable {
-        case thumbnail = 0
-        case preview = 1
+        case unseen = 0
+        case seen = 1
         case video = 2
         case library = 3
     }
@@ -37,14 +38,9 @@ public struct JobQueue: Sendable {
     static let lease: TimeInterval = 30
 
     /// Leases a due job, if any, for `lease`: the most urgent first (`JobRepository.claim` says in which order).
-    /// `upTo`: the least urgent priority this worker takes (the worker kept for first looks takes thumbnails only).
+    /// `upTo`: the least urgent priority this worker takes (the worker kept for photos nobody sees yet takes those only).
     func claim(now: Date, upTo least: Priority = .library) async throws -> Job? {
         try await rows.claim(now: now, leaseEnd: now + Self.lease, upTo: least)
-    }
-
-    /// Whether a job of `priority` other than `jobID` is due: waiting for a worker or in another worker's hands.
-    func othersDue(_ priority: Priority, besides jobID: String, now: Date) async throws -> Bool {
-        try await rows.othersDue(priority, besides: jobID, now: now)
     }
 
     func complete(_ jobID: String) async throws {

@@ -53,19 +53,6 @@ struct JobRepository: Sendable {
         }
     }
 
-    /// Whether a job of `priority` other than `jobID` is due: waiting for a worker or in another worker's hands.
-    func othersDue(_ priority: JobQueue.Priority, besides jobID: String, now: Date) async throws -> Bool {
-        try await database.read { db in
-            try await db.raw(
-                """
-                SELECT 1 AS due FROM jobs WHERE priority = \(bind: priority.rawValue) AND run_after <= \(bind: now.millisecondsSince1970)
-                    AND id <> \(bind: jobID)
-                LIMIT 1
-                """
-            ).first() != nil
-        }
-    }
-
     static func complete(_ jobID: String, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM jobs WHERE id = \(bind: jobID)").run()
     }

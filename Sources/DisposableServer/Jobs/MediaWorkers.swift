@@ -28,10 +28,10 @@ struct MediaWorkers: Service {
             guard !Task.isCancelled else { return }
             if releaseLeasesAtStart { try await jobs.releaseAllLeases() }
             await withDiscardingTaskGroup { group in
-                // One worker takes thumbnails only, so that a guest's photo is seen within seconds even
+                // One worker takes only photos nobody sees yet, so that such a photo is seen within seconds even
                 // while the others transcode videos or render a library import (seconds each).
                 for index in 0..<count {
-                    group.addTask { await work(upTo: index == 0 && count > 1 ? .thumbnail : .library) }
+                    group.addTask { await work(upTo: index == 0 && count > 1 ? .unseen : .library) }
                 }
             }
         }

@@ -16,13 +16,10 @@ public struct ImageHeader: Sendable {
     public var displayed: (width: Int, height: Int) { (5...8).contains(orientation) ? (height, width) : (width, height) }
 }
 
-/// Which derivatives a render makes. An event photo is made in two phases: its thumbnail first, from the
-/// cheapest decode that covers it, so that everyone sees the photo within seconds however long the queue; its
-/// preview when the machine has time. Everything else makes both at once.
+/// Which derivatives a render makes: both, from one decode, or the preview alone — for a photo shown with its
+/// thumbnail by an earlier version, which made an event photo's thumbnail first and its preview in a second decode.
 public enum RenderParts: Sendable {
     case both
-    /// The thumbnail and the selection's signals; the preview is left empty.
-    case thumbnail
     /// The preview alone (the same bytes as in `.both`); the thumbnail is left empty and there are no signals.
     case preview
 }
@@ -82,7 +79,8 @@ public struct ImageLibraryUnavailable: Error, CustomStringConvertible {
     public let description: String
 }
 
-/// libvips through the C shim, opened on first use (see VipsLoader). Calls block, so they run on NIO's thread pool.
+/// libvips through the C shim, opened on first use (see VipsLoader). Calls block, so they run on thread pools; those
+/// that decode or encode pixels on the two kept for images, at the lowest CPU priority (`WorkPools`).
 public struct VipsImageProcessor: ImageProcessor {
     public static let previewSize = 1600
     public static let thumbnailSize = 400
@@ -130,7 +128,8 @@ public struct VipsImageProcessor: ImageProcessor {
     public func firstLook(_ jpeg: Data, maxSide: Int) async throws(FirstLookFault) -> FirstLookImage {
         let outcome: Result<FirstLookImage, FirstLookFault>
         do {
-            outcome = try await WorkPools.requests.runIfActive {
+            outcome = try await WorkPools.firstLooks.runIfActive {
+                vsl_lower_thread_priority()
                 if case .failure(let unavailable) = Self.loaded { return .failure(.unavailable(unavailable)) }
                 var result = vs_derivatives()
                 var error = [CChar](repeating: 0, count: 512)
@@ -158,15 +157,14 @@ public struct VipsImageProcessor: ImageProcessor {
     }
 
     public func render(_ path: String, format: ImageFormat, parts: RenderParts) async throws -> RenderedImage {
-        // A thumbnail alone runs on a pool of its own: previews, collages and library renders queued on the other never
-        // hold up the thumbnail that makes a guest's photo visible.
-        try await (parts == .thumbnail ? WorkPools.thumbnails : WorkPools.rendering).runIfActive {
+        try await WorkPools.rendering.runIfActive {
+            vsl_lower_thread_priority()
             try Self.loaded.get()
             var result = vs_derivatives()
             var error = [CChar](repeating: 0, count: 512)
             guard
                 vsl_render(
-                    path, format.loader, parts == .thumbnail ? 0 : Int32(Self.previewSize), parts == .preview ? 0 : Int32(Self.thumbnailSize),
+                    path, format.loader, Int32(Self.previewSize), parts == .preview ? 0 : Int32(Self.thumbnailSize),
                     Int32(PhotoSignals.analysisSize), Self.quality, &result, &error, error.count) == 0
             else {
                 throw UndecodableImage(description: Self.message(error))
@@ -191,6 +189,7 @@ public struct VipsImageProcessor: ImageProcessor {
 
     public func collage(_ paths: [String], columns: Int, width: Int, title: String, subtitle: String) async throws -> Data {
         try await WorkPools.rendering.runIfActive {
+            vsl_lower_thread_priority()
             try Self.loaded.get()
             let copies = paths.map { strdup($0) }
             defer { copies.forEach { free($0) } }

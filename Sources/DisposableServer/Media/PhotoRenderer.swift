@@ -3,12 +3,9 @@ import Foundation
 /// Makes a photo's preview and thumbnail and marks it ready — or failed when it cannot be decoded (MED-1). A video
 /// (SOC-4) gets them from its poster frame, and its web-playable copy.
 ///
-/// While other photos wait to be seen, a picture is made in two phases: its thumbnail first, from the
-/// cheapest decode that covers it, and the photo is ready — everyone sees it — as soon as that is stored; its preview
-/// is a job of its own, queued after every waiting thumbnail, and `photo-updated` tells open galleries when it exists.
-/// On event night the queue can hold hundreds of photos: each is seen as soon as the thumbnails before it are made,
-/// and the previews follow as the cores allow. A photo sent with the phone's first look (`FirstLook`) is seen at once;
-/// its thumbnail and preview are made together, in the previews' turn.
+/// A picture is decoded once for both. A photo sent with the phone's first look (`FirstLook`) is seen at once and its
+/// renders follow in their turn, after every photo that nobody sees yet (`JobQueue.Priority`); one sent without (the
+/// CLI, a script, a browser that could not decode its file) is seen when they are stored.
 struct PhotoRenderer: Sendable {
     let photos: PhotoRepository
     let blobs: any BlobStore
@@ -29,14 +26,9 @@ struct PhotoRenderer: Sendable {
             let started = ContinuousClock.now
             switch photo.format {
             case .image(let format):
-                // Two phases only when other photos wait to be seen or are being made (with a worker per core and
-                // more, a burst is all claimed at once): a JPEG's 1/8 decode still reads every byte (60–75 % of the
-                // preview's decode), so a photo alone is made in one decode for both.
-                let busy = try await jobs.othersDue(.thumbnail, besides: jobID, now: clock.now)
-                rendered = try await derivatives.picture(
-                    key: BlobKey.original(photo.eventID, photo.id), format: format, parts: busy ? .thumbnail : .both)
-                if !busy { Metric.renderSeconds(ContinuousClock.now - started) }
-                Metric.ingest(busy ? .thumbnail : .render, since: started)
+                rendered = try await derivatives.picture(key: BlobKey.original(photo.eventID, photo.id), format: format, parts: .both)
+                Metric.renderSeconds(ContinuousClock.now - started)
+                Metric.ingest(.render, since: started)
             case .video:
                 (rendered, video) = try await renderVideo(photo)
                 Metric.renderSeconds(ContinuousClock.now - started)
@@ -49,24 +41,23 @@ struct PhotoRenderer: Sendable {
         // Recorded before writing: should the photo be deleted meanwhile and the process die, the files go too.
         let writing = ContinuousClock.now
         try await pendingWrites.begin(eventID: photo.eventID, photoID: photo.id)
-        // The thumbnail first: in a bucket, it is the file that makes the photo visible.
         try await blobs.put(data: rendered.thumbnail, key: BlobKey.thumbnail(photo.eventID, photo.id))
-        if !rendered.preview.isEmpty { try await blobs.put(data: rendered.preview, key: BlobKey.preview(photo.eventID, photo.id)) }
+        try await blobs.put(data: rendered.preview, key: BlobKey.preview(photo.eventID, photo.id))
         Metric.ingest(.writeDerivatives, since: writing)
         let marking = ContinuousClock.now
         let ready = try await photos.markReady(
             photoID, jobID: jobID, width: rendered.width, height: rendered.height,
             takenAt: rendered.takenAt?.instant(floatingIn: .gmt) ?? photo.uploadedAt,
             derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + (video?.bytes ?? 0), video: video,
-            signals: rendered.signals, previewPending: rendered.preview.isEmpty, now: clock.now)
+            signals: rendered.signals, now: clock.now)
         // Deleted while we worked: what we just wrote must not stay behind.
         if ready == nil { try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id) }
         await changes.refresh(photo.eventID)
         Metric.ingest(.markReady, since: marking)
     }
 
-    /// The second phase of a picture: its preview, for a photo already shown with its thumbnail — or both, in one
-    /// decode, for a photo shown by the phone's first look.
+    /// The renders of a photo already seen: both, in one decode, in place of the phone's first look — or the preview
+    /// alone for a photo an earlier version showed with its thumbnail first.
     func renderPreview(photoID: String, jobID: String) async throws {
         guard let photo = try await photos.find(id: photoID), photo.status == .ready, photo.previewPending,
             case .image(let format) = photo.format

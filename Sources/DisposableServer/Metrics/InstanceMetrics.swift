@@ -64,12 +64,10 @@ enum Metric {
         case store
         /// The transaction that takes the shot and records the photo.
         case record
-        /// An event picture's first look: its thumbnail from the cheapest decode.
-        case thumbnail
         /// Decode, resize, encode: the libvips work of a preview, a video or a library asset (`disposable_render_seconds`
         /// too).
         case render
-        /// The derivatives written (fsyncs), in one phase or two.
+        /// The derivatives written (fsyncs).
         case writeDerivatives = "write-derivatives"
         /// The transaction that marks the photo ready (or its preview made), and the news to live streams.
         case markReady = "mark-ready"

@@ -20,11 +20,10 @@ extension PhotoRepository {
     }
 
     /// Records the derivatives and marks the photo ready, with its render job done; nil when the photo was
-    /// deleted meanwhile (or is not processing any more). `previewPending`: only its thumbnail is made;
-    /// the job that makes its preview is queued in the same transaction, so a crash never leaves it without one.
+    /// deleted meanwhile (or is not processing any more).
     func markReady(
         _ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, video: RenderedVideoFacts? = nil,
-        signals: PhotoSignals? = nil, previewPending: Bool = false, now: Date
+        signals: PhotoSignals? = nil, now: Date
     ) async throws -> Photo? {
         let kind = database.kind
         return try await database.transaction { db in
@@ -35,16 +34,13 @@ extension PhotoRepository {
                     UPDATE photos SET status = 'ready', width = \(bind: width), height = \(bind: height),
                         taken_at = \(bind: takenAt.millisecondsSince1970), derivative_bytes = \(bind: derivativeBytes),
                         duration_ms = \(bind: video?.duration.map { Int64(($0 * 1000).rounded()) }), video_bytes = \(bind: video?.bytes),
-                        signals = \(bind: signals?.stored), preview_pending = \(bind: previewPending)
+                        signals = \(bind: signals?.stored)
                     WHERE id = \(bind: photoID) AND status = 'processing'
                     RETURNING *
                     """
                 ).first()
             else { return nil }
             let ready = try Self.photo(from: row)
-            if previewPending {
-                try await JobRepository.enqueue(.renderPreview, subjectID: photoID, owner: ready.uploaderID, priority: .preview, now: now, in: db)
-            }
             try await PendingWriteRepository.end(photoID: photoID, in: db)
             try await ChangeLogRepository.append(.photoReady, photo: ready, now: now, kindOfDatabase: kind, in: db)
             return ready

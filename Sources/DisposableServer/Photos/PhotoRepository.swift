@@ -135,11 +135,11 @@ public struct PhotoRepository: Sendable {
                     // Seen already: the server's renders wait behind every photo that is not.
                     try await PendingWriteRepository.end(photoID: new.id, in: db)
                     try await JobRepository.enqueue(
-                        .renderPreview, subjectID: new.id, owner: uploader.id, priority: .preview, now: new.uploadedAt + firstLookRenderDelay,
+                        .renderPreview, subjectID: new.id, owner: uploader.id, priority: .seen, now: new.uploadedAt + firstLookRenderDelay,
                         in: db)
                 } else if new.kind != .note {
                     try await PendingWriteRepository.end(photoID: new.id, in: db)
-                    let priority: JobQueue.Priority = if case .video = new.format { .video } else { .thumbnail }
+                    let priority: JobQueue.Priority = if case .video = new.format { .video } else { .unseen }
                     try await JobRepository.enqueue(
                         .renderPhoto, subjectID: new.id, owner: uploader.id, priority: priority, now: new.uploadedAt, in: db)
                 }

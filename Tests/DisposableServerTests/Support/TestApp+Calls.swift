@@ -181,8 +181,8 @@ extension TestApp {
         throw TestSetupError("asset \(assetID) still processing after \(timeout)")
     }
 
-    /// Waits until the media workers have processed a photo, its preview included (a photo is ready with
-    /// its thumbnail alone first); returns its final JSON.
+    /// Waits until the media workers have processed a photo, its preview included (a photo shown by its first look
+    /// is ready before); returns its final JSON.
     func waitUntilProcessed(_ photoID: String, token: String, timeout: Duration = .seconds(120)) async throws -> APIResponse {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
