@@ -63,6 +63,50 @@ struct EventNightTests {
         }
     }
 
+    @Test(
+        "Two workers on one photo — a lease that ran out while its render waited for the CPU — leave it whole: original and renders",
+        arguments: TestEngine.allCases)
+    func sameJobTwice(engine: TestEngine) async throws {
+        try await TestApp.run(engine, configure: { $0.mediaWorkers = 0 }) { app in
+            let organizer = try await app.userToken()
+            let event = try await app.createEvent(token: organizer)
+            let (eventID, code) = (event["id"] as! String, event["code"] as! String)
+            let guest = try await app.guestToken(code: code, name: "Maggie")
+            let picture = try await TestImages.structured(width: 4032, height: 3024)
+            let plain = try #require(try await app.upload(picture, event: eventID, token: guest).string("id"))
+            let shown = picture + Data("shown".utf8)
+            let sent = try await app.uploadForm(shown, firstLook: try await TestImages.firstLook(of: shown), event: eventID, token: guest)
+            let withFirstLook = try #require(sent.string("id"), "\(sent.text)")
+
+            // Each job claimed, then claimed again once its lease ran out: two workers render the same photo at once.
+            var jobs: [JobQueue.Job] = []
+            while let job = try await app.services.jobs.claim(now: app.clock.now) { jobs.append(job) }
+            let later = app.clock.now + JobQueue.lease + 1
+            while let job = try await app.services.jobs.claim(now: later) { jobs.append(job) }
+            #expect(jobs.count == 4 && Set(jobs.map(\.id)).count == 2)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for job in jobs {
+                    group.addTask {
+                        switch job.kind {
+                        case .renderPhoto: try await app.services.renderer.render(photoID: job.subjectID, jobID: job.id)
+                        default: try await app.services.renderer.renderPreview(photoID: job.subjectID, jobID: job.id)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+
+            for (id, original) in [(plain, picture), (withFirstLook, shown)] {
+                let photo = try await app.call(.get, "/api/v1/photos/\(id)", token: organizer)
+                #expect(photo.string("status") == "ready" && photo.json["previewPending"] == nil, "\(photo.text)")
+                for file in ["thumbnail", "preview"] {
+                    #expect(try await app.call(.get, "/api/v1/photos/\(id)/\(file)", token: organizer).status == .ok, "\(file)")
+                }
+                #expect(Data(buffer: try await app.call(.get, "/api/v1/photos/\(id)/original", token: organizer).body) == original)
+            }
+        }
+    }
+
     /// The photo of the first `kind` change about `photoID` on the stream.
     static func change(_ kind: String, of photoID: String, on stream: SSEClient) async throws -> [String: Any] {
         while let event = try await stream.next() {

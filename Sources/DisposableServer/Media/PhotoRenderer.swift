@@ -50,8 +50,7 @@ struct PhotoRenderer: Sendable {
             takenAt: rendered.takenAt?.instant(floatingIn: .gmt) ?? photo.uploadedAt,
             derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + (video?.bytes ?? 0), video: video,
             signals: rendered.signals, now: clock.now)
-        // Deleted while we worked: what we just wrote must not stay behind.
-        if ready == nil { try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id) }
+        if ready == nil { try await settleUnrecorded(photo) }
         await changes.refresh(photo.eventID)
         Metric.ingest(.markReady, since: marking)
     }
@@ -83,7 +82,7 @@ struct PhotoRenderer: Sendable {
         Metric.ingest(.writeDerivatives, since: writing)
         let marking = ContinuousClock.now
         if try await photos.markPreviewed(photoID, jobID: jobID, previewBytes: Int64(preview.count), now: clock.now) == nil {
-            try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id)
+            try await settleUnrecorded(photo)
         }
         await changes.refresh(photo.eventID)
         Metric.ingest(.markReady, since: marking)
@@ -113,16 +112,24 @@ struct PhotoRenderer: Sendable {
             photo.id, jobID: jobID, width: rendered.width, height: rendered.height,
             takenAt: rendered.takenAt?.instant(floatingIn: .gmt) ?? photo.uploadedAt,
             derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count), signals: rendered.signals, refuted: refuted, now: clock.now)
-        guard replaced != nil else {
-            try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id)
-            return
-        }
+        guard replaced != nil else { return try await settleUnrecorded(photo) }
         Metric.firstLook(refuted ? "refuted" : "confirmed")
         // Links to it are gone from every answer from now on; one fetched just before gets the server's thumbnail
         // (`MediaController`).
         try? await blobs.delete(key: BlobKey.firstLook(photo.eventID, photo.id))
         await changes.refresh(photo.eventID)
         Metric.ingest(.markReady, since: marking)
+    }
+
+    /// The renders were written but the row took none of them: the photo was deleted meanwhile — what was written must
+    /// not stay behind — or another worker made it first (this job's lease ran out while it waited for the CPU, at the
+    /// lowest priority), and its files are the same bytes as these: then nothing may be removed.
+    private func settleUnrecorded(_ photo: Photo) async throws {
+        if try await photos.find(id: photo.id) == nil {
+            try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id)
+        } else {
+            try await pendingWrites.end(photoID: photo.id)
+        }
     }
 
     /// SOC-4: the playable copy — always made, so what others play carries none of the file's metadata, and lasts at
