@@ -16,7 +16,7 @@ def curve(times: list[float], x, y) -> str:
     return " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
 
 
-def panel(stack: str, runs: dict, photos: int, offset: int) -> str:
+def panel(stack: str, runs: dict, photos: int, offset: int, dashed: str = "before") -> str:
     last = max((max(timeline, default=0) for run in runs.values() for timeline in run["timeline"].values()), default=1)
     span = max(10, int(last / 10 + 1) * 10)
     x = lambda seconds: offset + MARGIN + seconds / span * (WIDTH - MARGIN - 16)
@@ -31,7 +31,7 @@ def panel(stack: str, runs: dict, photos: int, offset: int) -> str:
     for count in (0, photos // 2, photos):
         parts.append(f'<text x="{x(0) - 6}" y="{y(count) + 4:.1f}" text-anchor="end">{count}</text>')
     for build, run in runs.items():
-        dash = ' stroke-dasharray="5,4"' if build == "before" else ""
+        dash = ' stroke-dasharray="5,4"' if build == dashed else ""
         for kind, colour in COLOURS.items():
             parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash} '
                          f'points="{curve(run["timeline"][kind], x, y)}"><title>{escape(build)}: {LABELS[kind]}</title></polyline>')
@@ -39,16 +39,22 @@ def panel(stack: str, runs: dict, photos: int, offset: int) -> str:
 
 
 def picture(results: dict, args) -> str:
+    """Each stack's runs in one panel: an earlier build dashed (`--before`), else the night without first looks dashed
+    beside the one with them."""
     stacks = list(dict.fromkeys(stack for stack, _ in results))
+    builds = {build for _, build in results}
+    comparing_first_looks = "before" not in builds and "first looks" in builds
+    dashed, key = ("without first looks", "dashed: without first looks, solid: with") if comparing_first_looks else ("before", "dashed: before, solid: after")
     total = WIDTH * len(stacks)
-    body = [panel(stack, {build or "after": run for (s, build), run in results.items() if s == stack}, args.photos, index * WIDTH)
+    name = lambda build: build or ("without first looks" if comparing_first_looks else "after")
+    body = [panel(stack, {name(build): run for (s, build), run in results.items() if s == stack}, args.photos, index * WIDTH, dashed)
             for index, stack in enumerate(stacks)]
     legend, left = [], 60
     for kind, colour in COLOURS.items():
         legend.append(f'<line x1="{left}" y1="{HEIGHT + 14}" x2="{left + 24}" y2="{HEIGHT + 14}" stroke="{colour}" stroke-width="2"/>'
                       f'<text x="{left + 30}" y="{HEIGHT + 18}">{LABELS[kind]}</text>')
         left += 170
-    legend.append(f'<text x="{left}" y="{HEIGHT + 18}">dashed: before, solid: after</text>')
+    legend.append(f'<text x="{left}" y="{HEIGHT + 18}">{key}</text>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="{HEIGHT + 30}" viewBox="0 0 {total} {HEIGHT + 30}" '
             f'font-family="sans-serif" font-size="12">\n<rect width="100%" height="100%" fill="#fff"/>\n'
             + "\n".join(body) + "\n" + "\n".join(legend) + "\n</svg>\n")

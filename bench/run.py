@@ -58,20 +58,23 @@ def before_and_after(before: str, paths: list[str], real: list[str]):
             report(f"PERF-1 ingest, {corpus}, {name}: {ingest.describe(result)}")
 
 
-def first_looks(paths: list[str]):
+def first_looks(paths: list[str], in_container: bool = False):
     """PERF-1 ("done" is both derivatives, no `previewPending`) at 4 and 8 uploaders, each without and with the phones'
-    first looks, in turn with pyvips; a server for each (each run signs up an organizer, and sign-ups are limited)."""
+    first looks, in turn with pyvips; a server for each (each run signs up an organizer, and sign-ups are limited).
+    `in_container`: the server from the image (Debian 13, libvips 8.16) instead of the host's build."""
+    where = ", in the container" if in_container else ""
     for clients in (4, 8):
         for looks in (False, True):
-            name = f"{clients} uploaders, {'with' if looks else 'without'} first looks"
+            name = f"{clients} uploaders, {'with' if looks else 'without'} first looks{where}"
             with stage(f"PERF-1, {name}: pyvips and Disposable in turn, five runs each", 1200):
-                server = Server().start()
+                server = (ContainerServer(port=8095) if in_container else Server()).start()
                 try:
                     result = ingest.compare(server, paths, clients=clients, first_looks=looks)
                 finally:
                     server.stop()
             report(f"PERF-1 ingest, generated photos, {name}: {ingest.describe(result)}")
-    first_look_cpu(paths)
+    if not in_container:
+        first_look_cpu(paths)
 
 
 def first_look_cpu(paths: list[str], binary: str = BINARY, name: str = "this build"):
@@ -118,14 +121,15 @@ def main():
                         help="PERF-1 on both corpora with photos encrypted at rest and without, in turn, and stop")
     parser.add_argument("--before", metavar="PATH", help="PERF-1 of an earlier build's binary and of this one, in turn")
     parser.add_argument("--container", action="store_true",
-                        help="with --ingest-only: PERF-1 also from the image scripts/test-container builds, and on HEIC")
+                        help="with --ingest-only: PERF-1 also from the image scripts/test-container builds, and on HEIC; "
+                             "with --first-looks: that matrix from the image instead")
     parser.add_argument("--first-looks", action="store_true",
                         help="PERF-1 on generated photos at 4 and 8 uploaders, with and without the phones' first looks, and stop")
     parser.add_argument("--first-look-cpu", action="store_true",
                         help="the server's CPU from arrival to visible with first looks (with --before: of both builds), and stop")
     args = parser.parse_args()
-    if args.container and not args.ingest_only:
-        parser.error("--container goes with --ingest-only")
+    if args.container and not (args.ingest_only or args.first_looks):
+        parser.error("--container goes with --ingest-only or --first-looks")
     os.makedirs(WORK, exist_ok=True)
     if args.library_only:
         return library()
@@ -137,7 +141,7 @@ def main():
     if args.encryption:
         return encryption(paths, real_photos.generate(os.path.join(WORK, "real-photos"), args.photos))
     if args.first_looks:
-        return first_looks(paths)
+        return first_looks(paths, in_container=args.container)
     if args.first_look_cpu:
         return first_look_cpu_before_and_after(args.before, paths)
     if args.before:
