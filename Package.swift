@@ -49,7 +49,8 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "VipsLoader"),
         .target(name: "DisposableAPI"),
-        .target(name: "VipsShim", dependencies: ["CVips", "VipsLoader"]),
+        // libjpeg directly for a phone's first look (`first_look.c`); libvips depends on it, so it is there.
+        .target(name: "VipsShim", dependencies: ["CVips", "VipsLoader"], linkerSettings: [.linkedLibrary("jpeg")]),
         .target(
             name: "DisposableServer",
             dependencies: [

@@ -188,41 +188,6 @@ void vs_free(vs_derivatives *derivatives) {
     derivatives->preview_length = derivatives->thumbnail_length = 0;
 }
 
-int vs_first_look(const void *data, size_t length, int max_side, int analysis_size, int quality, vs_derivatives *out, char *error,
-                  size_t error_length) {
-    memset(out, 0, sizeof(*out));
-    VipsImage *image = NULL, *normal = NULL, *memory = NULL;
-    int result = -1;
-    // Any damage fails the decode: a phone's canvas writes clean files, so one that is not was not made by a phone.
-    if (vips_jpegload_buffer((void *)data, length, &image, "fail_on", VIPS_FAIL_ON_WARNING, NULL)) goto done;
-    out->width = image->Xsize;
-    out->height = image->Ysize;
-    if (image->Xsize > max_side || image->Ysize > max_side) {
-        result = VS_FIRST_LOOK_TOO_LARGE;
-        goto done;
-    }
-    if (vips_image_get_typeof(image, VIPS_META_EXIF_NAME) || vips_image_get_typeof(image, VIPS_META_XMP_NAME) ||
-        vips_image_get_typeof(image, VIPS_META_IPTC_NAME)) {
-        result = VS_FIRST_LOOK_HAS_METADATA;
-        goto done;
-    }
-    if (normalise(image, &normal)) goto done;
-    if (!(memory = vips_image_copy_memory(normal))) goto done;
-    if (encode_thumbnail(memory, quality, analysis_size, out)) goto done;
-    result = 0;
-
-done:
-    if (result == -1) copy_error(error, error_length);
-    if (result) {
-        vips_error_clear();
-        vs_free(out);
-    }
-    VipsImage *images[] = {image, normal, memory};
-    for (size_t i = 0; i < sizeof(images) / sizeof(images[0]); i++)
-        if (images[i]) g_object_unref(images[i]);
-    return result;
-}
-
 /// One line of text (wrapped at `width`), dark on white, centred on a white band `width` wide.
 static int text_band(const char *text, const char *font, int width, int pad, VipsImage **out) {
     VipsImage *ink = NULL, *shaded = NULL, *grey = NULL, *srgb = NULL;

@@ -123,6 +123,8 @@ struct FirstLookTests {
                 "metadata"
             ),
             ("cut short", Data(try await TestImages.flat(width: 320, height: 240).dropLast(40)), "cannot be read"),
+            ("XMP with a name", try await TestImages.flat(width: 320, height: 240, exif: ["-XMP-dc:Creator=Maggie Smith"]), "metadata"),
+            ("IPTC with a name", try await TestImages.flat(width: 320, height: 240, exif: ["-IPTC:By-line=Maggie Smith"]), "metadata"),
         ]
         #expect(cases[3].1.count > FirstLook.maxBytes)
         try await TestApp.run(.sqlite, configure: { $0.mediaWorkers = 0 }) { app in

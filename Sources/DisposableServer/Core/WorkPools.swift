@@ -7,14 +7,14 @@ import NIOPosix
 /// upload's header check, a file read or a database query must not wait in that queue. File reads and
 /// writes use `NIOThreadPool.singleton`; each SQLite engine has a thread of its own.
 ///
-/// The two pools that ask libvips for pixels run at the lowest CPU priority (`VipsImageProcessor`): a phone's first
-/// look makes a photo visible at its acknowledgement, so the server's own renders only have to follow — they take
-/// the CPU that requests leave, and a guest's upload or a gallery page never waits for a render's time slice.
+/// The pool that asks libvips for pixels runs at the lowest CPU priority (`VipsImageProcessor`): a phone's first look
+/// makes a photo visible at its acknowledgement, so the server's own renders only have to follow — they take the CPU
+/// that requests leave, and a guest's upload or a gallery page never waits for a render's time slice.
 enum WorkPools {
     /// Whole-image renders by the media workers and collages: background work, up to seconds each.
     static let rendering = started(threads: System.coreCount)
-    /// A phone's first look, decoded and encoded again while its upload waits: milliseconds each, never queued
-    /// behind a render.
+    /// A phone's first look, decoded and encoded again while its upload waits (libjpeg alone, never libvips: see
+    /// `vs_first_look`): a millisecond or two each, never queued behind a render.
     static let firstLooks = started(threads: System.coreCount)
     /// Short CPU work a request waits on: bcrypt, an image header.
     static let requests = started(threads: System.coreCount)

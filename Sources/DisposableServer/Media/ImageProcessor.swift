@@ -80,7 +80,7 @@ public struct ImageLibraryUnavailable: Error, CustomStringConvertible {
 }
 
 /// libvips through the C shim, opened on first use (see VipsLoader). Calls block, so they run on thread pools; those
-/// that decode or encode pixels on the two kept for images, at the lowest CPU priority (`WorkPools`).
+/// that ask libvips for pixels on the rendering pool, at the lowest CPU priority (`WorkPools`).
 public struct VipsImageProcessor: ImageProcessor {
     public static let previewSize = 1600
     public static let thumbnailSize = 400
@@ -128,8 +128,8 @@ public struct VipsImageProcessor: ImageProcessor {
     public func firstLook(_ jpeg: Data, maxSide: Int) async throws(FirstLookFault) -> FirstLookImage {
         let outcome: Result<FirstLookImage, FirstLookFault>
         do {
+            // libjpeg alone, in this thread: it starts no libvips worker, so it keeps the requests' priority.
             outcome = try await WorkPools.firstLooks.runIfActive {
-                vsl_lower_thread_priority()
                 if case .failure(let unavailable) = Self.loaded { return .failure(.unavailable(unavailable)) }
                 var result = vs_derivatives()
                 var error = [CChar](repeating: 0, count: 512)

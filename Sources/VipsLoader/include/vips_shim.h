@@ -38,9 +38,9 @@ int vs_probe(const char *path, const char *format, vs_header *header, char *erro
 /// Decodes `path` once (JPEGs shrunk on load as far as the largest picture allows), applies the EXIF
 /// orientation, and encodes a preview and a thumbnail from the same in-memory image, stripped of metadata;
 /// also hands back the thumbnail in grey at `analysis_size` for the selection's measures.
-/// The two phases of an event photo: `preview_size` 0 makes the thumbnail (and grey) alone, from the
-/// cheapest decode that covers it (a JPEG at 1/8 of its size, a HEIF's embedded copy); `thumbnail_size` 0 makes the
-/// preview alone — the same bytes as when both are made together.
+/// `thumbnail_size` 0 makes the preview alone — the same bytes as when both are made together (for a photo an earlier
+/// version showed with its thumbnail first); `preview_size` 0, the thumbnail and grey alone, from the cheapest decode
+/// that covers it (a JPEG at 1/8 of its size, a HEIF's embedded copy).
 int vs_render(const char *path, const char *format, int preview_size, int thumbnail_size, int analysis_size, int quality,
               vs_derivatives *out, char *error, size_t error_length);
 
@@ -52,7 +52,8 @@ enum { VS_FIRST_LOOK_TOO_LARGE = -2, VS_FIRST_LOOK_HAS_METADATA = -3 };
 /// A phone's first look at its photo (`length` bytes of JPEG at `data`, hostile): refused, before any pixel is
 /// decoded, past `max_side` on either side or when it carries EXIF, XMP or IPTC; else decoded whole (a truncated or
 /// damaged file fails) and encoded again without any metadata into `out->thumbnail`, its size in `out->width` and
-/// `out->height`, with its grey image at `analysis_size` in `out->grey` (freed with vs_free).
+/// `out->height`, with its grey image at `analysis_size` in `out->grey` (freed with vs_free). With libjpeg alone, in
+/// the calling thread: no libvips thread is started.
 int vs_first_look(const void *data, size_t length, int max_side, int analysis_size, int quality, vs_derivatives *out, char *error,
                   size_t error_length);
 
