@@ -66,4 +66,4 @@ void vsl_free_buffer(void *buffer) { shim_free_buffer(buffer); }
 
 int vsl_release_freed_memory(void) { return malloc_trim(0); }
 
-void vsl_lower_thread_priority(void) { setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19); }
+void vsl_lower_thread_priority(void) { setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10); }

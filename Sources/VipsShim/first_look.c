@@ -1,6 +1,6 @@
 // A phone's first look, checked and encoded again with libjpeg alone, in the calling thread: a 640 px picture is a
 // millisecond of decoding, and a libvips pipeline would hand it to libvips's worker threads — shared with the renders,
-// at their lowest priority — while the upload that sent it waits.
+// at their low priority — while the upload that sent it waits.
 #include "vips_shim.h"
 #include <glib.h>
 #include <math.h>

@@ -13,6 +13,12 @@ struct CLITests {
     }
 
     /// A server on a fresh data folder with one account, and a config folder for the CLI's login.
+    /// How many of the event's photos are ready (listed, rendered).
+    static func readyPhotos(_ setup: Setup, event: String) async throws -> Int {
+        let page = try await get("\(setup.base)/api/v1/events/\(event)/photos?limit=100", token: try setup.token)
+        return (page.json["items"] as? [[String: Any]] ?? []).filter { $0["status"] as? String == "ready" }.count
+    }
+
     struct Setup {
         let base: String
         let config: URL
@@ -126,6 +132,11 @@ struct CLITests {
             let again = try await setup.cli(["upload", "--event", id, folder.path])
             #expect(again.status == 0 && again.output.contains("0 uploaded, 4 already there"), "\(again.output)")
 
+            // The archive holds the photos that are ready: their renders run in the background.
+            let sent = originals.count
+            try await withTimeLimit(.seconds(120), "the uploaded photos' renders") {
+                while try await Self.readyPhotos(setup, event: id) < sent { try await Task.sleep(for: .milliseconds(200)) }
+            }
             let zip = setup.root.appendingPathComponent("party.zip")
             let download = try await setup.cli(["event", "download", id, "--output", zip.path])
             #expect(download.status == 0, "\(download.errors)")

@@ -17,6 +17,12 @@ struct LibraryImportTests {
         return found
     }
 
+    /// How many of the library's assets are rendered (ready).
+    static func ready(_ setup: Setup) async throws -> Int {
+        let page = try await get("\(setup.base)/api/v1/library/assets?limit=100", token: try setup.token)
+        return (page.json["items"] as? [[String: Any]] ?? []).filter { $0["status"] as? String == "ready" }.count
+    }
+
     /// `folder`'s files in a ZIP, by their paths inside it (Python's zipfile, as exports are made elsewhere).
     static func zip(_ folder: URL, into zip: URL) async throws {
         let zipped = try await runTool(
@@ -110,6 +116,10 @@ struct LibraryImportTests {
             #expect(outcomes.first { $0["file"] as? String == "VID_2000.MP4" }?["status"] as? String == "imported")
             #expect(outcomes.first { $0["file"] as? String == "OLD_0001.AVI" }?["status"] as? String == "skipped")
             #expect(!outcomes.contains { $0["file"] as? String == "IMG_1000.MOV" }, "sent with its still")
+            // A JPEG's capture time is read when it is rendered, in the background.
+            try await withTimeLimit(.seconds(120), "the imported photos' renders") {
+                while try await Self.ready(setup) < 4 { try await Task.sleep(for: .milliseconds(200)) }
+            }
             let assets = try await Self.library(setup)
             #expect(assets["IMG_1001.JPG"]?.takenAt == "2021-03-04T05:06:07.000Z", "the EXIF date")
             #expect(assets["IMG_1002.JPG"]?.takenAt == "2020-02-02T10:00:00.000Z", "the XMP sidecar's date")

@@ -2,11 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
-/// The server's renders follow the phones' first looks at the lowest CPU priority: every thread that decodes or
+/// The server's renders follow the phones' first looks at a low CPU priority: every thread that decodes or
 /// encodes pixels yields to the threads that answer requests.
 @Suite("Renders yield to requests")
 struct RenderPriorityTests {
-    @Test("After first looks checked and photos rendered, every libvips thread of the server runs at nice 19, its request threads at 0")
+    @Test("After first looks checked and photos rendered, every libvips thread of the server runs at nice 10, its request threads at 0")
     func lowestPriority() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-nice-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -45,7 +45,7 @@ struct RenderPriorityTests {
         let threads = try Self.threads(of: server.pid)
         let workers = threads.filter { $0.name == "libvips worker" }
         #expect(!workers.isEmpty, "libvips started no thread of its own: \(threads)")
-        #expect(workers.allSatisfy { $0.nice == 19 }, "\(threads)")
+        #expect(workers.allSatisfy { $0.nice == 10 }, "\(threads)")
         // Not the whole process: NIO's event loops, which answer requests, keep the default.
         let loops = threads.filter { $0.name.hasPrefix("NIO-") }
         #expect(!loops.isEmpty && loops.allSatisfy { $0.nice == 0 }, "\(threads)")

@@ -7,7 +7,7 @@ import NIOPosix
 /// upload's header check, a file read or a database query must not wait in that queue. File reads and
 /// writes use `NIOThreadPool.singleton`; each SQLite engine has a thread of its own.
 ///
-/// The pool that asks libvips for pixels runs at the lowest CPU priority (`VipsImageProcessor`): a phone's first look
+/// The pool that asks libvips for pixels runs at a low CPU priority (`VipsImageProcessor`): a phone's first look
 /// makes a photo visible at its acknowledgement, so the server's own renders only have to follow — they take the CPU
 /// that requests leave, and a guest's upload or a gallery page never waits for a render's time slice.
 enum WorkPools {

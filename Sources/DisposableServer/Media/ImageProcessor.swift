@@ -80,7 +80,7 @@ public struct ImageLibraryUnavailable: Error, CustomStringConvertible {
 }
 
 /// libvips through the C shim, opened on first use (see VipsLoader). Calls block, so they run on thread pools; those
-/// that ask libvips for pixels on the rendering pool, at the lowest CPU priority (`WorkPools`).
+/// that ask libvips for pixels on the rendering pool, at a low CPU priority (`WorkPools`).
 public struct VipsImageProcessor: ImageProcessor {
     public static let previewSize = 1600
     public static let thumbnailSize = 400

@@ -123,7 +123,7 @@ struct PhotoRenderer: Sendable {
 
     /// The renders were written but the row took none of them: the photo was deleted meanwhile — what was written must
     /// not stay behind — or another worker made it first (this job's lease ran out while it waited for the CPU, at the
-    /// lowest priority), and its files are the same bytes as these: then nothing may be removed.
+    /// low priority), and its files are the same bytes as these: then nothing may be removed.
     private func settleUnrecorded(_ photo: Photo) async throws {
         if try await photos.find(id: photo.id) == nil {
             try await pendingWrites.abandon(eventID: photo.eventID, photoID: photo.id)

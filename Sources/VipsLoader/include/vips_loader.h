@@ -21,9 +21,11 @@ int vsl_collage(const char *const *paths, int count, int columns, int width, con
                 void **out, size_t *out_length, char *error, size_t error_length);
 void vsl_free_buffer(void *buffer);
 
-/// Puts the calling thread at the lowest CPU priority (nice 19), for good. libvips's worker threads take the nice of
-/// the thread that starts them, so a thread that asks libvips for pixels must be one kept for images: then every
-/// decode and encode yields to the threads that answer requests, and takes whatever CPU they leave.
+/// Puts the calling thread at a low CPU priority (nice 10), for good. libvips's worker threads take the nice of the
+/// thread that starts them, so a thread that asks libvips for pixels must be one kept for images: then every decode
+/// and encode yields to the threads that answer requests (about a tenth of a core against one busy request thread)
+/// and takes whatever CPU they leave. Not 19: on a machine shared with other busy work (a database, a test suite's
+/// browsers) a render at 1.5 % of a core waited for minutes.
 void vsl_lower_thread_priority(void);
 
 /// Hands memory freed by decoders back to the system (glibc's malloc_trim); 1 if some was released.
