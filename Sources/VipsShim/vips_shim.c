@@ -145,24 +145,21 @@ int vs_render(const char *path, const char *format, int preview_size, int thumbn
     VipsImage *header = NULL, *loaded = NULL, *rotated = NULL, *normal = NULL, *memory = NULL, *thumbnail = NULL;
     int result = -1;
 
-    // Full-size dimensions, and the cheapest decode that still covers the largest picture asked for.
+    // Full-size dimensions, and the cheapest decode that still covers the preview.
     if (load(path, format, 1, 0, &header)) goto done;
     int swap = orientation_swaps_axes(header);
     out->width = swap ? header->Ysize : header->Xsize;
     out->height = swap ? header->Xsize : header->Ysize;
     read_taken_at(header, out->taken_at);
-    int largest = preview_size > 0 ? preview_size : thumbnail_size;
-    if (load_for(path, format, header, largest, &loaded)) goto done;
+    if (load_for(path, format, header, preview_size, &loaded)) goto done;
 
     if (normalise(loaded, &normal)) goto done;
-    // Decode once: the largest picture is held in memory and the smaller made from it. Turned upright only then, on
+    // Decode once: the preview is held in memory and the thumbnail made from it. Turned upright only then, on
     // the small image (a rotation needs the whole image at hand; the longest side does not change). The thumbnail is
     // held in memory too: the grey image for the photo's signals is made from it.
-    if (reduce_to(normal, largest, &memory)) goto done;
+    if (reduce_to(normal, preview_size, &memory)) goto done;
     if (vips_autorot(memory, &rotated, NULL)) goto done;
-    if (preview_size > 0 &&
-        vips_jpegsave_buffer(rotated, &out->preview, &out->preview_length, "Q", quality, "strip", TRUE, NULL))
-        goto done;
+    if (vips_jpegsave_buffer(rotated, &out->preview, &out->preview_length, "Q", quality, "strip", TRUE, NULL)) goto done;
     if (thumbnail_size > 0) {
         if (reduce_to(rotated, thumbnail_size, &thumbnail)) goto done;
         if (encode_thumbnail(thumbnail, quality, analysis_size, out)) goto done;

@@ -11,7 +11,6 @@ import json
 import os
 import re
 import shlex
-import socket
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,9 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from ports import free_port  # noqa: E402
 
 IMAGE = sys.argv[1]
 PODMAN = shlex.split(os.environ.get("PODMAN", "podman"))
@@ -42,11 +44,6 @@ def check(condition: bool, what: str):
     if not condition:
         failures.append(what)
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Container:

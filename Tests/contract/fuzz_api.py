@@ -5,18 +5,16 @@ answer the contract does not describe (status, media type, headers, body schema)
 
     python3 Tests/contract/fuzz_api.py .build/debug/disposable [SECONDS_PER_RUN]
 """
-import json, os, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import json, os, shutil, subprocess, sys, tempfile, time, urllib.request
 from xml.etree import ElementTree
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from ports import free_port  # noqa: E402
 
 binary = os.path.abspath(sys.argv[1])
 seconds = int(sys.argv[2]) if len(sys.argv) > 2 else 40
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 contract = os.path.join(root, "Sources/DisposableServer/OpenAPI/openapi.yaml")
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 def call(base, method, path, body=None, token=None):
     request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode() if body is not None else None)

@@ -31,17 +31,15 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import phone
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from ports import free_port  # noqa: E402
+
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/disposable")
 ARTIFACTS = os.path.abspath(os.environ.get("DISPOSABLE_WEB_ARTIFACTS", ".build/web-artifacts"))
 WAIT = 30
 # Renders are the slowest thing a check waits for, more so while the Swift tests share the cores: a bound, not a pause.
 RENDER_WAIT = 120
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class MailSink:
@@ -51,15 +49,18 @@ class MailSink:
         self.port = free_port()
         self.folder = tempfile.mkdtemp(prefix="disposable-mail-")
         script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "smtp_sink.py")
-        self.process = subprocess.Popen([sys.executable, script, str(self.port), self.folder], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.errors = tempfile.TemporaryFile()
+        self.process = subprocess.Popen([sys.executable, script, str(self.port), self.folder], stdout=subprocess.DEVNULL, stderr=self.errors)
         deadline = time.time() + 20
-        while time.time() < deadline:
+        while time.time() < deadline and self.process.poll() is None:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
                 return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("the SMTP server did not start")
+        self.process.kill()
+        self.errors.seek(0)
+        raise RuntimeError(f"the SMTP server did not start on port {self.port}: {self.errors.read().decode()[-2000:]}")
 
     def url(self):
         return f"smtp://127.0.0.1:{self.port}"
@@ -146,6 +147,16 @@ def wait(driver, condition, message, timeout=WAIT):
                              ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(lambda d: condition(d))
     except TimeoutException:
         raise AssertionError(f"timed out: {message} (at {driver.current_url})")
+
+
+def tile_of(photo_id, part="button"):
+    return f"#grid li[data-id='{photo_id}'] {part}"
+
+
+def open_tile(driver, photo_id):
+    """Clicks a photo's tile. A tile is drawn again when the server's thumbnail replaces the phone's first look, so a
+    button found a moment before may be gone: it is found again."""
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, tile_of(photo_id)).click() is None, f"the tile of {photo_id}")
 
 
 def click_and_load(driver, element, fragment, message):
@@ -356,8 +367,7 @@ def shoot(driver):
         time.sleep(1)
         wait(driver, lambda d: d.execute_script(FRAME_FINGERPRINT) not in PICTURES_SHOT, "a new camera picture")
         PICTURES_SHOT.add(driver.execute_script(FRAME_FINGERPRINT))
-        for toast in driver.find_elements(By.CSS_SELECTOR, ".toast"):
-            driver.execute_script("arguments[0].remove()", toast)
+        driver.execute_script("document.querySelectorAll('.toast').forEach(toast => toast.remove())")  # one may be leaving already
         driver.find_element(By.ID, "shutter").click()
         outcome = wait(driver, lambda d: "shot" if shots_left(d) == before - 1 else
                        "copy" if any("already" in e.text or "déjà" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".toast")) else None,
@@ -1409,7 +1419,7 @@ def recap_checks(organizer, server, ben, check, drivers):
 def viewer_checks(driver, opener, check):
     """On a guest's own photo open in the viewer: every control inside a 390 and a
     320 px screen, none over another; Enter in the caption box saves; the arrows page and focus stays inside;
-    Escape closes and gives focus back to the photo's tile (`opener`)."""
+    Escape closes and gives focus back to the photo's tile (`opener`, its CSS selector)."""
     problems = []
     for size in (phone.PHONE, phone.SMALL):
         phone.set_size(driver, size)
@@ -1429,7 +1439,7 @@ def viewer_checks(driver, opener, check):
             "focus left the viewer"
     ActionChains(driver).send_keys("\ue00c").perform()  # Escape
     wait(driver, lambda d: not d.execute_script("return document.getElementById('viewer').open"), "Escape closes the viewer")
-    assert driver.execute_script("return document.activeElement === arguments[0]", opener), "focus is back on the tile"
+    assert driver.execute_script("return document.activeElement === document.querySelector(arguments[0])", opener), "focus is back on the tile"
     check("the viewer's controls fit 390 and 320 px; Enter saves a caption; the arrows keep focus inside; Escape returns it")
 
 
@@ -1827,7 +1837,7 @@ def main():
         ana_photos = wait_for_photos(server, organizer_cookie, event_id, 1)
         wait(ben, lambda d: ana_photos[0]["id"] in gallery_ids(d), "Ana's photo in Ben's gallery without reload")
         assert ben.execute_script("return window.notReloaded === true")
-        alt = ben.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{ana_photos[0]['id']}'] img").get_attribute("alt")
+        alt = wait(ben, lambda d: d.find_element(By.CSS_SELECTOR, tile_of(ana_photos[0]["id"], "img")).get_attribute("alt"), "the tile's text")
         assert alt.startswith("Photo by Ana, "), alt
         shot(ben, "guest-gallery")
 
@@ -1864,12 +1874,12 @@ def main():
         check("a shot taken offline is uploaded exactly once when the guest is back online")
 
         # SOC-1 (after Ben's last shots: reloading the camera would replay the fake camera's first frame): Ben captions his photo; Ana, looking at it, sees the caption arrive (no edit button for her).
-        ana.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{ben_photo['id']}'] button").click()
+        open_tile(ana, ben_photo["id"])
         wait(ana, lambda d: d.find_element(By.ID, "viewer").is_displayed(), "Ana's viewer on Ben's photo")
         assert not ana.find_element(By.ID, "viewer-caption-edit").is_displayed()
         ben.get(url)
         wait(ben, lambda d: ben_photo["id"] in gallery_ids(d), "Ben's gallery")
-        ben.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{ben_photo['id']}'] button").click()
+        open_tile(ben, ben_photo["id"])
         wait(ben, lambda d: d.find_element(By.ID, "viewer-caption-edit").is_displayed(), "Add a caption, on his own photo")
         ben.find_element(By.ID, "viewer-caption-edit").click()
         ben.find_element(By.ID, "caption-input").send_keys("Cheers <b>from</b> Ben")
@@ -1958,11 +1968,11 @@ def main():
         wait(ana, lambda d: len(gallery_ids(d)) == 3, "Ana's 3 shots in My shots")
         shot(ana, "guest-my-shots")
         victim = sorted(gallery_ids(ana))[0]
-        ana.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{victim}'] button").click()
+        open_tile(ana, victim)
         wait(ana, lambda d: d.find_element(By.ID, "viewer").is_displayed(), "viewer open")
         shot(ana, "guest-viewer")
-        viewer_checks(ana, ana.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{victim}'] button"), check)
-        ana.find_element(By.CSS_SELECTOR, f"#grid li[data-id='{victim}'] button").click()
+        viewer_checks(ana, tile_of(victim), check)
+        open_tile(ana, victim)
         wait(ana, lambda d: d.find_element(By.ID, "viewer").is_displayed(), "viewer open again")
         ana.find_element(By.ID, "viewer-delete").click()
         wait(ana, lambda d: d.find_element(By.ID, "confirm-delete").is_displayed(), "confirmation asked")
@@ -2395,7 +2405,6 @@ def main():
             assert not errors, f"browser console errors: {errors}"
         check("no script errors or CSP violations in any browser")
     except Exception:
-        traceback.print_exc()
         for index, driver in enumerate(drivers):
             try:
                 shot(driver, f"failure-{index}")
@@ -2405,7 +2414,10 @@ def main():
         print("--- server log (tail):")
         server.log.flush()
         print("".join(open(os.path.join(server.data, "server.log")).readlines()[-40:]))
-        raise
+        # The failure last, after the check it followed: CI's summary shows a run's last lines.
+        print(f"--- failed after: {checks[-1] if checks else 'no check passed'}")
+        traceback.print_exc(file=sys.stdout)
+        sys.exit(1)
     finally:
         for driver in drivers:
             driver.quit()

@@ -39,8 +39,7 @@ int vs_probe(const char *path, const char *format, vs_header *header, char *erro
 /// orientation, and encodes a preview and a thumbnail from the same in-memory image, stripped of metadata;
 /// also hands back the thumbnail in grey at `analysis_size` for the selection's measures.
 /// `thumbnail_size` 0 makes the preview alone — the same bytes as when both are made together (for a photo an earlier
-/// version showed with its thumbnail first); `preview_size` 0, the thumbnail and grey alone, from the cheapest decode
-/// that covers it (a JPEG at 1/8 of its size, a HEIF's embedded copy).
+/// version showed with its thumbnail first).
 int vs_render(const char *path, const char *format, int preview_size, int thumbnail_size, int analysis_size, int quality,
               vs_derivatives *out, char *error, size_t error_length);
 

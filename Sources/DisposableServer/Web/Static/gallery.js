@@ -22,6 +22,8 @@ let feed = null;
 let selecting = false;
 const selected = new Set();
 let developingCount = 0;
+/** The photo whose tile opened the viewer. */
+let openedFrom = null;
 
 function canDelete(photo) { return photo.mine || config.role === 'organizer'; }
 
@@ -228,6 +230,7 @@ grid.addEventListener('click', (event) => {
     item.classList.toggle('selected', selected.has(id));
     updateSelection();
   } else if (photos.get(id)?.status === 'ready') {
+    openedFrom = id;
     openViewer(id);
   }
 });
@@ -403,7 +406,14 @@ captionDialog.addEventListener('close', async () => {
 });
 
 pageViewer(viewer, step);
-viewer.addEventListener('close', () => { current = null; social.hide(); stopVideo(); viewerImage.removeAttribute('src'); });
+// The dialog gives focus back to the tile it was opened from; a tile drawn again meanwhile (the server's thumbnail
+// replacing the phone's first look) is a new button, so focus goes to that one.
+viewer.addEventListener('close', () => {
+  current = null; social.hide(); stopVideo(); viewerImage.removeAttribute('src');
+  if (openedFrom && (!document.activeElement || document.activeElement === document.body)) {
+    grid.querySelector(`li[data-id="${openedFrom}"] button`)?.focus();
+  }
+});
 
 deleteButton.addEventListener('click', () => confirmDialog.showModal());
 confirmDialog.addEventListener('close', async () => {
