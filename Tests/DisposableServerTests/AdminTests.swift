@@ -188,7 +188,7 @@ struct AdminPanelPagesTests {
             #expect(try await app.call(.get, "/api/v1/me", token: organizer).status == .ok)
             #expect(try await app.page(.post, "/admin/users/\(olivia)/delete", cookie: admin, form: "confirmed=1").status == .seeOther)
             try await app.call(.get, "/api/v1/me", token: organizer).expectProblem(.unauthorized)
-            #expect(app.storedFiles().isEmpty)
+            #expect(try await app.storedFilesAfterRenders().isEmpty)
             let after = try await app.page(.get, "/admin?done=deleted", cookie: admin)
             #expect(after.text.contains("The account and all its files were deleted.") && !after.text.contains("olivia@example.com"))
         }

@@ -401,6 +401,17 @@ def wait_for_photos(server, cookie, event_id, count, shooter=None):
         time.sleep(0.3)
 
 
+def wait_for_asset(server, cookie, asset_id):
+    """A library asset once its renders are done."""
+    deadline = time.time() + RENDER_WAIT
+    while True:
+        asset = server.api(f"/api/v1/library/assets/{asset_id}", cookie)
+        if asset["status"] != "processing" or time.time() > deadline:
+            assert asset["status"] == "ready", asset
+            return asset
+        time.sleep(0.3)
+
+
 def gallery_ids(driver):
     return set(driver.execute_script("return [...document.querySelectorAll('#grid li[data-id]')].filter(li => li.querySelector('img')).map(li => li.dataset.id)"))
 
@@ -1721,6 +1732,8 @@ def library_checks(organizer, server, downloads, check, drivers):
             "X-File-Name": "IMG_PARIS.jpg"})
     with urllib.request.urlopen(request, timeout=30) as response:
         assert response.status == 201
+        paris_id = json.loads(response.read())["id"]
+    wait_for_asset(server, session_cookie(organizer), paris_id)  # its capture time is read from the file by its render
     for zone in ["Europe/Paris", "America/New_York", "Asia/Tokyo"]:
         time_text, month = "30 June 2026 at 23:12", "June 2026"
         organizer.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})

@@ -193,6 +193,15 @@ extension TestApp {
         throw TestSetupError("photo \(photoID) still processing after \(timeout)")
     }
 
+    /// The files still stored once the renders under way are done: a render whose photo is deleted meanwhile writes
+    /// its files, then finds the photo gone and removes them. Empty as soon as nothing is left; what remains after
+    /// `timeout` otherwise.
+    func storedFilesAfterRenders(timeout: Duration = .seconds(120)) async throws -> Set<String> {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, !storedFiles().isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+        return storedFiles()
+    }
+
     /// Every file under the media folder (staging included), relative to it.
     func storedFiles() -> Set<String> {
         let root = services.configuration.mediaDirectory
