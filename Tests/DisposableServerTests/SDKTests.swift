@@ -2,6 +2,7 @@ import Crypto
 import DisposableClient
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import NIOConcurrencyHelpers
 import Testing
 
@@ -157,17 +158,13 @@ struct SDKTests {
         router.get("/api/v1/me") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: body)))
         }
-        let port = try freePort()
-        let server = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.runService() }
-            let client = DisposableClient(serverURL: URL(string: "http://127.0.0.1:\(port)")!)
-            try await withTimeLimit(.seconds(30), "the newer server to listen") {
-                while (try? RawConnection(port: port)) == nil { try await Task.sleep(for: .milliseconds(50)) }
-            }
+        // Started and stopped by HummingbirdTesting, which waits until it listens and shuts it down gracefully: a
+        // server cancelled while it accepted a connection crashed the test process (NIOAsyncWriter's deinit).
+        let server = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await server.test(.live) { live in
+            let client = DisposableClient(serverURL: URL(string: "http://127.0.0.1:\(try #require(live.port))")!)
             let me = try await client.api.getMe().ok.body.json
             #expect(me.kind == .user && me.user?.email == "ana@example.com")
-            group.cancelAll()
         }
     }
 
