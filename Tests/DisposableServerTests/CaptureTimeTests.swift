@@ -58,6 +58,25 @@ struct CaptureTimeTests {
         }
     }
 
+    @Test("Library: a photo is in its month from its upload, before its render reads the same time")
+    func beforeRender() async throws {
+        try await TestApp.run(.sqlite, configure: { $0.mediaWorkers = 0 }) { app in
+            let token = try await app.userToken()
+            #expect(try await app.call(.patch, "/api/v1/me", json: ["timeZone": "Europe/Paris"], token: token).status == .ok)
+            let utc = ISO8601DateFormatter()
+            let cases: [(exif: [String], moment: String, local: String, offset: String?)] = [
+                (["-DateTimeOriginal=2026:05:31 23:30:00", "-OffsetTimeOriginal=+09:00"], "2026-05-31T14:30:00Z", "2026-05-31T23:30:00", "+09:00"),
+                (Self.floating, "2026-06-12T10:12:00Z", "2026-06-12T12:12:00", nil),
+            ]
+            for taken in cases {
+                let uploaded = try await app.uploadToLibrary(try await TestImages.jpeg(width: 320, height: 240, exif: taken.exif), token: token)
+                let asset = try uploaded.decode(LibraryAssetJSON.self)
+                #expect(asset.status == .processing && asset.takenAt == utc.date(from: taken.moment))
+                #expect(asset.takenAtLocal == taken.local && asset.takenAtOffset == taken.offset && asset.month == String(taken.local.prefix(7)))
+            }
+        }
+    }
+
     @Test("Events: a photo with its offset is placed at its exact moment")
     func event() async throws {
         try await TestApp.run(.sqlite) { app in

@@ -196,12 +196,15 @@ public struct AppServices: Sendable {
         let libraryRows = LibraryRepository(database: Database(database))
         let libraryFeed = StreamWaker()
         let libraryVideos = VideoLimits(maxSeconds: configuration.maxLibraryVideoSeconds)
+        let ownerZone: @Sendable (String) async throws -> TimeZone = { [profiles] in
+            try await profiles.timeZone(of: $0).flatMap(TimeZone.init(identifier:)) ?? .gmt
+        }
         library = LibraryService(
             assets: libraryRows, photos: photos, blobs: blobs, ingest: ingest,
             policy: IngestPolicy(
                 maxImageBytes: configuration.maxUploadBytes, maxPixels: configuration.maxPixels,
                 videos: .accepted(libraryVideos, maxBytes: configuration.maxVideoBytes)),
-            pendingWrites: pendingWrites, newWork: newWork, feed: libraryFeed, clock: clock, logger: logger)
+            pendingWrites: pendingWrites, newWork: newWork, feed: libraryFeed, clock: clock, logger: logger, ownerZone: ownerZone)
         dav = DAVService(
             entries: DAVRepository(database: Database(database)), library: library, ingest: ingest, blobs: blobs, pendingWrites: pendingWrites,
             clock: clock)
@@ -210,7 +213,7 @@ public struct AppServices: Sendable {
             videoLimits: libraryVideos,
             budget: TranscodeBudget(
                 usage: TranscodeUsageRepository(database: Database(database)), clock: clock, secondsPerDay: configuration.transcodeSecondsPerDay),
-            ownerZone: { [profiles] in try await profiles.timeZone(of: $0).flatMap(TimeZone.init(identifier:)) ?? .gmt })
+            ownerZone: ownerZone)
         resumableUploads = try ResumableUploadService(
             transactions: Transactions(database), rows: ResumableUploadRepository(database: Database(database)),
             targets: [EventPhotoUploads(photos: photos), LibraryUploads(library: library)], staging: staging,

@@ -53,7 +53,7 @@ struct LibraryRenderer: Sendable {
     /// and the clock where it was taken, which is what people see.
     private func captured(_ time: CaptureTime?, owner: String) async throws -> LibraryRepository.CapturedAt? {
         guard let time else { return nil }
-        return .init(instant: time.instant(floatingIn: try await ownerZone(owner)), local: time.wallClock, offset: time.offset)
+        return .init(time, zone: try await ownerZone(owner))
     }
 
     /// A video's poster rendered like a photo, and its playable copy stored (when the original does not play as it is).

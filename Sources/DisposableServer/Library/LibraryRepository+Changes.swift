@@ -236,3 +236,11 @@ extension LibraryRepository {
         }
     }
 }
+
+extension LibraryRepository.CapturedAt {
+    /// What the file says, a clock without an offset placed in the owner's zone (`zone`).
+    init?(_ time: CaptureTime?, zone: TimeZone) {
+        guard let time else { return nil }
+        self.init(instant: time.instant(floatingIn: zone), local: time.wallClock, offset: time.offset)
+    }
+}

@@ -21,6 +21,8 @@ struct LibraryRepository: Sendable {
         /// A Google motion photo's MP4, found in the original.
         var motion: Motion? = nil
         var caption: String? = nil
+        /// The picture's own capture time, read from its header at upload; its render reads the same.
+        var captured: CapturedAt? = nil
     }
 
     enum InsertOutcome: Sendable {
@@ -38,11 +40,12 @@ struct LibraryRepository: Sendable {
                 let revision = try await Self.nextRevision(userID: new.userID, in: db)
                 let inserted = try await db.raw(
                     """
-                    INSERT INTO library_assets (id, user_id, sha256, format, byte_size, taken_at, taken_at_given, uploaded_at, file_name,
-                        idempotency_key, status, file_revision, revision, last_change, source_photo_id, motion, motion_offset, motion_size,
-                        motion_type, caption)
+                    INSERT INTO library_assets (id, user_id, sha256, format, byte_size, taken_at, taken_local, taken_offset, taken_at_given,
+                        uploaded_at, file_name, idempotency_key, status, file_revision, revision, last_change, source_photo_id, motion,
+                        motion_offset, motion_size, motion_type, caption)
                     VALUES (\(bind: new.id), \(bind: new.userID), \(bind: new.sha256), \(bind: new.format.rawValue), \(bind: new.byteSize),
-                        \(bind: (new.takenAt ?? new.uploadedAt).millisecondsSince1970), \(bind: new.takenAt != nil),
+                        \(bind: (new.captured?.instant ?? new.takenAt ?? new.uploadedAt).millisecondsSince1970),
+                        \(bind: new.captured?.local.millisecondsSince1970), \(bind: new.captured?.offset), \(bind: new.takenAt != nil),
                         \(bind: new.uploadedAt.millisecondsSince1970), \(bind: new.fileName), \(bind: new.idempotencyKey), 'processing', 1,
                         \(bind: revision), 'added', \(bind: new.sourcePhotoID), \(bind: new.motion?.kind.rawValue), \(bind: new.motion?.offset),
                         \(bind: new.motion?.size), \(bind: new.motion?.contentType), \(bind: new.caption))

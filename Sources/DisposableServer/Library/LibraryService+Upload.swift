@@ -42,6 +42,9 @@ extension LibraryService {
         new.sourcePhotoID = sourcePhotoID
         new.motion = motion
         new.caption = request.caption
+        // Read from the header the check read: the timeline shows the photo in its month from its upload, not only
+        // once its render — which may wait behind an event's — reads the same time.
+        if let time = identified.header?.takenAt { new.captured = .init(time, zone: try await ownerZone(userID)) }
         let outcome: LibraryRepository.InsertOutcome
         do {
             outcome = try await assets.insert(new)

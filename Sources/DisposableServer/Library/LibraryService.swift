@@ -25,6 +25,8 @@ struct LibraryService: Sendable {
     let feed: StreamWaker
     let clock: any AppClock
     let logger: Logger
+    /// The zone a capture time without an offset is read in: the owner's.
+    var ownerZone: @Sendable (_ userID: String) async throws -> TimeZone = { _ in .gmt }
     /// How long the trash keeps an asset (LIB-2), counted from its deletion.
     static let trashDays = 30
 
