@@ -18,6 +18,16 @@ struct RecentReadsTests {
             #expect(try await app.upload(try await TestImages.jpeg(), event: f.event, token: f.guest).status == .created)
             let afterShot = try await app.call(.get, "/api/v1/me", token: f.guest)
             #expect((afterShot["guest"] as? [String: Any])?["shotsLeft"] as? Int == 4)
+            // A resumable upload holds its shot from its creation: that write forgets the shooter's identity too.
+            let created = try await app.send(
+                "/api/v1/uploads", method: .post,
+                headers: [
+                    .init("Tus-Resumable")!: "1.0.0", .init("Upload-Length")!: "1000", .authorization: "Bearer \(f.guest)",
+                    .init("Upload-Metadata")!: ResumableUploadTests.metadata(["event": f.event, "source": "camera"]),
+                ], body: nil)
+            #expect(created.status == .created, "\(created.text)")
+            let afterCreation = try await app.call(.get, "/api/v1/me", token: f.guest)
+            #expect((afterCreation["guest"] as? [String: Any])?["shotsLeft"] as? Int == 3)
 
             #expect(try await app.call(.get, "/api/v1/events/\(f.event)/photos", token: f.guest).status == .ok)
             #expect(try await app.call(.delete, "/api/v1/events/\(f.event)/membership", token: f.guest).status == .noContent)
@@ -90,5 +100,22 @@ struct RecentReadsTests {
             for try await identity in group { #expect(identity?.tokenHash == "h") }
         }
         #expect(lookups.withLockedValue { $0 } == 3)
+
+        // Forgetting one key (an upload forgets its shooter's identity) drops a lookup of it under way, not others.
+        let other = RecentAnswers<Identity>(lifetime: .seconds(60))
+        let slow = { @Sendable (key: String) async throws -> Identity? in
+            lookups.withLockedValue { $0 += 1 }
+            try await Task.sleep(for: .milliseconds(200))
+            return .guest(guest, tokenHash: key)
+        }
+        async let first = other.answer(for: "shooter") { try await slow("shooter") }
+        async let second = other.answer(for: "viewer") { try await slow("viewer") }
+        try await Task.sleep(for: .milliseconds(50))
+        other.forget("shooter")
+        _ = try await (first, second)
+        let before = lookups.withLockedValue { $0 }
+        _ = try await other.answer(for: "viewer") { try await slow("viewer") }
+        _ = try await other.answer(for: "shooter") { try await slow("shooter") }
+        #expect(lookups.withLockedValue { $0 } == before + 1, "only the forgotten key is asked again")
     }
 }

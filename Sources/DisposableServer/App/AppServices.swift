@@ -95,7 +95,7 @@ public struct AppServices: Sendable {
         let images = try VipsImageProcessor()
         blobs = try makeBlobStore(configuration.data)
         staging = try UploadStaging(directory: configuration.stagingDirectory)
-        changes = ChangeHub(log: ChangeLogRepository(database: Database(database)), onNews: { recentReads.forgetAll() })
+        changes = ChangeHub(log: ChangeLogRepository(database: Database(database)), onNews: { recentReads.events.forget($0) })
         pendingWrites = PendingWrites(
             rows: PendingWriteRepository(database: Database(database)), blobs: blobs, clock: clock, logger: logger,
             instance: "\(ProcessInfo.processInfo.hostName):\(configuration.port)")

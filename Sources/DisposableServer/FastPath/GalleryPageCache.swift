@@ -28,6 +28,33 @@ final class GalleryPageCache: Sendable {
         let pictures: [String: String]
     }
 
+    /// A page as everyone of an audience sees it who shot none of it and likes none of it: the body most phones
+    /// get, and its rows, to write the page again for a viewer who did. Read once per position of the feed.
+    struct SharedPage: Sendable {
+        let rows: [Photo]
+        let next: GalleryCursor?
+        let changeSeq: Int64
+        let body: ByteBuffer
+    }
+
+    /// What a shared page depends on besides the event's position.
+    struct SharedKey: Hashable, Sendable {
+        let eventID: String
+        /// Organizers see every photo; guests those shown to everyone.
+        let organizers: Bool
+        let order: GalleryOrder
+        let cursor: String?
+        let limit: Int
+        let linksUntil: Int64?
+        let revealed: Bool
+        let pictures: [String: String]
+    }
+
+    let shared = AnswersAtPosition<SharedKey, SharedPage>(entryLimit: 128)
+    /// Per event, the guests who have a ready photo awaiting approval: they see it in the gallery, nobody else does,
+    /// so their pages are their own.
+    let awaitingApproval = AnswersAtPosition<String, Set<String>>(entryLimit: 4096)
+
     private struct Entry {
         let changeSeq: Int64
         let page: ByteBuffer

@@ -5,11 +5,12 @@ import NIOCore
 /// event's shooters have a picture (`ShooterPictures`). A phone refreshing the gallery asks all three with
 /// every request, and each answer — a query and two thread hops — cost more than the page itself.
 ///
-/// Only reads (GET, HEAD) use them. Every write on this instance forgets everything before and after it
-/// runs (`AuthenticationMiddleware`), and so does every change the `ChangeHub` hears of (photos processed,
-/// reveals, deletions, and other instances' writes through PostgreSQL notifications). So a sign-out, a guest
-/// leaving or a shot taken here is seen by the next request; what another instance changes is seen when
-/// its notification arrives, and within `lifetime` if it is lost.
+/// Only reads (GET, HEAD) use them. Every write on this instance forgets everything before and after it runs
+/// (`ForgetRecentReadsMiddleware`), except an upload: it changes its event's row and the uploader's own count of
+/// shots, nobody's session, so it forgets event rows and the caller's identity. Every change the `ChangeHub`
+/// hears of (photos processed, reveals, deletions, other instances' commits through PostgreSQL notifications)
+/// forgets its event's row. So a sign-out, a guest leaving or a shot taken here is seen by the next request;
+/// what another instance changes is seen within `lifetime`, and its event's photos when its notification arrives.
 final class RecentReads: Sendable {
     let identities: RecentAnswers<Identity>
     let events: RecentAnswers<Event>
@@ -26,29 +27,31 @@ final class RecentReads: Sendable {
         events.forgetAll()
         pictures.forgetAll()
     }
+
+    /// After an upload by the holder of `token` (nil: none was sent).
+    func forgetAfterUpload(token: String?) {
+        if let token { identities.forget(token) }
+        events.forgetAll()
+    }
 }
 
-/// Answers kept for `lifetime`, by key. Concurrent misses of a key share one lookup: when an answer
-/// expires under load, the 64 requests waiting for it would otherwise all go to the database at once (that
-/// was most of PERF-2's p99). A lookup that overlapped a `forgetAll` is not kept, and is not joined by a
-/// request that came after the forgetting, so a write is never followed by an answer read before it.
 final class RecentAnswers<Value: Sendable>: Sendable {
     private enum Slot {
         case known(Value, expires: NIODeadline)
-        case loading(Task<Value?, any Error>)
+        case loading(Task<Value?, any Error>, lookup: UInt64)
     }
 
     /// What a request does: take the answer, wait for the lookup under way, or lead a new one.
     private enum Step {
         case known(Value)
         case join(Task<Value?, any Error>)
-        case lead(Task<Value?, any Error>, generation: UInt64)
+        case lead(Task<Value?, any Error>, lookup: UInt64)
     }
 
     private struct State {
         var slots: [String: Slot] = [:]
-        /// Moves at every `forgetAll`, so that an answer read before it is not stored after it.
-        var generation: UInt64 = 0
+        /// Numbers lookups, so that one whose slot was forgotten (and perhaps taken by a newer lookup) stores nothing.
+        var lookups: UInt64 = 0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -66,22 +69,23 @@ final class RecentAnswers<Value: Sendable>: Sendable {
         let step = state.withLockedValue { state -> Step in
             switch state.slots[key] {
             case .known(let value, let expires) where expires > .now(): return .known(value)
-            case .loading(let task): return .join(task)
+            case .loading(let task, _): return .join(task)
             default:
                 if state.slots.count >= entryLimit { state.slots.removeAll(keepingCapacity: true) }
+                state.lookups &+= 1
                 let task = Task { try await lookUp() }
-                state.slots[key] = .loading(task)
-                return .lead(task, generation: state.generation)
+                state.slots[key] = .loading(task, lookup: state.lookups)
+                return .lead(task, lookup: state.lookups)
             }
         }
         switch step {
         case .known(let value): return value
         case .join(let task): return try await task.value
-        case .lead(let task, let generation):
+        case .lead(let task, let lookup):
             let result = await task.result
             let expires = NIODeadline.now() + lifetime
             state.withLockedValue { state in
-                guard state.generation == generation else { return }  // forgotten meanwhile: the slot is gone
+                guard case .loading(_, lookup)? = state.slots[key] else { return }  // forgotten meanwhile
                 if case .success(let value?) = result {
                     state.slots[key] = .known(value, expires: expires)
                 } else {
@@ -92,10 +96,11 @@ final class RecentAnswers<Value: Sendable>: Sendable {
         }
     }
 
+    func forget(_ key: String) {
+        state.withLockedValue { _ = $0.slots.removeValue(forKey: key) }
+    }
+
     func forgetAll() {
-        state.withLockedValue { state in
-            state.generation &+= 1
-            state.slots.removeAll(keepingCapacity: true)
-        }
+        state.withLockedValue { $0.slots.removeAll(keepingCapacity: true) }
     }
 }

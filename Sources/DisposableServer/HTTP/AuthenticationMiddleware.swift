@@ -23,6 +23,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// The token the request sends, as `identity` is asked for it: the bearer token, or else the session cookie.
+    static func sentToken(_ request: Request) -> String? {
+        if let authorization = request.headers[.authorization] { return bearerToken(authorization) }
+        return request.cookies[SessionCookie.name]?.value
+    }
+
     /// The token of `Bearer <token>` (the scheme in any case, spaces around the token ignored); nil for any
     /// other scheme. Byte by byte: Foundation's `lowercased` and `trimmingCharacters` were 3 % of a gallery read.
     static func bearerToken(_ authorization: String) -> String? {

@@ -6,9 +6,9 @@ import Foundation
 /// thousand phones cost one query, and a missed notification only delays, never loses, a change.
 actor ChangeHub {
     private let log: ChangeLogRepository
-    /// Told of every news (an event row read before it may be out of date): what keeps answers in memory
-    /// forgets them here.
-    private let onNews: @Sendable () -> Void
+    /// Told of every news, with its event (whose row read before it may be out of date): what keeps answers in
+    /// memory forgets them here.
+    private let onNews: @Sendable (_ eventID: String) -> Void
     /// Entries kept per event for subscribers that are just behind.
     private let recentLimit = 512
     private var recent: [String: [Change]] = [:]
@@ -19,7 +19,7 @@ actor ChangeHub {
     /// Events found deleted: their streams end.
     private var deleted: Set<String> = []
 
-    init(log: ChangeLogRepository, onNews: @escaping @Sendable () -> Void = {}) {
+    init(log: ChangeLogRepository, onNews: @escaping @Sendable (_ eventID: String) -> Void = { _ in }) {
         self.log = log
         self.onNews = onNews
     }
@@ -27,7 +27,7 @@ actor ChangeHub {
     /// Reads an event's entries past what the hub has, and wakes its subscribers if there are any.
     /// Without `force` (a subscriber's periodic catch-up) it reads at most every two seconds per event.
     func refresh(_ eventID: String, force: Bool = true) async {
-        if force { onNews() }
+        if force { onNews(eventID) }
         guard waiters[eventID] != nil || recent[eventID] != nil else { return }  // nobody listens here
         let now = ContinuousClock.now
         if !force, let last = lastRefresh[eventID], now - last < .seconds(2) { return }

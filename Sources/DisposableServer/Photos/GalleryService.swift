@@ -61,22 +61,47 @@ struct GalleryService: Sendable {
             eventID: event.id, viewerID: viewerID, guestView: role == .guest, order: request.order,
             cursor: request.cursor, limit: request.limit, linksUntil: links?.until, revealed: visibility.revealed, pictures: pictures)
         if !request.mine, let kept = pages.page(key, at: event.changeSeq) { return kept }
+        let page = GalleryPageText(
+            links: links, pictures: pictures, revealed: visibility.revealed, revealAt: revealAt, developingCount: developingCount)
+        if !request.mine, try await seesWhatEveryoneSees(visibility, in: event) {
+            // One read per position of the feed for everybody; most phones take its body as it is.
+            let sharedKey = GalleryPageCache.SharedKey(
+                eventID: event.id, organizers: role == .organizer, order: request.order, cursor: request.cursor, limit: request.limit,
+                linksUntil: links?.until, revealed: visibility.revealed, pictures: pictures)
+            let shared = try await pages.shared.answer(sharedKey, at: event.changeSeq) { [photos] in
+                let changeSeq = event.changeSeq
+                let read = try await photos.page(
+                    eventID: event.id, .gallery(PhotoVisibility(event: event, role: role, viewerID: "", now: now)), order: request.order,
+                    after: cursor, limit: request.limit)
+                return GalleryPageCache.SharedPage(
+                    rows: read.items, next: read.next, changeSeq: changeSeq,
+                    body: page.written(read.items, next: read.next, changeSeq: changeSeq, viewerID: nil, liked: []))
+            }
+            let liked = try await likes.liked(by: viewerID, among: shared.rows.filter { $0.likeCount > 0 }.map(\.id))
+            if liked.isEmpty && !shared.rows.contains(where: { $0.uploaderID == viewerID }) { return shared.body }
+            let own = page.written(shared.rows, next: shared.next, changeSeq: shared.changeSeq, viewerID: viewerID, liked: liked)
+            pages.store(own, for: key, at: shared.changeSeq)
+            return own
+        }
         let read = try await photos.page(
             eventID: event.id, request.mine ? .mine(uploaderID: viewerID) : .gallery(visibility), order: request.order,
             after: cursor, limit: request.limit)
         let liked = try await likes.liked(by: viewerID, among: read.items.filter { $0.likeCount > 0 }.map(\.id))
-        var items = JSONText(capacity: read.items.count * 700)
-        items.array(read.items) { photo, json in
-            PhotoJSON(photo, viewerID: viewerID, links: links, pictures: pictures, likedByMe: liked.contains(photo.id)).write(to: &json)
-        }
-        let page = ByteBuffer(
-            bytes: GalleryPage.json(
-                items: items.bytes, nextCursor: read.next?.token, revealed: visibility.revealed,
-                revealAt: revealAt, developingCount: developingCount, changeSeq: event.changeSeq
-            ).bytes)
+        let written = page.written(read.items, next: read.next, changeSeq: event.changeSeq, viewerID: viewerID, liked: liked)
         // "My shots" is not kept: approving a photo that is still processing changes it without a feed entry.
-        if !request.mine { pages.store(page, for: key, at: event.changeSeq) }
-        return page
+        if !request.mine { pages.store(written, for: key, at: event.changeSeq) }
+        return written
+    }
+
+    /// Whether the viewer's gallery is everyone's of their role: organizers see every photo, and a guest what is
+    /// shown to everyone unless one of their own awaits approval.
+    private func seesWhatEveryoneSees(_ visibility: PhotoVisibility, in event: Event) async throws -> Bool {
+        if visibility.role == .organizer { return true }
+        guard visibility.revealed else { return false }
+        let awaiting = try await pages.awaitingApproval.answer(event.id, at: event.changeSeq) { [photos] in
+            try await photos.uploadersAwaitingApproval(eventID: event.id)
+        }
+        return !awaiting.contains(visibility.viewerID)
     }
 
     /// The newest posts with a picture that a signed-in person sees in one of their events, with a thumbnail address

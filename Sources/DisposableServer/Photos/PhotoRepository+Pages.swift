@@ -115,6 +115,16 @@ extension PhotoRepository {
         }
     }
 
+    /// Who has a ready photo or note awaiting the organizer's approval (ORG-4): they see it in the gallery, nobody
+    /// else does.
+    func uploadersAwaitingApproval(eventID: String) async throws -> Set<String> {
+        try await database.read { db in
+            Set(
+                try await db.raw("SELECT DISTINCT uploader_id FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND NOT approved")
+                    .all().map { try $0.decode(column: "uploader_id", as: String.self) })
+        }
+    }
+
     /// The raw facts behind the organizer's stats (ORG-2).
     func all(eventID: String) async throws -> [Photo] {
         try await database.sql { db in

@@ -76,6 +76,7 @@ let migrations: [Migration] = [
     .v54CoOrganizers,
     .v55DownloadCounts,
     .v56LocalCaptureTimes,
+    .v57ApprovalWaitingIndex,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.
