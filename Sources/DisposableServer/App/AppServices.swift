@@ -95,7 +95,9 @@ public struct AppServices: Sendable {
         let images = try VipsImageProcessor()
         blobs = try makeBlobStore(configuration.data)
         staging = try UploadStaging(directory: configuration.stagingDirectory)
-        changes = ChangeHub(log: ChangeLogRepository(database: Database(database)), onNews: { recentReads.events.forget($0) })
+        changes = ChangeHub(
+            log: ChangeLogRepository(database: Database(database)), onNews: { recentReads.events.forget($0) },
+            onDeletion: { recentReads.forgetAll() })
         pendingWrites = PendingWrites(
             rows: PendingWriteRepository(database: Database(database)), blobs: blobs, clock: clock, logger: logger,
             instance: "\(ProcessInfo.processInfo.hostName):\(configuration.port)")

@@ -25,7 +25,7 @@ struct EventDeletion: Sendable {
         try await blobs.delete(prefix: BlobKey.event(eventID))
         // 3. The rows.
         try await events.deleteWithPhotos(eventID: eventID)
-        await changes.refresh(eventID)
+        await changes.deleted(eventID)
     }
 
     /// Events whose time is up (ended before `cutoff`), and those whose deletion a crash cut short.
