@@ -35,6 +35,10 @@ final class RecentReads: Sendable {
     }
 }
 
+/// Answers kept for `lifetime`, by key. Concurrent misses of a key share one lookup: when an answer
+/// expires under load, the 64 requests waiting for it would otherwise all go to the database at once (that
+/// was most of PERF-2's p99). A lookup that overlapped the forgetting of its key is not kept, and is not joined
+/// by a request that came after the forgetting, so a write is never followed by an answer read before it.
 final class RecentAnswers<Value: Sendable>: Sendable {
     private enum Slot {
         case known(Value, expires: NIODeadline)
