@@ -34,7 +34,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     // Everything else knows who is asking from the session.
     let withSession = router.group()
         .add(middleware: CrossSiteRequestGuard())
-        .add(middleware: ForgetRecentReadsMiddleware(recent: services.recentReads))
+        .add(middleware: ForgetRecentReadsMiddleware(recent: services.recentReads, tellOthers: services.changes.announceWrite))
         .add(middleware: AuthenticationMiddleware { try await identities.identity(for: $0, isRead: $1) })
     StatusController(
         accounts: services.accounts, health: InstanceHealth(transactions: Transactions(services.database), blobs: services.blobs)
@@ -166,7 +166,10 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
         app.addServices(metricsListener(services: services, port: metricsPort))
     }
     if case .postgres(let url) = configuration.database {
-        app.addServices(PostgresChangeListener(url: url, hub: services.changes, logger: services.logger))
+        app.addServices(
+            PostgresChangeListener(
+                url: url, hub: services.changes, onWriteElsewhere: { [recent = services.recentReads] in recent.forgetAll() },
+                logger: services.logger))
     }
     app.beforeServerStarts {
         try await migrateDatabase(services.database, logger: services.logger)

@@ -1,23 +1,26 @@
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// What reads may take from memory for a second (PERF-2): who holds a token, event rows, and which of an
+/// What reads may take from memory for a while (PERF-2): who holds a token, event rows, and which of an
 /// event's shooters have a picture (`ShooterPictures`). A phone refreshing the gallery asks all three with
 /// every request, and each answer — a query and two thread hops — cost more than the page itself.
 ///
 /// Only reads (GET, HEAD) use them. Every write on this instance forgets everything before and after it runs
 /// (`ForgetRecentReadsMiddleware`), except an upload: it changes its event's row and the uploader's own count of
-/// shots, nobody's session, so it forgets event rows and the caller's identity. Every change the `ChangeHub`
-/// hears of (photos processed, reveals, deletions, other instances' commits through PostgreSQL notifications)
-/// forgets its event's row. So a sign-out, a guest leaving or a shot taken here is seen by the next request;
-/// what another instance changes is seen within `lifetime`, and its event's photos when its notification arrives.
+/// shots, nobody's session, so it forgets event rows and the caller's identity. Other instances are told of every
+/// write but uploads through PostgreSQL and forget everything too (`PostgresChangeListener`). Every change the
+/// `ChangeHub` hears of (photos processed, reveals, other instances' commits) forgets its event's row, and an
+/// event deleted here everything. So a sign-out, a guest leaving or a shot taken is seen by the next request here,
+/// and on other instances when the notification arrives; identities are kept longer than the rest, since only
+/// writes change them.
 final class RecentReads: Sendable {
     let identities: RecentAnswers<Identity>
     let events: RecentAnswers<Event>
     let pictures: RecentAnswers<[String: String]>
 
-    init(lifetime: TimeAmount = .seconds(1)) {
-        identities = RecentAnswers(lifetime: lifetime)
+    /// `identityLifetime` is longer: identities change only by writes, which every instance hears of at once.
+    init(lifetime: TimeAmount = .seconds(1), identityLifetime: TimeAmount = .seconds(10)) {
+        identities = RecentAnswers(lifetime: identityLifetime)
         events = RecentAnswers(lifetime: lifetime)
         pictures = RecentAnswers(lifetime: lifetime)
     }

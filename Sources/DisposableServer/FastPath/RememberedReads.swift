@@ -18,6 +18,8 @@ struct RememberedIdentities: Sendable {
 /// Forgets remembered reads around every write: all of them, or after an upload what it changes (`RecentReads`).
 struct ForgetRecentReadsMiddleware<Context: RequestContext>: RouterMiddleware {
     let recent: RecentReads
+    /// Tells the other instances, after a write that is not an upload, to forget theirs.
+    let tellOthers: @Sendable () -> Void
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.method == .get || request.method == .head { return try await next(request, context) }
@@ -26,7 +28,10 @@ struct ForgetRecentReadsMiddleware<Context: RequestContext>: RouterMiddleware {
         let forget = { [recent] in upload ? recent.forgetAfterUpload(token: token) : recent.forgetAll() }
         forget()
         // After the write too: a read that looked something up while the write ran must not keep it.
-        defer { forget() }
+        defer {
+            forget()
+            if !upload { tellOthers() }
+        }
         return try await next(request, context)
     }
 

@@ -42,6 +42,12 @@ actor ChangeHub {
         await refresh(eventID)
     }
 
+    /// Tells the other instances a request wrote here, once it is done (`PostgresChangeListener`); a failure only
+    /// leaves their remembered reads to expire.
+    nonisolated func announceWrite() {
+        Task { [log] in try? await log.announceWrite() }
+    }
+
     /// Reads an event's entries past what the hub has, and wakes its subscribers if there are any.
     /// Without `force` (a subscriber's periodic catch-up) it reads at most every two seconds per event.
     func refresh(_ eventID: String, force: Bool = true) async {

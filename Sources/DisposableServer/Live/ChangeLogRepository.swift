@@ -27,6 +27,16 @@ struct ChangeLogRepository: Sendable {
     /// PostgreSQL channel that tells other instances an event has news; the payload is the event id.
     static let channel = "disposable_changes"
 
+    /// PostgreSQL channel that tells every instance a request wrote something other than an upload (a sign-out, a
+    /// guest removed, a setting changed): what they remember for reads may be out of date (`RecentReads`).
+    static let writesChannel = "disposable_writes"
+
+    /// Says a write committed, on PostgreSQL; nothing on SQLite, whose one instance forgot already.
+    func announceWrite() async throws {
+        guard database.kind == .postgres else { return }
+        try await database.sql { db in try await db.raw("SELECT pg_notify(\(bind: Self.writesChannel), '')").run() }
+    }
+
     /// Logs a change to a photo (added, ready, failed, removed).
     @discardableResult
     static func append(_ kind: ChangeKind, photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws -> Int64 {

@@ -4,11 +4,14 @@ import PostgresNIO
 import ServiceLifecycle
 
 /// LIVE-2: on PostgreSQL, listens for other instances' commits (`pg_notify` in `ChangeLogRepository.append`) and
-/// wakes this instance's subscribers. If the connection drops, it reconnects and re-reads every
-/// followed event, so a lost notification only costs a little delay.
+/// wakes this instance's subscribers; and for their other writes (`ChangeLogRepository.announceWrite`), after which
+/// what this instance remembers for reads is forgotten. If the connection drops, it forgets that too, reconnects
+/// and re-reads every followed event, so a lost notification only costs a little delay.
 struct PostgresChangeListener: Service {
     let url: String
     let hub: ChangeHub
+    /// Another instance wrote (or this one cannot tell, having lost the channel).
+    let onWriteElsewhere: @Sendable () -> Void
     let logger: Logger
 
     func run() async throws {
@@ -19,6 +22,7 @@ struct PostgresChangeListener: Service {
                 } catch {
                     if !Task.isCancelled { logger.warning("Change notifications interrupted, reconnecting: \(error)") }
                 }
+                onWriteElsewhere()
                 for eventID in await hub.followedEvents { await hub.refresh(eventID) }
                 try? await Task.sleep(for: .seconds(1))
             }
@@ -30,10 +34,20 @@ struct PostgresChangeListener: Service {
         configuration.options.connectTimeout = .seconds(10)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         defer { Task { try? await connection.close() } }
-        try await connection.listen(on: ChangeLogRepository.channel) { notifications in
-            for try await notification in notifications {
-                await hub.refresh(notification.payload)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await connection.listen(on: ChangeLogRepository.channel) { notifications in
+                    for try await notification in notifications { await hub.refresh(notification.payload) }
+                }
             }
+            group.addTask {
+                try await connection.listen(on: ChangeLogRepository.writesChannel) { notifications in
+                    for try await _ in notifications { onWriteElsewhere() }
+                }
+            }
+            // Either ending means the connection is gone: the loop reconnects.
+            try await group.next()
+            group.cancelAll()
         }
     }
 }

@@ -91,7 +91,7 @@ struct TestApp {
         do {
             services = try AppServices(
                 configuration: configuration, database: database, clock: clock, logger: logger,
-                recentReads: RecentReads(lifetime: .minutes(10)))
+                recentReads: RecentReads(lifetime: .minutes(10), identityLifetime: .minutes(10)))
         } catch {
             await database.close()
             throw error
