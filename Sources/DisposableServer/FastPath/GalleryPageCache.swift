@@ -10,22 +10,12 @@ import NIOCore
 /// Only the general gallery is kept ("My shots" shows approval, which can change without a feed entry).
 /// Bounded in bytes; the oldest entry goes first.
 final class GalleryPageCache: Sendable {
-    /// Everything a page depends on besides the event's position (which also fixes its reveal time and its
-    /// count of developing photos).
+    /// Everything one viewer's page depends on besides the event's position (which also fixes its reveal time and
+    /// its count of developing photos).
     struct Key: Hashable, Sendable {
-        let eventID: String
+        let page: PageKey
         /// Decides `mine`, and for guests which unapproved photos they see (their own).
         let viewerID: String?
-        let guestView: Bool
-        let order: GalleryOrder
-        let cursor: String?
-        let limit: Int
-        /// Signed links change every 12 hours.
-        let linksUntil: Int64?
-        /// The page says whether the gallery is open, which the clock decides.
-        let revealed: Bool
-        /// Shooters' pictures change without a feed entry.
-        let pictures: [String: String]
     }
 
     /// A page as everyone of an audience sees it who shot none of it and likes none of it: the body most phones
@@ -37,20 +27,23 @@ final class GalleryPageCache: Sendable {
         let body: ByteBuffer
     }
 
-    /// What a shared page depends on besides the event's position.
-    struct SharedKey: Hashable, Sendable {
+    /// What every viewer's page of an audience depends on besides the event's position.
+    struct PageKey: Hashable, Sendable {
         let eventID: String
         /// Organizers see every photo; guests those shown to everyone.
         let organizers: Bool
         let order: GalleryOrder
         let cursor: String?
         let limit: Int
+        /// Signed links change every 12 hours.
         let linksUntil: Int64?
+        /// The page says whether the gallery is open, which the clock decides.
         let revealed: Bool
+        /// Shooters' pictures change without a feed entry.
         let pictures: [String: String]
     }
 
-    let shared = AnswersAtPosition<SharedKey, SharedPage>(entryLimit: 128)
+    let shared = AnswersAtPosition<PageKey, SharedPage>(entryLimit: 128)
     /// Per event, the guests who have a ready photo awaiting approval: they see it in the gallery, nobody else does,
     /// so their pages are their own.
     let awaitingApproval = AnswersAtPosition<String, Set<String>>(entryLimit: 4096)

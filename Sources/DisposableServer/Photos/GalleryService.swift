@@ -57,18 +57,16 @@ struct GalleryService: Sendable {
         }
         let links = signer.links(now: now)
         let pictures = try await pictures.inEvent(event.id)
-        let key = GalleryPageCache.Key(
-            eventID: event.id, viewerID: viewerID, guestView: role == .guest, order: request.order,
-            cursor: request.cursor, limit: request.limit, linksUntil: links?.until, revealed: visibility.revealed, pictures: pictures)
+        let pageKey = GalleryPageCache.PageKey(
+            eventID: event.id, organizers: role == .organizer, order: request.order, cursor: request.cursor, limit: request.limit,
+            linksUntil: links?.until, revealed: visibility.revealed, pictures: pictures)
+        let key = GalleryPageCache.Key(page: pageKey, viewerID: viewerID)
         if !request.mine, let kept = pages.page(key, at: event.changeSeq) { return kept }
         let page = GalleryPageText(
             links: links, pictures: pictures, revealed: visibility.revealed, revealAt: revealAt, developingCount: developingCount)
         if !request.mine, try await seesWhatEveryoneSees(visibility, in: event) {
             // One read per position of the feed for everybody; most phones take its body as it is.
-            let sharedKey = GalleryPageCache.SharedKey(
-                eventID: event.id, organizers: role == .organizer, order: request.order, cursor: request.cursor, limit: request.limit,
-                linksUntil: links?.until, revealed: visibility.revealed, pictures: pictures)
-            let shared = try await pages.shared.answer(sharedKey, at: event.changeSeq) { [photos] in
+            let shared = try await pages.shared.answer(pageKey, at: event.changeSeq) { [photos] in
                 let changeSeq = event.changeSeq
                 let read = try await photos.page(
                     eventID: event.id, .gallery(PhotoVisibility(event: event, role: role, viewerID: "", now: now)), order: request.order,
