@@ -10,7 +10,7 @@
 static int (*shim_probe)(const char *, const char *, vs_header *, char *, size_t);
 static int (*shim_render)(const char *, const char *, int, int, int, int, vs_derivatives *, char *, size_t);
 static void (*shim_free)(vs_derivatives *);
-static int (*shim_first_look)(const void *, size_t, int, int, int, vs_derivatives *, char *, size_t);
+static int (*shim_first_look)(const void *, size_t, int, vs_derivatives *, char *, size_t);
 static int (*shim_collage)(const char *const *, int, int, int, const char *, const char *, int, void **, size_t *, char *, size_t);
 static void (*shim_free_buffer)(void *);
 
@@ -52,9 +52,8 @@ int vsl_render(const char *path, const char *format, int preview_size, int thumb
 
 void vsl_free(vs_derivatives *derivatives) { shim_free(derivatives); }
 
-int vsl_first_look(const void *data, size_t length, int max_side, int analysis_size, int quality, vs_derivatives *out, char *error,
-                   size_t error_length) {
-    return shim_first_look(data, length, max_side, analysis_size, quality, out, error, error_length);
+int vsl_first_look(const void *data, size_t length, int max_side, vs_derivatives *out, char *error, size_t error_length) {
+    return shim_first_look(data, length, max_side, out, error, error_length);
 }
 
 int vsl_collage(const char *const *paths, int count, int columns, int width, const char *title, const char *subtitle, int quality,

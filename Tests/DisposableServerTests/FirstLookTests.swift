@@ -160,6 +160,46 @@ struct FirstLookTests {
         }
     }
 
+    @Test("Only a first look's picture is kept: its comment, colour profile, progressive scans and trailing bytes are not; CMYK is refused")
+    func onlyThePicture() async throws {
+        let photo = try await TestImages.structured(width: 1600, height: 1200)
+        // What a sender could hide beside the picture: a comment and bytes after its end, in a progressive file
+        // with a colour profile (allowed: a phone's canvas may carry one).
+        let plain = try await TestImages.firstLook(of: photo)
+        let dressed = try writeTemporaryFile(plain, suffix: ".jpg")
+        defer { try? FileManager.default.removeItem(at: dressed) }
+        let progressive = dressed.path + ".progressive.jpg"
+        defer { try? FileManager.default.removeItem(atPath: progressive) }
+        #expect(try await runTool("/usr/bin/vips", ["copy", dressed.path, progressive + "[interlace,profile=srgb]"]).status == 0)
+        // vips writes an EXIF block beside the profile: it goes, the comment comes.
+        let comment = ["-q", "-overwrite_original", "-EXIF:all=", "-XMP:all=", "-Comment=Maggie Smith, 12 rue des Lilas", progressive]
+        #expect(try await runTool("/usr/bin/exiftool", comment).status == 0)
+        let sent = try Data(contentsOf: URL(fileURLWithPath: progressive)) + Data("TRAILER Maggie's address".utf8)
+        #expect(String(decoding: sent, as: UTF8.self).contains("Maggie Smith"))
+        try await TestApp.run(.sqlite, configure: { $0.mediaWorkers = 0 }) { app in
+            let organizer = try await app.userToken()
+            let event = try await app.createEvent(token: organizer)
+            let (eventID, code) = (event["id"] as! String, event["code"] as! String)
+            let maggie = try await app.guestToken(code: code)
+            let uploaded = try await app.uploadForm(photo, firstLook: sent, event: eventID, token: maggie)
+            #expect(uploaded.status == .created && uploaded.string("status") == "ready", "\(uploaded.text)")
+            let id = try #require(uploaded.string("id"))
+            let shown = Data(buffer: try await app.call(.get, "/api/v1/photos/\(id)/thumbnail", token: organizer).body)
+            let text = String(decoding: shown, as: UTF8.self)
+            #expect(!text.contains("Maggie") && !text.contains("ICC_PROFILE") && !text.contains("TRAILER"))
+            #expect(shown.suffix(2) == Data([0xFF, 0xD9]), "ends at its end-of-image marker")
+            #expect(TestImages.jpegSize(shown).map { [$0.width, $0.height] } == [640, 480])
+            let psnr = try #require(try await TestImages.psnr(shown, plain))
+            #expect(psnr >= 40, "\(psnr) dB from the picture the phone made")
+
+            // Four colour channels are not a canvas's picture, and browsers show them wrongly.
+            let cmyk = try await TestImages.firstLookInCMYK(of: photo)
+            #expect(cmyk.count <= FirstLook.maxBytes)
+            let refused = try await app.uploadForm(photo + Data("2".utf8), firstLook: cmyk, event: eventID, token: maggie)
+            #expect(refused.expectProblem(.unprocessableContent).contains("not in YCbCr or grey"))
+        }
+    }
+
     @Test("Where the organizer approves guests' photos, a first look is checked but moderation sees what the server made")
     func approval() async throws {
         let photo = try await TestImages.structured(width: 1600, height: 1200)

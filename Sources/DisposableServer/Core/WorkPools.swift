@@ -13,8 +13,8 @@ import NIOPosix
 enum WorkPools {
     /// Whole-image renders by the media workers and collages: background work, up to seconds each.
     static let rendering = started(threads: System.coreCount)
-    /// A phone's first look, decoded and encoded again while its upload waits (libjpeg alone, never libvips: see
-    /// `vs_first_look`): a millisecond or two each, never queued behind a render.
+    /// A phone's first look, read and written again while its upload waits (libjpeg alone, never libvips: see
+    /// `vs_first_look`): half a millisecond each, never queued behind a render.
     static let firstLooks = started(threads: System.coreCount)
     /// Short CPU work a request waits on: bcrypt, an image header.
     static let requests = started(threads: System.coreCount)

@@ -36,6 +36,7 @@ struct GuardedHTTP1Channel: HTTPChannelHandler {
         channel.closeFuture.whenComplete { [clients] _ in clients.release(address) }
         let times = ConnectionGuard.ConnectionTimes()
         do {
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.reads)
             // Hummingbird adds its handlers after these, so they stay next to the socket.
             let handlers = channel.pipeline.syncOperations
             try handlers.addHandler(ConnectionGuard.ReadWatch(times: times, limits: limits))
@@ -56,6 +57,11 @@ struct GuardedHTTP1Channel: HTTPChannelHandler {
     func handle(value: Value, logger: Logger) async {
         await http1.handle(value: value, logger: logger)
     }
+
+    /// Reads of up to 256 KB where a body keeps the socket full (NIO's default stops at 64 KB): a 3 MB photo is a
+    /// dozen chunks through the HTTP decoder and the body's stream, each a wake-up of the task receiving it, not fifty.
+    /// Idle and small requests stay on small buffers, as the allocator shrinks back.
+    private static let reads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 256 * 1024)
 
     struct TooManyConnections: Error {}
 }

@@ -5,7 +5,7 @@ import Foundation
 /// thumbnail and preview follow when the machine has time, replace it, and are compared with it (`PhotoRenderer`).
 ///
 /// It is hostile input like any other: a JPEG only, within `maxBytes` and `maxSide`, with no metadata, of the
-/// photo's shape as displayed, decoded to its end; what is kept is encoded again by the server.
+/// photo's shape as displayed, read to its end; what is kept is a new file the server writes from its coefficients.
 struct FirstLook: Sendable {
     let image: FirstLookImage
 
@@ -42,6 +42,7 @@ struct FirstLook: Sendable {
             case .tooLarge(let width, let height):
                 throw FirstLookRefusal("it is \(width)×\(height) pixels, more than \(maxSide) on a side")
             case .metadata: throw FirstLookRefusal("it carries metadata (EXIF, XMP or IPTC)")
+            case .colours: throw FirstLookRefusal("its colours are not in YCbCr or grey, as a browser writes them")
             case .undecodable: throw FirstLookRefusal("it cannot be read as a whole JPEG")
             case .unavailable: throw Problem.imagesUnavailable
             }

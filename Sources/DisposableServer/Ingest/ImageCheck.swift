@@ -31,10 +31,7 @@ struct ImageCheck: Sendable {
             logger.error("\(error.description)")
             throw Problem.imagesUnavailable
         }
-        if format == .jpeg {
-            let path = staged.file.path
-            guard try await NIOThreadPool.singleton.runIfActive({ try JPEGStructure.isComplete(file: path) }) else { throw broken }
-        }
+        if format == .jpeg, !staged.isWholeJPEG { throw broken }
         var frames = header.pages
         if format == .gif {
             let path = staged.file.path

@@ -4,13 +4,16 @@ import Hummingbird
 import NIOCore
 import NIOPosix
 
-/// An upload body written to a staging file while its SHA-256 is computed — never held whole in memory.
+/// An upload body written to a staging file while its SHA-256 is computed and its JPEG structure walked — never
+/// held whole in memory, never read back for either.
 struct StagedUpload {
     let file: URL
     let sha256: String
     let byteSize: Int64
     /// The first bytes, to recognise the format.
     let head: [UInt8]
+    /// Whether the bytes are a JPEG whose every segment is in place up to its end-of-image marker (`JPEGStructure`).
+    let isWholeJPEG: Bool
 
     /// Bytes gathered before each write, so the thread pool is asked once per half megabyte, not per packet.
     private static let writeBatch = 512 * 1024
@@ -27,13 +30,19 @@ struct StagedUpload {
         var closed = false
         do {
             var hasher = SHA256()
+            var structure = JPEGStructure()
             var size: Int64 = 0
             var head: [UInt8] = []
+            // Copied into one buffer, used again for each write: holding the chunks instead would keep the socket's
+            // buffers from being used again, and fresh ones cost more in page faults than this copy.
             var pending = ByteBuffer()
             for try await chunk in body {
                 size += Int64(chunk.readableBytes)
                 guard size <= maxBytes else { throw Problem.photoTooLarge(maxBytes) }
-                chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                chunk.withUnsafeReadableBytes { bytes in
+                    hasher.update(bufferPointer: bytes)
+                    structure.feed(bytes)
+                }
                 if head.count < ImageFormat.sniffLength {
                     head += chunk.getBytes(at: chunk.readerIndex, length: min(chunk.readableBytes, ImageFormat.sniffLength - head.count)) ?? []
                 }
@@ -51,7 +60,7 @@ struct StagedUpload {
             }
             closed = true
             let digest = hasher.finalize().hex
-            return StagedUpload(file: file, sha256: digest, byteSize: size, head: head)
+            return StagedUpload(file: file, sha256: digest, byteSize: size, head: head, isWholeJPEG: structure.verdict == true)
         } catch {
             if !closed { close(fd) }
             unlink(file.path)

@@ -35,12 +35,13 @@ public struct RenderedImage: Sendable {
     public var signals: PhotoSignals? = nil
 }
 
-/// A phone's first look as the server keeps it: encoded again, with nothing of the sender's file but its pixels.
+/// A phone's first look as the server keeps it: written again, with nothing of the sender's file but its picture.
 public struct FirstLookImage: Sendable {
     public let width: Int
     public let height: Int
     public let jpeg: Data
-    public let signals: PhotoSignals?
+    /// Its grey miniature, as `PhotoSignals.miniature` reads the server's thumbnail: what the two are compared by.
+    public let miniature: [UInt8]
 }
 
 /// Why a first look was refused.
@@ -48,6 +49,8 @@ public enum FirstLookFault: Error, Sendable {
     case tooLarge(width: Int, height: Int)
     /// EXIF, XMP or IPTC: where a location or a name would hide.
     case metadata
+    /// CMYK or RGB samples, which a canvas never writes and browsers may show wrongly.
+    case colours
     case undecodable(String)
     case unavailable(ImageLibraryUnavailable)
 }
@@ -134,13 +137,13 @@ public struct VipsImageProcessor: ImageProcessor {
                 var result = vs_derivatives()
                 var error = [CChar](repeating: 0, count: 512)
                 let status = jpeg.withUnsafeBytes { bytes in
-                    vsl_first_look(
-                        bytes.baseAddress, bytes.count, Int32(maxSide), Int32(PhotoSignals.analysisSize), Self.quality, &result, &error, error.count)
+                    vsl_first_look(bytes.baseAddress, bytes.count, Int32(maxSide), &result, &error, error.count)
                 }
                 switch status {
                 case 0: break
                 case Int32(VS_FIRST_LOOK_TOO_LARGE): return .failure(.tooLarge(width: Int(result.width), height: Int(result.height)))
                 case Int32(VS_FIRST_LOOK_HAS_METADATA): return .failure(.metadata)
+                case Int32(VS_FIRST_LOOK_NOT_YCBCR): return .failure(.colours)
                 default: return .failure(.undecodable(Self.message(error)))
                 }
                 defer { vsl_free(&result) }
@@ -148,12 +151,20 @@ public struct VipsImageProcessor: ImageProcessor {
                     FirstLookImage(
                         width: Int(result.width), height: Int(result.height),
                         jpeg: result.thumbnail.map { Data(bytes: $0, count: result.thumbnail_length) } ?? Data(),
-                        signals: Self.signals(result)))
+                        miniature: Self.miniature(result)))
             }
         } catch {
             throw .undecodable("the server is shutting down")
         }
         return try outcome.get()
+    }
+
+    /// The miniature of a first look's block means, however few (a first look may be 16 pixels, two blocks, high).
+    private static func miniature(_ result: vs_derivatives) -> [UInt8] {
+        guard let grey = result.grey, result.grey_width > 0, result.grey_height > 0 else { return [] }
+        let (width, height) = (Int(result.grey_width), Int(result.grey_height))
+        let pixels = Array(UnsafeBufferPointer(start: grey.assumingMemoryBound(to: UInt8.self), count: width * height))
+        return PhotoSignals.differenceHash(pixels, width: width, height: height).miniature
     }
 
     public func render(_ path: String, format: ImageFormat, parts: RenderParts) async throws -> RenderedImage {

@@ -5,8 +5,8 @@ import Foundation
 /// segment in place and an EOI after the last scan. Bytes after the EOI (a ZIP, a vendor trailer) are
 /// not part of the image and are ignored, as decoders do.
 ///
-/// It reads the file a chunk at a time: mapping it whole put a 200 MB upload's every page in the
-/// server's resident memory.
+/// It is fed the bytes a chunk at a time, as an upload arrives (`StagedUpload`): mapping the file whole put a
+/// 200 MB upload's every page in the server's resident memory, and reading it back cost a copy of every byte.
 struct JPEGStructure {
     private enum State {
         case start, startD8, markerStart, markerCode, lengthHigh(marker: UInt8), lengthLow(marker: UInt8, high: Int)
@@ -70,21 +70,5 @@ struct JPEGStructure {
         case 0x01, 0xD0...0xD7: state = .markerStart  // markers without a length
         default: state = .lengthHigh(marker: code)
         }
-    }
-
-    static func isComplete(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var structure = JPEGStructure()
-        structure.feed(bytes)
-        return structure.verdict ?? false
-    }
-
-    static func isComplete(file path: String) throws -> Bool {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        var structure = JPEGStructure()
-        while structure.verdict == nil, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            chunk.withUnsafeBytes { structure.feed($0) }
-        }
-        return structure.verdict ?? false
     }
 }

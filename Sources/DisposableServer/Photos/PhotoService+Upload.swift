@@ -92,7 +92,7 @@ extension PhotoService {
             let shown = header.displayed
             new.firstLook = .init(
                 width: shown.width, height: shown.height, takenAt: header.takenAt?.instant(floatingIn: .gmt) ?? new.uploadedAt,
-                bytes: Int64(firstLook.image.jpeg.count), miniature: firstLook.image.signals?.miniature ?? [])
+                bytes: Int64(firstLook.image.jpeg.count), miniature: firstLook.image.miniature)
         }
         if identified.video != nil { new.kind = .video }
         new.shotReserved = shotReserved

@@ -142,18 +142,21 @@ extension ResumableUploadService {
         let target = staging.directory.appendingPathComponent(UUID().uuidString)
         return try await NIOThreadPool.singleton.runIfActive {
             var hasher = SHA256()
+            var structure = JPEGStructure()
             var head: [UInt8] = []
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: source))
             defer { try? handle.close() }
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 hasher.update(data: chunk)
+                chunk.withUnsafeBytes { structure.feed($0) }
                 if head.count < ImageFormat.sniffLength { head += chunk.prefix(ImageFormat.sniffLength - head.count) }
             }
             if rename(source, target.path) != 0 {
                 // Another file system: copy (the original stays until the photo is recorded).
                 try DurableFiles.write(try Data(contentsOf: URL(fileURLWithPath: source)), to: target.path)
             }
-            return StagedUpload(file: target, sha256: hasher.finalize().hex, byteSize: upload.length, head: head)
+            return StagedUpload(
+                file: target, sha256: hasher.finalize().hex, byteSize: upload.length, head: head, isWholeJPEG: structure.verdict == true)
         }
     }
 }

@@ -15,8 +15,7 @@ int vsl_probe(const char *path, const char *format, vs_header *header, char *err
 int vsl_render(const char *path, const char *format, int preview_size, int thumbnail_size, int analysis_size, int quality,
                vs_derivatives *out, char *error, size_t error_length);
 void vsl_free(vs_derivatives *derivatives);
-int vsl_first_look(const void *data, size_t length, int max_side, int analysis_size, int quality, vs_derivatives *out, char *error,
-                   size_t error_length);
+int vsl_first_look(const void *data, size_t length, int max_side, vs_derivatives *out, char *error, size_t error_length);
 int vsl_collage(const char *const *paths, int count, int columns, int width, const char *title, const char *subtitle, int quality,
                 void **out, size_t *out_length, char *error, size_t error_length);
 void vsl_free_buffer(void *buffer);

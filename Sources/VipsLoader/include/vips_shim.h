@@ -46,15 +46,14 @@ int vs_render(const char *path, const char *format, int preview_size, int thumbn
 void vs_free(vs_derivatives *derivatives);
 
 /// Why a first look was refused (vs_first_look's return values besides 0 and -1, a picture libvips cannot decode).
-enum { VS_FIRST_LOOK_TOO_LARGE = -2, VS_FIRST_LOOK_HAS_METADATA = -3 };
+enum { VS_FIRST_LOOK_TOO_LARGE = -2, VS_FIRST_LOOK_HAS_METADATA = -3, VS_FIRST_LOOK_NOT_YCBCR = -4 };
 
-/// A phone's first look at its photo (`length` bytes of JPEG at `data`, hostile): refused, before any pixel is
-/// decoded, past `max_side` on either side or when it carries EXIF, XMP or IPTC; else decoded whole (a truncated or
-/// damaged file fails) and encoded again without any metadata into `out->thumbnail`, its size in `out->width` and
-/// `out->height`, with its grey image at `analysis_size` in `out->grey` (freed with vs_free). With libjpeg alone, in
-/// the calling thread: no libvips thread is started.
-int vs_first_look(const void *data, size_t length, int max_side, int analysis_size, int quality, vs_derivatives *out, char *error,
-                  size_t error_length);
+/// A phone's first look at its photo (`length` bytes of JPEG at `data`, hostile): refused, before any coefficient is
+/// read, past `max_side` on either side, when it carries EXIF, XMP or IPTC, or in CMYK; else read whole (a truncated or
+/// damaged file fails) and its coefficients written again into a new file without any metadata, in `out->thumbnail`,
+/// its size in `out->width` and `out->height`, with the mean grey of each 8 × 8 block in `out->grey` (freed with
+/// vs_free). With libjpeg alone, in the calling thread: no libvips thread is started.
+int vs_first_look(const void *data, size_t length, int max_side, vs_derivatives *out, char *error, size_t error_length);
 
 /// A collage (CAP-1): the images at `paths`, each cut to a square, in a grid of `columns` under a title and a
 /// subtitle (plain text), `width` pixels wide, as a JPEG in `out` (freed with vs_free_buffer).

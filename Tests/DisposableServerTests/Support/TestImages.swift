@@ -52,6 +52,16 @@ enum TestImages {
         }
     }
 
+    /// A first look as `firstLook(of:)` makes it, in CMYK.
+    static func firstLookInCMYK(of image: Data) async throws -> Data {
+        try await inDirectory { directory in
+            let (input, output) = (directory.appendingPathComponent("in.jpg").path, directory.appendingPathComponent("cmyk.jpg").path)
+            try await firstLook(of: image, size: 320).write(to: URL(fileURLWithPath: input))
+            try await run("/usr/bin/vips", ["colourspace", input, output + "[Q=60,strip]", "cmyk"])
+            return try Data(contentsOf: URL(fileURLWithPath: output))
+        }
+    }
+
     /// A flat grey JPEG: many pixels in few bytes. `exif` as for `jpeg`.
     static func flat(width: Int, height: Int, exif: [String] = []) async throws -> Data {
         try await inDirectory { directory in
