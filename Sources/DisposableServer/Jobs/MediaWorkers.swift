@@ -57,7 +57,7 @@ struct MediaWorkers: Service {
                 _ = vsl_release_freed_memory()
                 worked = false
             }
-            await newWork.wait(timeout: idleWait)
+            await newWork.wait(upTo: least, timeout: idleWait)
         }
     }
 

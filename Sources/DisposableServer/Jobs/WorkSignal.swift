@@ -1,21 +1,29 @@
-/// Wakes idle workers when work arrives; without a wake-up they look again after a timeout
+/// Wakes an idle worker when work arrives; without a wake-up they look again after a timeout
 /// (which also picks up work queued by other instances).
 actor WorkSignal {
-    private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private struct Waiter {
+        /// The least urgent work the worker takes (`JobQueue.Priority`).
+        let upTo: JobQueue.Priority
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
+    private var waiters: [Int: Waiter] = [:]
     private var nextID = 0
     private var pending = false
 
-    func notify() {
-        if waiters.isEmpty {
+    /// One job of `priority` is queued: one idle worker that takes it is woken, not every worker — each would ask
+    /// the queue, and all but one would find nothing (three queries an upload). With none idle, the next to wait
+    /// looks at once.
+    func notify(_ priority: JobQueue.Priority) {
+        guard let id = waiters.first(where: { $0.value.upTo.rawValue >= priority.rawValue })?.key else {
             pending = true
-        } else {
-            for waiter in waiters.values { waiter.resume() }
-            waiters.removeAll()
+            return
         }
+        waiters.removeValue(forKey: id)?.continuation.resume()
     }
 
-    /// Returns when notified or after `timeout`, whichever comes first.
-    func wait(timeout: Duration) async {
+    /// Returns when notified of work up to `upTo`, or after `timeout`, whichever comes first.
+    func wait(upTo: JobQueue.Priority, timeout: Duration) async {
         if pending {
             pending = false
             return
@@ -26,10 +34,10 @@ actor WorkSignal {
             try? await Task.sleep(for: timeout)
             await self?.expire(id)
         }
-        await withCheckedContinuation { waiters[id] = $0 }
+        await withCheckedContinuation { waiters[id] = Waiter(upTo: upTo, continuation: $0) }
     }
 
     private func expire(_ id: Int) {
-        waiters.removeValue(forKey: id)?.resume()
+        waiters.removeValue(forKey: id)?.continuation.resume()
     }
 }

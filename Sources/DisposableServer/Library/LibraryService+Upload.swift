@@ -54,7 +54,7 @@ extension LibraryService {
         }
         switch outcome {
         case .inserted(let asset):
-            await newWork.notify()
+            await newWork.notify(.library)
             await feed.changed(userID)
             return .created(asset)
         case .quotaExceeded:

@@ -165,7 +165,7 @@ struct LibraryService: Sendable {
         case .replaced(let replaced):
             // The old revision's files: recorded as pending removal in the transaction, removed now.
             try? await pendingWrites.abandon(asset.files)
-            await newWork.notify()
+            await newWork.notify(.library)
             await feed.changed(user.id)
             return replaced
         case .quotaExceeded:

@@ -40,10 +40,16 @@ struct ChangeLogRepository: Sendable {
     /// Logs a change to a photo (added, ready, failed, removed).
     @discardableResult
     static func append(_ kind: ChangeKind, photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws -> Int64 {
-        let facts =
+        try await append([kind], photo: photo, now: now, kindOfDatabase: kindOfDatabase, in: db)
+    }
+
+    /// Logs changes to a photo under consecutive numbers, in one go (a photo added and ready at once).
+    @discardableResult
+    static func append(_ kinds: [ChangeKind], photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws -> Int64 {
+        let facts = kinds.map { kind in
             kind == .photoRemoved
-            ? ChangePayload(kind: kind, photoId: photo.id)
-            : ChangePayload(kind: kind, photo: PhotoJSON(photo, viewerID: nil, links: nil))
+                ? ChangePayload(kind: kind, photoId: photo.id) : ChangePayload(kind: kind, photo: PhotoJSON(photo, viewerID: nil, links: nil))
+        }
         return try await append(facts, eventID: photo.eventID, photo: photo, now: now, kindOfDatabase: kindOfDatabase, in: db)
     }
 
@@ -51,34 +57,58 @@ struct ChangeLogRepository: Sendable {
     static func append(
         _ facts: ChangePayload, eventID: String, photo: Photo? = nil, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase
     ) async throws -> Int64 {
-        let json = String(decoding: try JSONEncoder.sorted.encode(facts), as: UTF8.self)
+        try await append([facts], eventID: eventID, photo: photo, now: now, kindOfDatabase: kindOfDatabase, in: db)
+    }
+
+    /// The changes under the event's next numbers, in order; the last one's number (0 when the event is gone).
+    private static func append(
+        _ facts: [ChangePayload], eventID: String, photo: Photo?, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase
+    ) async throws -> Int64 {
+        // Each row's number counts back from the last one the counter gives.
+        let rows = try facts.enumerated().map { index, change in
+            (
+                back: Int64(facts.count - 1 - index), kind: change.kind.rawValue,
+                json: String(decoding: try JSONEncoder.sorted.encode(change), as: UTF8.self)
+            )
+        }
+        let count = Int64(rows.count)
         if kindOfDatabase == .postgres {
             // One round trip: the event's row stays locked from here to the commit, and every upload, render and
             // comment of the event waits for it (three statements under load made `record` 829 ms).
-            let row = try await db.raw(
+            let selects = rows.map { row -> SQLQueryString in
                 """
-                WITH counter AS (UPDATE events SET change_seq = change_seq + 1 WHERE id = \(bind: eventID) RETURNING change_seq)
+                SELECT \(bind: eventID), change_seq - \(bind: row.back), \(bind: row.kind), \(bind: photo?.id), \(bind: photo?.uploaderID),
+                    \(bind: row.json), \(bind: now.millisecondsSince1970) FROM counter
+                """
+            }
+            let inserted = try await db.raw(
+                """
+                WITH counter AS (UPDATE events SET change_seq = change_seq + \(bind: count) WHERE id = \(bind: eventID) RETURNING change_seq)
                 INSERT INTO changes (event_id, seq, kind, photo_id, uploader_id, payload, created_at)
-                SELECT \(bind: eventID), change_seq, \(bind: facts.kind.rawValue), \(bind: photo?.id), \(bind: photo?.uploaderID),
-                    \(bind: json), \(bind: now.millisecondsSince1970) FROM counter
+                \(selects.joined(separator: " UNION ALL "))
                 RETURNING seq, pg_notify(\(bind: channel), event_id)::text AS notified
                 """
-            ).first()
-            return try row?.decode(column: "seq", as: Int64.self) ?? 0  // no row: the event is gone, nothing to log
+            ).all()
+            return try inserted.map { try $0.decode(column: "seq", as: Int64.self) }.max() ?? 0  // none: the event is gone
         }
         guard
-            let row = try await db.raw("UPDATE events SET change_seq = change_seq + 1 WHERE id = \(bind: eventID) RETURNING change_seq")
+            let row = try await db.raw("UPDATE events SET change_seq = change_seq + \(bind: count) WHERE id = \(bind: eventID) RETURNING change_seq")
                 .first()
         else { return 0 }  // the event is gone: nothing to log
-        let seq = try row.decode(column: "change_seq", as: Int64.self)
+        let last = try row.decode(column: "change_seq", as: Int64.self)
+        let values = rows.map { row -> SQLQueryString in
+            """
+            (\(bind: eventID), \(bind: last - row.back), \(bind: row.kind), \(bind: photo?.id), \(bind: photo?.uploaderID),
+             \(bind: row.json), \(bind: now.millisecondsSince1970))
+            """
+        }
         try await db.raw(
             """
             INSERT INTO changes (event_id, seq, kind, photo_id, uploader_id, payload, created_at)
-            VALUES (\(bind: eventID), \(bind: seq), \(bind: facts.kind.rawValue), \(bind: photo?.id), \(bind: photo?.uploaderID),
-                    \(bind: json), \(bind: now.millisecondsSince1970))
+            VALUES \(values.joined(separator: ", "))
             """
         ).run()
-        return seq
+        return last
     }
 
     /// Tells other instances the event has news; delivered at commit, and only if the transaction commits.

@@ -70,6 +70,15 @@ public struct PhotoRepository: Sendable {
         var text: String? = nil
         /// Shown at once by the phone's first look, stored beside the original (`FirstLook`).
         var firstLook: ShownFirstLook? = nil
+
+        /// The server's render it waits for, if any: a photo seen already by its first look waits behind every
+        /// photo nobody sees yet; a note has none.
+        var render: (kind: JobQueue.Kind, priority: JobQueue.Priority)? {
+            if firstLook != nil { return (.renderPreview, .seen) }
+            if kind == .note { return nil }
+            if case .video = format { return (.renderPhoto, .video) }
+            return (.renderPhoto, .unseen)
+        }
     }
 
     /// What a photo shown by its first look has from the start: its size and capture time from the original's
@@ -131,24 +140,18 @@ public struct PhotoRepository: Sendable {
                 // Undo the shot taken above: a retry or a duplicate must never count twice.
                 guard let inserted else { throw RollBack.conflict }
                 let photo = try Self.photo(from: inserted)
-                if shown != nil {
-                    // Seen already: the server's renders wait behind every photo that is not.
+                if let render = new.render {
                     try await PendingWriteRepository.end(photoID: new.id, in: db)
                     try await JobRepository.enqueue(
-                        .renderPreview, subjectID: new.id, owner: uploader.id, priority: .seen, now: new.uploadedAt + firstLookRenderDelay,
-                        in: db)
-                } else if new.kind != .note {
-                    try await PendingWriteRepository.end(photoID: new.id, in: db)
-                    let priority: JobQueue.Priority = if case .video = new.format { .video } else { .unseen }
-                    try await JobRepository.enqueue(
-                        .renderPhoto, subjectID: new.id, owner: uploader.id, priority: priority, now: new.uploadedAt, in: db)
+                        render.kind, subjectID: new.id, owner: uploader.id, priority: render.priority,
+                        now: new.uploadedAt + (shown != nil ? firstLookRenderDelay : 0), in: db)
                 }
                 try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
                 // The rows every upload of the event shares come last, each held from here to the commit: the
                 // organizer's account (its quota), then the event (its change counter) — in that order everywhere.
                 guard try await UserRepository.chargeQuota(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }
-                try await ChangeLogRepository.append(.photoAdded, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
-                if shown != nil { try await ChangeLogRepository.append(.photoReady, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db) }
+                try await ChangeLogRepository.append(
+                    shown != nil ? [.photoAdded, .photoReady] : [.photoAdded], photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
                 return .inserted(photo)
             }
         } catch RollBack.conflict {

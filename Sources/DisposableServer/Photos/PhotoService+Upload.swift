@@ -108,7 +108,7 @@ extension PhotoService {
         switch outcome {
         case .inserted(let photo):
             if new.firstLook != nil { Metric.firstLook("shown") }
-            await newWork.notify()
+            if let render = new.render { await newWork.notify(render.priority) }
             await changes.refresh(event.id)
             Metric.ingest(.record, since: recording)
             // Committed: the answer is 201 whatever happens now. Faces beside the photo are a nicety that a database
