@@ -70,6 +70,8 @@ public struct PhotoRepository: Sendable {
         var text: String? = nil
         /// Shown at once by the phone's first look, stored beside the original (`FirstLook`).
         var firstLook: ShownFirstLook? = nil
+        /// The event had a photo when the request read it: its first photo's time is set, never to change again.
+        var eventHadPhotos = false
 
         /// The server's render it waits for, if any: a photo seen already by its first look waits behind every
         /// photo nobody sees yet; a note has none.
@@ -146,7 +148,7 @@ public struct PhotoRepository: Sendable {
                         render.kind, subjectID: new.id, owner: uploader.id, priority: render.priority,
                         now: new.uploadedAt + (shown != nil ? firstLookRenderDelay : 0), in: db)
                 }
-                try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db)
+                if !new.eventHadPhotos { try await EventRepository.markFirstPhoto(eventID: new.eventID, at: new.uploadedAt, in: db) }
                 // The rows every upload of the event shares come last, each held from here to the commit: the
                 // organizer's account (its quota), then the event (its change counter) — in that order everywhere.
                 guard try await UserRepository.chargeQuota(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }

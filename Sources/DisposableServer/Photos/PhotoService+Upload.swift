@@ -86,6 +86,7 @@ extension PhotoService {
             id: photoID, eventID: event.id, idempotencyKey: request.idempotencyKey, sha256: staged.sha256, format: identified.format,
             source: request.source, byteSize: staged.byteSize, uploadedAt: clock.now)
         if event.requireApproval, case .guest = uploader { new.approved = false }
+        new.eventHadPhotos = event.hasPhotos
         if let firstLook, let header = identified.header, try await showsFirstLook(of: uploader, in: event, approved: new.approved) {
             try await ingest.store(firstLook.image.jpeg, key: BlobKey.firstLook(event.id, photoID), beside: write)
             let shown = header.displayed
