@@ -38,7 +38,7 @@ public struct JobQueue: Sendable {
     static let lease: TimeInterval = 30
 
     /// Leases a due job, if any, for `lease`: the most urgent first (`JobRepository.claim` says in which order).
-    /// `upTo`: the least urgent priority this worker takes (the worker kept for photos nobody sees yet takes those only).
+    /// `upTo`: the least urgent priority this worker takes (the worker kept for event photos takes no video or library work).
     func claim(now: Date, upTo least: Priority = .library) async throws -> Job? {
         try await rows.claim(now: now, leaseEnd: now + Self.lease, upTo: least)
     }

@@ -28,10 +28,12 @@ struct MediaWorkers: Service {
             guard !Task.isCancelled else { return }
             if releaseLeasesAtStart { try await jobs.releaseAllLeases() }
             await withDiscardingTaskGroup { group in
-                // One worker takes only photos nobody sees yet, so that such a photo is seen within seconds even
-                // while the others transcode videos or render a library import (seconds each).
+                // One worker takes only event photos — those nobody sees yet first, then those their first look shows
+                // — so that a photo nobody sees yet waits at most one photo's render (a tenth of a second), even while
+                // the others transcode videos or render a library import (seconds each). Kept to photos nobody sees
+                // yet, it sat idle through a night of first looks while two workers rendered them all.
                 for index in 0..<count {
-                    group.addTask { await work(upTo: index == 0 && count > 1 ? .unseen : .library) }
+                    group.addTask { await work(upTo: index == 0 && count > 1 ? .seen : .library) }
                 }
             }
         }
