@@ -28,20 +28,19 @@ struct MediaWorkers: Service {
             guard !Task.isCancelled else { return }
             if releaseLeasesAtStart { try await jobs.releaseAllLeases() }
             await withDiscardingTaskGroup { group in
-                // One worker takes only event photos — those nobody sees yet first, then those their first look shows
-                // — so that a photo nobody sees yet waits at most one photo's render (a tenth of a second), even while
-                // the others transcode videos or render a library import (seconds each). Kept to photos nobody sees
-                // yet, it sat idle through a night of first looks while two workers rendered them all.
+                // One worker is kept for event photos, so that a photo nobody sees yet is seen within seconds even while
+                // the others transcode videos or render a library import (seconds each).
                 for index in 0..<count {
-                    group.addTask { await work(upTo: index == 0 && count > 1 ? .seen : .library) }
+                    group.addTask { await work(keptForEventPhotos: index == 0 && count > 1) }
                 }
             }
         }
     }
 
-    private func work(upTo least: JobQueue.Priority) async {
+    private func work(keptForEventPhotos: Bool) async {
         var worked = false
         while !Task.isCancelled {
+            let least = keptForEventPhotos ? await newWork.eventPhotosReach() : .library
             do {
                 if let job = try await jobs.claim(now: clock.now, upTo: least) {
                     await handle(job)
