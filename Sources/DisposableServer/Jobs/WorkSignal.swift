@@ -29,8 +29,8 @@ actor WorkSignal {
 
     /// The least urgent work the worker kept for event photos takes now: photos nobody sees yet, and photos their first
     /// look shows once they have stopped arriving for a moment. During a burst of them (an event's night) a third
-    /// render beside the other workers' took the cores the phones' requests need (PostgreSQL night: acknowledgement
-    /// p99 459 ms against 246, gallery p99 83 ms against 53); after it, it helps the queue drain.
+    /// render beside the other workers' took the cores the phones' requests need (BENCHMARKS.md); after it, it helps
+    /// the queue drain.
     func eventPhotosReach() -> JobQueue.Priority {
         guard let lastSeenPhoto, ContinuousClock.now - lastSeenPhoto < Self.quietAfterSeenPhotos else { return .seen }
         return .unseen
