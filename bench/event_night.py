@@ -15,6 +15,7 @@ the phone's own 640 px JPEG (made beforehand, as phones make theirs before they 
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -127,6 +128,106 @@ async def json_call(port: int, method: str, path: str, body=None, token=None) ->
     return json.loads(data)
 
 
+class Phones:
+    """A group of phones in a process of its own — the viewers paging, or the shooters — so that what it times does
+    not include the 301 streams' parsing: a photo-ready heard by every stream at once kept the one event loop busy
+    for tens of milliseconds, and every gallery page or acknowledgement that arrived meanwhile was counted late."""
+
+    def __init__(self, port: int, burst, done):
+        self.port, self.burst, self.done = port, burst, done
+        self.timings: list[float] = []
+        self.lag_ms: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.cpu_in_burst = 0.0
+
+    def error(self, kind: str):
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    async def sample_lag(self):
+        """How late this process's event loop wakes a 10 ms sleep during the burst (its own queueing, which every
+        timing it takes includes), and its CPU over the burst."""
+        while not self.burst.is_set():
+            await asyncio.sleep(0.01)
+        cpu_start = own_cpu()
+        while self.burst.is_set() and not self.done.is_set():
+            start = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.lag_ms.append((time.perf_counter() - start - 0.01) * 1000)
+        self.cpu_in_burst = own_cpu() - cpu_start
+
+    async def view(self, event: str, token: str):
+        """A guest paging through the gallery: the first page, sometimes the next, every one to three seconds."""
+        connection = Connection(self.port)
+        while not self.done.is_set():
+            cursor = ""
+            for _ in range(random.choice((1, 1, 2, 3))):
+                start = time.perf_counter()
+                try:
+                    status, data = await connection.call("GET", f"/api/v1/events/{event}/photos?limit=50{cursor}", token)
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    self.error("gallery connection")
+                    connection.close()
+                    break
+                if self.burst.is_set():
+                    self.timings.append((time.perf_counter() - start) * 1000)
+                if status != 200:
+                    self.error(f"gallery {status}")
+                    break
+                next_cursor = json.loads(data).get("nextCursor")
+                if not next_cursor:
+                    break
+                cursor = f"&cursor={next_cursor}"
+            await asyncio.sleep(random.uniform(1, 3))
+        connection.close()
+
+    async def viewers(self, event: str, tokens: list[str]) -> dict:
+        lag = asyncio.create_task(self.sample_lag())
+        await asyncio.gather(*(self.view(event, token) for token in tokens))
+        await lag
+        return {"gallery_ms": self.timings, "errors": self.errors, "lag_ms": self.lag_ms, "cpu": self.cpu_in_burst}
+
+    async def shoot(self, event: str, token: str, body: bytes, content_type: str, acknowledged: dict):
+        connection = Connection(self.port)
+        start = time.perf_counter()
+        try:
+            status, data = await connection.call("POST", f"/api/v1/events/{event}/photos", token, body, content_type)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            self.error("upload connection")
+            return
+        finally:
+            connection.close()
+        now = time.perf_counter()
+        if status != 201:
+            self.error(f"upload {status}")
+            return
+        self.timings.append((now - start) * 1000)
+        acknowledged[json.loads(data)["id"]] = now
+
+    async def shooters(self, event: str, tokens: list[str], paths: list[str], looks: list[bytes] | None, photos: int,
+                       seconds: float, start: float) -> dict:
+        """The burst: photo i leaves at start + i × seconds / photos, each guest in turn, each on a connection of its own."""
+        blobs = [open(path, "rb").read() for path in paths]
+        lag = asyncio.create_task(self.sample_lag())
+        acknowledged: dict[str, float] = {}
+        uploads = []
+        for index in range(photos):
+            await asyncio.sleep(max(0.0, start + index * seconds / photos - time.perf_counter()))
+            body = blobs[index % len(blobs)] + f"event night {uuid.uuid4()}".encode()  # distinct bytes after the JPEG's end
+            body, content_type = form(body, looks[index % len(looks)]) if looks else (body, "image/jpeg")
+            uploads.append(asyncio.create_task(self.shoot(event, tokens[index % len(tokens)], body, content_type, acknowledged)))
+        await asyncio.gather(*uploads)
+        self.done.set()  # the sampler's end: the shooters' part of the burst is over
+        await lag
+        return {"ack_ms": self.timings, "acknowledged": acknowledged, "errors": self.errors, "lag_ms": self.lag_ms,
+                "cpu": self.cpu_in_burst}
+
+
+def phones(role: str, port: int, burst, done, results, *arguments):
+    """A process's entry: run one group of phones and send back what it measured."""
+    group = Phones(port, burst, done)
+    results.put(asyncio.run(group.viewers(*arguments) if role == "viewers" else group.shooters(*arguments)))
+
+
 class Night:
     def __init__(self, server: Server, args, moto_pid: int | None):
         self.server, self.args, self.moto_pid = server, args, moto_pid
@@ -138,7 +239,6 @@ class Night:
         self.gallery_ms: list[float] = []
         self.errors: dict[str, int] = {}
         self.streams = 0
-        self.burst = False
         self.peak_rss = 0
 
     def error(self, kind: str):
@@ -178,54 +278,12 @@ class Night:
         if not self.done.is_set():
             self.error("stream closed")
 
-    async def view(self, event: str, token: str):
-        """A guest paging through the gallery: the first page, sometimes the next, every one to three seconds."""
-        connection = Connection(self.server.port)
-        while not self.done.is_set():
-            cursor = ""
-            for _ in range(random.choice((1, 1, 2, 3))):
-                start = time.perf_counter()
-                try:
-                    status, data = await connection.call("GET", f"/api/v1/events/{event}/photos?limit=50{cursor}", token)
-                except (ConnectionError, asyncio.IncompleteReadError):
-                    self.error("gallery connection")
-                    connection.close()
-                    break
-                if self.burst:
-                    self.gallery_ms.append((time.perf_counter() - start) * 1000)
-                if status != 200:
-                    self.error(f"gallery {status}")
-                    break
-                next_cursor = json.loads(data).get("nextCursor")
-                if not next_cursor:
-                    break
-                cursor = f"&cursor={next_cursor}"
-            await asyncio.sleep(random.uniform(1, 3))
-        connection.close()
-
-    async def shoot(self, event: str, token: str, body: bytes, content_type: str):
-        connection = Connection(self.server.port)
-        start = time.perf_counter()
-        try:
-            status, data = await connection.call("POST", f"/api/v1/events/{event}/photos", token, body, content_type)
-        except (ConnectionError, asyncio.IncompleteReadError):
-            self.error("upload connection")
-            return
-        finally:
-            connection.close()
-        now = time.perf_counter()
-        if status != 201:
-            self.error(f"upload {status}")
-            return
-        self.ack_ms.append((now - start) * 1000)
-        self.acknowledged[json.loads(data)["id"]] = now
-
     async def sample_rss(self):
         while not self.done.is_set():
             self.peak_rss = max(self.peak_rss, self.server.rss_kib())
             await asyncio.sleep(0.2)
 
-    async def run(self, blobs: list[bytes], looks: list[bytes] | None = None) -> dict:
+    async def run(self, paths: list[str], looks: list[bytes] | None = None) -> dict:
         args = self.args
         self.done = asyncio.Event()
         token, event = organizer_and_event(self.server, shotsPerGuest=max(1, -(-args.photos // args.guests)) + 1)
@@ -247,41 +305,51 @@ class Night:
                       for index, guest in enumerate(shooters)]
         background.append(asyncio.create_task(self.follow(f"/api/v1/walls/{wall}/changes", None, opened)))
         await asyncio.wait_for(opened.wait(), 60)
-        background += [asyncio.create_task(self.view(event["id"], guest)) for guest in viewers]
         background.append(asyncio.create_task(self.sample_rss()))
-        await asyncio.sleep(3)  # the viewers settle into their rhythm
+        # The viewers and the shooters each in a process of their own (`Phones`); this one holds the streams.
+        processes = multiprocessing.get_context("spawn")
+        burst, viewers_done, shooters_done = processes.Event(), processes.Event(), processes.Event()
+        viewed, shot = processes.Queue(), processes.Queue()
+        start = time.perf_counter() + 5  # the viewers settle into their rhythm; the shooters read their photos
+        groups = [processes.Process(target=phones, args=("viewers", port, burst, viewers_done, viewed, event["id"], viewers)),
+                  processes.Process(target=phones, args=("shooters", port, burst, shooters_done, shot, event["id"], shooters,
+                                                          paths, looks, args.photos, args.seconds, start))]
+        for group in groups:
+            group.start()
+        await asyncio.sleep(max(0.0, start - time.perf_counter()))
 
-        # The burst: photo i leaves at i × seconds / photos, each guest in turn, each on a connection of its own.
         steps_before = steps(self.server)
         served_before = gallery_served(self.server)
         cpu_before = (machine_cpu(), process_cpu(self.server.pid), own_cpu(), process_cpu(self.moto_pid))
-        self.burst = True
-        start = time.perf_counter()
-        uploads = []
-        for index in range(args.photos):
-            await asyncio.sleep(max(0.0, start + index * args.seconds / args.photos - time.perf_counter()))
-            body = blobs[index % len(blobs)] + f"event night {uuid.uuid4()}".encode()  # distinct bytes after the JPEG's end
-            body, content_type = form(body, looks[index % len(looks)]) if looks else (body, "image/jpeg")
-            uploads.append(asyncio.create_task(self.shoot(event["id"], shooters[index % len(shooters)], body, content_type)))
-        await asyncio.gather(*uploads)
+        burst.set()
+        shooting = await asyncio.to_thread(shot.get)
+        self.acknowledged = shooting["acknowledged"]
         acknowledged_after = time.perf_counter() - start
         deadline = time.perf_counter() + 900
         while time.perf_counter() < deadline and any(
                 photo not in self.visible_at or photo not in self.previewed_at for photo in self.acknowledged):
             await asyncio.sleep(0.1)
         ended = time.perf_counter()
+        burst.clear()
+        viewers_done.set()
+        viewing = await asyncio.to_thread(viewed.get)
+        for group in groups:
+            group.join()
         cpu_after = (machine_cpu(), process_cpu(self.server.pid), own_cpu(), process_cpu(self.moto_pid))
         steps_after = steps(self.server)
         served_after = gallery_served(self.server)
-        self.burst = False
         self.done.set()
         for task in background:
             task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
+        self.ack_ms, self.gallery_ms = shooting["ack_ms"], viewing["gallery_ms"]
+        for kind, count in list(shooting["errors"].items()) + list(viewing["errors"].items()):
+            self.errors[kind] = self.errors.get(kind, 0) + count
 
         visible_s = [self.visible_at[p] - acked for p, acked in self.acknowledged.items() if p in self.visible_at]
         previewed = [self.previewed_at[p] for p in self.acknowledged if p in self.previewed_at]
         machine, server, generator, moto = (after - before for after, before in zip(cpu_after, cpu_before))
+        generator += viewing["cpu"] + shooting["cpu"]
         step_ms = {}
         for step, (seconds, count) in steps_after.items():
             seconds_before, count_before = steps_before.get(step, [0.0, 0])
@@ -297,6 +365,7 @@ class Night:
             "visible_p50_s": percentile(visible_s, 50), "visible_p99_s": percentile(visible_s, 99),
             "gallery_p99_ms": percentile(self.gallery_ms, 99), "gallery_p50_ms": percentile(self.gallery_ms, 50),
             "gallery_reads": len(self.gallery_ms), "errors": dict(self.errors),
+            "lag_p99_ms": {"viewers": percentile(viewing["lag_ms"], 99), "shooters": percentile(shooting["lag_ms"], 99)},
             "gallery_served": served_share({le: served_after.get(le, 0) - served_before.get(le, 0) for le in served_after}),
             "idle_rss_mb": idle_rss / 1024, "peak_rss_mb": self.peak_rss / 1024,
             "cpu": {"seconds": ended - start, "machine": machine, "server": server, "generator": generator, "moto": moto},
@@ -347,6 +416,7 @@ def line(stack: str, result: dict, args) -> str:
             f"{result['visible_p50_s']:.1f} s, p99 {result['visible_p99_s']:.1f} s | gallery during the burst p50 "
             f"{result['gallery_p50_ms']:.0f} ms, p99 {result['gallery_p99_ms']:.0f} ms ({result['gallery_reads']} pages; in the server "
             f"{result['gallery_served']['within_50ms'] * 100:.1f} % within 50 ms, p99 ≤ {result['gallery_served']['p99_le_ms']} ms) | "
+            f"the viewers' and the shooters' own lag p99 {result['lag_p99_ms']['viewers']:.1f} and {result['lag_p99_ms']['shooters']:.1f} ms | "
             f"errors {errors}{detail} | RSS {result['idle_rss_mb']:.0f} MB idle -> peak {result['peak_rss_mb']:.0f} MB | "
             f"cores busy over {cpu['seconds']:.0f} s: {cores(cpu['machine']):.2f} (server {cores(cpu['server']):.2f}, load generator "
             f"{cores(cpu['generator']):.2f}, moto {cores(cpu['moto']):.2f}, the rest {cores(rest):.2f}) | steps, mean ms: "
@@ -370,7 +440,6 @@ def main():
     parser.add_argument("--only-first-looks", action="store_true", help="each night with the phones' first looks only (a bigger night)")
     args = parser.parse_args()
     paths = generate(os.path.join(WORK, "photos"), 40)
-    blobs = [open(path, "rb").read() for path in paths]
     looks = [first_look(path) for path in paths] if args.first_looks or args.only_first_looks else None
     stacks = [] if args.only_postgres else [("SQLite + folder", {})]
     moto_pid = int(open(args.moto_pid).read()) if args.moto_pid else None
@@ -407,7 +476,7 @@ def main():
                 environment = {**environment, "DISPOSABLE_STORAGE_KEY_FILE": key}
             server = Server(port=8095, env=environment, binary=binary).start()
             try:
-                result = asyncio.run(Night(server, args, moto_pid if env == "s3" else None).run(blobs, build_looks))
+                result = asyncio.run(Night(server, args, moto_pid if env == "s3" else None).run(paths, build_looks))
             finally:
                 server.stop()
             results[(stack, build)] = result

@@ -2177,10 +2177,15 @@ def main():
             }, 'image/jpeg', 0.9);""", event_id)
         assert sent["status"] == 201 and face_url.endswith(sent["body"]["shooter"]["avatarURL"]), sent
         ana.get(url)
-        face = wait(ana, lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, f"#grid li[data-id='{sent['body']['id']}'] .who img.face")), None),
-                    "the organizer's picture beside her photo")
-        wait(ana, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", face) > 0, "the picture loads for a guest")
-        assert "/avatar.jpg?v=" in face.get_attribute("src") and "Emma" in face.find_element(By.XPATH, "..").text
+        face_css = f"#grid li[data-id='{sent['body']['id']}'] .who img.face"
+        wait(ana, lambda d: d.find_elements(By.CSS_SELECTOR, face_css), "the organizer's picture beside her photo")
+        # Found again each time: the tile is drawn again when the server's render of the photo arrives.
+        wait(ana, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", d.find_element(By.CSS_SELECTOR, face_css)) > 0,
+             "the picture loads for a guest")
+        face = wait(ana, lambda d: d.execute_script(
+            "const face = document.querySelector(arguments[0]); return {src: face.src, who: face.parentElement.textContent}", face_css),
+            "the picture's link and the shooter's name")
+        assert "/avatar.jpg?v=" in face["src"] and "Emma" in face["who"], face
         shot(ana, "guest-gallery-faces")
         check("the organizer's picture shows beside her photo in a guest's gallery")
 
