@@ -5,7 +5,9 @@ Reports upload acknowledgement p50/p99, the time from acknowledgement until ever
 the wall's) has heard `photo-ready` p50/p99, when the previews were all done (a `photo-updated` that no longer
 says `previewPending`, or a `photo-ready` that never did), the drain rate, gallery p99 during the burst, errors,
 the server's peak RSS, and where the two cores went (server, load generator, moto, the rest). The load generator
-shares the cores with the server: the figures are for the whole box, as on the night.
+shares the cores with the server: the figures are for the whole box, as on the night. It is three processes: the
+streams in this one, the viewers and the shooters each in one of their own (`Phones`), which also report how late
+their own event loop wakes.
 
 Usage (from scripts/bench-event-night): event_night.py [--postgres URL --s3 URL --moto-pid FILE] [--guests 300]
     [--viewers 300] [--photos 900] [--seconds 60] [--before DIR] [--picture SVG] [--first-looks]
