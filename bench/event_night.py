@@ -324,7 +324,8 @@ class Night:
         served_before = gallery_served(self.server)
         cpu_before = (machine_cpu(), process_cpu(self.server.pid), own_cpu(), process_cpu(self.moto_pid))
         burst.set()
-        shooting = await asyncio.to_thread(shot.get)
+        # Bounded: a group that died never answers, and the night must fail rather than wait.
+        shooting = await asyncio.to_thread(shot.get, timeout=args.seconds + 900)
         self.acknowledged = shooting["acknowledged"]
         acknowledged_after = time.perf_counter() - start
         deadline = time.perf_counter() + 900
@@ -334,7 +335,7 @@ class Night:
         ended = time.perf_counter()
         burst.clear()
         viewers_done.set()
-        viewing = await asyncio.to_thread(viewed.get)
+        viewing = await asyncio.to_thread(viewed.get, timeout=120)
         for group in groups:
             group.join()
         cpu_after = (machine_cpu(), process_cpu(self.server.pid), own_cpu(), process_cpu(self.moto_pid))
