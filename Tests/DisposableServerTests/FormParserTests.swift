@@ -72,4 +72,32 @@ struct FormParserTests {
             try Self.read([Array("--\(Self.boundary)\r\nX-Long: ".utf8) + [UInt8](repeating: 0x61, count: FormParser.maxHeaderBytes + 1)])
         }
     }
+
+    @Test("A large photo strewn with near misses of the delimiter comes out whole, in chunks of any size")
+    func strewnPhoto() throws {
+        var generator = SystemRandomNumberGenerator()
+        let delimiter = Array("\r\n--\(Self.boundary)".utf8)
+        var photo: [UInt8] = []
+        while photo.count < 300_000 {
+            photo += (0..<Int.random(in: 0...600, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            // A near miss: the delimiter with bytes cut from its start or its end, or one changed; between zero bytes,
+            // which the delimiter has none of, so that random bytes beside it cannot make it whole.
+            var near = delimiter
+            switch Int.random(in: 0...2, using: &generator) {
+            case 0: near.removeFirst(Int.random(in: 1..<near.count, using: &generator))
+            case 1: near.removeLast(Int.random(in: 1..<near.count, using: &generator))
+            default: near[Int.random(in: 0..<near.count, using: &generator)] ^= 0x01
+            }
+            photo += [0] + near + [0]
+        }
+        var body = Array("--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"photo\"\r\n\r\n".utf8)
+        body += photo + Array("\r\n--\(Self.boundary)--\r\n".utf8)
+        for chunkSize in [5, 24, 25, 26, 4096, 65_536, body.count] {
+            let chunks = stride(from: 0, to: body.count, by: chunkSize).map { Array(body[$0..<min($0 + chunkSize, body.count)]) }
+            let result = try Self.read(chunks)
+            #expect(result.complete, "chunks of \(chunkSize)")
+            #expect(result.parts.map(\.0) == ["photo"], "chunks of \(chunkSize)")
+            #expect(result.parts.first?.1 == Data(photo), "chunks of \(chunkSize)")
+        }
+    }
 }

@@ -15,27 +15,25 @@ struct StagedUpload {
     /// Whether the bytes are a JPEG whose every segment is in place up to its end-of-image marker (`JPEGStructure`).
     let isWholeJPEG: Bool
 
-    /// Bytes gathered before each write, so the thread pool is asked once per half megabyte, not per packet.
-    private static let writeBatch = 512 * 1024
-
     /// Streams `body` to a new file in `directory`; 413 past `maxBytes`. The file is fsynced when `sync` (a store
-    /// that renames it into place); a store that copies it makes the copy durable instead, so one sync is paid, not two.
-    /// On any failure (a dropped connection, a full disk) the partial file is removed.
+    /// that renames it into place, which is also written past the page cache: `StagingWriter`); a store that copies
+    /// it makes the copy durable instead, so one sync is paid, not two. On any failure (a dropped connection, a full
+    /// disk) the partial file is removed.
     static func receive(
         _ body: some AsyncSequence<ByteBuffer, any Error>, into directory: URL, maxBytes: Int64, sync: Bool
     ) async throws -> StagedUpload {
         let file = directory.appendingPathComponent(UUID().uuidString)
         let fd = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw DurableFiles.error("open staging file") }
-        var closed = false
+        defer { close(fd) }
         do {
             var hasher = SHA256()
             var structure = JPEGStructure()
             var size: Int64 = 0
             var head: [UInt8] = []
-            // Copied into one buffer, used again for each write: holding the chunks instead would keep the socket's
-            // buffers from being used again, and fresh ones cost more in page faults than this copy.
-            var pending = ByteBuffer()
+            // Copied into the writer's batch: holding the chunks instead would keep the socket's buffers from being
+            // used again, and fresh ones cost more in page faults than this copy.
+            let writer = StagingWriter(fd: fd, direct: sync)
             for try await chunk in body {
                 size += Int64(chunk.readableBytes)
                 guard size <= maxBytes else { throw Problem.photoTooLarge(maxBytes) }
@@ -46,31 +44,14 @@ struct StagedUpload {
                 if head.count < ImageFormat.sniffLength {
                     head += chunk.getBytes(at: chunk.readerIndex, length: min(chunk.readableBytes, ImageFormat.sniffLength - head.count)) ?? []
                 }
-                pending.writeImmutableBuffer(chunk)
-                if pending.readableBytes >= writeBatch {
-                    try await write(pending, to: fd)
-                    pending.clear()
-                }
+                try await writer.append(chunk)
             }
-            let rest = pending
-            try await NIOThreadPool.singleton.runIfActive {
-                try rest.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) }
-                if sync { try DurableFiles.check(fsync(fd), "fsync") }
-                close(fd)
-            }
-            closed = true
+            try await writer.finish(sync: sync)
             let digest = hasher.finalize().hex
             return StagedUpload(file: file, sha256: digest, byteSize: size, head: head, isWholeJPEG: structure.verdict == true)
         } catch {
-            if !closed { close(fd) }
             unlink(file.path)
             throw error
-        }
-    }
-
-    private static func write(_ buffer: ByteBuffer, to fd: Int32) async throws {
-        try await NIOThreadPool.singleton.runIfActive {
-            try buffer.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) }
         }
     }
 
