@@ -95,19 +95,23 @@ def first_look_cpu(paths: list[str], binary: str = BINARY, name: str = "this bui
     return cpu[1]
 
 
-def first_look_cpu_before_and_after(before: str | None, paths: list[str]):
+def first_look_cpu_before_and_after(before: str | None, paths: list[str], rounds: int = 6):
     """`--first-look-cpu`: the arrival-to-visible CPU alone; with `--before PATH`, of that build and this one in
-    turn, twice each, and their ratio."""
+    turn, `rounds` times each, which goes first alternating (the machine's speed drifts by more than a change moves
+    it), and the ratio of their medians and of each pair. The server's data is where TMPDIR says: on an ext4 without a
+    journal, creating a file steps over every inode deleted in the last minutes, and a bench deletes thousands."""
     if not before:
         first_look_cpu(paths)
         return
     medians = {"before": [], "after": []}
-    for _ in range(2):
-        for name, binary in (("before", os.path.join(ROOT, before)), ("after", BINARY)):
+    builds = [("before", os.path.join(ROOT, before)), ("after", BINARY)]
+    for turn in range(rounds):
+        for name, binary in builds if turn % 2 == 0 else builds[::-1]:
             medians[name].append(first_look_cpu(paths, binary, name))
-    ratio = sum(medians["after"]) / sum(medians["before"])
-    report(f"Server CPU from arrival to visible, after / before: {ratio:.2f}× "
-           f"(before {', '.join(f'{m:.1f}' for m in medians['before'])} ms; after {', '.join(f'{m:.1f}' for m in medians['after'])} ms)")
+    ratio = statistics.median(medians["after"]) / statistics.median(medians["before"])
+    pairs = ", ".join(f"{after / before:.2f}" for after, before in zip(medians["after"], medians["before"]))
+    report(f"Server CPU from arrival to visible, after / before: {ratio:.2f}× (pairs {pairs}; "
+           f"before {', '.join(f'{m:.1f}' for m in medians['before'])} ms; after {', '.join(f'{m:.1f}' for m in medians['after'])} ms)")
 
 
 def main():
