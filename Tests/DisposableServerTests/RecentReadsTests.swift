@@ -69,6 +69,58 @@ struct RecentReadsTests {
         }
     }
 
+    /// Tests remember rows for ten minutes: a row neither moved along nor forgotten would keep the page without the photo.
+    @Test("A photo shown at once is in its shooter's and everyone's next gallery read; the event's row moves along", arguments: TestEngine.allCases)
+    func uploadsMoveTheRememberedRow(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            let f = try await UploadTests.fixture(app)
+            let gallery = "/api/v1/events/\(f.event)/photos"
+            let ids = { (token: String) async throws -> Set<String> in
+                let page = try await app.call(.get, gallery, token: token)
+                return Set((page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+            }
+            #expect(try await ids(f.guest) == [])
+            #expect(try await ids(f.organizer) == [])
+            var sent: Set<String> = []
+            for index in 0..<3 {
+                let photo = try await TestImages.structured(width: 800, height: 600) + Data("shot \(index)".utf8)
+                let upload = try await app.uploadForm(photo, firstLook: try await TestImages.firstLook(of: photo), event: f.event, token: f.guest)
+                #expect(upload.status == .created && upload.string("status") == "ready", "\(upload.status) \(upload.text)")
+                sent.insert(try #require(upload["id"] as? String))
+                let (seenByShooter, seenByOrganizer) = (try await ids(f.guest), try await ids(f.organizer))
+                #expect(seenByShooter == sent)
+                #expect(seenByOrganizer == sent)
+            }
+            // The row in memory is the one the last upload left, not one read again.
+            let latest = try await app.services.changes.latest(f.event)
+            let remembered = try await app.services.recentReads.events.answer(for: f.event) {
+                Issue.record("the event's row was read again")
+                return nil
+            }
+            #expect(remembered?.changeSeq == latest)
+        }
+    }
+
+    @Test("A row remembered at the position a photo's write started from moves along with it; any other is forgotten")
+    func onlyTheRowAtTheStartMoves() async throws {
+        let recent = RecentReads(lifetime: .seconds(60))
+        let lookups = NIOLockedValueBox(0)
+        let row = { @Sendable (seq: Int64) async throws -> Event? in
+            lookups.withLockedValue { $0 += 1 }
+            var event = EventRules.newEvent(by: "u1", now: Date())
+            event.changeSeq = seq
+            return event
+        }
+        _ = try await recent.events.answer(for: "e1") { try await row(5) }
+        recent.eventMoved("e1", FeedMove(from: 5, to: 7))
+        #expect(try await recent.events.answer(for: "e1") { try await row(99) }?.changeSeq == 7)
+        #expect(lookups.withLockedValue { $0 } == 1)
+        // A write from position 8 means something happened at 7 that the row does not show (a setting, perhaps).
+        recent.eventMoved("e1", FeedMove(from: 8, to: 9))
+        #expect(try await recent.events.answer(for: "e1") { try await row(9) }?.changeSeq == 9)
+        #expect(lookups.withLockedValue { $0 } == 2)
+    }
+
     @Test("An answer looked up while a write ran is not kept; concurrent misses share one lookup; answers expire")
     func lookupsThatRacedAWriteAreDropped() async throws {
         let guest = Guest(id: "g1", eventID: "e1", userID: nil, name: "Maggie", joinedAt: Date(), leftAt: nil, shotsUsed: 0)

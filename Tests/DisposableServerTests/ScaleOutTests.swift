@@ -105,7 +105,7 @@ struct ScaleOutTests {
         #expect(!logs.joined().contains("error"), "\(logs)")
     }
 
-    @Test("A sign-out on one instance is refused at once on the other, which remembers who holds a token for ten seconds")
+    @Test("A sign-out on one instance is refused at once on the other, which remembers who holds a token for ten seconds, and ends its streams")
     func signOutCrossesInstances() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-scale-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -113,6 +113,9 @@ struct ScaleOutTests {
         defer { two.stop() }
         let (a, b, token) = (two.a, two.b, two.token)
         for _ in 0..<2 { #expect(try await get(b + "/api/v1/me", token: token).status == 200) }  // the second from memory
+        // A live stream on the other instance rechecks its grant after the write it is told of, and ends.
+        let bell = try await SSEClient.connect(b + "/api/v1/notifications", token: token)
+        #expect(bell.status == 200)
 
         #expect(try await delete(a + "/api/v1/sessions/current", token: token).status == 204)
         // Told through PostgreSQL: well within the ten seconds it would otherwise keep the answer.
@@ -123,6 +126,9 @@ struct ScaleOutTests {
             status = try await get(b + "/api/v1/me", token: token).status
         }
         #expect(status == 401)
+        let streamDeadline = ContinuousClock.now + EventStream.recheck * 3
+        while !bell.ended, ContinuousClock.now < streamDeadline { _ = try await bell.next(timeout: .milliseconds(200)) }
+        #expect(bell.ended)
     }
 
     @Test("Two instances' retention sweepers at once: every expired event deleted, one record each, nothing left behind")

@@ -97,7 +97,7 @@ public struct AppServices: Sendable {
         staging = try UploadStaging(directory: configuration.stagingDirectory)
         changes = ChangeHub(
             log: ChangeLogRepository(database: Database(database)), onNews: { recentReads.events.forget($0) },
-            onDeletion: { recentReads.forgetAll() })
+            onMove: { recentReads.eventMoved($0, $1) }, onDeletion: { recentReads.forgetAll() })
         pendingWrites = PendingWrites(
             rows: PendingWriteRepository(database: Database(database)), blobs: blobs, clock: clock, logger: logger,
             instance: "\(ProcessInfo.processInfo.hostName):\(configuration.port)")

@@ -76,15 +76,17 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
                 return false
             }
         },
-        streams: services.liveStreams, walls: walls
+        writes: { [recent = services.recentReads] in recent.writesThatMayRevoke }, streams: services.liveStreams, walls: walls
     ).addRoutes(to: withSession)
     LibraryController(
         library: services.library, heartbeat: services.configuration.liveHeartbeat, streams: services.liveStreams,
-        stillValid: { [accounts = services.accounts] identity in try await accounts.identity(tokenHash: identity.tokenHash) != nil }
+        stillValid: { [accounts = services.accounts] identity in try await accounts.identity(tokenHash: identity.tokenHash) != nil },
+        writes: { [recent = services.recentReads] in recent.writesThatMayRevoke }
     ).addRoutes(to: withSession)
     NotificationController(
         notifications: services.notifications, streams: NotificationStreams(), heartbeat: services.configuration.liveHeartbeat,
-        stillValid: { [accounts = services.accounts] identity in try await accounts.identity(tokenHash: identity.tokenHash) != nil }
+        stillValid: { [accounts = services.accounts] identity in try await accounts.identity(tokenHash: identity.tokenHash) != nil },
+        writes: { [recent = services.recentReads] in recent.writesThatMayRevoke }
     ).addRoutes(to: withSession)
     DeletionRecordsController(deletion: services.deletion).addRoutes(to: withSession)
     AdminController(admin: services.admin).addRoutes(to: withSession)

@@ -6,17 +6,19 @@ import NIOCore
 /// every request, and each answer — a query and two thread hops — cost more than the page itself.
 ///
 /// Only reads (GET, HEAD) use them. Every write on this instance forgets everything before and after it runs
-/// (`ForgetRecentReadsMiddleware`), except an upload: it changes its event's row and the uploader's own count of
-/// shots, nobody's session, so it forgets event rows and the caller's identity. Other instances are told of every
-/// write but uploads through PostgreSQL and forget everything too (`PostgresChangeListener`). Every change the
-/// `ChangeHub` hears of (photos processed, reveals, other instances' commits) forgets its event's row, and an
-/// event deleted here everything. So a sign-out, a guest leaving or a shot taken is seen by the next request here,
+/// (`ForgetRecentReadsMiddleware`), except an upload: it changes the uploader's own count of shots and its event's
+/// feed position, nobody's session, so it forgets the caller's identity and moves the event's row along
+/// (`eventMoved`). Other instances are told of every write but uploads through PostgreSQL and forget everything too
+/// (`PostgresChangeListener`). Every other change the `ChangeHub` hears of (photos processed, reveals, other
+/// instances' commits) forgets its event's row, and an event deleted here everything. So a sign-out, a guest leaving or a shot taken is seen by the next request here,
 /// and on other instances when the notification arrives; identities are kept longer than the rest, since only
 /// writes change them.
 final class RecentReads: Sendable {
     let identities: RecentAnswers<Identity>
     let events: RecentAnswers<Event>
     let pictures: RecentAnswers<[String: String]>
+    /// How many times everything was forgotten: a write that may have ended a grant happened (`writesThatMayRevoke`).
+    private let forgottenAll = NIOLockedValueBox<UInt64>(0)
 
     /// `identityLifetime` is longer: identities change only by writes, which every instance hears of at once.
     init(lifetime: TimeAmount = .seconds(1), identityLifetime: TimeAmount = .seconds(10)) {
@@ -26,15 +28,36 @@ final class RecentReads: Sendable {
     }
 
     func forgetAll() {
+        forgottenAll.withLockedValue { $0 &+= 1 }
         identities.forgetAll()
         events.forgetAll()
         pictures.forgetAll()
     }
 
-    /// After an upload by the holder of `token` (nil: none was sent).
+    /// Moves with every write here or on another instance that may end someone's grant (a sign-out, a guest leaving
+    /// or removed, a wall link turned off, an event deleted): uploads do not. A live stream rechecks its grant when it
+    /// moved (`EventStream`); 300 streams each asking the database every few seconds otherwise cost more queries
+    /// than a busy night's gallery pages.
+    var writesThatMayRevoke: UInt64 { forgottenAll.withLockedValue { $0 } }
+
+    /// After an upload by the holder of `token` (nil: none was sent). Its event's row moves along when the photo is
+    /// recorded (`eventMoved`).
     func forgetAfterUpload(token: String?) {
         if let token { identities.forget(token) }
-        events.forgetAll()
+    }
+
+    /// A write here moved an event's feed and changed nothing else of its row that reads use (a photo added: its
+    /// first photo's time and the organizer's count of shots are not read from memory). A row remembered at exactly
+    /// the position the write started from moves along with it; any other is forgotten, since something else (a
+    /// setting perhaps) happened in between. Reading the row again after each of a night's 15 photos a second was
+    /// most of the gallery's queries, and a round trip its pages waited for.
+    func eventMoved(_ id: String, _ move: FeedMove) {
+        events.amend(id) { event in
+            guard event.changeSeq == move.from else { return nil }
+            var moved = event
+            moved.changeSeq = move.to
+            return moved
+        }
     }
 }
 
@@ -105,6 +128,21 @@ final class RecentAnswers<Value: Sendable>: Sendable {
 
     func forget(_ key: String) {
         state.withLockedValue { _ = $0.slots.removeValue(forKey: key) }
+    }
+
+    /// Changes the answer kept for `key` (nil: forgets it), keeping its expiry. A lookup under way is forgotten: it may
+    /// have read before the change.
+    func amend(_ key: String, _ change: (Value) -> Value?) {
+        state.withLockedValue { state in
+            switch state.slots[key] {
+            case .known(let value, let expires):
+                state.slots[key] = change(value).map { .known($0, expires: expires) }
+            case .loading:
+                state.slots[key] = nil
+            case nil:
+                break
+            }
+        }
     }
 
     func forgetAll() {

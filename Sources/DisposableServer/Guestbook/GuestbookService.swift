@@ -34,7 +34,7 @@ struct GuestbookService: Sendable {
         note.takesShot = event.postsCountAsShots
         if event.requireApproval, case .guest = uploader { note.approved = false }
         switch try await photos.insert(note, by: uploader) {
-        case .inserted(let photo):
+        case .inserted(let photo, _):
             await photos.changes.refresh(event.id)
             return try await photos.json(photo, viewerID: uploader.id)
         case .shotLimitReached: throw ShotLimit.reached(event.shotsPerGuest)

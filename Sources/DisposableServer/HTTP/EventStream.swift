@@ -4,7 +4,7 @@ import NIOCore
 
 /// One live feed as Server-Sent Events: what an event's changes, a library's changes and the bell each say, while
 /// `EventStream` owns how a stream runs — open at once with a `retry`, send what is new, a heartbeat comment when
-/// idle (proxies and phones keep the connection), recheck the grant every few seconds, end on shutdown.
+/// idle (proxies and phones keep the connection), recheck the grant a few seconds after any write that may have ended it, end on shutdown.
 protocol EventStreamSource: Sendable {
     /// Whether this stream is still the one its tab should hold (the bell keeps one per tab).
     var isCurrent: Bool { get }
@@ -33,12 +33,16 @@ enum EventStream {
         .init("X-Accel-Buffering")!: "no",  // nginx: do not buffer the stream
     ]
 
-    /// How often a stream checks that its token still opens what it shows.
+    /// How often a stream checks that its token still opens what it shows, when a write since may have ended it.
     static let recheck: Duration = .seconds(5)
+    /// How often it checks whatever was written: a token's age ends it without a write.
+    static let fullRecheck: Duration = .seconds(60)
 
-    /// The response: `opening` is a comment naming the stream; `onClose` frees its slot.
+    /// The response: `opening` is a comment naming the stream; `writes` counts the writes that may end a grant
+    /// (`RecentReads.writesThatMayRevoke`); `onClose` frees its slot.
     static func response<Source: EventStreamSource>(
-        _ source: Source, opening: String, heartbeat: Duration, onClose: @escaping @Sendable () -> Void
+        _ source: Source, opening: String, heartbeat: Duration, writes: @escaping @Sendable () -> UInt64,
+        onClose: @escaping @Sendable () -> Void
     ) -> Response {
         Response(
             status: .ok, headers: headers,
@@ -48,15 +52,22 @@ enum EventStream {
                 // Tell the browser how long to wait before reconnecting, and open the stream at once.
                 try await writer.write(ByteBuffer(string: "retry: 2000\n: \(opening)\n\n"))
                 var lastWrite = ContinuousClock.now
-                var checked = ContinuousClock.now
+                var (looked, checked, writesSeen) = (ContinuousClock.now, ContinuousClock.now, writes())
                 // Streams end when the server shuts down; browsers reconnect (to another instance) and resume.
                 feed: while !Task.isCancelled && !Task.isShuttingDownGracefully && source.isCurrent {
-                    if ContinuousClock.now - checked >= recheck {
-                        if let farewell = try await source.revoked() {
-                            if !farewell.isEmpty { try await writer.write(ByteBuffer(string: farewell)) }
-                            break
+                    let now = ContinuousClock.now
+                    if now - looked >= recheck {
+                        looked = now
+                        // Read before the check: a write during it is seen at the next look.
+                        let written = writes()
+                        if written != writesSeen || now - checked >= fullRecheck {
+                            writesSeen = written
+                            if let farewell = try await source.revoked() {
+                                if !farewell.isEmpty { try await writer.write(ByteBuffer(string: farewell)) }
+                                break
+                            }
+                            checked = now
                         }
-                        checked = .now
                     }
                     switch try await source.next() {
                     case .send(let text):

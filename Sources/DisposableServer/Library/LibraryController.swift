@@ -10,8 +10,10 @@ struct LibraryController {
     /// How often an idle stream sends a comment line.
     let heartbeat: Duration
     let streams: LiveStreamSlots
-    /// Whether the stream's session still stands (signed out, deleted): checked every five seconds.
+    /// Whether the stream's session still stands (signed out, deleted): checked after writes that may end it (`EventStream`).
     let stillValid: @Sendable (Identity) async throws -> Bool
+    /// Counts the writes that may end a grant (`EventStream`).
+    let writes: @Sendable () -> UInt64
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/api/v1/library/assets", use: upload)
@@ -211,7 +213,7 @@ struct LibraryController {
         let slot = try streams.open(for: identity.tokenHash)
         let stillValid = self.stillValid
         let source = LibraryChangeSource(library: library, user: user, last: since) { try await stillValid(identity) }
-        return EventStream.response(source, opening: "library changes from \(since)", heartbeat: heartbeat) { slot.close() }
+        return EventStream.response(source, opening: "library changes from \(since)", heartbeat: heartbeat, writes: writes) { slot.close() }
     }
 }
 

@@ -1,6 +1,14 @@
 import DisposableAPI
 import Foundation
 
+/// An event's feed moved, by a write that changed nothing else of the event's row (a photo added): what remembers
+/// the row moves it along rather than reading it again (`RecentReads.eventMoved`).
+struct FeedMove: Sendable, Equatable {
+    /// The position the write started from, and the one it left.
+    let from: Int64
+    let to: Int64
+}
+
 /// One entry of an event's change log.
 public struct Change: Sendable {
     public let seq: Int64

@@ -9,6 +9,8 @@ actor ChangeHub {
     /// Told of every news, with its event (whose row read before it may be out of date): what keeps answers in
     /// memory forgets them here.
     private let onNews: @Sendable (_ eventID: String) -> Void
+    /// Told instead when the news is a write here that only moved the event's feed (`FeedMove`).
+    private let onMove: @Sendable (_ eventID: String, FeedMove) -> Void
     /// Told when an event was deleted here (its guests and their tokens with it), after its news.
     private let onDeletion: @Sendable () -> Void
     /// Entries kept per event for subscribers that are just behind.
@@ -28,10 +30,11 @@ actor ChangeHub {
 
     init(
         log: ChangeLogRepository, onNews: @escaping @Sendable (_ eventID: String) -> Void = { _ in },
-        onDeletion: @escaping @Sendable () -> Void = {}
+        onMove: @escaping @Sendable (_ eventID: String, FeedMove) -> Void = { _, _ in }, onDeletion: @escaping @Sendable () -> Void = {}
     ) {
         self.log = log
         self.onNews = onNews
+        self.onMove = onMove
         self.onDeletion = onDeletion
     }
 
@@ -49,9 +52,14 @@ actor ChangeHub {
     }
 
     /// Reads an event's entries past what the hub has, and wakes its subscribers if there are any.
-    /// Without `force` (a subscriber's periodic catch-up) it reads at most every two seconds per event.
-    func refresh(_ eventID: String, force: Bool = true) async {
-        if force { onNews(eventID) }
+    /// Without `force` (a subscriber's periodic catch-up) it reads at most every two seconds per event. `moved`: the
+    /// news is a write here that only moved the event's feed.
+    func refresh(_ eventID: String, force: Bool = true, moved: FeedMove? = nil) async {
+        if let moved {
+            onMove(eventID, moved)
+        } else if force {
+            onNews(eventID)
+        }
         guard waiters[eventID] != nil || recent[eventID] != nil else { return }  // nobody listens here
         let now = ContinuousClock.now
         if !force, let last = lastRefresh[eventID], now - last < .seconds(2) { return }

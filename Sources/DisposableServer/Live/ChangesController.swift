@@ -17,8 +17,10 @@ struct ChangesController {
     let heartbeat: Duration
     /// Payloads rendered once per variant, shared by every stream.
     let rendered = RenderedChanges()
-    /// Whether the stream's token still opens the event in the same role: checked every `EventStream.recheck`.
+    /// Whether the stream's token still opens the event in the same role: checked after writes that may end it
+    /// (`writes`, `EventStream.recheck`).
     let stillValid: @Sendable (Identity, _ eventID: String, EventRole) async throws -> Bool
+    let writes: @Sendable () -> UInt64
     /// Live streams open per token, so one client cannot hold thousands.
     let streams: LiveStreamSlots
     let walls: VenueWall
@@ -74,7 +76,7 @@ struct ChangesController {
         await hub.follow(event.id, from: start)
         let source = EventChangeSource(
             hub: hub, events: events, rendered: rendered, viewer: viewer, event: event, last: start, stillValid: stillValid)
-        return EventStream.response(source, opening: "stream of \(event.id) from \(start)", heartbeat: heartbeat) { slot.close() }
+        return EventStream.response(source, opening: "stream of \(event.id) from \(start)", heartbeat: heartbeat, writes: writes) { slot.close() }
     }
 
     /// Sync clients ask for JSON pages; browsers' EventSource for the stream.

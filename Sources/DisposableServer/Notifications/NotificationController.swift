@@ -9,6 +9,8 @@ struct NotificationController {
     let streams: NotificationStreams
     let heartbeat: Duration
     let stillValid: @Sendable (Identity) async throws -> Bool
+    /// Counts the writes that may end a grant (`EventStream`).
+    let writes: @Sendable () -> UInt64
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/notifications", use: list)
@@ -31,7 +33,7 @@ struct NotificationController {
         }
         let slot = streams.open(for: identity.tokenHash)
         source.slot = slot
-        return EventStream.response(source, opening: "notifications", heartbeat: heartbeat) { slot.close() }
+        return EventStream.response(source, opening: "notifications", heartbeat: heartbeat, writes: writes) { slot.close() }
     }
 
     @Sendable func markRead(_ request: Request, context: AppRequestContext) async throws -> Response {

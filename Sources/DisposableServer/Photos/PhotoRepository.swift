@@ -34,7 +34,8 @@ public struct PhotoRepository: Sendable {
     }
 
     enum InsertOutcome: Sendable {
-        case inserted(Photo)
+        /// With how the event's feed moved (nil when the event was gone).
+        case inserted(Photo, moved: FeedMove?)
         case shotLimitReached
         /// A post that takes no shot, past `Guestbook.postsPerGuest`.
         case postLimitReached
@@ -152,9 +153,9 @@ public struct PhotoRepository: Sendable {
                 // The rows every upload of the event shares come last, each held from here to the commit: the
                 // organizer's account (its quota), then the event (its change counter) — in that order everywhere.
                 guard try await UserRepository.chargeQuota(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }
-                try await ChangeLogRepository.append(
-                    shown != nil ? [.photoAdded, .photoReady] : [.photoAdded], photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
-                return .inserted(photo)
+                let entries: [ChangeKind] = shown != nil ? [.photoAdded, .photoReady] : [.photoAdded]
+                let position = try await ChangeLogRepository.append(entries, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
+                return .inserted(photo, moved: position > 0 ? FeedMove(from: position - Int64(entries.count), to: position) : nil)
             }
         } catch RollBack.conflict {
             return .conflict

@@ -106,10 +106,10 @@ extension PhotoService {
             throw error
         }
         switch outcome {
-        case .inserted(let photo):
+        case .inserted(let photo, let moved):
             if new.firstLook != nil { Metric.firstLook("shown") }
             if let render = new.render { await newWork.notify(render.priority) }
-            await changes.refresh(event.id)
+            await changes.refresh(event.id, moved: moved)
             Metric.ingest(.record, since: recording)
             // Committed: the answer is 201 whatever happens now. Faces beside the photo are a nicety that a database
             // just back from an outage (still marked unreachable for up to a second) must not turn into a 503 that
