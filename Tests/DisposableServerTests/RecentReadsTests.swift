@@ -101,7 +101,7 @@ struct RecentReadsTests {
         }
     }
 
-    @Test("A row remembered at the position a photo's write started from moves along with it; any other is forgotten")
+    @Test("A row remembered where a photo's write started moves along with it; a commit told from elsewhere forgets only older rows")
     func onlyTheRowAtTheStartMoves() async throws {
         let recent = RecentReads(lifetime: .seconds(60))
         let lookups = NIOLockedValueBox(0)
@@ -111,14 +111,29 @@ struct RecentReadsTests {
             event.changeSeq = seq
             return event
         }
-        _ = try await recent.events.answer(for: "e1") { try await row(5) }
-        recent.eventMoved("e1", FeedMove(from: 5, to: 7))
-        #expect(try await recent.events.answer(for: "e1") { try await row(99) }?.changeSeq == 7)
+        let remembered = { (seq: Int64) async throws -> Int64? in try await recent.events.answer(for: "e1") { try await row(seq) }?.changeSeq }
+        #expect(try await remembered(5) == 5)
+        recent.heard(.moved(FeedMove(from: 5, to: 7)), of: "e1")
+        #expect(try await remembered(99) == 7)
+        #expect(lookups.withLockedValue { $0 } == 1)
+        // The same commit told again through PostgreSQL: the row has it.
+        recent.heard(.reached(7), of: "e1")
+        #expect(try await remembered(99) == 7)
+        #expect(lookups.withLockedValue { $0 } == 1)
+        // A row read after the write stays.
+        recent.heard(.moved(FeedMove(from: 6, to: 7)), of: "e1")
+        #expect(try await remembered(99) == 7)
         #expect(lookups.withLockedValue { $0 } == 1)
         // A write from position 8 means something happened at 7 that the row does not show (a setting, perhaps).
-        recent.eventMoved("e1", FeedMove(from: 8, to: 9))
-        #expect(try await recent.events.answer(for: "e1") { try await row(9) }?.changeSeq == 9)
+        recent.heard(.moved(FeedMove(from: 8, to: 9)), of: "e1")
+        #expect(try await remembered(9) == 9)
         #expect(lookups.withLockedValue { $0 } == 2)
+        // Another instance's commit past the row.
+        recent.heard(.reached(10), of: "e1")
+        #expect(try await remembered(10) == 10)
+        recent.heard(.changed, of: "e1")
+        #expect(try await remembered(11) == 11)
+        #expect(lookups.withLockedValue { $0 } == 4)
     }
 
     @Test("An answer looked up while a write ran is not kept; concurrent misses share one lookup; answers expire")

@@ -96,8 +96,8 @@ public struct AppServices: Sendable {
         blobs = try makeBlobStore(configuration.data)
         staging = try UploadStaging(directory: configuration.stagingDirectory)
         changes = ChangeHub(
-            log: ChangeLogRepository(database: Database(database)), onNews: { recentReads.events.forget($0) },
-            onMove: { recentReads.eventMoved($0, $1) }, onDeletion: { recentReads.forgetAll() })
+            log: ChangeLogRepository(database: Database(database)), onNews: { recentReads.heard($1, of: $0) },
+            onDeletion: { recentReads.forgetAll() })
         pendingWrites = PendingWrites(
             rows: PendingWriteRepository(database: Database(database)), blobs: blobs, clock: clock, logger: logger,
             instance: "\(ProcessInfo.processInfo.hostName):\(configuration.port)")

@@ -8,7 +8,7 @@ import NIOCore
 /// Only reads (GET, HEAD) use them. Every write on this instance forgets everything before and after it runs
 /// (`ForgetRecentReadsMiddleware`), except an upload: it changes the uploader's own count of shots and its event's
 /// feed position, nobody's session, so it forgets the caller's identity and moves the event's row along
-/// (`eventMoved`). Other instances are told of every write but uploads through PostgreSQL and forget everything too
+/// (`heard`). Other instances are told of every write but uploads through PostgreSQL and forget everything too
 /// (`PostgresChangeListener`). Every other change the `ChangeHub` hears of (photos processed, reveals, other
 /// instances' commits) forgets its event's row, and an event deleted here everything. So a sign-out, a guest leaving or a shot taken is seen by the next request here,
 /// and on other instances when the notification arrives; identities are kept longer than the rest, since only
@@ -41,22 +41,30 @@ final class RecentReads: Sendable {
     var writesThatMayRevoke: UInt64 { forgottenAll.withLockedValue { $0 } }
 
     /// After an upload by the holder of `token` (nil: none was sent). Its event's row moves along when the photo is
-    /// recorded (`eventMoved`).
+    /// recorded (`heard`).
     func forgetAfterUpload(token: String?) {
         if let token { identities.forget(token) }
     }
 
-    /// A write here moved an event's feed and changed nothing else of its row that reads use (a photo added: its
-    /// first photo's time and the organizer's count of shots are not read from memory). A row remembered at exactly
-    /// the position the write started from moves along with it; any other is forgotten, since something else (a
-    /// setting perhaps) happened in between. Reading the row again after each of a night's 15 photos a second was
-    /// most of the gallery's queries, and a round trip its pages waited for.
-    func eventMoved(_ id: String, _ move: FeedMove) {
-        events.amend(id) { event in
-            guard event.changeSeq == move.from else { return nil }
-            var moved = event
-            moved.changeSeq = move.to
-            return moved
+    /// What the `ChangeHub` heard of an event. A photo added or rendered here changes nothing of its event's row that
+    /// reads use but the feed's position (its first photo's time and the organizer's count of shots are not read from
+    /// memory): a row remembered at exactly the position the write started from moves along with it, one read after it
+    /// stays, and any other is forgotten, since something else (a setting perhaps) happened in between. Reading the row again after each of a
+    /// night's photos was most of the gallery's queries, and a round trip its pages waited for.
+    func heard(_ news: EventNews, of id: String) {
+        switch news {
+        case .changed:
+            events.forget(id)
+        case .moved(let move):
+            events.amend(id) { event in
+                if event.changeSeq >= move.to { return event }  // read after the write
+                guard event.changeSeq == move.from else { return nil }
+                var moved = event
+                moved.changeSeq = move.to
+                return moved
+            }
+        case .reached(let position):
+            events.amend(id) { $0.changeSeq >= position ? $0 : nil }
         }
     }
 }

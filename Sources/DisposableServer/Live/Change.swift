@@ -1,12 +1,22 @@
 import DisposableAPI
 import Foundation
 
-/// An event's feed moved, by a write that changed nothing else of the event's row (a photo added): what remembers
-/// the row moves it along rather than reading it again (`RecentReads.eventMoved`).
+/// An event's feed moved, by a write that changed nothing else of the event's row (a photo added or rendered).
 struct FeedMove: Sendable, Equatable {
     /// The position the write started from, and the one it left.
     let from: Int64
     let to: Int64
+}
+
+/// What the `ChangeHub` heard of an event, told to what remembers event rows (`RecentReads.heard`).
+enum EventNews: Sendable, Equatable {
+    /// Something changed: a row read before may be out of date.
+    case changed
+    /// A write here only moved the feed: a row read just before it moves along.
+    case moved(FeedMove)
+    /// A commit told through PostgreSQL left the feed at this position, which the hub had read already or which a
+    /// write here reached (its own commit told back): only a row read before that position is out of date.
+    case reached(Int64)
 }
 
 /// One entry of an event's change log.

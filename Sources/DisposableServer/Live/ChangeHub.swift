@@ -8,15 +8,16 @@ actor ChangeHub {
     private let log: ChangeLogRepository
     /// Told of every news, with its event (whose row read before it may be out of date): what keeps answers in
     /// memory forgets them here.
-    private let onNews: @Sendable (_ eventID: String) -> Void
-    /// Told instead when the news is a write here that only moved the event's feed (`FeedMove`).
-    private let onMove: @Sendable (_ eventID: String, FeedMove) -> Void
+    private let onNews: @Sendable (_ eventID: String, EventNews) -> Void
     /// Told when an event was deleted here (its guests and their tokens with it), after its news.
     private let onDeletion: @Sendable () -> Void
     /// Entries kept per event for subscribers that are just behind.
     private let recentLimit = 512
     private var recent: [String: [Change]] = [:]
     private var latest: [String: Int64] = [:]
+    /// The furthest position writes here that only moved a feed left it at, per event: their notifications come
+    /// back from PostgreSQL too, often before the read that follows the write.
+    private var writtenHere: [String: Int64] = [:]
     private var waiters: [String: [Int: Waiter]] = [:]
     private var nextWaiter = 0
     /// When the task that ends waits past their deadline (`endOverdueWaits`) wakes next, and which one it is: one
@@ -29,12 +30,11 @@ actor ChangeHub {
     private var deleted: Set<String> = []
 
     init(
-        log: ChangeLogRepository, onNews: @escaping @Sendable (_ eventID: String) -> Void = { _ in },
-        onMove: @escaping @Sendable (_ eventID: String, FeedMove) -> Void = { _, _ in }, onDeletion: @escaping @Sendable () -> Void = {}
+        log: ChangeLogRepository, onNews: @escaping @Sendable (_ eventID: String, EventNews) -> Void = { _, _ in },
+        onDeletion: @escaping @Sendable () -> Void = {}
     ) {
         self.log = log
         self.onNews = onNews
-        self.onMove = onMove
         self.onDeletion = onDeletion
     }
 
@@ -51,14 +51,30 @@ actor ChangeHub {
         Task { [log] in try? await log.announceWrite() }
     }
 
+    /// A commit told through PostgreSQL: `payload` is the event's id and the position the commit left (only the id from
+    /// an older instance). Every commit is told to every instance, the one that made it too, which reads its entries
+    /// anyway: reading the log again for it, and forgetting the event's row, doubled the queries of a busy night.
+    func notified(_ payload: String) async {
+        let parts = payload.split(separator: " ", maxSplits: 1)
+        guard let first = parts.first else { return }
+        let eventID = String(first)
+        if parts.count == 2, let position = Int64(parts[1]), max(latest[eventID] ?? 0, writtenHere[eventID] ?? 0) >= position {
+            onNews(eventID, .reached(position))
+            return
+        }
+        await refresh(eventID)
+    }
+
     /// Reads an event's entries past what the hub has, and wakes its subscribers if there are any.
     /// Without `force` (a subscriber's periodic catch-up) it reads at most every two seconds per event. `moved`: the
     /// news is a write here that only moved the event's feed.
     func refresh(_ eventID: String, force: Bool = true, moved: FeedMove? = nil) async {
         if let moved {
-            onMove(eventID, moved)
+            if writtenHere.count >= 4096 { writtenHere.removeAll() }
+            writtenHere[eventID] = max(writtenHere[eventID] ?? 0, moved.to)
+            onNews(eventID, .moved(moved))
         } else if force {
-            onNews(eventID)
+            onNews(eventID, .changed)
         }
         guard waiters[eventID] != nil || recent[eventID] != nil else { return }  // nobody listens here
         let now = ContinuousClock.now

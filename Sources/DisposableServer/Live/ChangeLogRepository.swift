@@ -24,7 +24,8 @@ struct ChangeLogRepository: Sendable {
         try await database.sql { db in try await Self.latest(eventID: eventID, in: db) }
     }
 
-    /// PostgreSQL channel that tells other instances an event has news; the payload is the event id.
+    /// PostgreSQL channel that tells other instances an event has news; the payload is the event id and the position of
+    /// an entry, with a space between (`ChangeHub.notified`).
     static let channel = "disposable_changes"
 
     /// PostgreSQL channel that tells every instance a request wrote something other than an upload (a sign-out, a
@@ -41,6 +42,12 @@ struct ChangeLogRepository: Sendable {
     @discardableResult
     static func append(_ kind: ChangeKind, photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws -> Int64 {
         try await append([kind], photo: photo, now: now, kindOfDatabase: kindOfDatabase, in: db)
+    }
+
+    /// Logs changes to a photo that change nothing else of its event's row (`FeedMove`; nil when the event is gone).
+    static func move(_ kinds: [ChangeKind], photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws -> FeedMove? {
+        let last = try await append(kinds, photo: photo, now: now, kindOfDatabase: kindOfDatabase, in: db)
+        return last > 0 ? FeedMove(from: last - Int64(kinds.count), to: last) : nil
     }
 
     /// Logs changes to a photo under consecutive numbers, in one go (a photo added and ready at once).
@@ -86,7 +93,7 @@ struct ChangeLogRepository: Sendable {
                 WITH counter AS (UPDATE events SET change_seq = change_seq + \(bind: count) WHERE id = \(bind: eventID) RETURNING change_seq)
                 INSERT INTO changes (event_id, seq, kind, photo_id, uploader_id, payload, created_at)
                 \(selects.joined(separator: " UNION ALL "))
-                RETURNING seq, pg_notify(\(bind: channel), event_id)::text AS notified
+                RETURNING seq, pg_notify(\(bind: channel), event_id || ' ' || seq)::text AS notified
                 """
             ).all()
             return try inserted.map { try $0.decode(column: "seq", as: Int64.self) }.max() ?? 0  // none: the event is gone

@@ -37,7 +37,7 @@ struct PostgresChangeListener: Service {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 try await connection.listen(on: ChangeLogRepository.channel) { notifications in
-                    for try await notification in notifications { await hub.refresh(notification.payload) }
+                    for try await notification in notifications { await hub.notified(notification.payload) }
                 }
             }
             group.addTask {

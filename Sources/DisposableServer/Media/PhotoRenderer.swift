@@ -51,7 +51,7 @@ struct PhotoRenderer: Sendable {
             derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + (video?.bytes ?? 0), video: video,
             signals: rendered.signals, now: clock.now)
         if ready == nil { try await settleUnrecorded(photo) }
-        await changes.refresh(photo.eventID)
+        await changes.refresh(photo.eventID, moved: ready?.moved)
         Metric.ingest(.markReady, since: marking)
     }
 
@@ -81,10 +81,9 @@ struct PhotoRenderer: Sendable {
         try await blobs.put(data: preview, key: BlobKey.preview(photo.eventID, photo.id))
         Metric.ingest(.writeDerivatives, since: writing)
         let marking = ContinuousClock.now
-        if try await photos.markPreviewed(photoID, jobID: jobID, previewBytes: Int64(preview.count), now: clock.now) == nil {
-            try await settleUnrecorded(photo)
-        }
-        await changes.refresh(photo.eventID)
+        let previewed = try await photos.markPreviewed(photoID, jobID: jobID, previewBytes: Int64(preview.count), now: clock.now)
+        if previewed == nil { try await settleUnrecorded(photo) }
+        await changes.refresh(photo.eventID, moved: previewed?.moved)
         Metric.ingest(.markReady, since: marking)
     }
 
@@ -117,7 +116,7 @@ struct PhotoRenderer: Sendable {
         // Links to it are gone from every answer from now on; one fetched just before gets the server's thumbnail
         // (`MediaController`).
         try? await blobs.delete(key: BlobKey.firstLook(photo.eventID, photo.id))
-        await changes.refresh(photo.eventID)
+        await changes.refresh(photo.eventID, moved: replaced?.moved)
         Metric.ingest(.markReady, since: marking)
     }
 

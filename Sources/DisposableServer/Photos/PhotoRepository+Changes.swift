@@ -4,6 +4,12 @@ import SQLKit
 
 /// What happens to photos after their upload (deleted, rendered or failed, approved, captioned), and an event's totals.
 extension PhotoRepository {
+    /// A photo's renders recorded, and how that moved its event's feed (nil when the event is gone).
+    struct Rendered: Sendable {
+        let photo: Photo
+        let moved: FeedMove?
+    }
+
     /// Deletes the row and logs it; its files are then pending removal (`PendingWrites`), so a crash before the
     /// caller removes them leaves nothing behind (GAL-3: not recoverable).
     func delete(_ photo: Photo, now: Date) async throws {
@@ -24,7 +30,7 @@ extension PhotoRepository {
     func markReady(
         _ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, video: RenderedVideoFacts? = nil,
         signals: PhotoSignals? = nil, now: Date
-    ) async throws -> Photo? {
+    ) async throws -> Rendered? {
         let kind = database.kind
         return try await database.transaction { db in
             try await JobRepository.complete(jobID, in: db)
@@ -42,14 +48,14 @@ extension PhotoRepository {
             else { return nil }
             let ready = try Self.photo(from: row)
             try await PendingWriteRepository.end(photoID: photoID, in: db)
-            try await ChangeLogRepository.append(.photoReady, photo: ready, now: now, kindOfDatabase: kind, in: db)
-            return ready
+            return Rendered(
+                photo: ready, moved: try await ChangeLogRepository.move([.photoReady], photo: ready, now: now, kindOfDatabase: kind, in: db))
         }
     }
 
     /// Records a shown photo's preview, with its job done; open galleries swap it in (`photo-updated`).
     /// Nil when the photo was deleted meanwhile.
-    func markPreviewed(_ photoID: String, jobID: String, previewBytes: Int64, now: Date) async throws -> Photo? {
+    func markPreviewed(_ photoID: String, jobID: String, previewBytes: Int64, now: Date) async throws -> Rendered? {
         let kind = database.kind
         return try await database.transaction { db in
             try await JobRepository.complete(jobID, in: db)
@@ -64,8 +70,8 @@ extension PhotoRepository {
             else { return nil }
             let photo = try Self.photo(from: row)
             try await PendingWriteRepository.end(photoID: photoID, in: db)
-            try await ChangeLogRepository.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
-            return photo
+            return Rendered(
+                photo: photo, moved: try await ChangeLogRepository.move([.photoUpdated], photo: photo, now: now, kindOfDatabase: kind, in: db))
         }
     }
 
@@ -75,7 +81,7 @@ extension PhotoRepository {
     func markRendered(
         _ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, signals: PhotoSignals?, refuted: Bool,
         now: Date
-    ) async throws -> Photo? {
+    ) async throws -> Rendered? {
         let kind = database.kind
         return try await database.transaction { db in
             try await JobRepository.complete(jobID, in: db)
@@ -92,8 +98,8 @@ extension PhotoRepository {
             else { return nil }
             let photo = try Self.photo(from: row)
             try await PendingWriteRepository.end(photoID: photoID, in: db)
-            try await ChangeLogRepository.append(.photoUpdated, photo: photo, now: now, kindOfDatabase: kind, in: db)
-            return photo
+            return Rendered(
+                photo: photo, moved: try await ChangeLogRepository.move([.photoUpdated], photo: photo, now: now, kindOfDatabase: kind, in: db))
         }
     }
 

@@ -153,9 +153,9 @@ public struct PhotoRepository: Sendable {
                 // The rows every upload of the event shares come last, each held from here to the commit: the
                 // organizer's account (its quota), then the event (its change counter) — in that order everywhere.
                 guard try await UserRepository.chargeQuota(new.byteSize, eventID: new.eventID, in: db) else { throw RollBack.quotaExceeded }
-                let entries: [ChangeKind] = shown != nil ? [.photoAdded, .photoReady] : [.photoAdded]
-                let position = try await ChangeLogRepository.append(entries, photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
-                return .inserted(photo, moved: position > 0 ? FeedMove(from: position - Int64(entries.count), to: position) : nil)
+                let moved = try await ChangeLogRepository.move(
+                    shown != nil ? [.photoAdded, .photoReady] : [.photoAdded], photo: photo, now: new.uploadedAt, kindOfDatabase: kind, in: db)
+                return .inserted(photo, moved: moved)
             }
         } catch RollBack.conflict {
             return .conflict
