@@ -13,7 +13,8 @@ Usage (from scripts/bench-event-night): event_night.py [--postgres URL --s3 URL 
     [--viewers 300] [--photos 900] [--seconds 60] [--before DIR] [--picture SVG] [--first-looks]
 --before DIR: a release build of the code before a change (its `disposable`), run on each stack just before this
 one, in the same sitting. --first-looks: each stack also with every photo sent as phones send it, in a form beside
-the phone's own 640 px JPEG (made beforehand, as phones make theirs before they send), right after."""
+the phone's own 640 px JPEG (made beforehand, as phones make theirs before they send), right after (with --before,
+the earlier build's night with first looks just before it)."""
 import argparse
 import asyncio
 import json
@@ -458,7 +459,9 @@ def main():
     else:
         builds = [(name, binary, None, None) for name, binary in builds]
     if looks:
-        builds = ([] if args.only_first_looks else builds) + [("first looks", BINARY, None, looks)]
+        # With --before, the earlier build's night with first looks too, just before this one's.
+        looked = [("before, first looks", builds[0][1], None, looks)] if args.before else []
+        builds = ([] if args.only_first_looks else builds) + looked + [("first looks", BINARY, None, looks)]
     results = {}
     for stack, env in stacks:
         for build, binary, key, build_looks in builds:

@@ -48,9 +48,10 @@ final class RecentReads: Sendable {
 
     /// What the `ChangeHub` heard of an event. A photo added or rendered here changes nothing of its event's row that
     /// reads use but the feed's position (its first photo's time and the organizer's count of shots are not read from
-    /// memory): a row remembered at exactly the position the write started from moves along with it, one read after it
-    /// stays, and any other is forgotten, since something else (a setting perhaps) happened in between. Reading the row again after each of a
-    /// night's photos was most of the gallery's queries, and a round trip its pages waited for.
+    /// memory): a row remembered at exactly the position the write started from moves along with it, one read after
+    /// it stays, and any other is forgotten, since something else (a setting perhaps) happened in between. Reading
+    /// the row again after each of a night's photos was most of the gallery's queries, and a round trip its pages
+    /// waited for.
     func heard(_ news: EventNews, of id: String) {
         switch news {
         case .changed:
