@@ -7,12 +7,12 @@ import NIOCore
 ///
 /// Only reads (GET, HEAD) use them. Every write on this instance forgets everything before and after it runs
 /// (`ForgetRecentReadsMiddleware`), except an upload: it changes the uploader's own count of shots and its event's
-/// feed position, nobody's session, so it forgets the caller's identity and moves the event's row along
-/// (`heard`). Other instances are told of every write but uploads through PostgreSQL and forget everything too
-/// (`PostgresChangeListener`). Every other change the `ChangeHub` hears of (photos processed, reveals, other
-/// instances' commits) forgets its event's row, and an event deleted here everything. So a sign-out, a guest leaving or a shot taken is seen by the next request here,
-/// and on other instances when the notification arrives; identities are kept longer than the rest, since only
-/// writes change them.
+/// feed position, nobody's session, so it forgets the caller's identity and moves the event's row along (`heard`).
+/// Other instances are told of every write but uploads through PostgreSQL and forget everything too
+/// (`PostgresChangeListener`). Every other change the `ChangeHub` hears of (reveals, other instances' commits)
+/// forgets its event's row, and an event deleted here everything. So a sign-out, a guest leaving or a shot taken is
+/// seen by the next request here, and on other instances when the notification arrives; identities are kept longer
+/// than the rest, since only writes change them.
 final class RecentReads: Sendable {
     let identities: RecentAnswers<Identity>
     let events: RecentAnswers<Event>

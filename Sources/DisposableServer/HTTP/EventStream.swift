@@ -4,7 +4,8 @@ import NIOCore
 
 /// One live feed as Server-Sent Events: what an event's changes, a library's changes and the bell each say, while
 /// `EventStream` owns how a stream runs — open at once with a `retry`, send what is new, a heartbeat comment when
-/// idle (proxies and phones keep the connection), recheck the grant a few seconds after any write that may have ended it, end on shutdown.
+/// idle (proxies and phones keep the connection), recheck the grant a few seconds after any write that may have ended
+/// it, end on shutdown.
 protocol EventStreamSource: Sendable {
     /// Whether this stream is still the one its tab should hold (the bell keeps one per tab).
     var isCurrent: Bool { get }

@@ -10,7 +10,8 @@ struct LibraryController {
     /// How often an idle stream sends a comment line.
     let heartbeat: Duration
     let streams: LiveStreamSlots
-    /// Whether the stream's session still stands (signed out, deleted): checked after writes that may end it (`EventStream`).
+    /// Whether the stream's session still stands (signed out, deleted): checked after writes that may end it
+    /// (`EventStream`).
     let stillValid: @Sendable (Identity) async throws -> Bool
     /// Counts the writes that may end a grant (`EventStream`).
     let writes: @Sendable () -> UInt64

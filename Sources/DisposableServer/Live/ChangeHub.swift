@@ -6,8 +6,8 @@ import Foundation
 /// thousand phones cost one query, and a missed notification only delays, never loses, a change.
 actor ChangeHub {
     private let log: ChangeLogRepository
-    /// Told of every news, with its event (whose row read before it may be out of date): what keeps answers in
-    /// memory forgets them here.
+    /// Told of every news, with its event and what it is (a row of the event read before it may be out of date): what
+    /// keeps answers in memory forgets them, or moves them along, here.
     private let onNews: @Sendable (_ eventID: String, EventNews) -> Void
     /// Told when an event was deleted here (its guests and their tokens with it), after its news.
     private let onDeletion: @Sendable () -> Void

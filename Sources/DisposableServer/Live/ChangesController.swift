@@ -20,6 +20,7 @@ struct ChangesController {
     /// Whether the stream's token still opens the event in the same role: checked after writes that may end it
     /// (`writes`, `EventStream.recheck`).
     let stillValid: @Sendable (Identity, _ eventID: String, EventRole) async throws -> Bool
+    /// Counts the writes that may end a grant (`RecentReads.writesThatMayRevoke`).
     let writes: @Sendable () -> UInt64
     /// Live streams open per token, so one client cannot hold thousands.
     let streams: LiveStreamSlots
