@@ -3,8 +3,14 @@ import Foundation
 /// `POST /api/v1/me/app-passwords`: a device's own password for WebDAV, named after the device.
 public struct AppPasswordInput: Codable, Sendable {
     public var name: String
+    /// The account's password, asked again: a session someone else holds must not mint a lasting way in.
+    /// (An account opened by its OpenID provider that has no password yet is not asked.)
+    public var currentPassword: String?
 
-    public init(name: String) { self.name = name }
+    public init(name: String, currentPassword: String? = nil) {
+        self.name = name
+        self.currentPassword = currentPassword
+    }
 }
 
 /// An app password as listed: never the password itself, which exists in clear only in `NewAppPasswordJSON`.

@@ -203,10 +203,14 @@ public struct NewPasswordRequest: Codable, Sendable {
 public struct PasswordChange: Codable, Sendable {
     public var currentPassword: String?
     public var newPassword: String?
+    /// Whether the account's app passwords stop working too (true when left out): whoever knew the old password
+    /// could have made one.
+    public var revokeAppPasswords: Bool?
 
-    public init(currentPassword: String?, newPassword: String?) {
+    public init(currentPassword: String?, newPassword: String?, revokeAppPasswords: Bool? = nil) {
         self.currentPassword = currentPassword
         self.newPassword = newPassword
+        self.revokeAppPasswords = revokeAppPasswords
     }
 }
 

@@ -13,7 +13,8 @@ struct AppPasswordTests {
     func lifecycle() async throws {
         try await TestApp.run(.sqlite) { app in
             let token = try await app.userToken(email: "ana@example.com")
-            let made = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "Ana's phone"), token: token)
+            let made = try await app.call(
+                .post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "Ana's phone", currentPassword: "correct horse"), token: token)
             #expect(made.status == .created, "\(made.text)")
             let password = try made.decode(NewAppPasswordJSON.self)
             #expect(password.name == "Ana's phone" && password.password.count == 29)
@@ -72,16 +73,61 @@ struct AppPasswordTests {
         try await TestApp.run(.sqlite) { app in
             let token = try await app.userToken()
             for index in 1...20 { _ = try await app.appPassword(token: token, name: "Device \(index)") }
-            let more = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "One more"), token: token)
+            let more = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "One more", currentPassword: "correct horse"), token: token)
             #expect(more.expectProblem(.conflict).contains("20"))
-            let blank = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "  "), token: token)
+            let blank = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "  ", currentPassword: "correct horse"), token: token)
             blank.expectProblem(.unprocessableContent)
-            let hidden = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "phone\u{202E}"), token: token)
+            let hidden = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "phone\u{202E}", currentPassword: "correct horse"), token: token)
             hidden.expectProblem(.unprocessableContent)
             #expect(try await app.call(.get, "/api/v1/me/app-passwords", token: nil).status == .unauthorized)
             let event = try await app.createEvent(token: token)
             let guest = try await app.guestToken(code: event["code"] as! String)
             #expect(try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "x"), token: guest).status == .forbidden)
+        }
+    }
+
+    @Test("A password changed or reset ends the app passwords (kept on a change only when asked); making one asks for the password")
+    func endWithThePassword() async throws {
+        try await TestApp.run(.sqlite) { app in
+            // setup
+            let token = try await app.userToken(email: "ana@example.com", password: "correct horse")
+            let depth: HTTPFields = [.init("Depth")!: "0"]
+            let opens = { (secret: String) in
+                try await app.dav("PROPFIND", "/dav/library/", email: "ana@example.com", password: secret, headers: depth).status
+            }
+            // Making one: the password typed again, right
+            let none = try await app.call(.post, "/api/v1/me/app-passwords", json: ["name": "Phone"], token: token)
+            #expect(none.expectProblem(.unprocessableContent).contains("current password"))
+            let wrong = try await app.call(.post, "/api/v1/me/app-passwords", json: ["name": "Phone", "currentPassword": "guess"], token: token)
+            wrong.expectProblem(.forbidden)
+            let first = try await app.appPassword(token: token, name: "Phone")
+            #expect(try await opens(first) == .multiStatus)
+
+            // MUT: a change that keeps them, then one that does not (the default)
+            let keeping = try await app.call(
+                .post, "/api/v1/me/password",
+                json: ["currentPassword": "correct horse", "newPassword": "battery staple", "revokeAppPasswords": false], token: token)
+            #expect(keeping.status == .noContent, "\(keeping.text)")
+            #expect(try await opens(first) == .multiStatus)
+            let changed = try await app.call(
+                .post, "/api/v1/me/password", json: ["currentPassword": "battery staple", "newPassword": "correct horse"], token: token)
+            #expect(changed.status == .noContent, "\(changed.text)")
+
+            // validate
+            #expect(try await opens(first) == .unauthorized)
+            #expect(try await app.call(.get, "/api/v1/me/app-passwords", token: token).decode([AppPasswordJSON].self).isEmpty)
+
+            // A reset link (the admin's) ends them too
+            let second = try await app.appPassword(token: token, name: "Laptop")
+            #expect(try await opens(second) == .multiStatus)
+            let admin = try await app.adminToken()
+            let me = try #require(((try await app.call(.get, "/api/v1/me", token: token))["user"] as? [String: Any])?["id"] as? String)
+            let link = try await app.call(.post, "/api/v1/admin/users/\(me)/password-reset", token: admin)
+            let resetURL = try #require(link.string("resetURL"), "\(link.text)")
+            let resetToken = String(try #require(resetURL.split(separator: "/").last))
+            let reset = try await app.call(.post, "/api/v1/password-resets/\(resetToken)", json: ["password": "a new one entirely"])
+            #expect(reset.status == .noContent, "\(reset.text)")
+            #expect(try await opens(second) == .unauthorized)
         }
     }
 }

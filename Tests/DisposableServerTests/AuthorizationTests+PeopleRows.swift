@@ -91,9 +91,13 @@ extension AuthorizationTests {
         // All my shots (JN-6): a guest's are their event's; an account's are every event it is in.
         Row(method: .get, path: "/api/v1/me/photos", expected: statuses(.unauthorized, .ok, .ok, .ok, .ok, .ok)),
         Row(method: .get, path: "/api/v1/me/app-passwords", expected: statuses(.unauthorized, .forbidden, .forbidden, .ok, .ok, .ok)),
+        // Making one asks for the account's password again: a session alone is not enough.
         Row(
             method: .post, path: "/api/v1/me/app-passwords", json: ["name": "Phone"],
-            expected: statuses(.unauthorized, .forbidden, .forbidden, .created, .created, .created)),
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .unprocessableContent, .unprocessableContent, .unprocessableContent)),
+        Row(
+            method: .post, path: "/api/v1/me/app-passwords", json: ["name": "Phone", "currentPassword": "not theirs"],
+            expected: statuses(.unauthorized, .forbidden, .forbidden, .forbidden, .forbidden, .forbidden)),
         Row(
             method: .delete, path: "/api/v1/me/app-passwords/{appPassword}",
             expected: statuses(.unauthorized, .forbidden, .forbidden, .noContent, .notFound, .notFound)),

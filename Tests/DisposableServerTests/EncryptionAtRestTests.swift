@@ -43,7 +43,10 @@ struct EncryptionAtRestTests {
             for range in ["bytes=0-99", "bytes=65530-131080", "bytes=-77", "bytes=100000-"] {
                 let part = try await app.call(.get, "/api/v1/photos/\(id)/original", token: f.guest, headers: [.range: range])
                 #expect(part.status == .partialContent, "\(range)")
-                let bounds = try #require(ByteRange.parse(range, size: Int64(jpeg.count)))
+                guard case .range(let bounds) = ByteRange.parse(range, size: Int64(jpeg.count)) else {
+                    Issue.record("\(range) is not a range")
+                    continue
+                }
                 #expect(Data(buffer: part.body) == jpeg[Int(bounds.lowerBound)...Int(bounds.upperBound)], "\(range)")
             }
             let photo = try await app.call(.get, "/api/v1/photos/\(id)", token: f.guest)

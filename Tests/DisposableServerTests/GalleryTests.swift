@@ -142,6 +142,18 @@ struct GalleryTests {
             // Several ranges: answered whole
             let several = try await app.call(.get, "/api/v1/photos/\(id)/original", token: f.guest, headers: [.range: "bytes=0-1,5-6"])
             #expect(several.status == .ok && Data(buffer: several.body) == jpeg)
+            // Not a valid range: ignored, the whole file (RFC 9110 §14.2); a last position past the end is the end.
+            for invalid in ["bytes=abc", "bytes=5-2", "bytes=-", "bytes=1-x", "items=0-5"] {
+                let whole = try await app.call(.get, "/api/v1/photos/\(id)/original", token: f.guest, headers: [.range: invalid])
+                #expect(whole.status == .ok && Data(buffer: whole.body) == jpeg, "\(invalid)")
+            }
+            let huge = try await app.call(
+                .get, "/api/v1/photos/\(id)/original", token: f.guest, headers: [.range: "bytes=0-1180591620717411303424"])
+            #expect(huge.status == .partialContent && Data(buffer: huge.body) == jpeg, "\(huge.status)")
+            #expect(huge.headers[.contentRange] == "bytes 0-\(jpeg.count - 1)/\(jpeg.count)")
+            let pastEnd = try await app.call(
+                .get, "/api/v1/photos/\(id)/original", token: f.guest, headers: [.range: "bytes=1180591620717411303424-"])
+            #expect(pastEnd.status == .rangeNotSatisfiable)
 
             let thumbnail = try await app.call(.get, "/api/v1/photos/\(id)/thumbnail", token: f.guest)
             #expect(thumbnail.headers[.cacheControl]?.contains("max-age=31536000") == true)

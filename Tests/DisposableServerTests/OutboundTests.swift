@@ -22,6 +22,8 @@ struct OutboundTests {
                 "https://10.0.0.1/push", "https://192.168.1.1/push", "https://169.254.169.254/latest/meta-data", "https://[::1]/push",
                 "https://[fd00::1]/push", "https://[fe80::1]/push", "https://2130706433/push", "https://0x7f.1/push",
                 "http://push.example.org/x", "https://user@push.example.org/x", "https://metadata.google.internal/x",
+                // A single label is found through this network's search domains; a trailing dot skips the suffix checks.
+                "https://vm:9911/p", "https://router/p", "https://push.example.org./x", "https://metadata.google.internal./x",
             ] {
                 let refused = try await app.call(.post, "/api/v1/push/subscriptions", json: ["endpoint": endpoint, "keys": Self.keys], token: ana)
                 #expect(refused.expectProblem(.unprocessableContent).contains("endpoint"), "\(endpoint)")
@@ -46,12 +48,14 @@ struct OutboundTests {
                 let refused = try await app.call(.put, "/api/v1/me/scrobbler", json: ["kind": "maloja", "url": url, "apiKey": "k"], token: ana)
                 #expect(refused.expectProblem(.unprocessableContent).contains("url"), "\(url)")
             }
-            // A name of this machine's (from /etc/hosts, or the machine's own name) passes the first look, but
-            // resolves to a loopback or private address: the connection is never made.
+            // A name of this machine's (from /etc/hosts, or the machine's own name) resolves to a loopback or
+            // private address: refused up front when it is a single label, after resolution when it passes the
+            // first look. Either way the connection is never made.
             let name = try #require(Self.nameOfThisMachine())
             let linked = try await app.call(
                 .put, "/api/v1/me/scrobbler", json: ["kind": "maloja", "url": "http://\(name):\(listener.port)", "apiKey": "k"], token: ana)
-            #expect(linked.expectProblem(.unprocessableContent).contains("No Maloja server answered"), "\(name)")
+            let refusal = linked.expectProblem(.unprocessableContent)
+            #expect(refusal.contains("No Maloja server answered") || refusal.contains("full name"), "\(name): \(refusal)")
             #expect(listener.connections == 0)
         }
     }
@@ -109,9 +113,7 @@ struct OutboundTests {
         for line in hosts.split(separator: "\n") where !line.hasPrefix("#") {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             guard fields.count > 1, let bytes = IPAddress.bytes(fields[0]), bytes.count == 4, !AddressPolicy.isPublic(bytes) else { continue }
-            if let name = fields.dropFirst().first(where: { $0 != "localhost" && AddressPolicy().check(URL(string: "http://\($0)")!) == nil }) {
-                return name
-            }
+            if let name = fields.dropFirst().first(where: { $0 != "localhost" }) { return name }
         }
         let own = ProcessInfo.processInfo.hostName
         return own.isEmpty ? nil : own

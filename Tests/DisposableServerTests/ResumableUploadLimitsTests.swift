@@ -27,7 +27,7 @@ struct ResumableUploadLimitsTests {
         }
     }
 
-    @Test("Announced lengths of unfinished uploads count against the quota; expiry runs from creation", arguments: TestEngine.allCases)
+    @Test("Announced lengths of unfinished uploads count against the quota; progress moves the expiry, within a day of the creation; a stall of a quarter hour ends it", arguments: TestEngine.allCases)
     func announcedBytesCount(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             try await app.services.accounts.settings.setDefaultQuota(3_000_000)
@@ -47,21 +47,33 @@ struct ResumableUploadLimitsTests {
             #expect(third.expectProblem(.forbidden).contains("storage is full"))
             #expect(third.string("type")?.hasSuffix("quota-exceeded") == true)
 
-            // A first byte, then filled to one byte short an hour later: the expiry has not moved.
+            // A first byte, then a byte every ten minutes: each moves the expiry along, never past a day from the creation.
             let start = try await tus.send(
                 .patch, location, token: guest, ["Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"], body: Data([0x41]))
             #expect(start.status == .noContent, "\(start.text)")
-            app.clock.advance(by: 3600)
-            let patch = try await tus.send(
-                .patch, location, token: guest, ["Upload-Offset": "1", "Content-Type": "application/offset+octet-stream"],
-                body: Data(repeating: 0x41, count: 1_399_998))
-            #expect(patch.status == .noContent, "\(patch.text)")
-            let head = try await tus.send(.head, location, token: guest)
-            #expect(head.headers[.init("Upload-Offset")!] == "1399999")
-            #expect(head.headers[.init("Upload-Expires")!] == expires)
-            // A day after its creation, it is gone, however many bytes kept coming.
-            app.clock.advance(by: 23 * 3600 + 1)
+            var offset = 1
+            while offset < 145 {
+                app.clock.advance(by: 600)
+                let more = try await tus.send(
+                    .patch, location, token: guest, ["Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream"],
+                    body: Data([0x41]))
+                guard more.status == .noContent else { break }
+                if offset == 1 { #expect(more.headers[.init("Upload-Expires")!] != expires) }
+                offset += 1
+            }
+            // 24 hours after its creation it is gone, however many bytes kept coming (143 PATCHes, ten minutes apart).
+            #expect(offset == 144, "\(offset)")
             #expect(try await tus.send(.head, location, token: guest).status == .notFound)
+
+            // One that stops receiving is given up a quarter of an hour after its last bytes.
+            let stalled = try #require(try await tus.create(1000, target: target, token: guest).headers[.location])
+            let begun = try await tus.send(
+                .patch, stalled, token: guest, ["Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"], body: Data([0x41]))
+            #expect(begun.status == .noContent)
+            app.clock.advance(by: ResumableUploadService.stallLimit - 60)
+            #expect(try await tus.send(.head, stalled, token: guest).status == .ok)
+            app.clock.advance(by: 61)
+            #expect(try await tus.send(.head, stalled, token: guest).status == .notFound)
         }
     }
 

@@ -81,4 +81,76 @@ struct StagingFairnessTests {
             #expect(try await app.services.resumableUploads.sweep() >= created.count - 1)
         }
     }
+
+    @Test(
+        "Nine guests on two networks announcing 50 MB uploads leave room for a third guest; removed, they hold nothing at once",
+        arguments: TestEngine.allCases)
+    func twoNetworksCannotFillAnEvent(engine: TestEngine) async throws {
+        try await TestApp.run(engine, live: true, configure: { $0.trustedProxies = try! TrustedProxies("127.0.0.1") }) { app in
+            // setup: the production's staging room (10 GB: 2.5 GB an event), one event
+            let tus = Tus(app: app)
+            let organizer = try await app.userToken()
+            let event = try await app.createEvent(token: organizer, ["shotsPerGuest": 50])
+            let (eventID, code) = (try #require(event["id"] as? String), try #require(event["code"] as? String))
+            let target = "event:" + eventID
+            func create(_ length: Int, _ token: String, _ address: String) async throws -> APIResponse {
+                try await tus.send(
+                    .post, "/api/v1/uploads", token: token,
+                    [
+                        "X-Forwarded-For": address, "Upload-Length": String(length),
+                        "Upload-Metadata": ResumableUploadTests.metadata(["target": target, "source": "camera"]),
+                    ])
+            }
+            func patch(_ location: String, _ body: Data, _ token: String, _ address: String) async throws -> APIResponse {
+                try await tus.send(
+                    .patch, location, token: token,
+                    ["X-Forwarded-For": address, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream"], body: body)
+            }
+
+            // MUT: seven guests from 127.0.0.2 and two from 127.0.0.3, 20 announcements of 50 MB each, a byte sent to each
+            var attackers: [String] = []
+            var created = 0
+            for (index, address) in (Array(repeating: "127.0.0.2", count: 7) + ["127.0.0.3", "127.0.0.3"]).enumerated() {
+                let guest = try await app.guestToken(code: code, name: "Guest \(index)")
+                attackers.append(guest)
+                for _ in 0..<20 {
+                    let answer = try await create(52_428_800, guest, address)
+                    guard answer.status == .created, let location = answer.headers[.location] else {
+                        #expect(answer.status.code == 507, "\(answer.text)")
+                        continue
+                    }
+                    created += 1
+                    #expect(try await patch(location, Data([0xFF]), guest, address).status == .noContent)
+                }
+            }
+            #expect(created > 0)
+
+            // validate: a third guest, from another address, sends 500 KB, 3 MB and 8 MB
+            let iris = try await app.guestToken(code: code, name: "Iris")
+            let photo = try await TestImages.jpeg(width: 2400, height: 1800)
+            for size in [500_000, 3_000_000, 8_000_000] {
+                let body = photo + Data(count: max(0, size - photo.count))
+                let started = try await create(body.count, iris, "127.0.0.1")
+                #expect(started.status == .created, "\(size): \(started.text)")
+                guard let location = started.headers[.location] else { continue }
+                let sent = try await patch(location, body, iris, "127.0.0.1")
+                #expect(sent.status == .noContent, "\(size): \(sent.text)")
+            }
+
+            // The organizer removes the nine: their unfinished uploads hold nothing from that moment, and are swept
+            let guests = try await app.call(.get, "/api/v1/events/\(eventID)/guests", token: organizer)
+            let items = try #require(guests.json["items"] as? [[String: Any]], "\(guests.text)")
+            for item in items where (item["name"] as? String)?.hasPrefix("Guest ") == true {
+                let id = try #require(item["id"] as? String)
+                #expect(try await app.call(.delete, "/api/v1/events/\(eventID)/guests/\(id)", token: organizer).status == .noContent)
+            }
+            let held = try await app.services.database.read { db in
+                try await ResumableUploadRepository.held(
+                    besides: nil, uploaderID: "", network: "127.0.0.2", eventID: eventID,
+                    live: ResumableUploadService.live(app.clock.now), in: db)
+            }
+            #expect(held.event == 0 && held.network == 0, "\(held)")
+            #expect(try await app.services.resumableUploads.sweep() == created)
+        }
+    }
 }

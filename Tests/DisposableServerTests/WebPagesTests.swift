@@ -153,7 +153,9 @@ struct WebPagesTests {
         ),
         // Devices: app passwords for WebDAV — made (the page shows it), a made-up id revoked is not found.
         PageRow(method: .get, path: "/account/devices", expected: accounts),
-        PageRow(method: .post, path: "/account/devices", form: "name=Phone", expected: statuses(.seeOther, .seeOther, .seeOther, .ok, .ok, .ok)),
+        PageRow(
+            method: .post, path: "/account/devices", form: "name=Phone",
+            expected: statuses(.seeOther, .seeOther, .seeOther, .unprocessableContent, .unprocessableContent, .unprocessableContent)),
         PageRow(
             method: .post, path: "/account/devices/{device}/revoke",
             expected: statuses(.seeOther, .seeOther, .seeOther, .notFound, .notFound, .notFound)

@@ -900,6 +900,7 @@ def devices_checks(organizer, server, check):
     organizer.get(server.base + "/account")
     click_and_load(organizer, organizer.find_element(By.CSS_SELECTOR, "a[href='/account/devices']"), "/account/devices", "the Devices page")
     organizer.find_element(By.ID, "device-name").send_keys("Emma's phone")
+    organizer.find_element(By.ID, "device-current-password").send_keys("a good password")
     organizer.find_element(By.ID, "new-app-password").click()
     secret = wait(organizer, lambda d: next((e.get_attribute("value") for e in d.find_elements(By.ID, "made-password")), None), "the new password")
     assert re.fullmatch(r"([a-z2-9]{4}-){5}[a-z2-9]{4}", secret), secret

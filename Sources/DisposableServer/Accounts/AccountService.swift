@@ -83,9 +83,9 @@ public struct AccountService: Sendable {
 
     /// Checks the credentials and issues a session token. Each attempt takes its tokens before the password is
     /// checked and gets them back when it is right, so only failures count, and parallel ones cannot slip past.
-    func signIn(email rawEmail: String?, password rawPassword: String?, client: String, device: String? = nil) async throws -> (
-        token: String, user: User
-    ) {
+    func signIn(
+        email rawEmail: String?, password rawPassword: String?, client: String, device: String? = nil, continuing identity: Identity? = nil
+    ) async throws -> (token: String, user: User) {
         let email = try Credentials.email(rawEmail)
         let password = try Credentials.loginPassword(rawPassword)
         let ticket = try await loginLimiter.take([.pair(client, email), .address(client), .target(email)])
@@ -98,14 +98,15 @@ public struct AccountService: Sendable {
                 detail: "The email address or the password is wrong. Check them and try again.")
         }
         await loginLimiter.giveBack(ticket)
-        return (try await session(for: user, device: device), user)
+        return (try await session(for: user, device: device, continuing: identity), user)
     }
 
     /// A new session token for an account that just proved who it is (signed in, or registered a moment ago);
-    /// `device` names it on the account's sessions page.
-    func session(for user: User, device: String? = nil) async throws -> String {
-        let now = clock.now
-        return try await tokens.issue(userID: user.id, device: device, now: now)
+    /// `device` names it on the account's sessions page. A guest who signs in goes on as that guest
+    /// (`keepGuest`).
+    func session(for user: User, device: String? = nil, continuing identity: Identity? = nil) async throws -> String {
+        try await keepGuest(identity, for: user)
+        return try await tokens.issue(userID: user.id, device: device, now: clock.now)
     }
 
     /// The account's sessions: device, since when, last seen, and which one is asking.
@@ -200,22 +201,33 @@ public struct AccountService: Sendable {
 
     /// A signed-in user changes their password: the current one first (counted like a log-in) — unless the account
     /// has none yet (its OpenID provider opened it) — then every other session of theirs ends; the one asking stays.
-    func changePassword(of user: User, current: String?, new: String?, keeping tokenHash: String, client: String) async throws {
+    /// Sets a new password and ends the account's other sessions, and its app passwords unless asked to keep them.
+    func changePassword(
+        of user: User, current: String?, new: String?, keeping tokenHash: String, revokingAppPasswords: Bool = true, client: String
+    ) async throws {
         let newPassword = try Credentials.newPassword(new)
+        try await confirmPassword(of: user, current: current, client: client)
+        let newHash = try await passwords.hash(newPassword)
+        try await transactions.transaction { db in
+            try await UserRepository.setPassword(hash: newHash, userID: user.id, in: db)
+            try await AccessTokenRepository.endSessions(userID: user.id, keeping: tokenHash, in: db)
+            if revokingAppPasswords { try await AppPasswordRepository.revokeAll(userID: user.id, in: db) }
+        }
+    }
+
+    /// Checks the account's password typed again (under the log-in limits); an account without one is not asked.
+    func confirmPassword(of user: User, current: String?, client: String) async throws {
         guard let (_, hash) = try await users.findWithPassword(email: user.email) else { throw Problem.notFound("There is no such account.") }
         if hash != PasswordHasher.noPassword {
-            let currentPassword = try Credentials.loginPassword(current)
+            guard let currentPassword = current, !currentPassword.isEmpty else {
+                throw Problem.invalidField("currentPassword", "Please enter your current password.")
+            }
             let ticket = try await loginLimiter.take([.pair(client, user.email), .address(client), .target(user.email)])
             guard try await passwords.verify(currentPassword, hash: hash) else {
                 throw Problem(
                     .forbidden, "wrong-password", title: "Wrong password", detail: "The current password is wrong. Check it and try again.")
             }
             await loginLimiter.giveBack(ticket)
-        }
-        let newHash = try await passwords.hash(newPassword)
-        try await transactions.transaction { db in
-            try await UserRepository.setPassword(hash: newHash, userID: user.id, in: db)
-            try await AccessTokenRepository.endSessions(userID: user.id, keeping: tokenHash, in: db)
         }
     }
 

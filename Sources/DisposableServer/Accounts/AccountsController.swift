@@ -26,7 +26,9 @@ struct AccountsController {
             email: body.email, password: body.password, name: body.name, termsVersion: body.acceptedTerms, client: context.clientAddress,
             language: WebLanguage.of(cookie: nil, acceptLanguage: request.headers[.acceptLanguage]).rawValue)
         {
-        case .created(let user): return try jsonResponse(UserJSON(user), status: .created)
+        case .created(let user):
+            try await accounts.keepGuest(context.identity, for: user)
+            return try jsonResponse(UserJSON(user), status: .created)
         case .confirmationSent: return try jsonResponse(SignUpPending(), status: .accepted)
         }
     }
@@ -34,6 +36,7 @@ struct AccountsController {
     /// The mailed link's token, for a client that shows its own confirmation screen.
     @Sendable func confirm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try await signUps.confirm(token: try context.parameters.require("token"))
+        try await accounts.keepGuest(context.identity, for: user)
         return try jsonResponse(UserJSON(user), status: .created)
     }
 
@@ -41,7 +44,7 @@ struct AccountsController {
         let body = try await request.decodeJSON(LoginRequest.self)
         let (token, user) = try await accounts.signIn(
             email: body.email, password: body.password, client: context.clientAddress,
-            device: DeviceName.from(userAgent: request.headers[.userAgent]))
+            device: DeviceName.from(userAgent: request.headers[.userAgent]), continuing: context.identity)
         var response = try jsonResponse(Session(token: token, user: UserJSON(user)), status: .ok)
         response.setCookie(SessionCookie.make(token, secure: secureCookies))
         return response

@@ -19,7 +19,7 @@ struct AppPasswordController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
-        return try jsonResponse(try await appPasswords.create(try await request.decodeJSON(AppPasswordInput.self), for: user), status: .created)
+        return try jsonResponse(try await appPasswords.create(try await request.decodeJSON(AppPasswordInput.self), for: user, client: context.clientAddress), status: .created)
     }
 
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -29,5 +29,5 @@ struct AppPasswordController {
 }
 
 extension AppPasswordInput: JSONBody {
-    static let fields: Set<String> = ["name"]
+    static let fields: Set<String> = ["name", "currentPassword"]
 }

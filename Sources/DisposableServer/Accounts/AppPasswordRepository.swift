@@ -35,6 +35,11 @@ struct AppPasswordRepository: Sendable {
         }
     }
 
+    /// Revokes all of the account's, inside the transaction that changes its password.
+    static func revokeAll(userID: String, in db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM app_passwords WHERE user_id = \(bind: userID)").run()
+    }
+
     /// Revokes one of the account's; false when it is not theirs.
     func delete(id: String, userID: String) async throws -> Bool {
         try await database.sql { db in

@@ -6,6 +6,8 @@ import Foundation
 /// password is never typed into another app. Wrong ones count against the log-in limits.
 public struct AppPasswordService: Sendable {
     let passwords: AppPasswordRepository
+    /// Asks for the account's password again before one is made.
+    let accounts: AccountService
     let clock: any AppClock
     /// The log-in limiter, shared: guessing an app password is guessing a password.
     let limiter: RateLimiter
@@ -15,8 +17,9 @@ public struct AppPasswordService: Sendable {
     /// The last use is written at most this often per password (clients sign in on every request).
     static let touchEvery: TimeInterval = 60
 
-    func create(_ input: AppPasswordInput, for user: User) async throws -> NewAppPasswordJSON {
+    func create(_ input: AppPasswordInput, for user: User, client: String) async throws -> NewAppPasswordJSON {
         let name = try DisplayName.validate(input.name, max: 60)
+        try await accounts.confirmPassword(of: user, current: input.currentPassword, client: client)
         let secret = Self.generate()
         let record = AppPasswordJSON(id: newID(), name: name, createdAt: clock.now)
         guard try await passwords.insert(record, userID: user.id, secretHash: Self.hash(secret), limit: Self.limit) else {

@@ -39,7 +39,8 @@ struct PasswordController {
         guard let identity = context.identity else { throw Problem.unauthorized }
         let body = try await request.decodeJSON(PasswordChange.self)
         try await accounts.changePassword(
-            of: user, current: body.currentPassword, new: body.newPassword, keeping: identity.tokenHash, client: context.clientAddress)
+            of: user, current: body.currentPassword, new: body.newPassword, keeping: identity.tokenHash,
+            revokingAppPasswords: body.revokeAppPasswords ?? true, client: context.clientAddress)
         return Response(status: .noContent)
     }
 }
@@ -53,5 +54,5 @@ extension NewPasswordRequest: JSONBody {
 }
 
 extension PasswordChange: JSONBody {
-    static let fields: Set<String> = ["currentPassword", "newPassword"]
+    static let fields: Set<String> = ["currentPassword", "newPassword", "revokeAppPasswords"]
 }

@@ -44,6 +44,8 @@ struct PasswordResetRepository: Sendable {
             let userID = try row.decode(column: "user_id", as: String.self)
             try await UserRepository.setPassword(hash: newPasswordHash, userID: userID, in: db)
             try await AccessTokenRepository.endSessions(userID: userID, keeping: nil, in: db)
+            // Whoever made the reset necessary may have made app passwords: they end with the old password.
+            try await AppPasswordRepository.revokeAll(userID: userID, in: db)
             try await db.raw("DELETE FROM password_resets WHERE user_id = \(bind: userID) AND used_at IS NULL").run()
             return true
         }

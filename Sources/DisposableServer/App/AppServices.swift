@@ -108,7 +108,7 @@ public struct AppServices: Sendable {
 
         accounts = AccountService(database: database, clock: clock, configuration: configuration)
         appPasswords = AppPasswordService(
-            passwords: AppPasswordRepository(database: Database(database)), clock: clock, limiter: accounts.loginLimiter)
+            passwords: AppPasswordRepository(database: Database(database)), accounts: accounts, clock: clock, limiter: accounts.loginLimiter)
         let rememberedEvents = RememberedEvents(events: eventRows, recent: recentReads)
         events = EventService(
             events: eventRows, guests: guests, coOrganizers: CoOrganizerRepository(database: Database(database)), passwords: passwords, clock: clock,

@@ -20,15 +20,19 @@ enum RangedBody {
         var partial: ClosedRange<Int64>? = nil
         // Several ranges at once (`bytes=0-1,5-6`) are answered whole, as RFC 9110 §14.2 allows: no reader resumes so.
         if let header = request.headers[.range], !header.contains(","), request.headers[.ifRange].map({ $0 == etag }) ?? true {
-            guard let parsed = ByteRange.parse(header, size: total) else {
+            switch ByteRange.parse(header, size: total) {
+            case .invalid:
+                break
+            case .unsatisfiable:
                 // The answer has no body: it must not claim to be the file's type (nor offer it as a download).
                 headers[.contentRange] = "bytes */\(total)"
                 headers[.contentType] = nil
                 headers[.contentDisposition] = nil
                 return Response(status: .rangeNotSatisfiable, headers: headers)
+            case .range(let parsed):
+                partial = parsed
+                headers[.contentRange] = "bytes \(parsed.lowerBound)-\(parsed.upperBound)/\(total)"
             }
-            partial = parsed
-            headers[.contentRange] = "bytes \(parsed.lowerBound)-\(parsed.upperBound)/\(total)"
         }
         let requested = partial ?? (total > 0 ? 0...(total - 1) : nil)
         let length = requested.map { $0.upperBound - $0.lowerBound + 1 } ?? 0
@@ -44,17 +48,36 @@ enum RangedBody {
     }
 }
 
-/// A single `bytes=` range (the only kind browsers and download managers send for resuming).
-enum ByteRange {
-    static func parse(_ header: String, size: Int64) -> ClosedRange<Int64>? {
-        guard size > 0, header.hasPrefix("bytes="), !header.contains(",") else { return nil }
-        let spec = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard spec.count == 2 else { return nil }
-        switch (Int64(spec[0]), Int64(spec[1])) {
-        case (let start?, let end?) where start <= end && start < size: return start...min(end, size - 1)
-        case (let start?, nil) where spec[1].isEmpty && start < size: return start...(size - 1)
-        case (nil, let suffix?) where spec[0].isEmpty && suffix > 0: return max(0, size - suffix)...(size - 1)
-        default: return nil
+/// A single `bytes=` range (the only kind browsers and download managers send for resuming), read as RFC 9110 §14
+/// says: a header that is not a valid range is ignored (the whole file), a last position past the end is the end,
+/// and only a range that starts past the end (or an empty suffix, or any range of an empty file) is unsatisfiable.
+enum ByteRange: Equatable {
+    case range(ClosedRange<Int64>)
+    case unsatisfiable
+    case invalid
+
+    static func parse(_ header: String, size: Int64) -> ByteRange {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return .invalid }
+        let spec = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
+            .split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return .invalid }
+        let (first, last) = (spec[0], spec[1])
+        switch (position(first), position(last)) {
+        case (let start?, let end?):
+            guard start <= end else { return .invalid }
+            return start < size ? .range(start...min(end, size - 1)) : .unsatisfiable
+        case (let start?, nil) where last.isEmpty:
+            return start < size ? .range(start...(size - 1)) : .unsatisfiable
+        case (nil, let suffix?) where first.isEmpty:
+            return suffix > 0 && size > 0 ? .range(max(0, size - suffix)...(size - 1)) : .unsatisfiable
+        default:
+            return .invalid
         }
+    }
+
+    /// Digits only; a number too long for 64 bits is as good as the largest one (it is past any file's end).
+    private static func position(_ digits: Substring) -> Int64? {
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return Int64(digits) ?? .max
     }
 }

@@ -71,6 +71,31 @@ struct GuestRepository: Sendable {
         }
     }
 
+    /// Gives an account's guest of no account to that account, unless the account is a guest of that event already.
+    static func link(guestID: String, toAccount userID: String, in db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            UPDATE guests SET user_id = \(bind: userID)
+            WHERE id = \(bind: guestID) AND user_id IS NULL AND left_at IS NULL
+              AND NOT EXISTS (
+                SELECT 1 FROM guests other
+                WHERE other.user_id = \(bind: userID) AND other.event_id = guests.event_id AND other.left_at IS NULL)
+            """
+        ).run()
+    }
+
+    /// The account's latest guest in an event, whether still in or gone: joining again is that guest again.
+    func latestMembership(userID: String, eventID: String) async throws -> Guest? {
+        try await database.read { db in
+            try await db.raw(
+                """
+                SELECT * FROM guests WHERE user_id = \(bind: userID) AND event_id = \(bind: eventID)
+                ORDER BY left_at IS NULL DESC, joined_at DESC LIMIT 1
+                """
+            ).first().map { try Self.guest(from: $0) }
+        }
+    }
+
     /// A guest who left comes back in, with their name and the shots they had left, if there is a place for them.
     /// Returns the guest as they are now, or nil when the event is full.
     func comeBack(_ guest: Guest) async throws -> Guest? {

@@ -62,6 +62,14 @@ struct JoinService: Sendable {
                 .notFound, "unknown-code", title: "Unknown code",
                 detail: "No event has this code. Check the code on the card or ask the organizer.")
         }
+        // An account joins an event once: again, it is the same guest (back in if it had left), with the shots it
+        // had left — a new guest would be a new roll.
+        if case .user(let user, _) = identity, let own = try await guests.latestMembership(userID: user.id, eventID: event.id) {
+            guard let back = try await guests.comeBack(own) else { throw Self.full(event) }
+            let tokens = tokens
+            let token = try await transactions.transaction { db in try await tokens.issue(guestID: back.id, now: now, in: db) }
+            return Joined(token: token, guest: back, event: event)
+        }
         if let hash = event.passwordHash {
             guard let password, !password.isEmpty else {
                 throw Problem(
@@ -87,11 +95,7 @@ struct JoinService: Sendable {
             if let termsVersion { try await GuestRepository.recordTerms(guestID: guest.id, version: termsVersion, at: now, in: db) }
             return (try await tokens.issue(guestID: guest.id, now: now, in: db), guest)
         }
-        guard let (token, guest) = joined else {
-            throw Problem(
-                .conflict, "event-full", title: "Event full",
-                detail: "This event is full: it already has the \(event.maxGuests ?? 0) guests the organizer allowed.")
-        }
+        guard let (token, guest) = joined else { throw Self.full(event) }
         return Joined(token: token, guest: guest, event: try await events.find(id: event.id) ?? event)
     }
 
@@ -129,14 +133,16 @@ struct JoinService: Sendable {
             guard let id = try await tokens.heldGuestID(token: token), let guest = try await guests.find(id: id),
                 guest.eventID == event.id, Self.sameName(guest.name, typed: name)
             else { continue }
-            guard let back = try await guests.comeBack(guest) else {
-                throw Problem(
-                    .conflict, "event-full", title: "Event full",
-                    detail: "This event is full: it already has the \(event.maxGuests ?? 0) guests the organizer allowed.")
-            }
+            guard let back = try await guests.comeBack(guest) else { throw Self.full(event) }
             return Joined(token: token, guest: back, event: try await events.find(id: event.id) ?? event)
         }
         return nil
+    }
+
+    static func full(_ event: Event) -> Problem {
+        Problem(
+            .conflict, "event-full", title: "Event full",
+            detail: "This event is full: it already has the \(event.maxGuests ?? 0) guests the organizer allowed.")
     }
 
     /// "Maggie" typed again finds "Maggie" and the "Maggie 2" the event made of a second Maggie.

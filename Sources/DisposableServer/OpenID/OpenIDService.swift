@@ -77,7 +77,8 @@ struct OpenIDService: Sendable {
     /// The provider's answer: `state` must be the one this browser holds (`cookieState`) and not used before, the
     /// code must trade for an ID token signed by the provider, for this client, with this attempt's nonce.
     func finish(
-        state: String?, cookieState: String?, code: String?, error: String?, current: User?, client: String, device: String?
+        state: String?, cookieState: String?, code: String?, error: String?, current: User?, continuing identity: Identity? = nil,
+        client: String, device: String?
     ) async throws -> Outcome {
         guard let state, let cookieState, !state.isEmpty, state.equalsInConstantTime(cookieState),
             let attempt = try await links.take(stateHash: SecretToken.hash(state), now: clock.now)
@@ -98,7 +99,7 @@ struct OpenIDService: Sendable {
             return .linked
         }
         let user = try await account(for: token, client: client)
-        return .signedIn(token: try await accounts.session(for: user, device: device), next: attempt.next)
+        return .signedIn(token: try await accounts.session(for: user, device: device, continuing: identity), next: attempt.next)
     }
 
     private func idToken(code: String, attempt: OpenIDRepository.Attempt) async throws -> IDToken {

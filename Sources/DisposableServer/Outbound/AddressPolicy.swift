@@ -33,6 +33,11 @@ struct AddressPolicy: Sendable {
         if IPAddress.bytes(bare) != nil || Self.looksNumeric(bare) {
             return "The address must be a server's name, not a numeric address."
         }
+        // A single label (`vm`, `router`) is found through the machine's search domains, a trailing dot skips the
+        // suffix checks above: both name this network's machines, never a public service.
+        if !bare.contains(".") || bare.hasSuffix(".") {
+            return "The address must be a public server's full name (like push.example.com)."
+        }
         return nil
     }
 

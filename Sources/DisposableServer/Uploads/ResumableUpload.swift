@@ -22,7 +22,7 @@ struct ResumableUpload: Sendable {
     let metadata: String
     let createdAt: Date
     let expiresAt: Date
-    /// The bytes it may have on the server's disk (what it received plus an allowance, or a PATCH's grant).
+    /// The bytes it may have on the server's disk: an allowance until its first bytes, then what it received, or a PATCH's grant.
     let held: Int64
     /// The sender's network, for its cap.
     let network: String

@@ -23,12 +23,14 @@ struct ResumableUploadRepository: Sendable {
         let network: String
     }
 
-    /// What unfinished uploads hold, on the whole disk and by one sender, network and event.
+    /// What unfinished uploads hold, on the whole disk and by one sender, network and event, and by that network in
+    /// that event.
     struct Held: Sendable {
         let instance: Int64
         let sender: Int64
         let network: Int64
         let event: Int64
+        let networkInEvent: Int64
     }
 
     /// Admissions and grants one at a time until the caller's transaction ends (PostgreSQL: an advisory lock; SQLite's
@@ -37,13 +39,15 @@ struct ResumableUploadRepository: Sendable {
         if database.kind == .postgres { try await db.raw("SELECT pg_advisory_xact_lock(74042028)").run() }
     }
 
-    /// Rows of unfinished uploads still under way at `now`: not finished, not expired, and begun or young. An upload
-    /// no PATCH began `idle` after its creation is given up.
+    /// Rows of unfinished uploads still under way at `now`: not finished, not expired, begun or young, and sent by
+    /// a guest still in the event. An upload no PATCH began `idle` after its creation is given up; a removed guest's
+    /// hold nothing from the moment they are removed.
     static func live(_ now: Date, idle: TimeInterval) -> SQLQueryString {
         let ms = now.millisecondsSince1970
         return """
             r.photo_id IS NULL AND r.expires_at > \(bind: ms)
             AND (r.patched_at IS NOT NULL OR r.received > 0 OR r.created_at > \(bind: ms - Int64(idle * 1000)))
+            AND NOT EXISTS (SELECT 1 FROM guests g WHERE (g.id = r.uploader_id OR g.id = r.guest_id) AND g.left_at IS NOT NULL)
             """
     }
 
@@ -76,12 +80,17 @@ struct ResumableUploadRepository: Sendable {
             SELECT CAST(COALESCE(SUM(r.held), 0) AS BIGINT) AS instance,
                 CAST(COALESCE(SUM(CASE WHEN r.uploader_id = \(bind: uploaderID) THEN r.held ELSE 0 END), 0) AS BIGINT) AS sender,
                 CAST(COALESCE(SUM(CASE WHEN r.network = \(bind: network) THEN r.held ELSE 0 END), 0) AS BIGINT) AS network,
-                CAST(COALESCE(SUM(CASE WHEN r.target <> 'library' AND r.event_id = \(bind: eventID) THEN r.held ELSE 0 END), 0) AS BIGINT) AS event
+                CAST(COALESCE(SUM(CASE WHEN r.target <> 'library' AND r.event_id = \(bind: eventID) THEN r.held ELSE 0 END), 0) AS BIGINT) AS event,
+                CAST(COALESCE(SUM(
+                    CASE WHEN r.target <> 'library' AND r.event_id = \(bind: eventID) AND r.network = \(bind: network) THEN r.held ELSE 0 END
+                ), 0) AS BIGINT) AS network_in_event
             FROM resumable_uploads r WHERE \(live) AND r.id <> \(bind: id ?? "")
             """
         ).first()
         let value = { (column: String) in try row?.decode(column: column, as: Int64.self) ?? 0 }
-        return Held(instance: try value("instance"), sender: try value("sender"), network: try value("network"), event: try value("event"))
+        return Held(
+            instance: try value("instance"), sender: try value("sender"), network: try value("network"), event: try value("event"),
+            networkInEvent: try value("network_in_event"))
     }
 
     /// Holds one of the guest's shots for the upload; false when none is left.
@@ -102,20 +111,34 @@ struct ResumableUploadRepository: Sendable {
         ).run()
     }
 
-    /// What the upload holds from now, and since when its bytes began to arrive.
-    static func setHeld(_ id: String, held: Int64, now: Date, in db: any SQLDatabase) async throws {
+    /// What the upload holds from now, since when its bytes began to arrive, and until when it waits for them.
+    static func setHeld(_ id: String, held: Int64, now: Date, expiresAt: Date, in db: any SQLDatabase) async throws {
         try await db.raw(
             """
-            UPDATE resumable_uploads SET held = \(bind: held), patched_at = COALESCE(patched_at, \(bind: now.millisecondsSince1970))
+            UPDATE resumable_uploads SET held = \(bind: held), patched_at = COALESCE(patched_at, \(bind: now.millisecondsSince1970)),
+                expires_at = \(bind: expiresAt.millisecondsSince1970)
             WHERE id = \(bind: id)
             """
         ).run()
     }
 
-    /// Records what is durable (fsynced), and what the upload holds from now.
-    func recordReceived(_ id: String, received: Int64, held: Int64) async throws {
+    /// Records what is durable (fsynced), what the upload holds from now, and until when it waits for more.
+    func recordReceived(_ id: String, received: Int64, held: Int64, expiresAt: Date) async throws {
         try await database.sql { db in
-            try await db.raw("UPDATE resumable_uploads SET received = \(bind: received), held = \(bind: held) WHERE id = \(bind: id)").run()
+            try await db.raw(
+                """
+                UPDATE resumable_uploads SET received = \(bind: received), held = \(bind: held),
+                    expires_at = \(bind: expiresAt.millisecondsSince1970)
+                WHERE id = \(bind: id)
+                """
+            ).run()
+        }
+    }
+
+    /// Moves the upload's expiry while its bytes arrive.
+    func extend(_ id: String, until expiresAt: Date) async throws {
+        try await database.sql { db in
+            try await db.raw("UPDATE resumable_uploads SET expires_at = \(bind: expiresAt.millisecondsSince1970) WHERE id = \(bind: id)").run()
         }
     }
 
@@ -141,14 +164,18 @@ struct ResumableUploadRepository: Sendable {
         }
     }
 
-    /// Uploads past their expiry, and those left empty since before `idleSince`.
+    /// Uploads past their expiry, those left empty since before `idleSince`, and unfinished ones of guests who left
+    /// or were removed.
     func due(now: Date, idleSince: Date) async throws -> [ResumableUpload] {
         try await database.read { db in
             try await db.raw(
                 """
-                SELECT * FROM resumable_uploads
-                WHERE expires_at <= \(bind: now.millisecondsSince1970)
-                    OR (photo_id IS NULL AND received = 0 AND patched_at IS NULL AND created_at <= \(bind: idleSince.millisecondsSince1970))
+                SELECT * FROM resumable_uploads r
+                WHERE r.expires_at <= \(bind: now.millisecondsSince1970)
+                    OR (r.photo_id IS NULL AND r.received = 0 AND r.patched_at IS NULL
+                        AND r.created_at <= \(bind: idleSince.millisecondsSince1970))
+                    OR (r.photo_id IS NULL
+                        AND EXISTS (SELECT 1 FROM guests g WHERE (g.id = r.uploader_id OR g.id = r.guest_id) AND g.left_at IS NOT NULL))
                 """
             ).all().map(ResumableUpload.init(row:))
         }

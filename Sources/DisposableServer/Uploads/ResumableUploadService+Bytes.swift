@@ -49,21 +49,21 @@ extension ResumableUploadService {
         do {
             count = try await task.value
         } catch {
-            try await release(upload.id, received: upload.received, granted: held)
+            try await release(upload.id, received: upload.received, createdAt: upload.createdAt)
             throw error
         }
         let received = upload.received + count
-        try await release(upload.id, received: received, granted: held)
+        try await release(upload.id, received: received, createdAt: upload.createdAt)
         let updated = try await find(upload.id) ?? upload
         guard updated.isComplete else { return Progress(upload: updated, made: nil) }
         return try await finish(updated, destination)
     }
 
-    /// Records what is durable, and what the upload holds from now: that plus the allowance, within what it was
-    /// granted (a reservation is never raised here, only by `grant` under the caps).
-    private func release(_ id: String, received: Int64, granted: Int64) async throws {
-        let held = max(received, min(granted, received + Self.allowance))
-        try await rows.recordReceived(id, received: received, held: held)
+    /// Records what is durable, and what the upload holds from now: only that — the next PATCH asks for room
+    /// again under the caps, so uploads left a byte short hold no room they do not use.
+    private func release(_ id: String, received: Int64, createdAt: Date) async throws {
+        try await rows.recordReceived(
+            id, received: received, held: received, expiresAt: Self.expiry(createdAt: createdAt, now: clock.now))
     }
 
     /// Writes the body after the durable bytes, up to `held` bytes in all; returns how many it kept (all of them,
@@ -82,9 +82,15 @@ extension ResumableUploadService {
         var count: Int64 = 0
         var pending = ByteBuffer()
         var interrupted: (any Error)? = nil
+        // A PATCH that streams for long keeps its upload from expiring.
+        var extendedAt = clock.now
         do {
             for try await chunk in body {
                 if Task.isCancelled { break }
+                if clock.now.timeIntervalSince(extendedAt) >= 60 {
+                    extendedAt = clock.now
+                    try await rows.extend(upload.id, until: Self.expiry(createdAt: upload.createdAt, now: extendedAt))
+                }
                 count += Int64(chunk.readableBytes)
                 guard start + count <= upload.length else {
                     throw Problem(

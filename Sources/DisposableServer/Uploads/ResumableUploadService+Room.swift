@@ -5,8 +5,9 @@ import SQLKit
 
 /// The room an unfinished upload takes: a place among its sender's unfinished uploads, its announced length on an
 /// account's quota, and bytes on the server's staging disk — counted by what it *holds* (what it received plus a
-/// bounded allowance, raised while a PATCH streams), never by what it announced, and capped per sender, per
-/// network and per event, so that one guest's announcements cannot refuse everyone else's uploads.
+/// bounded allowance until its first bytes, raised while a PATCH streams), never by what it announced, and capped per
+/// sender, per network and per event — and within an event, a network takes at most half of what the others leave —
+/// so that one guest's or one network's announcements cannot refuse everyone else's uploads.
 extension ResumableUploadService {
     /// What an upload may hold beyond what it received before a PATCH asks for more.
     static let allowance: Int64 = 16 << 20
@@ -74,7 +75,7 @@ extension ResumableUploadService {
         }
         let held = try await ResumableUploadRepository.held(
             besides: nil, uploaderID: room.uploaderID, network: room.network, eventID: room.eventID, live: live, in: db)
-        try check(held, adding: min(room.length, Self.allowance))
+        try check(held, adding: min(room.length, Self.allowance), toEvent: !room.eventID.isEmpty)
     }
 
     /// Before a PATCH's bytes: raises what the upload holds to as much of its length as the caps leave free (in a
@@ -88,20 +89,30 @@ extension ResumableUploadService {
                 besides: upload.id, uploaderID: upload.uploaderID, network: upload.network, eventID: upload.target == "library" ? "" : upload.placeID,
                 live: Self.live(now), in: db)
             let free = min(
-                caps.instance - others.instance, caps.sender - others.sender, caps.network - others.network, caps.event - others.event)
+                caps.instance - others.instance, caps.sender - others.sender, caps.network - others.network, caps.event - others.event,
+                upload.target == "library" ? .max : Self.networkShare(in: caps.event, held: others) - others.networkInEvent)
             // Never less than it held already: the caps bound what others may add, not what this one had.
             let held = min(upload.length, max(upload.held, free))
-            try await ResumableUploadRepository.setHeld(upload.id, held: held, now: now, in: db)
+            try await ResumableUploadRepository.setHeld(
+                upload.id, held: held, now: now, expiresAt: Self.expiry(createdAt: upload.createdAt, now: now), in: db)
             return held
         }
     }
 
-    private func check(_ held: ResumableUploadRepository.Held, adding bytes: Int64) throws {
+    private func check(_ held: ResumableUploadRepository.Held, adding bytes: Int64, toEvent: Bool) throws {
         let caps = caps
         guard held.instance + bytes <= caps.instance else { throw Self.stagingFull }
-        guard held.sender + bytes <= caps.sender, held.network + bytes <= caps.network, held.event + bytes <= caps.event else {
+        guard held.sender + bytes <= caps.sender, held.network + bytes <= caps.network, held.event + bytes <= caps.event,
+            !toEvent || held.networkInEvent + bytes <= Self.networkShare(in: caps.event, held: held)
+        else {
             throw Self.ownShareFull
         }
+    }
+
+    /// What one network may hold of an event's room: half of what the other networks leave. However many networks
+    /// (or guests behind them) announce uploads, the last half of the free room stays for a network that has none.
+    static func networkShare(in eventRoom: Int64, held: ResumableUploadRepository.Held) -> Int64 {
+        (eventRoom - (held.event - held.networkInEvent)) / 2
     }
 
     static let stagingFull = Problem(

@@ -21,6 +21,12 @@ struct ResumableUploadService: Sendable {
     let maxStagedBytes: Int64
     /// How long an upload may take, from its creation: bytes trickled in never extend it.
     static let lifetime: TimeInterval = 24 * 3600
+    /// An upload that receives nothing this long is given up (its room and shot free again): each PATCH moves its
+    /// expiry, within `lifetime`. A phone that slept longer starts the file again.
+    static let stallLimit: TimeInterval = 15 * 60
+
+    /// When an upload that made progress at `now` expires.
+    static func expiry(createdAt: Date, now: Date) -> Date { min(createdAt + lifetime, now + stallLimit) }
     /// Uploads one sender may have under way at once: each holds a file (and maybe a shot) for up to a day.
     static let maxUnfinished = 20
 
@@ -114,7 +120,7 @@ struct ResumableUploadService: Sendable {
             let row = ResumableUploadRepository.NewUpload(
                 id: id, placeID: placeID, uploaderID: admission.uploaderID, guestID: admission.heldShot?.guestID, length: length,
                 idempotencyKey: key, source: admission.source.rawValue, metadata: metadataHeader ?? "", createdAt: now,
-                expiresAt: now + Self.lifetime, target: target.name, held: min(length, Self.allowance), network: network)
+                expiresAt: Self.expiry(createdAt: now, now: now), target: target.name, held: min(length, Self.allowance), network: network)
             try await transactions.transaction { db in
                 try await admit(room, byOrganizer: admission.byOrganizer, now: now, in: db)
                 if let (guestID, shots) = admission.heldShot {
@@ -232,6 +238,6 @@ extension Problem {
     static let uploadGone = Problem(
         .notFound, "upload-not-found", title: "No such upload",
         detail:
-            "This upload does not exist, or it expired (a day after it began, or minutes after it began without a byte). Start it again from the beginning."
+            "This upload does not exist, or it expired (a day after it began, or minutes after its last bytes). Start it again from the beginning."
     )
 }

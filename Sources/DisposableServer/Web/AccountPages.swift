@@ -115,7 +115,8 @@ struct AccountPages {
         }
         do {
             try await accounts.changePassword(
-                of: user, current: form["currentPassword"], new: form["newPassword"], keeping: hash, client: context.clientAddress)
+                of: user, current: form["currentPassword"], new: form["newPassword"], keeping: hash,
+                revokingAppPasswords: form["revokeAppPasswords"] != nil, client: context.clientAddress)
             return WebRequest.redirect("/account?done=password")
         } catch let problem as Problem {
             return try await render(web, user: user, current: hash, notice: nil, error: web.problemMessage(problem), status: problem.status)

@@ -30,7 +30,8 @@ struct DevicePages {
         let web = WebRequest(request, context: context)
         let form = try await WebForm.read(request)
         do {
-            let made = try await appPasswords.create(AppPasswordInput(name: form["name"] ?? ""), for: user)
+            let made = try await appPasswords.create(
+                AppPasswordInput(name: form["name"] ?? "", currentPassword: form["currentPassword"]), for: user, client: context.clientAddress)
             // Rendered, not redirected to: the password must not be kept in an address or the history.
             return try await render(web, user: user, made: made)
         } catch let problem as Problem {
@@ -62,7 +63,8 @@ struct DevicePages {
             "devices", title: web.t("devices_title"),
             model: DevicesPage(
                 davAddress: davAddress, email: user.email, made: made.map { .init(name: $0.name, password: $0.password) },
-                passwords: passwords, hasPasswords: !passwords.isEmpty, full: passwords.count >= AppPasswordService.limit,
+                passwords: passwords, hasPasswords: !passwords.isEmpty, asksPassword: try await appPasswords.accounts.hasPassword(user),
+                full: passwords.count >= AppPasswordService.limit,
                 notice: notice, error: error),
             status: status)
     }
@@ -88,6 +90,8 @@ struct DevicesPage: Sendable {
     let made: Made?
     let passwords: [Password]
     let hasPasswords: Bool
+    /// The account's password is asked before a new one is made (an account with none is not asked).
+    let asksPassword: Bool
     /// The account has as many as it may.
     let full: Bool
     let notice: String?

@@ -63,7 +63,8 @@ struct OpenIDPages {
         do {
             let outcome = try await openID.finish(
                 state: query.get("state"), cookieState: request.cookies[Self.stateCookie]?.value, code: query.get("code"), error: query.get("error"),
-                current: current, client: context.clientAddress, device: DeviceName.from(userAgent: request.headers[.userAgent]))
+                current: current, continuing: context.identity, client: context.clientAddress,
+                device: DeviceName.from(userAgent: request.headers[.userAgent]))
             switch outcome {
             case .signedIn(let token, let next):
                 return WebRequest.redirect(next, cookies: [cookie(""), SessionCookie.make(token, secure: secure)])

@@ -54,7 +54,7 @@ struct OrganizerPages {
         do {
             let (token, _) = try await accounts.signIn(
                 email: form["email"], password: form["password"], client: context.clientAddress,
-                device: DeviceName.from(userAgent: request.headers[.userAgent]))
+                device: DeviceName.from(userAgent: request.headers[.userAgent]), continuing: context.identity)
             return WebRequest.redirect(nextPath(form["next"]), cookies: [SessionCookie.make(token, secure: secure)])
         } catch let problem as Problem {
             return web.page(

@@ -41,6 +41,8 @@ struct LayoutView: Sendable {
     let asset: [String: String]
     let languages: [LanguageLink]
     let user: SignedIn?
+    /// "Log in" brings a guest back to their event's page: signing up or in there keeps them that guest.
+    let loginLink: String
     /// `light` or `dark` when the signed-in account chose one; nil follows the device.
     let appearance: String?
     /// The signed-in account's zone, which the scripts show times in; nil: the browser's.

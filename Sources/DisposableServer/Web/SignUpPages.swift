@@ -40,7 +40,7 @@ struct SignUpPages {
                 language: web.language.rawValue)
             {
             case .created(let user):
-                return try await signIn(user, request, next: form["next"])
+                return try await signIn(user, request, context, next: form["next"])
             case .confirmationSent:
                 return web.page("register", title: web.t("register_title"), model: model(web, error: nil, sent: true))
             }
@@ -64,7 +64,7 @@ struct SignUpPages {
         let web = WebRequest(request, context: context)
         let token = try context.parameters.require("token")
         do {
-            return try await signIn(try await signUps.confirm(token: token), request)
+            return try await signIn(try await signUps.confirm(token: token), request, context)
         } catch let problem as Problem {
             if problem.slug == SignUpService.expired.slug { return expired(web) }
             return web.page(
@@ -74,8 +74,10 @@ struct SignUpPages {
     }
 
     /// Signs the new account in and goes on to `next` (a local path only: an invitation to co-organize), else to the events.
-    private func signIn(_ user: User, _ request: Request, next: String? = nil) async throws -> Response {
-        let token = try await accounts.session(for: user, device: DeviceName.from(userAgent: request.headers[.userAgent]))
+    /// A guest who signs up goes on as that guest (`AccountService.keepGuest`).
+    private func signIn(_ user: User, _ request: Request, _ context: AppRequestContext, next: String? = nil) async throws -> Response {
+        let token = try await accounts.session(
+            for: user, device: DeviceName.from(userAgent: request.headers[.userAgent]), continuing: context.identity)
         return WebRequest.redirect(LocalPath.safe(next) ?? "/events", cookies: [SessionCookie.make(token, secure: secure)])
     }
 

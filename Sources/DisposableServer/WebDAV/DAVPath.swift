@@ -2,8 +2,8 @@ import Foundation
 
 /// A place under `/dav/`, checked: what a client may name. The raw request path is split and each segment
 /// percent-decoded once; a segment that decodes to a slash, `.` or `..`, a NUL or another control or invisible
-/// formatting character (a bidirectional override), or that is too long, refuses the request — nothing is
-/// normalised into something else.
+/// formatting character (a bidirectional override), or that is too long, refuses the request. Names are kept in
+/// Unicode's composed form (NFC): a Mac sends "é" decomposed, Windows and Linux composed, and both name one file.
 enum DAVPath: Equatable, Sendable {
     /// `/dav/`: the two trees.
     case root
@@ -49,7 +49,7 @@ enum DAVPath: Equatable, Sendable {
     struct NotFound: Error {}
 
     private static func segment(_ raw: Substring) throws -> String {
-        guard let decoded = raw.removingPercentEncoding else { throw Refused(reason: "A name is not valid percent-encoded UTF-8.") }
+        guard let decoded = raw.removingPercentEncoding?.precomposedStringWithCanonicalMapping else { throw Refused(reason: "A name is not valid percent-encoded UTF-8.") }
         guard decoded.utf8.count <= maxSegmentBytes else { throw Refused(reason: "A name is longer than \(maxSegmentBytes) bytes.") }
         guard decoded != ".", decoded != "..", !decoded.contains("/"), !decoded.contains("\\") else {
             throw Refused(reason: "A name may not be “.” or “..” nor hold a slash.")

@@ -3,7 +3,8 @@ import Hummingbird
 import NIOCore
 
 /// COPY and MOVE within the library's tree (RFC 4918 §9.8, §9.9): 412 when the destination exists and may not be
-/// overwritten, 409 without the destination's folder, 403 onto itself or into itself.
+/// overwritten, 409 without the destination's folder, 403 onto itself, into itself or onto a folder that holds it
+/// (replacing that folder would delete the source before it is read).
 extension DAVService {
     /// MOVE: one statement renames the path and everything below; true when the destination is new.
     func move(_ from: String, to: String, overwrite: Bool, for user: User) async throws -> Bool {
@@ -52,6 +53,11 @@ extension DAVService {
         guard try await entries.entry(userID: user.id, path: from) != nil else { throw Self.nothingHere }
         guard from != to, !LibraryPath.isWithin(to, from) else {
             throw Problem(.forbidden, "dav-same-place", title: "Into itself", detail: "A path cannot be copied or moved onto or into itself.")
+        }
+        guard !LibraryPath.isWithin(from, to) else {
+            throw Problem(
+                .forbidden, "dav-onto-ancestor", title: "Onto its own folder",
+                detail: "A path cannot be copied or moved onto a folder that holds it.")
         }
         try await requireFolder(LibraryPath.parent(to), for: user)
         let existed = try await entries.entry(userID: user.id, path: to) != nil

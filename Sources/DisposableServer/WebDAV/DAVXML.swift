@@ -79,10 +79,17 @@ enum DAVXML {
 
     static func parse(_ body: Data) throws -> Element {
         guard body.count <= maxBody else { throw Malformed(reason: "The body is larger than 64 KB.") }
+        // UTF-8 only (what every WebDAV client sends): in UTF-16 or UTF-7 a DTD would not look like one below, and
+        // the parser would read it all the same.
+        guard let text = String(data: body, encoding: .utf8), !text.contains("\u{0}") else {
+            throw Malformed(reason: "The body must be UTF-8 XML.")
+        }
+        if let declared = declaredEncoding(text), !["utf-8", "utf8", "us-ascii"].contains(declared.lowercased()) {
+            throw Malformed(reason: "The body must be UTF-8 XML.")
+        }
         // A DTD is how entities are declared: none is needed by WebDAV, and none is read.
-        if body.range(of: Data("<!DOCTYPE".utf8)) != nil || body.range(of: Data("<!ENTITY".utf8)) != nil
-            || body.range(of: Data("<!doctype".utf8)) != nil
-        {
+        let upper = text.uppercased()
+        if upper.contains("<!DOCTYPE") || upper.contains("<!ENTITY") {
             throw Malformed(reason: "Document type declarations are not accepted.")
         }
         let reader = Reader()
@@ -95,6 +102,17 @@ enum DAVXML {
             throw Malformed(reason: reader.failure ?? "The body is not well-formed XML.")
         }
         return root
+    }
+
+    /// The `encoding` an XML declaration names, if the body starts with one.
+    private static func declaredEncoding(_ text: String) -> String? {
+        let start = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        guard start.hasPrefix("<?xml"), let end = start.firstRange(of: "?>") else { return nil }
+        let declaration = start[..<end.lowerBound]
+        guard let key = declaration.firstRange(of: "encoding") else { return nil }
+        let rest = declaration[key.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote })
     }
 
     private final class Reader: NSObject, XMLParserDelegate {

@@ -22,8 +22,8 @@ extension TestApp {
     }
 
     /// Makes an app password for the account of `token`; returns it.
-    func appPassword(token: String, name: String = "Ana's phone") async throws -> String {
-        let made = try await call(.post, "/api/v1/me/app-passwords", json: ["name": name], token: token)
+    func appPassword(token: String, name: String = "Ana's phone", password: String = "correct horse") async throws -> String {
+        let made = try await call(.post, "/api/v1/me/app-passwords", json: ["name": name, "currentPassword": password], token: token)
         return try #require(made.string("password"), "\(made.text)")
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import DisposableServer
+
+/// What a WebDAV client could do to a library by mistake or on purpose: copy a file onto the folder that holds it,
+/// send a body in another encoding, name one file in two Unicode forms.
+@Suite("WebDAV safety")
+struct WebDAVSafetyTests {
+    @Test("COPY or MOVE of a file onto the folder that holds it is refused and nothing is deleted", arguments: ["COPY", "MOVE"])
+    func ontoOwnFolder(method: String) async throws {
+        try await TestApp.run(.sqlite) { app in
+            // setup
+            let (token, dav) = try await app.davAccount(email: "ana@example.com")
+            let photo = try await TestImages.jpeg(width: 400, height: 300)
+            #expect(try await dav("MKCOL", "/dav/library/t").status == .created)
+            #expect(try await dav("MKCOL", "/dav/library/t/sub").status == .created)
+            #expect(try await dav("PUT", "/dav/library/t/sub/p.jpg", body: photo).status == .created)
+            #expect(try await dav("PUT", "/dav/library/t/sub/notes.txt", body: "keep me").status == .created)
+
+            // MUT
+            for target in ["t/sub", "t", ""] {
+                let destination: HTTPFields = [.init("Destination")!: "http://disposable.test/dav/library/\(target)"]
+                let answer = try await dav(method, "/dav/library/t/sub/p.jpg", headers: destination)
+
+                // validate
+                #expect(answer.status == .forbidden, "\(method) onto /\(target): \(answer.status)")
+            }
+            #expect(Data(buffer: try await dav("GET", "/dav/library/t/sub/p.jpg").body) == photo)
+            #expect(String(buffer: try await dav("GET", "/dav/library/t/sub/notes.txt").body) == "keep me")
+            #expect(LibraryTests.ids(try await app.call(.get, "/api/v1/library/assets", token: token)).count == 1)
+            #expect(LibraryTests.ids(try await app.call(.get, "/api/v1/library/trash", token: token)).isEmpty)
+        }
+    }
+
+    @Test("A PROPPATCH or PROPFIND body that is not UTF-8 is refused, so no DTD hides in another encoding")
+    func onlyUTF8Bodies() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let (_, dav) = try await app.davAccount(email: "ana@example.com")
+            #expect(try await dav("PUT", "/dav/library/mine.txt", body: "ana").status == .created)
+            let hostile = """
+                <?xml version="1.0" encoding="UTF-16"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+                <D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><Z:note xmlns:Z="urn:z">&x;</Z:note></D:prop></D:set></D:propertyupdate>
+                """
+            var utf16 = Data([0xFF, 0xFE])
+            utf16.append(hostile.data(using: .utf16LittleEndian)!)
+            #expect(try await dav("PROPPATCH", "/dav/library/mine.txt", body: utf16).status == .badRequest)
+            #expect(try await dav("PROPPATCH", "/dav/library/mine.txt", body: hostile.data(using: .utf16BigEndian)!).status == .badRequest)
+            let utf7 = #"<?xml version="1.0" encoding="UTF-7"?>+ADw-!DOCTYPE r+AD4-<D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>"#
+            #expect(try await dav("PROPFIND", "/dav/library/", headers: WebDAVTests.depth1, body: utf7).status == .badRequest)
+            let lower = #"<?xml version="1.0"?><!doctype r><D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>"#
+            #expect(try await dav("PROPFIND", "/dav/library/", headers: WebDAVTests.depth1, body: lower).status == .badRequest)
+            // UTF-8, declared or not, is read
+            let fine = #"<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>"#
+            #expect(try await dav("PROPFIND", "/dav/library/", headers: WebDAVTests.depth1, body: fine).status.code == 207)
+        }
+    }
+
+    @Test("A name sent composed (NFC) or decomposed (NFD) is one file, and MOVE between the two forms is not refused")
+    func oneNormalForm() async throws {
+        try await TestApp.run(.sqlite) { app in
+            let (_, dav) = try await app.davAccount(email: "ana@example.com")
+            let composed = "caf%C3%A9.txt"  // é as one code point
+            let decomposed = "cafe%CC%81.txt"  // e + combining acute accent, as macOS writes it
+            #expect(try await dav("PUT", "/dav/library/\(decomposed)", body: "one").status == .created)
+            #expect(try await dav("PUT", "/dav/library/\(composed)", body: "two").status == .noContent)
+            #expect(String(buffer: try await dav("GET", "/dav/library/\(decomposed)").body) == "two")
+            let listing = String(buffer: try await dav("PROPFIND", "/dav/library/", headers: WebDAVTests.depth1).body)
+            #expect(listing.components(separatedBy: "<D:href>").count - 1 == 2, "\(listing)")  // the library and one file
+            #expect(listing.contains("/dav/library/\(composed)"), "\(listing)")
+            // A move from one form to the other names the same place: onto itself
+            let onto: HTTPFields = [.init("Destination")!: "http://disposable.test/dav/library/\(composed)"]
+            #expect(try await dav("MOVE", "/dav/library/\(decomposed)", headers: onto).status == .forbidden)
+            #expect(try await dav("GET", "/dav/library/\(composed)").status == .ok)
+        }
+    }
+}
