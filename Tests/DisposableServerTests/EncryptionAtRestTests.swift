@@ -109,6 +109,52 @@ struct EncryptionAtRestTests {
     }
 
     /// Every file of the instance's storage, by key, as stored.
+    @Test("An unfinished upload sent in pieces and its first look are sealed on disk too; finished, the photo is whole")
+    func stagedBytesSealed() async throws {
+        let photo = try await TestImages.structured(width: 1600, height: 1200)
+        let firstLook = try await TestImages.firstLook(of: photo)
+        try await TestApp.run(.sqlite, configure: { $0.storageKey = Self.randomKey() }) { app in
+            // setup
+            let f = try await UploadTests.fixture(app)
+            let tus = ResumableUploadLimitsTests.Tus(app: app)
+            let created = try await tus.send(
+                .post, "/api/v1/uploads", token: f.guest,
+                ["Upload-Length": String(photo.count), "Upload-Metadata": ResumableUploadTests.metadata(["event": f.event, "source": "camera"])])
+            let location = try #require(created.headers[.location], "\(created.text)")
+            let stream = "application/offset+octet-stream"
+
+            // MUT: pieces that do not end on a segment's edge, and the first look
+            var offset = 0
+            for size in [5000, 70_000, 131_072] {
+                let piece = photo[offset..<(offset + size)]
+                let sent = try await tus.send(.patch, location, token: f.guest, ["Upload-Offset": String(offset), "Content-Type": stream], body: piece)
+                #expect(sent.status == .noContent, "\(sent.text)")
+                offset += size
+            }
+            #expect(
+                try await tus.send(.put, location + "/first-look", token: f.guest, ["Content-Type": "image/jpeg"], body: firstLook).status == .noContent)
+
+            // validate: nothing in the uploads' folder is a JPEG or holds the photo's or the first look's bytes
+            let folder = app.services.configuration.resumableUploadsDirectory
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(files.count == 2, "\(files)")
+            for name in files {
+                let bytes = try Data(contentsOf: folder.appendingPathComponent(name))
+                #expect(!bytes.starts(with: [0xFF, 0xD8, 0xFF]), "\(name) is a readable JPEG")
+                #expect(bytes.range(of: photo[100_000..<100_064]) == nil && bytes.range(of: photo[2000..<2064]) == nil, "\(name)")
+                #expect(bytes.range(of: firstLook[1000..<1064]) == nil, "\(name)")
+            }
+            let head = try await tus.send(.head, location, token: f.guest)
+            #expect(head.headers[.init("Upload-Offset")!] == String(offset))
+            // The rest, and the photo is the one sent, byte for byte, shown at once with its first look
+            let last = try await tus.send(
+                .patch, location, token: f.guest, ["Upload-Offset": String(offset), "Content-Type": stream], body: photo.dropFirst(offset))
+            let id = try #require(last.headers[.init("X-Photo-ID")!], "\(last.text)")
+            #expect(Data(buffer: try await app.call(.get, "/api/v1/photos/\(id)/original", token: f.guest).body) == photo)
+            #expect(try await app.call(.get, "/api/v1/photos/\(id)", token: f.guest).json["firstLook"] as? Bool == true)
+        }
+    }
+
     static func storedBytes(_ app: TestApp) async throws -> [String: Data] {
         let stored = try makeStoredBlobStore(app.services.configuration.data)
         var found: [String: Data] = [:]

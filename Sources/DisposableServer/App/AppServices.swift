@@ -219,7 +219,8 @@ public struct AppServices: Sendable {
         resumableUploads = try ResumableUploadService(
             transactions: Transactions(database), rows: ResumableUploadRepository(database: Database(database)),
             targets: [EventPhotoUploads(photos: photos), LibraryUploads(library: library)], staging: staging,
-            directory: configuration.resumableUploadsDirectory, maxStagedBytes: configuration.maxStagedBytes, clock: clock)
+            directory: configuration.resumableUploadsDirectory, maxStagedBytes: configuration.maxStagedBytes,
+            storageKey: configuration.data.storageKey, clock: clock)
         retention = RetentionSweeper(
             deletion: deletion, pendingWrites: pendingWrites, tokens: accounts.tokens, guests: guests,
             uploads: resumableUploads, library: library,

@@ -30,10 +30,15 @@ struct SealedBlob {
     /// The sealing a header describes; nil when the bytes are not a sealed blob's header (a blob written before
     /// encryption was turned on).
     static func opening(_ header: [UInt8], storageKey: StorageKey, key: String) -> SealedBlob? {
+        guard let length = length(ofHeader: header) else { return nil }
+        return SealedBlob(storageKey: storageKey, key: key, salt: Array(header[8..<24]), length: length)
+    }
+
+    /// The plaintext's length a sealed blob's header gives; nil when it is not one.
+    static func length(ofHeader header: [UInt8]) -> Int64? {
         guard header.count >= headerSize, Array(header[0..<8]) == magic else { return nil }
         let length = header[24..<32].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        guard length >= 0 else { return nil }
-        return SealedBlob(storageKey: storageKey, key: key, salt: Array(header[8..<24]), length: length)
+        return length >= 0 ? length : nil
     }
 
     private init(storageKey: StorageKey, key: String, salt: [UInt8], length: Int64) {
@@ -76,6 +81,31 @@ struct SealedBlob {
 
     private func nonce(_ index: Int64) throws -> AES.GCM.Nonce {
         try AES.GCM.Nonce(data: [0, 0, 0, 0] + Self.bigEndian(index))
+    }
+
+    /// `data` sealed whole, header first.
+    static func sealed(_ data: Data, storageKey: StorageKey, key: String) throws -> Data {
+        let (blob, header) = new(storageKey: storageKey, key: key, length: Int64(data.count))
+        var sealed = Data(header)
+        sealed.reserveCapacity(Int(blob.sealedSize))
+        for index in 0..<blob.segmentCount {
+            let from = Int(index) * segmentSize
+            sealed += try blob.seal(data[(data.startIndex + from)..<(data.startIndex + min(data.count, from + segmentSize))], index: index)
+        }
+        return sealed
+    }
+
+    /// A whole sealed blob opened; nil when `bytes` are not sealed (written before encryption was on).
+    static func opened(_ bytes: [UInt8], storageKey: StorageKey, key: String) throws -> Data? {
+        guard let blob = opening(bytes, storageKey: storageKey, key: key) else { return nil }
+        guard Int64(bytes.count) == blob.sealedSize else { throw Unreadable() }
+        var opened = Data()
+        opened.reserveCapacity(Int(blob.length))
+        for index in 0..<blob.segmentCount {
+            let span = blob.span(of: index)
+            opened += try blob.open(bytes[Int(span.offset)..<(Int(span.offset) + span.count)], index: index)
+        }
+        return opened
     }
 
     static func bigEndian(_ value: Int64) -> [UInt8] {

@@ -34,16 +34,8 @@ struct SealedBlobStore: BlobStore {
 
     func contents(key: String) async throws -> ByteBuffer? {
         guard let stored = try await inner.contents(key: key) else { return nil }
-        let bytes = Array(stored.readableBytesView)
-        guard let blob = SealedBlob.opening(bytes, storageKey: storageKey, key: key) else { return stored }
-        guard Int64(bytes.count) == blob.sealedSize else { throw SealedBlob.Unreadable() }
-        var opened = ByteBuffer()
-        opened.reserveCapacity(Int(blob.length))
-        for index in 0..<blob.segmentCount {
-            let span = blob.span(of: index)
-            opened.writeBytes(try blob.open(bytes[Int(span.offset)..<(Int(span.offset) + span.count)], index: index))
-        }
-        return opened
+        guard let opened = try SealedBlob.opened(Array(stored.readableBytesView), storageKey: storageKey, key: key) else { return stored }
+        return ByteBuffer(data: opened)
     }
 
     func read(key: String, range: ClosedRange<Int64>?, _ consume: (ByteBuffer) async throws -> Void) async throws {
@@ -148,14 +140,7 @@ struct SealedBlobStore: BlobStore {
     // MARK: Sealing
 
     func seal(_ data: Data, key: String) throws -> Data {
-        let (blob, header) = SealedBlob.new(storageKey: storageKey, key: key, length: Int64(data.count))
-        var sealed = Data(header)
-        sealed.reserveCapacity(Int(blob.sealedSize))
-        for index in 0..<blob.segmentCount {
-            let from = Int(index) * SealedBlob.segmentSize
-            sealed += try blob.seal(data[(data.startIndex + from)..<(data.startIndex + min(data.count, from + SealedBlob.segmentSize))], index: index)
-        }
-        return sealed
+        try SealedBlob.sealed(data, storageKey: storageKey, key: key)
     }
 
     /// Seals `file` into `target`, synced; the sealed file's SHA-256 (when `digest`) and size.

@@ -71,12 +71,23 @@ extension ResumableUploadService {
     private func receive(_ body: RequestBody, into upload: ResumableUpload, upTo held: Int64, checksum: Checksum?) async throws -> Int64 {
         let path = file(upload.id).path
         let start = upload.received
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw Problem.uploadGone }
         defer { close(fd) }
+        let sealing = StagedSealing.of(fd, received: start, sealing)
+        // Where the acknowledged bytes end in the file (sealed, each record is longer than its bytes).
+        let end = try sealing.map { try $0.fileOffset(of: start, in: fd) } ?? start
         // Bytes past the recorded offset were never acknowledged (a crash between write and record): drop them.
-        try DurableFiles.check(ftruncate(fd, off_t(start)), "ftruncate")
-        guard lseek(fd, off_t(start), SEEK_SET) >= 0 else { throw DurableFiles.error("lseek") }
+        try DurableFiles.check(ftruncate(fd, off_t(end)), "ftruncate")
+        guard lseek(fd, off_t(end), SEEK_SET) >= 0 else { throw DurableFiles.error("lseek") }
+        // What is written: the bytes as they came, or sealed into records from where they start.
+        let uploadID = upload.id
+        var written = start
+        func stored(_ batch: ByteBuffer) throws -> Data {
+            defer { written += Int64(batch.readableBytes) }
+            guard let sealing else { return Data(batch.readableBytesView) }
+            return try sealing.records(Data(batch.readableBytesView), uploadID: uploadID, offset: written)
+        }
         var sha1 = Insecure.SHA1()
         var sha256 = SHA256()
         var count: Int64 = 0
@@ -106,13 +117,13 @@ extension ResumableUploadService {
                 }
                 pending.writeImmutableBuffer(chunk)
                 if pending.readableBytes >= 512 * 1024 {
-                    let batch = pending
-                    try await NIOThreadPool.singleton.runIfActive { try batch.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) } }
+                    let batch = try stored(pending)
+                    try await NIOThreadPool.singleton.runIfActive { try batch.withUnsafeBytes { try DurableFiles.writeAll(fd, $0) } }
                     pending.clear()
                 }
             }
         } catch let problem as Problem {
-            try? DurableFiles.check(ftruncate(fd, off_t(start)), "ftruncate")
+            try? DurableFiles.check(ftruncate(fd, off_t(end)), "ftruncate")
             throw problem
         } catch {
             interrupted = error  // the connection dropped: keep what arrived, as tus allows
@@ -124,7 +135,7 @@ extension ResumableUploadService {
             case .sha256(let expected): matches = interrupted == nil && Data(sha256.finalize()) == expected
             }
             guard matches else {
-                try DurableFiles.check(ftruncate(fd, off_t(start)), "ftruncate")
+                try DurableFiles.check(ftruncate(fd, off_t(end)), "ftruncate")
                 throw Problem(
                     .init(code: 460, reasonPhrase: "Checksum Mismatch"), "checksum-mismatch", title: "Checksum mismatch",
                     detail: "The bytes received do not match Upload-Checksum; nothing of this request was kept. Send them again.")
@@ -132,31 +143,50 @@ extension ResumableUploadService {
         }
         // Written and fsynced even when a HEAD cancelled this task: what arrived is kept (a task of its own, which
         // nothing cancels, since the thread pool refuses work from a cancelled one).
-        let rest = pending
+        let rest = try stored(pending)
         try await Task {
             try await NIOThreadPool.singleton.runIfActive {
-                try rest.withUnsafeReadableBytes { try DurableFiles.writeAll(fd, $0) }
+                try rest.withUnsafeBytes { try DurableFiles.writeAll(fd, $0) }
                 try DurableFiles.check(fsync(fd), "fsync")
             }
         }.value
         return count
     }
 
-    /// The whole file, hashed, as a staged upload (moved into the staging folder, beside the store).
+    /// The whole file, hashed, as a staged upload (moved into the staging folder, beside the store; opened there
+    /// for the ingest when sealed, as a plain upload's body is staged).
     func stage(_ upload: ResumableUpload) async throws -> StagedUpload {
         let source = file(upload.id).path
         let target = staging.directory.appendingPathComponent(UUID().uuidString)
+        let keySealing = sealing
         return try await NIOThreadPool.singleton.runIfActive {
             var hasher = SHA256()
             var structure = JPEGStructure()
             var head: [UInt8] = []
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: source))
-            defer { try? handle.close() }
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            func feed(_ chunk: Data) {
                 hasher.update(data: chunk)
                 chunk.withUnsafeBytes { structure.feed($0) }
                 if head.count < ImageFormat.sniffLength { head += chunk.prefix(ImageFormat.sniffLength - head.count) }
             }
+            let input = open(source, O_RDONLY | O_CLOEXEC)
+            try DurableFiles.check(input, "open upload file")
+            defer { close(input) }
+            if let sealing = StagedSealing.of(input, received: upload.length, keySealing) {
+                let output = open(target.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                try DurableFiles.check(output, "open staged file")
+                defer { close(output) }
+                try sealing.open(input, uploadID: upload.id, length: upload.length) { plain in
+                    feed(plain)
+                    try plain.withUnsafeBytes { try DurableFiles.writeAll(output, $0) }
+                }
+                try DurableFiles.check(fsync(output), "fsync")
+                unlink(source)
+                return StagedUpload(
+                    file: target, sha256: hasher.finalize().hex, byteSize: upload.length, head: head, isWholeJPEG: structure.verdict == true)
+            }
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: source))
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { feed(chunk) }
             if rename(source, target.path) != 0 {
                 // Another file system: copy (the original stays until the photo is recorded).
                 try DurableFiles.write(try Data(contentsOf: URL(fileURLWithPath: source)), to: target.path)

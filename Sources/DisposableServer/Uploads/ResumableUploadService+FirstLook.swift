@@ -18,8 +18,9 @@ extension ResumableUploadService {
             throw Problem.firstLookRefusedBeside(refusal.reason)
         }
         let (file, scratch) = (firstLookFile(id), firstLookFile(id).appendingPathExtension("new"))
+        let stored = try sealing.map { try SealedBlob.sealed(jpeg, storageKey: $0.storageKey, key: Self.firstLookKey(id)) } ?? jpeg
         try await NIOThreadPool.singleton.runIfActive {
-            try jpeg.write(to: scratch)
+            try stored.write(to: scratch)
             // Whole or absent: the last byte may arrive while this one is written.
             guard rename(scratch.path, file.path) == 0 else { throw DurableFiles.error("rename first look") }
         }
@@ -27,8 +28,12 @@ extension ResumableUploadService {
 
     /// The first look sent for an upload, if any.
     func firstLook(of id: String) -> Data? {
-        try? Data(contentsOf: firstLookFile(id))
+        guard let stored = try? Data(contentsOf: firstLookFile(id)) else { return nil }
+        guard let sealing else { return stored }
+        return try? SealedBlob.opened(Array(stored), storageKey: sealing.storageKey, key: Self.firstLookKey(id))
     }
+
+    private static func firstLookKey(_ id: String) -> String { "resumable/\(id).first-look" }
 
     func firstLookFile(_ id: String) -> URL { directory.appendingPathComponent(id + ".first-look") }
 }

@@ -19,6 +19,8 @@ struct ResumableUploadService: Sendable {
     let clock: any AppClock
     /// What unfinished uploads may hold on the staging disk, all senders together.
     let maxStagedBytes: Int64
+    /// Set with the storage key: unfinished uploads' bytes are sealed on disk.
+    let sealing: StagedSealing?
     /// How long an upload may take, from its creation: bytes trickled in never extend it.
     static let lifetime: TimeInterval = 24 * 3600
     /// An upload that receives nothing this long is given up (its room and shot free again): each PATCH moves its
@@ -62,8 +64,9 @@ struct ResumableUploadService: Sendable {
 
     init(
         transactions: Transactions, rows: ResumableUploadRepository, targets: [any UploadTarget], staging: UploadStaging, directory: URL,
-        maxStagedBytes: Int64 = 10_000_000_000, clock: any AppClock
+        maxStagedBytes: Int64 = 10_000_000_000, storageKey: StorageKey? = nil, clock: any AppClock
     ) throws {
+        sealing = storageKey.map(StagedSealing.init)
         self.transactions = transactions
         self.rows = rows
         self.targets = Dictionary(uniqueKeysWithValues: targets.map { ($0.name, $0) })

@@ -111,7 +111,8 @@ export class UploadQueue extends EventTarget {
     // UP-4: a large file goes with tus, in pieces, so a phone that drops off the venue's Wi-Fi goes on where it
     // stopped — also after a reload, since the upload's address is kept with the item. Videos always go so (SOC-4).
     const library = item.eventId === UploadQueue.library;
-    const resumable = item.blob.size > RESUMABLE_FROM || item.type.startsWith('video/');
+    // An item the server had no room to stage (507) goes in one request instead.
+    const resumable = !item.plain && (item.blob.size > RESUMABLE_FROM || item.type.startsWith('video/'));
     if (resumable && !library) return this.sendResumable(item).catch(() => 'retry');
     return new Promise((resolve) => {
       const request = new XMLHttpRequest();
@@ -199,6 +200,7 @@ export class UploadQueue extends EventTarget {
       const created = await fetch('/api/v1/uploads', {
         method: 'POST', headers: { ...tus, 'Upload-Length': String(item.blob.size), 'Upload-Metadata': metadata, Accept: 'application/json' },
       });
+      if (created.status === 507) return this.sendPlainInstead(item, null);
       if (created.status !== 201) return this.settle(item, created.status, await created.json().catch(() => null), null);
       url = created.headers.get('Location');
       await this.update({ ...item, tusURL: url });
@@ -212,11 +214,20 @@ export class UploadQueue extends EventTarget {
       const answer = await this.patch(url, offset, item.blob.slice(offset, offset + RESUMABLE_PIECE), item);
       // Another tab sending it (423), or the offset moved (409): ask where it stands on the next try.
       if ((answer.status === 409 && !answer.body?.type?.endsWith('/already-exists')) || answer.status === 423) return 'retry';
+      if (answer.status === 507) return this.sendPlainInstead(item, url);
       if (answer.status !== 204) return this.settle(item, answer.status, answer.body, null);
       offset = Number(answer.headers.offset);
       if (answer.headers.photo) return this.finished(item, answer.headers.photo);
     }
     return 'retry';
+  }
+
+  /** No room to stage it in pieces right now: the upload is ended (its held shot given back) and the file goes
+   * again at once in one request, which needs no room held between requests. */
+  async sendPlainInstead(item, url) {
+    if (url) await fetch(url, { method: 'DELETE', headers: { 'Tus-Resumable': '1.0.0' } }).catch(() => null);
+    await this.update({ ...item, tusURL: null, plain: true });
+    return 'again';
   }
 
   patch(url, offset, piece, item) {
