@@ -108,7 +108,33 @@ struct EncryptionAtRestTests {
         await #expect(throws: (any Error).self) { _ = try await store.contents(key: "events/e/other/original") }
     }
 
-    /// Every file of the instance's storage, by key, as stored.
+    @Test("A damaged original answers a clear error before any byte, never a 200 cut short", arguments: [TestEngine.sqlite])
+    func damagedOriginal(engine: TestEngine) async throws {
+        try await TestApp.run(engine, configure: { $0.storageKey = Self.randomKey() }) { app in
+            // setup: a photo, then its stored original changed in its first segment
+            let f = try await UploadTests.fixture(app)
+            let jpeg = try await TestImages.jpeg(width: 1600, height: 1200)
+            let id = try #require(try await app.upload(jpeg, event: f.event, token: f.guest).string("id"))
+            _ = try await app.waitUntilProcessed(id, token: f.guest)
+            guard case .localFolder(let root) = app.services.configuration.data.storage else { throw CancellationError() }
+            let local = try LocalBlobStore(root: root)
+            let path = local.path(BlobKey.original(f.event, id))
+            var sealed = try Data(contentsOf: URL(fileURLWithPath: path))
+            sealed[SealedBlob.headerSize + 10] ^= 0x01
+            try sealed.write(to: URL(fileURLWithPath: path))
+
+            // MUT
+            for range in [nil, "bytes=0-99", "bytes=1000-"] {
+                let answer = try await app.call(
+                    .get, "/api/v1/photos/\(id)/original", token: f.guest, headers: range.map { [.range: $0] } ?? [:])
+
+                // validate
+                #expect(answer.status == .internalServerError, "\(range ?? "whole"): \(answer.status)")
+                #expect(answer.headers[.contentType] == "application/problem+json" && answer.text.contains("damaged"), "\(answer.text)")
+            }
+        }
+    }
+
     @Test("An unfinished upload sent in pieces and its first look are sealed on disk too; finished, the photo is whole")
     func stagedBytesSealed() async throws {
         let photo = try await TestImages.structured(width: 1600, height: 1200)
@@ -155,6 +181,7 @@ struct EncryptionAtRestTests {
         }
     }
 
+    /// Every file of the instance's storage, by key, as stored.
     static func storedBytes(_ app: TestApp) async throws -> [String: Data] {
         let stored = try makeStoredBlobStore(app.services.configuration.data)
         var found: [String: Data] = [:]

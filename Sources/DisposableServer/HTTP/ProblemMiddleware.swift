@@ -25,6 +25,12 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             var problem = Problem.storageUnavailable
             problem.headers[.retryAfter] = "10"
             return try problem.response(from: request, context: context)
+        } catch let error as SealedBlob.Unreadable {
+            context.logger.error("\(error)")
+            return try Problem(
+                .internalServerError, "stored-file-damaged", title: "File damaged",
+                detail: "This file is damaged in the server's storage and cannot be sent. The server's administrator has been told."
+            ).response(from: request, context: context)
         } catch is HTTPParserError {
             // The body broke off mid-stream in a way no client means (a chunk size that is not hexadecimal…).
             return try Problem.badRequest("The request is not valid HTTP (its body's framing is broken). Nothing was kept.")

@@ -6,8 +6,9 @@ import NIOCore
 /// 304 for a matching If-None-Match, If-Range honoured, 416 for a range outside it, and the body paced to the
 /// reader (`PacedWriter`). The photo originals and videos, and the library's originals and motions, go through it.
 enum RangedBody {
-    /// `total` bytes, of which `stream` writes the requested range (offsets within those bytes). `prepare` runs
-    /// before the answer starts, so what can fail early (storage out of reach) is an error, not a broken download.
+    /// `total` bytes, of which `stream` writes the requested range (offsets within those bytes). `prepare`, and a
+    /// read of the range's first byte, run before the answer starts, so what can fail early (storage out of reach, a
+    /// damaged file) is an error, not a broken download.
     static func response(
         _ request: Request, _ context: AppRequestContext, total: Int64, etag: String, headers fields: HTTPFields,
         prepare: () async throws -> Void = {},
@@ -37,6 +38,9 @@ enum RangedBody {
         let requested = partial ?? (total > 0 ? 0...(total - 1) : nil)
         let length = requested.map { $0.upperBound - $0.lowerBound + 1 } ?? 0
         try await prepare()
+        // The first byte read before the answer starts: a stored file that does not open (sealed, then changed or cut)
+        // is then a clear error, not a 200 cut off after its headers.
+        if let first = requested?.lowerBound { try await stream(first...first) { _ in } }
         let eventLoop = context.eventLoop
         return Response(
             status: partial == nil ? .ok : .partialContent, headers: headers,
