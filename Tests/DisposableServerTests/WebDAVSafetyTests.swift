@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
+import NIOCore
 import Testing
 
 @testable import DisposableServer
@@ -75,4 +77,45 @@ struct WebDAVSafetyTests {
             #expect(try await dav("GET", "/dav/library/\(composed)").status == .ok)
         }
     }
+
+    @Test("A PUT without a length by an account over its quota is stopped where the quota ends, not after 50 MB")
+    func chunkedPutStopsAtTheQuota() async throws {
+        try await TestApp.run(.sqlite) { app in
+            // setup: an account with 1 MB of quota
+            let (token, _) = try await app.davAccount(email: "ana@example.com")
+            let admin = try await app.adminToken()
+            let me = try #require(((try await app.call(.get, "/api/v1/me", token: token))["user"] as? [String: Any])?["id"] as? String)
+            #expect(try await app.call(.patch, "/api/v1/admin/users/\(me)", json: ["quotaBytes": 1_000_000], token: admin).status == .ok)
+            let user = try #require(try await app.services.accounts.user(id: me))
+            let counter = ByteCounter()
+            let body = AsyncThrowingStream<ByteBuffer, any Error> { continuation in
+                for _ in 0..<800 {  // 50 MB in 64 KB pieces, counted as the server pulls them
+                    continuation.yield(ByteBuffer(repeating: 0x41, count: 65_536))
+                }
+                continuation.finish()
+            }.map { chunk in
+                counter.add(chunk.readableBytes)
+                return chunk
+            }
+
+            // MUT
+            await #expect(throws: Problem.self) {
+                _ = try await app.services.dav.put("big.bin", body: RequestBody(asyncSequence: body), declaredLength: nil, for: user)
+            }
+
+            // validate: read no further than the quota and a piece
+            #expect(counter.total <= 1_000_000 + 65_536, "\(counter.total) bytes read")
+            let answer = try await app.dav("PUT", "/dav/library/big.bin", email: "ana@example.com", password: try await app.appPassword(token: token),
+                body: Data(count: 2_000_000))
+            #expect(answer.status.code == 507, "\(answer.status)")
+        }
+    }
+}
+
+/// How many bytes a body gave, from whichever task reads it.
+final class ByteCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add(_ bytes: Int) { lock.withLock { count += bytes } }
+    var total: Int { lock.withLock { count } }
 }

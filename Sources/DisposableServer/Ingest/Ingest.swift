@@ -45,10 +45,20 @@ struct Ingest: Sendable {
         if let length = declaredLength, length > limit { throw Problem.photoTooLarge(limit) }
     }
 
-    /// The body to a staging file under `policy`'s size (413 past it, 507 on a full disk).
-    func stage(_ body: some AsyncSequence<ByteBuffer, any Error>, declaredLength: Int64?, under policy: IngestPolicy) async throws -> StagedUpload {
+    /// The body to a staging file under `policy`'s size (413 past it, 507 on a full disk). With `room` (what the
+    /// owner's quota has left, when less), `overQuota` is thrown as soon as the body passes it, while it streams.
+    func stage(
+        _ body: some AsyncSequence<ByteBuffer, any Error>, declaredLength: Int64?, under policy: IngestPolicy, room: Int64? = nil,
+        overQuota: @Sendable () async throws -> Problem = { Problem.storageFull }
+    ) async throws -> StagedUpload {
         try admit(declaredLength: declaredLength, under: policy)
-        return try await stage(body, limit: maxBytes(under: policy))
+        guard let room, room < maxBytes(under: policy) else { return try await stage(body, limit: maxBytes(under: policy)) }
+        if let declaredLength, declaredLength > room { throw try await overQuota() }
+        do {
+            return try await stage(body, limit: room)
+        } catch let problem as Problem where problem.status == .contentTooLarge {
+            throw try await overQuota()
+        }
     }
 
     /// A body this server made itself (a copy of a stored photo), whatever its size.

@@ -82,6 +82,11 @@ extension LibraryService {
         throw Quota.exceeded(usage, byOrganizer: true)
     }
 
+    /// What the account's quota has left; nil without one.
+    func quotaRoom(of userID: String) async throws -> Int64? {
+        try await assets.usage(userID: userID).map { max(0, $0.allowed - $0.used) }
+    }
+
     func quotaExceeded(_ userID: String) async throws -> Problem {
         Quota.exceeded(try await assets.usage(userID: userID) ?? .init(used: 0, allowed: 0, own: nil), byOrganizer: true)
     }

@@ -66,7 +66,12 @@ struct DAVService: Sendable {
             throw Problem(.methodNotAllowed, "dav-folder", title: "A folder", detail: "A folder is at this path; a file cannot replace it.")
         }
         try await library.checkQuota(of: user.id, adding: declaredLength ?? 1)
-        let staged = try await ingest.stage(body, declaredLength: declaredLength, under: library.policy)
+        // A body without a length (chunked) is stopped where the quota ends, not at the largest file's size.
+        let (library, userID) = (library, user.id)
+        let replaced = existing?.kind == .file ? existing?.byteSize ?? 0 : 0
+        let staged = try await ingest.stage(
+            body, declaredLength: declaredLength, under: library.policy, room: try await library.quotaRoom(of: user.id).map { $0 + replaced },
+            overQuota: { try await library.quotaExceeded(userID) })
         defer { staged.discard() }
         let now = clock.now
         var entry: DAVEntry
