@@ -38,6 +38,11 @@ extension DisposableClient {
         return try await call { try await api.attachLibraryAssetVideo(path: .init(id: asset), body: .binary(body)).ok.body.json }
     }
 
+    /// The largest file the server takes (tus's `Tus-Max-Size`): an importer need not unpack one larger.
+    public func largestUpload() async throws -> Int64? {
+        try await call { try await api.getUploadCapabilities().noContent.headers.tusMaxSize }
+    }
+
     public func libraryAsset(_ id: String) async throws -> LibraryAsset {
         try await call { try await api.getLibraryAsset(path: .init(id: id)).ok.body.json }
     }

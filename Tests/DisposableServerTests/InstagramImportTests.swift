@@ -222,4 +222,52 @@ struct InstagramImportTests {
             await setup.stop()
         }
     }
+
+    @Test("An entry larger than the server takes is not unpacked: said, skipped, the rest imported")
+    func entryLargerThanTheServerTakes() async throws {
+        let setup = try await Setup.start()
+        try await withCleanup {
+            try await setup.logIn()
+            // setup: a photo whose archive says it is 2 GB (the server takes at most 1 GB), beside a real one
+            let zip = setup.root.appendingPathComponent("instagram-large.zip")
+            let photo = try await TestImages.jpeg(width: 320, height: 240)
+            let photoFile = try writeTemporaryFile(photo, suffix: ".jpg")
+            defer { try? FileManager.default.removeItem(at: photoFile) }
+            let made = try await runTool(
+                "/usr/bin/python3",
+                [
+                    "-c",
+                    """
+                    import struct, sys, zipfile
+                    path, photo = sys.argv[1], open(sys.argv[2], 'rb').read()
+                    with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as z:
+                        z.writestr('your_instagram_activity/media/posts_1.json',
+                                   '[{"media":[{"uri":"media/posts/huge.jpg","creation_timestamp":1715600000,"title":""},'
+                                   '{"uri":"media/posts/fine.jpg","creation_timestamp":1715600000,"title":""}]}]')
+                        z.writestr('media/posts/huge.jpg', photo)
+                        z.writestr('media/posts/fine.jpg', photo)
+                    data = bytearray(open(path, 'rb').read())
+                    name = b'media/posts/huge.jpg'
+                    at = data.find(name)
+                    while at >= 0:
+                        if data[at - 30:at - 26] == b'PK\\x03\\x04': struct.pack_into('<I', data, at - 30 + 22, 2_000_000_000)
+                        if data[at - 46:at - 42] == b'PK\\x01\\x02': struct.pack_into('<I', data, at - 46 + 24, 2_000_000_000)
+                        at = data.find(name, at + 1)
+                    open(path, 'wb').write(data)
+                    """,
+                    zip.path, photoFile.path,
+                ])
+            #expect(made.status == 0, "\(made.output)")
+
+            // MUT
+            let run = try await setup.cli(["import", "--instagram", zip.path])
+
+            // validate
+            #expect(run.output.contains("huge.jpg: larger than the"), "\(run.output) \(run.errors)")
+            #expect(run.output.contains("1 imported"), "\(run.output)")
+            #expect(try await Self.library(setup).count == 1)
+        } cleanup: {
+            await setup.stop()
+        }
+    }
 }

@@ -36,7 +36,7 @@ struct LibraryPages {
             // The feed's position now: the page's live updates start there.
             model: LibraryView(
                 trash: trash, revision: try await library.latestRevision(for: user),
-                nextCapsule: web.time(try await capsules.nextCapsuleAt(for: user))))
+                nextCapsule: web.time(try await capsules.nextCapsuleAt(for: user)), maxBytes: library.maxBytes))
     }
 }
 
@@ -46,6 +46,8 @@ struct LibraryView: Sendable {
     let revision: Int64
     /// CAP-2: the countdown to the next capsule, above the timeline.
     let nextCapsule: TimeText
+    /// The largest file the library takes: an export's larger ones are not unpacked in the browser.
+    let maxBytes: Int64
 }
 
 /// `/library/events` is a shell: its script reads `GET /api/v1/me/photos`.

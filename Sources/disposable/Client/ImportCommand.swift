@@ -48,8 +48,10 @@ struct Import: AsyncParsableCommand {
         if dryRun { return try list(plan) }
         try await withClient { client, _ in
             var outcomes = plan.skipped
+            // An entry larger than the server takes is not unpacked (a 700 MB "photo" would fill the disk for a 413).
+            let largest = try await client.largestUpload() ?? .max
             for item in plan.photos {
-                outcomes.append(try await send(item, from: source, with: client))
+                outcomes.append(try await send(item, from: source, with: client, largest: largest))
                 if !output.json, let last = outcomes.last, last.status == .skipped { print("skipped \(last.file): \(last.reason ?? "")") }
             }
             if output.json {
@@ -73,25 +75,30 @@ struct Import: AsyncParsableCommand {
         print("\(plan.photos.count) to import, \(plan.skipped.count) skipped.")
     }
 
-    private func send(_ item: ImportPlan.Photo, from source: any ImportSource, with client: DisposableClient) async throws -> Outcome {
+    private func send(_ item: ImportPlan.Photo, from source: any ImportSource, with client: DisposableClient, largest: Int64) async throws
+        -> Outcome
+    {
         do {
-            return try await upload(item, from: source, with: client)
+            return try await upload(item, from: source, with: client, largest: largest)
         } catch let inflated as Inflated {
             return Outcome(file: inflated.path, status: .skipped, reason: inflated.description)
         }
     }
 
-    private func upload(_ item: ImportPlan.Photo, from source: any ImportSource, with client: DisposableClient) async throws -> Outcome {
-        try await source.withFile(item.path) { file in
+    private func upload(_ item: ImportPlan.Photo, from source: any ImportSource, with client: DisposableClient, largest: Int64) async throws
+        -> Outcome
+    {
+        try await source.withFile(item.path, limit: largest) { file in
             let takenAt = item.takenAt ?? source.modified(item.path)
             do {
                 let (asset, already) = try await client.uploadToLibrary(
                     file, fileName: (item.path as NSString).lastPathComponent, takenAt: takenAt, caption: item.caption,
                     idempotencyKey: try DisposableClient.sha256(of: file))
-                try await attachMotion(item, to: asset, from: source, with: client)
+                try await attachMotion(item, to: asset, from: source, with: client, largest: largest)
                 return Outcome(file: item.path, status: already ? .alreadyThere : .imported, assetId: asset.id, takenAt: asset.takenAt)
             } catch let problem as DisposableProblem where problem.status == 409 && problem.extensions["existingId"] != nil {
-                try await attachMotion(item, to: try await client.libraryAsset(problem.extensions["existingId"]!), from: source, with: client)
+                try await attachMotion(
+                    item, to: try await client.libraryAsset(problem.extensions["existingId"]!), from: source, with: client, largest: largest)
                 return Outcome(file: item.path, status: .alreadyThere, assetId: problem.extensions["existingId"])
             } catch let problem as DisposableProblem where [400, 413, 415, 422].contains(problem.status) {
                 return Outcome(file: item.path, status: .skipped, reason: problem.detail)
@@ -102,11 +109,12 @@ struct Import: AsyncParsableCommand {
 
 extension Import {
     /// The live photo's video, unless the asset has its motion already (a second run).
-    func attachMotion(_ item: ImportPlan.Photo, to asset: DisposableClient.LibraryAsset, from source: any ImportSource, with client: DisposableClient)
-        async throws
-    {
+    func attachMotion(
+        _ item: ImportPlan.Photo, to asset: DisposableClient.LibraryAsset, from source: any ImportSource, with client: DisposableClient,
+        largest: Int64
+    ) async throws {
         guard let motion = item.motion, asset.urls.video == nil else { return }
-        try await source.withFile(motion) { file in _ = try await client.attachVideo(to: asset.id, file: file) }
+        try await source.withFile(motion, limit: largest) { file in _ = try await client.attachVideo(to: asset.id, file: file) }
     }
 }
 

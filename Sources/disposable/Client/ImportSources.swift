@@ -10,8 +10,9 @@ protocol ImportSource {
     func contents(_ path: String, limit: Int) -> Data?
     /// The file's own date (its modification time).
     func modified(_ path: String) -> Date?
-    /// Runs `body` with a local file holding `path`.
-    func withFile<T>(_ path: String, _ body: (URL) async throws -> T) async throws -> T
+    /// Runs `body` with a local file holding `path`; `Inflated` when it is larger than `limit` (before anything of it
+    /// is written out).
+    func withFile<T>(_ path: String, limit: Int64, _ body: (URL) async throws -> T) async throws -> T
 }
 
 extension ImportSource {
@@ -44,15 +45,20 @@ struct FolderSource: ImportSource {
         (try? root.appendingPathComponent(path).resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
     }
 
-    func withFile<T>(_ path: String, _ body: (URL) async throws -> T) async throws -> T {
+    func withFile<T>(_ path: String, limit: Int64, _ body: (URL) async throws -> T) async throws -> T {
         try await body(root.appendingPathComponent(path))
     }
 }
 
-/// An entry that inflated past the size its archive declares for it (or past what may be read): never kept.
+/// An entry that inflated past the size its archive declares for it (or past what may be read), or that is larger
+/// than the server takes: never unpacked.
 struct Inflated: Error, CustomStringConvertible {
     let path: String
-    var description: String { "inflates past the size the archive declares for it (a damaged or hostile archive): not read" }
+    var tooLarge: Int64? = nil
+    var description: String {
+        if let tooLarge { return "larger than the \(tooLarge / 1_000_000) MB the server takes: not unpacked" }
+        return "inflates past the size the archive declares for it (a damaged or hostile archive): not read"
+    }
 }
 
 struct ZipSource: ImportSource {
@@ -99,8 +105,9 @@ struct ZipSource: ImportSource {
         entries[path]?.fileAttributes[.modificationDate] as? Date
     }
 
-    func withFile<T>(_ path: String, _ body: (URL) async throws -> T) async throws -> T {
+    func withFile<T>(_ path: String, limit: Int64, _ body: (URL) async throws -> T) async throws -> T {
         guard let entry = entries[path] else { throw CLIError.failed("\(path) is not in the archive.") }
+        guard entry.uncompressedSize <= UInt64(max(0, limit)) else { throw Inflated(path: path, tooLarge: limit) }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("disposable-import-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = try? FileHandle(forWritingTo: file) else {
@@ -108,7 +115,7 @@ struct ZipSource: ImportSource {
         }
         do {
             defer { try? handle.close() }
-            try extract(entry, limit: .max) { try handle.write(contentsOf: $0) }
+            try extract(entry, limit: UInt64(max(0, limit))) { try handle.write(contentsOf: $0) }
         }
         return try await body(file)
     }

@@ -62,8 +62,12 @@ function atMost(limit) {
   });
 }
 
-/** One file of the ZIP, inflated (never past the size the ZIP declares for it). */
-async function read(file, entry, type) {
+/** Instagram's lists are a few megabytes: one that declares more is not read (nor parsed) at all. */
+const LIST_BYTES = 32 * 1024 * 1024;
+
+/** One file of the ZIP, inflated (never past the size the ZIP declares for it, and not at all past `limit`). */
+async function read(file, entry, type, limit = Infinity) {
+  if (entry.size > limit) throw new Error('too-large');
   const head = new DataView(await file.slice(entry.local, entry.local + 30).arrayBuffer());
   const start = entry.local + 30 + head.getUint16(26, true) + head.getUint16(28, true);
   const raw = file.slice(start, start + entry.compressed);
@@ -117,22 +121,26 @@ export function mediaOf(lists, names) {
 
 /**
  * Reads the export and hands each photo or video to `add(file, caption)`, a File named as in the export whose date
- * is its post's. Resolves to how many were handed over and how many the lists name but the export lacks; throws
+ * is its post's; one larger than `maxBytes` (the server's limit) is left out unread. Resolves to how many were handed
+ * over, how many the lists name but the export lacks, and how many were too large; throws
  * 'not-instagram' when it has no list.
  */
-export async function importInstagram(zip, add, progress = () => {}) {
+export async function importInstagram(zip, add, progress = () => {}, maxBytes = Infinity) {
   const files = await directory(zip);
   const names = [...files.keys()].filter((name) => LIST.test(name));
   if (names.length === 0) throw new Error('not-instagram');
   const lists = [];
-  for (const list of names) lists.push([list, JSON.parse(await (await read(zip, files.get(list), 'application/json')).text())]);
+  for (const list of names) lists.push([list, JSON.parse(await (await read(zip, files.get(list), 'application/json', LIST_BYTES)).text())]);
   const { media, missing } = mediaOf(lists, new Set(files.keys()));
+  let tooLarge = 0;
   for (const [index, item] of media.entries()) {
     progress(index, media.length);
     const extension = item.path.split('.').pop().toLowerCase();
+    // Larger than the server takes: not inflated in the browser's memory for a refusal.
+    if (files.get(item.path).size > maxBytes) { tooLarge += 1; continue; }
     const blob = await read(zip, files.get(item.path), TYPES[extension]);
     const lastModified = item.time ? item.time * 1000 : Date.now();
     await add(new File([blob], item.path.split('/').pop(), { type: TYPES[extension], lastModified }), item.caption);
   }
-  return { added: media.length, missing: missing.length };
+  return { added: media.length - tooLarge, missing: missing.length, tooLarge };
 }

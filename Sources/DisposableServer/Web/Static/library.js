@@ -322,9 +322,10 @@ if (!inTrash) {
       const result = await importInstagram(zip, (file, caption) => queue.add(file, 'library', { caption }), (n, total) => {
         status.hidden = false;
         statusText.textContent = t('library_instagram_reading', { n: n + 1, total });
-      });
+      }, Number(instagram.dataset.maxBytes) || Infinity);
       toast(t('library_instagram_added', { n: result.added }), 4000);
       if (result.missing > 0) toast(t('library_instagram_missing', { n: result.missing }), 6000);
+      if (result.tooLarge > 0) toast(t('library_instagram_too_large', { n: result.tooLarge }), 6000);
     } catch (error) {
       toast(error.message === 'not-instagram' || error.message === 'not a zip' ? t('library_instagram_wrong') : error.message, 8000);
     }
