@@ -43,6 +43,9 @@ struct StorageOptions: ParsableArguments {
                 "--storage-key-file and --s3-public-endpoint cannot go together: the bucket holds the photos encrypted, so phones must get them through this server. Leave out --s3-public-endpoint."
             )
         }
+        if let exposure = StorageKey.exposure(of: storageKeyFile) {
+            FileHandle.standardError.write(Data("warning: \(exposure)\n".utf8))
+        }
         do {
             return try StorageKey(file: storageKeyFile)
         } catch {

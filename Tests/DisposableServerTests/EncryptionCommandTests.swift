@@ -18,6 +18,7 @@ struct EncryptionCommandTests {
         let binary = try disposableBinary()
         let keyFile = root.appendingPathComponent("storage.key")
         try Data((0..<32).map { _ in UInt8.random(in: 0...255) }).write(to: keyFile)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
         let otherKey = root.appendingPathComponent("other.key")
         try Data((0..<32).map { _ in UInt8.random(in: 0...255) }).write(to: otherKey)
         let (environment, port) = try await serverEnvironment(.sqlite, directory: data)
@@ -67,12 +68,17 @@ struct EncryptionCommandTests {
         for (key, bytes) in extras {
             #expect(try await store.contents(key: key).map { Data($0.readableBytesView) } == bytes, "\(key)")
         }
-        let first = try await runTool(binary, encrypt)
+        let first = try await runTool("/bin/sh", ["-c", "exec \"$0\" \"$@\" 2>&1", binary] + encrypt)
         #expect(first.status == 0, "\(first.output)")
         let total = extras.count + 9
         #expect(first.output.contains("Done: \(total) files encrypted") && !first.output.contains("(0 now"), "\(first.output)")
-        let again = try await runTool(binary, encrypt)
+        #expect(!first.output.contains("can be read by other users"), "\(first.output)")
+        // A key file others may read: said at once (the run goes on).
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile.path)
+        let again = try await runTool("/bin/sh", ["-c", "exec \"$0\" \"$@\" 2>&1", binary] + encrypt)
         #expect(again.output.contains("0 now, \(total) before"), "\(again.output)")
+        #expect(again.output.contains("can be read by other users of this machine (mode 644)"), "\(again.output)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
         #expect(Self.readableJPEGs(in: media) == 0 && Self.sealedFiles(in: media.appendingPathComponent("extra")) == extras.count)
         for (key, bytes) in extras {
             #expect(try await store.contents(key: key).map { Data($0.readableBytesView) } == bytes, "\(key)")

@@ -22,6 +22,14 @@ public struct StorageKey: Sendable {
         }
     }
 
+    /// A sentence when others than the file's owner may read the key file (whoever reads it reads every photo).
+    public static func exposure(of path: String) -> String? {
+        guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 else {
+            return nil
+        }
+        return "The storage key file \(path) can be read by other users of this machine (mode \(String(mode & 0o777, radix: 8))): whoever reads it can read every photo. Make it the server's own: chmod 600 \(path)"
+    }
+
     init(bytes: Data) {
         key = SymmetricKey(data: bytes)
     }
