@@ -104,6 +104,51 @@ struct SyncWatchTests {
         }
     }
 
+    @Test("A first pass that downloads the library, then a file written slowly while renders' news arrives: it goes up")
+    func afterDownloadingTheLibrary() async throws {
+        let setup = try await Setup.start()
+        let log = setup.root.appendingPathComponent("watch-download.log").path
+        var watcher: ChildProcess? = nil
+        try await withCleanup {
+            // setup: three photos in the library, sent from elsewhere (their renders still going when the watch starts)
+            try await setup.logIn()
+            for width in [400, 401, 402] {
+                let photo = try await TestImages.jpeg(width: width, height: 300)
+                let added = try await upload(photo, to: "\(setup.base)/api/v1/library/assets", token: try setup.token)
+                #expect(added.status == 201, "\(added.text)")
+            }
+            let folder = setup.root.appendingPathComponent("Pictures")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let running = try ChildProcess(
+                try disposableBinary(), ["sync", folder.path, "--watch", "--every", "1", "--verbose"],
+                environment: ["XDG_CONFIG_HOME": setup.config.path], log: log)
+            watcher = running
+            try await withTimeLimit(.seconds(60), "the library to come down") {
+                while try LibrarySyncTests.contents(folder).count < 3 { try await Task.sleep(for: .milliseconds(100)) }
+            }
+
+            // MUT: a photo copied in 3 s later, written in two halves a second apart
+            try await Task.sleep(for: .seconds(3))
+            let photo = try await TestImages.jpeg(width: 403, height: 300)
+            let target = folder.appendingPathComponent("new.jpg")
+            try photo.prefix(photo.count / 2).write(to: target)
+            try await Task.sleep(for: .seconds(1))
+            let handle = try FileHandle(forWritingTo: target)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: photo.dropFirst(photo.count / 2))
+            try handle.close()
+
+            // validate: it goes up, and the folder's state says so
+            let took = try await Self.waitFor(LibrarySyncTests.sha(photo), in: setup, "the photo copied in after the first pass")
+            #expect(took < .seconds(40), "\(took): \(running.logTail)")
+            try await Self.waitForLog(running, "uploaded new.jpg")
+            #expect(running.isRunning)
+        } cleanup: {
+            if let watcher, watcher.isRunning { watcher.signal(SIGKILL) }
+            await setup.stop()
+        }
+    }
+
     @Test("--watch refuses --dry-run and --json, and an interval out of range")
     func refusesWrongFlags() async throws {
         let setup = try await Setup.start()

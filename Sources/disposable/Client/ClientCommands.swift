@@ -17,6 +17,14 @@ let commandHTTPClient: HTTPClient = {
     return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 }()
 
+/// `sync --watch`'s passes: an answer silent for a minute (no byte read once the request is sent) is given up and
+/// the pass tried again, so a stalled exchange never stops the backup.
+let watchHTTPClient: HTTPClient = {
+    var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(10), read: .seconds(60)))
+    configuration.connectionPool.retryConnectionEstablishment = false
+    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+}()
+
 /// Runs a client command's body with the saved login, printing a refusal as its sentence with a distinct exit code.
 func withClient(_ body: (DisposableClient, Credentials) async throws -> Void) async throws {
     var server: String? = nil

@@ -24,9 +24,13 @@ struct Sync: AsyncParsableCommand {
     @Option(help: "With --watch: how often to look at the folder, in seconds.")
     var every = 3
 
+    @Flag(help: "With --watch: also say what each pass waits for (the library's answer, a file settling, a download).")
+    var verbose = false
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
+        if verbose, !watch { throw ValidationError("--verbose goes with --watch (a plain sync lists every file it changes already).") }
         guard watch else { return }
         guard !dryRun, !output.json else { throw ValidationError("--watch runs for good: it takes neither --dry-run nor --json.") }
         guard (1...3600).contains(every) else { throw ValidationError("--every is between 1 and 3600 seconds.") }
@@ -43,7 +47,12 @@ struct Sync: AsyncParsableCommand {
             var sync = FolderSync(client: client, root: root, dryRun: dryRun, noDelete: noDelete, verbose: !output.json)
             if watch {
                 sync.timestamped = true
-                var watcher = SyncWatch(sync: sync, state: state, every: .seconds(every), remoteEvery: .seconds(300))
+                if verbose { sync.trace = SyncWatch.logLine }
+                // Each pass talks through a client that gives up on an answer silent for a minute (tried again at the
+                // next look); the change stream, silent for long by design, keeps its own.
+                let listener = sync.client
+                sync.client = DisposableClient(serverURL: client.serverURL, token: client.token, httpClient: watchHTTPClient)
+                var watcher = SyncWatch(sync: sync, listener: listener, state: state, every: .seconds(every), remoteEvery: .seconds(300))
                 try await watcher.run()
             }
             try await sync.run(&state)
@@ -84,13 +93,15 @@ struct FolderSync {
         var motion: URL? = nil
     }
 
-    let client: DisposableClient
+    var client: DisposableClient
     let root: URL
     let dryRun: Bool
     let noDelete: Bool
     let verbose: Bool
     /// Each line starts with the time (`--watch` is a log).
     var timestamped = false
+    /// With `--watch --verbose`: told what each step waits for.
+    var trace: (@Sendable (String) -> Void)? = nil
     var actions: [Action] = []
     /// Files the library refused, with the content it refused: not sent again until they change.
     var refused: [String: String] = [:]
@@ -98,8 +109,11 @@ struct FolderSync {
 
     mutating func run(_ state: inout SyncState) async throws {
         removePartialDownloads()
+        trace?("reading the folder")
         var files = try scan(state)
+        trace?("asking the library for its changes since \(state.revision)")
         let pulled = try await client.libraryChanges(since: state.revision)
+        trace?("\(pulled.changes.count) changes; now sending what is new here")
         try await applyRemote(pulled.changes, &state, &files)
         try await pushLocal(&state, files)
         // Our own uploads and deletions come back in the feed next time, as no-ops.
@@ -259,6 +273,7 @@ struct FolderSync {
         guard !dryRun else { return }
         let target = root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        trace?("downloading \(path)")
         try await client.downloadOriginal(ofAsset: asset.id, to: target)
         let entry = try entry(for: asset, at: path)
         state.files[path] = entry

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import DisposableClient
 import Foundation
 
@@ -8,6 +9,8 @@ import Foundation
 /// the library elsewhere arrives on its change stream, and is brought down at the next look.
 struct SyncWatch {
     var sync: FolderSync
+    /// The client the library's change stream is read through.
+    let listener: DisposableClient
     var state: SyncState
     /// How often the folder is looked at.
     let every: Duration
@@ -31,10 +34,13 @@ struct SyncWatch {
         var lastRemote: ContinuousClock.Instant? = nil
         var pause = every
         var saidGone = false
-        let listener = Task { [client = sync.client, revision = state.revision, news] in
-            for try await _ in client.libraryChangeStream(after: revision) { news.raise() }
+        let listening = Task { [client = listener, revision = state.revision, news, trace = sync.trace] in
+            for try await change in client.libraryChangeStream(after: revision) {
+                trace?("news from the library: \(change.kind.rawValue) (revision \(change.revision))")
+                news.raise()
+            }
         }
-        defer { listener.cancel() }
+        defer { listening.cancel() }
         while true {
             // A folder gone or emptied (a drive unmounted, a share down) is not a folder whose photos were deleted:
             // nothing is sent to the library's trash for it.
@@ -49,6 +55,10 @@ struct SyncWatch {
             // A file still being written (its size or time moved since the last look) waits for the next look:
             // what goes up is the finished file. Syncthing writes under a hidden name and renames: never half seen.
             let settled = listing == seen
+            if !settled, let seen, let trace = sync.trace {
+                let moving = listing.filter { seen[$0.key] != $0.value }.map { ($0.key as NSString).lastPathComponent }.sorted()
+                if !moving.isEmpty { trace("waiting for \(moving.joined(separator: ", ")) to settle") }
+            }
             seen = listing
             let changedHere = settled && listing != synced
             let remoteNews = news.take()
@@ -74,15 +84,22 @@ struct SyncWatch {
 
     /// One sync, unless nothing changed on either side (a pass costs a folder's hashes of new files and a round trip).
     private mutating func pass(changedHere: Bool) async throws {
-        if !changedHere, try await sync.client.libraryChanges(since: state.revision).changes.isEmpty { return }
+        sync.trace?(changedHere ? "a pass: the folder changed" : "a pass: asking the library whether anything changed there")
+        if !changedHere, try await sync.client.libraryChanges(since: state.revision).changes.isEmpty {
+            sync.trace?("nothing changed in the library")
+            return
+        }
         sync.actions.removeAll()
         try await sync.run(&state)
+        sync.trace?("pass done, \(sync.actions.count) changes; the folder's state saved")
     }
 
     /// A server away or failing, or the network: worth waiting for. A refusal (a revoked login, a full quota is per
     /// file) and a local failure end the command.
     static func isPassing(_ error: any Error) -> Bool {
-        switch CLIError.from(error, server: nil) {
+        // An exchange broken off or silent too long (a download's body, read past the generated client).
+        if error is HTTPClientError { return true }
+        return switch CLIError.from(error, server: nil) {
         case .unreachable: true
         case .refused(let problem): problem.status >= 500 || problem.status == 429 || problem.status == 408
         case .notLoggedIn, .failed: false
