@@ -1750,6 +1750,49 @@ def library_checks(organizer, server, downloads, check, drivers):
     check("a photo's capture time is the clock where it was taken: 23:12 on 30 June read from Paris, New York and Tokyo")
 
 
+def guest_signup_checks(organizer, server, mail, check, drivers):
+    """A guest who creates an account mid-event goes on as that guest: the same roll, not a fresh one."""
+    create_event(organizer, server, "Iris's party", shots=3)
+    qr_url = decode_qr(organizer)
+    iris = browser(); drivers.append(iris)
+    phone.set_size(iris, phone.PHONE)
+    join(iris, qr_url, "Iris")
+    shoot(iris)
+    wait(iris, queue_empty, "Iris's photo sent")
+    left = shots_left(iris)
+    camera = iris.current_url.split("?")[0]
+    # More → "Keep your photos with an account": Create an account.
+    iris.find_element(By.CSS_SELECTOR, "a[href$='/continue']").click()
+    register = wait(iris, lambda d: next(iter(d.find_elements(By.ID, "keep-register")), None), "the account offer on More")
+    iris.execute_script("arguments[0].scrollIntoView({block: 'center'})", register)
+    problems = phone.controls_inside(iris, "#keep-account")
+    assert not problems, problems
+    shot(iris, "guest-keep-account")
+    register.click()
+    wait(iris, lambda d: d.find_elements(By.ID, "email"), "the register page")
+    email = f"iris-{time.time_ns()}@example.com"
+    iris.find_element(By.ID, "name").send_keys("Iris")
+    iris.find_element(By.ID, "email").send_keys(email)
+    iris.find_element(By.ID, "password").send_keys("a good password")
+    iris.find_element(By.NAME, "terms").click()
+    problems = phone.controls_inside(iris, "main")
+    assert not problems, problems
+    iris.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    message = wait(iris, lambda d: next((m for m in mail.messages() if email in m), None), "the confirmation mail")
+    iris.get(next(word for word in mail_body(message).split() if "/register/confirm/" in word))
+    iris.find_element(By.ID, "confirm-account").click()
+    wait(iris, lambda d: "/register/confirm" not in d.current_url, "signed in after confirming")
+    # Signed in, the event's camera is hers with the shots she had left: no join form, no "Iris 2".
+    iris.get(camera)
+    wait(iris, lambda d: d.find_elements(By.ID, "shots-left"), "the camera, not the join form")
+    assert not iris.find_elements(By.ID, "join-form"), "asked to join again"
+    assert shots_left(iris) == left, (shots_left(iris), left)
+    shot(iris, "guest-signed-up-camera")
+    iris.get(server.base + "/library/events")
+    wait(iris, lambda d: d.find_elements(By.CSS_SELECTOR, "main img, main li"), "From events lists her photo")
+    check("a guest who signs up mid-event (390 px, from More) keeps her roll and her photo; no second guest")
+
+
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     mail = MailSink()
@@ -1828,6 +1871,7 @@ def main():
         push_checks(organizer, server, check)
         openid_checks(check, drivers)
         first_look_checks(check, drivers)
+        guest_signup_checks(organizer, server, mail, check, drivers)
 
         ana = browser(); drivers.append(ana)
         ben = browser(); drivers.append(ben)
