@@ -73,11 +73,14 @@ struct AppPasswordTests {
         try await TestApp.run(.sqlite) { app in
             let token = try await app.userToken()
             for index in 1...20 { _ = try await app.appPassword(token: token, name: "Device \(index)") }
-            let more = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "One more", currentPassword: "correct horse"), token: token)
+            let more = try await app.call(
+                .post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "One more", currentPassword: "correct horse"), token: token)
             #expect(more.expectProblem(.conflict).contains("20"))
-            let blank = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "  ", currentPassword: "correct horse"), token: token)
+            let blank = try await app.call(
+                .post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "  ", currentPassword: "correct horse"), token: token)
             blank.expectProblem(.unprocessableContent)
-            let hidden = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "phone\u{202E}", currentPassword: "correct horse"), token: token)
+            let hidden = try await app.call(
+                .post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "phone\u{202E}", currentPassword: "correct horse"), token: token)
             hidden.expectProblem(.unprocessableContent)
             #expect(try await app.call(.get, "/api/v1/me/app-passwords", token: nil).status == .unauthorized)
             let event = try await app.createEvent(token: token)

@@ -158,7 +158,8 @@ struct AuthorizationTests {
                     path = path.replacingOccurrences(of: "{device}", with: try #require(device.string("id"), "\(device.text)"))
                 }
                 if path.contains("{appPassword}") {
-                    let made = try await app.call(.post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "Phone", currentPassword: "correct horse"), token: organizer)
+                    let made = try await app.call(
+                        .post, "/api/v1/me/app-passwords", body: AppPasswordInput(name: "Phone", currentPassword: "correct horse"), token: organizer)
                     path = path.replacingOccurrences(of: "{appPassword}", with: try #require(made.string("id"), "\(made.text)"))
                 }
                 if path.contains("{moment}") {

@@ -153,12 +153,14 @@ struct EncryptionAtRestTests {
             var offset = 0
             for size in [5000, 70_000, 131_072] {
                 let piece = photo[offset..<(offset + size)]
-                let sent = try await tus.send(.patch, location, token: f.guest, ["Upload-Offset": String(offset), "Content-Type": stream], body: piece)
+                let sent = try await tus.send(
+                    .patch, location, token: f.guest, ["Upload-Offset": String(offset), "Content-Type": stream], body: piece)
                 #expect(sent.status == .noContent, "\(sent.text)")
                 offset += size
             }
             #expect(
-                try await tus.send(.put, location + "/first-look", token: f.guest, ["Content-Type": "image/jpeg"], body: firstLook).status == .noContent)
+                try await tus.send(.put, location + "/first-look", token: f.guest, ["Content-Type": "image/jpeg"], body: firstLook).status
+                    == .noContent)
 
             // validate: nothing in the uploads' folder is a JPEG or holds the photo's or the first look's bytes
             let folder = app.services.configuration.resumableUploadsDirectory

@@ -26,7 +26,8 @@ struct GuestSignUpTests {
                 .post, "/api/v1/users", body: RegisterRequest(email: "iris@example.com", password: "correct horse", name: "Iris"),
                 token: guest.token)
             #expect(registered.status == .created, "\(registered.text)")
-            let account = try (try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "iris@example.com", password: "correct horse")))
+            let account = try
+                (try await app.call(.post, "/api/v1/sessions", body: LoginRequest(email: "iris@example.com", password: "correct horse")))
                 .decode(Session.self).token
             let again = try await app.call(.post, "/api/v1/join", body: JoinRequest(code: code, name: "Iris"), token: account)
 

@@ -27,7 +27,9 @@ struct ResumableUploadLimitsTests {
         }
     }
 
-    @Test("Announced lengths of unfinished uploads count against the quota; progress moves the expiry, within a day of the creation; a stall of a quarter hour ends it", arguments: TestEngine.allCases)
+    @Test(
+        "Announced lengths of unfinished uploads count against the quota; progress moves the expiry, within a day of the creation; a stall of a quarter hour ends it",
+        arguments: TestEngine.allCases)
     func announcedBytesCount(engine: TestEngine) async throws {
         try await TestApp.run(engine) { app in
             try await app.services.accounts.settings.setDefaultQuota(3_000_000)

@@ -105,7 +105,8 @@ struct WebDAVSafetyTests {
 
             // validate: read no further than the quota and a piece
             #expect(counter.total <= 1_000_000 + 65_536, "\(counter.total) bytes read")
-            let answer = try await app.dav("PUT", "/dav/library/big.bin", email: "ana@example.com", password: try await app.appPassword(token: token),
+            let answer = try await app.dav(
+                "PUT", "/dav/library/big.bin", email: "ana@example.com", password: try await app.appPassword(token: token),
                 body: Data(count: 2_000_000))
             #expect(answer.status.code == 507, "\(answer.status)")
         }

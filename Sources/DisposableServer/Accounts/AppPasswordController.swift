@@ -19,7 +19,9 @@ struct AppPasswordController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
-        return try jsonResponse(try await appPasswords.create(try await request.decodeJSON(AppPasswordInput.self), for: user, client: context.clientAddress), status: .created)
+        return try jsonResponse(
+            try await appPasswords.create(try await request.decodeJSON(AppPasswordInput.self), for: user, client: context.clientAddress),
+            status: .created)
     }
 
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {

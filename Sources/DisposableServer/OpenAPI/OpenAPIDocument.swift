@@ -1,7 +1,7 @@
 import Foundation
 import Yams
 
-/// The OpenAPI 3.1 description of the public API (API-1). The committed `openapi.yaml` beside this file is the
+/// The OpenAPI 3.1 description of the public API. The committed `openapi.yaml` beside this file is the
 /// contract — the SDK is generated from it and the tests check the server against it — and this serves it as JSON.
 enum OpenAPIDocument {
     /// The document as JSON bytes, converted once.

@@ -27,7 +27,8 @@ public struct StorageKey: Sendable {
         guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 else {
             return nil
         }
-        return "The storage key file \(path) can be read by other users of this machine (mode \(String(mode & 0o777, radix: 8))): whoever reads it can read every photo. Make it the server's own: chmod 600 \(path)"
+        return
+            "The storage key file \(path) can be read by other users of this machine (mode \(String(mode & 0o777, radix: 8))): whoever reads it can read every photo. Make it the server's own: chmod 600 \(path)"
     }
 
     init(bytes: Data) {

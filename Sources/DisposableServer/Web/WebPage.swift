@@ -111,7 +111,8 @@ struct WebRequest: Sendable {
                     current: language == self.language, back: path)
             },
             user: user.map { LayoutView.SignedIn(name: $0.name, isAdmin: $0.isAdmin) },
-            loginLink: path.hasPrefix("/e/") ? "/login?next=" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "/") : "/login",
+            loginLink: path.hasPrefix("/e/")
+                ? "/login?next=" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "/") : "/login",
             appearance: user?.appearance?.rawValue, timeZone: user?.timeZone,
             jsStrings: resources.scriptStrings[language] ?? "{}")
         let html = resources.templates.render(PageContext(page: model, layout: layout), withTemplate: template) ?? "Missing template \(template)"

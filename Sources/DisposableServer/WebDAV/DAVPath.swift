@@ -49,7 +49,9 @@ enum DAVPath: Equatable, Sendable {
     struct NotFound: Error {}
 
     private static func segment(_ raw: Substring) throws -> String {
-        guard let decoded = raw.removingPercentEncoding?.precomposedStringWithCanonicalMapping else { throw Refused(reason: "A name is not valid percent-encoded UTF-8.") }
+        guard let decoded = raw.removingPercentEncoding?.precomposedStringWithCanonicalMapping else {
+            throw Refused(reason: "A name is not valid percent-encoded UTF-8.")
+        }
         guard decoded.utf8.count <= maxSegmentBytes else { throw Refused(reason: "A name is longer than \(maxSegmentBytes) bytes.") }
         guard decoded != ".", decoded != "..", !decoded.contains("/"), !decoded.contains("\\") else {
             throw Refused(reason: "A name may not be “.” or “..” nor hold a slash.")

@@ -1,4 +1,4 @@
-// My account: a new picture goes to the API as it is; the server checks and re-encodes it (SOC-5).
+// My account: a new picture goes to the API as it is; the server checks and re-encodes it.
 import { t, problemText } from './app.js';
 
 const input = document.getElementById('avatar-file');

@@ -1,4 +1,4 @@
-// The admin panel: deleting an account asks twice (P-I-230) — the button, then this dialog, "Cancel" on the
+// The admin panel: deleting an account asks twice — the button, then this dialog, "Cancel" on the
 // left and "Continue" on the right. Without scripts the server asks on a page of its own instead.
 const dialog = document.getElementById('delete-dialog');
 let pending = null;

@@ -78,7 +78,7 @@ export function toast(text, ms = 2500) {
   setTimeout(() => element.remove(), ms);
 }
 
-// SOC-5: the shooter's account picture before their name, when they have one.
+// The shooter's account picture before their name, when they have one.
 export function nameWithFace(element, photo, text) {
   element.textContent = '';
   if (photo.shooter.avatarURL) {
@@ -91,7 +91,7 @@ export function nameWithFace(element, photo, text) {
   element.append(text);
 }
 
-/** A full-screen viewer's paging (GAL-4, LIB-1): its ‹ › buttons, the arrow keys and a horizontal swipe call
+/** A full-screen viewer's paging: its ‹ › buttons, the arrow keys and a horizontal swipe call
  * `step(-1)` or `step(1)`; ✕ closes it. */
 export function pageViewer(viewer, step) {
   document.getElementById('viewer-prev').addEventListener('click', () => step(-1));
@@ -135,7 +135,7 @@ export function photoAlt(photo) {
 }
 
 // The server renders dates in the time zone it was told (the account's, else this cookie's); tell it the
-// browser's and re-render in place (UI-1).
+// browser's and re-render in place.
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 if (zone) document.cookie = `disposable_tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
 for (const element of document.querySelectorAll('time[datetime]')) element.textContent = formatDateTime(element.dateTime);
@@ -176,7 +176,7 @@ const reportError = (message, stack) => {
 addEventListener('error', (event) => reportError(event.message, event.error?.stack));
 addEventListener('unhandledrejection', (event) => reportError(event.reason?.message ?? String(event.reason), event.reason?.stack));
 
-// SUP-5: say so when the network is gone.
+// Say so when the network is gone.
 const offline = document.getElementById('offline');
 const updateOnline = () => { if (offline) offline.hidden = navigator.onLine; };
 addEventListener('online', updateOnline);

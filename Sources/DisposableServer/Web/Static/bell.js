@@ -1,4 +1,4 @@
-// SOC-3: the bell — my notifications from every event I am in, one live stream per tab. Opening it marks them read.
+// The bell — my notifications from every event I am in, one live stream per tab. Opening it marks them read.
 import { t, api, toast, formatDateTime } from './app.js';
 
 const bell = document.getElementById('bell');

@@ -1,5 +1,5 @@
-// The camera (CAM-1..4): rear camera first, switch, torch, a screen flash for selfies, full resolution
-// through ImageCapture where the browser has it; short videos where the event takes them (SOC-4); every shot goes
+// The camera: rear camera first, switch, torch, a screen flash for selfies, full resolution
+// through ImageCapture where the browser has it; short videos where the event takes them; every shot goes
 // to the upload queue.
 import { t, eventConfig, toast, problemText } from './app.js';
 import { UploadQueue, watchQueue } from './queue.js';
@@ -21,7 +21,7 @@ const fileInput = document.getElementById('file-input');
 let facing = 'environment';
 let stream = null;
 let capturing = false;
-// SOC-4: in video mode the shutter records, up to MAX_SECONDS, with a timer.
+// In video mode the shutter records, up to MAX_SECONDS, with a timer.
 const MAX_SECONDS = 30;
 const modeButtons = { photo: document.getElementById('mode-photo'), video: document.getElementById('mode-video') };
 const timer = document.getElementById('record-timer');
@@ -211,7 +211,7 @@ document.addEventListener('keydown', (event) => {
 });
 document.getElementById('camera-start').addEventListener('click', () => { intro.hidden = true; viewfinder.hidden = false; start(); });
 
-// The introduction: its three screens the first time on this browser, then only the camera's word (CAM-3).
+// The introduction: its three screens the first time on this browser, then only the camera's word.
 const introSeen = 'disposable-intro-seen';
 function showStep(step) {
   for (const screen of intro.querySelectorAll('.intro-step')) screen.hidden = screen.dataset.step !== String(step);

@@ -1,4 +1,4 @@
-// CAP-2: the countdown to the next capsule (/capsules), and one capsule (/capsules/yyyy-mm): enlarge its photos,
+// The countdown to the next capsule (/capsules), and one capsule (/capsules/yyyy-mm): enlarge its photos,
 // share its collage, edit it — how many photos, which ones, the words and the song — through the API.
 import { t, api, formatTaken, locale, pageViewer, toast } from './app.js';
 

@@ -1,5 +1,5 @@
-// JN-6: what I shot at every event I am still in, newest first, grouped by event; each photo, or a whole event, saved
-// to my library (LIB-6) in one tap.
+// What I shot at every event I am still in, newest first, grouped by event; each photo, or a whole event, saved
+// to my library in one tap.
 import { t, api, toast, photoAlt, showPhoto } from './app.js';
 
 const box = document.getElementById('event-shots');

@@ -1,4 +1,4 @@
-// The galleries (GAL-1..4, DL-2): the grid with endless scrolling, live arrivals from the change feed,
+// The galleries: the grid with endless scrolling, live arrivals from the change feed,
 // "developing" with a countdown, My shots with delete, multi-select to a ZIP, and the full-screen viewer.
 import { t, eventConfig, api, toast, photoAlt, formatTime, showPhoto, nameWithFace, pageViewer } from './app.js';
 import { UploadQueue, watchQueue } from './queue.js';
@@ -47,7 +47,7 @@ function render(photo) {
     image.decoding = 'async';
     button.append(image);
     if (photo.kind === 'video') {
-      // SOC-4: a video's tile is its poster, with its length.
+      // A video's tile is its poster, with its length.
       const badge = document.createElement('span');
       badge.className = 'video-badge';
       const seconds = photo.durationSeconds ?? 0;
@@ -144,7 +144,7 @@ function updateDeveloping() {
   document.getElementById('developing-count').textContent = t('developing_count', { n: developingCount });
 }
 
-/** LIVE-1: new photos appear without a reload; the stream resumes where it left off after a drop. */
+/** New photos appear without a reload; the stream resumes where it left off after a drop. */
 function follow() {
   feed = new EventSource(`/api/v1/events/${config.id}/changes?lastEventId=${changeSeq}`);
   const on = (kind, handler) => feed.addEventListener(kind, (message) => handler(JSON.parse(message.data)));
@@ -153,7 +153,7 @@ function follow() {
     else if (change.developing) { developingCount += 1; updateDeveloping(); }
   });
   on('photo-ready', (change) => { if (change.photo) add(change.photo, true); });
-  // SOC-1: a caption written or changed, shown at once in the grid's data and an open viewer.
+  // A caption written or changed, shown at once in the grid's data and an open viewer.
   // A photo shown with its thumbnail alone gets its preview; an open viewer swaps it in, unless the
   // original is already there.
   on('photo-updated', (change) => {
@@ -174,7 +174,7 @@ function follow() {
     if (change.photo || change.photoId) remove(change.photo?.id || change.photoId);
     else if (change.developing) { developingCount = Math.max(0, developingCount - 1); updateDeveloping(); }
   });
-  // SOC-2: comments and likes, counted on the tiles and shown under the open post.
+  // Comments and likes, counted on the tiles and shown under the open post.
   for (const kind of ['comment-added', 'comment-removed', 'likes-changed']) on(kind, (change) => social.apply(kind, change));
   // Hidden photos are not re-sent at the reveal: load the gallery again.
   on('event-revealed', () => { toast(t('revealed')); setTimeout(() => location.reload(), 800); });
@@ -186,7 +186,7 @@ queue.addEventListener('uploaded', (event) => { if (event.detail.photo) add(even
 
 new IntersectionObserver((entries) => { if (entries.some((entry) => entry.isIntersecting)) loadMore(); }, { rootMargin: '600px' }).observe(more);
 
-// Multi-select → one ZIP of just those photos (DL-2), or, with an account, those photos kept in my library.
+// Multi-select → one ZIP of just those photos, or, with an account, those photos kept in my library.
 const selectToggle = document.getElementById('select-toggle');
 const downloadSelected = document.getElementById('download-selected');
 const keepSelected = document.getElementById('keep-selected');
@@ -235,7 +235,7 @@ grid.addEventListener('click', (event) => {
   }
 });
 
-// GAL-4: the viewer — preview first, then the original; swipe and arrow keys; download; delete.
+// The viewer — preview first, then the original; swipe and arrow keys; download; delete.
 const viewer = document.getElementById('viewer');
 const viewerImage = document.getElementById('viewer-image');
 const caption = document.getElementById('viewer-caption');
@@ -284,7 +284,7 @@ function openViewer(id) {
   }
   viewerNote.hidden = true;
   if (photo.kind === 'video' && photo.urls.video) {
-    // SOC-4: the playable copy, its poster shown until it plays.
+    // The playable copy, its poster shown until it plays.
     viewerImage.hidden = true;
     viewerImage.removeAttribute('src');
     viewerVideo.hidden = false;
@@ -325,7 +325,7 @@ function showCaptionTrack(photo) {
 
 /** Sharing hands the photo itself to the phone's share sheet (the file as this viewer may download it: others'
  * originals come without their location); where files cannot be shared, the gallery's link. Keeping copies it into
- * the account's library (LIB-6), where it outlives the event. */
+ * the account's library, where it outlives the event. */
 function showKeeping(photo) {
   const downloadable = config.allowGuestDownloads || photo.mine;
   shareButton.hidden = !navigator.share || !downloadable;
@@ -428,7 +428,7 @@ confirmDialog.addEventListener('close', async () => {
   }
 });
 
-// SOC-3: a notification's link opens its post (`#post=ID`), here or arriving from another page.
+// A notification's link opens its post (`#post=ID`), here or arriving from another page.
 async function openLinked() {
   const id = new URLSearchParams(location.hash.slice(1)).get('post');
   if (!id) return;

@@ -1,4 +1,4 @@
-// The guestbook in the gallery (SOC-1, SOC-2, SOC-5): note tiles, likes and comments under the open post,
+// The guestbook in the gallery: note tiles, likes and comments under the open post,
 // writing a note, drawing with a finger. gallery.js owns the grid and the viewer; this owns what people say.
 import { t, api, toast, formatDateTime, problemText } from './app.js';
 
@@ -25,7 +25,7 @@ export function reactionBadge(photo) {
   return badge;
 }
 
-/** A person as the feed shows them: their picture, or the initial of their name (SOC-5). */
+/** A person as the feed shows them: their picture, or the initial of their name. */
 export function face(person) {
   if (person.avatarURL) {
     const image = document.createElement('img');

@@ -1,4 +1,4 @@
-// LIB-1/2/4: my own library — the timeline by month (or the trash), infinite scroll, the viewer, uploads through the
+// My own library — the timeline by month (or the trash), infinite scroll, the viewer, uploads through the
 // durable queue (multi-select and drag-and-drop), and live changes from my other devices.
 import { api, formatTaken, locale, pageViewer, t, timeZone, toast } from './app.js';
 import { importInstagram } from './instagram.js';
@@ -190,7 +190,7 @@ function openViewer(id) {
 }
 const player = document.getElementById('viewer-video');
 
-// LIB-3: a live photo plays its moment while it is pressed (or hovered), then shows the still again.
+// A live photo plays its moment while it is pressed (or hovered), then shows the still again.
 const figure = document.getElementById('viewer-figure');
 const motion = document.getElementById('viewer-motion');
 const liveBadge = document.getElementById('viewer-live');
@@ -341,7 +341,7 @@ if (!inTrash) {
   });
 }
 
-// LIB-4: what my other devices (and the renderer) change shows up here as it happens.
+// What my other devices (and the renderer) change shows up here as it happens.
 const feed = new EventSource(`/api/v1/library/changes?since=${config.revision}`);
 for (const kind of ['added', 'updated', 'trashed', 'restored']) {
   feed.addEventListener(kind, (event) => { const change = JSON.parse(event.data); if (change.asset) place(change.asset); });

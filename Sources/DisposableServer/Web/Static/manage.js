@@ -1,11 +1,11 @@
-// The organizer's event page: sharing (ORG-1), the numbers (ORG-2) and moderation (ORG-3).
+// The organizer's event page: sharing, the numbers and moderation.
 import { t, api, eventConfig, toast, photoAlt, showPhoto, formatTime, nameWithFace, confirmAction, iconSVG, formatBytes } from './app.js';
 
 const config = eventConfig();
 
 const share = document.getElementById('share-button');
 share.addEventListener('click', async () => {
-  // The message already holds the link (QR-2); phones that share files get the QR code as an image too.
+  // The message already holds the link; phones that share files get the QR code as an image too.
   const data = { title: share.dataset.title, text: share.dataset.text };
   if (navigator.share) {
     try {
@@ -56,7 +56,7 @@ async function loadStats() {
   if (stats.uploadsPerHour.length) box.append(uploadsChart(stats.uploadsPerHour));
 }
 
-/** ORG-2: photos per hour as small bars, the busiest hour full height; its numbers in the title for screen readers. */
+/** Photos per hour as small bars, the busiest hour full height; its numbers in the title for screen readers. */
 function uploadsChart(hours) {
   const svgNS = 'http://www.w3.org/2000/svg';
   const width = 320, height = 90, gap = 2;
@@ -151,7 +151,7 @@ async function loadPhotos() {
     actions.append(shooter);
     item.append(enlarge, actions);
     if (photo.approved === false) {
-      // ORG-4: waiting in the approval queue.
+      // Waiting in the approval queue.
       item.classList.add('awaiting');
       const approve = document.createElement('button');
       approve.type = 'button';

@@ -1,4 +1,4 @@
-// CAP-3: moments — note one, this year's count and list, a past year's recap (?year=), in the owner's time zone.
+// Moments — note one, this year's count and list, a past year's recap (?year=), in the owner's time zone.
 import { t, api, formatDateTime, locale, toast } from './app.js';
 
 const root = document.getElementById('moments');

@@ -1,4 +1,4 @@
-// UP-3: every shot goes into a queue kept in IndexedDB, so it survives a reload, a dead network or a closed tab.
+// Every shot goes into a queue kept in IndexedDB, so it survives a reload, a dead network or a closed tab.
 // Each item has an id made here and sent as Idempotency-Key: retries can never make a second photo.
 const DB_NAME = 'disposable';
 // Files above this go with tus (resumable), in pieces of RESUMABLE_PIECE bytes.
@@ -34,7 +34,7 @@ function newId() {
 }
 
 export class UploadQueue extends EventTarget {
-  /** The queue of my own library's uploads (LIB-1), kept beside the events' ones. */
+  /** The queue of my own library's uploads, kept beside the events' ones. */
   static library = 'library';
 
   constructor(eventId) {
@@ -108,8 +108,8 @@ export class UploadQueue extends EventTarget {
   }
 
   send(item) {
-    // UP-4: a large file goes with tus, in pieces, so a phone that drops off the venue's Wi-Fi goes on where it
-    // stopped — also after a reload, since the upload's address is kept with the item. Videos always go so (SOC-4).
+    // A large file goes with tus, in pieces, so a phone that drops off the venue's Wi-Fi goes on where it
+    // stopped — also after a reload, since the upload's address is kept with the item. Videos always go so.
     const library = item.eventId === UploadQueue.library;
     // An item the server had no room to stage (507) goes in one request instead.
     const resumable = !item.plain && (item.blob.size > RESUMABLE_FROM || item.type.startsWith('video/'));
@@ -170,7 +170,7 @@ export class UploadQueue extends EventTarget {
     }
     if (status >= 500 || status === 408 || status === 429 || status === 0) return 'retry';
     if (status === 403 && body?.type?.endsWith('/quota-exceeded')) {
-      // The organizer's storage is full (ADM-5): say so, and keep the photo until room is made.
+      // The organizer's storage is full: say so, and keep the photo until room is made.
       this.dispatchEvent(new CustomEvent('held', { detail: { id: item.id, problem: body, status } }));
       return 'retry';
     }

@@ -1,4 +1,4 @@
-// CAP-1: the event's recap — its best photos as a slideshow, and the collage to keep or share.
+// The event's recap — its best photos as a slideshow, and the collage to keep or share.
 import { t, api, formatDateTime, nameWithFace, photoAlt } from './app.js';
 
 const root = document.getElementById('recap');

@@ -1,4 +1,4 @@
-// GAL-5: the venue wall. One photo at a time, as large as the screen; a photo just taken goes next, then
+// The venue wall. One photo at a time, as large as the screen; a photo just taken goes next, then
 // the slideshow goes on through the newest ones. Space pauses, the arrows skip, F goes full screen.
 import { t, formatTime, photoAlt } from './app.js';
 
