@@ -239,7 +239,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// OPS-2: Prometheus text for loopback clients, the metrics token or an admin
+    /// Prometheus text for loopback clients, the metrics token or an admin
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
@@ -425,7 +425,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Register an account: made at once without a mail server; with one, a mail goes to the address (a link to open the account, or a note that it has one) and the answer is 202 either way
+    /// Register an account: made at once without a mail server; with one, a mail goes to the address (a link to open the account, or a note that it has one) and the answer is 202 either way. Sent with a guest's token (bearer or cookie), the account takes that guest over: the same roll, the same shots
     ///
     /// - Remark: HTTP `POST /api/v1/users`.
     /// - Remark: Generated from `#/paths//api/v1/users/post(registerUser)`.
@@ -678,7 +678,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ADM-3: open the account a mailed link holds (once, within 24 hours)
+    /// Open the account a mailed link holds (once, within 24 hours)
     ///
     /// - Remark: HTTP `POST /api/v1/registrations/{token}`.
     /// - Remark: Generated from `#/paths//api/v1/registrations/{token}/post(confirmRegistration)`.
@@ -836,7 +836,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Log in; sets the session cookie too
+    /// Log in; sets the session cookie too. Sent with a guest's token (bearer or cookie), the account takes that guest over (unless it is a guest of that event already)
     ///
     /// - Remark: HTTP `POST /api/v1/sessions`.
     /// - Remark: Generated from `#/paths//api/v1/sessions/post(logIn)`.
@@ -1167,7 +1167,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-5: change my display name, time zone, username or appearance
+    /// Change my display name, time zone, username or appearance
     ///
     /// A username taken by another account (whatever its case) is refused with 409.
     ///
@@ -1370,7 +1370,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SUP-4: an account deletes itself and everything in it; a guest deletes all their photos in the event
+    /// An account deletes itself and everything in it; a guest deletes all their photos in the event
     ///
     /// 409 for the instance's only admin (another account must be made admin first).
     ///
@@ -1533,7 +1533,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SUP-4: a streamed ZIP of my own photos as I sent them, and data.json with everything stored about me
+    /// A streamed ZIP of my own photos as I sent them, and data.json with everything stored about me
     ///
     /// - Remark: HTTP `GET /api/v1/me/export`.
     /// - Remark: Generated from `#/paths//api/v1/me/export/get(exportMyData)`.
@@ -1615,7 +1615,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-5: my picture: the body is the image's bytes, checked and re-encoded (a 400 px JPEG, no metadata)
+    /// My picture: the body is the image's bytes, checked and re-encoded (a 400 px JPEG, no metadata)
     ///
     /// - Remark: HTTP `PUT /api/v1/me/avatar`.
     /// - Remark: Generated from `#/paths//api/v1/me/avatar/put(setAvatar)`.
@@ -1822,7 +1822,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-5: remove my picture
+    /// Remove my picture
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/avatar`.
     /// - Remark: Generated from `#/paths//api/v1/me/avatar/delete(deleteAvatar)`.
@@ -1906,7 +1906,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-5: an account's picture (anyone signed in)
+    /// An account's picture (anyone signed in)
     ///
     /// - Remark: HTTP `GET /api/v1/users/{id}/avatar.jpg`.
     /// - Remark: Generated from `#/paths//api/v1/users/{id}/avatar.jpg/get(getUserAvatar)`.
@@ -2012,7 +2012,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Change my password (the current one first, unless the account has none yet); my other sessions end
+    /// Change my password (the current one first, unless the account has none yet); my other sessions end, and my app passwords too unless revokeAppPasswords is false
     ///
     /// - Remark: HTTP `POST /api/v1/me/password`.
     /// - Remark: Generated from `#/paths//api/v1/me/password/post(changePassword)`.
@@ -2497,7 +2497,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ADM-3: mail a one-time link to set a new password, if the account exists and mail is configured (always 202)
+    /// Mail a one-time link to set a new password, if the account exists and mail is configured (always 202)
     ///
     /// - Remark: HTTP `POST /api/v1/password-resets`.
     /// - Remark: Generated from `#/paths//api/v1/password-resets/post(requestPasswordReset)`.
@@ -2664,7 +2664,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ADM-3: set the new password with the link's token (once, within the hour); every session of the account ends
+    /// Set the new password with the link's token (once, within the hour); every session of the account ends
     ///
     /// - Remark: HTTP `POST /api/v1/password-resets/{token}`.
     /// - Remark: Generated from `#/paths//api/v1/password-resets/{token}/post(resetPassword)`.
@@ -3222,7 +3222,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Edit an event (EV-2: some settings lock after the first photo)
+    /// Edit an event (some settings lock after the first photo)
     ///
     /// - Remark: HTTP `PATCH /api/v1/events/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/patch(updateEvent)`.
@@ -4445,7 +4445,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// CAP-2: my capsules, newest first, and when the next one comes
+    /// My capsules, newest first, and when the next one comes
     ///
     /// A capsule recaps a month of my library; it comes out at midnight on the first of the next month in my time zone (`PATCH /api/v1/me` `timeZone`, UTC until set).
     ///
@@ -4551,7 +4551,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// CAP-2: one of my capsules
+    /// One of my capsules
     ///
     /// - Remark: HTTP `GET /api/v1/library/capsules/{month}`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/get(getCapsule)`.
@@ -4679,7 +4679,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// CAP-2: edit my capsule: how many photos, which ones (of that month), my words, a song
+    /// Edit my capsule: how many photos, which ones (of that month), my words, a song
     ///
     /// - Remark: HTTP `PATCH /api/v1/library/capsules/{month}`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/patch(editCapsule)`.
@@ -4882,7 +4882,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// CAP-2: the month's photos my capsule may hold (to replace one)
+    /// The month's photos my capsule may hold (to replace one)
     ///
     /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/candidates`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/candidates/get(listCapsuleCandidates)`.
@@ -5010,7 +5010,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// CAP-2: my capsule's collage (JPEG, 1080 px wide), to share
+    /// My capsule's collage (JPEG, 1080 px wide), to share
     ///
     /// The capsule's photos in a grid under the month's name (in the reader's language) and my words.
     ///
@@ -7807,7 +7807,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// CAP-3: a year of my moments, newest first
+    /// A year of my moments, newest first
     ///
     /// - Remark: HTTP `GET /api/v1/moments`.
     /// - Remark: Generated from `#/paths//api/v1/moments/get(listMoments)`.
@@ -7940,7 +7940,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// CAP-3: note a moment (1 to 280 characters, dated now)
+    /// Note a moment (1 to 280 characters, dated now)
     ///
     /// - Remark: HTTP `POST /api/v1/moments`.
     /// - Remark: Generated from `#/paths//api/v1/moments/post(addMoment)`.
@@ -8171,7 +8171,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// CAP-3: a year's moments, oldest first, with a count per month; ready once the year is over where I live
+    /// A year's moments, oldest first, with a count per month; ready once the year is over where I live
     ///
     /// - Remark: HTTP `GET /api/v1/moments/recap`.
     /// - Remark: Generated from `#/paths//api/v1/moments/recap/get(getMomentsRecap)`.
@@ -9260,7 +9260,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// JN-6: every photo and video I shot, in every event I am still in (as a guest, an organizer or a co-organizer), newest first, with those events to group them by; my own shots always, even before the reveal
+    /// Every photo and video I shot, in every event I am still in (as a guest, an organizer or a co-organizer), newest first, with those events to group them by; my own shots always, even before the reveal
     ///
     /// - Remark: HTTP `GET /api/v1/me/photos`.
     /// - Remark: Generated from `#/paths//api/v1/me/photos/get(listMyShots)`.
@@ -9482,7 +9482,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Make an app password for a device (a phone's backup app, a file manager): it opens WebDAV only, with my e-mail as the user name; shown in this answer only; at most 20
+    /// Make an app password for a device (a phone's backup app, a file manager): it opens WebDAV only, with my e-mail as the user name; shown in this answer only; at most 20; my password is asked again (403 when wrong, 422 when missing); changing or resetting my password revokes them
     ///
     /// - Remark: HTTP `POST /api/v1/me/app-passwords`.
     /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/post(createAppPassword)`.
@@ -9671,6 +9671,36 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unprocessableContent(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.TooManyRequests.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Swift.Int.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyRequests.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
@@ -10637,7 +10667,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// CAP-3: delete one of my moments
+    /// Delete one of my moments
     ///
     /// - Remark: HTTP `DELETE /api/v1/moments/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/moments/{id}/delete(deleteMoment)`.
@@ -10924,7 +10954,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Join an event by its code as a guest
+    /// Join an event by its code as a guest; an account that joined it before is that guest again (back in if it had left), with the shots it had left
     ///
     /// - Remark: HTTP `POST /api/v1/join`.
     /// - Remark: Generated from `#/paths//api/v1/join/post(joinEvent)`.
@@ -11518,7 +11548,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// JN-5: a one-time personal link (valid a day) that signs another device in as this guest
+    /// A one-time personal link (valid a day) that signs another device in as this guest
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/membership/link`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/membership/link/post(createPersonalLink)`.
@@ -11646,7 +11676,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// JN-5: stop the guest's personal link before it is used
+    /// Stop the guest's personal link before it is used
     ///
     /// - Remark: HTTP `DELETE /api/v1/events/{id}/membership/link`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/membership/link/delete(deletePersonalLink)`.
@@ -11754,7 +11784,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ORG-3: the guests still in the event, with their photo counts (organizer)
+    /// The guests still in the event, with their photo counts (organizer)
     ///
     /// - Remark: HTTP `GET /api/v1/events/{id}/guests`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/guests/get(listEventGuests)`.
@@ -11882,7 +11912,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ORG-3: remove a guest (signed out at once, place freed); photos=true deletes their photos too (organizer)
+    /// Remove a guest (signed out at once, place freed); photos=true deletes their photos too (organizer)
     ///
     /// - Remark: HTTP `DELETE /api/v1/events/{id}/guests/{guest}`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/guests/{guest}/delete(removeEventGuest)`.
@@ -12638,7 +12668,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// UP-7: which of these SHA-256 the event already has
+    /// Which of these SHA-256 the event already has
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/photos/check`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/photos/check/post(checkPhotoHashes)`.
@@ -12947,7 +12977,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-1: the shooter captions the photo (null or blank removes the caption); everyone who sees it sees the caption, live (photo-updated)
+    /// The shooter captions the photo (null or blank removes the caption); everyone who sees it sees the caption, live (photo-updated)
     ///
     /// - Remark: HTTP `PATCH /api/v1/photos/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/patch(editPhoto)`.
@@ -13258,7 +13288,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ORG-4: let a guest's photo into the gallery (events with requireApproval)
+    /// Let a guest's photo into the gallery (events with requireApproval)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/approve`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/approve/post(approvePhoto)`.
@@ -14300,7 +14330,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// GAL-5: a new venue wall link (/w/KEY, opens without signing in); the previous one stops working (organizer)
+    /// A new venue wall link (/w/KEY, opens without signing in); the previous one stops working (organizer)
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/wall`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/wall/post(createWallLink)`.
@@ -14915,7 +14945,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// RET-3: deleted events: ids, times, counts (admin)
+    /// Deleted events: ids, times, counts (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/deletions`.
     /// - Remark: Generated from `#/paths//api/v1/admin/deletions/get(listDeletions)`.
@@ -15019,7 +15049,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ADM-4: accounts by email with their quota and used space (admin)
+    /// Accounts by email with their quota and used space (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/users`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/get(adminListUsers)`.
@@ -15181,7 +15211,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ADM-4: add an account (admin), whether registration is open or not
+    /// Add an account (admin), whether registration is open or not
     ///
     /// - Remark: HTTP `POST /api/v1/admin/users`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/post(adminCreateUser)`.
@@ -15382,7 +15412,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ADM-4: change an account's name, admin flag or quota (admin)
+    /// Change an account's name, admin flag or quota (admin)
     ///
     /// - Remark: HTTP `PATCH /api/v1/admin/users/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/patch(adminUpdateUser)`.
@@ -15607,7 +15637,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ADM-4: delete an account and every file of theirs (admin)
+    /// Delete an account and every file of theirs (admin)
     ///
     /// - Remark: HTTP `DELETE /api/v1/admin/users/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/delete(adminDeleteUser)`.
@@ -15737,7 +15767,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ADM-3: a one-time reset link for an account, to hand over when there is no mail server (admin)
+    /// A one-time reset link for an account, to hand over when there is no mail server (admin)
     ///
     /// - Remark: HTTP `POST /api/v1/admin/users/{id}/password-reset`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/password-reset/post(adminCreatePasswordResetLink)`.
@@ -16148,7 +16178,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// ADM-6: users, events, photos, uploads per day (30 days), render queue, storage (admin)
+    /// Users, events, photos, uploads per day (30 days), render queue, storage (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/stats`.
     /// - Remark: Generated from `#/paths//api/v1/admin/stats/get(getInstanceStats)`.
@@ -16252,7 +16282,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SUP-2: support tickets, open ones first (admin)
+    /// Support tickets, open ones first (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/tickets`.
     /// - Remark: Generated from `#/paths//api/v1/admin/tickets/get(adminListTickets)`.
@@ -16407,7 +16437,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SUP-2: answer a ticket by e-mail and/or close or reopen it (admin)
+    /// Answer a ticket by e-mail and/or close or reopen it (admin)
     ///
     /// - Remark: HTTP `PATCH /api/v1/admin/tickets/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/tickets/{id}/patch(adminUpdateTicket)`.
@@ -16947,7 +16977,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SUP-2: write to the admin (anyone; an e-mail address for the answer is optional)
+    /// Write to the admin (anyone; an e-mail address for the answer is optional)
     ///
     /// - Remark: HTTP `POST /api/v1/support/tickets`.
     /// - Remark: Generated from `#/paths//api/v1/support/tickets/post(createSupportTicket)`.
@@ -17134,7 +17164,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-1: my timeline, newest capture first, each item with its month
+    /// My timeline, newest capture first, each item with its month
     ///
     /// - Remark: HTTP `GET /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/get(listLibraryAssets)`.
@@ -17274,7 +17304,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-1: add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
+    /// Add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/post(uploadLibraryAsset)`.
@@ -17761,7 +17791,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-2: move an asset to the trash; an asset already in the trash is deleted for good
+    /// Move an asset to the trash; an asset already in the trash is deleted for good
     ///
     /// - Remark: HTTP `DELETE /api/v1/library/assets/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/delete(deleteLibraryAsset)`.
@@ -17869,7 +17899,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-2: bring an asset back from the trash
+    /// Bring an asset back from the trash
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets/{id}/restore`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/restore/post(restoreLibraryAsset)`.
@@ -18217,7 +18247,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-2: replace the asset with an edited version (same id, next fileRevision, new derivatives)
+    /// Replace the asset with an edited version (same id, next fileRevision, new derivatives)
     ///
     /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/original`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/original/put(replaceLibraryAsset)`.
@@ -18890,7 +18920,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-3: a live photo's motion (a motion photo's MP4, or the video kept beside the still); Range supported
+    /// A live photo's motion (a motion photo's MP4, or the video kept beside the still); Range supported
     ///
     /// - Remark: HTTP `GET /api/v1/library/assets/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)`.
@@ -19076,7 +19106,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-3: an Apple Live Photo's video (MP4 or QuickTime), kept beside its still
+    /// An Apple Live Photo's video (MP4 or QuickTime), kept beside its still
     ///
     /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)`.
@@ -19359,7 +19389,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// UP-7: which of these SHA-256 my library already holds (timeline or trash)
+    /// Which of these SHA-256 my library already holds (timeline or trash)
     ///
     /// - Remark: HTTP `POST /api/v1/library/check`.
     /// - Remark: Generated from `#/paths//api/v1/library/check/post(checkLibraryHashes)`.
@@ -19560,7 +19590,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-2: the trash, latest deleted first (purged after 30 days)
+    /// The trash, latest deleted first (purged after 30 days)
     ///
     /// - Remark: HTTP `GET /api/v1/library/trash`.
     /// - Remark: Generated from `#/paths//api/v1/library/trash/get(listLibraryTrash)`.
@@ -19700,7 +19730,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-2: delete everything in the trash for good
+    /// Delete everything in the trash for good
     ///
     /// - Remark: HTTP `DELETE /api/v1/library/trash`.
     /// - Remark: Generated from `#/paths//api/v1/library/trash/delete(emptyLibraryTrash)`.
@@ -19804,7 +19834,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-4: the library's change feed, each asset at its latest revision: JSON pages, or Server-Sent Events with Accept: text/event-stream
+    /// The library's change feed, each asset at its latest revision: JSON pages, or Server-Sent Events with Accept: text/event-stream
     ///
     /// - Remark: HTTP `GET /api/v1/library/changes`.
     /// - Remark: Generated from `#/paths//api/v1/library/changes/get(getLibraryChanges)`.
@@ -19988,7 +20018,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// LIB-6: copy an event photo I may download into my own library (it outlives the event)
+    /// Copy an event photo I may download into my own library (it outlives the event)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/save-to-library`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/save-to-library/post(savePhotoToLibrary)`.
@@ -20234,7 +20264,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// UP-4: begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
+    /// Begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
     ///
     /// - Remark: HTTP `POST /api/v1/uploads`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)`.
@@ -20698,7 +20728,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// UP-4: the next bytes, at Upload-Offset; the last one makes the photo (X-Photo-ID)
+    /// The next bytes, at Upload-Offset; the last one makes the photo (X-Photo-ID)
     ///
     /// - Remark: HTTP `PATCH /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)`.
@@ -21085,7 +21115,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// UP-4: end an upload: its bytes are removed and a held shot given back
+    /// End an upload: its bytes are removed and a held shot given back
     ///
     /// - Remark: HTTP `DELETE /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/delete(terminateUpload)`.
@@ -21203,7 +21233,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// UP-4: where an upload stands (stops a request still sending to it, keeping its bytes)
+    /// Where an upload stands (stops a request still sending to it, keeping its bytes)
     ///
     /// - Remark: HTTP `HEAD /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)`.
@@ -21556,7 +21586,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-1: the event's guestbook notes the caller may see, newest first
+    /// The event's guestbook notes the caller may see, newest first
     ///
     /// - Remark: HTTP `GET /api/v1/events/{id}/notes`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/get(listNotes)`.
@@ -21698,7 +21728,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-1: a guestbook note, posted while the event is live; develops and waits for approval like photos, takes a shot only where postsCountAsShots
+    /// A guestbook note, posted while the event is live; develops and waits for approval like photos, takes a shot only where postsCountAsShots
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/notes`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/post(postNote)`.
@@ -21931,7 +21961,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-2: a post's comments, oldest first (anyone who sees the post)
+    /// A post's comments, oldest first (anyone who sees the post)
     ///
     /// - Remark: HTTP `GET /api/v1/photos/{id}/comments`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/get(listComments)`.
@@ -22073,7 +22103,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-2: comment on a post anyone who sees it reads, live (comment-added)
+    /// Comment on a post anyone who sees it reads, live (comment-added)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/comments`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/post(addComment)`.
@@ -22284,7 +22314,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-2: take a comment down (its author, or the organizer)
+    /// Take a comment down (its author, or the organizer)
     ///
     /// - Remark: HTTP `DELETE /api/v1/comments/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/comments/{id}/delete(deleteComment)`.
@@ -22392,7 +22422,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-2: like a post (one per person, idempotent)
+    /// Like a post (one per person, idempotent)
     ///
     /// - Remark: HTTP `PUT /api/v1/photos/{id}/like`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/put(likePhoto)`.
@@ -22528,7 +22558,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-2: take my like back (idempotent)
+    /// Take my like back (idempotent)
     ///
     /// - Remark: HTTP `DELETE /api/v1/photos/{id}/like`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/delete(unlikePhoto)`.
@@ -22664,7 +22694,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-3: my notifications, newest first, with the unread count; with Accept: text/event-stream, new ones and the unread count as they change, across all my events (one stream per tab)
+    /// My notifications, newest first, with the unread count; with Accept: text/event-stream, new ones and the unread count as they change, across all my events (one stream per tab)
     ///
     /// - Remark: HTTP `GET /api/v1/notifications`.
     /// - Remark: Generated from `#/paths//api/v1/notifications/get(listNotifications)`.
@@ -22796,7 +22826,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-3: mark these notifications (or all of mine) read; others' ids are ignored
+    /// Mark these notifications (or all of mine) read; others' ids are ignored
     ///
     /// - Remark: HTTP `POST /api/v1/notifications/read`.
     /// - Remark: Generated from `#/paths//api/v1/notifications/read/post(markNotificationsRead)`.
@@ -22953,7 +22983,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// SOC-4: a video post's web-playable copy (H.264/AAC MP4, at most 30 s, without the file's metadata); supports Range
+    /// A video post's web-playable copy (H.264/AAC MP4, at most 30 s, without the file's metadata); supports Range
     ///
     /// - Remark: HTTP `GET /api/v1/photos/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)`.

@@ -3,5 +3,5 @@
 // from. SDKTests compares it with the files as they are now.
 extension DisposableClient {
     /// The SHA-256 of the contract (openapi.yaml) and generator settings this SDK was generated from.
-    public static let contractDigest = "889bca94e2bce3233152e73f49ad83800389c5fb9c9afb72d72948093c2af392"
+    public static let contractDigest = "d6cf3f32ab6ae06ecbd552e0e1678ed62ead516fa0a92129c41207949bd860d0"
 }

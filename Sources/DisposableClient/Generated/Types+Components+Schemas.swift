@@ -387,7 +387,7 @@ extension Components {
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Join/password`.
             public var password: Swift.String?
-            /// The version of the terms the guest accepted (SUP-3).
+            /// The version of the terms the guest accepted.
             ///
             /// - Remark: Generated from `#/components/schemas/Join/acceptedTerms`.
             public var acceptedTerms: Swift.String?
@@ -398,7 +398,7 @@ extension Components {
             ///   - key: The `k` of the QR code's link (`/e/CODE?k=KEY`).
             ///   - name:
             ///   - password:
-            ///   - acceptedTerms: The version of the terms the guest accepted (SUP-3).
+            ///   - acceptedTerms: The version of the terms the guest accepted.
             public init(
                 code: Swift.String,
                 key: Swift.String? = nil,
@@ -592,7 +592,7 @@ extension Components {
             public var requireApproval: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/EventSettings/postsCountAsShots`.
             public var postsCountAsShots: Swift.Bool?
-            /// SOC-4: guests may post short videos (at most 30 seconds; default false)
+            /// Guests may post short videos (at most 30 seconds; default false)
             ///
             /// - Remark: Generated from `#/components/schemas/EventSettings/allowVideos`.
             public var allowVideos: Swift.Bool?
@@ -612,7 +612,7 @@ extension Components {
             ///   - maxGuests: Null: no limit.
             ///   - requireApproval:
             ///   - postsCountAsShots:
-            ///   - allowVideos: SOC-4: guests may post short videos (at most 30 seconds; default false)
+            ///   - allowVideos: Guests may post short videos (at most 30 seconds; default false)
             public init(
                 name: Swift.String? = nil,
                 description: Swift.String? = nil,
@@ -720,11 +720,11 @@ extension Components {
             public var owner: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/Event/createdAt`.
             public var createdAt: Foundation.Date
-            /// SOC-1: guestbook notes and drawings take a shot (default false); locked once people shoot
+            /// Guestbook notes and drawings take a shot (default false); locked once people shoot
             ///
             /// - Remark: Generated from `#/components/schemas/Event/postsCountAsShots`.
             public var postsCountAsShots: Swift.Bool
-            /// SOC-4: guests may post short videos (at most 30 seconds)
+            /// Guests may post short videos (at most 30 seconds)
             ///
             /// - Remark: Generated from `#/components/schemas/Event/allowVideos`.
             public var allowVideos: Swift.Bool
@@ -753,8 +753,8 @@ extension Components {
             ///   - role:
             ///   - owner: For its organizers: whether the caller owns the event (false for a co-organizer); absent for guests
             ///   - createdAt:
-            ///   - postsCountAsShots: SOC-1: guestbook notes and drawings take a shot (default false); locked once people shoot
-            ///   - allowVideos: SOC-4: guests may post short videos (at most 30 seconds)
+            ///   - postsCountAsShots: Guestbook notes and drawings take a shot (default false); locked once people shoot
+            ///   - allowVideos: Guests may post short videos (at most 30 seconds)
             public init(
                 id: Swift.String,
                 code: Swift.String,
@@ -997,7 +997,7 @@ extension Components {
                 public var preview: Swift.String
                 /// - Remark: Generated from `#/components/schemas/Photo/urls/original`.
                 public var original: Swift.String
-                /// SOC-4: a video's web-playable copy (H.264/AAC MP4, at most 30 s, no metadata)
+                /// A video's web-playable copy (H.264/AAC MP4, at most 30 s, no metadata)
                 ///
                 /// - Remark: Generated from `#/components/schemas/Photo/urls/video`.
                 public var video: Swift.String?
@@ -1007,7 +1007,7 @@ extension Components {
                 ///   - thumbnail:
                 ///   - preview:
                 ///   - original:
-                ///   - video: SOC-4: a video's web-playable copy (H.264/AAC MP4, at most 30 s, no metadata)
+                ///   - video: A video's web-playable copy (H.264/AAC MP4, at most 30 s, no metadata)
                 public init(
                     thumbnail: Swift.String,
                     preview: Swift.String,
@@ -1030,11 +1030,11 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/urls`.
             public var urls: Components.Schemas.Photo.UrlsPayload?
-            /// The shooter's caption (SOC-1)
+            /// The shooter's caption
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/caption`.
             public var caption: Swift.String?
-            /// SOC-1, SOC-4: an image (a photo, or a drawing when `source` is drawing), a guestbook note (words only, no `urls`), or a short video (`urls.video`)
+            /// An image (a photo, or a drawing when `source` is drawing), a guestbook note (words only, no `urls`), or a short video (`urls.video`)
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/kind`.
             @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
@@ -1042,7 +1042,7 @@ extension Components {
                 case note = "note"
                 case video = "video"
             }
-            /// SOC-1, SOC-4: an image (a photo, or a drawing when `source` is drawing), a guestbook note (words only, no `urls`), or a short video (`urls.video`)
+            /// An image (a photo, or a drawing when `source` is drawing), a guestbook note (words only, no `urls`), or a short video (`urls.video`)
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/kind`.
             public var kind: Components.Schemas.Photo.KindPayload
@@ -1050,7 +1050,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/text`.
             public var text: Swift.String?
-            /// SOC-2: how many like it (never who)
+            /// How many like it (never who)
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/likeCount`.
             public var likeCount: Swift.Int
@@ -1060,7 +1060,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/likedByMe`.
             public var likedByMe: Swift.Bool?
-            /// SOC-4: a video's length in whole seconds
+            /// A video's length in whole seconds
             ///
             /// - Remark: Generated from `#/components/schemas/Photo/durationSeconds`.
             public var durationSeconds: Swift.Int?
@@ -1091,13 +1091,13 @@ extension Components {
             ///   - downloadName:
             ///   - mine:
             ///   - urls: The thumbnail and preview are signed links (no session needed, valid 12–24 h); the original is checked against the session. Absent for notes.
-            ///   - caption: The shooter's caption (SOC-1)
-            ///   - kind: SOC-1, SOC-4: an image (a photo, or a drawing when `source` is drawing), a guestbook note (words only, no `urls`), or a short video (`urls.video`)
+            ///   - caption: The shooter's caption
+            ///   - kind: An image (a photo, or a drawing when `source` is drawing), a guestbook note (words only, no `urls`), or a short video (`urls.video`)
             ///   - text: A note's words
-            ///   - likeCount: SOC-2: how many like it (never who)
+            ///   - likeCount: How many like it (never who)
             ///   - commentCount:
             ///   - likedByMe: Whether the caller likes it; absent in the change feed
-            ///   - durationSeconds: SOC-4: a video's length in whole seconds
+            ///   - durationSeconds: A video's length in whole seconds
             ///   - previewPending: True while only the thumbnail is made (a busy night: the photo is shown at once, its preview follows). `urls.preview` is then the thumbnail; a `photo-updated` change brings the preview. Absent otherwise.
             ///   - firstLook: True while the phone's first look (sent with the upload) stands in for the thumbnail and the preview (`previewPending` is then true too); a `photo-updated` change brings the server's own. Absent otherwise.
             public init(
@@ -2010,21 +2010,29 @@ extension Components {
             public var currentPassword: Swift.String
             /// - Remark: Generated from `#/components/schemas/PasswordChange/newPassword`.
             public var newPassword: Swift.String
+            /// Whether my app passwords stop working too (whoever knew the old password could have made one)
+            ///
+            /// - Remark: Generated from `#/components/schemas/PasswordChange/revokeAppPasswords`.
+            public var revokeAppPasswords: Swift.Bool?
             /// Creates a new `PasswordChange`.
             ///
             /// - Parameters:
             ///   - currentPassword:
             ///   - newPassword:
+            ///   - revokeAppPasswords: Whether my app passwords stop working too (whoever knew the old password could have made one)
             public init(
                 currentPassword: Swift.String,
-                newPassword: Swift.String
+                newPassword: Swift.String,
+                revokeAppPasswords: Swift.Bool? = nil
             ) {
                 self.currentPassword = currentPassword
                 self.newPassword = newPassword
+                self.revokeAppPasswords = revokeAppPasswords
             }
             public enum CodingKeys: String, CodingKey {
                 case currentPassword
                 case newPassword
+                case revokeAppPasswords
             }
         }
         /// - Remark: Generated from `#/components/schemas/ResetLink`.
@@ -2269,7 +2277,7 @@ extension Components {
         public struct ProfilePatch: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/name`.
             public var name: Swift.String?
-            /// An IANA time zone (`Europe/Paris`): where months and years are counted (CAP-2, CAP-3).
+            /// An IANA time zone (`Europe/Paris`): where months and years are counted.
             ///
             /// - Remark: Generated from `#/components/schemas/ProfilePatch/timeZone`.
             public var timeZone: Swift.String?
@@ -2293,7 +2301,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - name:
-            ///   - timeZone: An IANA time zone (`Europe/Paris`): where months and years are counted (CAP-2, CAP-3).
+            ///   - timeZone: An IANA time zone (`Europe/Paris`): where months and years are counted.
             ///   - username: 3–30 of a–z, 0–9, `.` and `_` (stored lowercase), not starting or ending with a dot; unique. Empty removes it.
             ///   - appearance: Pages light or dark whatever the device says, or as the device says (`system`).
             public init(
@@ -2450,7 +2458,7 @@ extension Components {
                 public var preview: Swift.String
                 /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls/original`.
                 public var original: Swift.String
-                /// A live photo's motion (LIB-3), or a video's copy that browsers play
+                /// A live photo's motion, or a video's copy that browsers play
                 ///
                 /// - Remark: Generated from `#/components/schemas/LibraryAsset/urls/video`.
                 public var video: Swift.String?
@@ -2460,7 +2468,7 @@ extension Components {
                 ///   - thumbnail:
                 ///   - preview:
                 ///   - original:
-                ///   - video: A live photo's motion (LIB-3), or a video's copy that browsers play
+                ///   - video: A live photo's motion, or a video's copy that browsers play
                 public init(
                     thumbnail: Swift.String,
                     preview: Swift.String,
@@ -2676,7 +2684,7 @@ extension Components {
                 case deleted
             }
         }
-        /// SOC-2: a comment on a post
+        /// A comment on a post
         ///
         /// - Remark: Generated from `#/components/schemas/Comment`.
         public struct Comment: Codable, Hashable, Sendable {
@@ -2861,7 +2869,7 @@ extension Components {
                 case likedByMe
             }
         }
-        /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon (RET-3), its recap is ready (CAP-1); about no event: my capsule of a month is out (CAP-2), my year of moments is ready (CAP-3); someone asks to be my friend, or said yes (`actorName`); a friend shared a capsule, reacted to mine (`text` is the emoji) or commented on it (`text`).
+        /// What happened: someone liked or commented on my post, the photos were revealed, the event will be deleted soon, its recap is ready; about no event: my capsule of a month is out, my year of moments is ready; someone asks to be my friend, or said yes (`actorName`); a friend shared a capsule, reacted to mine (`text` is the emoji) or commented on it (`text`).
         ///
         /// - Remark: Generated from `#/components/schemas/NotificationKind`.
         @frozen public enum NotificationKind: String, Codable, Hashable, Sendable, CaseIterable {
@@ -3980,15 +3988,25 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppPasswordInput/name`.
             public var name: Swift.String
+            /// My account's password, typed again (not asked of an account that has none yet)
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppPasswordInput/currentPassword`.
+            public var currentPassword: Swift.String?
             /// Creates a new `AppPasswordInput`.
             ///
             /// - Parameters:
             ///   - name: The device's name, as the list shows it
-            public init(name: Swift.String) {
+            ///   - currentPassword: My account's password, typed again (not asked of an account that has none yet)
+            public init(
+                name: Swift.String,
+                currentPassword: Swift.String? = nil
+            ) {
                 self.name = name
+                self.currentPassword = currentPassword
             }
             public enum CodingKeys: String, CodingKey {
                 case name
+                case currentPassword
             }
         }
         /// - Remark: Generated from `#/components/schemas/NewAppPassword`.

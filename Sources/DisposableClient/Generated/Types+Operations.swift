@@ -319,7 +319,7 @@ public enum Operations {
             }
         }
     }
-    /// OPS-2: Prometheus text for loopback clients, the metrics token or an admin
+    /// Prometheus text for loopback clients, the metrics token or an admin
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
@@ -620,7 +620,7 @@ public enum Operations {
             }
         }
     }
-    /// Register an account: made at once without a mail server; with one, a mail goes to the address (a link to open the account, or a note that it has one) and the answer is 202 either way
+    /// Register an account: made at once without a mail server; with one, a mail goes to the address (a link to open the account, or a note that it has one) and the answer is 202 either way. Sent with a guest's token (bearer or cookie), the account takes that guest over: the same roll, the same shots
     ///
     /// - Remark: HTTP `POST /api/v1/users`.
     /// - Remark: Generated from `#/paths//api/v1/users/post(registerUser)`.
@@ -959,7 +959,7 @@ public enum Operations {
             }
         }
     }
-    /// ADM-3: open the account a mailed link holds (once, within 24 hours)
+    /// Open the account a mailed link holds (once, within 24 hours)
     ///
     /// - Remark: HTTP `POST /api/v1/registrations/{token}`.
     /// - Remark: Generated from `#/paths//api/v1/registrations/{token}/post(confirmRegistration)`.
@@ -1185,7 +1185,7 @@ public enum Operations {
             }
         }
     }
-    /// Log in; sets the session cookie too
+    /// Log in; sets the session cookie too. Sent with a guest's token (bearer or cookie), the account takes that guest over (unless it is a guest of that event already)
     ///
     /// - Remark: HTTP `POST /api/v1/sessions`.
     /// - Remark: Generated from `#/paths//api/v1/sessions/post(logIn)`.
@@ -1683,7 +1683,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-5: change my display name, time zone, username or appearance
+    /// Change my display name, time zone, username or appearance
     ///
     /// A username taken by another account (whatever its case) is refused with 409.
     ///
@@ -1950,7 +1950,7 @@ public enum Operations {
             }
         }
     }
-    /// SUP-4: an account deletes itself and everything in it; a guest deletes all their photos in the event
+    /// An account deletes itself and everything in it; a guest deletes all their photos in the event
     ///
     /// 409 for the instance's only admin (another account must be made admin first).
     ///
@@ -2172,7 +2172,7 @@ public enum Operations {
             }
         }
     }
-    /// SUP-4: a streamed ZIP of my own photos as I sent them, and data.json with everything stored about me
+    /// A streamed ZIP of my own photos as I sent them, and data.json with everything stored about me
     ///
     /// - Remark: HTTP `GET /api/v1/me/export`.
     /// - Remark: Generated from `#/paths//api/v1/me/export/get(exportMyData)`.
@@ -2311,7 +2311,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-5: my picture: the body is the image's bytes, checked and re-encoded (a 400 px JPEG, no metadata)
+    /// My picture: the body is the image's bytes, checked and re-encoded (a 400 px JPEG, no metadata)
     ///
     /// - Remark: HTTP `PUT /api/v1/me/avatar`.
     /// - Remark: Generated from `#/paths//api/v1/me/avatar/put(setAvatar)`.
@@ -2578,7 +2578,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-5: remove my picture
+    /// Remove my picture
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/avatar`.
     /// - Remark: Generated from `#/paths//api/v1/me/avatar/delete(deleteAvatar)`.
@@ -2718,7 +2718,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-5: an account's picture (anyone signed in)
+    /// An account's picture (anyone signed in)
     ///
     /// - Remark: HTTP `GET /api/v1/users/{id}/avatar.jpg`.
     /// - Remark: Generated from `#/paths//api/v1/users/{id}/avatar.jpg/get(getUserAvatar)`.
@@ -2898,7 +2898,7 @@ public enum Operations {
             }
         }
     }
-    /// Change my password (the current one first, unless the account has none yet); my other sessions end
+    /// Change my password (the current one first, unless the account has none yet); my other sessions end, and my app passwords too unless revokeAppPasswords is false
     ///
     /// - Remark: HTTP `POST /api/v1/me/password`.
     /// - Remark: Generated from `#/paths//api/v1/me/password/post(changePassword)`.
@@ -3624,7 +3624,7 @@ public enum Operations {
             }
         }
     }
-    /// ADM-3: mail a one-time link to set a new password, if the account exists and mail is configured (always 202)
+    /// Mail a one-time link to set a new password, if the account exists and mail is configured (always 202)
     ///
     /// - Remark: HTTP `POST /api/v1/password-resets`.
     /// - Remark: Generated from `#/paths//api/v1/password-resets/post(requestPasswordReset)`.
@@ -3844,7 +3844,7 @@ public enum Operations {
             }
         }
     }
-    /// ADM-3: set the new password with the link's token (once, within the hour); every session of the account ends
+    /// Set the new password with the link's token (once, within the hour); every session of the account ends
     ///
     /// - Remark: HTTP `POST /api/v1/password-resets/{token}`.
     /// - Remark: Generated from `#/paths//api/v1/password-resets/{token}/post(resetPassword)`.
@@ -4664,7 +4664,7 @@ public enum Operations {
             }
         }
     }
-    /// Edit an event (EV-2: some settings lock after the first photo)
+    /// Edit an event (some settings lock after the first photo)
     ///
     /// - Remark: HTTP `PATCH /api/v1/events/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/patch(updateEvent)`.
@@ -6570,7 +6570,7 @@ public enum Operations {
             }
         }
     }
-    /// CAP-2: my capsules, newest first, and when the next one comes
+    /// My capsules, newest first, and when the next one comes
     ///
     /// A capsule recaps a month of my library; it comes out at midnight on the first of the next month in my time zone (`PATCH /api/v1/me` `timeZone`, UTC until set).
     ///
@@ -6734,7 +6734,7 @@ public enum Operations {
             }
         }
     }
-    /// CAP-2: one of my capsules
+    /// One of my capsules
     ///
     /// - Remark: HTTP `GET /api/v1/library/capsules/{month}`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/get(getCapsule)`.
@@ -6939,7 +6939,7 @@ public enum Operations {
             }
         }
     }
-    /// CAP-2: edit my capsule: how many photos, which ones (of that month), my words, a song
+    /// Edit my capsule: how many photos, which ones (of that month), my words, a song
     ///
     /// - Remark: HTTP `PATCH /api/v1/library/capsules/{month}`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/patch(editCapsule)`.
@@ -7222,7 +7222,7 @@ public enum Operations {
             }
         }
     }
-    /// CAP-2: the month's photos my capsule may hold (to replace one)
+    /// The month's photos my capsule may hold (to replace one)
     ///
     /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/candidates`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/candidates/get(listCapsuleCandidates)`.
@@ -7427,7 +7427,7 @@ public enum Operations {
             }
         }
     }
-    /// CAP-2: my capsule's collage (JPEG, 1080 px wide), to share
+    /// My capsule's collage (JPEG, 1080 px wide), to share
     ///
     /// The capsule's photos in a grid under the month's name (in the reader's language) and my words.
     ///
@@ -11717,7 +11717,7 @@ public enum Operations {
             }
         }
     }
-    /// CAP-3: a year of my moments, newest first
+    /// A year of my moments, newest first
     ///
     /// - Remark: HTTP `GET /api/v1/moments`.
     /// - Remark: Generated from `#/paths//api/v1/moments/get(listMoments)`.
@@ -11922,7 +11922,7 @@ public enum Operations {
             }
         }
     }
-    /// CAP-3: note a moment (1 to 280 characters, dated now)
+    /// Note a moment (1 to 280 characters, dated now)
     ///
     /// - Remark: HTTP `POST /api/v1/moments`.
     /// - Remark: Generated from `#/paths//api/v1/moments/post(addMoment)`.
@@ -12210,7 +12210,7 @@ public enum Operations {
             }
         }
     }
-    /// CAP-3: a year's moments, oldest first, with a count per month; ready once the year is over where I live
+    /// A year's moments, oldest first, with a count per month; ready once the year is over where I live
     ///
     /// - Remark: HTTP `GET /api/v1/moments/recap`.
     /// - Remark: Generated from `#/paths//api/v1/moments/recap/get(getMomentsRecap)`.
@@ -13852,7 +13852,7 @@ public enum Operations {
             }
         }
     }
-    /// JN-6: every photo and video I shot, in every event I am still in (as a guest, an organizer or a co-organizer), newest first, with those events to group them by; my own shots always, even before the reveal
+    /// Every photo and video I shot, in every event I am still in (as a guest, an organizer or a co-organizer), newest first, with those events to group them by; my own shots always, even before the reveal
     ///
     /// - Remark: HTTP `GET /api/v1/me/photos`.
     /// - Remark: Generated from `#/paths//api/v1/me/photos/get(listMyShots)`.
@@ -14203,7 +14203,7 @@ public enum Operations {
             }
         }
     }
-    /// Make an app password for a device (a phone's backup app, a file manager): it opens WebDAV only, with my e-mail as the user name; shown in this answer only; at most 20
+    /// Make an app password for a device (a phone's backup app, a file manager): it opens WebDAV only, with my e-mail as the user name; shown in this answer only; at most 20; my password is asked again (403 when wrong, 422 when missing); changing or resetting my password revokes them
     ///
     /// - Remark: HTTP `POST /api/v1/me/app-passwords`.
     /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/post(createAppPassword)`.
@@ -14426,6 +14426,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests: try again after Retry-After seconds
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/post(createAppPassword)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -15870,7 +15893,7 @@ public enum Operations {
             }
         }
     }
-    /// CAP-3: delete one of my moments
+    /// Delete one of my moments
     ///
     /// - Remark: HTTP `DELETE /api/v1/moments/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/moments/{id}/delete(deleteMoment)`.
@@ -16318,7 +16341,7 @@ public enum Operations {
             }
         }
     }
-    /// Join an event by its code as a guest
+    /// Join an event by its code as a guest; an account that joined it before is that guest again (back in if it had left), with the shots it had left
     ///
     /// - Remark: HTTP `POST /api/v1/join`.
     /// - Remark: Generated from `#/paths//api/v1/join/post(joinEvent)`.
@@ -17114,7 +17137,7 @@ public enum Operations {
             }
         }
     }
-    /// JN-5: a one-time personal link (valid a day) that signs another device in as this guest
+    /// A one-time personal link (valid a day) that signs another device in as this guest
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/membership/link`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/membership/link/post(createPersonalLink)`.
@@ -17317,7 +17340,7 @@ public enum Operations {
             }
         }
     }
-    /// JN-5: stop the guest's personal link before it is used
+    /// Stop the guest's personal link before it is used
     ///
     /// - Remark: HTTP `DELETE /api/v1/events/{id}/membership/link`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/membership/link/delete(deletePersonalLink)`.
@@ -17498,7 +17521,7 @@ public enum Operations {
             }
         }
     }
-    /// ORG-3: the guests still in the event, with their photo counts (organizer)
+    /// The guests still in the event, with their photo counts (organizer)
     ///
     /// - Remark: HTTP `GET /api/v1/events/{id}/guests`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/guests/get(listEventGuests)`.
@@ -17701,7 +17724,7 @@ public enum Operations {
             }
         }
     }
-    /// ORG-3: remove a guest (signed out at once, place freed); photos=true deletes their photos too (organizer)
+    /// Remove a guest (signed out at once, place freed); photos=true deletes their photos too (organizer)
     ///
     /// - Remark: HTTP `DELETE /api/v1/events/{id}/guests/{guest}`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/guests/{guest}/delete(removeEventGuest)`.
@@ -18247,7 +18270,7 @@ public enum Operations {
             public var path: Operations.UploadPhoto.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/events/{id}/photos/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// UP-3: a client-chosen id; sending the same key again returns the first answer and never takes a second shot.
+                /// A client-chosen id; sending the same key again returns the first answer and never takes a second shot.
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/events/{id}/photos/POST/header/Idempotency-Key`.
                 public var idempotencyKey: Swift.String?
@@ -18257,7 +18280,7 @@ public enum Operations {
                     case library = "library"
                     case drawing = "drawing"
                 }
-                /// How the photo was taken; unsaid counts as library. `drawing`: drawn in the guestbook (SOC-1), a shot only where the event says posts count as shots.
+                /// How the photo was taken; unsaid counts as library. `drawing`: drawn in the guestbook, a shot only where the event says posts count as shots.
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/events/{id}/photos/POST/header/X-Photo-Source`.
                 public var xPhotoSource: Operations.UploadPhoto.Input.Headers.XPhotoSourcePayload?
@@ -18265,8 +18288,8 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - idempotencyKey: UP-3: a client-chosen id; sending the same key again returns the first answer and never takes a second shot.
-                ///   - xPhotoSource: How the photo was taken; unsaid counts as library. `drawing`: drawn in the guestbook (SOC-1), a shot only where the event says posts count as shots.
+                ///   - idempotencyKey: A client-chosen id; sending the same key again returns the first answer and never takes a second shot.
+                ///   - xPhotoSource: How the photo was taken; unsaid counts as library. `drawing`: drawn in the guestbook, a shot only where the event says posts count as shots.
                 ///   - accept:
                 public init(
                     idempotencyKey: Swift.String? = nil,
@@ -18747,7 +18770,7 @@ public enum Operations {
             }
         }
     }
-    /// UP-7: which of these SHA-256 the event already has
+    /// Which of these SHA-256 the event already has
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/photos/check`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/photos/check/post(checkPhotoHashes)`.
@@ -19208,7 +19231,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-1: the shooter captions the photo (null or blank removes the caption); everyone who sees it sees the caption, live (photo-updated)
+    /// The shooter captions the photo (null or blank removes the caption); everyone who sees it sees the caption, live (photo-updated)
     ///
     /// - Remark: HTTP `PATCH /api/v1/photos/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/patch(editPhoto)`.
@@ -19685,7 +19708,7 @@ public enum Operations {
             }
         }
     }
-    /// ORG-4: let a guest's photo into the gallery (events with requireApproval)
+    /// Let a guest's photo into the gallery (events with requireApproval)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/approve`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/approve/post(approvePhoto)`.
@@ -21536,7 +21559,7 @@ public enum Operations {
             }
         }
     }
-    /// GAL-5: a new venue wall link (/w/KEY, opens without signing in); the previous one stops working (organizer)
+    /// A new venue wall link (/w/KEY, opens without signing in); the previous one stops working (organizer)
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/wall`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/wall/post(createWallLink)`.
@@ -22495,7 +22518,7 @@ public enum Operations {
             }
         }
     }
-    /// RET-3: deleted events: ids, times, counts (admin)
+    /// Deleted events: ids, times, counts (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/deletions`.
     /// - Remark: Generated from `#/paths//api/v1/admin/deletions/get(listDeletions)`.
@@ -22657,7 +22680,7 @@ public enum Operations {
             }
         }
     }
-    /// ADM-4: accounts by email with their quota and used space (admin)
+    /// Accounts by email with their quota and used space (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/users`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/get(adminListUsers)`.
@@ -22894,7 +22917,7 @@ public enum Operations {
             }
         }
     }
-    /// ADM-4: add an account (admin), whether registration is open or not
+    /// Add an account (admin), whether registration is open or not
     ///
     /// - Remark: HTTP `POST /api/v1/admin/users`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/post(adminCreateUser)`.
@@ -23159,7 +23182,7 @@ public enum Operations {
             }
         }
     }
-    /// ADM-4: change an account's name, admin flag or quota (admin)
+    /// Change an account's name, admin flag or quota (admin)
     ///
     /// - Remark: HTTP `PATCH /api/v1/admin/users/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/patch(adminUpdateUser)`.
@@ -23463,7 +23486,7 @@ public enum Operations {
             }
         }
     }
-    /// ADM-4: delete an account and every file of theirs (admin)
+    /// Delete an account and every file of theirs (admin)
     ///
     /// - Remark: HTTP `DELETE /api/v1/admin/users/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/delete(adminDeleteUser)`.
@@ -23667,7 +23690,7 @@ public enum Operations {
             }
         }
     }
-    /// ADM-3: a one-time reset link for an account, to hand over when there is no mail server (admin)
+    /// A one-time reset link for an account, to hand over when there is no mail server (admin)
     ///
     /// - Remark: HTTP `POST /api/v1/admin/users/{id}/password-reset`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/password-reset/post(adminCreatePasswordResetLink)`.
@@ -24274,7 +24297,7 @@ public enum Operations {
             }
         }
     }
-    /// ADM-6: users, events, photos, uploads per day (30 days), render queue, storage (admin)
+    /// Users, events, photos, uploads per day (30 days), render queue, storage (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/stats`.
     /// - Remark: Generated from `#/paths//api/v1/admin/stats/get(getInstanceStats)`.
@@ -24436,7 +24459,7 @@ public enum Operations {
             }
         }
     }
-    /// SUP-2: support tickets, open ones first (admin)
+    /// Support tickets, open ones first (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/tickets`.
     /// - Remark: Generated from `#/paths//api/v1/admin/tickets/get(adminListTickets)`.
@@ -24667,7 +24690,7 @@ public enum Operations {
             }
         }
     }
-    /// SUP-2: answer a ticket by e-mail and/or close or reopen it (admin)
+    /// Answer a ticket by e-mail and/or close or reopen it (admin)
     ///
     /// - Remark: HTTP `PATCH /api/v1/admin/tickets/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/tickets/{id}/patch(adminUpdateTicket)`.
@@ -25399,7 +25422,7 @@ public enum Operations {
             }
         }
     }
-    /// SUP-2: write to the admin (anyone; an e-mail address for the answer is optional)
+    /// Write to the admin (anyone; an e-mail address for the answer is optional)
     ///
     /// - Remark: HTTP `POST /api/v1/support/tickets`.
     /// - Remark: Generated from `#/paths//api/v1/support/tickets/post(createSupportTicket)`.
@@ -25641,7 +25664,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-1: my timeline, newest capture first, each item with its month
+    /// My timeline, newest capture first, each item with its month
     ///
     /// - Remark: HTTP `GET /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/get(listLibraryAssets)`.
@@ -25855,7 +25878,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-1: add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
+    /// Add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/post(uploadLibraryAsset)`.
@@ -26521,7 +26544,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-2: move an asset to the trash; an asset already in the trash is deleted for good
+    /// Move an asset to the trash; an asset already in the trash is deleted for good
     ///
     /// - Remark: HTTP `DELETE /api/v1/library/assets/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/delete(deleteLibraryAsset)`.
@@ -26702,7 +26725,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-2: bring an asset back from the trash
+    /// Bring an asset back from the trash
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets/{id}/restore`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/restore/post(restoreLibraryAsset)`.
@@ -27331,7 +27354,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-2: replace the asset with an edited version (same id, next fileRevision, new derivatives)
+    /// Replace the asset with an edited version (same id, next fileRevision, new derivatives)
     ///
     /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/original`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/original/put(replaceLibraryAsset)`.
@@ -28312,7 +28335,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-3: a live photo's motion (a motion photo's MP4, or the video kept beside the still); Range supported
+    /// A live photo's motion (a motion photo's MP4, or the video kept beside the still); Range supported
     ///
     /// - Remark: HTTP `GET /api/v1/library/assets/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)`.
@@ -28651,7 +28674,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-3: an Apple Live Photo's video (MP4 or QuickTime), kept beside its still
+    /// An Apple Live Photo's video (MP4 or QuickTime), kept beside its still
     ///
     /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)`.
@@ -29003,7 +29026,7 @@ public enum Operations {
             }
         }
     }
-    /// UP-7: which of these SHA-256 my library already holds (timeline or trash)
+    /// Which of these SHA-256 my library already holds (timeline or trash)
     ///
     /// - Remark: HTTP `POST /api/v1/library/check`.
     /// - Remark: Generated from `#/paths//api/v1/library/check/post(checkLibraryHashes)`.
@@ -29268,7 +29291,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-2: the trash, latest deleted first (purged after 30 days)
+    /// The trash, latest deleted first (purged after 30 days)
     ///
     /// - Remark: HTTP `GET /api/v1/library/trash`.
     /// - Remark: Generated from `#/paths//api/v1/library/trash/get(listLibraryTrash)`.
@@ -29482,7 +29505,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-2: delete everything in the trash for good
+    /// Delete everything in the trash for good
     ///
     /// - Remark: HTTP `DELETE /api/v1/library/trash`.
     /// - Remark: Generated from `#/paths//api/v1/library/trash/delete(emptyLibraryTrash)`.
@@ -29644,7 +29667,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-4: the library's change feed, each asset at its latest revision: JSON pages, or Server-Sent Events with Accept: text/event-stream
+    /// The library's change feed, each asset at its latest revision: JSON pages, or Server-Sent Events with Accept: text/event-stream
     ///
     /// - Remark: HTTP `GET /api/v1/library/changes`.
     /// - Remark: Generated from `#/paths//api/v1/library/changes/get(getLibraryChanges)`.
@@ -29920,7 +29943,7 @@ public enum Operations {
             }
         }
     }
-    /// LIB-6: copy an event photo I may download into my own library (it outlives the event)
+    /// Copy an event photo I may download into my own library (it outlives the event)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/save-to-library`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/save-to-library/post(savePhotoToLibrary)`.
@@ -30266,7 +30289,7 @@ public enum Operations {
             }
         }
     }
-    /// UP-4: begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
+    /// Begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
     ///
     /// - Remark: HTTP `POST /api/v1/uploads`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)`.
@@ -30350,7 +30373,7 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/v1/uploads/POST/responses/201/headers/Upload-Offset`.
                     public var uploadOffset: Swift.Int64?
-                    /// When an upload left alone is dropped (HTTP date)
+                    /// When the upload is dropped unless more bytes arrive (HTTP date); each PATCH moves it to a quarter of an hour later, never past a day after the creation
                     ///
                     /// - Remark: Generated from `#/paths/api/v1/uploads/POST/responses/201/headers/Upload-Expires`.
                     public var uploadExpires: Swift.String?
@@ -30371,7 +30394,7 @@ public enum Operations {
                     /// - Parameters:
                     ///   - tusResumable: 1.0.0
                     ///   - uploadOffset: Bytes the server has kept
-                    ///   - uploadExpires: When an upload left alone is dropped (HTTP date)
+                    ///   - uploadExpires: When the upload is dropped unless more bytes arrive (HTTP date); each PATCH moves it to a quarter of an hour later, never past a day after the creation
                     ///   - location: The upload's address
                     ///   - xPhotoID: When the bytes sent along completed it: the photo
                     ///   - disposableMediaId: When the bytes sent along completed it: the photo or library asset
@@ -30891,7 +30914,7 @@ public enum Operations {
             }
         }
     }
-    /// UP-4: the next bytes, at Upload-Offset; the last one makes the photo (X-Photo-ID)
+    /// The next bytes, at Upload-Offset; the last one makes the photo (X-Photo-ID)
     ///
     /// - Remark: HTTP `PATCH /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)`.
@@ -30984,7 +31007,7 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/responses/204/headers/Upload-Offset`.
                     public var uploadOffset: Swift.Int64?
-                    /// When an upload left alone is dropped (HTTP date)
+                    /// When the upload is dropped unless more bytes arrive (HTTP date); each PATCH moves it to a quarter of an hour later, never past a day after the creation
                     ///
                     /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/PATCH/responses/204/headers/Upload-Expires`.
                     public var uploadExpires: Swift.String?
@@ -31001,7 +31024,7 @@ public enum Operations {
                     /// - Parameters:
                     ///   - tusResumable: 1.0.0
                     ///   - uploadOffset: Bytes the server has kept
-                    ///   - uploadExpires: When an upload left alone is dropped (HTTP date)
+                    ///   - uploadExpires: When the upload is dropped unless more bytes arrive (HTTP date); each PATCH moves it to a quarter of an hour later, never past a day after the creation
                     ///   - xPhotoID: Once complete: the photo it became
                     ///   - disposableMediaId: Once complete: the photo or library asset it became
                     public init(
@@ -31381,7 +31404,7 @@ public enum Operations {
             }
         }
     }
-    /// UP-4: end an upload: its bytes are removed and a held shot given back
+    /// End an upload: its bytes are removed and a held shot given back
     ///
     /// - Remark: HTTP `DELETE /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/delete(terminateUpload)`.
@@ -31588,7 +31611,7 @@ public enum Operations {
             }
         }
     }
-    /// UP-4: where an upload stands (stops a request still sending to it, keeping its bytes)
+    /// Where an upload stands (stops a request still sending to it, keeping its bytes)
     ///
     /// - Remark: HTTP `HEAD /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)`.
@@ -31658,7 +31681,7 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers/Upload-Offset`.
                     public var uploadOffset: Swift.Int64?
-                    /// When an upload left alone is dropped (HTTP date)
+                    /// When the upload is dropped unless more bytes arrive (HTTP date); each PATCH moves it to a quarter of an hour later, never past a day after the creation
                     ///
                     /// - Remark: Generated from `#/paths/api/v1/uploads/{id}/HEAD/responses/200/headers/Upload-Expires`.
                     public var uploadExpires: Swift.String?
@@ -31683,7 +31706,7 @@ public enum Operations {
                     /// - Parameters:
                     ///   - tusResumable: 1.0.0
                     ///   - uploadOffset: Bytes the server has kept
-                    ///   - uploadExpires: When an upload left alone is dropped (HTTP date)
+                    ///   - uploadExpires: When the upload is dropped unless more bytes arrive (HTTP date); each PATCH moves it to a quarter of an hour later, never past a day after the creation
                     ///   - xPhotoID: Once complete: the photo it became
                     ///   - disposableMediaId: Once complete: the photo or library asset it became
                     ///   - uploadLength: Bytes
@@ -32126,7 +32149,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-1: the event's guestbook notes the caller may see, newest first
+    /// The event's guestbook notes the caller may see, newest first
     ///
     /// - Remark: HTTP `GET /api/v1/events/{id}/notes`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/get(listNotes)`.
@@ -32356,7 +32379,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-1: a guestbook note, posted while the event is live; develops and waits for approval like photos, takes a shot only where postsCountAsShots
+    /// A guestbook note, posted while the event is live; develops and waits for approval like photos, takes a shot only where postsCountAsShots
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/notes`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/post(postNote)`.
@@ -32660,7 +32683,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-2: a post's comments, oldest first (anyone who sees the post)
+    /// A post's comments, oldest first (anyone who sees the post)
     ///
     /// - Remark: HTTP `GET /api/v1/photos/{id}/comments`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/get(listComments)`.
@@ -32890,7 +32913,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-2: comment on a post anyone who sees it reads, live (comment-added)
+    /// Comment on a post anyone who sees it reads, live (comment-added)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/comments`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/post(addComment)`.
@@ -33171,7 +33194,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-2: take a comment down (its author, or the organizer)
+    /// Take a comment down (its author, or the organizer)
     ///
     /// - Remark: HTTP `DELETE /api/v1/comments/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/comments/{id}/delete(deleteComment)`.
@@ -33352,7 +33375,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-2: like a post (one per person, idempotent)
+    /// Like a post (one per person, idempotent)
     ///
     /// - Remark: HTTP `PUT /api/v1/photos/{id}/like`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/put(likePhoto)`.
@@ -33555,7 +33578,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-2: take my like back (idempotent)
+    /// Take my like back (idempotent)
     ///
     /// - Remark: HTTP `DELETE /api/v1/photos/{id}/like`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/delete(unlikePhoto)`.
@@ -33758,7 +33781,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-3: my notifications, newest first, with the unread count; with Accept: text/event-stream, new ones and the unread count as they change, across all my events (one stream per tab)
+    /// My notifications, newest first, with the unread count; with Accept: text/event-stream, new ones and the unread count as they change, across all my events (one stream per tab)
     ///
     /// - Remark: HTTP `GET /api/v1/notifications`.
     /// - Remark: Generated from `#/paths//api/v1/notifications/get(listNotifications)`.
@@ -33986,7 +34009,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-3: mark these notifications (or all of mine) read; others' ids are ignored
+    /// Mark these notifications (or all of mine) read; others' ids are ignored
     ///
     /// - Remark: HTTP `POST /api/v1/notifications/read`.
     /// - Remark: Generated from `#/paths//api/v1/notifications/read/post(markNotificationsRead)`.
@@ -34205,7 +34228,7 @@ public enum Operations {
             }
         }
     }
-    /// SOC-4: a video post's web-playable copy (H.264/AAC MP4, at most 30 s, without the file's metadata); supports Range
+    /// A video post's web-playable copy (H.264/AAC MP4, at most 30 s, without the file's metadata); supports Range
     ///
     /// - Remark: HTTP `GET /api/v1/photos/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)`.

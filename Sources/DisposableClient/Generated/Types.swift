@@ -28,7 +28,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /healthz`.
     /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output
-    /// OPS-2: Prometheus text for loopback clients, the metrics token or an admin
+    /// Prometheus text for loopback clients, the metrics token or an admin
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
@@ -38,17 +38,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/openapi.json`.
     /// - Remark: Generated from `#/paths//api/v1/openapi.json/get(getOpenAPIDocument)`.
     func getOpenAPIDocument(_ input: Operations.GetOpenAPIDocument.Input) async throws -> Operations.GetOpenAPIDocument.Output
-    /// Register an account: made at once without a mail server; with one, a mail goes to the address (a link to open the account, or a note that it has one) and the answer is 202 either way
+    /// Register an account: made at once without a mail server; with one, a mail goes to the address (a link to open the account, or a note that it has one) and the answer is 202 either way. Sent with a guest's token (bearer or cookie), the account takes that guest over: the same roll, the same shots
     ///
     /// - Remark: HTTP `POST /api/v1/users`.
     /// - Remark: Generated from `#/paths//api/v1/users/post(registerUser)`.
     func registerUser(_ input: Operations.RegisterUser.Input) async throws -> Operations.RegisterUser.Output
-    /// ADM-3: open the account a mailed link holds (once, within 24 hours)
+    /// Open the account a mailed link holds (once, within 24 hours)
     ///
     /// - Remark: HTTP `POST /api/v1/registrations/{token}`.
     /// - Remark: Generated from `#/paths//api/v1/registrations/{token}/post(confirmRegistration)`.
     func confirmRegistration(_ input: Operations.ConfirmRegistration.Input) async throws -> Operations.ConfirmRegistration.Output
-    /// Log in; sets the session cookie too
+    /// Log in; sets the session cookie too. Sent with a guest's token (bearer or cookie), the account takes that guest over (unless it is a guest of that event already)
     ///
     /// - Remark: HTTP `POST /api/v1/sessions`.
     /// - Remark: Generated from `#/paths//api/v1/sessions/post(logIn)`.
@@ -63,41 +63,41 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/get(getMe)`.
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output
-    /// SOC-5: change my display name, time zone, username or appearance
+    /// Change my display name, time zone, username or appearance
     ///
     /// A username taken by another account (whatever its case) is refused with 409.
     ///
     /// - Remark: HTTP `PATCH /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/patch(updateProfile)`.
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output
-    /// SUP-4: an account deletes itself and everything in it; a guest deletes all their photos in the event
+    /// An account deletes itself and everything in it; a guest deletes all their photos in the event
     ///
     /// 409 for the instance's only admin (another account must be made admin first).
     ///
     /// - Remark: HTTP `DELETE /api/v1/me`.
     /// - Remark: Generated from `#/paths//api/v1/me/delete(deleteMe)`.
     func deleteMe(_ input: Operations.DeleteMe.Input) async throws -> Operations.DeleteMe.Output
-    /// SUP-4: a streamed ZIP of my own photos as I sent them, and data.json with everything stored about me
+    /// A streamed ZIP of my own photos as I sent them, and data.json with everything stored about me
     ///
     /// - Remark: HTTP `GET /api/v1/me/export`.
     /// - Remark: Generated from `#/paths//api/v1/me/export/get(exportMyData)`.
     func exportMyData(_ input: Operations.ExportMyData.Input) async throws -> Operations.ExportMyData.Output
-    /// SOC-5: my picture: the body is the image's bytes, checked and re-encoded (a 400 px JPEG, no metadata)
+    /// My picture: the body is the image's bytes, checked and re-encoded (a 400 px JPEG, no metadata)
     ///
     /// - Remark: HTTP `PUT /api/v1/me/avatar`.
     /// - Remark: Generated from `#/paths//api/v1/me/avatar/put(setAvatar)`.
     func setAvatar(_ input: Operations.SetAvatar.Input) async throws -> Operations.SetAvatar.Output
-    /// SOC-5: remove my picture
+    /// Remove my picture
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/avatar`.
     /// - Remark: Generated from `#/paths//api/v1/me/avatar/delete(deleteAvatar)`.
     func deleteAvatar(_ input: Operations.DeleteAvatar.Input) async throws -> Operations.DeleteAvatar.Output
-    /// SOC-5: an account's picture (anyone signed in)
+    /// An account's picture (anyone signed in)
     ///
     /// - Remark: HTTP `GET /api/v1/users/{id}/avatar.jpg`.
     /// - Remark: Generated from `#/paths//api/v1/users/{id}/avatar.jpg/get(getUserAvatar)`.
     func getUserAvatar(_ input: Operations.GetUserAvatar.Input) async throws -> Operations.GetUserAvatar.Output
-    /// Change my password (the current one first, unless the account has none yet); my other sessions end
+    /// Change my password (the current one first, unless the account has none yet); my other sessions end, and my app passwords too unless revokeAppPasswords is false
     ///
     /// - Remark: HTTP `POST /api/v1/me/password`.
     /// - Remark: Generated from `#/paths//api/v1/me/password/post(changePassword)`.
@@ -117,12 +117,12 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/me/sessions/{session}`.
     /// - Remark: Generated from `#/paths//api/v1/me/sessions/{session}/delete(signOutSession)`.
     func signOutSession(_ input: Operations.SignOutSession.Input) async throws -> Operations.SignOutSession.Output
-    /// ADM-3: mail a one-time link to set a new password, if the account exists and mail is configured (always 202)
+    /// Mail a one-time link to set a new password, if the account exists and mail is configured (always 202)
     ///
     /// - Remark: HTTP `POST /api/v1/password-resets`.
     /// - Remark: Generated from `#/paths//api/v1/password-resets/post(requestPasswordReset)`.
     func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output
-    /// ADM-3: set the new password with the link's token (once, within the hour); every session of the account ends
+    /// Set the new password with the link's token (once, within the hour); every session of the account ends
     ///
     /// - Remark: HTTP `POST /api/v1/password-resets/{token}`.
     /// - Remark: Generated from `#/paths//api/v1/password-resets/{token}/post(resetPassword)`.
@@ -142,7 +142,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/events/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/get(getEvent)`.
     func getEvent(_ input: Operations.GetEvent.Input) async throws -> Operations.GetEvent.Output
-    /// Edit an event (EV-2: some settings lock after the first photo)
+    /// Edit an event (some settings lock after the first photo)
     ///
     /// - Remark: HTTP `PATCH /api/v1/events/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/patch(updateEvent)`.
@@ -186,29 +186,29 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/events/{id}/recap/collage.jpg`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/recap/collage.jpg/get(getEventRecapCollage)`.
     func getEventRecapCollage(_ input: Operations.GetEventRecapCollage.Input) async throws -> Operations.GetEventRecapCollage.Output
-    /// CAP-2: my capsules, newest first, and when the next one comes
+    /// My capsules, newest first, and when the next one comes
     ///
     /// A capsule recaps a month of my library; it comes out at midnight on the first of the next month in my time zone (`PATCH /api/v1/me` `timeZone`, UTC until set).
     ///
     /// - Remark: HTTP `GET /api/v1/library/capsules`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/get(listCapsules)`.
     func listCapsules(_ input: Operations.ListCapsules.Input) async throws -> Operations.ListCapsules.Output
-    /// CAP-2: one of my capsules
+    /// One of my capsules
     ///
     /// - Remark: HTTP `GET /api/v1/library/capsules/{month}`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/get(getCapsule)`.
     func getCapsule(_ input: Operations.GetCapsule.Input) async throws -> Operations.GetCapsule.Output
-    /// CAP-2: edit my capsule: how many photos, which ones (of that month), my words, a song
+    /// Edit my capsule: how many photos, which ones (of that month), my words, a song
     ///
     /// - Remark: HTTP `PATCH /api/v1/library/capsules/{month}`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/patch(editCapsule)`.
     func editCapsule(_ input: Operations.EditCapsule.Input) async throws -> Operations.EditCapsule.Output
-    /// CAP-2: the month's photos my capsule may hold (to replace one)
+    /// The month's photos my capsule may hold (to replace one)
     ///
     /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/candidates`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/candidates/get(listCapsuleCandidates)`.
     func listCapsuleCandidates(_ input: Operations.ListCapsuleCandidates.Input) async throws -> Operations.ListCapsuleCandidates.Output
-    /// CAP-2: my capsule's collage (JPEG, 1080 px wide), to share
+    /// My capsule's collage (JPEG, 1080 px wide), to share
     ///
     /// The capsule's photos in a grid under the month's name (in the reader's language) and my words.
     ///
@@ -307,17 +307,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/friends/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/friends/{id}/delete(removeFriend)`.
     func removeFriend(_ input: Operations.RemoveFriend.Input) async throws -> Operations.RemoveFriend.Output
-    /// CAP-3: a year of my moments, newest first
+    /// A year of my moments, newest first
     ///
     /// - Remark: HTTP `GET /api/v1/moments`.
     /// - Remark: Generated from `#/paths//api/v1/moments/get(listMoments)`.
     func listMoments(_ input: Operations.ListMoments.Input) async throws -> Operations.ListMoments.Output
-    /// CAP-3: note a moment (1 to 280 characters, dated now)
+    /// Note a moment (1 to 280 characters, dated now)
     ///
     /// - Remark: HTTP `POST /api/v1/moments`.
     /// - Remark: Generated from `#/paths//api/v1/moments/post(addMoment)`.
     func addMoment(_ input: Operations.AddMoment.Input) async throws -> Operations.AddMoment.Output
-    /// CAP-3: a year's moments, oldest first, with a count per month; ready once the year is over where I live
+    /// A year's moments, oldest first, with a count per month; ready once the year is over where I live
     ///
     /// - Remark: HTTP `GET /api/v1/moments/recap`.
     /// - Remark: Generated from `#/paths//api/v1/moments/recap/get(getMomentsRecap)`.
@@ -357,7 +357,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/co-organizer-invitations/{invitation}`.
     /// - Remark: Generated from `#/paths//api/v1/co-organizer-invitations/{invitation}/post(acceptCoOrganizerInvitation)`.
     func acceptCoOrganizerInvitation(_ input: Operations.AcceptCoOrganizerInvitation.Input) async throws -> Operations.AcceptCoOrganizerInvitation.Output
-    /// JN-6: every photo and video I shot, in every event I am still in (as a guest, an organizer or a co-organizer), newest first, with those events to group them by; my own shots always, even before the reveal
+    /// Every photo and video I shot, in every event I am still in (as a guest, an organizer or a co-organizer), newest first, with those events to group them by; my own shots always, even before the reveal
     ///
     /// - Remark: HTTP `GET /api/v1/me/photos`.
     /// - Remark: Generated from `#/paths//api/v1/me/photos/get(listMyShots)`.
@@ -367,7 +367,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/me/app-passwords`.
     /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/get(listAppPasswords)`.
     func listAppPasswords(_ input: Operations.ListAppPasswords.Input) async throws -> Operations.ListAppPasswords.Output
-    /// Make an app password for a device (a phone's backup app, a file manager): it opens WebDAV only, with my e-mail as the user name; shown in this answer only; at most 20
+    /// Make an app password for a device (a phone's backup app, a file manager): it opens WebDAV only, with my e-mail as the user name; shown in this answer only; at most 20; my password is asked again (403 when wrong, 422 when missing); changing or resetting my password revokes them
     ///
     /// - Remark: HTTP `POST /api/v1/me/app-passwords`.
     /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/post(createAppPassword)`.
@@ -407,7 +407,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /api/v1/push/kinds`.
     /// - Remark: Generated from `#/paths//api/v1/push/kinds/put(setPushKinds)`.
     func setPushKinds(_ input: Operations.SetPushKinds.Input) async throws -> Operations.SetPushKinds.Output
-    /// CAP-3: delete one of my moments
+    /// Delete one of my moments
     ///
     /// - Remark: HTTP `DELETE /api/v1/moments/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/moments/{id}/delete(deleteMoment)`.
@@ -417,7 +417,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/events/{id}/archive.zip`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/archive.zip/get(downloadEventArchive)`.
     func downloadEventArchive(_ input: Operations.DownloadEventArchive.Input) async throws -> Operations.DownloadEventArchive.Output
-    /// Join an event by its code as a guest
+    /// Join an event by its code as a guest; an account that joined it before is that guest again (back in if it had left), with the shots it had left
     ///
     /// - Remark: HTTP `POST /api/v1/join`.
     /// - Remark: Generated from `#/paths//api/v1/join/post(joinEvent)`.
@@ -432,22 +432,22 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/events/{id}/membership`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/membership/delete(leaveEvent)`.
     func leaveEvent(_ input: Operations.LeaveEvent.Input) async throws -> Operations.LeaveEvent.Output
-    /// JN-5: a one-time personal link (valid a day) that signs another device in as this guest
+    /// A one-time personal link (valid a day) that signs another device in as this guest
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/membership/link`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/membership/link/post(createPersonalLink)`.
     func createPersonalLink(_ input: Operations.CreatePersonalLink.Input) async throws -> Operations.CreatePersonalLink.Output
-    /// JN-5: stop the guest's personal link before it is used
+    /// Stop the guest's personal link before it is used
     ///
     /// - Remark: HTTP `DELETE /api/v1/events/{id}/membership/link`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/membership/link/delete(deletePersonalLink)`.
     func deletePersonalLink(_ input: Operations.DeletePersonalLink.Input) async throws -> Operations.DeletePersonalLink.Output
-    /// ORG-3: the guests still in the event, with their photo counts (organizer)
+    /// The guests still in the event, with their photo counts (organizer)
     ///
     /// - Remark: HTTP `GET /api/v1/events/{id}/guests`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/guests/get(listEventGuests)`.
     func listEventGuests(_ input: Operations.ListEventGuests.Input) async throws -> Operations.ListEventGuests.Output
-    /// ORG-3: remove a guest (signed out at once, place freed); photos=true deletes their photos too (organizer)
+    /// Remove a guest (signed out at once, place freed); photos=true deletes their photos too (organizer)
     ///
     /// - Remark: HTTP `DELETE /api/v1/events/{id}/guests/{guest}`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/guests/{guest}/delete(removeEventGuest)`.
@@ -464,7 +464,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/events/{id}/photos`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/photos/post(uploadPhoto)`.
     func uploadPhoto(_ input: Operations.UploadPhoto.Input) async throws -> Operations.UploadPhoto.Output
-    /// UP-7: which of these SHA-256 the event already has
+    /// Which of these SHA-256 the event already has
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/photos/check`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/photos/check/post(checkPhotoHashes)`.
@@ -474,7 +474,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/photos/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/get(getPhoto)`.
     func getPhoto(_ input: Operations.GetPhoto.Input) async throws -> Operations.GetPhoto.Output
-    /// SOC-1: the shooter captions the photo (null or blank removes the caption); everyone who sees it sees the caption, live (photo-updated)
+    /// The shooter captions the photo (null or blank removes the caption); everyone who sees it sees the caption, live (photo-updated)
     ///
     /// - Remark: HTTP `PATCH /api/v1/photos/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/patch(editPhoto)`.
@@ -484,7 +484,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/photos/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/delete(deletePhoto)`.
     func deletePhoto(_ input: Operations.DeletePhoto.Input) async throws -> Operations.DeletePhoto.Output
-    /// ORG-4: let a guest's photo into the gallery (events with requireApproval)
+    /// Let a guest's photo into the gallery (events with requireApproval)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/approve`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/approve/post(approvePhoto)`.
@@ -514,7 +514,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/events/{id}/changes`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/changes/get(getEventChanges)`.
     func getEventChanges(_ input: Operations.GetEventChanges.Input) async throws -> Operations.GetEventChanges.Output
-    /// GAL-5: a new venue wall link (/w/KEY, opens without signing in); the previous one stops working (organizer)
+    /// A new venue wall link (/w/KEY, opens without signing in); the previous one stops working (organizer)
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/wall`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/wall/post(createWallLink)`.
@@ -534,32 +534,32 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/walls/{key}/changes`.
     /// - Remark: Generated from `#/paths//api/v1/walls/{key}/changes/get(getWallChanges)`.
     func getWallChanges(_ input: Operations.GetWallChanges.Input) async throws -> Operations.GetWallChanges.Output
-    /// RET-3: deleted events: ids, times, counts (admin)
+    /// Deleted events: ids, times, counts (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/deletions`.
     /// - Remark: Generated from `#/paths//api/v1/admin/deletions/get(listDeletions)`.
     func listDeletions(_ input: Operations.ListDeletions.Input) async throws -> Operations.ListDeletions.Output
-    /// ADM-4: accounts by email with their quota and used space (admin)
+    /// Accounts by email with their quota and used space (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/users`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/get(adminListUsers)`.
     func adminListUsers(_ input: Operations.AdminListUsers.Input) async throws -> Operations.AdminListUsers.Output
-    /// ADM-4: add an account (admin), whether registration is open or not
+    /// Add an account (admin), whether registration is open or not
     ///
     /// - Remark: HTTP `POST /api/v1/admin/users`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/post(adminCreateUser)`.
     func adminCreateUser(_ input: Operations.AdminCreateUser.Input) async throws -> Operations.AdminCreateUser.Output
-    /// ADM-4: change an account's name, admin flag or quota (admin)
+    /// Change an account's name, admin flag or quota (admin)
     ///
     /// - Remark: HTTP `PATCH /api/v1/admin/users/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/patch(adminUpdateUser)`.
     func adminUpdateUser(_ input: Operations.AdminUpdateUser.Input) async throws -> Operations.AdminUpdateUser.Output
-    /// ADM-4: delete an account and every file of theirs (admin)
+    /// Delete an account and every file of theirs (admin)
     ///
     /// - Remark: HTTP `DELETE /api/v1/admin/users/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/delete(adminDeleteUser)`.
     func adminDeleteUser(_ input: Operations.AdminDeleteUser.Input) async throws -> Operations.AdminDeleteUser.Output
-    /// ADM-3: a one-time reset link for an account, to hand over when there is no mail server (admin)
+    /// A one-time reset link for an account, to hand over when there is no mail server (admin)
     ///
     /// - Remark: HTTP `POST /api/v1/admin/users/{id}/password-reset`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/password-reset/post(adminCreatePasswordResetLink)`.
@@ -574,17 +574,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /api/v1/admin/settings`.
     /// - Remark: Generated from `#/paths//api/v1/admin/settings/patch(updateInstanceSettings)`.
     func updateInstanceSettings(_ input: Operations.UpdateInstanceSettings.Input) async throws -> Operations.UpdateInstanceSettings.Output
-    /// ADM-6: users, events, photos, uploads per day (30 days), render queue, storage (admin)
+    /// Users, events, photos, uploads per day (30 days), render queue, storage (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/stats`.
     /// - Remark: Generated from `#/paths//api/v1/admin/stats/get(getInstanceStats)`.
     func getInstanceStats(_ input: Operations.GetInstanceStats.Input) async throws -> Operations.GetInstanceStats.Output
-    /// SUP-2: support tickets, open ones first (admin)
+    /// Support tickets, open ones first (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/tickets`.
     /// - Remark: Generated from `#/paths//api/v1/admin/tickets/get(adminListTickets)`.
     func adminListTickets(_ input: Operations.AdminListTickets.Input) async throws -> Operations.AdminListTickets.Output
-    /// SUP-2: answer a ticket by e-mail and/or close or reopen it (admin)
+    /// Answer a ticket by e-mail and/or close or reopen it (admin)
     ///
     /// - Remark: HTTP `PATCH /api/v1/admin/tickets/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/tickets/{id}/patch(adminUpdateTicket)`.
@@ -599,17 +599,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/admin/client-errors`.
     /// - Remark: Generated from `#/paths//api/v1/admin/client-errors/get(listClientErrors)`.
     func listClientErrors(_ input: Operations.ListClientErrors.Input) async throws -> Operations.ListClientErrors.Output
-    /// SUP-2: write to the admin (anyone; an e-mail address for the answer is optional)
+    /// Write to the admin (anyone; an e-mail address for the answer is optional)
     ///
     /// - Remark: HTTP `POST /api/v1/support/tickets`.
     /// - Remark: Generated from `#/paths//api/v1/support/tickets/post(createSupportTicket)`.
     func createSupportTicket(_ input: Operations.CreateSupportTicket.Input) async throws -> Operations.CreateSupportTicket.Output
-    /// LIB-1: my timeline, newest capture first, each item with its month
+    /// My timeline, newest capture first, each item with its month
     ///
     /// - Remark: HTTP `GET /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/get(listLibraryAssets)`.
     func listLibraryAssets(_ input: Operations.ListLibraryAssets.Input) async throws -> Operations.ListLibraryAssets.Output
-    /// LIB-1: add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
+    /// Add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/post(uploadLibraryAsset)`.
@@ -619,12 +619,12 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/library/assets/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/get(getLibraryAsset)`.
     func getLibraryAsset(_ input: Operations.GetLibraryAsset.Input) async throws -> Operations.GetLibraryAsset.Output
-    /// LIB-2: move an asset to the trash; an asset already in the trash is deleted for good
+    /// Move an asset to the trash; an asset already in the trash is deleted for good
     ///
     /// - Remark: HTTP `DELETE /api/v1/library/assets/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/delete(deleteLibraryAsset)`.
     func deleteLibraryAsset(_ input: Operations.DeleteLibraryAsset.Input) async throws -> Operations.DeleteLibraryAsset.Output
-    /// LIB-2: bring an asset back from the trash
+    /// Bring an asset back from the trash
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets/{id}/restore`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/restore/post(restoreLibraryAsset)`.
@@ -634,7 +634,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/library/assets/{id}/original`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/original/get(getLibraryAssetOriginal)`.
     func getLibraryAssetOriginal(_ input: Operations.GetLibraryAssetOriginal.Input) async throws -> Operations.GetLibraryAssetOriginal.Output
-    /// LIB-2: replace the asset with an edited version (same id, next fileRevision, new derivatives)
+    /// Replace the asset with an edited version (same id, next fileRevision, new derivatives)
     ///
     /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/original`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/original/put(replaceLibraryAsset)`.
@@ -649,42 +649,42 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/library/assets/{id}/thumbnail`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/thumbnail/get(getLibraryAssetThumbnail)`.
     func getLibraryAssetThumbnail(_ input: Operations.GetLibraryAssetThumbnail.Input) async throws -> Operations.GetLibraryAssetThumbnail.Output
-    /// LIB-3: a live photo's motion (a motion photo's MP4, or the video kept beside the still); Range supported
+    /// A live photo's motion (a motion photo's MP4, or the video kept beside the still); Range supported
     ///
     /// - Remark: HTTP `GET /api/v1/library/assets/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)`.
     func getLibraryAssetVideo(_ input: Operations.GetLibraryAssetVideo.Input) async throws -> Operations.GetLibraryAssetVideo.Output
-    /// LIB-3: an Apple Live Photo's video (MP4 or QuickTime), kept beside its still
+    /// An Apple Live Photo's video (MP4 or QuickTime), kept beside its still
     ///
     /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)`.
     func attachLibraryAssetVideo(_ input: Operations.AttachLibraryAssetVideo.Input) async throws -> Operations.AttachLibraryAssetVideo.Output
-    /// UP-7: which of these SHA-256 my library already holds (timeline or trash)
+    /// Which of these SHA-256 my library already holds (timeline or trash)
     ///
     /// - Remark: HTTP `POST /api/v1/library/check`.
     /// - Remark: Generated from `#/paths//api/v1/library/check/post(checkLibraryHashes)`.
     func checkLibraryHashes(_ input: Operations.CheckLibraryHashes.Input) async throws -> Operations.CheckLibraryHashes.Output
-    /// LIB-2: the trash, latest deleted first (purged after 30 days)
+    /// The trash, latest deleted first (purged after 30 days)
     ///
     /// - Remark: HTTP `GET /api/v1/library/trash`.
     /// - Remark: Generated from `#/paths//api/v1/library/trash/get(listLibraryTrash)`.
     func listLibraryTrash(_ input: Operations.ListLibraryTrash.Input) async throws -> Operations.ListLibraryTrash.Output
-    /// LIB-2: delete everything in the trash for good
+    /// Delete everything in the trash for good
     ///
     /// - Remark: HTTP `DELETE /api/v1/library/trash`.
     /// - Remark: Generated from `#/paths//api/v1/library/trash/delete(emptyLibraryTrash)`.
     func emptyLibraryTrash(_ input: Operations.EmptyLibraryTrash.Input) async throws -> Operations.EmptyLibraryTrash.Output
-    /// LIB-4: the library's change feed, each asset at its latest revision: JSON pages, or Server-Sent Events with Accept: text/event-stream
+    /// The library's change feed, each asset at its latest revision: JSON pages, or Server-Sent Events with Accept: text/event-stream
     ///
     /// - Remark: HTTP `GET /api/v1/library/changes`.
     /// - Remark: Generated from `#/paths//api/v1/library/changes/get(getLibraryChanges)`.
     func getLibraryChanges(_ input: Operations.GetLibraryChanges.Input) async throws -> Operations.GetLibraryChanges.Output
-    /// LIB-6: copy an event photo I may download into my own library (it outlives the event)
+    /// Copy an event photo I may download into my own library (it outlives the event)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/save-to-library`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/save-to-library/post(savePhotoToLibrary)`.
     func savePhotoToLibrary(_ input: Operations.SavePhotoToLibrary.Input) async throws -> Operations.SavePhotoToLibrary.Output
-    /// UP-4: begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
+    /// Begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
     ///
     /// - Remark: HTTP `POST /api/v1/uploads`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)`.
@@ -694,17 +694,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `OPTIONS /api/v1/uploads`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/options(getUploadCapabilities)`.
     func getUploadCapabilities(_ input: Operations.GetUploadCapabilities.Input) async throws -> Operations.GetUploadCapabilities.Output
-    /// UP-4: the next bytes, at Upload-Offset; the last one makes the photo (X-Photo-ID)
+    /// The next bytes, at Upload-Offset; the last one makes the photo (X-Photo-ID)
     ///
     /// - Remark: HTTP `PATCH /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)`.
     func appendToUpload(_ input: Operations.AppendToUpload.Input) async throws -> Operations.AppendToUpload.Output
-    /// UP-4: end an upload: its bytes are removed and a held shot given back
+    /// End an upload: its bytes are removed and a held shot given back
     ///
     /// - Remark: HTTP `DELETE /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/delete(terminateUpload)`.
     func terminateUpload(_ input: Operations.TerminateUpload.Input) async throws -> Operations.TerminateUpload.Output
-    /// UP-4: where an upload stands (stops a request still sending to it, keeping its bytes)
+    /// Where an upload stands (stops a request still sending to it, keeping its bytes)
     ///
     /// - Remark: HTTP `HEAD /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)`.
@@ -716,52 +716,52 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /api/v1/uploads/{id}/first-look`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/first-look/put(setUploadFirstLook)`.
     func setUploadFirstLook(_ input: Operations.SetUploadFirstLook.Input) async throws -> Operations.SetUploadFirstLook.Output
-    /// SOC-1: the event's guestbook notes the caller may see, newest first
+    /// The event's guestbook notes the caller may see, newest first
     ///
     /// - Remark: HTTP `GET /api/v1/events/{id}/notes`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/get(listNotes)`.
     func listNotes(_ input: Operations.ListNotes.Input) async throws -> Operations.ListNotes.Output
-    /// SOC-1: a guestbook note, posted while the event is live; develops and waits for approval like photos, takes a shot only where postsCountAsShots
+    /// A guestbook note, posted while the event is live; develops and waits for approval like photos, takes a shot only where postsCountAsShots
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/notes`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/post(postNote)`.
     func postNote(_ input: Operations.PostNote.Input) async throws -> Operations.PostNote.Output
-    /// SOC-2: a post's comments, oldest first (anyone who sees the post)
+    /// A post's comments, oldest first (anyone who sees the post)
     ///
     /// - Remark: HTTP `GET /api/v1/photos/{id}/comments`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/get(listComments)`.
     func listComments(_ input: Operations.ListComments.Input) async throws -> Operations.ListComments.Output
-    /// SOC-2: comment on a post anyone who sees it reads, live (comment-added)
+    /// Comment on a post anyone who sees it reads, live (comment-added)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/comments`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/post(addComment)`.
     func addComment(_ input: Operations.AddComment.Input) async throws -> Operations.AddComment.Output
-    /// SOC-2: take a comment down (its author, or the organizer)
+    /// Take a comment down (its author, or the organizer)
     ///
     /// - Remark: HTTP `DELETE /api/v1/comments/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/comments/{id}/delete(deleteComment)`.
     func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output
-    /// SOC-2: like a post (one per person, idempotent)
+    /// Like a post (one per person, idempotent)
     ///
     /// - Remark: HTTP `PUT /api/v1/photos/{id}/like`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/put(likePhoto)`.
     func likePhoto(_ input: Operations.LikePhoto.Input) async throws -> Operations.LikePhoto.Output
-    /// SOC-2: take my like back (idempotent)
+    /// Take my like back (idempotent)
     ///
     /// - Remark: HTTP `DELETE /api/v1/photos/{id}/like`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/delete(unlikePhoto)`.
     func unlikePhoto(_ input: Operations.UnlikePhoto.Input) async throws -> Operations.UnlikePhoto.Output
-    /// SOC-3: my notifications, newest first, with the unread count; with Accept: text/event-stream, new ones and the unread count as they change, across all my events (one stream per tab)
+    /// My notifications, newest first, with the unread count; with Accept: text/event-stream, new ones and the unread count as they change, across all my events (one stream per tab)
     ///
     /// - Remark: HTTP `GET /api/v1/notifications`.
     /// - Remark: Generated from `#/paths//api/v1/notifications/get(listNotifications)`.
     func listNotifications(_ input: Operations.ListNotifications.Input) async throws -> Operations.ListNotifications.Output
-    /// SOC-3: mark these notifications (or all of mine) read; others' ids are ignored
+    /// Mark these notifications (or all of mine) read; others' ids are ignored
     ///
     /// - Remark: HTTP `POST /api/v1/notifications/read`.
     /// - Remark: Generated from `#/paths//api/v1/notifications/read/post(markNotificationsRead)`.
     func markNotificationsRead(_ input: Operations.MarkNotificationsRead.Input) async throws -> Operations.MarkNotificationsRead.Output
-    /// SOC-4: a video post's web-playable copy (H.264/AAC MP4, at most 30 s, without the file's metadata); supports Range
+    /// A video post's web-playable copy (H.264/AAC MP4, at most 30 s, without the file's metadata); supports Range
     ///
     /// - Remark: HTTP `GET /api/v1/photos/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)`.
@@ -784,7 +784,7 @@ extension APIProtocol {
     public func getHealth(headers: Operations.GetHealth.Input.Headers = .init()) async throws -> Operations.GetHealth.Output {
         try await getHealth(Operations.GetHealth.Input(headers: headers))
     }
-    /// OPS-2: Prometheus text for loopback clients, the metrics token or an admin
+    /// Prometheus text for loopback clients, the metrics token or an admin
     ///
     /// - Remark: HTTP `GET /metrics`.
     /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
@@ -798,7 +798,7 @@ extension APIProtocol {
     public func getOpenAPIDocument(headers: Operations.GetOpenAPIDocument.Input.Headers = .init()) async throws -> Operations.GetOpenAPIDocument.Output {
         try await getOpenAPIDocument(Operations.GetOpenAPIDocument.Input(headers: headers))
     }
-    /// Register an account: made at once without a mail server; with one, a mail goes to the address (a link to open the account, or a note that it has one) and the answer is 202 either way
+    /// Register an account: made at once without a mail server; with one, a mail goes to the address (a link to open the account, or a note that it has one) and the answer is 202 either way. Sent with a guest's token (bearer or cookie), the account takes that guest over: the same roll, the same shots
     ///
     /// - Remark: HTTP `POST /api/v1/users`.
     /// - Remark: Generated from `#/paths//api/v1/users/post(registerUser)`.
@@ -811,7 +811,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// ADM-3: open the account a mailed link holds (once, within 24 hours)
+    /// Open the account a mailed link holds (once, within 24 hours)
     ///
     /// - Remark: HTTP `POST /api/v1/registrations/{token}`.
     /// - Remark: Generated from `#/paths//api/v1/registrations/{token}/post(confirmRegistration)`.
@@ -824,7 +824,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Log in; sets the session cookie too
+    /// Log in; sets the session cookie too. Sent with a guest's token (bearer or cookie), the account takes that guest over (unless it is a guest of that event already)
     ///
     /// - Remark: HTTP `POST /api/v1/sessions`.
     /// - Remark: Generated from `#/paths//api/v1/sessions/post(logIn)`.
@@ -851,7 +851,7 @@ extension APIProtocol {
     public func getMe(headers: Operations.GetMe.Input.Headers = .init()) async throws -> Operations.GetMe.Output {
         try await getMe(Operations.GetMe.Input(headers: headers))
     }
-    /// SOC-5: change my display name, time zone, username or appearance
+    /// Change my display name, time zone, username or appearance
     ///
     /// A username taken by another account (whatever its case) is refused with 409.
     ///
@@ -866,7 +866,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// SUP-4: an account deletes itself and everything in it; a guest deletes all their photos in the event
+    /// An account deletes itself and everything in it; a guest deletes all their photos in the event
     ///
     /// 409 for the instance's only admin (another account must be made admin first).
     ///
@@ -881,14 +881,14 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// SUP-4: a streamed ZIP of my own photos as I sent them, and data.json with everything stored about me
+    /// A streamed ZIP of my own photos as I sent them, and data.json with everything stored about me
     ///
     /// - Remark: HTTP `GET /api/v1/me/export`.
     /// - Remark: Generated from `#/paths//api/v1/me/export/get(exportMyData)`.
     public func exportMyData(headers: Operations.ExportMyData.Input.Headers = .init()) async throws -> Operations.ExportMyData.Output {
         try await exportMyData(Operations.ExportMyData.Input(headers: headers))
     }
-    /// SOC-5: my picture: the body is the image's bytes, checked and re-encoded (a 400 px JPEG, no metadata)
+    /// My picture: the body is the image's bytes, checked and re-encoded (a 400 px JPEG, no metadata)
     ///
     /// - Remark: HTTP `PUT /api/v1/me/avatar`.
     /// - Remark: Generated from `#/paths//api/v1/me/avatar/put(setAvatar)`.
@@ -901,14 +901,14 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// SOC-5: remove my picture
+    /// Remove my picture
     ///
     /// - Remark: HTTP `DELETE /api/v1/me/avatar`.
     /// - Remark: Generated from `#/paths//api/v1/me/avatar/delete(deleteAvatar)`.
     public func deleteAvatar(headers: Operations.DeleteAvatar.Input.Headers = .init()) async throws -> Operations.DeleteAvatar.Output {
         try await deleteAvatar(Operations.DeleteAvatar.Input(headers: headers))
     }
-    /// SOC-5: an account's picture (anyone signed in)
+    /// An account's picture (anyone signed in)
     ///
     /// - Remark: HTTP `GET /api/v1/users/{id}/avatar.jpg`.
     /// - Remark: Generated from `#/paths//api/v1/users/{id}/avatar.jpg/get(getUserAvatar)`.
@@ -921,7 +921,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Change my password (the current one first, unless the account has none yet); my other sessions end
+    /// Change my password (the current one first, unless the account has none yet); my other sessions end, and my app passwords too unless revokeAppPasswords is false
     ///
     /// - Remark: HTTP `POST /api/v1/me/password`.
     /// - Remark: Generated from `#/paths//api/v1/me/password/post(changePassword)`.
@@ -961,7 +961,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// ADM-3: mail a one-time link to set a new password, if the account exists and mail is configured (always 202)
+    /// Mail a one-time link to set a new password, if the account exists and mail is configured (always 202)
     ///
     /// - Remark: HTTP `POST /api/v1/password-resets`.
     /// - Remark: Generated from `#/paths//api/v1/password-resets/post(requestPasswordReset)`.
@@ -974,7 +974,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// ADM-3: set the new password with the link's token (once, within the hour); every session of the account ends
+    /// Set the new password with the link's token (once, within the hour); every session of the account ends
     ///
     /// - Remark: HTTP `POST /api/v1/password-resets/{token}`.
     /// - Remark: Generated from `#/paths//api/v1/password-resets/{token}/post(resetPassword)`.
@@ -1022,7 +1022,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Edit an event (EV-2: some settings lock after the first photo)
+    /// Edit an event (some settings lock after the first photo)
     ///
     /// - Remark: HTTP `PATCH /api/v1/events/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/patch(updateEvent)`.
@@ -1140,7 +1140,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// CAP-2: my capsules, newest first, and when the next one comes
+    /// My capsules, newest first, and when the next one comes
     ///
     /// A capsule recaps a month of my library; it comes out at midnight on the first of the next month in my time zone (`PATCH /api/v1/me` `timeZone`, UTC until set).
     ///
@@ -1149,7 +1149,7 @@ extension APIProtocol {
     public func listCapsules(headers: Operations.ListCapsules.Input.Headers = .init()) async throws -> Operations.ListCapsules.Output {
         try await listCapsules(Operations.ListCapsules.Input(headers: headers))
     }
-    /// CAP-2: one of my capsules
+    /// One of my capsules
     ///
     /// - Remark: HTTP `GET /api/v1/library/capsules/{month}`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/get(getCapsule)`.
@@ -1162,7 +1162,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// CAP-2: edit my capsule: how many photos, which ones (of that month), my words, a song
+    /// Edit my capsule: how many photos, which ones (of that month), my words, a song
     ///
     /// - Remark: HTTP `PATCH /api/v1/library/capsules/{month}`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/patch(editCapsule)`.
@@ -1177,7 +1177,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// CAP-2: the month's photos my capsule may hold (to replace one)
+    /// The month's photos my capsule may hold (to replace one)
     ///
     /// - Remark: HTTP `GET /api/v1/library/capsules/{month}/candidates`.
     /// - Remark: Generated from `#/paths//api/v1/library/capsules/{month}/candidates/get(listCapsuleCandidates)`.
@@ -1190,7 +1190,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// CAP-2: my capsule's collage (JPEG, 1080 px wide), to share
+    /// My capsule's collage (JPEG, 1080 px wide), to share
     ///
     /// The capsule's photos in a grid under the month's name (in the reader's language) and my words.
     ///
@@ -1435,7 +1435,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// CAP-3: a year of my moments, newest first
+    /// A year of my moments, newest first
     ///
     /// - Remark: HTTP `GET /api/v1/moments`.
     /// - Remark: Generated from `#/paths//api/v1/moments/get(listMoments)`.
@@ -1448,7 +1448,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// CAP-3: note a moment (1 to 280 characters, dated now)
+    /// Note a moment (1 to 280 characters, dated now)
     ///
     /// - Remark: HTTP `POST /api/v1/moments`.
     /// - Remark: Generated from `#/paths//api/v1/moments/post(addMoment)`.
@@ -1461,7 +1461,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// CAP-3: a year's moments, oldest first, with a count per month; ready once the year is over where I live
+    /// A year's moments, oldest first, with a count per month; ready once the year is over where I live
     ///
     /// - Remark: HTTP `GET /api/v1/moments/recap`.
     /// - Remark: Generated from `#/paths//api/v1/moments/recap/get(getMomentsRecap)`.
@@ -1553,7 +1553,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// JN-6: every photo and video I shot, in every event I am still in (as a guest, an organizer or a co-organizer), newest first, with those events to group them by; my own shots always, even before the reveal
+    /// Every photo and video I shot, in every event I am still in (as a guest, an organizer or a co-organizer), newest first, with those events to group them by; my own shots always, even before the reveal
     ///
     /// - Remark: HTTP `GET /api/v1/me/photos`.
     /// - Remark: Generated from `#/paths//api/v1/me/photos/get(listMyShots)`.
@@ -1573,7 +1573,7 @@ extension APIProtocol {
     public func listAppPasswords(headers: Operations.ListAppPasswords.Input.Headers = .init()) async throws -> Operations.ListAppPasswords.Output {
         try await listAppPasswords(Operations.ListAppPasswords.Input(headers: headers))
     }
-    /// Make an app password for a device (a phone's backup app, a file manager): it opens WebDAV only, with my e-mail as the user name; shown in this answer only; at most 20
+    /// Make an app password for a device (a phone's backup app, a file manager): it opens WebDAV only, with my e-mail as the user name; shown in this answer only; at most 20; my password is asked again (403 when wrong, 422 when missing); changing or resetting my password revokes them
     ///
     /// - Remark: HTTP `POST /api/v1/me/app-passwords`.
     /// - Remark: Generated from `#/paths//api/v1/me/app-passwords/post(createAppPassword)`.
@@ -1659,7 +1659,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// CAP-3: delete one of my moments
+    /// Delete one of my moments
     ///
     /// - Remark: HTTP `DELETE /api/v1/moments/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/moments/{id}/delete(deleteMoment)`.
@@ -1687,7 +1687,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Join an event by its code as a guest
+    /// Join an event by its code as a guest; an account that joined it before is that guest again (back in if it had left), with the shots it had left
     ///
     /// - Remark: HTTP `POST /api/v1/join`.
     /// - Remark: Generated from `#/paths//api/v1/join/post(joinEvent)`.
@@ -1728,7 +1728,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// JN-5: a one-time personal link (valid a day) that signs another device in as this guest
+    /// A one-time personal link (valid a day) that signs another device in as this guest
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/membership/link`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/membership/link/post(createPersonalLink)`.
@@ -1741,7 +1741,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// JN-5: stop the guest's personal link before it is used
+    /// Stop the guest's personal link before it is used
     ///
     /// - Remark: HTTP `DELETE /api/v1/events/{id}/membership/link`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/membership/link/delete(deletePersonalLink)`.
@@ -1754,7 +1754,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// ORG-3: the guests still in the event, with their photo counts (organizer)
+    /// The guests still in the event, with their photo counts (organizer)
     ///
     /// - Remark: HTTP `GET /api/v1/events/{id}/guests`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/guests/get(listEventGuests)`.
@@ -1767,7 +1767,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// ORG-3: remove a guest (signed out at once, place freed); photos=true deletes their photos too (organizer)
+    /// Remove a guest (signed out at once, place freed); photos=true deletes their photos too (organizer)
     ///
     /// - Remark: HTTP `DELETE /api/v1/events/{id}/guests/{guest}`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/guests/{guest}/delete(removeEventGuest)`.
@@ -1814,7 +1814,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// UP-7: which of these SHA-256 the event already has
+    /// Which of these SHA-256 the event already has
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/photos/check`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/photos/check/post(checkPhotoHashes)`.
@@ -1842,7 +1842,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// SOC-1: the shooter captions the photo (null or blank removes the caption); everyone who sees it sees the caption, live (photo-updated)
+    /// The shooter captions the photo (null or blank removes the caption); everyone who sees it sees the caption, live (photo-updated)
     ///
     /// - Remark: HTTP `PATCH /api/v1/photos/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/patch(editPhoto)`.
@@ -1870,7 +1870,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// ORG-4: let a guest's photo into the gallery (events with requireApproval)
+    /// Let a guest's photo into the gallery (events with requireApproval)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/approve`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/approve/post(approvePhoto)`.
@@ -1954,7 +1954,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// GAL-5: a new venue wall link (/w/KEY, opens without signing in); the previous one stops working (organizer)
+    /// A new venue wall link (/w/KEY, opens without signing in); the previous one stops working (organizer)
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/wall`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/wall/post(createWallLink)`.
@@ -2010,14 +2010,14 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// RET-3: deleted events: ids, times, counts (admin)
+    /// Deleted events: ids, times, counts (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/deletions`.
     /// - Remark: Generated from `#/paths//api/v1/admin/deletions/get(listDeletions)`.
     public func listDeletions(headers: Operations.ListDeletions.Input.Headers = .init()) async throws -> Operations.ListDeletions.Output {
         try await listDeletions(Operations.ListDeletions.Input(headers: headers))
     }
-    /// ADM-4: accounts by email with their quota and used space (admin)
+    /// Accounts by email with their quota and used space (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/users`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/get(adminListUsers)`.
@@ -2030,7 +2030,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// ADM-4: add an account (admin), whether registration is open or not
+    /// Add an account (admin), whether registration is open or not
     ///
     /// - Remark: HTTP `POST /api/v1/admin/users`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/post(adminCreateUser)`.
@@ -2043,7 +2043,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// ADM-4: change an account's name, admin flag or quota (admin)
+    /// Change an account's name, admin flag or quota (admin)
     ///
     /// - Remark: HTTP `PATCH /api/v1/admin/users/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/patch(adminUpdateUser)`.
@@ -2058,7 +2058,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// ADM-4: delete an account and every file of theirs (admin)
+    /// Delete an account and every file of theirs (admin)
     ///
     /// - Remark: HTTP `DELETE /api/v1/admin/users/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/delete(adminDeleteUser)`.
@@ -2071,7 +2071,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// ADM-3: a one-time reset link for an account, to hand over when there is no mail server (admin)
+    /// A one-time reset link for an account, to hand over when there is no mail server (admin)
     ///
     /// - Remark: HTTP `POST /api/v1/admin/users/{id}/password-reset`.
     /// - Remark: Generated from `#/paths//api/v1/admin/users/{id}/password-reset/post(adminCreatePasswordResetLink)`.
@@ -2104,14 +2104,14 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// ADM-6: users, events, photos, uploads per day (30 days), render queue, storage (admin)
+    /// Users, events, photos, uploads per day (30 days), render queue, storage (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/stats`.
     /// - Remark: Generated from `#/paths//api/v1/admin/stats/get(getInstanceStats)`.
     public func getInstanceStats(headers: Operations.GetInstanceStats.Input.Headers = .init()) async throws -> Operations.GetInstanceStats.Output {
         try await getInstanceStats(Operations.GetInstanceStats.Input(headers: headers))
     }
-    /// SUP-2: support tickets, open ones first (admin)
+    /// Support tickets, open ones first (admin)
     ///
     /// - Remark: HTTP `GET /api/v1/admin/tickets`.
     /// - Remark: Generated from `#/paths//api/v1/admin/tickets/get(adminListTickets)`.
@@ -2124,7 +2124,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// SUP-2: answer a ticket by e-mail and/or close or reopen it (admin)
+    /// Answer a ticket by e-mail and/or close or reopen it (admin)
     ///
     /// - Remark: HTTP `PATCH /api/v1/admin/tickets/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/admin/tickets/{id}/patch(adminUpdateTicket)`.
@@ -2159,7 +2159,7 @@ extension APIProtocol {
     public func listClientErrors(headers: Operations.ListClientErrors.Input.Headers = .init()) async throws -> Operations.ListClientErrors.Output {
         try await listClientErrors(Operations.ListClientErrors.Input(headers: headers))
     }
-    /// SUP-2: write to the admin (anyone; an e-mail address for the answer is optional)
+    /// Write to the admin (anyone; an e-mail address for the answer is optional)
     ///
     /// - Remark: HTTP `POST /api/v1/support/tickets`.
     /// - Remark: Generated from `#/paths//api/v1/support/tickets/post(createSupportTicket)`.
@@ -2172,7 +2172,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// LIB-1: my timeline, newest capture first, each item with its month
+    /// My timeline, newest capture first, each item with its month
     ///
     /// - Remark: HTTP `GET /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/get(listLibraryAssets)`.
@@ -2185,7 +2185,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// LIB-1: add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
+    /// Add a photo or a video (MP4, QuickTime, WebM) to my own library: the body is the file's bytes, kept byte for byte
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/post(uploadLibraryAsset)`.
@@ -2211,7 +2211,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// LIB-2: move an asset to the trash; an asset already in the trash is deleted for good
+    /// Move an asset to the trash; an asset already in the trash is deleted for good
     ///
     /// - Remark: HTTP `DELETE /api/v1/library/assets/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/delete(deleteLibraryAsset)`.
@@ -2224,7 +2224,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// LIB-2: bring an asset back from the trash
+    /// Bring an asset back from the trash
     ///
     /// - Remark: HTTP `POST /api/v1/library/assets/{id}/restore`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/restore/post(restoreLibraryAsset)`.
@@ -2250,7 +2250,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// LIB-2: replace the asset with an edited version (same id, next fileRevision, new derivatives)
+    /// Replace the asset with an edited version (same id, next fileRevision, new derivatives)
     ///
     /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/original`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/original/put(replaceLibraryAsset)`.
@@ -2295,7 +2295,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// LIB-3: a live photo's motion (a motion photo's MP4, or the video kept beside the still); Range supported
+    /// A live photo's motion (a motion photo's MP4, or the video kept beside the still); Range supported
     ///
     /// - Remark: HTTP `GET /api/v1/library/assets/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/get(getLibraryAssetVideo)`.
@@ -2310,7 +2310,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// LIB-3: an Apple Live Photo's video (MP4 or QuickTime), kept beside its still
+    /// An Apple Live Photo's video (MP4 or QuickTime), kept beside its still
     ///
     /// - Remark: HTTP `PUT /api/v1/library/assets/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/library/assets/{id}/video/put(attachLibraryAssetVideo)`.
@@ -2325,7 +2325,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// UP-7: which of these SHA-256 my library already holds (timeline or trash)
+    /// Which of these SHA-256 my library already holds (timeline or trash)
     ///
     /// - Remark: HTTP `POST /api/v1/library/check`.
     /// - Remark: Generated from `#/paths//api/v1/library/check/post(checkLibraryHashes)`.
@@ -2338,7 +2338,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// LIB-2: the trash, latest deleted first (purged after 30 days)
+    /// The trash, latest deleted first (purged after 30 days)
     ///
     /// - Remark: HTTP `GET /api/v1/library/trash`.
     /// - Remark: Generated from `#/paths//api/v1/library/trash/get(listLibraryTrash)`.
@@ -2351,14 +2351,14 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// LIB-2: delete everything in the trash for good
+    /// Delete everything in the trash for good
     ///
     /// - Remark: HTTP `DELETE /api/v1/library/trash`.
     /// - Remark: Generated from `#/paths//api/v1/library/trash/delete(emptyLibraryTrash)`.
     public func emptyLibraryTrash(headers: Operations.EmptyLibraryTrash.Input.Headers = .init()) async throws -> Operations.EmptyLibraryTrash.Output {
         try await emptyLibraryTrash(Operations.EmptyLibraryTrash.Input(headers: headers))
     }
-    /// LIB-4: the library's change feed, each asset at its latest revision: JSON pages, or Server-Sent Events with Accept: text/event-stream
+    /// The library's change feed, each asset at its latest revision: JSON pages, or Server-Sent Events with Accept: text/event-stream
     ///
     /// - Remark: HTTP `GET /api/v1/library/changes`.
     /// - Remark: Generated from `#/paths//api/v1/library/changes/get(getLibraryChanges)`.
@@ -2371,7 +2371,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// LIB-6: copy an event photo I may download into my own library (it outlives the event)
+    /// Copy an event photo I may download into my own library (it outlives the event)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/save-to-library`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/save-to-library/post(savePhotoToLibrary)`.
@@ -2384,7 +2384,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// UP-4: begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
+    /// Begin a resumable upload of Upload-Length bytes into what Upload-Metadata names (`target`: `event:<id>` or `library`; `idempotencyKey`, `source`, `filename` optional); a guest's shot is held until it ends; the first bytes may come along
     ///
     /// - Remark: HTTP `POST /api/v1/uploads`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/post(createUpload)`.
@@ -2404,7 +2404,7 @@ extension APIProtocol {
     public func getUploadCapabilities(headers: Operations.GetUploadCapabilities.Input.Headers = .init()) async throws -> Operations.GetUploadCapabilities.Output {
         try await getUploadCapabilities(Operations.GetUploadCapabilities.Input(headers: headers))
     }
-    /// UP-4: the next bytes, at Upload-Offset; the last one makes the photo (X-Photo-ID)
+    /// The next bytes, at Upload-Offset; the last one makes the photo (X-Photo-ID)
     ///
     /// - Remark: HTTP `PATCH /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/patch(appendToUpload)`.
@@ -2419,7 +2419,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// UP-4: end an upload: its bytes are removed and a held shot given back
+    /// End an upload: its bytes are removed and a held shot given back
     ///
     /// - Remark: HTTP `DELETE /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/delete(terminateUpload)`.
@@ -2432,7 +2432,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// UP-4: where an upload stands (stops a request still sending to it, keeping its bytes)
+    /// Where an upload stands (stops a request still sending to it, keeping its bytes)
     ///
     /// - Remark: HTTP `HEAD /api/v1/uploads/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/uploads/{id}/head(getUploadOffset)`.
@@ -2462,7 +2462,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// SOC-1: the event's guestbook notes the caller may see, newest first
+    /// The event's guestbook notes the caller may see, newest first
     ///
     /// - Remark: HTTP `GET /api/v1/events/{id}/notes`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/get(listNotes)`.
@@ -2477,7 +2477,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// SOC-1: a guestbook note, posted while the event is live; develops and waits for approval like photos, takes a shot only where postsCountAsShots
+    /// A guestbook note, posted while the event is live; develops and waits for approval like photos, takes a shot only where postsCountAsShots
     ///
     /// - Remark: HTTP `POST /api/v1/events/{id}/notes`.
     /// - Remark: Generated from `#/paths//api/v1/events/{id}/notes/post(postNote)`.
@@ -2492,7 +2492,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// SOC-2: a post's comments, oldest first (anyone who sees the post)
+    /// A post's comments, oldest first (anyone who sees the post)
     ///
     /// - Remark: HTTP `GET /api/v1/photos/{id}/comments`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/get(listComments)`.
@@ -2507,7 +2507,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// SOC-2: comment on a post anyone who sees it reads, live (comment-added)
+    /// Comment on a post anyone who sees it reads, live (comment-added)
     ///
     /// - Remark: HTTP `POST /api/v1/photos/{id}/comments`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/comments/post(addComment)`.
@@ -2522,7 +2522,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// SOC-2: take a comment down (its author, or the organizer)
+    /// Take a comment down (its author, or the organizer)
     ///
     /// - Remark: HTTP `DELETE /api/v1/comments/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/comments/{id}/delete(deleteComment)`.
@@ -2535,7 +2535,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// SOC-2: like a post (one per person, idempotent)
+    /// Like a post (one per person, idempotent)
     ///
     /// - Remark: HTTP `PUT /api/v1/photos/{id}/like`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/put(likePhoto)`.
@@ -2548,7 +2548,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// SOC-2: take my like back (idempotent)
+    /// Take my like back (idempotent)
     ///
     /// - Remark: HTTP `DELETE /api/v1/photos/{id}/like`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/like/delete(unlikePhoto)`.
@@ -2561,7 +2561,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// SOC-3: my notifications, newest first, with the unread count; with Accept: text/event-stream, new ones and the unread count as they change, across all my events (one stream per tab)
+    /// My notifications, newest first, with the unread count; with Accept: text/event-stream, new ones and the unread count as they change, across all my events (one stream per tab)
     ///
     /// - Remark: HTTP `GET /api/v1/notifications`.
     /// - Remark: Generated from `#/paths//api/v1/notifications/get(listNotifications)`.
@@ -2574,7 +2574,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// SOC-3: mark these notifications (or all of mine) read; others' ids are ignored
+    /// Mark these notifications (or all of mine) read; others' ids are ignored
     ///
     /// - Remark: HTTP `POST /api/v1/notifications/read`.
     /// - Remark: Generated from `#/paths//api/v1/notifications/read/post(markNotificationsRead)`.
@@ -2587,7 +2587,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// SOC-4: a video post's web-playable copy (H.264/AAC MP4, at most 30 s, without the file's metadata); supports Range
+    /// A video post's web-playable copy (H.264/AAC MP4, at most 30 s, without the file's metadata); supports Range
     ///
     /// - Remark: HTTP `GET /api/v1/photos/{id}/video`.
     /// - Remark: Generated from `#/paths//api/v1/photos/{id}/video/get(getPhotoVideo)`.
