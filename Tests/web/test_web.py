@@ -1793,6 +1793,58 @@ def guest_signup_checks(organizer, server, mail, check, drivers):
     check("a guest who signs up mid-event (390 px, from More) keeps her roll and her photo; no second guest")
 
 
+def staging_full_checks(check, drivers):
+    """When the server has no room to stage a large photo in pieces (507), the phone sends it in one request."""
+    # A server of its own with the smallest staging room (1 GB: a network holds at most 125 MB of an event's share).
+    server = Server(extra=["--max-staged-gb", "1"])
+    try:
+        staging_full_on(server, check, drivers)
+    finally:
+        server.stop()
+
+
+def staging_full_on(server, check, drivers):
+    organizer = browser(); drivers.append(organizer)
+    organizer.get(server.base + "/register")
+    organizer.find_element(By.ID, "name").send_keys("Dana")
+    organizer.find_element(By.ID, "email").send_keys("dana@example.com")
+    organizer.find_element(By.ID, "password").send_keys("a good password")
+    organizer.find_element(By.NAME, "terms").click()
+    organizer.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait(organizer, lambda d: d.current_url.endswith("/events"), "signed up")
+    event_id = create_event(organizer, server, "Full staging", shots=30)
+    qr_url = decode_qr(organizer)
+    cleo = browser(); drivers.append(cleo)
+    join(cleo, qr_url, "Cleo", shooting=False)
+    # Announced uploads of 50 MB, no byte sent: each holds the first 16 MB of room until the network's share is gone.
+    statuses = cleo.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const metadata = 'target ' + btoa('event:' + arguments[0]) + ',source ' + btoa('library');
+        (async () => {
+          const statuses = [];
+          for (let i = 0; i < 12; i++) {
+            const answer = await fetch('/api/v1/uploads', { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': '52428800', 'Upload-Metadata': metadata } });
+            statuses.push(answer.status);
+          }
+          return statuses;
+        })().then(done, (error) => done(String(error)));""", event_id)
+    assert 507 in statuses, statuses
+    # A photo above the size that goes in pieces (4 MB): refused staging, it goes whole, and is in the event.
+    folder = tempfile.mkdtemp(prefix="disposable-big-")
+    big = os.path.join(folder, "big.jpg")
+    noise, grey = os.path.join(folder, "noise.v"), os.path.join(folder, "grey.v")
+    for command in (["vips", "gaussnoise", noise, "3000", "2000", "--mean", "128", "--sigma", "60"], ["vips", "cast", noise, grey, "uchar"],
+                    ["vips", "copy", grey, big + "[Q=98]"]):
+        subprocess.run(command, check=True)
+    assert os.path.getsize(big) > 4 * 1024 * 1024, os.path.getsize(big)
+    cleo.find_element(By.ID, "file-input").send_keys(big)
+    wait(cleo, queue_empty, "the large photo sent", timeout=RENDER_WAIT)
+    cookie = session_cookie(cleo)
+    sent = wait(cleo, lambda d: server.api(f"/api/v1/events/{event_id}/photos?limit=10", cookie)["items"], "the photo in the event")
+    assert len(sent) == 1, sent
+    check("a large photo the server has no room to stage in pieces (507) is sent in one request and lands in the event")
+
+
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     mail = MailSink()
@@ -1872,6 +1924,7 @@ def main():
         openid_checks(check, drivers)
         first_look_checks(check, drivers)
         guest_signup_checks(organizer, server, mail, check, drivers)
+        staging_full_checks(check, drivers)
 
         ana = browser(); drivers.append(ana)
         ben = browser(); drivers.append(ben)
