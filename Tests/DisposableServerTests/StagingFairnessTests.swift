@@ -147,7 +147,7 @@ struct StagingFairnessTests {
             let held = try await app.services.database.read { db in
                 try await ResumableUploadRepository.held(
                     besides: nil, uploaderID: "", network: "127.0.0.2", eventID: eventID,
-                    live: ResumableUploadService.live(app.clock.now), in: db)
+                    live: ResumableUploadRepository.live(app.clock.now, idle: ResumableUploadService.idleLimit), in: db)
             }
             #expect(held.event == 0 && held.network == 0, "\(held)")
             #expect(try await app.services.resumableUploads.sweep() == created)

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Where SQL may live, and who may write each table (run by scripts/check-architecture; exits 1 on a violation).
 
+Each file is read as Swift (`swift_source`): comments dropped, string literals apart from the code, so SQL spread
+over lines, written in any case of receiver, or reached through another object is seen.
+
   6. SQL and the database engine only in repositories (`*Repository.swift`, `*Repository+*.swift`), `Database/` and
      `App/`; the files that still hold them elsewhere are listed in `allowed-sql`, each with its reason. The list
      only shrinks: a listed file that no longer needs its entry is an error too.
@@ -13,14 +16,24 @@ import pathlib
 import re
 import sys
 
+import swift_source
+
 here = pathlib.Path(__file__).resolve().parent
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "Sources/DisposableServer")
 problems = []
 
-SQL = re.compile(r'\.raw\(|\b(?:db|database|sql)\.(?:select|insert|update|delete)\(')
+# Read from the code (comments dropped, literals apart), whatever the receiver is named (`db`, `conn`, a parameter
+# of a unit of work): a statement, a query builder's call, the engine's type, the engine reached through another
+# object (`rows.database.read`).
+SQL = re.compile(
+    r'\.raw\s*\(|\.(?:select|insert\s*\(\s*into:|update|delete\s*\(\s*from:)\s*\(?\s*"@L\d+"|\.select\(\)'
+    r'|\bSQLQueryString\b|\.database\s*\.\s*(?:sql|read|transaction|withConnection)\b')
 ENGINE = re.compile(r'\bany DatabaseEngine\b|:\s*DatabaseEngine\b')
-WRITE = re.compile(
-    r'\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)\b|\b(?:insert\(into|update|delete\(from):?\s*"([a-z_]+)"')
+# A write in a literal's text, over as many lines as it takes: INSERT (OR REPLACE, OR IGNORE…) INTO, REPLACE INTO,
+# UPDATE, DELETE FROM.
+WRITE_TEXT = re.compile(r'\b(?:INSERT(?:\s+OR\s+[A-Z]+)?\s+INTO|REPLACE\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)\b', re.S)
+# A builder's write in the code: `x.update("users")`, `x.insert(into: "users")`, `x.delete(from: "users")`.
+WRITE_CALL = re.compile(r'\.(?:update|insert\s*\(\s*into:|delete\s*\(\s*from:)\s*\(?\s*"@L(\d+)"')
 REPOSITORY = re.compile(r'Repository(\+[A-Za-z]+)?\.swift$')
 
 
@@ -49,12 +62,11 @@ for path in sorted(root.rglob("*.swift")):
     relative = path.relative_to(root)
     if relative.parts[0] == "Database" and len(relative.parts) > 1 and relative.parts[1] == "Migrations":
         continue
-    lines = ["" if line.lstrip().startswith("//") else line for line in path.read_text().splitlines()]
-    files[relative] = lines
+    files[relative] = swift_source.read(path.read_text())
 
 allowed_sql = {pathlib.PurePath(path) for (path,) in entries("allowed-sql", 1)}
-for path, lines in files.items():
-    holds = [n for n, line in enumerate(lines, 1) if SQL.search(line) or ENGINE.search(line)]
+for path, source in files.items():
+    holds = [n for n, line in enumerate(source.code, 1) if SQL.search(line) or ENGINE.search(line)]
     if free(path):
         continue
     if holds and path not in allowed_sql:
@@ -74,19 +86,27 @@ for table in sorted(tables - owners.keys()):
     problems.append(f"table-owners: the table `{table}` has no owner")
 allowed_writes = set(entries("allowed-writes", 2))
 used_writes = set()
-for path, lines in files.items():
-    for number, line in enumerate(lines, 1):
-        for match in WRITE.finditer(line):
-            table = match.group(1) or match.group(2)
-            if table not in owners:
-                continue  # a word of a sentence (`UPDATE` in a comment's prose), not a table
-            owner = owners[table]
-            if str(path.with_suffix("")).split("+")[0] == owner:
-                continue
-            if (table, str(path)) in allowed_writes:
-                used_writes.add((table, str(path)))
-                continue
-            problems.append(f"{path}:{number}: writes `{table}`, which {owner} owns (ask its service)")
+def writes(source):
+    """(line, table) for each write the file makes, in a literal's text or by a builder's call."""
+    for literal in source.literals:
+        for match in WRITE_TEXT.finditer(literal.text):
+            yield literal.line + literal.text.count("\n", 0, match.start()), match.group(1)
+    for number, line in enumerate(source.code, 1):
+        for match in WRITE_CALL.finditer(line):
+            yield number, source.literals[int(match.group(1))].text
+
+
+for path, source in files.items():
+    for number, table in writes(source):
+        if table not in owners:
+            continue  # a word of a sentence (`UPDATE` in a message), not a table
+        owner = owners[table]
+        if str(path.with_suffix("")).split("+")[0] == owner:
+            continue
+        if (table, str(path)) in allowed_writes:
+            used_writes.add((table, str(path)))
+            continue
+        problems.append(f"{path}:{number}: writes `{table}`, which {owner} owns (ask its service)")
 for table, path in sorted(allowed_writes - used_writes):
     problems.append(f"allowed-writes: {path} no longer writes `{table}`: remove its entry")
 

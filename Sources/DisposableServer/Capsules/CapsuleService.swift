@@ -50,33 +50,11 @@ struct CapsuleService: Sendable {
     /// the last `settling` — and nothing while it has neither photos nor moments. Says whether a capsule was made.
     func release(_ month: CapsuleMonth, userID: String, zone: TimeZone, now: Date) async throws -> Bool {
         // Looked at on a reader first: most ticks find the photos still arriving, and take no write lock for it.
-        let ready = try await rows.database.read { db in
-            let candidates = try await CapsuleRepository.candidates(userID: userID, month: month, in: db)
-            let moments = try await CapsuleRepository.moments(userID: userID, month: month, zone: zone, in: db)
-            let arriving = try await CapsuleRepository.arriving(userID: userID, month: month, since: now - Self.settling, in: db)
-            return !(candidates.isEmpty && moments.isEmpty) && !arriving
-        }
-        guard ready else { return false }
+        guard try await rows.isReady(month, userID: userID, zone: zone, settledSince: now - Self.settling) else { return false }
         // Asked before the transaction: a scrobbler far away never holds the database.
         let song = await songs.song(of: userID, in: month)
-        let made = try await rows.database.transaction { db in
-            let candidates = try await CapsuleRepository.candidates(userID: userID, month: month, in: db)
-            let moments = try await CapsuleRepository.moments(userID: userID, month: month, zone: zone, in: db)
-            guard !(candidates.isEmpty && moments.isEmpty),
-                try await !CapsuleRepository.arriving(userID: userID, month: month, since: now - Self.settling, in: db),
-                try await CapsuleRepository.decide(month, userID: userID, in: db)
-            else { return false }
-            // A quiet month: completed from the same month in earlier years.
-            let earlier =
-                candidates.count < Self.defaultCount ? try await CapsuleRepository.sameMonthEarlier(userID: userID, month: month, in: db) : []
-            let chosen = CapsuleRepository.fill(Self.defaultCount, from: candidates, earlier: earlier)
-            let capsule = CapsuleRepository.Capsule(
-                id: newID(), userID: userID, month: month, assetIDs: chosen, songTitle: song?.title, songArtist: song?.artist,
-                releasedAt: now, updatedAt: now)
-            guard try await CapsuleRepository.insert(capsule, in: db) else { return false }
-            try await NotificationRepository.toAccount(.capsule, userID: userID, period: month.text, now: now, in: db)
-            return true
-        }
+        let made = try await rows.release(
+            month, userID: userID, zone: zone, settledSince: now - Self.settling, count: Self.defaultCount, song: song, now: now)
         if made { await bell.changed(NotificationService.anyone) }
         return made
     }

@@ -53,16 +53,13 @@ extension ResumableUploadService {
 
     var caps: StagingCaps { StagingCaps(maxStaged: maxStagedBytes, largestFile: maxBytes) }
 
-    /// Rows of unfinished uploads still under way at `now`.
-    static func live(_ now: Date) -> SQLQueryString { ResumableUploadRepository.live(now, idle: idleLimit) }
-
     /// Admits a new upload in the transaction that inserts it: a sender has at most 20 under way; the announced
     /// lengths of an account's unfinished uploads count against its quota as if stored (uploads left one byte short
     /// cannot hold more than the quota); its first allowance must fit every staging cap. On PostgreSQL the
     /// admissions take turns (an advisory lock), so parallel creations cannot all see the same free room.
     func admit(_ room: Room, byOrganizer: Bool, now: Date, in db: any SQLDatabase) async throws {
         try await rows.takeTurn(in: db)
-        let live = Self.live(now)
+        let live = ResumableUploadRepository.live(now, idle: Self.idleLimit)
         let unfinished = try await ResumableUploadRepository.unfinishedCount(uploaderID: room.uploaderID, live: live, in: db)
         guard unfinished < Self.maxUnfinished else {
             throw Problem(
@@ -87,7 +84,7 @@ extension ResumableUploadService {
             try await rows.takeTurn(in: db)
             let others = try await ResumableUploadRepository.held(
                 besides: upload.id, uploaderID: upload.uploaderID, network: upload.network, eventID: upload.target == "library" ? "" : upload.placeID,
-                live: Self.live(now), in: db)
+                live: ResumableUploadRepository.live(now, idle: Self.idleLimit), in: db)
             let free = min(
                 caps.instance - others.instance, caps.sender - others.sender, caps.network - others.network, caps.event - others.event,
                 upload.target == "library" ? .max : Self.networkShare(in: caps.event, held: others) - others.networkInEvent)
