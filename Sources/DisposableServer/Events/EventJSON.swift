@@ -12,7 +12,7 @@ extension EventJSON {
             allowLibraryUploads: event.allowLibraryUploads, allowGuestDownloads: event.allowGuestDownloads,
             hasPassword: event.passwordHash != nil, maxGuests: event.maxGuests, requireApproval: event.requireApproval,
             postsCountAsShots: event.postsCountAsShots, allowVideos: event.allowVideos, guestCount: event.guestCount, settingsLocked: event.hasPhotos,
-            role: role, owner: role == .organizer ? owner : nil,
+            role: role, owner: EventAccess(role).organizes ? owner : nil,
             createdAt: event.createdAt)
     }
 }

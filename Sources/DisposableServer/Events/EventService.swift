@@ -61,7 +61,7 @@ struct EventService: Sendable {
     /// The event if the caller organizes it (owner or co-organizer); 403 for its guests.
     func organizedEvent(_ id: String, for identity: Identity?) async throws -> Event {
         let (event, role) = try await event(id, for: identity)
-        guard role == .organizer else { throw Self.organizerOnly }
+        try EventAccess(role).requireOrganizer(Self.organizerOnly)
         return event
     }
 
@@ -90,7 +90,7 @@ struct EventService: Sendable {
         switch identity {
         case .guest(let guest, _): return guest.id
         case .user(let user, _):
-            if role == .organizer { return user.id }
+            if EventAccess(role).organizes { return user.id }
             return try await guests.activeMembership(userID: user.id, eventID: event.id)?.id ?? user.id
         }
     }

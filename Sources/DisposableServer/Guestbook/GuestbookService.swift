@@ -105,7 +105,7 @@ struct GuestbookService: Sendable {
         } catch let problem as Problem where problem.status == .notFound {
             throw notFound
         }
-        guard Reactions.mayDelete(commentBy: comment.authorID, viewerID: grant.viewerID, viewerOwnsTarget: grant.role == .organizer) else {
+        guard Reactions.mayDelete(commentBy: comment.authorID, viewerID: grant.viewerID, viewerOwnsTarget: EventAccess(grant.role).organizes) else {
             throw Problem(
                 .forbidden, "not-your-comment", title: "Not your comment",
                 detail: "Only the person who wrote this comment, or the event's organizer, can delete it.")

@@ -10,12 +10,15 @@ public struct Guest: Sendable, Equatable {
     public let joinedAt: Date
     public let leftAt: Date?
     public let shotsUsed: Int
+
+    /// The film left: what the event gives each guest, less what they took (never below nothing).
+    func shotsLeft(of shotsPerGuest: Int) -> Int { max(0, shotsPerGuest - shotsUsed) }
 }
 
 extension GuestJSON {
     init(_ guest: Guest, shotsPerGuest: Int) {
         self.init(
             id: guest.id, eventId: guest.eventID, name: guest.name, joinedAt: guest.joinedAt, shotsUsed: guest.shotsUsed,
-            shotsLeft: max(0, shotsPerGuest - guest.shotsUsed))
+            shotsLeft: guest.shotsLeft(of: shotsPerGuest))
     }
 }

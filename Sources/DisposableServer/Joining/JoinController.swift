@@ -30,7 +30,7 @@ struct JoinController {
     @Sendable func leave(_ request: Request, context: AppRequestContext) async throws -> Response {
         let eventID = try context.parameters.require("id")
         let (_, role) = try await events.event(eventID, for: context.identity)
-        guard role == .guest, let guest = try await joining.guest(of: context.identity, in: eventID) else {
+        guard EventAccess(role).isGuest, let guest = try await joining.guest(of: context.identity, in: eventID) else {
             throw Problem(
                 .conflict, "not-a-guest", title: "Not a guest",
                 detail: "You organize this event; you cannot leave it. End or delete it instead.")
@@ -43,7 +43,7 @@ struct JoinController {
     @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
         let eventID = try context.parameters.require("id")
         let (event, role) = try await events.event(eventID, for: context.identity)
-        guard role == .guest, let guest = try await joining.guest(of: context.identity, in: eventID) else {
+        guard EventAccess(role).isGuest, let guest = try await joining.guest(of: context.identity, in: eventID) else {
             throw Problem(.conflict, "not-a-guest", title: "Not a guest", detail: "Only a guest of this event has a name in it to correct.")
         }
         let body = try await request.decodeJSON(MembershipPatch.self)
@@ -53,7 +53,7 @@ struct JoinController {
 
     @Sendable func personalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (_, role) = try await events.event(try context.parameters.require("id"), for: context.identity)
-        guard role == .guest, case .guest(let guest, _) = context.identity else {
+        guard EventAccess(role).isGuest, case .guest(let guest, _) = context.identity else {
             throw Problem(
                 .conflict, "not-a-guest", title: "Not a guest",
                 detail: "Only a guest who joined without an account needs a personal link; with an account, sign in on the other phone.")
@@ -65,7 +65,7 @@ struct JoinController {
     /// Stops the guest's personal link (a new one replaces it anyway); 204 whether or not there was one.
     @Sendable func revokePersonalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (_, role) = try await events.event(try context.parameters.require("id"), for: context.identity)
-        guard role == .guest, case .guest(let guest, _) = context.identity else {
+        guard EventAccess(role).isGuest, case .guest(let guest, _) = context.identity else {
             throw Problem(.conflict, "not-a-guest", title: "Not a guest", detail: "Only a guest who joined without an account has a personal link.")
         }
         try await joining.revokePersonalLink(of: guest)

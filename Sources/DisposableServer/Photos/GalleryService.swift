@@ -58,7 +58,7 @@ struct GalleryService: Sendable {
         let links = signer.links(now: now)
         let pictures = try await pictures.inEvent(event.id)
         let pageKey = GalleryPageCache.PageKey(
-            eventID: event.id, organizers: role == .organizer, order: request.order, cursor: request.cursor, limit: request.limit,
+            eventID: event.id, organizers: EventAccess(role).seesEverything, order: request.order, cursor: request.cursor, limit: request.limit,
             linksUntil: links?.until, revealed: visibility.revealed, pictures: pictures)
         let key = GalleryPageCache.Key(page: pageKey, viewerID: viewerID)
         if !request.mine, let kept = pages.page(key, at: event.changeSeq) { return kept }
@@ -94,7 +94,7 @@ struct GalleryService: Sendable {
     /// Whether the viewer's gallery is everyone's of their role: organizers see every photo, and a guest what is
     /// shown to everyone unless one of their own awaits approval.
     private func seesWhatEveryoneSees(_ visibility: PhotoVisibility, in event: Event) async throws -> Bool {
-        if visibility.role == .organizer { return true }
+        if visibility.access.seesEverything { return true }
         guard visibility.revealed else { return false }
         let awaiting = try await pages.awaitingApproval.answer(event.id, at: event.changeSeq) { [photos] in
             try await photos.uploadersAwaitingApproval(eventID: event.id)
@@ -162,7 +162,7 @@ struct GalleryService: Sendable {
         guard let identity else { throw Problem.unauthorized }
         let (event, role) = try await events.event(eventID, for: identity)
         let viewerID = try await events.viewerID(in: event, role: role, identity: identity)
-        if role == .guest && !event.allowGuestDownloads { throw Problem.downloadsDisabled }
+        guard EventAccess(role).mayDownload(in: event) else { throw Problem.downloadsDisabled }
         let visibility = PhotoVisibility(event: event, role: role, viewerID: viewerID, now: clock.now)
         var chosen = try await photos.visible(eventID: event.id, to: visibility)
         if let wanted {

@@ -94,7 +94,7 @@ struct PhotoService: Sendable {
     /// Deleting: the shooter, or the event's organizer (GAL-3, ORG-3). Not recoverable.
     func delete(_ id: String, for identity: Identity?) async throws {
         let grant = try await photo(id, for: identity)
-        guard grant.isOwner || grant.role == .organizer else {
+        guard EventAccess(grant.role).mayDelete(photoBy: grant.photo.uploaderID, viewerID: grant.viewerID) else {
             throw Problem(
                 .forbidden, "not-your-photo", title: "Not your photo",
                 detail: "Only the person who took this photo, or the event's organizer, can delete it.")
@@ -119,9 +119,8 @@ struct PhotoService: Sendable {
     /// ORG-4: the organizer lets a guest's photo into the gallery. Refusing one is deleting it.
     func approve(_ id: String, for identity: Identity?) async throws -> PhotoJSON {
         let grant = try await photo(id, for: identity)
-        guard grant.role == .organizer else {
-            throw Problem(.forbidden, "organizer-only", title: "Organizer only", detail: "Only the organizer of this event can approve photos.")
-        }
+        try EventAccess(grant.role).requireOrganizer(
+            Problem(.forbidden, "organizer-only", title: "Organizer only", detail: "Only the organizer of this event can approve photos."))
         let approved = try await photos.approve(grant.photo.id, now: clock.now)
         await changes.refresh(grant.photo.eventID)
         return try await json(approved ?? grant.photo, viewerID: grant.viewerID)

@@ -46,7 +46,7 @@ struct RecapService: Sendable {
     private func chosen(eventID: String, count: Int, for identity: Identity?) async throws -> (Event, RecapJSON.Status, [Photo]) {
         guard let identity else { throw Problem.unauthorized }
         let (event, role) = try await events.event(eventID, for: identity, forRead: true)
-        let status: RecapJSON.Status = clock.now >= Self.readyAt(event) ? .ready : role == .organizer ? .preview : .waiting
+        let status: RecapJSON.Status = clock.now >= Self.readyAt(event) ? .ready : EventAccess(role).previewsRecap ? .preview : .waiting
         guard status != .waiting else { return (event, status, []) }
         let candidates = try await photos.recapCandidates(eventID: event.id)
         let byID = Dictionary(uniqueKeysWithValues: candidates.map { ($0.photo.id, $0.photo) })

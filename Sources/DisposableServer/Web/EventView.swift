@@ -45,7 +45,7 @@ struct EventView: Sendable {
     init(event: Event, role: EventRole, guest: Guest?, now: Date, links: InstanceLinks, web: WebRequest) {
         let status = event.status(at: now)
         let deletesAt = event.deletesAt(retention: links.retention)
-        let shotsLeft = guest.map { max(0, event.shotsPerGuest - $0.shotsUsed) }
+        let shotsLeft = guest.map { $0.shotsLeft(of: event.shotsPerGuest) }
         let daysLeft = max(0, Int((deletesAt.timeIntervalSince(now) / 86_400).rounded(.up)))
         id = event.id
         code = event.code.description
@@ -60,13 +60,14 @@ struct EventView: Sendable {
         endsAt = web.time(event.endsAt)
         self.deletesAt = web.time(deletesAt)
         revealsAt = web.time(event.revealsAt)
-        isOrganizer = role == .organizer
-        isGuest = role == .guest
-        allowLibraryUploads = event.allowLibraryUploads || role == .organizer
-        allowGuestDownloads = event.allowGuestDownloads || role == .organizer
+        let access = EventAccess(role)
+        isOrganizer = access.organizes
+        isGuest = access.isGuest
+        allowLibraryUploads = access.mayAddFromLibrary(to: event)
+        allowGuestDownloads = access.mayDownload(in: event)
         allowVideos = event.allowVideos
         deletionSoon = deletesAt.timeIntervalSince(now) < Self.deletionWarning
-        recapOpen = role == .organizer || now >= RecapService.readyAt(event)
+        recapOpen = access.previewsRecap || now >= RecapService.readyAt(event)
         deletionCountdown = web.t(daysLeft <= 1 ? "event_deletes_tomorrow" : "event_deletes_in_days", ["days": "\(daysLeft)"])
         guestName = guest?.name
         self.shotsLeft = shotsLeft
@@ -76,7 +77,8 @@ struct EventView: Sendable {
             revealed: PhotoVisibility.isRevealed(event, at: now), revealsAt: event.revealsAt.formatted(iso),
             startsAt: event.startsAt.formatted(iso), endsAt: event.endsAt.formatted(iso), allowLibraryUploads: allowLibraryUploads,
             allowGuestDownloads: allowGuestDownloads, allowVideos: allowVideos, shotsPerGuest: event.shotsPerGuest, shotsLeft: shotsLeft,
-            guestId: guest?.id, hasAccount: { if case .user = web.identity { true } else { false } }())
+            guestId: guest?.id, hasAccount: { if case .user = web.identity { true } else { false } }(),
+            firstLook: .init(side: FirstLook.maxSide, bytes: FirstLook.maxBytes))
         self.config = ScriptJSON.text(config)
     }
 
@@ -93,6 +95,12 @@ struct EventView: Sendable {
         let guestId: String?
         /// Signed in with an account: the viewer offers to keep a photo in the library (LIB-6).
         let hasAccount: Bool
+        /// What the server takes as a photo's first look: the phone makes its own within these.
+        let firstLook: FirstLookLimits
+    }
+
+    struct FirstLookLimits: Encodable {
+        let side, bytes: Int
     }
 }
 

@@ -14,7 +14,9 @@ extension GuestPages {
         case .answer(let response): return response
         case .event(let found, let place): (event, membership) = (found, place)
         }
-        guard let membership, let guest = membership.guest, membership.role == .guest else { return WebRequest.redirect("/e/\(event.code)") }
+        guard let membership, let guest = membership.guest, EventAccess(membership.role).isGuest else {
+            return WebRequest.redirect("/e/\(event.code)")
+        }
         let view = EventView(event: event, role: .guest, guest: guest, now: events.clock.now, links: events.links, web: web)
         let query = request.uri.queryParameters
         let name = ContinuePage.NameForm(
@@ -42,7 +44,7 @@ extension GuestPages {
     @Sendable func stopPersonalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let raw = try context.parameters.require("code")
         let (event, membership) = try await membership(request, context: context, code: raw)
-        guard let event, let membership, let guest = membership.guest, membership.role == .guest else { return WebRequest.redirect("/") }
+        guard let event, let membership, let guest = membership.guest, EventAccess(membership.role).isGuest else { return WebRequest.redirect("/") }
         try await joining.revokePersonalLink(of: guest)
         return WebRequest.redirect("/e/\(event.code)/continue?stopped=1", cookies: membership.cookies)
     }
@@ -80,7 +82,7 @@ extension GuestPages {
     @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
         let raw = try context.parameters.require("code")
         let (event, membership) = try await membership(request, context: context, code: raw)
-        guard let event, let membership, let guest = membership.guest, membership.role == .guest else { return WebRequest.redirect("/") }
+        guard let event, let membership, let guest = membership.guest, EventAccess(membership.role).isGuest else { return WebRequest.redirect("/") }
         let form = try await WebForm.read(request)
         do {
             _ = try await joining.rename(guest, to: form["name"])

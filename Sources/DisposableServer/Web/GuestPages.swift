@@ -150,7 +150,7 @@ struct GuestPages {
         case .answer(let response):
             return response
         case .event(let event, let membership):
-            guard membership?.role == .organizer else { return WebRequest.redirect("/e/\(event.code)") }
+            guard let membership, EventAccess(membership.role).organizes else { return WebRequest.redirect("/e/\(event.code)") }
             return WebRequest.redirect(try await walls.link(eventID: event.id, for: context.identity))
         }
     }
@@ -238,7 +238,7 @@ struct GuestPages {
         let raw = try context.parameters.require("code")
         let form = try await WebForm.read(request)
         let (_, membership) = try await membership(request, context: context, code: raw)
-        guard let membership, membership.role == .guest, let guest = membership.guest else { return WebRequest.redirect("/") }
+        guard let membership, EventAccess(membership.role).isGuest, let guest = membership.guest else { return WebRequest.redirect("/") }
         let joined = JoinedEvents(request)
         let own = try await joining.memberships(joined).first { $0.guest.id == guest.id }?.token
         if guest.userID != nil || form["everywhere"] == "true" {

@@ -92,7 +92,7 @@ struct OrganizerPages {
             items[event.id] = DashboardPage.Item(
                 id: event.id, name: event.name, code: event.code.description, statusText: web.t("status_\(status.rawValue)"),
                 status: status.rawValue, startsAt: web.time(event.startsAt), guests: web.plural("guest_count", event.guestCount),
-                isOrganizer: role == .organizer, thumbnails: newest.map { DashboardPage.Thumbnail(url: $0.thumbnail) },
+                isOrganizer: EventAccess(role).organizes, thumbnails: newest.map { DashboardPage.Thumbnail(url: $0.thumbnail) },
                 hasThumbnails: !newest.isEmpty, photosLabel: web.t("dashboard_see_photos", ["name": event.name]))
         }
         let active = listed.map(\.0).filter { $0.status(at: now) != .ended }.compactMap { items[$0.id] }

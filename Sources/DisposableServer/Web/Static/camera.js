@@ -5,7 +5,7 @@ import { t, eventConfig, toast, problemText } from './app.js';
 import { UploadQueue, watchQueue } from './queue.js';
 
 const config = eventConfig();
-const queue = new UploadQueue(config.id);
+const queue = new UploadQueue(config.id, config.firstLook);
 const video = document.getElementById('video');
 const shutter = document.getElementById('shutter');
 const switchButton = document.getElementById('switch');

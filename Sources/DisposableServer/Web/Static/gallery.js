@@ -10,7 +10,7 @@ const mine = grid.dataset.mine === 'true';
 const empty = document.getElementById('empty');
 const more = document.getElementById('more');
 const developing = document.getElementById('developing');
-const queue = new UploadQueue(config.id);
+const queue = new UploadQueue(config.id, config.firstLook);
 watchQueue(queue, config, t);
 
 const photos = new Map(); // id → photo, in grid order through the DOM

@@ -5,9 +5,6 @@ const DB_NAME = 'disposable';
 const RESUMABLE_FROM = 4 * 1024 * 1024;
 const RESUMABLE_PIECE = 1024 * 1024;
 const STORE = 'uploads';
-// The phone's first look at an event photo: the server shows it to everyone at once, until its own renders exist.
-const FIRST_LOOK_SIDE = 640;
-const FIRST_LOOK_BYTES = 100 * 1024;
 
 function openDatabase() {
   return new Promise((resolve, reject) => {
@@ -37,9 +34,12 @@ export class UploadQueue extends EventTarget {
   /** The queue of my own library's uploads, kept beside the events' ones. */
   static library = 'library';
 
-  constructor(eventId) {
+  /** `firstLook`: the size the server takes for a photo's first look (`{side, bytes}`, from the page's config);
+   * without it, photos go without one. */
+  constructor(eventId, firstLook = null) {
     super();
     this.eventId = eventId;
+    this.firstLookLimits = firstLook;
     this.database = openDatabase();
     this.running = false;
     this.retryTimer = null;
@@ -56,8 +56,8 @@ export class UploadQueue extends EventTarget {
     // Kept first: the shot survives a closed tab even before its first look is made.
     await run(db, 'readwrite', (store) => store.put(item));
     this.dispatchEvent(new CustomEvent('change'));
-    if (this.eventId !== UploadQueue.library) {
-      const firstLook = await makeFirstLook(blob).catch(() => null);
+    if (this.eventId !== UploadQueue.library && this.firstLookLimits) {
+      const firstLook = await makeFirstLook(blob, this.firstLookLimits).catch(() => null);
       // Only onto an item still waiting: one already sent (by a queue that was running) goes without.
       if (firstLook) {
         await run(db, 'readwrite', (store) => {
@@ -262,14 +262,14 @@ export class UploadQueue extends EventTarget {
 }
 
 /**
- * The phone's own small JPEG of a photo: upright, at most FIRST_LOOK_SIDE px and FIRST_LOOK_BYTES, no metadata (a
- * canvas writes none). Null where this browser cannot decode the file (HEIC outside Safari): the server's renders
+ * The phone's own small JPEG of a photo, which the server shows to everyone at once until its own renders exist:
+ * upright, within the server's `side` and `bytes`, no metadata (a canvas writes none). Null where this browser cannot decode the file (HEIC outside Safari): the server's renders
  * then show it.
  */
-async function makeFirstLook(blob) {
+async function makeFirstLook(blob, { side, bytes }) {
   if ((blob.type && !blob.type.startsWith('image/')) || typeof createImageBitmap !== 'function') return null;
   const bitmap = await createImageBitmap(blob, { imageOrientation: 'from-image' });
-  const scale = Math.min(1, FIRST_LOOK_SIDE / Math.max(bitmap.width, bitmap.height));
+  const scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height));
   const canvas = document.createElement('canvas');
   canvas.width = Math.max(1, Math.round(bitmap.width * scale));
   canvas.height = Math.max(1, Math.round(bitmap.height * scale));
@@ -281,7 +281,7 @@ async function makeFirstLook(blob) {
   bitmap.close();
   for (const quality of [0.8, 0.6, 0.4]) {
     const jpeg = await new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', quality));
-    if (jpeg && jpeg.size <= FIRST_LOOK_BYTES) return jpeg;
+    if (jpeg && jpeg.size <= bytes) return jpeg;
   }
   return null;
 }

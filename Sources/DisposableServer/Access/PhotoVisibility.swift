@@ -9,6 +9,7 @@ import SQLKit
 /// sees a photo once it is ready, approved (ORG-4) and the gallery is revealed (GAL-2).
 struct PhotoVisibility: Sendable {
     let role: EventRole
+    var access: EventAccess { EventAccess(role) }
     /// The viewer's uploader id in the event (guest id, or the organizer's user id).
     let viewerID: String
     /// Whether the general gallery is open now.
@@ -26,12 +27,12 @@ struct PhotoVisibility: Sendable {
     }
 
     func canSee(_ photo: Photo) -> Bool {
-        role == .organizer || photo.uploaderID == viewerID || (revealed && Self.isShownToEveryone(photo))
+        access.seesEverything || photo.uploaderID == viewerID || (revealed && Self.isShownToEveryone(photo))
     }
 
     /// The same rule over `photos` columns, for lists.
     var sqlCondition: SQLQueryString {
-        if role == .organizer { return "TRUE" }
+        if access.seesEverything { return "TRUE" }
         if !revealed { return "uploader_id = \(bind: viewerID)" }
         return "(uploader_id = \(bind: viewerID) OR \(Self.shownToEveryone))"
     }
@@ -44,11 +45,11 @@ struct PhotoVisibility: Sendable {
     static let shownToEveryone: SQLQueryString = "(status = 'ready' AND approved)"
 
     /// The shared gallery shows guests nothing before the reveal (their own shots are in "My shots").
-    var galleryIsOpen: Bool { role == .organizer || revealed }
+    var galleryIsOpen: Bool { access.seesEverything || revealed }
 
     /// Whether the viewer may download this (visible) photo's original: the organizer turns downloads off for guests.
     func mayDownloadOriginal(of photo: Photo, in event: Event) -> Bool {
-        role == .organizer || photo.uploaderID == viewerID || event.allowGuestDownloads
+        photo.uploaderID == viewerID || access.mayDownload(in: event)
     }
 
     /// What a live change about someone's photo may tell the viewer. The feed announces photos as they are
@@ -56,7 +57,7 @@ struct PhotoVisibility: Sendable {
     enum Disclosure { case whole, awaitingApproval, developing }
 
     func disclosure(uploaderID: String?, approved: Bool) -> Disclosure {
-        guard role == .guest, uploaderID != viewerID else { return .whole }
+        guard access.isGuest, uploaderID != viewerID else { return .whole }
         if !approved { return .awaitingApproval }
         return revealed ? .whole : .developing
     }
