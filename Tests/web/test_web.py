@@ -1791,6 +1791,8 @@ def guest_signup_checks(organizer, server, mail, check, drivers):
     iris.get(server.base + "/library/events")
     wait(iris, lambda d: d.find_elements(By.CSS_SELECTOR, "main img, main li"), "From events lists her photo")
     check("a guest who signs up mid-event (390 px, from More) keeps her roll and her photo; no second guest")
+    drivers.remove(iris)
+    iris.quit()  # one browser fewer for the rest of the run
 
 
 def staging_full_checks(check, drivers):
@@ -1843,6 +1845,9 @@ def staging_full_on(server, check, drivers):
     sent = wait(cleo, lambda d: server.api(f"/api/v1/events/{event_id}/photos?limit=10", cookie)["items"], "the photo in the event")
     assert len(sent) == 1, sent
     check("a large photo the server has no room to stage in pieces (507) is sent in one request and lands in the event")
+    for driver in (organizer, cleo):
+        drivers.remove(driver)
+        driver.quit()
 
 
 def main():

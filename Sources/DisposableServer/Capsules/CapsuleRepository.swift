@@ -50,11 +50,13 @@ struct CapsuleRepository: Sendable {
                 """
         }
         let before = latest.previous
-        let undecidedLatest = "(capsule_month IS NULL OR capsule_month < \(bind: latest.text)) AND " + photos(of: latest)
-        let undecidedBefore = "(capsule_month IS NULL OR capsule_month < \(bind: before.text)) AND " + photos(of: before)
+        let undecidedLatest = "(r.month IS NULL OR r.month < \(bind: latest.text)) AND " + photos(of: latest)
+        let undecidedBefore = "(r.month IS NULL OR r.month < \(bind: before.text)) AND " + photos(of: before)
         return try await database.read { db in
-            try await db.raw("SELECT id, time_zone, capsule_month FROM users WHERE (" + undecidedLatest + ") OR (" + undecidedBefore + ")").all().map
-            { row in
+            try await db.raw(
+                "SELECT users.id, users.time_zone, r.month AS capsule_month FROM users LEFT JOIN capsule_releases r ON r.user_id = users.id WHERE ("
+                    + undecidedLatest + ") OR (" + undecidedBefore + ")"
+            ).all().map { row in
                 (
                     try row.decode(column: "id", as: String.self), try row.decode(column: "time_zone", as: String?.self),
                     try row.decode(column: "capsule_month", as: String?.self).flatMap(CapsuleMonth.init)
@@ -66,7 +68,13 @@ struct CapsuleRepository: Sendable {
     /// Marks `month`'s capsule made for the account, unless it already was (by this instance or another); says whether
     /// it was this call that did.
     static func decide(_ month: CapsuleMonth, userID: String, in db: any SQLDatabase) async throws -> Bool {
-        try await UserRepository.markCapsuleMonth(month.text, userID: userID, in: db)
+        try await db.raw(
+            """
+            INSERT INTO capsule_releases (user_id, month) SELECT id, \(bind: month.text) FROM users WHERE id = \(bind: userID)
+            ON CONFLICT (user_id) DO UPDATE SET month = excluded.month WHERE capsule_releases.month < excluded.month
+            RETURNING user_id
+            """
+        ).first() != nil
     }
 
     /// Whether the month's photos are still arriving: one is being developed, or came in after `since` (an import

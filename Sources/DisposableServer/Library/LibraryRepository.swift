@@ -3,7 +3,7 @@ import Foundation
 import SQLKit
 
 /// Library assets in the database. Every change takes the next number of the user's library counter
-/// (`users.library_seq`) in its own transaction, so the change feed is the assets ordered by `revision`.
+/// (`library_sequences`) in its own transaction, so the change feed is the assets ordered by `revision`.
 struct LibraryRepository: Sendable {
     let database: Database
 
@@ -77,7 +77,7 @@ struct LibraryRepository: Sendable {
     }
 
     static func nextRevision(userID: String, in db: any SQLDatabase) async throws -> Int64 {
-        guard let revision = try await UserRepository.nextLibraryRevision(userID: userID, in: db) else {
+        guard let revision = try await Self.counted(userID: userID, in: db) else {
             throw Problem.unauthorized  // the account was deleted meanwhile
         }
         return revision
@@ -159,7 +159,7 @@ struct LibraryRepository: Sendable {
 
     func latestRevision(userID: String) async throws -> Int64 {
         try await database.read { db in
-            try await db.raw("SELECT library_seq FROM users WHERE id = \(bind: userID)").first()?.decode(column: "library_seq", as: Int64.self) ?? 0
+            try await db.raw("SELECT seq FROM library_sequences WHERE user_id = \(bind: userID)").first()?.decode(column: "seq", as: Int64.self) ?? 0
         }
     }
 
@@ -177,5 +177,18 @@ struct LibraryRepository: Sendable {
 
     func isRecorded(_ files: LibraryFiles) async throws -> Bool {
         try await database.read { db in try await Self.isRecorded(files, in: db) }
+    }
+}
+
+extension LibraryRepository {
+    /// The account's library change counter, moved on by one; nil when the account is gone.
+    static func counted(userID: String, in db: any SQLDatabase) async throws -> Int64? {
+        try await db.raw(
+            """
+            INSERT INTO library_sequences (user_id, seq) SELECT id, 1 FROM users WHERE id = \(bind: userID)
+            ON CONFLICT (user_id) DO UPDATE SET seq = library_sequences.seq + 1
+            RETURNING seq
+            """
+        ).first()?.decode(column: "seq", as: Int64.self)
     }
 }

@@ -56,8 +56,9 @@ struct MomentRepository: Sendable {
         try await database.read { db in
             try await db.raw(
                 """
-                SELECT id, time_zone, moments_recap_year FROM users
-                WHERE (moments_recap_year IS NULL OR moments_recap_year < \(bind: latest))
+                SELECT users.id, users.time_zone, r.year AS moments_recap_year
+                FROM users LEFT JOIN moments_recaps r ON r.user_id = users.id
+                WHERE (r.year IS NULL OR r.year < \(bind: latest))
                   AND EXISTS (SELECT 1 FROM moments WHERE moments.user_id = users.id)
                 """
             ).all().map {
@@ -74,7 +75,7 @@ struct MomentRepository: Sendable {
     func tellRecap(year: Int, from: Date, to: Date, userID: String, now: Date) async throws -> Bool {
         try await database.transaction { db in
             guard
-                try await UserRepository.markMomentsRecapTold(year: year, userID: userID, in: db),
+                try await Self.markRecapTold(year: year, userID: userID, in: db),
                 try await db.raw(
                     """
                     SELECT 1 AS one FROM moments WHERE user_id = \(bind: userID)
@@ -92,5 +93,18 @@ struct MomentRepository: Sendable {
         MomentJSON(
             id: try row.decode(column: "id", as: String.self), text: try row.decode(column: "text", as: String.self),
             createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
+    }
+}
+
+extension MomentRepository {
+    /// Marks `year`'s recap told to the account unless it already was (here or by another instance); whether this call did.
+    static func markRecapTold(year: Int, userID: String, in db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            INSERT INTO moments_recaps (user_id, year) SELECT id, \(bind: year) FROM users WHERE id = \(bind: userID)
+            ON CONFLICT (user_id) DO UPDATE SET year = excluded.year WHERE moments_recaps.year < excluded.year
+            RETURNING user_id
+            """
+        ).first() != nil
     }
 }

@@ -70,11 +70,20 @@ struct PushSubscriptionRepository: Sendable {
 
     /// The kinds an account chose, as stored (JSON), or nil.
     func kinds(userID: String) async throws -> String? {
-        try await database.read { db in try await UserRepository.pushKinds(userID: userID, in: db) }
+        try await database.read { db in
+            try await db.raw("SELECT kinds FROM push_settings WHERE user_id = \(bind: userID)").first()?.decode(column: "kinds", as: String.self)
+        }
     }
 
     func setKinds(_ json: String, userID: String) async throws {
-        try await database.sql { db in try await UserRepository.setPushKinds(json, userID: userID, in: db) }
+        try await database.sql { db in
+            try await db.raw(
+                """
+                INSERT INTO push_settings (user_id, kinds) VALUES (\(bind: userID), \(bind: json))
+                ON CONFLICT (user_id) DO UPDATE SET kinds = excluded.kinds
+                """
+            ).run()
+        }
     }
 
     /// The browsers of an account or a guest.

@@ -45,6 +45,15 @@ actor PostgresTestServer {
         return components.string!
     }
 
+    /// A database of its own with nothing in it (an upgrade test migrates it as an older release did).
+    func emptyDatabase() async throws -> String {
+        let name = "e_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await withDatabase(.postgres(url: try adminURL), logger: logger) { db in
+            try await db.sql { try await $0.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
+        }
+        return try url(database: name)
+    }
+
     func cloneTemplate() async throws -> String {
         if template == nil {
             let admin = try adminURL

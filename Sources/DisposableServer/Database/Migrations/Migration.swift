@@ -77,16 +77,22 @@ let migrations: [Migration] = [
     .v55DownloadCounts,
     .v56LocalCaptureTimes,
     .v57ApprovalWaitingIndex,
+    .v58FeatureStateOffUsers,
 ]
 
 /// Applies the steps a database has not seen yet, each in its own transaction.
 public func migrateDatabase(_ database: any DatabaseEngine, logger: Logger) async throws {
+    try await migrateDatabase(database, logger: logger, steps: migrations)
+}
+
+/// The first `steps` only: a database as an earlier release left it (the upgrade tests start from one).
+func migrateDatabase(_ database: any DatabaseEngine, logger: Logger, steps: [Migration]) async throws {
     try await database.sql { db in
         try await db.raw(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
         ).run()
     }
-    for migration in migrations {
+    for migration in steps {
         try await database.transaction { db in
             if database.kind == .postgres {
                 // Several instances may start at once: only one of them migrates, the others wait.
