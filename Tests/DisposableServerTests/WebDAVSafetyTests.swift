@@ -78,6 +78,34 @@ struct WebDAVSafetyTests {
         }
     }
 
+    @Test("A name kept decomposed before (a Mac's) is composed at start, and found again in either form", arguments: TestEngine.allCases)
+    func olderNamesComposed(engine: TestEngine) async throws {
+        try await TestApp.run(engine) { app in
+            // setup: a file and a folder as an older server kept them, decomposed
+            let (_, dav) = try await app.davAccount(email: "ana@example.com")
+            #expect(try await dav("MKCOL", "/dav/library/cafe%CC%81").status == .created)
+            #expect(try await dav("PUT", "/dav/library/cafe%CC%81/the%CC%81.txt", body: "tea").status == .created)
+            let decomposed = ("cafe\u{301}", "cafe\u{301}/the\u{301}.txt")
+            try await app.services.database.sql { db in
+                try await db.raw("UPDATE dav_entries SET path = \(bind: decomposed.0) WHERE path = 'caf\u{E9}'").run()
+                try await db.raw(
+                    "UPDATE dav_entries SET path = \(bind: decomposed.1), parent = \(bind: decomposed.0) WHERE path = 'caf\u{E9}/th\u{E9}.txt'"
+                ).run()
+            }
+            #expect(try await dav("GET", "/dav/library/caf%C3%A9/th%C3%A9.txt").status == .notFound)
+
+            // MUT: what the server does at start
+            let names = try await app.services.dav.composeNames()
+
+            // validate
+            #expect(names.renamed == 2 && names.kept == 0, "\(names)")
+            #expect(String(buffer: try await dav("GET", "/dav/library/caf%C3%A9/th%C3%A9.txt").body) == "tea")
+            #expect(String(buffer: try await dav("GET", "/dav/library/cafe%CC%81/the%CC%81.txt").body) == "tea")
+            let listing = String(buffer: try await dav("PROPFIND", "/dav/library/caf%C3%A9/", headers: WebDAVTests.depth1).body)
+            #expect(listing.contains("/dav/library/caf%C3%A9/th%C3%A9.txt"), "\(listing)")
+        }
+    }
+
     @Test("A PUT without a length by an account over its quota is stopped where the quota ends, not after 50 MB")
     func chunkedPutStopsAtTheQuota() async throws {
         try await TestApp.run(.sqlite) { app in

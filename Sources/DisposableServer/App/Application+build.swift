@@ -175,6 +175,11 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
     }
     app.beforeServerStarts {
         try await migrateDatabase(services.database, logger: services.logger)
+        let names = try await services.dav.composeNames()
+        if names.renamed + names.kept > 0 {
+            services.logger.notice(
+                "WebDAV: \(names.renamed) names composed (NFC); \(names.kept) left as they were, their composed form being taken")
+        }
         // The wrong storage key, or none for encrypted photos: refuse to start rather than serve wrong bytes.
         try await checkStorageKey(configuration.storageKey, database: services.database)
         try await services.signer.load(from: services.accounts.settings)

@@ -17,6 +17,9 @@ struct DAVService: Sendable {
     /// A folder lists at most this many members.
     static let maxMembers = 20_000
 
+    /// At start: names kept decomposed before the tree composed them are renamed, so they are found again.
+    func composeNames() async throws -> (renamed: Int, kept: Int) { try await entries.composeNames() }
+
     // MARK: Reading
 
     /// What is at `path`; nil when nothing is.
