@@ -91,7 +91,10 @@ struct RecentReadsTests {
                 #expect(seenByShooter == sent)
                 #expect(seenByOrganizer == sent)
             }
-            // The row in memory is the one the last upload left, not one read again.
+            // The row in memory is the one the last upload left, not one read again. On PostgreSQL a commit's own
+            // notification may come back before the hub's refresh and is then news (DECISIONS "An instance's own
+            // commits, told back by PostgreSQL, are not news"): the row may be read again there, never stale.
+            guard engine == .sqlite else { return }
             let latest = try await app.services.changes.latest(f.event)
             let remembered = try await app.services.recentReads.events.answer(for: f.event) {
                 Issue.record("the event's row was read again")
