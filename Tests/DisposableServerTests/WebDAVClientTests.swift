@@ -70,7 +70,7 @@ struct WebDAVClientTests {
             environment["TESTS"] = "basic copymove props http"
             let run = try await runTool(
                 "/bin/sh",
-                ["-c", "cd \"$TMPDIR\" 2>/dev/null || cd /tmp; litmus http://127.0.0.1:\(port)/dav/library/ ana@example.com '\(secret)' 2>&1"],
+                ["-c", "cd \"${TMPDIR:-/tmp}\"; litmus http://127.0.0.1:\(port)/dav/library/ ana@example.com '\(secret)' 2>&1"],
                 environment: environment)
             #expect(run.status == 0, "\(run.output)")
             #expect(!run.output.contains("FAIL"), "\(run.output)")
