@@ -108,6 +108,19 @@ struct SealedBlob {
         return opened
     }
 
+    /// `count` bytes of an open file from `offset`; a file that ends before them is a blob cut short.
+    static func read(_ fd: Int32, at offset: Int64, _ count: Int) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { throw Unreadable() }
+            done += got
+        }
+        return buffer
+    }
+
     static func bigEndian(_ value: Int64) -> [UInt8] {
         (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
     }

@@ -102,17 +102,7 @@ struct SealedBlobStore: BlobStore {
         let input = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         try DurableFiles.check(input, "open blob")
         defer { close(input) }
-        func bytes(at offset: Int64, _ count: Int) throws -> [UInt8] {
-            var buffer = [UInt8](repeating: 0, count: count)
-            var done = 0
-            while done < count {
-                let got = buffer.withUnsafeMutableBytes { pread(input, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-                if got < 0 && errno == EINTR { continue }
-                guard got > 0 else { throw SealedBlob.Unreadable() }
-                done += got
-            }
-            return buffer
-        }
+        func bytes(at offset: Int64, _ count: Int) throws -> [UInt8] { try SealedBlob.read(input, at: offset, count) }
         var info = stat()
         guard fstat(input, &info) == 0 else { throw DurableFiles.error("fstat") }
         guard info.st_size >= SealedBlob.headerSize,

@@ -34,7 +34,7 @@ struct StagedSealing: Sendable {
     func fileOffset(of offset: Int64, in fd: Int32) throws -> Int64 {
         var (plain, position): (Int64, Int64) = (0, 0)
         while plain < offset {
-            let header = try Self.read(fd, at: position, SealedBlob.headerSize)
+            let header = try SealedBlob.read(fd, at: position, SealedBlob.headerSize)
             guard let length = SealedBlob.length(ofHeader: header), length > 0 else {
                 throw SealedBlob.Unreadable()
             }
@@ -49,11 +49,11 @@ struct StagedSealing: Sendable {
     func open(_ fd: Int32, uploadID: String, length: Int64, _ consume: (Data) throws -> Void) throws {
         var (plain, position): (Int64, Int64) = (0, 0)
         while plain < length {
-            let header = try Self.read(fd, at: position, SealedBlob.headerSize)
+            let header = try SealedBlob.read(fd, at: position, SealedBlob.headerSize)
             guard let blob = SealedBlob.opening(header, storageKey: storageKey, key: Self.key(uploadID, plain)),
                 blob.length > 0, blob.length <= SealedBlob.segmentSize
             else { throw SealedBlob.Unreadable() }
-            let sealed = try Self.read(fd, at: position + Int64(SealedBlob.headerSize), Int(blob.length) + SealedBlob.tagSize)
+            let sealed = try SealedBlob.read(fd, at: position + Int64(SealedBlob.headerSize), Int(blob.length) + SealedBlob.tagSize)
             try consume(try blob.open(sealed, index: 0))
             plain += blob.length
             position += Int64(SealedBlob.headerSize + SealedBlob.tagSize) + blob.length
@@ -64,20 +64,8 @@ struct StagedSealing: Sendable {
     /// (they finish as they began).
     static func of(_ fd: Int32, received: Int64, _ sealing: StagedSealing?) -> StagedSealing? {
         guard let sealing, received > 0 else { return sealing }
-        return (try? read(fd, at: 0, SealedBlob.magic.count)) == SealedBlob.magic ? sealing : nil
+        return (try? SealedBlob.read(fd, at: 0, SealedBlob.magic.count)) == SealedBlob.magic ? sealing : nil
     }
 
     private static func key(_ uploadID: String, _ offset: Int64) -> String { "resumable/\(uploadID)@\(offset)" }
-
-    private static func read(_ fd: Int32, at offset: Int64, _ count: Int) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { throw SealedBlob.Unreadable() }
-            done += got
-        }
-        return buffer
-    }
 }
