@@ -1768,6 +1768,11 @@ def guest_signup_checks(organizer, server, mail, check, drivers):
     problems = phone.controls_inside(iris, "#keep-account")
     assert not problems, problems
     shot(iris, "guest-keep-account")
+    findings = axe_light_and_dark(iris, "More with the account offer")
+    assert not findings, findings
+    more = iris.current_url.split(server.base, 1)[1]
+    french_dark(iris, server, more, "guest-keep-account-fr-dark")
+    register = wait(iris, lambda d: next(iter(d.find_elements(By.ID, "keep-register")), None), "the account offer again")
     register.click()
     wait(iris, lambda d: d.find_elements(By.ID, "email"), "the register page")
     email = f"iris-{time.time_ns()}@example.com"
