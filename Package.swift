@@ -51,9 +51,44 @@ let package = Package(
         .target(name: "DisposableAPI"),
         // libjpeg directly for a phone's first look (`first_look.c`); libvips depends on it, so it is there.
         .target(name: "VipsShim", dependencies: ["CVips", "VipsLoader"], linkerSettings: [.linkedLibrary("jpeg")]),
+        // The layers, lowest first; each sees only those below it, so an arrow that runs up does not compile.
+        // Core: the clock, start-up gate, rate limits and other values every layer uses; no SQL, no HTTP.
+        .target(
+            name: "DisposableCore",
+            dependencies: [
+                "DisposableAPI",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        // Platform: database engines and migrations, storage, jobs, media (libvips, ffmpeg), outbound HTTP, mail,
+        // metrics and the HTTP plumbing. Names no feature: features register what it runs.
+        .target(
+            name: "DisposablePlatform",
+            dependencies: [
+                "DisposableCore",
+                "DisposableAPI",
+                "CQRencode",
+                "CSystemZlib",
+                "VipsLoader",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The features, the web and the composition root (`serve`).
         .target(
             name: "DisposableServer",
             dependencies: [
+                "DisposableCore",
+                "DisposablePlatform",
                 "DisposableAPI",
                 "CQRencode",
                 "CSystemZlib",
@@ -88,6 +123,8 @@ let package = Package(
         .executableTarget(
             name: "disposable",
             dependencies: [
+                "DisposableCore",
+                "DisposablePlatform",
                 "DisposableServer",
                 // The client commands (login, event, upload…) go through the SDK alone, like any app would.
                 "DisposableClient",
@@ -104,6 +141,8 @@ let package = Package(
             name: "DisposableServerTests",
             dependencies: [
                 "TestImageMaker",
+                "DisposableCore",
+                "DisposablePlatform",
                 "DisposableServer",
                 "DisposableAPI",
                 "DisposableClient",

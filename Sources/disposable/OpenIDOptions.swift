@@ -1,4 +1,6 @@
 import ArgumentParser
+import DisposableCore
+import DisposablePlatform
 import DisposableServer
 
 /// Sign in with an OpenID Connect provider: Google, Authentik, Keycloak, Authelia, Microsoft…

@@ -1,4 +1,6 @@
 import ArgumentParser
+import DisposableCore
+import DisposablePlatform
 import DisposableServer
 import Foundation
 

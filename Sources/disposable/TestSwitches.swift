@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import DisposableServer
 import Logging
 

@@ -2,6 +2,9 @@ import DisposableAPI
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// The `DisposableAPI` models read what the server writes: the Swift SDK will decode the same bytes.
 @Suite("API models (DisposableAPI)")
 struct APIModelTests {

@@ -6,6 +6,9 @@ import HummingbirdTesting
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 @Suite("Accounts (ADM-3, SEC-3)")
 struct AccountsTests {
     /// The GuestBook seed's test table (Section 5): each bad log-in is refused and says what is wrong.

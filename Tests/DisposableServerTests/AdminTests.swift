@@ -4,6 +4,8 @@ import Hummingbird
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// ADM-4, ADM-6, P-I-220/230/250: the admin's accounts, switches and numbers, through the API.

@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// A device's own password for WebDAV: shown once, listed with its last use, revoked alone; it opens WebDAV and

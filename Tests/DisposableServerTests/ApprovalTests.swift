@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// ORG-4: an event that holds guests' photos until the organizer approves them.
 @Suite("Approval queue (ORG-4)")
 struct ApprovalTests {

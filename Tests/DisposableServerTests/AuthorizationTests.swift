@@ -6,6 +6,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// SEC-1 for the routes of this stage: every route × every role, with the status each must get.

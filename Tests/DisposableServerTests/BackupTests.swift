@@ -3,6 +3,9 @@ import Foundation
 import NIOConcurrencyHelpers
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// OPS-5: `disposable backup` while uploads run, then `disposable restore` into a fresh data folder — every
 /// photo acknowledged before the backup began is back, byte for byte, and no row comes back without its file.
 @Suite("Backup and restore (OPS-5)")

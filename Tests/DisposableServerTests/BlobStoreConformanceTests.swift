@@ -3,6 +3,8 @@ import Foundation
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// What every `BlobStore` must do, run against each implementation: the local folder, the same behind the

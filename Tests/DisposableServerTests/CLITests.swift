@@ -2,6 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// CLI-1: the real `disposable` binary's client commands against a real `disposable serve`.
 @Suite("The command-line client (CLI-1)")
 struct CLITests {

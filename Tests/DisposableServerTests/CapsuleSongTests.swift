@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The month's song from a self-hosted Maloja, through HTTP against a real Maloja the test starts —

@@ -4,6 +4,8 @@ import HTTPTypes
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// CAP-2: monthly capsules through HTTP — released at midnight where their owner lives, once, with a notice; chosen

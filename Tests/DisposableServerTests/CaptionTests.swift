@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// SOC-1: a photo's shooter captions it; everyone who may see the photo sees the caption, live — and nobody else.

@@ -2,6 +2,9 @@ import DisposableAPI
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// When a photo was taken: the offset a camera writes beside its clock (`OffsetTimeOriginal`)
 /// makes the time exact; a clock without one is read in the owner's time zone, else as UTC.
 @Suite("Capture times carry their offset")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Streams wait on the hub between changes: woken by a change at once, or let go after their timeout so that they

@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Crash reports: errors browsers meet reach the admin, counted, capped and rate-limited, with nothing of a key.

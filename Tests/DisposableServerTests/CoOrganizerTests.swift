@@ -5,6 +5,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// ORG-5: an event organized by two. The owner's invitation makes a co-organizer, who runs the event with them;
 /// deleting it, inviting and removing stay the owner's; its storage stays on the owner's quota.
 @Suite("Co-organizers (ORG-5)")

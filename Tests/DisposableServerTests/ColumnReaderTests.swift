@@ -3,6 +3,8 @@ import Logging
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 @Suite("Rows read from the engines' cells")

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// OPS-1: every setting also from a file; a flag beats the environment, which beats the file, which beats
 /// the default; an unknown key is refused by name.
 @Suite("Configuration file (OPS-1)", .serialized)

@@ -2,6 +2,9 @@ import Foundation
 import NIOConcurrencyHelpers
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// REL-3: PostgreSQL goes down in the middle of an upload burst and comes back.
 @Suite("PostgreSQL restart (REL-3)", .serialized)
 struct DatabaseRestartTests {

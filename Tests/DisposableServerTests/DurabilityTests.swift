@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// "An upload that got a 2xx survives kill -9" — the real binary, killed mid-burst, then restarted; on the

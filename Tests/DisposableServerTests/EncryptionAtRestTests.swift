@@ -2,6 +2,8 @@ import Foundation
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Photos encrypted at rest (`--storage-key-file`): what lies in the folder or the bucket is not the photo, what

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Turning encryption on for an instance that has photos, through the real binary: old photos stay readable, new

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// On event night the render queue holds hundreds of photos, most already seen by their phone's first look; a photo

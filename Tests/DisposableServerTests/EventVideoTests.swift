@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// SOC-4: short videos in an event — one shot each, a poster, a web-playable copy of at most 30 seconds without the

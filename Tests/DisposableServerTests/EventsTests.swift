@@ -5,6 +5,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 @Suite("Events (EV-1, EV-2, EV-3, EV-4)")
 struct EventsTests {
     @Test("Creating with only a name applies every default", arguments: TestEngine.allCases)

@@ -3,6 +3,8 @@ import HTTPTypes
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The phone makes the first look: a photo sent with its own small JPEG is seen by everyone at its acknowledgement;

@@ -2,6 +2,8 @@ import Foundation
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The shutter's form as the network cuts it: in two at every byte, and a byte at a time, the parts come out whole,

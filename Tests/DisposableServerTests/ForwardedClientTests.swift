@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The second review's first finding: behind a real nginx configured the usual way, the client's

@@ -4,6 +4,8 @@ import HTTPTypes
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Friends through HTTP (the capsule seed's stories 10–14, 46): asked by username or e-mail address, accepted or

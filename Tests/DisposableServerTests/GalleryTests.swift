@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 @Suite("Galleries and downloads (GAL-1..3, DL-1, DL-2, ORG-2, ORG-3)")
 struct GalleryTests {
     /// Uploads `count` photos as `token` and waits until they are ready; returns their ids, oldest first.

@@ -2,6 +2,9 @@ import DisposableAPI
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// A guest corrects the name they joined under (GDPR rectification): the roster, their photos
 /// and their comments show the new one at once, and open galleries are told.
 @Suite("Correcting a guest's name")

@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// ORG-3: the organizer removes a guest — signed out at once, place freed — with or without their
 /// photos.
 @Suite("Removing a guest (ORG-3)")

@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// A guest who creates an account (or signs in) in the middle of an event goes on as the same guest: the same roll

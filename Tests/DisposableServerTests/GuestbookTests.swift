@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// SOC-1, SOC-2: notes and drawings as posts of the event feed, comments and likes on every post — through HTTP,

@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// MED-3: files made to hurt. Each gets a clear 4xx (or becomes a `failed` photo), the server stays up,
 /// and nothing stray is left in storage.
 @Suite("Hostile input (MED-3)")

@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// SEC-2 beyond the broken files of MED-3: files that are valid images carrying something nasty, names and
 /// headers made to break out, wrong Content-Types. Each gets a clear 4xx or is stored defanged; the server
 /// stays up, nothing stray is kept, no page or JSON reflects a payload unescaped, and every response carries

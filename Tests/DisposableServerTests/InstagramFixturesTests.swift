@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// Instagram's export is read twice — by `disposable import --instagram` and by the web app's `instagram.js` — so
 /// both are run on the same exports (`Tests/fixtures/instagram`) and must find what `expected.json` says: the
 /// files to import with their posts' times and captions, and the files the lists name but the export lacks. This is

@@ -3,6 +3,8 @@ import HTTPTypes
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// `disposable import --instagram` — Instagram's "Download your information" export (JSON), built here in

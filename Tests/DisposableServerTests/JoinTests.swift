@@ -5,6 +5,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 @Suite("Joining (JN-1, JN-2, JN-3, JN-4)")
 struct JoinTests {
     @Test("A guest joins with a trimmed name and gets a token that reaches the event", arguments: TestEngine.allCases)

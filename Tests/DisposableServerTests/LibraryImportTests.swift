@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// LIB-5 (P-I-211): `disposable import` — a Google Takeout archive (ZIP and folder) and an Apple Photos export folder,
 /// built here in their own layouts, through the real binary against a real server.
 @Suite("Import into the library (LIB-5)")

@@ -2,6 +2,9 @@ import Crypto
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// LIB-4 (P-I-120/170/270): `disposable sync DIR`, the real binary against a real server — two folders ("two
 /// phones") kept in step through one library, and runs killed halfway.
 @Suite("Folder sync (LIB-4)")

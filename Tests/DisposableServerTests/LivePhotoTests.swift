@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// LIB-3: live photos — a Google motion photo (JPEG + MP4) and an Apple Live Photo (a still, then its video).

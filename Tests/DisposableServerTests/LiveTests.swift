@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 @Suite("Live updates (LIVE-1, LIVE-3, GAL-2 timing)")
 struct LiveTests {
     @Test("Drop the connection, make 10 changes, reconnect with the last id: exactly those 10, in order", arguments: TestEngine.allCases)

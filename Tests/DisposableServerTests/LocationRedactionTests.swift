@@ -2,6 +2,8 @@ import Foundation
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// MED-2: the location leaves an original served to others wherever it was put — EXIF or

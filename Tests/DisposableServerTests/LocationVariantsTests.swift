@@ -2,6 +2,8 @@ import Foundation
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The third review's corpus: blocks that carry the location in forms a careful reader accepts although no

@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 @Suite("Signed thumbnail and preview links (PERF-3)")
 struct MediaLinkTests {
     /// Over a real connection (`live`) the second request for a file is answered by `MediaShortcut` from memory,

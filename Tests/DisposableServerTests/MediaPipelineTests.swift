@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 @Suite("Media pipeline (MED-1, MED-2)")
 struct MediaPipelineTests {
     @Test(

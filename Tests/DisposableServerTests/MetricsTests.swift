@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// OPS-2: `/metrics` in Prometheus's text format, for this machine, the metrics token or an admin.

@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// CAP-3: moments through HTTP — counted by year where their owner lives, the year's recap once it is over there,

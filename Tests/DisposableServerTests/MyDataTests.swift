@@ -4,6 +4,8 @@ import Hummingbird
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// SUP-4: what is stored about me, its export (my photos as I sent them + data.json), and erasing it.

@@ -5,6 +5,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// JN-6: all my shots. Joining signed in makes the account that guest: its shots of every event it is still in are
 /// one list, newest first — its own always (before the reveal too), nobody else's, nothing of an event it left.
 @Suite("All my shots (JN-6)")

@@ -3,6 +3,8 @@ import HTTPTypes
 import Logging
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// SOC-3: the bell — a like or a comment on my post, the reveal, the coming deletion (RET-3) — through HTTP, with

@@ -4,6 +4,8 @@ import HTTPTypes
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// An address anyone could type never hands its account to a provider's person: a stranger who registered the

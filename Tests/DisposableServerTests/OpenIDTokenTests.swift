@@ -6,6 +6,8 @@ import JWTKit
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Hostile ID tokens: a provider run by the test (`Tests/tools/hostile_openid.py`) answers the code with

@@ -5,6 +5,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// ORG-2's numbers as the organizers read them: guests who joined against those who shot, and downloads — whole
 /// ZIPs, and originals saved (a download link), not the viewer showing one.
 @Suite("The organizer's numbers (ORG-2)")

@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Every call out of the server goes through one service that refuses this machine's and its network's addresses

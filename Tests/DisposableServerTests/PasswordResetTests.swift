@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// ADM-3, P-I-110: "forgot password" through a real SMTP server (aiosmtpd), the one-time link, the admin's link

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Files whose row never came (a crash between storing and recording) are found from the database's record of

@@ -2,6 +2,9 @@ import DisposableAPI
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// Seed 000's "personal gallery organized by event": a signed-in person finds the photos of all
 /// their events in one place — My events shows the newest of each, as that person may see them.
 @Suite struct PersonalGalleryTests {

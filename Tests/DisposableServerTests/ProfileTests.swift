@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// SOC-5: a display name and a picture, checked and re-encoded like photos; gone with the account.

@@ -3,6 +3,8 @@ import DisposableAPI
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The bell's notices reach a phone with its pages closed (Web Push). A push service run by the test

@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 @Suite("QR codes (QR-1)")
 struct QRCodeTests {
     @Test("The PNG decodes with zbarimg to exactly the join URL, at any size", arguments: TestEngine.allCases)

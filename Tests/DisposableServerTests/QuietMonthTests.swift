@@ -2,6 +2,8 @@ import DisposableAPI
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// A quiet month still gets a capsule — completed from the same month in earlier years, with the month's

@@ -3,6 +3,8 @@ import Hummingbird
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// ADM-5, P-I-260: event photos count against the organizer's quota; past it, uploads are refused with the

@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// SEC-3, JN-4: limits key on the real client behind trusted proxies, on the account and

@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// CAP-1: an event's recap through HTTP — chosen without copies, waiting for the end for guests, previewed by the

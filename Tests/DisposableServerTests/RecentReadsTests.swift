@@ -3,6 +3,8 @@ import Hummingbird
 import NIOConcurrencyHelpers
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 @Suite("Identities and events remembered for reads (PERF-2)")

@@ -2,6 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// The server's renders follow the phones' first looks at a low CPU priority: every thread that decodes or
 /// encodes pixels yields to the threads that answer requests.
 @Suite("Renders yield to requests")

@@ -1,5 +1,7 @@
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// `RequestShortcut` trusts `RequestHead` to find request boundaries exactly where the HTTP decoder does:

@@ -3,6 +3,8 @@ import HTTPTypes
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The second review's tus findings: uploads left one byte short cannot hold more than the

@@ -6,6 +6,8 @@ import HummingbirdTesting
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 @Suite("Retention (RET-1, RET-2, RET-3)")

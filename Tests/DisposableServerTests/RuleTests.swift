@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Rules that are pure Swift, checked in milliseconds without a server; the end-to-end suites check them again

@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// OPS-4: the whole photo path on an S3 bucket (moto) — upload, derivatives, originals, the ZIP, deleting a

@@ -6,6 +6,8 @@ import HummingbirdTesting
 import NIOConcurrencyHelpers
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// SDK-1: the Swift SDK (generated from the contract, with its hand-written layer) against a real server.

@@ -2,6 +2,8 @@ import Foundation
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 #if canImport(FoundationNetworking)

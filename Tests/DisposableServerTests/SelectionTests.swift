@@ -2,6 +2,8 @@ import Foundation
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Choosing photos well (CAP-1, CAP-2): the measures libvips takes at ingest, and the selection built on them.

@@ -2,6 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// The real binary, as an operator runs it (issue: "Run"; ADM-2's `admin create`).
 @Suite("The disposable binary", .serialized)
 struct ServeProcessTests {

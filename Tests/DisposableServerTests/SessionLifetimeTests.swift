@@ -3,6 +3,8 @@ import HTTPTypes
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Sessions end when unused, personal links can be stopped, and neither piles up.

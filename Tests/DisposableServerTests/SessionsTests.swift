@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// A user sees their sessions (device, last seen) and signs the others out.

@@ -7,6 +7,9 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 @Suite("First run: setup wizard and admin command (ADM-2)")
 struct SetupTests {
     @Test("/setup creates the first admin for whoever has the setup code, then it is gone", arguments: TestEngine.allCases)

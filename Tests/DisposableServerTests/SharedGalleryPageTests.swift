@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// The gallery's first page is read once per change of the event and shared by every phone whose page it is; a
 /// viewer with marks of their own on it gets it written for them.
 @Suite("Gallery pages shared by every phone (PERF-2)")

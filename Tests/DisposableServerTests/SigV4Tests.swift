@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The S3 client's signer against AWS's published SigV4 examples, at their fixed times. moto does

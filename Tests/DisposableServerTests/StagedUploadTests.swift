@@ -3,6 +3,8 @@ import Foundation
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// An upload's body on its way to the staging file: whatever its length and however the network cut it, the file

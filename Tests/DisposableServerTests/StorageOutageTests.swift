@@ -2,6 +2,8 @@ import Foundation
 import NIOConcurrencyHelpers
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// REL-3 for storage: the bucket out of reach — uploads get 503 at once, keep nothing and use no

@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The Story Board through HTTP (stories 20–23, 34, 47–48): last month's capsule shared; friends — and only

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// SUP-2: anyone writes to the admin; the admin reads the ticket in the panel, answers by e-mail through a real

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// `disposable sync DIR --watch`, a computer's automatic backup — the real binary left running against a
 /// real server that is stopped and started again under it.
 @Suite("Folder backup that keeps running (sync --watch)")

@@ -3,6 +3,8 @@ import DisposableAPI
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The hand-written formats of the hot paths must say exactly what Foundation's formatters say.

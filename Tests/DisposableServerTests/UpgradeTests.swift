@@ -3,6 +3,8 @@ import Logging
 import SQLKit
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// A database as the release before this one left it, upgraded: nothing of what it held is lost.

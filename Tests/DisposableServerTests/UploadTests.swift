@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 @Suite("Uploading (UP-1, UP-2, UP-5, UP-6, UP-7)")
 struct UploadTests {
     /// An organizer, a live event and a guest of it.

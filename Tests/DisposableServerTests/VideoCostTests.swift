@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The second review's video findings: a library video's length is capped and its

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// Videos made by ffmpeg for the tests: `lavfi` sources, so nothing is read from disk.

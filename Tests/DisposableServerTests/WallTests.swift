@@ -4,6 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// GAL-5: the venue wall opens on a screen nobody signs in on, shows what every guest may
 /// see — live — and stops when the organizer replaces or turns off its link.
 @Suite("Venue wall (GAL-5)")

@@ -2,6 +2,8 @@ import DisposableAPI
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The library over WebDAV as real clients use it, each started by the test: rclone (Debian) copying a phone's

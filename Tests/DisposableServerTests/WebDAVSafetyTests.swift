@@ -4,6 +4,8 @@ import Hummingbird
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// What a WebDAV client could do to a library by mistake or on purpose: copy a file onto the folder that holds it,

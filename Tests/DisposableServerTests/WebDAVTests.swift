@@ -3,6 +3,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The library over WebDAV, spoken as clients speak it: folders made, photos put where the client wants them and

@@ -2,6 +2,8 @@ import Foundation
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 @Suite("ZIP encoder (DL-2)")

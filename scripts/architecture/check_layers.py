@@ -7,14 +7,14 @@
      (which join its table to read, or share its row decoding) name it; another feature's service asks the owner's
      service. Known reaches are listed in `allowed-reaches` (repository, file, reason), which only shrinks.
 
-Usage: check_layers.py [SOURCES_ROOT]  (default: Sources/DisposableServer, with the list beside this script)
+Usage: check_layers.py SOURCES_VIEW  (a tree made by source-view, with the list beside this script)
 """
 import pathlib
 import re
 import sys
 
 here = pathlib.Path(__file__).resolve().parent
-root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "Sources/DisposableServer")
+root = pathlib.Path(sys.argv[1])
 problems = []
 
 DECLARATION = re.compile(r'\b(?:struct|class|enum|protocol|actor|typealias)\s+([A-Z][A-Za-z0-9]*)')

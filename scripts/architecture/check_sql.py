@@ -10,7 +10,7 @@ over lines, written in any case of receiver, or reached through another object i
   7. A table is written (INSERT, UPDATE, DELETE, UPSERT) only by its owner in `table-owners`; other repositories
      join it to read. Known exceptions are listed in `allowed-writes` (table, file, reason), which only shrinks.
 
-Usage: check_sql.py [SOURCES_ROOT]  (default: Sources/DisposableServer, with the lists beside this script)
+Usage: check_sql.py SOURCES_VIEW  (a tree made by source-view, with the lists beside this script)
 """
 import pathlib
 import re
@@ -19,7 +19,7 @@ import sys
 import swift_source
 
 here = pathlib.Path(__file__).resolve().parent
-root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "Sources/DisposableServer")
+root = pathlib.Path(sys.argv[1])
 problems = []
 
 # Read from the code (comments dropped, literals apart), whatever the receiver is named (`db`, `conn`, a parameter

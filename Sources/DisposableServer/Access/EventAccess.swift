@@ -1,37 +1,39 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Who may do what in an event — the roles' rules, written once. An event's owner and its co-organizers organize it
 /// (`EventService` says who they are; only the owner deletes it and chooses who organizes); everyone else in it is a
 /// guest under a name. Services ask this, and pages are told what it decided; nothing else compares roles.
-struct EventAccess: Sendable, Equatable {
-    let role: EventRole
+package struct EventAccess: Sendable, Equatable {
+    package let role: EventRole
 
-    init(_ role: EventRole) { self.role = role }
+    package init(_ role: EventRole) { self.role = role }
 
     /// Organizes the event: edits it, approves and removes photos and guests, opens its wall and its numbers.
-    var organizes: Bool { role == .organizer }
+    package var organizes: Bool { role == .organizer }
 
     /// Is in it under a name: may leave, correct that name, and make a link to go on from another phone.
-    var isGuest: Bool { role == .guest }
+    package var isGuest: Bool { role == .guest }
 
     /// Sees every photo now, whatever the reveal, the approval or the render say.
-    var seesEverything: Bool { organizes }
+    package var seesEverything: Bool { organizes }
 
     /// May download the event's originals: organizers always, guests where the event lets them.
-    func mayDownload(in event: Event) -> Bool { organizes || event.allowGuestDownloads }
+    package func mayDownload(in event: Event) -> Bool { organizes || event.allowGuestDownloads }
 
     /// May add photos from the phone's library: organizers always, guests where the event lets them.
-    func mayAddFromLibrary(to event: Event) -> Bool { organizes || event.allowLibraryUploads }
+    package func mayAddFromLibrary(to event: Event) -> Bool { organizes || event.allowLibraryUploads }
 
     /// May delete a photo: its shooter, or whoever organizes the event.
-    func mayDelete(photoBy uploaderID: String, viewerID: String) -> Bool { organizes || uploaderID == viewerID }
+    package func mayDelete(photoBy uploaderID: String, viewerID: String) -> Bool { organizes || uploaderID == viewerID }
 
     /// Sees the recap before it is ready (a preview).
-    var previewsRecap: Bool { organizes }
+    package var previewsRecap: Bool { organizes }
 
     /// Refuses whoever does not organize the event (a guest asking for an organizer's action).
-    func requireOrganizer(_ refusal: Problem) throws {
+    package func requireOrganizer(_ refusal: Problem) throws {
         guard organizes else { throw refusal }
     }
 }

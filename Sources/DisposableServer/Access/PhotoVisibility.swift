@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
@@ -7,31 +9,31 @@ import SQLKit
 ///
 /// The organizer sees every photo of their event, and a shooter their own, whatever their state. Anyone else
 /// sees a photo once it is ready, approved (ORG-4) and the gallery is revealed (GAL-2).
-struct PhotoVisibility: Sendable {
-    let role: EventRole
-    var access: EventAccess { EventAccess(role) }
+package struct PhotoVisibility: Sendable {
+    package let role: EventRole
+    package var access: EventAccess { EventAccess(role) }
     /// The viewer's uploader id in the event (guest id, or the organizer's user id).
-    let viewerID: String
+    package let viewerID: String
     /// Whether the general gallery is open now.
-    let revealed: Bool
+    package let revealed: Bool
 
-    init(event: Event, role: EventRole, viewerID: String, now: Date) {
+    package init(event: Event, role: EventRole, viewerID: String, now: Date) {
         self.role = role
         self.viewerID = viewerID
         revealed = Self.isRevealed(event, at: now)
     }
 
     /// Whether the general gallery is open (GAL-2), decided at every request from the mode and the clock.
-    static func isRevealed(_ event: Event, at now: Date) -> Bool {
+    package static func isRevealed(_ event: Event, at now: Date) -> Bool {
         now >= event.revealsAt
     }
 
-    func canSee(_ photo: Photo) -> Bool {
+    package func canSee(_ photo: Photo) -> Bool {
         access.seesEverything || photo.uploaderID == viewerID || (revealed && Self.isShownToEveryone(photo))
     }
 
     /// The same rule over `photos` columns, for lists.
-    var sqlCondition: SQLQueryString {
+    package var sqlCondition: SQLQueryString {
         if access.seesEverything { return "TRUE" }
         if !revealed { return "uploader_id = \(bind: viewerID)" }
         return "(uploader_id = \(bind: viewerID) OR \(Self.shownToEveryone))"
@@ -39,24 +41,24 @@ struct PhotoVisibility: Sendable {
 
     /// What every guest sees once the gallery is open: ready, and approved where the organizer approves (ORG-4).
     /// The recap (CAP-1) chooses among these, and its notice waits for one of them.
-    static func isShownToEveryone(_ photo: Photo) -> Bool { photo.status == .ready && photo.approved }
+    package static func isShownToEveryone(_ photo: Photo) -> Bool { photo.status == .ready && photo.approved }
 
     /// The same over `photos` columns.
-    static let shownToEveryone: SQLQueryString = "(status = 'ready' AND approved)"
+    package static let shownToEveryone: SQLQueryString = "(status = 'ready' AND approved)"
 
     /// The shared gallery shows guests nothing before the reveal (their own shots are in "My shots").
-    var galleryIsOpen: Bool { access.seesEverything || revealed }
+    package var galleryIsOpen: Bool { access.seesEverything || revealed }
 
     /// Whether the viewer may download this (visible) photo's original: the organizer turns downloads off for guests.
-    func mayDownloadOriginal(of photo: Photo, in event: Event) -> Bool {
+    package func mayDownloadOriginal(of photo: Photo, in event: Event) -> Bool {
         photo.uploaderID == viewerID || access.mayDownload(in: event)
     }
 
     /// What a live change about someone's photo may tell the viewer. The feed announces photos as they are
     /// added, before they are ready; until the reveal or the approval it tells only that there is one.
-    enum Disclosure { case whole, awaitingApproval, developing }
+    package enum Disclosure { case whole, awaitingApproval, developing }
 
-    func disclosure(uploaderID: String?, approved: Bool) -> Disclosure {
+    package func disclosure(uploaderID: String?, approved: Bool) -> Disclosure {
         guard access.isGuest, uploaderID != viewerID else { return .whole }
         if !approved { return .awaitingApproval }
         return revealed ? .whole : .developing

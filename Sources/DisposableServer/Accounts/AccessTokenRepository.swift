@@ -1,5 +1,7 @@
 import Crypto
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
@@ -7,14 +9,15 @@ import SQLKit
 ///
 /// A token lives as long as it is used: `lifetime` after its last use it no longer opens anything, and the
 /// retention sweep deletes it. The last use is written at most once per `touchEvery`, not with every request.
-struct AccessTokenRepository: Sendable {
-    let database: Database
-    let clock: any AppClock
-    let lifetime: TimeInterval
-    static let touchEvery: TimeInterval = 3600
+package struct AccessTokenRepository: Sendable {
+    package let database: Database
+    package let clock: any AppClock
+    package let lifetime: TimeInterval
+    package static let touchEvery: TimeInterval = 3600
 
     /// Issues a token for a user or a guest and returns it in clear (the only time it exists in clear).
-    func issue(userID: String? = nil, guestID: String? = nil, device: String? = nil, now: Date, in db: any SQLDatabase) async throws -> String {
+    package func issue(userID: String? = nil, guestID: String? = nil, device: String? = nil, now: Date, in db: any SQLDatabase) async throws -> String
+    {
         let token = SecretToken.generate()
         try await db.raw(
             """
@@ -27,16 +30,16 @@ struct AccessTokenRepository: Sendable {
     }
 
     /// The same as a statement of its own (signing in: one insert needs no transaction).
-    func issue(userID: String, device: String?, now: Date) async throws -> String {
+    package func issue(userID: String, device: String?, now: Date) async throws -> String {
         try await database.sql { db in try await issue(userID: userID, device: device, now: now, in: db) }
     }
 
     /// Who holds this token, if anyone: one query, since every authenticated request asks.
-    func identity(for token: String) async throws -> Identity? {
+    package func identity(for token: String) async throws -> Identity? {
         try await identity(hash: SecretToken.hash(token))
     }
 
-    func identity(hash: String) async throws -> Identity? {
+    package func identity(hash: String) async throws -> Identity? {
         let now = clock.now
         let (identity, lastUsed): (Identity?, Int64) = try await database.read { db in
             guard
@@ -71,7 +74,7 @@ struct AccessTokenRepository: Sendable {
     }
 
     /// Deletes tokens unused for longer than their lifetime; returns how many.
-    func purgeExpired() async throws -> Int {
+    package func purgeExpired() async throws -> Int {
         let cutoff = (clock.now - lifetime).millisecondsSince1970
         return try await database.sql { db in
             try await db.raw("DELETE FROM access_tokens WHERE last_used_at <= \(bind: cutoff) RETURNING token_hash").all().count
@@ -79,7 +82,7 @@ struct AccessTokenRepository: Sendable {
     }
 
     /// An account's sessions still in use, the most recently used first.
-    func sessions(userID: String) async throws -> [(hash: String, device: String?, createdAt: Date, lastUsedAt: Date)] {
+    package func sessions(userID: String) async throws -> [(hash: String, device: String?, createdAt: Date, lastUsedAt: Date)] {
         let cutoff = (clock.now - lifetime).millisecondsSince1970
         return try await database.read { db in
             try await db.raw(
@@ -99,7 +102,7 @@ struct AccessTokenRepository: Sendable {
 
     /// The guest a token was issued to, still in the event or gone, while the token lives: a browser that left an
     /// event holds it to come back as the same guest. Removed guests' tokens are deleted.
-    func heldGuestID(token: String) async throws -> String? {
+    package func heldGuestID(token: String) async throws -> String? {
         let cutoff = (clock.now - lifetime).millisecondsSince1970
         return try await database.read { db in
             try await db.raw(
@@ -111,19 +114,19 @@ struct AccessTokenRepository: Sendable {
         }
     }
 
-    func revoke(hash: String) async throws {
+    package func revoke(hash: String) async throws {
         try await database.sql { db in
             try await db.raw("DELETE FROM access_tokens WHERE token_hash = \(bind: hash)").run()
         }
     }
 
     /// Ends every session of an account but `keeping` (the one asking), in the caller's transaction.
-    static func endSessions(userID: String, keeping tokenHash: String?, in db: any SQLDatabase) async throws {
+    package static func endSessions(userID: String, keeping tokenHash: String?, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM access_tokens WHERE user_id = \(bind: userID) AND token_hash <> \(bind: tokenHash ?? "")").run()
     }
 
     /// Ends every session of a guest but `keeping` (the browser that left sets it aside to come back with).
-    static func endGuestSessions(guestID: String, keeping tokenHash: String?, in db: any SQLDatabase) async throws {
+    package static func endGuestSessions(guestID: String, keeping tokenHash: String?, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM access_tokens WHERE guest_id = \(bind: guestID) AND token_hash <> \(bind: tokenHash ?? "")").run()
     }
 }

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 extension AccountService {
@@ -5,10 +7,8 @@ extension AccountService {
     /// goes on as that guest: the account takes the guest over — the same roll, the same shots, listed among the
     /// account's photos — instead of joining again with a fresh roll. Nothing changes when the guest already
     /// belongs to an account, or when the account already is a guest of that event.
-    func keepGuest(_ identity: Identity?, for user: User) async throws {
+    package func keepGuest(_ identity: Identity?, for user: User) async throws {
         guard case .guest(let guest, _) = identity, guest.userID == nil else { return }
-        try await transactions.transaction { db in
-            try await GuestRepository.link(guestID: guest.id, toAccount: user.id, in: db)
-        }
+        try await users.takeOver(guestID: guest.id, userID: user.id)
     }
 }

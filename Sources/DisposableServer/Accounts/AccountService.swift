@@ -1,23 +1,25 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Accounts and sessions: registering, signing in and out, who holds a token, the admin (ADM-2, ADM-3).
 /// Owns the log-in and registration limiters, shared by the API and the web forms.
 public struct AccountService: Sendable {
-    let transactions: Transactions
-    let clock: any AppClock
-    let users: UserRepository
-    let tokens: AccessTokenRepository
-    let settings: InstanceSettingsRepository
-    let passwords: PasswordHasher
+    package let transactions: Transactions
+    package let clock: any AppClock
+    package let users: UserRepository
+    package let tokens: AccessTokenRepository
+    package let settings: InstanceSettingsRepository
+    package let passwords: PasswordHasher
     /// Failed log-ins per address and account, per address, per account.
-    let loginLimiter: RateLimiter
+    package let loginLimiter: RateLimiter
     /// Registrations per client address, successful or not.
-    let registrationLimiter: RateLimiter
+    package let registrationLimiter: RateLimiter
 
     /// `disposable admin create` builds this and nothing else (the composition root reads the settings from the
     /// configuration).
-    init(
+    package init(
         transactions: Transactions, users: UserRepository, tokens: AccessTokenRepository, settings: InstanceSettingsRepository,
         clock: any AppClock, passwordHashCost: UInt8, loginLimits: [RateLimiter.Scope: RateLimit], registrationLimit: RateLimit
     ) {
@@ -31,12 +33,12 @@ public struct AccountService: Sendable {
         registrationLimiter = RateLimiter(registrationLimit)
     }
 
-    func registrationEnabled() async throws -> Bool {
+    package func registrationEnabled() async throws -> Bool {
         try await settings.registrationEnabled()
     }
 
     /// An organizer may register: registration is open and the address is within its limit (ADM-3).
-    func admitRegistration(client: String) async throws {
+    package func admitRegistration(client: String) async throws {
         guard try await settings.registrationEnabled() else {
             throw Problem(.forbidden, "registration-disabled", title: "Registration disabled", detail: "Account registration is disabled")
         }
@@ -44,12 +46,12 @@ public struct AccountService: Sendable {
     }
 
     /// Creates an account with valid credentials and a free email: registering, or the admin adding one (ADM-4).
-    func addAccount(email rawEmail: String?, password rawPassword: String?, name rawName: String?, isAdmin: Bool) async throws -> User {
+    package func addAccount(email rawEmail: String?, password rawPassword: String?, name rawName: String?, isAdmin: Bool) async throws -> User {
         try await create(try await newAccount(email: rawEmail, password: rawPassword, name: rawName), isAdmin: isAdmin)
     }
 
     /// Checks what a new account is made of and hashes its password; nothing is stored yet.
-    func newAccount(email rawEmail: String?, password rawPassword: String?, name rawName: String?, termsVersion: String? = nil) async throws
+    package func newAccount(email rawEmail: String?, password rawPassword: String?, name rawName: String?, termsVersion: String? = nil) async throws
         -> NewAccount
     {
         let email = try Credentials.email(rawEmail)
@@ -62,7 +64,7 @@ public struct AccountService: Sendable {
     }
 
     /// Stores a checked new account; 409 when its email is taken.
-    func create(_ account: NewAccount, isAdmin: Bool, emailProven: Bool = false) async throws -> User {
+    package func create(_ account: NewAccount, isAdmin: Bool, emailProven: Bool = false) async throws -> User {
         let now = clock.now
         let users = users
         let created = try await transactions.transaction { db in
@@ -77,13 +79,13 @@ public struct AccountService: Sendable {
     }
 
     /// Whether an account has this (normalised) email.
-    func accountExists(email: String) async throws -> Bool {
+    package func accountExists(email: String) async throws -> Bool {
         try await users.findWithPassword(email: email) != nil
     }
 
     /// Checks the credentials and issues a session token. Each attempt takes its tokens before the password is
     /// checked and gets them back when it is right, so only failures count, and parallel ones cannot slip past.
-    func signIn(
+    package func signIn(
         email rawEmail: String?, password rawPassword: String?, client: String, device: String? = nil, continuing identity: Identity? = nil
     ) async throws -> (token: String, user: User) {
         let email = try Credentials.email(rawEmail)
@@ -104,13 +106,13 @@ public struct AccountService: Sendable {
     /// A new session token for an account that just proved who it is (signed in, or registered a moment ago);
     /// `device` names it on the account's sessions page. A guest who signs in goes on as that guest
     /// (`keepGuest`).
-    func session(for user: User, device: String? = nil, continuing identity: Identity? = nil) async throws -> String {
+    package func session(for user: User, device: String? = nil, continuing identity: Identity? = nil) async throws -> String {
         try await keepGuest(identity, for: user)
         return try await tokens.issue(userID: user.id, device: device, now: clock.now)
     }
 
     /// The account's sessions: device, since when, last seen, and which one is asking.
-    func sessions(of user: User, current: String) async throws -> [SessionJSON] {
+    package func sessions(of user: User, current: String) async throws -> [SessionJSON] {
         try await tokens.sessions(userID: user.id).map { session in
             SessionJSON(
                 id: Self.sessionID(session.hash), device: session.device, createdAt: session.createdAt, lastSeenAt: session.lastUsedAt,
@@ -119,7 +121,7 @@ public struct AccountService: Sendable {
     }
 
     /// Signs out one of the account's sessions, by the id `sessions` gives; 404 when it is not theirs.
-    func endSession(_ id: String, of user: User) async throws {
+    package func endSession(_ id: String, of user: User) async throws {
         guard let match = try await tokens.sessions(userID: user.id).first(where: { Self.sessionID($0.hash) == id }) else {
             throw Problem.notFound("There is no session of yours with this id.")
         }
@@ -127,25 +129,25 @@ public struct AccountService: Sendable {
     }
 
     /// Signs out every session of the account but the one asking.
-    func endOtherSessions(of user: User, keeping current: String) async throws {
+    package func endOtherSessions(of user: User, keeping current: String) async throws {
         for session in try await tokens.sessions(userID: user.id) where session.hash != current { try await tokens.revoke(hash: session.hash) }
     }
 
     /// A session's public id: the start of its token's hash (the token itself is never shown again).
-    static func sessionID(_ hash: String) -> String { String(hash.prefix(16)) }
+    package static func sessionID(_ hash: String) -> String { String(hash.prefix(16)) }
 
     /// Ends the session of this token.
-    func signOut(_ identity: Identity) async throws {
+    package func signOut(_ identity: Identity) async throws {
         try await tokens.revoke(hash: identity.tokenHash)
     }
 
     /// Who holds a token, if anyone.
-    func identity(for token: String) async throws -> Identity? {
+    package func identity(for token: String) async throws -> Identity? {
         try await tokens.identity(for: token)
     }
 
     /// The same, for a token known by its hash (a live stream checking its token is still good).
-    func identity(tokenHash: String) async throws -> Identity? {
+    package func identity(tokenHash: String) async throws -> Identity? {
         try await tokens.identity(hash: tokenHash)
     }
 
@@ -195,14 +197,14 @@ public struct AccountService: Sendable {
         return outcome
     }
 
-    func user(id: String) async throws -> User? {
+    package func user(id: String) async throws -> User? {
         try await users.find(id: id)
     }
 
     /// A signed-in user changes their password: the current one first (counted like a log-in) — unless the account
     /// has none yet (its OpenID provider opened it) — then every other session of theirs ends; the one asking stays.
     /// Sets a new password and ends the account's other sessions, and its app passwords unless asked to keep them.
-    func changePassword(
+    package func changePassword(
         of user: User, current: String?, new: String?, keeping tokenHash: String, revokingAppPasswords: Bool = true, client: String
     ) async throws {
         let newPassword = try Credentials.newPassword(new)
@@ -216,7 +218,7 @@ public struct AccountService: Sendable {
     }
 
     /// Checks the account's password typed again (under the log-in limits); an account without one is not asked.
-    func confirmPassword(of user: User, current: String?, client: String) async throws {
+    package func confirmPassword(of user: User, current: String?, client: String) async throws {
         guard let (_, hash) = try await users.findWithPassword(email: user.email) else { throw Problem.notFound("There is no such account.") }
         if hash != PasswordHasher.noPassword {
             guard let currentPassword = current, !currentPassword.isEmpty else {
@@ -232,12 +234,12 @@ public struct AccountService: Sendable {
     }
 
     /// Whether the account has a password (one its OpenID provider opened has none until its owner chooses one).
-    func hasPassword(_ user: User) async throws -> Bool {
+    package func hasPassword(_ user: User) async throws -> Bool {
         try await users.findWithPassword(email: user.email)?.passwordHash != PasswordHasher.noPassword
     }
 
     /// What the account's events use of its quota (ADM-5).
-    func usage(of user: User) async throws -> Quota.Usage? {
+    package func usage(of user: User) async throws -> Quota.Usage? {
         try await users.usage(userID: user.id)
     }
 
@@ -246,20 +248,20 @@ public struct AccountService: Sendable {
     /// An instance always keeps an admin: without one, `/setup` would open again to whoever finds it. The one rule
     /// for every path that takes an admin away — erasing an account (`DELETE /api/v1/me`, the panel, the page) and
     /// taking away admin rights.
-    static let lastAdmin = Problem.conflict(
+    package static let lastAdmin = Problem.conflict(
         "last-admin", "This is the instance's only admin account: make another account admin first, then try again.")
 
     /// Before an account is erased: it stops being an admin, or the erasure is refused when it is the only one —
     /// checked and done in `setAdmin`'s serialised transaction, so two admins erasing themselves at once cannot
     /// both go (a check made before the erasure could pass for both).
-    func stepDownBeforeErasing(_ userID: String) async throws {
+    package func stepDownBeforeErasing(_ userID: String) async throws {
         guard try await user(id: userID)?.isAdmin == true else { return }
         try await setAdmin(userID, false)
     }
 
     /// Gives or takes away admin rights; taking them from the only admin is refused, checked in the same
     /// transaction (serialised on PostgreSQL like `createAdmin`) so two admins cannot demote each other at once.
-    func setAdmin(_ userID: String, _ isAdmin: Bool) async throws {
+    package func setAdmin(_ userID: String, _ isAdmin: Bool) async throws {
         let users = users
         try await transactions.transaction { db in
             try await users.serialiseAdminChanges(in: db)
@@ -275,10 +277,10 @@ public struct AccountService: Sendable {
 }
 
 /// A new account's checked details, its password already hashed (registering, possibly confirmed by mail later).
-struct NewAccount: Sendable {
-    let email: String
-    let name: String
-    let passwordHash: String
+package struct NewAccount: Sendable {
+    package let email: String
+    package let name: String
+    package let passwordHash: String
     /// The terms and privacy notice's version the person accepted registering (none for accounts an admin adds).
-    var termsVersion: String? = nil
+    package var termsVersion: String? = nil
 }

@@ -1,15 +1,17 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// Register, log in, log out, who am I (ADM-3).
-struct AccountsController {
-    let accounts: AccountService
-    let signUps: SignUpService
-    let events: EventService
-    let secureCookies: Bool
+package struct AccountsController {
+    package let accounts: AccountService
+    package let signUps: SignUpService
+    package let events: EventService
+    package let secureCookies: Bool
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/api/v1/users", use: register)
         router.post("/api/v1/registrations/:token", use: confirm)
         router.post("/api/v1/sessions", use: login)
@@ -20,7 +22,7 @@ struct AccountsController {
         router.delete("/api/v1/me/sessions/:session", use: endSession)
     }
 
-    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func register(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(RegisterRequest.self)
         switch try await signUps.register(
             email: body.email, password: body.password, name: body.name, termsVersion: body.acceptedTerms, client: context.clientAddress,
@@ -34,13 +36,13 @@ struct AccountsController {
     }
 
     /// The mailed link's token, for a client that shows its own confirmation screen.
-    @Sendable func confirm(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func confirm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try await signUps.confirm(token: try context.parameters.require("token"))
         try await accounts.keepGuest(context.identity, for: user)
         return try jsonResponse(UserJSON(user), status: .created)
     }
 
-    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(LoginRequest.self)
         let (token, user) = try await accounts.signIn(
             email: body.email, password: body.password, client: context.clientAddress,
@@ -50,32 +52,32 @@ struct AccountsController {
         return response
     }
 
-    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await accounts.signOut(try context.requireIdentity())
         var response = Response(status: .noContent)
         response.setCookie(SessionCookie.make("", secure: secureCookies))
         return response
     }
 
-    @Sendable func sessions(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func sessions(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         return try jsonResponse(SessionList(items: try await accounts.sessions(of: user, current: try context.requireIdentity().tokenHash)))
     }
 
     /// Signs out everywhere but here.
-    @Sendable func endOtherSessions(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func endOtherSessions(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         try await accounts.endOtherSessions(of: user, keeping: try context.requireIdentity().tokenHash)
         return Response(status: .noContent)
     }
 
-    @Sendable func endSession(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func endSession(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         try await accounts.endSession(try context.parameters.require("session"), of: user)
         return Response(status: .noContent)
     }
 
-    @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func me(_ request: Request, context: AppRequestContext) async throws -> Response {
         switch try context.requireIdentity() {
         case .user(let user, _):
             return try jsonResponse(Me(kind: "user", user: UserJSON(user), guest: nil))
@@ -87,9 +89,9 @@ struct AccountsController {
 }
 
 extension RegisterRequest: JSONBody {
-    static let fields: Set<String> = ["email", "password", "name", "acceptedTerms"]
+    package static let fields: Set<String> = ["email", "password", "name", "acceptedTerms"]
 }
 
 extension LoginRequest: JSONBody {
-    static let fields: Set<String> = ["email", "password"]
+    package static let fields: Set<String> = ["email", "password"]
 }

@@ -1,13 +1,15 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The `app_passwords` table: a device's own password for WebDAV, kept as the SHA-256 of its secret.
-struct AppPasswordRepository: Sendable {
-    let database: Database
+package struct AppPasswordRepository: Sendable {
+    package let database: Database
 
     /// Stores a new one unless the account already has `limit`; false then.
-    func insert(_ password: AppPasswordJSON, userID: String, secretHash: String, limit: Int) async throws -> Bool {
+    package func insert(_ password: AppPasswordJSON, userID: String, secretHash: String, limit: Int) async throws -> Bool {
         try await database.transaction { db in
             let count = try await db.raw("SELECT COUNT(*) AS n FROM app_passwords WHERE user_id = \(bind: userID)").first()!
                 .decode(column: "n", as: Int.self)
@@ -24,7 +26,7 @@ struct AppPasswordRepository: Sendable {
     }
 
     /// The account's app passwords, newest first.
-    func list(userID: String) async throws -> [AppPasswordJSON] {
+    package func list(userID: String) async throws -> [AppPasswordJSON] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -36,19 +38,19 @@ struct AppPasswordRepository: Sendable {
     }
 
     /// Revokes all of the account's, inside the transaction that changes its password.
-    static func revokeAll(userID: String, in db: any SQLDatabase) async throws {
+    package static func revokeAll(userID: String, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM app_passwords WHERE user_id = \(bind: userID)").run()
     }
 
     /// Revokes one of the account's; false when it is not theirs.
-    func delete(id: String, userID: String) async throws -> Bool {
+    package func delete(id: String, userID: String) async throws -> Bool {
         try await database.sql { db in
             try await db.raw("DELETE FROM app_passwords WHERE id = \(bind: id) AND user_id = \(bind: userID) RETURNING id").all().isEmpty == false
         }
     }
 
     /// The account an app password opens, when `email` is that account's.
-    func find(secretHash: String, email: String) async throws -> (AppPasswordJSON, User)? {
+    package func find(secretHash: String, email: String) async throws -> (AppPasswordJSON, User)? {
         try await database.read { db in
             guard
                 let row = try await db.raw(
@@ -65,7 +67,7 @@ struct AppPasswordRepository: Sendable {
         }
     }
 
-    func touch(id: String, at now: Date, address: String) async throws {
+    package func touch(id: String, at now: Date, address: String) async throws {
         try await database.sql { db in
             try await db.raw(
                 """

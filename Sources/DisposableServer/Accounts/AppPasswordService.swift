@@ -1,23 +1,25 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// App passwords: a device's own password (a phone's backup app, a computer's file manager) that opens the library
 /// over WebDAV and nothing else — not the web, not the API — so each can be revoked alone and the account's own
 /// password is never typed into another app. Wrong ones count against the log-in limits.
 public struct AppPasswordService: Sendable {
-    let passwords: AppPasswordRepository
+    package let passwords: AppPasswordRepository
     /// Asks for the account's password again before one is made.
-    let accounts: AccountService
-    let clock: any AppClock
+    package let accounts: AccountService
+    package let clock: any AppClock
     /// The log-in limiter, shared: guessing an app password is guessing a password.
-    let limiter: RateLimiter
+    package let limiter: RateLimiter
 
     /// At most this many per account.
-    static let limit = 20
+    package static let limit = 20
     /// The last use is written at most this often per password (clients sign in on every request).
-    static let touchEvery: TimeInterval = 60
+    package static let touchEvery: TimeInterval = 60
 
-    func create(_ input: AppPasswordInput, for user: User, client: String) async throws -> NewAppPasswordJSON {
+    package func create(_ input: AppPasswordInput, for user: User, client: String) async throws -> NewAppPasswordJSON {
         let name = try DisplayName.validate(input.name, max: 60)
         try await accounts.confirmPassword(of: user, current: input.currentPassword, client: client)
         let secret = Self.generate()
@@ -29,11 +31,11 @@ public struct AppPasswordService: Sendable {
         return NewAppPasswordJSON(id: record.id, name: record.name, password: secret, createdAt: record.createdAt)
     }
 
-    func list(for user: User) async throws -> [AppPasswordJSON] {
+    package func list(for user: User) async throws -> [AppPasswordJSON] {
         try await passwords.list(userID: user.id)
     }
 
-    func revoke(_ id: String, for user: User) async throws {
+    package func revoke(_ id: String, for user: User) async throws {
         guard try await passwords.delete(id: id, userID: user.id) else {
             throw Problem.notFound("There is no app password of yours with this id.")
         }
@@ -41,7 +43,7 @@ public struct AppPasswordService: Sendable {
 
     /// The account `email` and `secret` open; 401 otherwise (the same answer whether the address has an account),
     /// 429 after too many wrong tries.
-    func account(email rawEmail: String, secret: String, client: String) async throws -> User {
+    package func account(email rawEmail: String, secret: String, client: String) async throws -> User {
         let email = rawEmail.trimmingCharacters(in: .whitespaces).lowercased()
         guard !email.isEmpty, email.utf8.count <= 254, secret.utf8.count <= 200 else { throw Self.refused }
         let ticket = try await limiter.take([.pair(client, email), .address(client), .target(email)])
@@ -54,7 +56,7 @@ public struct AppPasswordService: Sendable {
         return user
     }
 
-    static let refused = Problem(
+    package static let refused = Problem(
         .unauthorized, "wrong-app-password", title: "Wrong email or app password",
         detail:
             "Sign in with your account's email address and an app password made in My account → Devices. Your account's own password does not open WebDAV."
@@ -62,7 +64,7 @@ public struct AppPasswordService: Sendable {
 
     /// 24 letters and digits with nothing to mistake (no l, 1, o, 0), in groups of four: 120 random bits that a
     /// person can type into a phone.
-    static func generate() -> String {
+    package static func generate() -> String {
         let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
         var generator = SystemRandomNumberGenerator()
         let letters = (0..<24).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
@@ -70,7 +72,7 @@ public struct AppPasswordService: Sendable {
     }
 
     /// What is stored: the SHA-256 of the secret as typed leniently (case, spaces and dashes do not matter).
-    static func hash(_ secret: String) -> String {
+    package static func hash(_ secret: String) -> String {
         SecretToken.hash(String(secret.lowercased().filter { $0 != "-" && $0 != " " }))
     }
 }

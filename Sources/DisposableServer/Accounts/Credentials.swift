@@ -1,10 +1,12 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Email and password rules for registering and logging in, with a message for each way to get them wrong
 /// (the GuestBook seed's test table: blank fields, no “@”, no “.”, neither).
-enum Credentials {
+package enum Credentials {
     /// A normalised (trimmed, lowercased) email, or a problem that says what is wrong with it.
-    static func email(_ raw: String?) throws -> String {
+    package static func email(_ raw: String?) throws -> String {
         let email = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !email.isEmpty else {
             throw Problem.invalidField("email", "Please enter your email address.")
@@ -36,7 +38,7 @@ enum Credentials {
     }
 
     /// A password we accept for a new account.
-    static func newPassword(_ raw: String?) throws -> String {
+    package static func newPassword(_ raw: String?) throws -> String {
         let password = raw ?? ""
         guard !password.isEmpty else { throw Problem.invalidField("password", "Please enter a password.") }
         guard password.count >= 8 else {
@@ -50,7 +52,7 @@ enum Credentials {
     }
 
     /// A password typed to log in: only presence is checked here.
-    static func loginPassword(_ raw: String?) throws -> String {
+    package static func loginPassword(_ raw: String?) throws -> String {
         guard let password = raw, !password.isEmpty else {
             throw Problem.invalidField("password", "Please enter your password.")
         }
@@ -63,8 +65,8 @@ enum Credentials {
 }
 
 /// Display names of people (accounts and guests): trimmed, 1…max characters, no control or bidi characters.
-enum DisplayName {
-    static func validate(_ raw: String?, field: String = "name", max: Int = 40) throws -> String {
+package enum DisplayName {
+    package static func validate(_ raw: String?, field: String = "name", max: Int = 40) throws -> String {
         let name = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw Problem.invalidField(field, "Please enter a name.") }
         guard name.count <= max else {
@@ -83,11 +85,11 @@ enum DisplayName {
 }
 
 /// A username: what friends type to find an account, and what shows in links — so a short, plain handle.
-enum Username {
-    static let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._")
+package enum Username {
+    package static let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._")
 
     /// The stored form (lowercase), or nil for none (nil or blank).
-    static func validate(_ raw: String?) throws -> String? {
+    package static func validate(_ raw: String?) throws -> String? {
         let name = (raw ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         guard !name.isEmpty else { return nil }
         guard (3...30).contains(name.count), name.allSatisfy(allowed.contains), name.first != ".", name.last != "." else {

@@ -1,7 +1,10 @@
 /// "Chrome on Android", "Safari on iPhone", "curl": what a session is called on the account's sessions page,
 /// from the User-Agent it signed in with (nothing more of it is kept).
-enum DeviceName {
-    static func from(userAgent: String?) -> String? {
+import DisposableCore
+import DisposablePlatform
+
+package enum DeviceName {
+    package static func from(userAgent: String?) -> String? {
         guard let agent = userAgent?.prefix(512), !agent.isEmpty else { return nil }
         let systems = [
             ("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("CrOS", "ChromeOS"), ("Windows", "Windows"),

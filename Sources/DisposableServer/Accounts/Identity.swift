@@ -1,9 +1,12 @@
 /// Who a token belongs to: an account, or a guest of one event.
-enum Identity: Sendable {
+import DisposableCore
+import DisposablePlatform
+
+package enum Identity: Sendable {
     case user(User, tokenHash: String)
     case guest(Guest, tokenHash: String)
 
-    var tokenHash: String {
+    package var tokenHash: String {
         switch self {
         case .user(_, let hash), .guest(_, let hash): hash
         }

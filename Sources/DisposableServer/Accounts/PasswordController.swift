@@ -1,32 +1,34 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// Passwords (ADM-3): "forgot password" by mail, the reset link, the admin's reset link, and changing one's own.
-struct PasswordController {
-    let resets: PasswordResetService
-    let accounts: AccountService
+package struct PasswordController {
+    package let resets: PasswordResetService
+    package let accounts: AccountService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/api/v1/password-resets", use: request)
         router.post("/api/v1/password-resets/:token", use: reset)
         router.post("/api/v1/admin/users/:id/password-reset", use: adminLink)
         router.post("/api/v1/me/password", use: change)
     }
 
-    @Sendable func request(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func request(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(PasswordResetRequest.self)
         try await resets.request(email: body.email, client: context.clientAddress)
         return Response(status: .accepted)
     }
 
-    @Sendable func reset(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func reset(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(NewPasswordRequest.self)
         try await resets.reset(token: try context.parameters.require("token"), password: body.password)
         return Response(status: .noContent)
     }
 
-    @Sendable func adminLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func adminLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireAdmin()
         let id = try context.parameters.require("id")
         guard try await accounts.user(id: id) != nil else { throw AdminService.notFound }
@@ -34,7 +36,7 @@ struct PasswordController {
         return try jsonResponse(ResetLink(resetURL: url, expiresAt: expires), status: .created)
     }
 
-    @Sendable func change(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func change(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         guard let identity = context.identity else { throw Problem.unauthorized }
         let body = try await request.decodeJSON(PasswordChange.self)
@@ -46,13 +48,13 @@ struct PasswordController {
 }
 
 extension PasswordResetRequest: JSONBody {
-    static let fields: Set<String> = ["email"]
+    package static let fields: Set<String> = ["email"]
 }
 
 extension NewPasswordRequest: JSONBody {
-    static let fields: Set<String> = ["password"]
+    package static let fields: Set<String> = ["password"]
 }
 
 extension PasswordChange: JSONBody {
-    static let fields: Set<String> = ["currentPassword", "newPassword", "revokeAppPasswords"]
+    package static let fields: Set<String> = ["currentPassword", "newPassword", "revokeAppPasswords"]
 }

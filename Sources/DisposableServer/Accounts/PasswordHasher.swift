@@ -1,16 +1,18 @@
+import DisposableCore
+import DisposablePlatform
 import HummingbirdBcrypt
 import Synchronization
 
 /// bcrypt, run on a thread pool: a cost-12 hash takes ~0.25 s and must not block an event loop.
-struct PasswordHasher: Sendable {
-    let cost: UInt8
+package struct PasswordHasher: Sendable {
+    package let cost: UInt8
 
-    func hash(_ password: String) async throws -> String {
+    package func hash(_ password: String) async throws -> String {
         try await WorkPools.requests.runIfActive { Bcrypt.hash(password, cost: cost) }
     }
 
     /// No account (`hash` nil), or an account without a password, never matches, and takes as long to say so.
-    func verify(_ password: String, hash: String?) async throws -> Bool {
+    package func verify(_ password: String, hash: String?) async throws -> Bool {
         let usable = hash != nil && hash != Self.noPassword
         let cost = cost
         let matches = try await WorkPools.requests.runIfActive {
@@ -20,7 +22,7 @@ struct PasswordHasher: Sendable {
     }
 
     /// What an account opened by an OpenID provider holds instead of a hash until its owner sets a password.
-    static let noPassword = "!"
+    package static let noPassword = "!"
 
     /// Hashes to verify against when there is no account, so "unknown email" costs as long as "wrong password": made
     /// at the cost real hashes are made at, once per cost.

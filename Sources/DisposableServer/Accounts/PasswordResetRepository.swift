@@ -1,11 +1,13 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The `password_resets` table: one-time links, stored hashed (`PasswordResetService` holds the rules).
-struct PasswordResetRepository: Sendable {
-    let database: Database
+package struct PasswordResetRepository: Sendable {
+    package let database: Database
 
-    func insert(tokenHash: String, userID: String, now: Date, expiresAt: Date) async throws {
+    package func insert(tokenHash: String, userID: String, now: Date, expiresAt: Date) async throws {
         try await database.sql { db in
             try await db.raw(
                 """
@@ -17,7 +19,7 @@ struct PasswordResetRepository: Sendable {
     }
 
     /// Whether the link is unused and unexpired at `now`.
-    func isUsable(tokenHash: String, now: Date) async throws -> Bool {
+    package func isUsable(tokenHash: String, now: Date) async throws -> Bool {
         try await database.read { db in
             try await db.raw(
                 """
@@ -30,7 +32,7 @@ struct PasswordResetRepository: Sendable {
 
     /// Uses the link up, sets the account's new password, ends every session of the account and its other links,
     /// in one transaction; false when the link is used or expired.
-    func use(tokenHash: String, newPasswordHash: String, now: Date) async throws -> Bool {
+    package func use(tokenHash: String, newPasswordHash: String, now: Date) async throws -> Bool {
         try await database.transaction { db -> Bool in
             guard
                 let row = try await db.raw(

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Logging
 
@@ -5,22 +7,22 @@ import Logging
 /// handed out by the admin. The link's token is stored hashed, lasts an hour, works once, and using it ends
 /// every session of the account. Asking never tells whether an account exists: the answer is the same, and
 /// the mail leaves after the answer.
-struct PasswordResetService: Sendable {
-    let rows: PasswordResetRepository
-    let accounts: AccountService
-    let mailer: (any Mailer)?
-    let publicBaseURL: String
-    let clock: any AppClock
-    let logger: Logger
+package struct PasswordResetService: Sendable {
+    package let rows: PasswordResetRepository
+    package let accounts: AccountService
+    package let mailer: (any Mailer)?
+    package let publicBaseURL: String
+    package let clock: any AppClock
+    package let logger: Logger
     /// Requests per address, and per account from anywhere (no one fills a stranger's inbox).
-    let limiter = RateLimiter([
+    package let limiter = RateLimiter([
         .address: RateLimit(burst: 10, refillEvery: .seconds(60)), .target: RateLimit(burst: 3, refillEvery: .seconds(600)),
     ])
 
-    static let lifetime: TimeInterval = 3600
+    package static let lifetime: TimeInterval = 3600
 
     /// "Forgot password?": sends a link if the account exists and mail can be sent; answers the same either way.
-    func request(email rawEmail: String?, client: String, language: String = "en") async throws {
+    package func request(email rawEmail: String?, client: String, language: String = "en") async throws {
         let email = try Credentials.email(rawEmail)
         try await limiter.take([.address(client), .target(email)])
         guard let (user, _) = try await accounts.users.findWithPassword(email: email) else { return }
@@ -40,7 +42,7 @@ struct PasswordResetService: Sendable {
     }
 
     /// A new one-time link for an account (the admin's "reset link", or the mail's).
-    func issue(userID: String) async throws -> (url: String, expiresAt: Date) {
+    package func issue(userID: String) async throws -> (url: String, expiresAt: Date) {
         let token = SecretToken.generate()
         let now = clock.now
         let expires = now + Self.lifetime
@@ -49,13 +51,13 @@ struct PasswordResetService: Sendable {
     }
 
     /// Whether a link can still be used (the reset page asks before showing its form).
-    func isValid(token: String) async throws -> Bool {
+    package func isValid(token: String) async throws -> Bool {
         guard Self.wellFormed(token) else { return false }
         return try await rows.isUsable(tokenHash: SecretToken.hash(token), now: clock.now)
     }
 
     /// Sets the new password, uses the link up and ends every session of the account, in one transaction.
-    func reset(token: String, password rawPassword: String?) async throws {
+    package func reset(token: String, password rawPassword: String?) async throws {
         let password = try Credentials.newPassword(rawPassword)
         guard Self.wellFormed(token) else { throw Self.expired }
         let hash = try await accounts.passwords.hash(password)
@@ -63,17 +65,17 @@ struct PasswordResetService: Sendable {
         guard done else { throw Self.expired }
     }
 
-    static let expired = Problem(
+    package static let expired = Problem(
         .notFound, "reset-link-expired", title: "Link expired",
         detail: "This link to reset a password has expired or was already used. Ask for a new one.")
 
     /// Links are 43 URL-safe characters; anything else is not worth a query.
-    static func wellFormed(_ token: String) -> Bool {
+    package static func wellFormed(_ token: String) -> Bool {
         (20...100).contains(token.utf8.count)
             && token.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }
 
-    static func body(name: String, url: String, french: Bool) -> String {
+    package static func body(name: String, url: String, french: Bool) -> String {
         french
             ? """
             Bonjour \(name),

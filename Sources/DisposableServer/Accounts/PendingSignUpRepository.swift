@@ -1,12 +1,14 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// Registrations waiting for their owner to open the link mailed to them (`pending_sign_ups`). Only the link's
 /// hash is stored; an entry lasts a day and works once.
-struct PendingSignUpRepository: Sendable {
-    let database: Database
+package struct PendingSignUpRepository: Sendable {
+    package let database: Database
 
-    func add(tokenHash: String, account: NewAccount, now: Date, expiresAt: Date) async throws {
+    package func add(tokenHash: String, account: NewAccount, now: Date, expiresAt: Date) async throws {
         try await database.transaction { db in
             // Expired entries go whenever a new one comes, so the table never grows with abandoned sign-ups.
             try await db.raw("DELETE FROM pending_sign_ups WHERE expires_at <= \(bind: now.millisecondsSince1970)").run()
@@ -21,7 +23,7 @@ struct PendingSignUpRepository: Sendable {
     }
 
     /// Whether a link can still be used.
-    func isValid(tokenHash: String, now: Date) async throws -> Bool {
+    package func isValid(tokenHash: String, now: Date) async throws -> Bool {
         try await database.read { db in
             try await db.raw(
                 """
@@ -33,7 +35,7 @@ struct PendingSignUpRepository: Sendable {
     }
 
     /// Uses a link up: the account it holds, once.
-    func take(tokenHash: String, now: Date) async throws -> NewAccount? {
+    package func take(tokenHash: String, now: Date) async throws -> NewAccount? {
         try await database.transaction { db in
             guard
                 let row = try await db.raw(

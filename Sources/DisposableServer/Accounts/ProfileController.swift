@@ -1,19 +1,21 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// SOC-5: `PATCH /api/v1/me` (display name, time zone, username, appearance), `PUT`/`DELETE /api/v1/me/avatar`, and the picture itself.
-struct ProfileController {
-    let profiles: ProfileService
+package struct ProfileController {
+    package let profiles: ProfileService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.patch("/api/v1/me", use: update)
         router.put("/api/v1/me/avatar", use: setAvatar)
         router.delete("/api/v1/me/avatar", use: removeAvatar)
         router.get("/api/v1/users/:id/avatar.jpg", use: avatar)
     }
 
-    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let body = try await request.decodeJSON(ProfilePatch.self)
         if let name = body.name { try await profiles.rename(user, to: name) }
@@ -24,19 +26,19 @@ struct ProfileController {
         return try jsonResponse(profile)
     }
 
-    @Sendable func setAvatar(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func setAvatar(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let url = try await profiles.setAvatar(of: user, body: request.body)
         return try jsonResponse(ProfileJSON(name: user.name, avatarURL: url))
     }
 
-    @Sendable func removeAvatar(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func removeAvatar(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await profiles.removeAvatar(of: try context.requireUser())
         return Response(status: .noContent)
     }
 
     /// Anyone signed in may see a picture (guests see their organizer's); the id is not guessable.
-    @Sendable func avatar(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func avatar(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireIdentity()
         guard let bytes = try await profiles.avatar(of: try context.parameters.require("id")) else {
             throw Problem.notFound("This account has no picture.")
@@ -47,5 +49,5 @@ struct ProfileController {
 }
 
 extension ProfilePatch: JSONBody {
-    static let fields: Set<String> = ["name", "timeZone", "username", "appearance"]
+    package static let fields: Set<String> = ["name", "timeZone", "username", "appearance"]
 }

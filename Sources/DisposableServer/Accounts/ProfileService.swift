@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import Logging
@@ -6,23 +8,23 @@ import Logging
 /// A profile (SOC-5): the display name and a small picture. The picture goes through the photos' checks (format
 /// from its bytes, pixel limit) and is re-encoded by the media pipeline — a 400 px JPEG with no metadata — so
 /// nothing of the sent file but its pixels is ever served.
-struct ProfileService: Sendable {
-    let users: UserRepository
-    let blobs: any BlobStore
+package struct ProfileService: Sendable {
+    package let users: UserRepository
+    package let blobs: any BlobStore
     /// Pictures come in as every file does, under `avatarPolicy`, then one decode makes the 400 px JPEG.
-    let ingest: Ingest
-    let avatarPolicy: IngestPolicy
+    package let ingest: Ingest
+    package let avatarPolicy: IngestPolicy
 
-    static func key(_ userID: String) -> String { "avatars/\(userID).jpg" }
+    package static func key(_ userID: String) -> String { "avatars/\(userID).jpg" }
 
-    func rename(_ user: User, to raw: String?) async throws {
+    package func rename(_ user: User, to raw: String?) async throws {
         let name = try DisplayName.validate(raw, max: 80)
         try await users.setName(user.id, name)
     }
 
     /// The zone months and years are counted in (CAP-2, CAP-3) and pages show times in: an IANA name this server
     /// knows; nil forgets it (pages then use the browser's).
-    func setTimeZone(of user: User, to raw: String?) async throws {
+    package func setTimeZone(of user: User, to raw: String?) async throws {
         if let raw {
             // Foundation accepts a known name followed by a NUL ("Europe/Paris\0"): only the names' own characters.
             let nameCharacters = raw.unicodeScalars.allSatisfy {
@@ -36,10 +38,11 @@ struct ProfileService: Sendable {
     }
 
     /// The zones a person can choose, by name: the IANA regions this server knows, and UTC.
-    static let timeZones: [String] = (TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") && !$0.hasPrefix("Etc/") } + ["UTC"]).sorted()
+    package static let timeZones: [String] = (TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") && !$0.hasPrefix("Etc/") } + ["UTC"])
+        .sorted()
 
     /// Makes `raw` the account's username (stored lowercase); nil or blank removes it. Another account's → 409.
-    func setUsername(of user: User, to raw: String?) async throws {
+    package func setUsername(of user: User, to raw: String?) async throws {
         let username = try Username.validate(raw)
         guard let username else {
             _ = try await users.setUsername(user.id, nil)
@@ -58,7 +61,7 @@ struct ProfileService: Sendable {
     }
 
     /// `light`, `dark`, or `system` (follow the device).
-    func setAppearance(of user: User, to raw: String) async throws {
+    package func setAppearance(of user: User, to raw: String) async throws {
         guard raw == "system" || Appearance(rawValue: raw) != nil else {
             throw Problem.invalidField("appearance", "appearance must be “light”, “dark” or “system”.")
         }
@@ -67,19 +70,19 @@ struct ProfileService: Sendable {
     }
 
     /// What `PATCH /api/v1/me` answers: the profile as stored now.
-    func profile(of userID: String) async throws -> ProfileJSON? {
+    package func profile(of userID: String) async throws -> ProfileJSON? {
         guard let (user, timeZone) = try await users.withTimeZone(userID) else { return nil }
         return ProfileJSON(
             name: user.name, avatarURL: try await avatarURL(of: userID), timeZone: timeZone,
             username: user.username, appearance: user.appearance?.rawValue ?? "system")
     }
 
-    func timeZone(of userID: String) async throws -> String? {
+    package func timeZone(of userID: String) async throws -> String? {
         try await users.timeZone(of: userID)
     }
 
     /// Checks and re-encodes a picture, then makes it the account's; returns its URL.
-    func setAvatar(of user: User, body: RequestBody) async throws -> String {
+    package func setAvatar(of user: User, body: RequestBody) async throws -> String {
         let staged = try await ingest.stage(body, declaredLength: nil, under: avatarPolicy)
         defer { staged.discard() }
         // The same check as a photo's (a 7000×7000 PNG of a few KB is refused here too), then one decode.
@@ -96,21 +99,21 @@ struct ProfileService: Sendable {
         return Self.url(userID: user.id, version: version)
     }
 
-    func removeAvatar(of user: User) async throws {
+    package func removeAvatar(of user: User) async throws {
         try await users.removeAvatar(user.id)
         try await blobs.delete(key: Self.key(user.id))
     }
 
     /// The picture's URL, or nil when the account has none.
-    func avatarURL(of userID: String) async throws -> String? {
+    package func avatarURL(of userID: String) async throws -> String? {
         try await users.avatarVersion(of: userID).map { Self.url(userID: userID, version: $0) }
     }
 
     /// The picture's bytes (a JPEG), or nil.
-    func avatar(of userID: String) async throws -> ByteBuffer? {
+    package func avatar(of userID: String) async throws -> ByteBuffer? {
         guard userID.utf8.count <= 64, try await avatarURL(of: userID) != nil else { return nil }
         return try await blobs.contents(key: Self.key(userID))
     }
 
-    static func url(userID: String, version: Int) -> String { "/api/v1/users/\(userID)/avatar.jpg?v=\(version)" }
+    package static func url(userID: String, version: Int) -> String { "/api/v1/users/\(userID)/avatar.jpg?v=\(version)" }
 }

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// An account's storage quota (ADM-5, P-I-260): the originals of every photo in the events it organizes, and of
@@ -5,25 +7,25 @@ import Foundation
 /// upload is read (a quick refusal) and charged for good by a guarded UPDATE in the transaction that records the
 /// photo (`UserRepository.charge`), so parallel uploads near the limit can never take the account past it.
 /// Removing a photo gives its bytes back in the transaction that removes the row.
-enum Quota {
+package enum Quota {
     /// 50 GB, the seed's default, until the admin sets another (`instance_settings.default_quota_bytes`).
-    static let builtInDefault: Int64 = 50_000_000_000
+    package static let builtInDefault: Int64 = 50_000_000_000
 
     /// What an account uses and may use.
-    struct Usage: Sendable, Equatable {
-        let used: Int64
-        let allowed: Int64
+    package struct Usage: Sendable, Equatable {
+        package let used: Int64
+        package let allowed: Int64
         /// The quota set on the account itself; nil when it follows the instance's default.
-        let own: Int64?
+        package let own: Int64?
 
         /// Whether `bytes` more still fit.
-        func fits(_ bytes: Int64) -> Bool { used + bytes <= allowed }
+        package func fits(_ bytes: Int64) -> Bool { used + bytes <= allowed }
         /// At or above 90 %: the dashboard warns.
-        var nearlyFull: Bool { allowed > 0 && used * 10 >= allowed * 9 }
+        package var nearlyFull: Bool { allowed > 0 && used * 10 >= allowed * 9 }
     }
 
     /// The refusal: for the organizer, their own numbers; for a guest, whom to ask.
-    static func exceeded(_ usage: Usage, byOrganizer: Bool) -> Problem {
+    package static func exceeded(_ usage: Usage, byOrganizer: Bool) -> Problem {
         let numbers = "\(format(usage.used)) of the \(format(usage.allowed)) allowed are used"
         return Problem(
             .forbidden, "quota-exceeded", title: "Storage quota reached",
@@ -33,7 +35,7 @@ enum Quota {
     }
 
     /// "1.2 GB", "350 MB", "12 KB": decimal units, as phones and disks count. French writes "1,2 Go".
-    static func format(_ bytes: Int64, french: Bool = false) -> String {
+    package static func format(_ bytes: Int64, french: Bool = false) -> String {
         let units: [(Int64, String, String)] = [
             (1_000_000_000_000, "TB", "To"), (1_000_000_000, "GB", "Go"), (1_000_000, "MB", "Mo"), (1_000, "KB", "Ko"),
         ]

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Logging
 
@@ -5,31 +7,31 @@ import Logging
 /// the link mailed to the address, and the answer is the same whether or not the address already has an account
 /// (whose owner is told by mail instead), so registering does not reveal who uses the instance. Without one,
 /// the account is made at once and a taken address is said — see DECISIONS.
-struct SignUpService: Sendable {
-    let accounts: AccountService
-    let pending: PendingSignUpRepository
-    let mailer: (any Mailer)?
-    let publicBaseURL: String
-    let clock: any AppClock
-    let logger: Logger
+package struct SignUpService: Sendable {
+    package let accounts: AccountService
+    package let pending: PendingSignUpRepository
+    package let mailer: (any Mailer)?
+    package let publicBaseURL: String
+    package let clock: any AppClock
+    package let logger: Logger
     /// `--oidc-only`: accounts are opened through the OpenID Connect provider alone, never with a password.
-    var passwordsOff = false
+    package var passwordsOff = false
     /// Mails per address from anywhere, so no one fills a stranger's inbox through this form.
-    let mailLimiter = RateLimiter([.target: RateLimit(burst: 3, refillEvery: .seconds(600))])
+    package let mailLimiter = RateLimiter([.target: RateLimit(burst: 3, refillEvery: .seconds(600))])
 
-    static let lifetime: TimeInterval = 24 * 3600
+    package static let lifetime: TimeInterval = 24 * 3600
 
-    static let passwordsOffProblem = Problem(
+    package static let passwordsOffProblem = Problem(
         .forbidden, "passwords-off", title: "Registration through the provider",
         detail: "This server opens accounts through its sign-in provider only: use its button on the sign-in page.")
 
-    enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         case created(User)
         /// A mail went to the address: a link to confirm, or a note that it already has an account.
         case confirmationSent
     }
 
-    func register(
+    package func register(
         email: String?, password: String?, name: String?, termsVersion: String? = nil, client: String, language: String = "en"
     ) async throws -> Outcome {
         guard !passwordsOff else { throw Self.passwordsOffProblem }
@@ -61,24 +63,24 @@ struct SignUpService: Sendable {
     }
 
     /// Whether a confirmation link can still be used (its page asks before showing its button).
-    func isValid(token: String) async throws -> Bool {
+    package func isValid(token: String) async throws -> Bool {
         guard PasswordResetService.wellFormed(token) else { return false }
         return try await pending.isValid(tokenHash: SecretToken.hash(token), now: clock.now)
     }
 
     /// Opens the account a mailed link holds; the link then no longer works.
-    func confirm(token: String) async throws -> User {
+    package func confirm(token: String) async throws -> User {
         guard PasswordResetService.wellFormed(token),
             let account = try await pending.take(tokenHash: SecretToken.hash(token), now: clock.now)
         else { throw Self.expired }
         return try await accounts.create(account, isAdmin: false, emailProven: true)
     }
 
-    static let expired = Problem(
+    package static let expired = Problem(
         .notFound, "sign-up-link-expired", title: "Link expired",
         detail: "This link to confirm an account has expired or was already used. Register again.")
 
-    static func confirmBody(name: String, url: String, french: Bool) -> String {
+    package static func confirmBody(name: String, url: String, french: Bool) -> String {
         french
             ? """
             Bonjour \(name),
@@ -99,7 +101,7 @@ struct SignUpService: Sendable {
     }
 
     /// Names no one: the name was typed by whoever asked, not by the account's owner.
-    static func alreadyBody(baseURL: String, french: Bool) -> String {
+    package static func alreadyBody(baseURL: String, french: Bool) -> String {
         french
             ? """
             Bonjour,

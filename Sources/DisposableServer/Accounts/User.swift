@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// An account: an organizer, and possibly the instance's admin.
@@ -23,7 +25,7 @@ public enum Appearance: String, Sendable, CaseIterable {
 }
 
 extension UserJSON {
-    init(_ user: User) {
+    package init(_ user: User) {
         self.init(id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, createdAt: user.createdAt, username: user.username)
     }
 }

@@ -1,10 +1,12 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import SQLKit
 
 /// Accounts as the admin sees them (ADM-4, ADM-5): with their allowance, usage and sign-in providers.
 extension UserRepository {
     /// Accounts by email after `cursor` (the last email of the previous page), at most `limit`.
-    func adminViews(after cursor: String?, limit: Int) async throws -> [AdminUserJSON] {
+    package func adminViews(after cursor: String?, limit: Int) async throws -> [AdminUserJSON] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -16,7 +18,7 @@ extension UserRepository {
         }
     }
 
-    func adminView(_ id: String) async throws -> AdminUserJSON? {
+    package func adminView(_ id: String) async throws -> AdminUserJSON? {
         try await database.read { db in
             try await db.raw(
                 "SELECT users.*, \(Self.quotaAllowedSQL) AS allowed, \(Self.openIDSQL) AS openid_links FROM users WHERE id = \(bind: id)"
@@ -25,12 +27,12 @@ extension UserRepository {
         }
     }
 
-    func rename(_ id: String, to name: String) async throws {
+    package func rename(_ id: String, to name: String) async throws {
         try await database.sql { db in try await db.raw("UPDATE users SET name = \(bind: name) WHERE id = \(bind: id)").run() }
     }
 
     /// The account's own quota; nil: the instance's default.
-    func setQuota(_ bytes: Int64?, of id: String) async throws {
+    package func setQuota(_ bytes: Int64?, of id: String) async throws {
         try await database.sql { db in try await db.raw("UPDATE users SET quota_bytes = \(bind: bytes) WHERE id = \(bind: id)").run() }
     }
 

@@ -1,9 +1,11 @@
+import DisposableCore
+import DisposablePlatform
 import SQLKit
 
 extension UserRepository {
     /// The shooters of an event with an account picture — the organizer, and guests who joined signed in: uploader id
     /// (a guest's id, or the organizer's account id) → their account and its picture's version.
-    func pictureVersions(inEvent eventID: String) async throws -> [String: (account: String, version: Int)] {
+    package func pictureVersions(inEvent eventID: String) async throws -> [String: (account: String, version: Int)] {
         try await database.read { db in
             try await db.raw(
                 """

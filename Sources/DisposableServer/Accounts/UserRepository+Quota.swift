@@ -1,16 +1,18 @@
+import DisposableCore
+import DisposablePlatform
 import SQLKit
 
 /// The quota's bytes on `users` (`Quota` holds the rule): read, charged and given back inside the caller's
 /// transaction — the one that records or removes the photo or asset.
 extension UserRepository {
     /// The account's allowance in SQL: its own quota, else the instance's default, else the built-in one.
-    static let quotaAllowedSQL = SQLQueryString(
+    package static let quotaAllowedSQL = SQLQueryString(
         """
         COALESCE(users.quota_bytes,
             (SELECT CAST(value AS BIGINT) FROM instance_settings WHERE key = 'default_quota_bytes'), \(unsafeRaw: String(Quota.builtInDefault)))
         """)
 
-    static func usage(userID: String, in db: any SQLDatabase) async throws -> Quota.Usage? {
+    package static func usage(userID: String, in db: any SQLDatabase) async throws -> Quota.Usage? {
         guard
             let row = try await db.raw(
                 "SELECT used_bytes, quota_bytes, \(quotaAllowedSQL) AS allowed FROM users WHERE id = \(bind: userID)"
@@ -22,7 +24,7 @@ extension UserRepository {
     }
 
     /// Charges `bytes` to the organizer of `eventID` if they fit; false when they do not.
-    static func chargeQuota(_ bytes: Int64, eventID: String, in db: any SQLDatabase) async throws -> Bool {
+    package static func chargeQuota(_ bytes: Int64, eventID: String, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(
             """
             UPDATE users SET used_bytes = used_bytes + \(bind: bytes)
@@ -34,7 +36,7 @@ extension UserRepository {
     }
 
     /// Charges `bytes` to the account itself (its library, LIB-1) if they fit; false when they do not.
-    static func chargeQuota(_ bytes: Int64, userID: String, in db: any SQLDatabase) async throws -> Bool {
+    package static func chargeQuota(_ bytes: Int64, userID: String, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(
             """
             UPDATE users SET used_bytes = used_bytes + \(bind: bytes)
@@ -45,7 +47,7 @@ extension UserRepository {
     }
 
     /// Gives `bytes` back to the account (a library asset deleted for good, or edited into a smaller file).
-    static func releaseQuota(_ bytes: Int64, userID: String, in db: any SQLDatabase) async throws {
+    package static func releaseQuota(_ bytes: Int64, userID: String, in db: any SQLDatabase) async throws {
         guard bytes > 0 else { return }
         try await db.raw(
             """
@@ -56,7 +58,7 @@ extension UserRepository {
     }
 
     /// Gives `bytes` back to the organizer of `eventID` (a photo removed in the same transaction).
-    static func releaseQuota(_ bytes: Int64, eventID: String, in db: any SQLDatabase) async throws {
+    package static func releaseQuota(_ bytes: Int64, eventID: String, in db: any SQLDatabase) async throws {
         guard bytes > 0 else { return }
         try await db.raw(
             """

@@ -1,14 +1,16 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// Accounts in the database.
-struct UserRepository: Sendable {
-    let database: Database
+package struct UserRepository: Sendable {
+    package let database: Database
 
     /// A new account; returns nil when the email is already taken. `emailProven`: its owner showed the address is
     /// theirs (a mailed link followed, a provider that verified it).
-    func create(
+    package func create(
         email: String, name: String, passwordHash: String, isAdmin: Bool, termsVersion: String? = nil, emailProven: Bool = false, now: Date,
         in db: any SQLDatabase
     ) async throws -> User? {
@@ -27,7 +29,7 @@ struct UserRepository: Sendable {
     }
 
     /// The account with this (normalised) email and its password hash.
-    func findWithPassword(email: String) async throws -> (User, passwordHash: String)? {
+    package func findWithPassword(email: String) async throws -> (User, passwordHash: String)? {
         try await database.sql { db in
             guard let row = try await db.raw("SELECT * FROM users WHERE email = \(bind: email)").first() else { return nil }
             return (try Self.user(from: row), try row.decode(column: "password_hash", as: String.self))
@@ -35,7 +37,7 @@ struct UserRepository: Sendable {
     }
 
     /// The account with this (normalised) email, and whether that address was ever proven to be its owner's.
-    func findWithProof(email: String) async throws -> (User, proven: Bool)? {
+    package func findWithProof(email: String) async throws -> (User, proven: Bool)? {
         try await database.sql { db in
             guard let row = try await db.raw("SELECT * FROM users WHERE email = \(bind: email)").first() else { return nil }
             return (try Self.user(from: row), try row.decode(column: "email_proven_at", as: Int64?.self) != nil)
@@ -43,7 +45,7 @@ struct UserRepository: Sendable {
     }
 
     /// The account's address is its owner's (a provider verified it).
-    func markEmailProven(_ userID: String, email: String, now: Date, in db: any SQLDatabase) async throws {
+    package func markEmailProven(_ userID: String, email: String, now: Date, in db: any SQLDatabase) async throws {
         try await db.raw(
             """
             UPDATE users SET email_proven_at = \(bind: now.millisecondsSince1970)
@@ -52,20 +54,20 @@ struct UserRepository: Sendable {
         ).run()
     }
 
-    func adminExists(in db: any SQLDatabase) async throws -> Bool {
+    package func adminExists(in db: any SQLDatabase) async throws -> Bool {
         try await db.raw("SELECT id FROM users WHERE is_admin = \(bind: true) LIMIT 1").first() != nil
     }
 
     /// Whether an admin other than `userID` exists.
-    func otherAdminExists(besides userID: String, in db: any SQLDatabase) async throws -> Bool {
+    package func otherAdminExists(besides userID: String, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw("SELECT id FROM users WHERE is_admin = \(bind: true) AND id <> \(bind: userID) LIMIT 1").first() != nil
     }
 
-    func setAdmin(_ userID: String, _ isAdmin: Bool, in db: any SQLDatabase) async throws {
+    package func setAdmin(_ userID: String, _ isAdmin: Bool, in db: any SQLDatabase) async throws {
         try await db.raw("UPDATE users SET is_admin = \(bind: isAdmin) WHERE id = \(bind: userID)").run()
     }
 
-    static func user(from row: any SQLRow, prefix: String = "") throws -> User {
+    package static func user(from row: any SQLRow, prefix: String = "") throws -> User {
         User(
             id: try row.decode(column: prefix + "id", as: String.self),
             email: try row.decode(column: prefix + "email", as: String.self),
@@ -77,10 +79,4 @@ struct UserRepository: Sendable {
             timeZone: try row.decode(column: prefix + "time_zone", as: String?.self)
         )
     }
-}
-
-/// A new opaque id: 128 random bits, lowercase hex.
-func newID() -> String {
-    var generator = SystemRandomNumberGenerator()
-    return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
 }

@@ -1,13 +1,15 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// The admin's API (ADM-4..6): accounts with their quotas, the instance's settings, its statistics.
 /// Every route is for the instance's admins only (401 without a session, 403 for anyone else).
-struct AdminController {
-    let admin: AdminService
+package struct AdminController {
+    package let admin: AdminService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/admin/users", use: users)
         router.post("/api/v1/admin/users", use: addUser)
         router.patch("/api/v1/admin/users/:id", use: updateUser)
@@ -17,7 +19,7 @@ struct AdminController {
         router.get("/api/v1/admin/stats", use: stats)
     }
 
-    @Sendable func users(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func users(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireAdmin()
         let query = request.uri.queryParameters
         var limit = AdminService.pageSize
@@ -30,48 +32,48 @@ struct AdminController {
         return try jsonResponse(try await admin.users(after: cursor, limit: limit))
     }
 
-    @Sendable func addUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func addUser(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireAdmin()
         let user = try await admin.addUser(try await request.decodeJSON(NewUserRequest.self))
         return try jsonResponse(user, status: .created)
     }
 
-    @Sendable func updateUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func updateUser(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireAdmin()
         let patch = try await request.decodeJSON(AdminUserPatch.self)
         return try jsonResponse(try await admin.update(try context.parameters.require("id"), with: patch, by: me))
     }
 
-    @Sendable func deleteUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func deleteUser(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireAdmin()
         try await admin.deleteUser(try context.parameters.require("id"), by: me)
         return Response(status: .noContent)
     }
 
-    @Sendable func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireAdmin()
         return try jsonResponse(try await admin.settings())
     }
 
-    @Sendable func updateSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func updateSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireAdmin()
         return try jsonResponse(try await admin.update(settings: try await request.decodeJSON(InstanceSettingsJSON.self)))
     }
 
-    @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireAdmin()
         return try jsonResponse(try await admin.stats())
     }
 }
 
 extension NewUserRequest: JSONBody {
-    static let fields: Set<String> = ["email", "password", "name", "isAdmin", "quotaBytes"]
+    package static let fields: Set<String> = ["email", "password", "name", "isAdmin", "quotaBytes"]
 }
 
 extension AdminUserPatch: JSONBody {
-    static let fields: Set<String> = ["name", "isAdmin", "quotaBytes"]
+    package static let fields: Set<String> = ["name", "isAdmin", "quotaBytes"]
 }
 
 extension InstanceSettingsJSON: JSONBody {
-    static let fields: Set<String> = ["registrationEnabled", "defaultQuotaBytes"]
+    package static let fields: Set<String> = ["registrationEnabled", "defaultQuotaBytes"]
 }

@@ -1,35 +1,37 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// The instance's people and numbers, for its admin (ADM-4..6): accounts with their quotas and usage, adding,
 /// changing and deleting accounts, the instance's switches and its statistics. The API and the panel call it;
 /// every method expects the caller to be an admin (`requireAdmin`), checked by them.
-struct AdminService: Sendable {
-    let accounts: AccountService
-    let myData: MyDataService
-    let statistics: InstanceStatistics
-    let clock: any AppClock
+package struct AdminService: Sendable {
+    package let accounts: AccountService
+    package let myData: MyDataService
+    package let statistics: InstanceStatistics
+    package let clock: any AppClock
     /// Where the files live: the disk's figures when it is a folder.
-    let storage: StorageLocation
+    package let storage: StorageLocation
 
-    static let pageSize = 100
+    package static let pageSize = 100
 
     // MARK: Accounts
 
     /// Accounts by email, `limit` at a time after `cursor` (the last email of the previous page).
-    func users(after cursor: String?, limit: Int = pageSize) async throws -> AdminUserList {
+    package func users(after cursor: String?, limit: Int = pageSize) async throws -> AdminUserList {
         guard (1...500).contains(limit) else { throw Problem.invalidField("limit", "The page size (limit) must be between 1 and 500.") }
         let rows = try await accounts.adminViews(after: cursor, limit: limit + 1)
         return AdminUserList(items: Array(rows.prefix(limit)), nextCursor: rows.count > limit ? rows[limit - 1].email : nil)
     }
 
-    func user(_ id: String) async throws -> AdminUserJSON {
+    package func user(_ id: String) async throws -> AdminUserJSON {
         guard let found = try await accounts.adminView(id) else { throw Self.notFound }
         return found
     }
 
     /// An account the admin adds: the same rules as registering, open or closed registration alike.
-    func addUser(_ request: NewUserRequest) async throws -> AdminUserJSON {
+    package func addUser(_ request: NewUserRequest) async throws -> AdminUserJSON {
         let quota = try request.quotaBytes.map(Self.validQuota)
         let user = try await accounts.addAccount(
             email: request.email, password: request.password, name: request.name, isAdmin: request.isAdmin ?? false)
@@ -37,7 +39,7 @@ struct AdminService: Sendable {
         return try await self.user(user.id)
     }
 
-    func update(_ id: String, with patch: AdminUserPatch, by admin: User) async throws -> AdminUserJSON {
+    package func update(_ id: String, with patch: AdminUserPatch, by admin: User) async throws -> AdminUserJSON {
         _ = try await user(id)
         switch patch.quotaBytes {
         case .absent: break
@@ -63,7 +65,7 @@ struct AdminService: Sendable {
     /// Deletes an account and everything of it (P-I-230), as `DELETE /api/v1/me` does: each event it organizes —
     /// files, rows, with a deletion record — its photos in others' events, then the account and its sessions.
     /// An admin deletes their own account elsewhere (`/me`).
-    func deleteUser(_ id: String, by admin: User) async throws {
+    package func deleteUser(_ id: String, by admin: User) async throws {
         _ = try await user(id)
         guard id != admin.id else {
             throw Problem.conflict("own-account", "You cannot delete your own account from the admin panel.")
@@ -76,24 +78,24 @@ struct AdminService: Sendable {
     }
 
     /// From 0 (nothing more may be stored) to a petabyte.
-    static func validQuota(_ bytes: Int64) throws -> Int64 {
+    package static func validQuota(_ bytes: Int64) throws -> Int64 {
         guard (0...1_000_000_000_000_000).contains(bytes) else {
             throw Problem.invalidField("quotaBytes", "The quota (quotaBytes) must be between 0 and 1,000,000,000,000,000 bytes.")
         }
         return bytes
     }
 
-    static let notFound = Problem.notFound("There is no account with this id.")
+    package static let notFound = Problem.notFound("There is no account with this id.")
 
     // MARK: Settings
 
-    func settings() async throws -> InstanceSettingsJSON {
+    package func settings() async throws -> InstanceSettingsJSON {
         InstanceSettingsJSON(
             registrationEnabled: try await accounts.settings.registrationEnabled(),
             defaultQuotaBytes: try await accounts.settings.defaultQuota())
     }
 
-    func update(settings patch: InstanceSettingsJSON) async throws -> InstanceSettingsJSON {
+    package func update(settings patch: InstanceSettingsJSON) async throws -> InstanceSettingsJSON {
         let quota = try patch.defaultQuotaBytes.map(Self.validQuota)
         if let enabled = patch.registrationEnabled { try await accounts.settings.setRegistrationEnabled(enabled) }
         if let quota { try await accounts.settings.setDefaultQuota(quota) }
@@ -102,7 +104,7 @@ struct AdminService: Sendable {
 
     // MARK: Statistics
 
-    func stats() async throws -> InstanceStats {
+    package func stats() async throws -> InstanceStats {
         let dayMilliseconds: Int64 = 86_400_000
         let today = clock.now.millisecondsSince1970 / dayMilliseconds
         let totals = try await statistics.totals(now: clock.now, uploadsSince: Date(millisecondsSince1970: (today - 29) * dayMilliseconds))

@@ -1,14 +1,17 @@
 /// Whether this instance can do its work (`/healthz`, for load balancers): its database answers and its media
 /// storage takes writes.
-struct InstanceHealth: Sendable {
-    let transactions: Transactions
-    let blobs: any BlobStore
+import DisposableCore
+import DisposablePlatform
 
-    func checkDatabase() async throws {
+package struct InstanceHealth: Sendable {
+    package let transactions: Transactions
+    package let blobs: any BlobStore
+
+    package func checkDatabase() async throws {
         try await transactions.ping()
     }
 
-    func checkStorage() async throws {
+    package func checkStorage() async throws {
         try await blobs.checkHealth()
     }
 }

@@ -1,29 +1,31 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// The instance's numbers, read in one place for the admin panel (ADM-6) and `/metrics` (OPS-2), so the two never
 /// disagree. Bytes stored are what accounts are charged for (originals of event photos and of library assets, live
 /// photos' videos: the sum of every account's "used") plus the derivatives made of them — so the total is never less
 /// than what any account shows as used.
-struct InstanceStatistics: Sendable {
-    let rows: InstanceStatisticsRepository
+package struct InstanceStatistics: Sendable {
+    package let rows: InstanceStatisticsRepository
 
-    struct Totals: Sendable {
-        let users: Int
-        let events: InstanceStats.Events
-        let photos: Int
-        let renderQueueDepth: Int
-        let storedBytes: Int64
+    package struct Totals: Sendable {
+        package let users: Int
+        package let events: InstanceStats.Events
+        package let photos: Int
+        package let renderQueueDepth: Int
+        package let storedBytes: Int64
         /// Photos uploaded per UTC day (days since 1970), from `since`.
-        let uploadsPerDay: [Int64: Int]
+        package let uploadsPerDay: [Int64: Int]
     }
 
     /// Bytes stored and jobs waiting: what a scrape reads.
-    func storage() async throws -> (storedBytes: Int64, renderQueueDepth: Int) {
+    package func storage() async throws -> (storedBytes: Int64, renderQueueDepth: Int) {
         try await rows.storage()
     }
 
-    func totals(now: Date, uploadsSince since: Date) async throws -> Totals {
+    package func totals(now: Date, uploadsSince since: Date) async throws -> Totals {
         try await rows.totals(now: now, uploadsSince: since)
     }
 }

@@ -1,17 +1,19 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The counts behind `InstanceStatistics`, read across every feature's tables.
-struct InstanceStatisticsRepository: Sendable {
-    let database: Database
+package struct InstanceStatisticsRepository: Sendable {
+    package let database: Database
 
     /// Bytes stored and jobs waiting: what a scrape reads.
-    func storage() async throws -> (storedBytes: Int64, renderQueueDepth: Int) {
+    package func storage() async throws -> (storedBytes: Int64, renderQueueDepth: Int) {
         try await database.read { db in (try await Self.storedBytes(db), try await Self.count("SELECT COUNT(*) AS n FROM jobs", db)) }
     }
 
-    func totals(now: Date, uploadsSince since: Date) async throws -> InstanceStatistics.Totals {
+    package func totals(now: Date, uploadsSince since: Date) async throws -> InstanceStatistics.Totals {
         let now = now.millisecondsSince1970
         let day: Int64 = 86_400_000
         return try await database.read { db in

@@ -1,30 +1,32 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// The first-run wizard (ADM-2): while no admin exists, `/setup` creates one — for whoever types the setup code the
 /// server printed in its log at start (`SetupCode`); then it is gone.
-struct SetupController {
-    let admins: AccountService
+package struct SetupController {
+    package let admins: AccountService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/setup", use: show)
         router.post("/setup", use: submit)
     }
 
-    struct SetupForm: Decodable {
-        let email: String?
-        let password: String?
-        let name: String?
-        let code: String?
+    package struct SetupForm: Decodable {
+        package let email: String?
+        package let password: String?
+        package let name: String?
+        package let code: String?
     }
 
-    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard try await !admins.adminExists() else { return Self.gone(web) }
         return Self.form(web, SetupPage(email: ""), status: .ok)
     }
 
-    @Sendable func submit(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func submit(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard try await !admins.adminExists() else { return Self.gone(web) }
         let buffer = try await request.body.collect(upTo: 16 * 1024)
@@ -66,21 +68,21 @@ struct SetupController {
 }
 
 /// The wizard's page: the form, then "all set" with the way to sign in; "already set up" once an admin exists.
-struct SetupPage: Sendable {
-    var email = ""
-    var name = ""
-    var error: String? = nil
-    var done = false
-    var gone = false
+package struct SetupPage: Sendable {
+    package var email = ""
+    package var name = ""
+    package var error: String? = nil
+    package var done = false
+    package var gone = false
     /// Stored: templates see stored properties only.
-    var showForm = true
+    package var showForm = true
 
-    init(email: String = "", name: String = "") {
+    package init(email: String = "", name: String = "") {
         self.email = email
         self.name = name
     }
 
-    init(done: Bool = false, gone: Bool = false) {
+    package init(done: Bool = false, gone: Bool = false) {
         self.done = done
         self.gone = gone
         showForm = !done && !gone

@@ -1,22 +1,24 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Hummingbird
 
 /// `GET /status` and `GET /healthz` (ADM-1).
-struct StatusController {
-    let accounts: AccountService
-    let health: InstanceHealth
+package struct StatusController {
+    package let accounts: AccountService
+    package let health: InstanceHealth
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/status", use: status)
         router.get("/healthz", use: health)
     }
 
-    @Sendable func status(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func status(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(ServerStatus(version: disposableVersion, registrationEnabled: try await accounts.registrationEnabled()))
     }
 
     /// 200 when the database answers and the media storage is writable; 503 otherwise (for load balancers).
-    @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func health(_ request: Request, context: AppRequestContext) async throws -> Response {
         do {
             try await health.checkDatabase()
         } catch {

@@ -1,3 +1,6 @@
+import DisposableCore
+import DisposablePlatform
+
 extension AccountService {
     /// The accounts of the configured instance (the server, and `disposable admin create`).
     public init(database: any DatabaseEngine, clock: any AppClock, configuration: AppConfiguration) {

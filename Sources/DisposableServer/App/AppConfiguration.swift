@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Everything an instance is configured with; built from flags and environment by the `disposable` CLI.
@@ -118,7 +120,7 @@ public struct AppConfiguration: Sendable {
 
     /// Where photos are kept: the media folder by default.
     public var storage: StorageLocation? = nil
-    var blobStorage: StorageLocation { storage ?? .localFolder(path: mediaDirectory) }
+    package var blobStorage: StorageLocation { storage ?? .localFolder(path: mediaDirectory) }
 
     /// What the instance must never lose, and where: for storage, backups and the admin's disk figures.
     public var data: InstanceData {
@@ -126,7 +128,7 @@ public struct AppConfiguration: Sendable {
     }
 
     /// Uploads arriving. Beside the local store's files, so that storing one is a rename.
-    var stagingDirectory: URL {
+    package var stagingDirectory: URL {
         switch blobStorage {
         case .localFolder(let path): LocalBlobStore.stagingDirectory(root: path)
         case .s3: URL(fileURLWithPath: dataDirectory, isDirectory: true).appendingPathComponent("staging", isDirectory: true)
@@ -134,14 +136,14 @@ public struct AppConfiguration: Sendable {
     }
 
     /// Resumable uploads under way (UP-4): kept across restarts, per instance (see DECISIONS).
-    var resumableUploadsDirectory: URL {
+    package var resumableUploadsDirectory: URL {
         URL(fileURLWithPath: dataDirectory, isDirectory: true).appendingPathComponent("resumable-uploads", isDirectory: true)
     }
 
     /// Cookies are `Secure` only when the instance is really served over HTTPS.
-    var usesHTTPS: Bool { publicBaseURL.hasPrefix("https://") }
+    package var usesHTTPS: Bool { publicBaseURL.hasPrefix("https://") }
 
-    static func trimmedBaseURL(_ url: String) -> String {
+    package static func trimmedBaseURL(_ url: String) -> String {
         var url = url
         while url.hasSuffix("/") { url.removeLast() }
         return url

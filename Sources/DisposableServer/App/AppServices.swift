@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Logging
 
@@ -12,68 +14,69 @@ public struct AppServices: Sendable {
     // Feature services: each owns its rules (and its rate limiters).
     public let accounts: AccountService
     /// Devices' own passwords for WebDAV.
-    let appPasswords: AppPasswordService
-    let events: EventService
-    let joining: JoinService
-    let photos: PhotoService
-    let resumableUploads: ResumableUploadService
+    package let appPasswords: AppPasswordService
+    package let events: EventService
+    package let joining: JoinService
+    package let photos: PhotoService
+    package let resumableUploads: ResumableUploadService
     /// Forwarding headers seen while no proxy is trusted: said on the admin panel.
-    let untrustedProxy: UntrustedProxyNotice
-    let gallery: GalleryService
-    let recaps: RecapService
-    let moments: MomentService
-    let capsules: CapsuleService
+    package let untrustedProxy: UntrustedProxyNotice
+    package let gallery: GalleryService
+    package let recaps: RecapService
+    package let moments: MomentService
+    package let capsules: CapsuleService
     /// The capsule's song from the person's Maloja.
-    let scrobblers: ScrobblerService
+    package let scrobblers: ScrobblerService
     /// Notices sent to phones (Web Push).
-    let push: PushService
+    package let push: PushService
     /// Sign in with an OpenID Connect provider, when one is set.
-    let openID: OpenIDService?
-    let friends: FriendService
-    let board: StoryBoardService
-    let admin: AdminService
-    let myData: MyDataService
-    let profiles: ProfileService
-    let passwordResets: PasswordResetService
-    let signUps: SignUpService
-    let support: SupportService
+    package let openID: OpenIDService?
+    package let friends: FriendService
+    package let board: StoryBoardService
+    package let admin: AdminService
+    package let myData: MyDataService
+    package let profiles: ProfileService
+    package let passwordResets: PasswordResetService
+    package let signUps: SignUpService
+    package let support: SupportService
     /// Errors browsers met on the pages (crash reports for the admin).
-    let clientErrors: ClientErrorService
-    let library: LibraryService
+    package let clientErrors: ClientErrorService
+    package let library: LibraryService
     /// The library over WebDAV.
-    let dav: DAVService
-    let guestbook: GuestbookService
-    let notifications: NotificationService
+    package let dav: DAVService
+    package let guestbook: GuestbookService
+    package let notifications: NotificationService
 
     // What they share.
-    let blobs: CachingBlobStore
-    let staging: UploadStaging
-    let pendingWrites: PendingWrites
-    let jobs: JobQueue
-    let deletion: EventDeletion
-    let renderer: PhotoRenderer
-    let libraryRenderer: LibraryRenderer
+    package let blobs: CachingBlobStore
+    package let staging: UploadStaging
+    package let pendingWrites: PendingWrites
+    package let jobs: JobQueue
+    package let deletion: EventDeletion
+    package let renderer: PhotoRenderer
+    package let libraryRenderer: LibraryRenderer
     /// Fans change-log entries out to this instance's live subscribers (LIVE-1).
-    let changes: ChangeHub
+    package let changes: ChangeHub
     /// Identities and event rows reads may take from memory for a second (PERF-2).
-    let recentReads: RecentReads
+    package let recentReads: RecentReads
     /// Signs thumbnail and preview links; its key is loaded at start-up.
-    let signer: MediaSigner
+    package let signer: MediaSigner
     /// Wakes the media workers as soon as a photo is stored.
-    let newWork = WorkSignal()
+    package let newWork = WorkSignal()
     /// Opens once migrations and the storage checks are done; background services wait for it.
-    let started = StartupGate()
-    let retention: RetentionSweeper
-    let requestLog: RequestLog
-    let liveStreams: LiveStreamSlots
+    package let started = StartupGate()
+    package let retention: RetentionSweeper
+    package let requestLog: RequestLog
+    package let liveStreams: LiveStreamSlots
     /// The numbers the admin panel and `/metrics` show.
-    let statistics: InstanceStatistics
+    package let statistics: InstanceStatistics
 
     public init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger) throws {
         try self.init(configuration: configuration, database: database, clock: clock, logger: logger, recentReads: RecentReads())
     }
 
-    init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger, recentReads: RecentReads) throws {
+    package init(configuration: AppConfiguration, database: any DatabaseEngine, clock: any AppClock, logger: Logger, recentReads: RecentReads) throws
+    {
         self.configuration = configuration
         self.database = database
         self.clock = clock

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import Logging
@@ -153,7 +155,8 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
     app.addServices(
         DatabaseService(database: services.database),
         MediaWorkers(
-            jobs: services.jobs, renderer: services.renderer, libraryRenderer: services.libraryRenderer, newWork: services.newWork,
+            jobs: services.jobs, handlers: services.renderer.jobHandlers.merging(services.libraryRenderer.jobHandlers) { first, _ in first },
+            newWork: services.newWork,
             started: services.started,
             count: configuration.mediaWorkers, releaseLeasesAtStart: services.database.kind == .sqlite, idleWait: configuration.workerIdleWait,
             clock: services.clock, logger: services.logger),
@@ -210,10 +213,10 @@ private func metricsListener(services: AppServices, port: Int) -> some Service {
 }
 
 /// Keeps the database engine running for the lifetime of the server, and closes it last.
-struct DatabaseService: Service {
-    let database: any DatabaseEngine
+package struct DatabaseService: Service {
+    package let database: any DatabaseEngine
 
-    func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             await database.run()
         }

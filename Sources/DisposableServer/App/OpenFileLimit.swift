@@ -1,3 +1,6 @@
+import DisposableCore
+import DisposablePlatform
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

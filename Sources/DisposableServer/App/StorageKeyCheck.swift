@@ -1,5 +1,8 @@
 /// At start: the key given must be the one the stored photos were sealed with (its check value is kept in the
 /// database from the first start with a key), and photos once sealed need a key. Wrong bytes are never served.
+import DisposableCore
+import DisposablePlatform
+
 public func checkStorageKey(_ key: StorageKey?, database: any DatabaseEngine, registrationDefault: Bool = true) async throws {
     let settings = InstanceSettingsRepository(database: Database(database), registrationDefault: registrationDefault)
     let stored = try await settings.storageKeyCheck(candidate: key?.checkValue)

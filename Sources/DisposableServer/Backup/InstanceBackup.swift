@@ -1,4 +1,6 @@
 import Crypto
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Logging
 import NIOCore
@@ -24,8 +26,8 @@ public enum InstanceBackup {
         public var leftOut: Int
     }
 
-    static let databaseFile = "disposable.sqlite"
-    static let manifestFile = "backup.json"
+    package static let databaseFile = "disposable.sqlite"
+    package static let manifestFile = "backup.json"
 
     public static func backUp(_ data: InstanceData, to folder: String, logger: Logger) async throws -> Summary {
         guard case .sqlite = data.database else {

@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
@@ -7,10 +9,10 @@ import SQLKit
 /// with neither gets none, and no notice — never an empty page.
 extension CapsuleRepository {
     /// How many earlier years are looked at for the same month.
-    static let earlierYears = 30
+    package static let earlierYears = 30
 
     /// The same month's photos in earlier years: ready, in the library, not videos.
-    static func sameMonthEarlier(userID: String, month: CapsuleMonth, in db: any SQLDatabase) async throws -> [Candidate] {
+    package static func sameMonthEarlier(userID: String, month: CapsuleMonth, in db: any SQLDatabase) async throws -> [Candidate] {
         let years = (max(1970, month.year - earlierYears)..<month.year).map { CapsuleMonth(year: $0, month: month.month).photoDates }
         guard !years.isEmpty else { return [] }
         let ranges = years.map {
@@ -28,7 +30,7 @@ extension CapsuleRepository {
     }
 
     /// The moments written during `month` where their owner lives, oldest first.
-    static func moments(userID: String, month: CapsuleMonth, zone: TimeZone, in db: any SQLDatabase) async throws -> [MomentJSON] {
+    package static func moments(userID: String, month: CapsuleMonth, zone: TimeZone, in db: any SQLDatabase) async throws -> [MomentJSON] {
         try await db.raw(
             """
             SELECT id, text, created_at FROM moments
@@ -39,12 +41,12 @@ extension CapsuleRepository {
         ).all().map(MomentRepository.moment(from:))
     }
 
-    func moments(userID: String, month: CapsuleMonth, zone: TimeZone) async throws -> [MomentJSON] {
+    package func moments(userID: String, month: CapsuleMonth, zone: TimeZone) async throws -> [MomentJSON] {
         try await database.read { db in try await Self.moments(userID: userID, month: month, zone: zone, in: db) }
     }
 
     /// What an owner may put in the capsule: the month's photos, then the same month's of earlier years.
-    func choices(userID: String, month: CapsuleMonth) async throws -> [Candidate] {
+    package func choices(userID: String, month: CapsuleMonth) async throws -> [Candidate] {
         try await database.read { db in
             try await Self.candidates(userID: userID, month: month, in: db) + Self.sameMonthEarlier(userID: userID, month: month, in: db)
         }
@@ -52,7 +54,7 @@ extension CapsuleRepository {
 
     /// The capsule's photos: the best `count` of the month; when it has fewer, completed with the best of the same
     /// month in earlier years (none a copy of one already in).
-    static func fill(_ count: Int, from month: [Candidate], earlier: [Candidate]) -> [String] {
+    package static func fill(_ count: Int, from month: [Candidate], earlier: [Candidate]) -> [String] {
         Selection.choose(count, from: month.map(\.selection), fallback: earlier.map(\.selection)).map(\.id)
     }
 }

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
@@ -5,7 +7,7 @@ import SQLKit
 extension CapsuleRepository {
     /// The month has photos or moments, and none of its photos is still arriving (read on a reader: most ticks find
     /// the photos still coming, and take no write lock for it).
-    func isReady(_ month: CapsuleMonth, userID: String, zone: TimeZone, settledSince: Date) async throws -> Bool {
+    package func isReady(_ month: CapsuleMonth, userID: String, zone: TimeZone, settledSince: Date) async throws -> Bool {
         try await database.read { db in
             let candidates = try await Self.candidates(userID: userID, month: month, in: db)
             let moments = try await Self.moments(userID: userID, month: month, zone: zone, in: db)
@@ -16,7 +18,7 @@ extension CapsuleRepository {
 
     /// Makes the capsule of `count` photos (a quiet month completed from the same month of earlier years) and its
     /// notice, unless another instance did or its photos are still arriving; says whether it was made.
-    func release(
+    package func release(
         _ month: CapsuleMonth, userID: String, zone: TimeZone, settledSince: Date, count: Int, song: (title: String, artist: String?)?,
         now: Date
     ) async throws -> Bool {

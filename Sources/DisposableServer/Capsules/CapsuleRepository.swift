@@ -1,43 +1,45 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// Capsules in the database (CAP-2), and the library photos they are made of.
-struct CapsuleRepository: Sendable {
-    let database: Database
+package struct CapsuleRepository: Sendable {
+    package let database: Database
 
-    struct Capsule: Sendable, Equatable {
-        let id: String
-        let userID: String
-        let month: CapsuleMonth
-        var assetIDs: [String]
-        var quote: String?
-        var songTitle: String?
-        var songArtist: String?
-        let releasedAt: Date
-        var updatedAt: Date
+    package struct Capsule: Sendable, Equatable {
+        package let id: String
+        package let userID: String
+        package let month: CapsuleMonth
+        package var assetIDs: [String]
+        package var quote: String?
+        package var songTitle: String?
+        package var songArtist: String?
+        package let releasedAt: Date
+        package var updatedAt: Date
         /// On the Story Board since then.
-        var sharedAt: Date? = nil
+        package var sharedAt: Date? = nil
         /// The song's clip, when there is one (its version).
-        var clipVersion: Int? = nil
+        package var clipVersion: Int? = nil
 
         /// Where its files live: with the owner's library, so they go with it.
-        var folder: String { LibraryFiles.library(of: userID) + "capsules/\(month.text)/" }
-        var clipKey: String { folder + "clip.m4a" }
+        package var folder: String { LibraryFiles.library(of: userID) + "capsules/\(month.text)/" }
+        package var clipKey: String { folder + "clip.m4a" }
         /// "♪ Title — Artist": the collage's words while the owner has written none of their own.
-        var songLine: String? { songTitle.map { "♪ \($0)" + (songArtist.map { " — \($0)" } ?? "") } }
+        package var songLine: String? { songTitle.map { "♪ \($0)" + (songArtist.map { " — \($0)" } ?? "") } }
     }
 
     /// A library photo a capsule may hold.
-    struct Candidate: Sendable {
-        let asset: LibraryAsset
-        let signals: PhotoSignals?
-        var selection: SelectionCandidate { SelectionCandidate(id: asset.id, takenAt: asset.takenAt, signals: signals) }
+    package struct Candidate: Sendable {
+        package let asset: LibraryAsset
+        package let signals: PhotoSignals?
+        package var selection: SelectionCandidate { SelectionCandidate(id: asset.id, takenAt: asset.takenAt, signals: signals) }
     }
 
     /// Accounts that may have a capsule to release: photos or moments of `latest` (the last month over anywhere) and no
     /// capsule for it, or of the month before (still last month where the day is behind) and no capsule for that.
     /// Most of a month, once the 1st's capsules are out, it finds nobody.
-    func undecided(upTo latest: CapsuleMonth) async throws -> [(userID: String, timeZone: String?, decided: CapsuleMonth?)] {
+    package func undecided(upTo latest: CapsuleMonth) async throws -> [(userID: String, timeZone: String?, decided: CapsuleMonth?)] {
         func photos(of month: CapsuleMonth) -> SQLQueryString {
             let dates = month.photoDates
             // Moments count too (a quiet month): written within the month somewhere on Earth.
@@ -67,7 +69,7 @@ struct CapsuleRepository: Sendable {
 
     /// Marks `month`'s capsule made for the account, unless it already was (by this instance or another); says whether
     /// it was this call that did.
-    static func decide(_ month: CapsuleMonth, userID: String, in db: any SQLDatabase) async throws -> Bool {
+    package static func decide(_ month: CapsuleMonth, userID: String, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(
             """
             INSERT INTO capsule_releases (user_id, month) SELECT id, \(bind: month.text) FROM users WHERE id = \(bind: userID)
@@ -79,7 +81,7 @@ struct CapsuleRepository: Sendable {
 
     /// Whether the month's photos are still arriving: one is being developed, or came in after `since` (an import
     /// under way). A capsule waits for them.
-    static func arriving(userID: String, month: CapsuleMonth, since: Date, in db: any SQLDatabase) async throws -> Bool {
+    package static func arriving(userID: String, month: CapsuleMonth, since: Date, in db: any SQLDatabase) async throws -> Bool {
         let dates = month.photoDates
         return try await db.raw(
             """
@@ -93,7 +95,7 @@ struct CapsuleRepository: Sendable {
     }
 
     /// The month's photos: ready, in the library (not in the trash), not videos.
-    static func candidates(userID: String, month: CapsuleMonth, in db: any SQLDatabase) async throws -> [Candidate] {
+    package static func candidates(userID: String, month: CapsuleMonth, in db: any SQLDatabase) async throws -> [Candidate] {
         let dates = month.photoDates
         return try await db.raw(
             """
@@ -107,12 +109,12 @@ struct CapsuleRepository: Sendable {
         }.filter { !$0.asset.format.isVideo }
     }
 
-    func candidates(userID: String, month: CapsuleMonth) async throws -> [Candidate] {
+    package func candidates(userID: String, month: CapsuleMonth) async throws -> [Candidate] {
         try await database.read { db in try await Self.candidates(userID: userID, month: month, in: db) }
     }
 
     /// A new capsule, unless the account has one for that month already; says whether it was made.
-    static func insert(_ capsule: Capsule, in db: any SQLDatabase) async throws -> Bool {
+    package static func insert(_ capsule: Capsule, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(
             """
             INSERT INTO capsules (id, user_id, month, asset_ids, song_title, song_artist, released_at, updated_at)
@@ -124,27 +126,27 @@ struct CapsuleRepository: Sendable {
         ).first() != nil
     }
 
-    func find(id: String) async throws -> Capsule? {
+    package func find(id: String) async throws -> Capsule? {
         try await database.read { db in try await db.raw("SELECT * FROM capsules WHERE id = \(bind: id)").first().map(Self.capsule) }
     }
 
-    func find(userID: String, month: CapsuleMonth) async throws -> Capsule? {
+    package func find(userID: String, month: CapsuleMonth) async throws -> Capsule? {
         try await database.read { db in
             try await db.raw("SELECT * FROM capsules WHERE user_id = \(bind: userID) AND month = \(bind: month.text)").first().map(Self.capsule)
         }
     }
 
     /// Newest first.
-    func all(userID: String) async throws -> [Capsule] {
+    package func all(userID: String) async throws -> [Capsule] {
         try await database.read { db in try await Self.all(userID: userID, in: db) }
     }
 
     /// An owner's capsules, the latest month first (also read by the data export).
-    static func all(userID: String, in db: any SQLDatabase) async throws -> [Capsule] {
+    package static func all(userID: String, in db: any SQLDatabase) async throws -> [Capsule] {
         try await db.raw("SELECT * FROM capsules WHERE user_id = \(bind: userID) ORDER BY month DESC").all().map(Self.capsule)
     }
 
-    func update(_ capsule: Capsule) async throws {
+    package func update(_ capsule: Capsule) async throws {
         try await database.sql { db in
             try await db.raw(
                 """
@@ -158,7 +160,7 @@ struct CapsuleRepository: Sendable {
     }
 
     /// These assets of the account, as they are now (any missing, trashed or deleted left out), in the order asked.
-    func assets(_ ids: [String], userID: String) async throws -> [LibraryAsset] {
+    package func assets(_ ids: [String], userID: String) async throws -> [LibraryAsset] {
         guard !ids.isEmpty else { return [] }
         let found = try await database.read { db in
             try await db.raw(
@@ -173,7 +175,7 @@ struct CapsuleRepository: Sendable {
     }
 
     /// The clip's new version, or none.
-    func setClip(_ capsule: Capsule, version: Int?) async throws {
+    package func setClip(_ capsule: Capsule, version: Int?) async throws {
         try await database.sql { db in
             try await db.raw("UPDATE capsules SET clip_version = \(bind: version) WHERE id = \(bind: capsule.id)").run()
         }
@@ -196,7 +198,7 @@ struct CapsuleRepository: Sendable {
 
     /// Shares the capsule to the Story Board (`at`) unless it is already, or takes it back (nil); whether it changed.
     @discardableResult
-    static func markShared(_ id: String, at time: Date?, in db: any SQLDatabase) async throws -> Bool {
+    package static func markShared(_ id: String, at time: Date?, in db: any SQLDatabase) async throws -> Bool {
         guard let time else {
             return try await db.raw("UPDATE capsules SET shared_at = NULL WHERE id = \(bind: id) RETURNING id").first() != nil
         }

@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import Logging
@@ -6,34 +8,34 @@ import Logging
 /// CAP-2: the monthly capsule — last month of one's library in a few photos, chosen by `Selection`, released at the
 /// start of the month where the owner lives, with a notice; then theirs to edit (photos, how many, their words, a
 /// song) and to share as a collage. Only the owner ever sees it.
-struct CapsuleService: Sendable {
-    let rows: CapsuleRepository
-    let profiles: ProfileService
-    let collages: Collage
+package struct CapsuleService: Sendable {
+    package let rows: CapsuleRepository
+    package let profiles: ProfileService
+    package let collages: Collage
     /// Song clips come in as every file does (`IngestPolicy.songClip`).
-    let ingest: Ingest
+    package let ingest: Ingest
     /// The month's most played track, where the owner linked a scrobbler.
-    let songs: ScrobblerService
+    package let songs: ScrobblerService
     /// Wakes the notification streams when a capsule is out.
-    let bell: StreamWaker
-    let clock: any AppClock
-    let logger: Logger
+    package let bell: StreamWaker
+    package let clock: any AppClock
+    package let logger: Logger
 
-    static let defaultCount = 9
-    static let counts = 1...24
-    static let maxQuote = 280
-    static let maxSongField = 100
+    package static let defaultCount = 9
+    package static let counts = 1...24
+    package static let maxQuote = 280
+    package static let maxSongField = 100
     /// A library still receiving photos of the month (an import) gets its capsule this long after the last one.
-    static let settling: TimeInterval = 60
+    package static let settling: TimeInterval = 60
     /// Time zones run from UTC−12 to UTC+14: no one's month has ended before UTC's by more than this.
-    static let furthestAhead: TimeInterval = 14 * 3600
+    package static let furthestAhead: TimeInterval = 14 * 3600
 
     // MARK: Release
 
     /// Releases every capsule whose month is over where its owner lives (idempotent: each is made once, by one
     /// instance, in one transaction with its notice — a crash before the commit leaves it to the next run). A month
     /// with no photo yet is looked at again while it is last month: photos imported later in the month still make one.
-    func releaseDue() async throws {
+    package func releaseDue() async throws {
         let now = clock.now
         let latest = CapsuleMonth(containing: now + Self.furthestAhead, in: .gmt).previous
         for (userID, zoneName, decided) in try await rows.undecided(upTo: latest) {
@@ -48,7 +50,7 @@ struct CapsuleService: Sendable {
 
     /// Makes `month`'s capsule for one account once its photos of that month have arrived — all developed, none sent in
     /// the last `settling` — and nothing while it has neither photos nor moments. Says whether a capsule was made.
-    func release(_ month: CapsuleMonth, userID: String, zone: TimeZone, now: Date) async throws -> Bool {
+    package func release(_ month: CapsuleMonth, userID: String, zone: TimeZone, now: Date) async throws -> Bool {
         // Looked at on a reader first: most ticks find the photos still arriving, and take no write lock for it.
         guard try await rows.isReady(month, userID: userID, zone: zone, settledSince: now - Self.settling) else { return false }
         // Asked before the transaction: a scrobbler far away never holds the database.
@@ -62,7 +64,7 @@ struct CapsuleService: Sendable {
     // MARK: Read
 
     /// The history, newest first, and when the next one comes.
-    func list(for user: User) async throws -> CapsuleList {
+    package func list(for user: User) async throws -> CapsuleList {
         let zone = try await zone(of: user)
         var items: [CapsuleJSON] = []
         for capsule in try await rows.all(userID: user.id) { items.append(try await json(capsule)) }
@@ -70,30 +72,30 @@ struct CapsuleService: Sendable {
     }
 
     /// Midnight on the first of next month where the owner lives.
-    func nextCapsuleAt(for user: User) async throws -> Date {
+    package func nextCapsuleAt(for user: User) async throws -> Date {
         Self.nextRelease(after: clock.now, in: try await zone(of: user))
     }
 
     /// Last month where the owner lives: the capsule that may go on the Story Board.
-    func lastMonth(for user: User) async throws -> CapsuleMonth {
+    package func lastMonth(for user: User) async throws -> CapsuleMonth {
         CapsuleMonth(containing: clock.now, in: try await zone(of: user)).previous
     }
 
-    static func nextRelease(after now: Date, in zone: TimeZone) -> Date { CapsuleMonth(containing: now, in: zone).next.start(in: zone) }
+    package static func nextRelease(after now: Date, in zone: TimeZone) -> Date { CapsuleMonth(containing: now, in: zone).next.start(in: zone) }
 
-    func capsule(_ month: String, for user: User) async throws -> CapsuleJSON {
+    package func capsule(_ month: String, for user: User) async throws -> CapsuleJSON {
         try await json(try await find(month, for: user))
     }
 
     /// The month's photos the owner may put in it instead (the page's "replace").
-    func candidates(_ month: String, for user: User) async throws -> [LibraryAssetJSON] {
+    package func candidates(_ month: String, for user: User) async throws -> [LibraryAssetJSON] {
         let capsule = try await find(month, for: user)
         return try await rows.choices(userID: user.id, month: capsule.month).map(\.asset.json)
     }
 
     /// Links the person's scrobbler; their capsules that came out before without a song (the latest twelve) get
     /// their month's now, as they would have had it linked then.
-    func linkScrobbler(_ input: ScrobblerInput, for user: User) async throws -> ScrobblerJSON {
+    package func linkScrobbler(_ input: ScrobblerInput, for user: User) async throws -> ScrobblerJSON {
         let linked = try await songs.link(input, for: user)
         for var capsule in try await rows.all(userID: user.id).filter({ $0.songTitle == nil }).prefix(12) {
             guard let song = await songs.song(of: user.id, in: capsule.month) else { continue }
@@ -105,7 +107,7 @@ struct CapsuleService: Sendable {
 
     // MARK: Edit
 
-    func edit(_ month: String, _ patch: CapsulePatch, for user: User) async throws -> CapsuleJSON {
+    package func edit(_ month: String, _ patch: CapsulePatch, for user: User) async throws -> CapsuleJSON {
         var capsule = try await find(month, for: user)
         if let quote = patch.quote { capsule.quote = try Self.text(quote, field: "quote", max: Self.maxQuote) }
         if let title = patch.songTitle {
@@ -159,7 +161,7 @@ struct CapsuleService: Sendable {
     // MARK: Share
 
     /// The collage of the capsule's photos (JPEG), titled with the month in the reader's words and the owner's quote.
-    func collage(_ month: String, for user: User, title: (CapsuleMonth) -> String, defaultQuote: (CapsuleMonth) -> String) async throws -> (
+    package func collage(_ month: String, for user: User, title: (CapsuleMonth) -> String, defaultQuote: (CapsuleMonth) -> String) async throws -> (
         Data, etag: String
     ) {
         let capsule = try await find(month, for: user)
@@ -176,7 +178,7 @@ struct CapsuleService: Sendable {
     // MARK: The song's clip
 
     /// Makes the song's clip from the sound file sent (its first 30 seconds) and keeps it with the capsule.
-    func setClip(_ month: String, body: RequestBody, for user: User) async throws -> CapsuleJSON {
+    package func setClip(_ month: String, body: RequestBody, for user: User) async throws -> CapsuleJSON {
         let capsule = try await find(month, for: user)
         guard ingest.videos != nil else { throw Problem.soundsUnavailable }
         let staged = try await ingest.stage(body, declaredLength: nil, under: .songClip)
@@ -191,14 +193,14 @@ struct CapsuleService: Sendable {
         return try await self.capsule(month, for: user)
     }
 
-    func removeClip(_ month: String, for user: User) async throws {
+    package func removeClip(_ month: String, for user: User) async throws {
         let capsule = try await find(month, for: user)
         try await rows.setClip(capsule, version: nil)
         try await collages.blobs.delete(key: capsule.clipKey)
     }
 
     /// The clip's bytes (AAC in M4A), or 404.
-    func clip(of capsule: CapsuleRepository.Capsule) async throws -> ByteBuffer {
+    package func clip(of capsule: CapsuleRepository.Capsule) async throws -> ByteBuffer {
         guard capsule.clipVersion != nil, let bytes = try await collages.blobs.contents(key: capsule.clipKey) else {
             throw Problem.notFound("This capsule has no song clip.")
         }
@@ -207,7 +209,7 @@ struct CapsuleService: Sendable {
 
     // MARK: Helpers
 
-    func find(_ month: String, for user: User) async throws -> CapsuleRepository.Capsule {
+    package func find(_ month: String, for user: User) async throws -> CapsuleRepository.Capsule {
         guard let month = CapsuleMonth(month), let capsule = try await rows.find(userID: user.id, month: month) else {
             throw Problem.notFound("You have no capsule for this month.")
         }
@@ -226,12 +228,12 @@ struct CapsuleService: Sendable {
             moments: moments.isEmpty ? nil : moments)
     }
 
-    func zone(of user: User) async throws -> TimeZone {
+    package func zone(of user: User) async throws -> TimeZone {
         try await profiles.timeZone(of: user.id).flatMap(TimeZone.init(identifier:)) ?? .gmt
     }
 
     /// One line of the owner's words: trimmed, nil when empty, no control or direction-changing characters.
-    static func text(_ raw: String, field: String, max: Int) throws -> String? {
+    package static func text(_ raw: String, field: String, max: Int) throws -> String? {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return nil }
         guard text.count <= max else { throw Problem.invalidField(field, "\(field) is at most \(max) characters.") }

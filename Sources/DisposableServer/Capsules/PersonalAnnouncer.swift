@@ -1,17 +1,19 @@
+import DisposableCore
+import DisposablePlatform
 import Logging
 import ServiceLifecycle
 
 /// What the turn of a month or a year brings each account, where it lives: last month's capsule (CAP-2) and the
 /// year's moments recap (CAP-3), each with its notice. Every instance runs it; each release is decided once.
-struct PersonalAnnouncer: Service {
-    let capsules: CapsuleService
-    let moments: MomentService
-    let started: StartupGate
-    let logger: Logger
+package struct PersonalAnnouncer: Service {
+    package let capsules: CapsuleService
+    package let moments: MomentService
+    package let started: StartupGate
+    package let logger: Logger
     /// A capsule comes out within this much after midnight; the query behind it finds nothing most of the month.
-    var interval: Duration = .seconds(15)
+    package var interval: Duration = .seconds(15)
 
-    func run() async throws {
+    package func run() async throws {
         // Not at once: a server starting has enough to do, and this can wait a few seconds.
         await runPeriodically(started, logger: logger, every: interval, waitFirst: true, what: "Releasing capsules") {
             try await capsules.releaseDue()

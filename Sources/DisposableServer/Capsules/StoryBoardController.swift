@@ -1,14 +1,16 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// The Story Board: `PUT`/`DELETE /api/v1/library/capsules/{month}/share`, `GET /api/v1/board`, a shared capsule and
 /// its photos, reactions (`PUT`/`DELETE …/reaction`) and comments. Accounts only; a shared capsule is its owner's
 /// and their friends'.
-struct StoryBoardController {
-    let board: StoryBoardService
+package struct StoryBoardController {
+    package let board: StoryBoardService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.put("/api/v1/library/capsules/:month/share", use: share)
         router.delete("/api/v1/library/capsules/:month/share", use: unshare)
         router.get("/api/v1/board", use: list)
@@ -22,24 +24,24 @@ struct StoryBoardController {
         router.delete("/api/v1/board/:id/comments/:commentID", use: deleteComment)
     }
 
-    @Sendable func share(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func share(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await board.share(try context.parameters.require("month"), for: try context.requireUser()))
     }
 
-    @Sendable func unshare(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func unshare(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await board.unshare(try context.parameters.require("month"), for: try context.requireUser())
         return Response(status: .noContent)
     }
 
-    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await board.board(for: try context.requireUser()))
     }
 
-    @Sendable func capsule(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func capsule(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await board.shared(try context.parameters.require("id"), for: try context.requireUser()))
     }
 
-    @Sendable func photo(_ request: Request, _ context: AppRequestContext, file: MediaLinks.File) async throws -> Response {
+    @Sendable package func photo(_ request: Request, _ context: AppRequestContext, file: MediaLinks.File) async throws -> Response {
         let user = try context.requireUser()
         let bytes = try await board.photo(
             try context.parameters.require("id"), asset: try context.parameters.require("photoID"), file: file, for: user)
@@ -47,27 +49,27 @@ struct StoryBoardController {
         return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=3600"], body: .init(byteBuffer: bytes))
     }
 
-    @Sendable func clip(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func clip(_ request: Request, context: AppRequestContext) async throws -> Response {
         CapsuleController.audio(try await board.clip(try context.parameters.require("id"), for: try context.requireUser()))
     }
 
-    @Sendable func react(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func react(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let input = try await request.decodeJSON(ReactionInput.self)
         return try jsonResponse(try await board.react(try context.parameters.require("id"), input.emoji, for: user))
     }
 
-    @Sendable func unreact(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func unreact(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await board.unreact(try context.parameters.require("id"), for: try context.requireUser()))
     }
 
-    @Sendable func comment(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func comment(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let input = try await request.decodeJSON(CommentInput.self)
         return try jsonResponse(try await board.comment(try context.parameters.require("id"), input.text, for: user), status: .created)
     }
 
-    @Sendable func deleteComment(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func deleteComment(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await board.deleteComment(
             try context.parameters.require("id"), try context.parameters.require("commentID"), for: try context.requireUser())
         return Response(status: .noContent)
@@ -75,5 +77,5 @@ struct StoryBoardController {
 }
 
 extension ReactionInput: JSONBody {
-    static let fields: Set<String> = ["emoji"]
+    package static let fields: Set<String> = ["emoji"]
 }

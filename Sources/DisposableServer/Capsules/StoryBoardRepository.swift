@@ -1,14 +1,16 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The Story Board's statements (`capsules.shared_at`, `capsule_reactions`, `capsule_comments`), each with the notice
 /// it causes in the same transaction. Who may see, react or comment — and which notice goes — is `StoryBoardService`'s.
-struct StoryBoardRepository: Sendable {
-    let database: Database
+package struct StoryBoardRepository: Sendable {
+    package let database: Database
 
     /// Marks the capsule shared and tells its owner's friends; false when it was shared already.
-    func share(_ capsule: CapsuleRepository.Capsule, by owner: User, now: Date) async throws -> Bool {
+    package func share(_ capsule: CapsuleRepository.Capsule, by owner: User, now: Date) async throws -> Bool {
         try await database.transaction { db -> Bool in
             guard try await CapsuleRepository.markShared(capsule.id, at: now, in: db) else { return false }
             let friends = try await db.raw(FriendshipRepository.friendIDs(of: owner.id)).all().map {
@@ -22,12 +24,12 @@ struct StoryBoardRepository: Sendable {
         }
     }
 
-    func unshare(_ capsule: CapsuleRepository.Capsule) async throws {
+    package func unshare(_ capsule: CapsuleRepository.Capsule) async throws {
         try await database.sql { db in try await CapsuleRepository.markShared(capsule.id, at: nil, in: db) }
     }
 
     /// The capsules of `month` shared by `userID` or their friends, newest share first.
-    func sharedIDs(month: CapsuleMonth, seenBy userID: String) async throws -> [String] {
+    package func sharedIDs(month: CapsuleMonth, seenBy userID: String) async throws -> [String] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -42,15 +44,15 @@ struct StoryBoardRepository: Sendable {
         }
     }
 
-    struct Discussion: Sendable {
-        let owner: FriendJSON
+    package struct Discussion: Sendable {
+        package let owner: FriendJSON
         /// (who, which emoji)
-        let reactions: [(String, String)]
-        let comments: [(comment: SharedCapsule.Comment, authorID: String)]
+        package let reactions: [(String, String)]
+        package let comments: [(comment: SharedCapsule.Comment, authorID: String)]
     }
 
     /// The capsule's owner as a friend sees them, its reactions, and its comments oldest first.
-    func discussion(of capsule: CapsuleRepository.Capsule, sharedAt: Date) async throws -> Discussion {
+    package func discussion(of capsule: CapsuleRepository.Capsule, sharedAt: Date) async throws -> Discussion {
         try await database.read { db in
             let ownerRow = try await db.raw("SELECT id, name, username, avatar_version FROM users WHERE id = \(bind: capsule.userID)").first()!
             let reactions = try await db.raw("SELECT user_id, emoji FROM capsule_reactions WHERE capsule_id = \(bind: capsule.id)").all().map {
@@ -78,7 +80,7 @@ struct StoryBoardRepository: Sendable {
 
     /// Sets `user`'s one reaction; when it is their first and `tellOwner`, the owner is told.
     /// Returns whether it was their first.
-    func react(
+    package func react(
         _ emoji: String, on capsule: CapsuleRepository.Capsule, by user: User, now: Date, tellOwner: Bool
     ) async throws -> Bool {
         try await database.transaction { db -> Bool in
@@ -99,14 +101,14 @@ struct StoryBoardRepository: Sendable {
         }
     }
 
-    func unreact(on capsule: CapsuleRepository.Capsule, by userID: String) async throws {
+    package func unreact(on capsule: CapsuleRepository.Capsule, by userID: String) async throws {
         try await database.sql { db in
             try await db.raw("DELETE FROM capsule_reactions WHERE capsule_id = \(bind: capsule.id) AND user_id = \(bind: userID)").run()
         }
     }
 
     /// Adds a comment unless the capsule has `Reactions.maxComments` (409); the owner is told when `tellOwner`.
-    func comment(_ text: String, on capsule: CapsuleRepository.Capsule, by user: User, now: Date, tellOwner: Bool) async throws {
+    package func comment(_ text: String, on capsule: CapsuleRepository.Capsule, by user: User, now: Date, tellOwner: Bool) async throws {
         try await database.transaction { db in
             let count = try await db.raw("SELECT COUNT(*) AS n FROM capsule_comments WHERE capsule_id = \(bind: capsule.id)").first()!
                 .decode(column: "n", as: Int.self)
@@ -125,23 +127,23 @@ struct StoryBoardRepository: Sendable {
     }
 
     /// The comment's author id, if the comment is on this capsule.
-    func commentAuthor(_ commentID: String, on capsule: CapsuleRepository.Capsule) async throws -> String? {
+    package func commentAuthor(_ commentID: String, on capsule: CapsuleRepository.Capsule) async throws -> String? {
         try await database.read { db in
             try await db.raw("SELECT author_id FROM capsule_comments WHERE id = \(bind: commentID) AND capsule_id = \(bind: capsule.id)").first()?
                 .decode(column: "author_id", as: String.self)
         }
     }
 
-    func deleteComment(_ commentID: String) async throws {
+    package func deleteComment(_ commentID: String) async throws {
         try await database.sql { db in try await db.raw("DELETE FROM capsule_comments WHERE id = \(bind: commentID)").run() }
     }
 
-    func areFriends(_ a: String, _ b: String) async throws -> Bool {
+    package func areFriends(_ a: String, _ b: String) async throws -> Bool {
         try await database.read { db in try await FriendshipRepository.areFriends(a, b, in: db) }
     }
 
     /// What `userID` wrote on shared capsules, oldest first (the data export).
-    static func comments(by userID: String, in db: any SQLDatabase) async throws -> [MyData.CapsuleComment] {
+    package static func comments(by userID: String, in db: any SQLDatabase) async throws -> [MyData.CapsuleComment] {
         try await db.raw(
             "SELECT capsule_id, text, created_at FROM capsule_comments WHERE author_id = \(bind: userID) ORDER BY created_at, id"
         ).all().map {

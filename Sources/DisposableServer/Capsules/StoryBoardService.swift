@@ -1,23 +1,25 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// The Story Board (the capsule seed's stories 20–23, 34, 47–48): I share last month's capsule; my friends see it
 /// this month, enlarge its photos, react (one emoji each) and comment; the board starts again with each month. Only
 /// its owner and their friends ever see a shared capsule — every read checks the friendship as it is now.
-struct StoryBoardService: Sendable {
-    let rows: StoryBoardRepository
-    let capsules: CapsuleService
-    let blobs: any BlobStore
-    let limiter: RateLimiter
-    let clock: any AppClock
+package struct StoryBoardService: Sendable {
+    package let rows: StoryBoardRepository
+    package let capsules: CapsuleService
+    package let blobs: any BlobStore
+    package let limiter: RateLimiter
+    package let clock: any AppClock
 
-    static let reactions = Reactions.emojis
+    package static let reactions = Reactions.emojis
 
     // MARK: Sharing
 
     /// Puts my capsule of `month` on the board (last month's only), and tells my friends.
-    func share(_ month: String, for user: User) async throws -> CapsuleJSON {
+    package func share(_ month: String, for user: User) async throws -> CapsuleJSON {
         let capsule = try await capsules.find(month, for: user)
         let boardMonth = try await self.boardMonth(for: user)
         guard capsule.month == boardMonth else {
@@ -29,7 +31,7 @@ struct StoryBoardService: Sendable {
     }
 
     /// Takes it off the board (its reactions and comments stay with it, should it go back).
-    func unshare(_ month: String, for user: User) async throws {
+    package func unshare(_ month: String, for user: User) async throws {
         let capsule = try await capsules.find(month, for: user)
         try await rows.unshare(capsule)
     }
@@ -37,7 +39,7 @@ struct StoryBoardService: Sendable {
     // MARK: The board
 
     /// This month's board as `user` sees it: their friends' shared capsules of last month, and theirs.
-    func board(for user: User) async throws -> StoryBoard {
+    package func board(for user: User) async throws -> StoryBoard {
         let month = try await boardMonth(for: user)
         let ids = try await rows.sharedIDs(month: month, seenBy: user.id)
         var items: [SharedCapsule] = []
@@ -46,7 +48,7 @@ struct StoryBoardService: Sendable {
     }
 
     /// One shared capsule, if `user` may see it (its owner, or a friend of its owner); 404 otherwise.
-    func shared(_ capsuleID: String, for user: User) async throws -> SharedCapsule {
+    package func shared(_ capsuleID: String, for user: User) async throws -> SharedCapsule {
         let capsule = try await visible(capsuleID, to: user)
         let assets = try await capsules.rows.assets(capsule.assetIDs, userID: capsule.userID)
         let discussion = try await rows.discussion(of: capsule, sharedAt: capsule.sharedAt!)
@@ -70,7 +72,7 @@ struct StoryBoardService: Sendable {
     }
 
     /// A shared capsule's photo (its thumbnail or preview), for its owner and their friends.
-    func photo(_ capsuleID: String, asset assetID: String, file: MediaLinks.File, for user: User) async throws -> ByteBuffer {
+    package func photo(_ capsuleID: String, asset assetID: String, file: MediaLinks.File, for user: User) async throws -> ByteBuffer {
         let capsule = try await visible(capsuleID, to: user)
         guard capsule.assetIDs.contains(assetID), let asset = try await capsules.rows.assets([assetID], userID: capsule.userID).first,
             let bytes = try await blobs.contents(key: file == .thumbnail ? asset.files.thumbnail : asset.files.preview)
@@ -79,13 +81,13 @@ struct StoryBoardService: Sendable {
     }
 
     /// A shared capsule's song clip, for its owner and their friends.
-    func clip(_ capsuleID: String, for user: User) async throws -> ByteBuffer {
+    package func clip(_ capsuleID: String, for user: User) async throws -> ByteBuffer {
         try await capsules.clip(of: try await visible(capsuleID, to: user))
     }
 
     // MARK: Reactions and comments
 
-    func react(_ capsuleID: String, _ emoji: String, for user: User) async throws -> SharedCapsule {
+    package func react(_ capsuleID: String, _ emoji: String, for user: User) async throws -> SharedCapsule {
         guard Self.reactions.contains(emoji) else {
             throw Problem.invalidField("emoji", "emoji is one of \(Self.reactions.joined(separator: " ")).")
         }
@@ -99,13 +101,13 @@ struct StoryBoardService: Sendable {
         return try await shared(capsuleID, for: user)
     }
 
-    func unreact(_ capsuleID: String, for user: User) async throws -> SharedCapsule {
+    package func unreact(_ capsuleID: String, for user: User) async throws -> SharedCapsule {
         let capsule = try await visible(capsuleID, to: user)
         try await rows.unreact(on: capsule, by: user.id)
         return try await shared(capsuleID, for: user)
     }
 
-    func comment(_ capsuleID: String, _ raw: String, for user: User) async throws -> SharedCapsule {
+    package func comment(_ capsuleID: String, _ raw: String, for user: User) async throws -> SharedCapsule {
         let text = try Reactions.comment(raw)
         let capsule = try await visible(capsuleID, to: user)
         _ = try await limiter.take([.target(user.id)])
@@ -116,7 +118,7 @@ struct StoryBoardService: Sendable {
     }
 
     /// Its author, or the capsule's owner, deletes a comment.
-    func deleteComment(_ capsuleID: String, _ commentID: String, for user: User) async throws {
+    package func deleteComment(_ capsuleID: String, _ commentID: String, for user: User) async throws {
         let capsule = try await visible(capsuleID, to: user)
         let author = try await rows.commentAuthor(commentID, on: capsule)
         let deleted = author.map { Reactions.mayDelete(commentBy: $0, viewerID: user.id, viewerOwnsTarget: capsule.userID == user.id) } ?? false
@@ -129,7 +131,7 @@ struct StoryBoardService: Sendable {
     private static let notFound = Problem.notFound("There is no capsule here that you can see.")
 
     /// Last month where `user` lives: the board's month.
-    func boardMonth(for user: User) async throws -> CapsuleMonth { try await capsules.lastMonth(for: user) }
+    package func boardMonth(for user: User) async throws -> CapsuleMonth { try await capsules.lastMonth(for: user) }
 
     /// The capsule, shared, and `user` its owner or a friend of its owner — else 404 (nothing says it exists).
     private func visible(_ capsuleID: String, to user: User) async throws -> CapsuleRepository.Capsule {

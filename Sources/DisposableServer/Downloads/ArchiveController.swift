@@ -1,18 +1,20 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
 
 /// `GET /api/v1/events/{id}/archive.zip[?ids=…]`: the whole event, or a selection, as one streamed ZIP (DL-2).
-struct ArchiveController {
-    let gallery: GalleryService
-    let blobs: any BlobStore
-    let redactions: LocationRedactions
+package struct ArchiveController {
+    package let gallery: GalleryService
+    package let blobs: any BlobStore
+    package let redactions: LocationRedactions
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/events/:id/archive.zip", use: archive)
     }
 
-    @Sendable func archive(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func archive(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireIdentity()
         let eventID = try context.parameters.require("id")
         let wanted = request.uri.queryParameters.get("ids").map { Set($0.split(separator: ",").map(String.init)) }
@@ -64,7 +66,7 @@ struct ArchiveController {
     }
 
     /// An entry's bytes: a stored original, or text made for the download.
-    enum Source: Sendable {
+    package enum Source: Sendable {
         case original(OriginalSource)
         case text(Data)
     }

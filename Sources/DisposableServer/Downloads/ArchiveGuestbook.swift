@@ -1,12 +1,14 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// `guestbook.txt` in an event's download: the words that are not files — guests' notes and
 /// the captions under photos, named as the photos are in the ZIP — so that "everything" is everything.
-enum ArchiveGuestbook {
-    static let fileName = "guestbook.txt"
+package enum ArchiveGuestbook {
+    package static let fileName = "guestbook.txt"
 
     /// Nil when there is nothing to write (no note, no caption).
-    static func text(eventName: String, photos: [(photo: Photo, name: String)], notes: [Photo]) -> Data? {
+    package static func text(eventName: String, photos: [(photo: Photo, name: String)], notes: [Photo]) -> Data? {
         let captioned = photos.filter { !($0.photo.caption ?? "").isEmpty }
         guard !notes.isEmpty || !captioned.isEmpty else { return nil }
         let time = Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day().time(includingFractionalSeconds: false)

@@ -1,9 +1,11 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Names inside a ZIP (the event's download, a person's export) and of the ZIP itself.
-enum ArchiveNames {
+package enum ArchiveNames {
     /// Two guests called Ana both have an `Ana1.jpg`: the second becomes `Ana1 (2).jpg`.
-    static func unique(_ names: [String]) -> [String] {
+    package static func unique(_ names: [String]) -> [String] {
         var seen: [String: Int] = [:]
         return names.map { name in
             seen[name, default: 0] += 1
@@ -13,7 +15,7 @@ enum ArchiveNames {
         }
     }
 
-    static func archive(_ eventName: String) -> String {
+    package static func archive(_ eventName: String) -> String {
         let safe = eventName.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == " " || $0 == "-" ? Character($0) : "_" }
         return String(String(safe).prefix(60)).trimmingCharacters(in: .whitespaces) + ".zip"
     }

@@ -1,26 +1,28 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The `co_organizers` and `co_organizer_invitations` tables: who organizes an event beside its owner, and the
 /// one-time links that make them so (kept as hashes of their tokens).
-struct CoOrganizerRepository: Sendable {
-    let database: Database
+package struct CoOrganizerRepository: Sendable {
+    package let database: Database
 
-    struct Member: Sendable, Equatable {
-        let userID: String
-        let name: String
-        let addedAt: Date
+    package struct Member: Sendable, Equatable {
+        package let userID: String
+        package let name: String
+        package let addedAt: Date
     }
 
     /// Whether the account organizes the event beside its owner.
-    func contains(eventID: String, userID: String) async throws -> Bool {
+    package func contains(eventID: String, userID: String) async throws -> Bool {
         try await database.read { db in
             try await db.raw("SELECT 1 AS found FROM co_organizers WHERE event_id = \(bind: eventID) AND user_id = \(bind: userID)").first() != nil
         }
     }
 
     /// The events the account co-organizes.
-    func eventIDs(userID: String) async throws -> Set<String> {
+    package func eventIDs(userID: String) async throws -> Set<String> {
         try await database.read { db in
             Set(
                 try await db.raw("SELECT event_id FROM co_organizers WHERE user_id = \(bind: userID)").all()
@@ -29,7 +31,7 @@ struct CoOrganizerRepository: Sendable {
     }
 
     /// The event's co-organizers, in the order they joined, with their names as they are now.
-    func list(eventID: String) async throws -> [Member] {
+    package func list(eventID: String) async throws -> [Member] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -46,7 +48,7 @@ struct CoOrganizerRepository: Sendable {
     }
 
     /// Removes a co-organizer; returns whether they were one.
-    func remove(eventID: String, userID: String) async throws -> Bool {
+    package func remove(eventID: String, userID: String) async throws -> Bool {
         try await database.sql { db in
             try await db.raw("DELETE FROM co_organizers WHERE event_id = \(bind: eventID) AND user_id = \(bind: userID) RETURNING user_id")
                 .all().count > 0
@@ -54,7 +56,7 @@ struct CoOrganizerRepository: Sendable {
     }
 
     /// Stores a new invitation, dropping the event's expired ones; refused (false) when `limit` live ones exist.
-    func storeInvitation(tokenHash: String, eventID: String, now: Date, expires: Date, limit: Int) async throws -> Bool {
+    package func storeInvitation(tokenHash: String, eventID: String, now: Date, expires: Date, limit: Int) async throws -> Bool {
         let at = now.millisecondsSince1970
         return try await database.transaction { db in
             try await db.raw("DELETE FROM co_organizer_invitations WHERE event_id = \(bind: eventID) AND expires_at <= \(bind: at)").run()
@@ -73,7 +75,7 @@ struct CoOrganizerRepository: Sendable {
     }
 
     /// The event an invitation would make its holder co-organize, without using it (the confirmation page).
-    func invitationEventID(tokenHash: String, now: Date) async throws -> String? {
+    package func invitationEventID(tokenHash: String, now: Date) async throws -> String? {
         try await database.read { db in
             try await db.raw(
                 """
@@ -87,7 +89,7 @@ struct CoOrganizerRepository: Sendable {
     /// Uses an invitation up and adds the account to its event's co-organizers; returns the event's id, or nil for an
     /// unknown, used or expired invitation. With `limit` co-organizers already, nothing changes and `LimitReached` is
     /// thrown.
-    func accept(tokenHash: String, userID: String, now: Date, limit: Int) async throws -> String? {
+    package func accept(tokenHash: String, userID: String, now: Date, limit: Int) async throws -> String? {
         let at = now.millisecondsSince1970
         return try await database.transaction { db in
             guard
@@ -111,12 +113,12 @@ struct CoOrganizerRepository: Sendable {
         }
     }
 
-    struct LimitReached: Error {}
+    package struct LimitReached: Error {}
 }
 
 extension CoOrganizerRepository {
     /// The event's owner: their id and name as they are now.
-    func owner(eventID: String) async throws -> Member? {
+    package func owner(eventID: String) async throws -> Member? {
         try await database.read { db in
             try await db.raw(
                 "SELECT u.id, u.name, e.created_at FROM events e JOIN users u ON u.id = e.organizer_id WHERE e.id = \(bind: eventID)"

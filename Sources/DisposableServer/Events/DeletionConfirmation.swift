@@ -1,16 +1,18 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Deleting an event asks for its name typed again, so that a slip of the finger cannot delete a wedding. What a
 /// person types is compared leniently: case, the apostrophes and quotes a phone's keyboard puts in ("Emma & Leo’s"
 /// for "Emma & Leo's"), spaces, and how accented letters are encoded do not matter; the letters do.
-enum DeletionConfirmation {
-    static func matches(typed: String?, name: String) -> Bool {
+package enum DeletionConfirmation {
+    package static func matches(typed: String?, name: String) -> Bool {
         guard let typed else { return false }
         let folded = canonical(typed)
         return !folded.isEmpty && folded == canonical(name)
     }
 
-    static func canonical(_ text: String) -> String {
+    package static func canonical(_ text: String) -> String {
         var out = ""
         var pendingSpace = false
         for scalar in text.precomposedStringWithCanonicalMapping.lowercased().unicodeScalars {

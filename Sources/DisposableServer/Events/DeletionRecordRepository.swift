@@ -1,14 +1,16 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// What was deleted when (RET-3): a record written before an event's files and rows go, read back for the admin
 /// (API and panel); and which events are due to go.
-struct DeletionRecordRepository: Sendable {
-    let database: Database
+package struct DeletionRecordRepository: Sendable {
+    package let database: Database
 
     /// The record of `eventID`'s deletion (no content: ids, times, counts); kept if one exists.
-    func record(eventID: String, reason: String, now: Date, photos: Int, bytes: Int64) async throws {
+    package func record(eventID: String, reason: String, now: Date, photos: Int, bytes: Int64) async throws {
         try await database.sql { db in
             try await db.raw(
                 """
@@ -22,7 +24,7 @@ struct DeletionRecordRepository: Sendable {
     }
 
     /// Events ended at or before `cutoff`, and those whose deletion was begun (a crash cut it short).
-    func due(endedBy cutoff: Date) async throws -> [String] {
+    package func due(endedBy cutoff: Date) async throws -> [String] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -34,7 +36,7 @@ struct DeletionRecordRepository: Sendable {
     }
 
     /// The newest records first.
-    func newest(limit: Int) async throws -> [DeletionRecord] {
+    package func newest(limit: Int) async throws -> [DeletionRecord] {
         try await database.read { db in
             try await db.raw("SELECT * FROM deletion_records ORDER BY deleted_at DESC, event_id LIMIT \(bind: limit)").all().map { row in
                 DeletionRecord(

@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// A disposable-camera event.
@@ -58,14 +60,14 @@ public struct Event: Sendable, Equatable {
     public var hasPhotos: Bool { firstPhotoAt != nil }
 
     /// Whether `key` is this event's join key (compared in constant time).
-    func opens(withKey key: String?) -> Bool {
+    package func opens(withKey key: String?) -> Bool {
         key?.equalsInConstantTime(joinKey) ?? false
     }
 
-    static func newJoinKey() -> String { String(SecretToken.generate().prefix(22)) }
+    package static func newJoinKey() -> String { String(SecretToken.generate().prefix(22)) }
 
     /// The same settings under another code (a new event's code is drawn until one is free).
-    func withCode(_ code: EventCode) -> Event {
+    package func withCode(_ code: EventCode) -> Event {
         Event(
             id: id, organizerID: organizerID, code: code, joinKey: joinKey, name: name, description: description, startsAt: startsAt,
             endsAt: endsAt, shotsPerGuest: shotsPerGuest, revealMode: revealMode, revealAt: revealAt,

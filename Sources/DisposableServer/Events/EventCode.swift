@@ -1,7 +1,10 @@
 /// The short code people type or scan to join, e.g. `K7QX-M2PA`: 8 symbols of a 32-letter alphabet
 /// without look-alikes (no 0/O, no 1/I), i.e. 40 random bits.
+import DisposableCore
+import DisposablePlatform
+
 public struct EventCode: Sendable, Hashable, CustomStringConvertible {
-    static let alphabet = Array("23456789ABCDEFGHJKLMNPQRSTUVWXYZ")
+    package static let alphabet = Array("23456789ABCDEFGHJKLMNPQRSTUVWXYZ")
 
     /// The 8 symbols without the dash, as stored.
     public let symbols: String
@@ -9,11 +12,11 @@ public struct EventCode: Sendable, Hashable, CustomStringConvertible {
     /// The code as printed: two groups of four.
     public var description: String { "\(symbols.prefix(4))-\(symbols.suffix(4))" }
 
-    init(symbols: String) {
+    package init(symbols: String) {
         self.symbols = symbols
     }
 
-    static func random() -> EventCode {
+    package static func random() -> EventCode {
         var generator = SystemRandomNumberGenerator()
         return EventCode(symbols: String((0..<8).map { _ in alphabet[Int(generator.next() % 32)] }))
     }

@@ -1,23 +1,25 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Deletes an event wholly — record, files, rows (change log included) — in an order that can be
 /// interrupted at any point and run again (RET-1, RET-3).
-struct EventDeletion: Sendable {
-    let events: EventRepository
-    let records: DeletionRecordRepository
-    let photos: PhotoRepository
-    let blobs: any BlobStore
-    let changes: ChangeHub
-    let clock: any AppClock
+package struct EventDeletion: Sendable {
+    package let events: EventRepository
+    package let records: DeletionRecordRepository
+    package let photos: PhotoRepository
+    package let blobs: any BlobStore
+    package let changes: ChangeHub
+    package let clock: any AppClock
 
-    enum Reason: String {
+    package enum Reason: String {
         case expired, organizer
         /// The admin deleted the organizer's account (ADM-4).
         case accountDeleted = "account-deleted"
     }
 
-    func delete(eventID: String, reason: Reason) async throws {
+    package func delete(eventID: String, reason: Reason) async throws {
         // 1. The record first (no content: ids, times, counts), so it exists whatever happens next.
         let totals = try await photos.totals(eventID: eventID)
         try await records.record(eventID: eventID, reason: reason.rawValue, now: clock.now, photos: totals.photos, bytes: totals.bytes)
@@ -29,12 +31,12 @@ struct EventDeletion: Sendable {
     }
 
     /// Events whose time is up (ended before `cutoff`), and those whose deletion a crash cut short.
-    func due(endedBy cutoff: Date) async throws -> [String] {
+    package func due(endedBy cutoff: Date) async throws -> [String] {
         try await records.due(endedBy: cutoff)
     }
 
     /// What was deleted when, the newest first (for the admin).
-    func newestRecords(limit: Int) async throws -> [DeletionRecord] {
+    package func newestRecords(limit: Int) async throws -> [DeletionRecord] {
         try await records.newest(limit: limit)
     }
 }

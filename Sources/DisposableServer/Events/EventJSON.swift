@@ -1,9 +1,11 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 extension EventJSON {
     /// An event as `role` sees it at `now`; `owner` says, to an organizer, whether they own it.
-    init(_ event: Event, role: EventRole, owner: Bool? = nil, now: Date, links: InstanceLinks) {
+    package init(_ event: Event, role: EventRole, owner: Bool? = nil, now: Date, links: InstanceLinks) {
         self.init(
             id: event.id, code: event.code.description, joinURL: links.join(event), name: event.name,
             description: event.description, status: event.status(at: now), startsAt: event.startsAt, endsAt: event.endsAt,
@@ -18,15 +20,15 @@ extension EventJSON {
 }
 
 /// What the addresses and dates an instance hands out depend on: its public address and its retention.
-struct InstanceLinks: Sendable {
+package struct InstanceLinks: Sendable {
     /// e.g. `https://photos.example.org`, no trailing slash.
-    let publicBaseURL: String
-    let retention: TimeInterval
+    package let publicBaseURL: String
+    package let retention: TimeInterval
 
     /// The address a QR code and a share open: `https://HOST/e/CODE?k=KEY` (QR-1). The key lets its holders
     /// join without going through the limiter that slows down people guessing codes.
-    func join(_ event: Event) -> String { "\(publicBaseURL)/e/\(event.code)?k=\(event.joinKey)" }
+    package func join(_ event: Event) -> String { "\(publicBaseURL)/e/\(event.code)?k=\(event.joinKey)" }
 
     /// The short address people type: `https://HOST/e/CODE`.
-    func typed(_ code: EventCode) -> String { "\(publicBaseURL)/e/\(code)" }
+    package func typed(_ code: EventCode) -> String { "\(publicBaseURL)/e/\(code)" }
 }

@@ -1,10 +1,12 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The moments only the clock brings (`ClockAnnouncer`): which events reached one, and the guarded flag that lets
 /// exactly one instance announce each.
 extension EventRepository {
-    enum Moment: String, Sendable {
+    package enum Moment: String, Sendable {
         case revealed = "reveal_announced"
         case ended = "end_announced"
         case recapReady = "recap_announced"
@@ -12,7 +14,7 @@ extension EventRepository {
     }
 
     /// Events whose gallery opened at a set moment (not "now") by `now`, not yet announced.
-    func dueReveals(now: Date) async throws -> [String] {
+    package func dueReveals(now: Date) async throws -> [String] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -24,7 +26,7 @@ extension EventRepository {
     }
 
     /// Events ended by `now`, not yet announced, with their end.
-    func dueEnds(now: Date) async throws -> [(id: String, endsAt: Date)] {
+    package func dueEnds(now: Date) async throws -> [(id: String, endsAt: Date)] {
         try await database.read { db in
             try await db.raw("SELECT id, ends_at FROM events WHERE end_announced = \(bind: false) AND ends_at <= \(bind: now.millisecondsSince1970)")
                 .all().map {
@@ -34,7 +36,7 @@ extension EventRepository {
     }
 
     /// Ended events whose gallery is open (announced open) and whose recap was not announced, each with whether it has photos for one.
-    func dueRecaps(now: Date) async throws -> [(id: String, hasPhotos: Bool)] {
+    package func dueRecaps(now: Date) async throws -> [(id: String, hasPhotos: Bool)] {
         try await database.read { db in
             var due: [(String, Bool)] = []
             for id in try await db.raw(
@@ -50,7 +52,7 @@ extension EventRepository {
     }
 
     /// Events ended at least `after` ago whose people were not yet told when it all goes.
-    func dueDeletionWarnings(now: Date, endedFor after: TimeInterval) async throws -> [String] {
+    package func dueDeletionWarnings(now: Date, endedFor after: TimeInterval) async throws -> [String] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -62,7 +64,7 @@ extension EventRepository {
     }
 
     /// Marks `moment` announced in the caller's transaction: true only for the one caller that marked it.
-    static func markAnnounced(_ moment: Moment, eventID: String, in db: any SQLDatabase) async throws -> Bool {
+    package static func markAnnounced(_ moment: Moment, eventID: String, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(
             """
             UPDATE events SET \(unsafeRaw: moment.rawValue) = \(bind: true)

@@ -1,13 +1,15 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// Events in the database.
 public struct EventRepository: Sendable {
-    let database: Database
+    package let database: Database
 
     /// Stores a new event under a fresh unique code (drawn again in the rare case of a collision).
-    func create(_ makeEvent: @Sendable (EventCode) -> Event) async throws -> Event {
+    package func create(_ makeEvent: @Sendable (EventCode) -> Event) async throws -> Event {
         for _ in 0..<8 {
             let event = makeEvent(EventCode.random())
             let inserted = try await database.sql { db in
@@ -36,24 +38,24 @@ public struct EventRepository: Sendable {
         try await database.read { db in try await Self.find(id: id, in: db) }
     }
 
-    static func find(id: String, in db: any SQLDatabase) async throws -> Event? {
+    package static func find(id: String, in db: any SQLDatabase) async throws -> Event? {
         try await db.raw("SELECT * FROM events WHERE id = \(bind: id)").first().map(Self.event(from:))
     }
 
-    func find(code: EventCode) async throws -> Event? {
+    package func find(code: EventCode) async throws -> Event? {
         try await database.sql { db in
             try await db.raw("SELECT * FROM events WHERE code = \(bind: code.symbols)").first().map(Self.event(from:))
         }
     }
 
-    func find(wallKey: String) async throws -> Event? {
+    package func find(wallKey: String) async throws -> Event? {
         try await database.sql { db in
             try await db.raw("SELECT * FROM events WHERE wall_key = \(bind: wallKey)").first().map(Self.event(from:))
         }
     }
 
     /// Gives the event a wall key: `key` where it has none (or always, with `replacing`), or none with nil.
-    func setWallKey(eventID: String, _ key: String?, replacing: Bool) async throws {
+    package func setWallKey(eventID: String, _ key: String?, replacing: Bool) async throws {
         try await database.sql { db in
             if replacing || key == nil {
                 try await db.raw("UPDATE events SET wall_key = \(bind: key) WHERE id = \(bind: eventID)").run()
@@ -64,7 +66,7 @@ public struct EventRepository: Sendable {
     }
 
     /// The events a user organizes (owns or co-organizes) or joined as a guest (EV-4), newest first.
-    func list(forUser userID: String) async throws -> [Event] {
+    package func list(forUser userID: String) async throws -> [Event] {
         try await database.sql { db in
             try await db.raw(
                 """
@@ -80,7 +82,7 @@ public struct EventRepository: Sendable {
 
     /// Saves the editable settings of an event (EV-2 is checked by the caller) and logs the change.
     /// Moving the end or the reveal into the future re-arms their announcements.
-    func update(_ event: Event, now: Date, change: @escaping @Sendable (Event) -> ChangePayload) async throws {
+    package func update(_ event: Event, now: Date, change: @escaping @Sendable (Event) -> ChangePayload) async throws {
         try await database.transaction { db in
             try await db.raw(
                 """
@@ -101,7 +103,7 @@ public struct EventRepository: Sendable {
     }
 
     /// Ends a live or scheduled event now and logs it; an event that already ended keeps its end time.
-    func end(id: String, now: Date) async throws {
+    package func end(id: String, now: Date) async throws {
         try await database.transaction { db in
             guard
                 try await db.raw(
@@ -126,7 +128,7 @@ public struct EventRepository: Sendable {
     }
 
     /// Takes one guest place if the event has room; false when it is full. Atomic on both engines.
-    static func claimGuestPlace(eventID: String, in db: any SQLDatabase) async throws -> Bool {
+    package static func claimGuestPlace(eventID: String, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(
             """
             UPDATE events SET guest_count = guest_count + 1
@@ -136,11 +138,11 @@ public struct EventRepository: Sendable {
         ).first() != nil
     }
 
-    static func releaseGuestPlace(eventID: String, in db: any SQLDatabase) async throws {
+    package static func releaseGuestPlace(eventID: String, in db: any SQLDatabase) async throws {
         try await db.raw("UPDATE events SET guest_count = guest_count - 1 WHERE id = \(bind: eventID) AND guest_count > 0").run()
     }
 
-    static func event(from row: any SQLRow) throws -> Event {
+    package static func event(from row: any SQLRow) throws -> Event {
         let column = ColumnReader(row)
         func date(_ name: String) throws -> Date { Date(millisecondsSince1970: try column(name, as: Int64.self)) }
         func optionalDate(_ name: String) throws -> Date? {

@@ -1,29 +1,31 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// The bounds and defaults of event settings (EV-1) and what stays editable once photos exist (EV-2).
-enum EventRules {
-    static let maxNameLength = 80
-    static let maxDescriptionLength = 2000
-    static let defaultDurationHours = 8 * 24
-    static let durationHours = 1...(30 * 24)
-    static let defaultShotsPerGuest = 27
-    static let shotsPerGuest = 1...1000
-    static let maxGuests = 1...100_000
+package enum EventRules {
+    package static let maxNameLength = 80
+    package static let maxDescriptionLength = 2000
+    package static let defaultDurationHours = 8 * 24
+    package static let durationHours = 1...(30 * 24)
+    package static let defaultShotsPerGuest = 27
+    package static let shotsPerGuest = 1...1000
+    package static let maxGuests = 1...100_000
     /// Six characters at least: with guesses limited per event, that keeps a password from falling in an evening.
-    static let passwordLength = 6...128
+    package static let passwordLength = 6...128
     /// A start a little in the past is "now" (clocks of phones and servers differ).
-    static let clockSkew: TimeInterval = 5 * 60
+    package static let clockSkew: TimeInterval = 5 * 60
     /// Events are planned at most this far ahead.
-    static let maxLeadTime: TimeInterval = 2 * 365 * 86_400
+    package static let maxLeadTime: TimeInterval = 2 * 365 * 86_400
 
     /// Settings that may still change after the first photo: name, description, end time, downloads.
-    static let editableAfterFirstPhoto: Set<String> = [
+    package static let editableAfterFirstPhoto: Set<String> = [
         "name", "description", "durationHours", "endsAt", "allowGuestDownloads", "requireApproval", "allowVideos",
     ]
 
     /// A new event's settings before the organizer's input: starting now, the default length and shots.
-    static func newEvent(by organizerID: String, now: Date) -> Event {
+    package static func newEvent(by organizerID: String, now: Date) -> Event {
         Event(
             id: newID(), organizerID: organizerID, code: EventCode.random(), joinKey: Event.newJoinKey(), name: "", description: "",
             startsAt: now, endsAt: now + TimeInterval(defaultDurationHours) * 3600,
@@ -34,7 +36,7 @@ enum EventRules {
 
     /// Applies `input` to `event` (a new event's defaults on create), validating every field.
     /// Returns the new settings and the plain password to hash, if one was set (`.some(nil)`: removed).
-    static func apply(
+    package static func apply(
         _ input: EventSettingsInput, to original: Event, isNew: Bool, now: Date
     ) throws -> (event: Event, newPassword: String??) {
         if original.hasPhotos { try checkLockedFields(input, of: original) }
@@ -207,7 +209,7 @@ enum EventRules {
         }
     }
 
-    static func name(_ raw: String) throws -> String {
+    package static func name(_ raw: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw Problem.invalidField("name", "Please give the event a name.") }
         guard name.count <= maxNameLength else {
@@ -220,7 +222,7 @@ enum EventRules {
     }
 
     /// An RFC 3339 time, to the millisecond.
-    static func time(_ raw: String, field: String) throws -> Date {
+    package static func time(_ raw: String, field: String) throws -> Date {
         guard let date = Date(rfc3339: raw) else {
             throw Problem.invalidField(field, "The time in “\(field)” must be an RFC 3339 date and time, like 2026-06-20T18:00:00Z.")
         }
@@ -229,7 +231,7 @@ enum EventRules {
 }
 
 extension EventSettingsInput {
-    func isPresent(_ field: String) -> Bool {
+    package func isPresent(_ field: String) -> Bool {
         switch field {
         case "name": name.isPresent
         case "description": description.isPresent
@@ -250,7 +252,7 @@ extension EventSettingsInput {
     }
 
     /// Whether a locked field's value differs from the event's current one.
-    func changes(_ field: String, of event: Event) throws -> Bool {
+    package func changes(_ field: String, of event: Event) throws -> Bool {
         switch field {
         case "startsAt":
             if case .value(let raw) = startsAt { return try EventRules.time(raw, field: field) != event.startsAt }

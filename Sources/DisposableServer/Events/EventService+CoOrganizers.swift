@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// ORG-5: an event organized by several people. Its owner invites with a one-time link; whoever opens it signed in
@@ -6,17 +8,17 @@ import Foundation
 /// until the owner removes them or they leave. Deleting the event, inviting and removing stay the owner's; the
 /// event's storage and quota stay theirs too.
 extension EventService {
-    static let coOrganizerInvitationLifetime: TimeInterval = 7 * 86_400
+    package static let coOrganizerInvitationLifetime: TimeInterval = 7 * 86_400
     /// A wedding has two organizers, a club a handful: ten is more than either needs.
-    static let maxCoOrganizers = 10
-    static let maxOpenInvitations = 20
+    package static let maxCoOrganizers = 10
+    package static let maxOpenInvitations = 20
 
-    static let invitationUnknown = Problem(
+    package static let invitationUnknown = Problem(
         .notFound, "invitation-unknown", title: "Invitation not valid",
         detail: "This invitation link was already used, has expired, or never existed. Ask the organizer for a new one.")
 
     /// A new invitation link; the token is shown once and kept as its hash.
-    func inviteCoOrganizer(eventID: String, by identity: Identity?) async throws -> CoOrganizerInvitation {
+    package func inviteCoOrganizer(eventID: String, by identity: Identity?) async throws -> CoOrganizerInvitation {
         let event = try await ownedEvent(eventID, for: identity)
         let token = SecretToken.generate()
         let now = clock.now
@@ -33,7 +35,7 @@ extension EventService {
     }
 
     /// The event an invitation is for, without using it: nil when it is unknown, used, expired, or its event is gone.
-    func coOrganizerInvitation(token: String) async throws -> Event? {
+    package func coOrganizerInvitation(token: String) async throws -> Event? {
         guard let eventID = try await coOrganizers.invitationEventID(tokenHash: SecretToken.hash(token), now: clock.now),
             let event = try await find(id: eventID), isKept(event)
         else { return nil }
@@ -41,12 +43,12 @@ extension EventService {
     }
 
     /// The name of the event's owner, as an invitation's page shows it.
-    func ownerName(of event: Event) async throws -> String? {
+    package func ownerName(of event: Event) async throws -> String? {
         try await coOrganizers.owner(eventID: event.id)?.name
     }
 
     /// Uses the invitation up: the signed-in account organizes its event from now on.
-    func acceptCoOrganizerInvitation(token: String, by identity: Identity?) async throws -> Event {
+    package func acceptCoOrganizerInvitation(token: String, by identity: Identity?) async throws -> Event {
         guard let identity else { throw Problem.unauthorized }
         guard case .user(let user, _) = identity else {
             throw Problem(
@@ -69,7 +71,7 @@ extension EventService {
     }
 
     /// Who organizes the event: its owner, then its co-organizers. Its organizers may ask.
-    func organizers(eventID: String, for identity: Identity?) async throws -> CoOrganizerList {
+    package func organizers(eventID: String, for identity: Identity?) async throws -> CoOrganizerList {
         let event = try await organizedEvent(eventID, for: identity)
         guard let owner = try await coOrganizers.owner(eventID: event.id) else { throw Self.notFound }
         return CoOrganizerList(
@@ -79,7 +81,7 @@ extension EventService {
 
     /// The owner removes a co-organizer, or a co-organizer leaves. Their live views of the event end at their next
     /// check; what they shot stays in the event.
-    func removeCoOrganizer(eventID: String, userID: String, by identity: Identity?) async throws {
+    package func removeCoOrganizer(eventID: String, userID: String, by identity: Identity?) async throws {
         let event = try await organizedEvent(eventID, for: identity)
         let leaving = if case .user(let user, _) = identity { user.id == userID } else { false }
         guard isOwner(of: event, identity) || leaving else { throw Self.ownerOnly }

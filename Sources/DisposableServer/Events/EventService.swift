@@ -1,21 +1,23 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Events (EV-1..4): who may see one, creating, editing, ending and deleting. Controllers and pages only
 /// parse, ask here, and render.
-struct EventService: Sendable {
+package struct EventService: Sendable {
     private let events: EventRepository
     private let guests: GuestRepository
-    let coOrganizers: CoOrganizerRepository
-    let passwords: PasswordHasher
-    let clock: any AppClock
-    let links: InstanceLinks
+    package let coOrganizers: CoOrganizerRepository
+    package let passwords: PasswordHasher
+    package let clock: any AppClock
+    package let links: InstanceLinks
     /// How a read (the gallery list) finds an event row: may be from memory for a second (`RememberedEvents`).
-    let readEvent: @Sendable (String) async throws -> Event?
-    let changes: ChangeHub
-    let deletion: EventDeletion
+    package let readEvent: @Sendable (String) async throws -> Event?
+    package let changes: ChangeHub
+    package let deletion: EventDeletion
 
-    init(
+    package init(
         events: EventRepository, guests: GuestRepository, coOrganizers: CoOrganizerRepository, passwords: PasswordHasher, clock: any AppClock,
         links: InstanceLinks,
         readEvent: @escaping @Sendable (String) async throws -> Event?, changes: ChangeHub, deletion: EventDeletion
@@ -31,11 +33,11 @@ struct EventService: Sendable {
         self.deletion = deletion
     }
 
-    static let notFound = Problem.notFound("There is no event with this id, or you have not joined it.")
-    static let organizerOnly = Problem(
+    package static let notFound = Problem.notFound("There is no event with this id, or you have not joined it.")
+    package static let organizerOnly = Problem(
         .forbidden, "organizer-only", title: "Organizer only",
         detail: "Only the organizer of this event can do this.")
-    static let ownerOnly = Problem(
+    package static let ownerOnly = Problem(
         .forbidden, "owner-only", title: "Owner only",
         detail: "Only the event's owner can do this; its co-organizers cannot.")
 
@@ -44,7 +46,7 @@ struct EventService: Sendable {
     /// The event and the caller's role in it. Its organizers (owner and co-organizers) and its guests see it; everyone else gets 404, so
     /// that ids of other people's events cannot even be confirmed; anonymous callers get 401. A read
     /// (`forRead`) may get the row as it was up to a second ago, unless something changed since.
-    func event(_ id: String, for identity: Identity?, forRead: Bool = false) async throws -> (Event, EventRole) {
+    package func event(_ id: String, for identity: Identity?, forRead: Bool = false) async throws -> (Event, EventRole) {
         guard let identity else { throw Problem.unauthorized }
         let found = forRead ? try await readEvent(id) : try await events.find(id: id)
         guard let event = found, isKept(event) else { throw Self.notFound }
@@ -59,7 +61,7 @@ struct EventService: Sendable {
     }
 
     /// The event if the caller organizes it (owner or co-organizer); 403 for its guests.
-    func organizedEvent(_ id: String, for identity: Identity?) async throws -> Event {
+    package func organizedEvent(_ id: String, for identity: Identity?) async throws -> Event {
         let (event, role) = try await event(id, for: identity)
         try EventAccess(role).requireOrganizer(Self.organizerOnly)
         return event
@@ -67,26 +69,26 @@ struct EventService: Sendable {
 
     /// The event if the caller owns it; 403 for its co-organizers and guests. Deleting it and choosing who
     /// organizes it are the owner's alone (its storage is theirs).
-    func ownedEvent(_ id: String, for identity: Identity?) async throws -> Event {
+    package func ownedEvent(_ id: String, for identity: Identity?) async throws -> Event {
         let event = try await organizedEvent(id, for: identity)
         guard isOwner(of: event, identity) else { throw Self.ownerOnly }
         return event
     }
 
     /// Whether `identity` is the account that owns `event`.
-    func isOwner(of event: Event, _ identity: Identity?) -> Bool {
+    package func isOwner(of event: Event, _ identity: Identity?) -> Bool {
         if case .user(let user, _) = identity { return user.id == event.organizerID }
         return false
     }
 
     /// Whether the account organizes the event: owns it or was made a co-organizer.
-    func organizes(_ event: Event, userID: String) async throws -> Bool {
+    package func organizes(_ event: Event, userID: String) async throws -> Bool {
         if event.organizerID == userID { return true }
         return try await coOrganizers.contains(eventID: event.id, userID: userID)
     }
 
     /// The id a caller's photos are recorded under in this event (guest id, or the organizer's user id).
-    func viewerID(in event: Event, role: EventRole, identity: Identity) async throws -> String {
+    package func viewerID(in event: Event, role: EventRole, identity: Identity) async throws -> String {
         switch identity {
         case .guest(let guest, _): return guest.id
         case .user(let user, _):
@@ -97,27 +99,27 @@ struct EventService: Sendable {
 
     /// The event with this id as stored now, kept or not, without asking who may see it: for callers that already
     /// hold a grant to it (a guest's own event, a live stream re-reading its event).
-    func find(id: String) async throws -> Event? {
+    package func find(id: String) async throws -> Event? {
         try await events.find(id: id)
     }
 
     /// The event a wall key opens, kept or not.
-    func find(wallKey: String) async throws -> Event? {
+    package func find(wallKey: String) async throws -> Event? {
         try await events.find(wallKey: wallKey)
     }
 
     /// Sets or clears an event's wall key; with `replacing` false, only when it has none yet.
-    func setWallKey(eventID: String, _ key: String?, replacing: Bool) async throws {
+    package func setWallKey(eventID: String, _ key: String?, replacing: Bool) async throws {
         try await events.setWallKey(eventID: eventID, key, replacing: replacing)
     }
 
     /// The event a code names, while it is kept (after `deletesAt` the code is unknown).
-    func event(code: EventCode) async throws -> Event? {
+    package func event(code: EventCode) async throws -> Event? {
         try await events.find(code: code).flatMap { isKept($0) ? $0 : nil }
     }
 
     /// The events an identity organizes or joined (EV-4), with its role in each.
-    func list(for identity: Identity) async throws -> [(Event, EventRole)] {
+    package func list(for identity: Identity) async throws -> [(Event, EventRole)] {
         switch identity {
         case .user(let user, _):
             return try await list(for: user)
@@ -127,7 +129,7 @@ struct EventService: Sendable {
     }
 
     /// The events an account organizes (owns or co-organizes) or joined as a guest, newest first.
-    func list(for user: User) async throws -> [(Event, EventRole)] {
+    package func list(for user: User) async throws -> [(Event, EventRole)] {
         let coOrganized = try await coOrganizers.eventIDs(userID: user.id)
         return try await events.list(forUser: user.id).filter(isKept).map {
             ($0, $0.organizerID == user.id || coOrganized.contains($0.id) ? .organizer : .guest)
@@ -135,29 +137,29 @@ struct EventService: Sendable {
     }
 
     /// Counts a download of the event for its organizers' numbers: a ZIP, or one original saved.
-    func countDownload(eventID: String, _ kind: EventRepository.Download) async throws {
+    package func countDownload(eventID: String, _ kind: EventRepository.Download) async throws {
         try await events.countDownload(eventID: eventID, kind)
     }
 
     /// How often the event was downloaded: ZIPs, originals.
-    func downloads(of event: Event) async throws -> (zips: Int, originals: Int) {
+    package func downloads(of event: Event) async throws -> (zips: Int, originals: Int) {
         try await events.downloads(eventID: event.id)
     }
 
     /// Expired events are deleted by the sweeper; until then they are already invisible.
-    func isKept(_ event: Event) -> Bool {
+    package func isKept(_ event: Event) -> Bool {
         clock.now < event.deletesAt(retention: links.retention)
     }
 
     /// The event as the API shows it to `identity` in `role`, now.
-    func json(_ event: Event, role: EventRole, for identity: Identity?) -> EventJSON {
+    package func json(_ event: Event, role: EventRole, for identity: Identity?) -> EventJSON {
         EventJSON(event, role: role, owner: isOwner(of: event, identity), now: clock.now, links: links)
     }
 
     // MARK: Changing events
 
     /// Validates the settings against the defaults and stores the new event.
-    func create(_ input: EventSettingsInput, by user: User) async throws -> Event {
+    package func create(_ input: EventSettingsInput, by user: User) async throws -> Event {
         let now = clock.now
         var (settings, password) = try EventRules.apply(input, to: EventRules.newEvent(by: user.id, now: now), isNew: true, now: now)
         if case .some(.some(let password)) = password { settings.passwordHash = try await passwords.hash(password) }
@@ -166,7 +168,7 @@ struct EventService: Sendable {
     }
 
     /// Applies an edit under the EV-2 rules and announces it.
-    func update(_ original: Event, with input: EventSettingsInput) async throws -> Event {
+    package func update(_ original: Event, with input: EventSettingsInput) async throws -> Event {
         let now = clock.now
         var (event, password) = try EventRules.apply(input, to: original, isNew: false, now: now)
         switch password {
@@ -183,14 +185,14 @@ struct EventService: Sendable {
     }
 
     /// Ends a live or scheduled event now (an event that already ended keeps its end time).
-    func end(_ event: Event) async throws -> Event {
+    package func end(_ event: Event) async throws -> Event {
         try await events.end(id: event.id, now: clock.now)
         await changes.refresh(event.id)
         return try await events.find(id: event.id) ?? event
     }
 
     /// Deletes the event and everything in it, at the organizer's request.
-    func delete(_ event: Event) async throws {
+    package func delete(_ event: Event) async throws {
         try await deletion.delete(eventID: event.id, reason: .organizer)
     }
 }

@@ -1,5 +1,7 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 
 extension EventSettingsInput: JSONBody {
-    static let fields = Set(CodingKeys.allCases.map(\.rawValue))
+    package static let fields = Set(CodingKeys.allCases.map(\.rawValue))
 }

@@ -1,12 +1,14 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// Create, read, edit, list, end and delete events (EV-1..4), and their QR codes (QR-1).
-struct EventsController {
-    let events: EventService
+package struct EventsController {
+    package let events: EventService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/api/v1/events", use: create)
         router.get("/api/v1/events", use: list)
         router.get("/api/v1/events/:id", use: get)
@@ -17,7 +19,7 @@ struct EventsController {
         router.get("/api/v1/events/:id/qr.svg", use: qrSVG)
     }
 
-    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let event = try await events.create(try await request.decodeJSON(EventSettingsInput.self), by: user)
         var response = try jsonResponse(events.json(event, role: .organizer, for: context.identity), status: .created)
@@ -25,40 +27,40 @@ struct EventsController {
         return response
     }
 
-    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let listed = try await events.list(for: try context.requireIdentity())
         return try jsonResponse(EventList(items: listed.map { events.json($0.0, role: $0.1, for: context.identity) }))
     }
 
-    @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func get(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (event, role) = try await events.event(try context.parameters.require("id"), for: context.identity)
         return try jsonResponse(events.json(event, role: role, for: context.identity))
     }
 
-    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         let original = try await events.organizedEvent(try context.parameters.require("id"), for: context.identity)
         let saved = try await events.update(original, with: try await request.decodeJSON(EventSettingsInput.self))
         return try jsonResponse(events.json(saved, role: .organizer, for: context.identity))
     }
 
-    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await events.delete(try await events.ownedEvent(try context.parameters.require("id"), for: context.identity))
         return Response(status: .noContent)
     }
 
-    @Sendable func end(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func end(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await events.organizedEvent(try context.parameters.require("id"), for: context.identity)
         return try jsonResponse(events.json(try await events.end(event), role: .organizer, for: context.identity))
     }
 
-    @Sendable func qrPNG(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func qrPNG(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await events.organizedEvent(try context.parameters.require("id"), for: context.identity)
         let size = try qrSize(request)
         let code = try QRCode(events.links.join(event))
         return qrResponse(code.png(size: size), contentType: "image/png", event: event, ext: "png")
     }
 
-    @Sendable func qrSVG(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func qrSVG(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await events.organizedEvent(try context.parameters.require("id"), for: context.identity)
         let size = try qrSize(request)
         let code = try QRCode(events.links.join(event))

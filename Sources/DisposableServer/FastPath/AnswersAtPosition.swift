@@ -1,10 +1,12 @@
+import DisposableCore
+import DisposablePlatform
 import NIOConcurrencyHelpers
 
 /// Answers that hold while an event's change feed stands still (PERF-2): each kept with the feed position it was
 /// read at, and given to any request that read its event at that position or before — what was read later is
 /// only newer. Concurrent misses of a key share one lookup: in a busy night the position moves many times a
 /// second, and the 250 phones a second asking each time would otherwise all go to the database at once.
-final class AnswersAtPosition<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class AnswersAtPosition<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private enum Slot {
         case known(Value, at: Int64)
         case loading(Task<Value, any Error>, at: Int64, lookup: UInt64)
@@ -23,15 +25,15 @@ final class AnswersAtPosition<Key: Hashable & Sendable, Value: Sendable>: Sendab
 
     private let state = NIOLockedValueBox(State())
     /// Keys (event, audience, order, page…) kept at most; past it everything is dropped and read again.
-    let entryLimit: Int
+    package let entryLimit: Int
 
-    init(entryLimit: Int = 256) {
+    package init(entryLimit: Int = 256) {
         self.entryLimit = entryLimit
     }
 
     /// The answer for `key` read at `position` or later: from memory, from the lookup under way, or from `lookUp`
     /// (which must read it after the event row that gave `position`).
-    func answer(_ key: Key, at position: Int64, lookUp: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    package func answer(_ key: Key, at position: Int64, lookUp: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let step = state.withLockedValue { state -> Step in
             switch state.slots[key] {
             case .known(let value, let at) where at >= position: return .known(value)

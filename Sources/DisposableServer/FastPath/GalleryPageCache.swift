@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -9,44 +11,44 @@ import NIOCore
 /// page while the event is at N — on every instance, since the position comes from the shared database.
 /// Only the general gallery is kept ("My shots" shows approval, which can change without a feed entry).
 /// Bounded in bytes; the oldest entry goes first.
-final class GalleryPageCache: Sendable {
+package final class GalleryPageCache: Sendable {
     /// Everything one viewer's page depends on besides the event's position (which also fixes its reveal time and
     /// its count of developing photos).
-    struct Key: Hashable, Sendable {
-        let page: PageKey
+    package struct Key: Hashable, Sendable {
+        package let page: PageKey
         /// Decides `mine`, and for guests which unapproved photos they see (their own).
-        let viewerID: String?
+        package let viewerID: String?
     }
 
     /// A page as everyone of an audience sees it who shot none of it and likes none of it: the body most phones
     /// get, and its rows, to write the page again for a viewer who did. Read once per position of the feed.
-    struct SharedPage: Sendable {
-        let rows: [Photo]
-        let next: GalleryCursor?
-        let changeSeq: Int64
-        let body: ByteBuffer
+    package struct SharedPage: Sendable {
+        package let rows: [Photo]
+        package let next: GalleryCursor?
+        package let changeSeq: Int64
+        package let body: ByteBuffer
     }
 
     /// What every viewer's page of an audience depends on besides the event's position.
-    struct PageKey: Hashable, Sendable {
-        let eventID: String
+    package struct PageKey: Hashable, Sendable {
+        package let eventID: String
         /// Organizers see every photo; guests those shown to everyone.
-        let organizers: Bool
-        let order: GalleryOrder
-        let cursor: String?
-        let limit: Int
+        package let organizers: Bool
+        package let order: GalleryOrder
+        package let cursor: String?
+        package let limit: Int
         /// Signed links change every 12 hours.
-        let linksUntil: Int64?
+        package let linksUntil: Int64?
         /// The page says whether the gallery is open, which the clock decides.
-        let revealed: Bool
+        package let revealed: Bool
         /// Shooters' pictures change without a feed entry.
-        let pictures: [String: String]
+        package let pictures: [String: String]
     }
 
-    let shared = AnswersAtPosition<PageKey, SharedPage>(entryLimit: 128)
+    package let shared = AnswersAtPosition<PageKey, SharedPage>(entryLimit: 128)
     /// Per event, the guests who have a ready photo awaiting approval: they see it in the gallery, nobody else does,
     /// so their pages are their own.
-    let awaitingApproval = AnswersAtPosition<String, Set<String>>(entryLimit: 4096)
+    package let awaitingApproval = AnswersAtPosition<String, Set<String>>(entryLimit: 4096)
 
     private struct Entry {
         let changeSeq: Int64
@@ -62,20 +64,20 @@ final class GalleryPageCache: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
-    let byteLimit: Int
+    package let byteLimit: Int
 
-    init(byteLimit: Int = 8 << 20) {
+    package init(byteLimit: Int = 8 << 20) {
         self.byteLimit = byteLimit
     }
 
-    func page(_ key: Key, at changeSeq: Int64) -> ByteBuffer? {
+    package func page(_ key: Key, at changeSeq: Int64) -> ByteBuffer? {
         state.withLockedValue { state in
             guard let entry = state.entries[key], entry.changeSeq == changeSeq else { return nil }
             return entry.page
         }
     }
 
-    func store(_ page: ByteBuffer, for key: Key, at changeSeq: Int64) {
+    package func store(_ page: ByteBuffer, for key: Key, at changeSeq: Int64) {
         guard page.readableBytes <= byteLimit / 8 else { return }
         state.withLockedValue { state in
             if let old = state.entries.updateValue(Entry(changeSeq: changeSeq, page: page), forKey: key) {
@@ -93,14 +95,14 @@ final class GalleryPageCache: Sendable {
         }
     }
 
-    func developingCount(eventID: String, at changeSeq: Int64) -> Int? {
+    package func developingCount(eventID: String, at changeSeq: Int64) -> Int? {
         state.withLockedValue { state in
             guard let known = state.developing[eventID], known.changeSeq == changeSeq else { return nil }
             return known.count
         }
     }
 
-    func storeDevelopingCount(_ count: Int, eventID: String, at changeSeq: Int64) {
+    package func storeDevelopingCount(_ count: Int, eventID: String, at changeSeq: Int64) {
         state.withLockedValue { state in
             // Events seen once and never again must not pile up.
             if state.developing.count > 4096 { state.developing.removeAll() }

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import HTTPTypes
 import NIOCore
@@ -8,21 +10,21 @@ import NIOCore
 /// `MediaController`, which reads the file and puts it in memory. Both write the same headers.
 ///
 /// One per connection (it keeps the `Date` header of the current second).
-final class MediaShortcut: ShortcutAnswers {
+package final class MediaShortcut: ShortcutAnswers {
     private let signer: MediaSigner
     private let blobs: CachingBlobStore
     private let clock: any AppClock
     private let requestLog: RequestLog
     private var date = (second: Int64(0), text: "")
 
-    init(signer: MediaSigner, blobs: CachingBlobStore, clock: any AppClock, requestLog: RequestLog) {
+    package init(signer: MediaSigner, blobs: CachingBlobStore, clock: any AppClock, requestLog: RequestLog) {
         self.signer = signer
         self.blobs = blobs
         self.clock = clock
         self.requestLog = requestLog
     }
 
-    func answer(_ head: RequestHead, allocator: ByteBufferAllocator) -> (head: ByteBuffer, body: ByteBuffer?)? {
+    package func answer(_ head: RequestHead, allocator: ByteBufferAllocator) -> (head: ByteBuffer, body: ByteBuffer?)? {
         // A request that closes the connection is left to the router, which closes it after the answer.
         guard head.isGet, head.isHTTP11, head.hasHost, !head.unusualConnection, let link = SignedMediaRequest(target: head.target),
             MediaController.isID(link.eventID), MediaController.isID(link.photoID)

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -13,21 +15,21 @@ import NIOCore
 /// forgets its event's row, and an event deleted here everything. So a sign-out, a guest leaving or a shot taken is
 /// seen by the next request here, and on other instances when the notification arrives; identities are kept longer
 /// than the rest, since only writes change them.
-final class RecentReads: Sendable {
-    let identities: RecentAnswers<Identity>
-    let events: RecentAnswers<Event>
-    let pictures: RecentAnswers<[String: String]>
+package final class RecentReads: Sendable {
+    package let identities: RecentAnswers<Identity>
+    package let events: RecentAnswers<Event>
+    package let pictures: RecentAnswers<[String: String]>
     /// How many times everything was forgotten: a write that may have ended a grant happened (`writesThatMayRevoke`).
     private let forgottenAll = NIOLockedValueBox<UInt64>(0)
 
     /// `identityLifetime` is longer: identities change only by writes, which every instance hears of at once.
-    init(lifetime: TimeAmount = .seconds(1), identityLifetime: TimeAmount = .seconds(10)) {
+    package init(lifetime: TimeAmount = .seconds(1), identityLifetime: TimeAmount = .seconds(10)) {
         identities = RecentAnswers(lifetime: identityLifetime)
         events = RecentAnswers(lifetime: lifetime)
         pictures = RecentAnswers(lifetime: lifetime)
     }
 
-    func forgetAll() {
+    package func forgetAll() {
         forgottenAll.withLockedValue { $0 &+= 1 }
         identities.forgetAll()
         events.forgetAll()
@@ -38,11 +40,11 @@ final class RecentReads: Sendable {
     /// or removed, a wall link turned off, an event deleted): uploads do not. A live stream rechecks its grant when it
     /// moved (`EventStream`); 300 streams each asking the database every few seconds otherwise cost more queries
     /// than a busy night's gallery pages.
-    var writesThatMayRevoke: UInt64 { forgottenAll.withLockedValue { $0 } }
+    package var writesThatMayRevoke: UInt64 { forgottenAll.withLockedValue { $0 } }
 
     /// After an upload by the holder of `token` (nil: none was sent). Its event's row moves along when the photo is
     /// recorded (`heard`).
-    func forgetAfterUpload(token: String?) {
+    package func forgetAfterUpload(token: String?) {
         if let token { identities.forget(token) }
     }
 
@@ -52,7 +54,7 @@ final class RecentReads: Sendable {
     /// it stays, and any other is forgotten, since something else (a setting perhaps) happened in between. Reading
     /// the row again after each of a night's photos was most of the gallery's queries, and a round trip its pages
     /// waited for.
-    func heard(_ news: EventNews, of id: String) {
+    package func heard(_ news: EventNews, of id: String) {
         switch news {
         case .changed:
             events.forget(id)
@@ -74,7 +76,7 @@ final class RecentReads: Sendable {
 /// expires under load, the 64 requests waiting for it would otherwise all go to the database at once (that
 /// was most of PERF-2's p99). A lookup that overlapped the forgetting of its key is not kept, and is not joined
 /// by a request that came after the forgetting, so a write is never followed by an answer read before it.
-final class RecentAnswers<Value: Sendable>: Sendable {
+package final class RecentAnswers<Value: Sendable>: Sendable {
     private enum Slot {
         case known(Value, expires: NIODeadline)
         case loading(Task<Value?, any Error>, lookup: UInt64)
@@ -94,17 +96,17 @@ final class RecentAnswers<Value: Sendable>: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
-    let lifetime: TimeAmount
-    let entryLimit: Int
+    package let lifetime: TimeAmount
+    package let entryLimit: Int
 
-    init(lifetime: TimeAmount = .seconds(1), entryLimit: Int = 10_000) {
+    package init(lifetime: TimeAmount = .seconds(1), entryLimit: Int = 10_000) {
         self.lifetime = lifetime
         self.entryLimit = entryLimit
     }
 
     /// The answer from memory, or from the lookup under way for `key`, or from `lookUp` (kept when it found
     /// something: unknown keys are asked again).
-    func answer(for key: String, lookUp: @escaping @Sendable () async throws -> Value?) async throws -> Value? {
+    package func answer(for key: String, lookUp: @escaping @Sendable () async throws -> Value?) async throws -> Value? {
         let step = state.withLockedValue { state -> Step in
             switch state.slots[key] {
             case .known(let value, let expires) where expires > .now(): return .known(value)
@@ -135,13 +137,13 @@ final class RecentAnswers<Value: Sendable>: Sendable {
         }
     }
 
-    func forget(_ key: String) {
+    package func forget(_ key: String) {
         state.withLockedValue { _ = $0.slots.removeValue(forKey: key) }
     }
 
     /// Changes the answer kept for `key` (nil: forgets it), keeping its expiry. A lookup under way is forgotten: it may
     /// have read before the change.
-    func amend(_ key: String, _ change: (Value) -> Value?) {
+    package func amend(_ key: String, _ change: (Value) -> Value?) {
         state.withLockedValue { state in
             switch state.slots[key] {
             case .known(let value, let expires):
@@ -154,7 +156,7 @@ final class RecentAnswers<Value: Sendable>: Sendable {
         }
     }
 
-    func forgetAll() {
+    package func forgetAll() {
         state.withLockedValue { $0.slots.removeAll(keepingCapacity: true) }
     }
 }

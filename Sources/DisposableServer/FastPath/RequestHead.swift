@@ -2,22 +2,25 @@
 /// request boundaries as the HTTP decoder behind it. Anything a strict reader would not accept, or that
 /// frames a body other than by `Content-Length` (chunked, upgrades, CONNECT), gives nil, and the connection
 /// is then left entirely to the decoder.
-struct RequestHead {
-    let isGet: Bool
-    let isHTTP11: Bool
+import DisposableCore
+import DisposablePlatform
+
+package struct RequestHead {
+    package let isGet: Bool
+    package let isHTTP11: Bool
     /// Requests without one are handed on, for the router to refuse.
-    let hasHost: Bool
+    package let hasHost: Bool
     /// The request target as sent (`/path?query`).
-    let target: String
+    package let target: String
     /// Body bytes that follow the head.
-    let contentLength: Int
+    package let contentLength: Int
     /// A `Connection` header other than `keep-alive` was sent (close, or a hop-by-hop list).
-    let unusualConnection: Bool
-    let ifNoneMatch: String?
+    package let unusualConnection: Bool
+    package let ifNoneMatch: String?
 
     /// Where the head ends (just after its blank line) in `bytes`, if it is complete. Only a CRLFCRLF starting
     /// at `start` or later is looked for (what came before was searched already).
-    static func end(in bytes: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+    package static func end(in bytes: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
         var index = start + 3
         while index < bytes.count {
             if bytes[index] == lf, bytes[index - 1] == cr, bytes[index - 2] == lf, bytes[index - 3] == cr { return index + 1 }
@@ -27,7 +30,7 @@ struct RequestHead {
     }
 
     /// Reads `bytes`, a whole head ending in its blank line; nil when it is anything but plain.
-    static func parse(_ bytes: UnsafeRawBufferPointer) -> RequestHead? {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> RequestHead? {
         var lines = Lines(bytes: bytes)
         guard let requestLine = lines.next(), let firstSpace = requestLine.firstIndex(of: space),
             let lastSpace = requestLine.lastIndex(of: space), firstSpace < lastSpace

@@ -1,9 +1,11 @@
+import DisposableCore
+import DisposablePlatform
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
 
 /// What `RequestShortcut` may answer itself.
-protocol ShortcutAnswers {
+package protocol ShortcutAnswers {
     /// The response's head (status line and fields, blank line included) and body, or nil to hand the
     /// request on to the router.
     func answer(_ head: RequestHead, allocator: ByteBufferAllocator) -> (head: ByteBuffer, body: ByteBuffer?)?
@@ -18,14 +20,14 @@ protocol ShortcutAnswers {
 /// accept (chunked bodies, upgrades, anything not plainly HTTP/1.x) ends the shortcut for the connection:
 /// from then on every byte is handed on. Answers leave in the order requests came: while a request handed
 /// on has no complete response yet (`ResponseEnds` tells), later ones are handed on too.
-final class RequestShortcut: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-    typealias OutboundIn = IOData
-    typealias OutboundOut = IOData
+package final class RequestShortcut: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = ByteBuffer
+    package typealias OutboundIn = IOData
+    package typealias OutboundOut = IOData
 
     /// Longest head waited for; the decoder behind allows 80 KB, and answers what is longer.
-    static let headLimit = 64 * 1024
+    package static let headLimit = 64 * 1024
 
     private enum Mode {
         /// At a request boundary: the next bytes are a head.
@@ -45,11 +47,11 @@ final class RequestShortcut: ChannelDuplexHandler, RemovableChannelHandler {
     /// Bytes were handed on since the last read completed (otherwise those behind have nothing to complete).
     private var handedOnSinceComplete = false
 
-    init(answers: any ShortcutAnswers) {
+    package init(answers: any ShortcutAnswers) {
         self.answers = answers
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var input = unwrapInboundIn(data)
         var searched = 0
         if var partial = partial.take() {
@@ -101,24 +103,24 @@ final class RequestShortcut: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
+    package func channelReadComplete(context: ChannelHandlerContext) {
         guard handedOnSinceComplete else { return }
         handedOnSinceComplete = false
         context.fireChannelReadComplete()
     }
 
-    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+    package func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
         guard event is ResponseEnded else { return context.triggerUserOutboundEvent(event, promise: promise) }
         unanswered = max(0, unanswered - 1)
         promise?.succeed()
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case .inputClosed? = event as? ChannelEvent { handOnPartial(context: context) }
         context.fireUserInboundEventTriggered(event)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         handOnPartial(context: context)
         context.fireChannelInactive()
     }
@@ -136,14 +138,14 @@ final class RequestShortcut: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Sent by `ResponseEnds` when a response the router wrote is complete.
-    struct ResponseEnded {}
+    package struct ResponseEnded {}
 
     /// Sits behind the HTTP codec and tells `RequestShortcut` when a response ends.
-    final class ResponseEnds: ChannelOutboundHandler, RemovableChannelHandler {
-        typealias OutboundIn = HTTPResponsePart
-        typealias OutboundOut = HTTPResponsePart
+    package final class ResponseEnds: ChannelOutboundHandler, RemovableChannelHandler {
+        package typealias OutboundIn = HTTPResponsePart
+        package typealias OutboundOut = HTTPResponsePart
 
-        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
             let ended = if case .end = unwrapOutboundIn(data) { true } else { false }
             context.write(data, promise: promise)
             if ended { context.triggerUserOutboundEvent(ResponseEnded(), promise: nil) }

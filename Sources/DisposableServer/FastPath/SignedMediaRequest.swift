@@ -1,16 +1,18 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// `/api/v1/media/<event>/<photo>/<file>?until=<seconds>&sig=<hex>`, exactly as `MediaLinks` writes it
 /// (any other spelling is left to the router). Read byte by byte: splitting the `String` by characters was a
 /// sixth of the shortcut's time.
-struct SignedMediaRequest {
-    let eventID: String
-    let photoID: String
-    let file: MediaLinks.File
-    let until: Int64
-    let signature: String
+package struct SignedMediaRequest {
+    package let eventID: String
+    package let photoID: String
+    package let file: MediaLinks.File
+    package let until: Int64
+    package let signature: String
 
-    init?(target: String) {
+    package init?(target: String) {
         var target = target
         guard let parsed = target.withUTF8({ Self.parse($0) }) else { return nil }
         self = parsed

@@ -1,24 +1,26 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// Friends: `GET`/`POST /api/v1/friends`, `POST /api/v1/friends/{id}/accept`, `DELETE /api/v1/friends/{id}` (decline,
 /// take back or remove). Accounts only.
-struct FriendController {
-    let friends: FriendService
+package struct FriendController {
+    package let friends: FriendService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/friends", use: list)
         router.post("/api/v1/friends", use: request)
         router.post("/api/v1/friends/:id/accept", use: accept)
         router.delete("/api/v1/friends/:id", use: remove)
     }
 
-    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await friends.list(for: try context.requireUser()))
     }
 
-    @Sendable func request(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func request(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let input = try await request.decodeJSON(FriendRequest.self)
         let result = try await friends.request(input, from: user)
@@ -26,16 +28,16 @@ struct FriendController {
         return try jsonResponse(result, status: status)
     }
 
-    @Sendable func accept(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func accept(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await friends.accept(try context.parameters.require("id"), for: try context.requireUser()))
     }
 
-    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await friends.remove(try context.parameters.require("id"), for: try context.requireUser())
         return Response(status: .noContent)
     }
 }
 
 extension FriendRequest: JSONBody {
-    static let fields: Set<String> = ["username", "email"]
+    package static let fields: Set<String> = ["username", "email"]
 }

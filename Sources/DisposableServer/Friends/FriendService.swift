@@ -1,17 +1,19 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Friends (the capsule seed's stories 10–14, 46): ask an account by its username or e-mail address, accept or
 /// decline, take back, remove. One row per pair whoever asked; each side is told (friend-request, friend-accepted).
 /// A friend sees my name, username and picture, never my e-mail address.
-struct FriendService: Sendable {
-    let rows: FriendshipRepository
-    let limiter: RateLimiter
-    let bell: StreamWaker
-    let clock: any AppClock
+package struct FriendService: Sendable {
+    package let rows: FriendshipRepository
+    package let limiter: RateLimiter
+    package let bell: StreamWaker
+    package let clock: any AppClock
 
     /// My friends, the requests waiting for my answer and mine waiting for theirs; by name.
-    func list(for user: User) async throws -> FriendList {
+    package func list(for user: User) async throws -> FriendList {
         let rows = try await rows.all(of: user.id)
         let byName = { (a: FriendJSON, b: FriendJSON) in (a.name.lowercased(), a.id) < (b.name.lowercased(), b.id) }
         return FriendList(
@@ -23,7 +25,7 @@ struct FriendService: Sendable {
     /// Asks the account with this username or e-mail address; if it had asked me already, we are friends now.
     /// By e-mail address the answer names nobody and is the same whether or not an account has it:
     /// a username is public, an address is not. Such a request is not in my outgoing list until it is accepted.
-    func request(_ input: FriendRequest, from user: User) async throws -> FriendRequestResult {
+    package func request(_ input: FriendRequest, from user: User) async throws -> FriendRequestResult {
         let target: FriendshipRepository.Target
         switch (input.username, input.email) {
         case (let username?, nil):
@@ -56,7 +58,7 @@ struct FriendService: Sendable {
     }
 
     /// Says yes to `otherID`'s request.
-    func accept(_ otherID: String, for user: User) async throws -> FriendJSON {
+    package func accept(_ otherID: String, for user: User) async throws -> FriendJSON {
         let accepted = try await rows.accept(otherID, for: user, now: clock.now)
         guard accepted, let friend = try await list(for: user).friends.first(where: { $0.id == otherID }) else {
             throw Problem.notFound("There is no friend request from this account.")
@@ -66,7 +68,7 @@ struct FriendService: Sendable {
     }
 
     /// Declines their request, takes mine back, or ends a friendship — whichever there is.
-    func remove(_ otherID: String, for user: User) async throws {
+    package func remove(_ otherID: String, for user: User) async throws {
         guard try await rows.remove(otherID, for: user.id) else { throw Problem.notFound("There is no friend or request with this account.") }
     }
 

@@ -1,20 +1,22 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The `friendships` table: one row per pair, whoever asked (`FriendService` holds the rules). Each side's notice is
 /// written in the same transaction as the row that causes it.
-struct FriendshipRepository: Sendable {
-    let database: Database
+package struct FriendshipRepository: Sendable {
+    package let database: Database
 
     /// Whom a request names.
-    enum Target: Sendable {
+    package enum Target: Sendable {
         case username(String)
         case email(String)
     }
 
     /// What a request found and did.
-    enum Requested: Sendable {
+    package enum Requested: Sendable {
         case noAccount
         case ownAccount
         /// A new request, or one already made (`again`).
@@ -24,7 +26,7 @@ struct FriendshipRepository: Sendable {
     }
 
     /// Every friendship and request of `userID`'s worth showing them: mine asked by e-mail only once accepted.
-    func all(of userID: String) async throws -> [(askedByMe: Bool, accepted: Int64?, friend: FriendJSON)] {
+    package func all(of userID: String) async throws -> [(askedByMe: Bool, accepted: Int64?, friend: FriendJSON)] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -45,7 +47,7 @@ struct FriendshipRepository: Sendable {
 
     /// `user` asks `target`, in one transaction: a new request (the other is told), or, if they had asked first,
     /// a friendship (they are told).
-    func request(_ target: Target, from user: User, now: Date) async throws -> Requested {
+    package func request(_ target: Target, from user: User, now: Date) async throws -> Requested {
         let condition: SQLQueryString =
             switch target {
             case .username(let name): "username = \(bind: name)"
@@ -83,7 +85,7 @@ struct FriendshipRepository: Sendable {
     }
 
     /// Accepts `otherID`'s pending request to `user`; false when there is none.
-    func accept(_ otherID: String, for user: User, now: Date) async throws -> Bool {
+    package func accept(_ otherID: String, for user: User, now: Date) async throws -> Bool {
         try await database.transaction { db -> Bool in
             let pending = try await db.raw(
                 """
@@ -98,7 +100,7 @@ struct FriendshipRepository: Sendable {
     }
 
     /// Removes the pair's row, whoever asked; false when there is none.
-    func remove(_ otherID: String, for userID: String) async throws -> Bool {
+    package func remove(_ otherID: String, for userID: String) async throws -> Bool {
         try await database.sql { db in
             try await db.raw(
                 """
@@ -112,7 +114,7 @@ struct FriendshipRepository: Sendable {
     }
 
     /// The names of the other side of every friendship or request of `userID` (the data export).
-    static func names(of userID: String, in db: any SQLDatabase) async throws -> [String] {
+    package static func names(of userID: String, in db: any SQLDatabase) async throws -> [String] {
         try await db.raw(
             """
             SELECT u.name FROM friendships f
@@ -123,7 +125,7 @@ struct FriendshipRepository: Sendable {
     }
 
     /// The ids of `userID`'s friends (column `friend`), as a query to run or to put inside another.
-    static func friendIDs(of userID: String) -> SQLQueryString {
+    package static func friendIDs(of userID: String) -> SQLQueryString {
         """
         SELECT CASE WHEN requester_id = \(bind: userID) THEN addressee_id ELSE requester_id END AS friend FROM friendships
         WHERE accepted_at IS NOT NULL AND (requester_id = \(bind: userID) OR addressee_id = \(bind: userID))
@@ -131,7 +133,7 @@ struct FriendshipRepository: Sendable {
     }
 
     /// Whether two accounts are friends (for what friends may see).
-    static func areFriends(_ a: String, _ b: String, in db: any SQLDatabase) async throws -> Bool {
+    package static func areFriends(_ a: String, _ b: String, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(
             """
             SELECT 1 AS one FROM friendships WHERE accepted_at IS NOT NULL
@@ -151,7 +153,7 @@ struct FriendshipRepository: Sendable {
     }
 
     /// A `users` row (id, name, username, avatar_version) as friends see it.
-    static func friend(from row: any SQLRow, since: Int64) throws -> FriendJSON {
+    package static func friend(from row: any SQLRow, since: Int64) throws -> FriendJSON {
         let id = try row.decode(column: "id", as: String.self)
         return FriendJSON(
             id: id, name: try row.decode(column: "name", as: String.self), username: try row.decode(column: "username", as: String?.self),

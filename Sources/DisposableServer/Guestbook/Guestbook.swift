@@ -1,21 +1,23 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// The guestbook's rules of thumb (SOC-1, SOC-2): how much text, how many free posts, how fast.
-enum Guestbook {
+package enum Guestbook {
     /// A guestbook message: a few sentences.
-    static let maxNote = 500
+    package static let maxNote = 500
     /// Notes and drawings that take no shot, per person and event: plenty for a guestbook, not a flood.
-    static let postsPerGuest = 200
+    package static let postsPerGuest = 200
 
-    static let postLimitReached = Problem(
+    package static let postLimitReached = Problem(
         .forbidden, "post-limit-reached", title: "The guestbook is full for you",
         detail: "You have posted \(postsPerGuest) notes or drawings in this event, the most one person can.")
 
     /// Words people write for others to read: trimmed, not empty, at most `max` characters, no control or
     /// invisible formatting characters (a right-to-left override would make "gpj.exe" read "exe.jpg"), line breaks
     /// only where `lines` allows them. Kept as typed otherwise, and escaped wherever shown.
-    static func text(_ raw: String, field: String, max: Int, lines: Bool, what: String) throws -> String {
+    package static func text(_ raw: String, field: String, max: Int, lines: Bool, what: String) throws -> String {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw Problem.invalidField(field, "Please write something: \(what) cannot be empty.") }
         guard text.count <= max else { throw Problem.invalidField(field, "\(what.capitalizedFirst) can be at most \(max) characters long.") }

@@ -1,12 +1,14 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// The guestbook's routes (SOC-1, SOC-2): notes, comments, likes.
-struct GuestbookController {
-    let guestbook: GuestbookService
+package struct GuestbookController {
+    package let guestbook: GuestbookService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/events/:id/notes", use: notes)
         router.post("/api/v1/events/:id/notes", use: postNote)
         router.get("/api/v1/photos/:id/comments", use: comments)
@@ -16,7 +18,7 @@ struct GuestbookController {
         router.delete("/api/v1/photos/:id/like", use: unlike)
     }
 
-    @Sendable func notes(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func notes(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         return try jsonResponse(
             try await guestbook.notes(
@@ -24,13 +26,13 @@ struct GuestbookController {
                 limit: try GalleryController.limit(query.get("limit")), for: context.identity))
     }
 
-    @Sendable func postNote(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func postNote(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await request.decodeJSON(NoteInput.self)
         return try jsonResponse(
             try await guestbook.postNote(input, into: try context.parameters.require("id"), for: context.identity), status: .created)
     }
 
-    @Sendable func comments(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func comments(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         return try jsonResponse(
             try await guestbook.comments(
@@ -38,30 +40,30 @@ struct GuestbookController {
                 limit: try GalleryController.limit(query.get("limit")), for: context.identity))
     }
 
-    @Sendable func addComment(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func addComment(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await request.decodeJSON(CommentInput.self)
         return try jsonResponse(
             try await guestbook.addComment(input, on: try context.parameters.require("id"), for: context.identity), status: .created)
     }
 
-    @Sendable func deleteComment(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func deleteComment(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await guestbook.deleteComment(try context.parameters.require("id"), for: context.identity)
         return Response(status: .noContent)
     }
 
-    @Sendable func like(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func like(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await guestbook.setLike(true, on: try context.parameters.require("id"), for: context.identity))
     }
 
-    @Sendable func unlike(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func unlike(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await guestbook.setLike(false, on: try context.parameters.require("id"), for: context.identity))
     }
 }
 
 extension NoteInput: JSONBody {
-    static let fields: Set<String> = ["text"]
+    package static let fields: Set<String> = ["text"]
 }
 
 extension CommentInput: JSONBody {
-    static let fields: Set<String> = ["text"]
+    package static let fields: Set<String> = ["text"]
 }

@@ -1,27 +1,29 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// Comments and likes in the database (SOC-2). Each write keeps the post's count in step and logs its change,
 /// in one transaction.
-struct GuestbookRepository: Sendable {
-    let database: Database
+package struct GuestbookRepository: Sendable {
+    package let database: Database
 
-    struct Comment: Sendable, Equatable {
-        let id: String
-        let photoID: String
-        let eventID: String
+    package struct Comment: Sendable, Equatable {
+        package let id: String
+        package let photoID: String
+        package let eventID: String
         /// The writer's uploader id in the event (guest id, or the organizer's user id).
-        let authorID: String
-        let authorName: String
-        let text: String
-        let createdAt: Date
+        package let authorID: String
+        package let authorName: String
+        package let text: String
+        package let createdAt: Date
     }
 
     /// A position in a post's comments: oldest first, so the cursor is the last one read.
-    typealias Cursor = GalleryCursor
+    package typealias Cursor = GalleryCursor
 
-    func comments(photoID: String, after cursor: Cursor?, limit: Int) async throws -> (items: [Comment], next: Cursor?) {
+    package func comments(photoID: String, after cursor: Cursor?, limit: Int) async throws -> (items: [Comment], next: Cursor?) {
         try await database.read { db in
             var sql = SQLQueryString("SELECT * FROM comments WHERE photo_id = \(bind: photoID)")
             if let cursor { sql += " AND (created_at, id) > (\(bind: cursor.time), \(bind: cursor.id))" }
@@ -33,12 +35,12 @@ struct GuestbookRepository: Sendable {
         }
     }
 
-    func comment(id: String) async throws -> Comment? {
+    package func comment(id: String) async throws -> Comment? {
         try await database.read { db in try await db.raw("SELECT * FROM comments WHERE id = \(bind: id)").first().map(Self.comment(from:)) }
     }
 
     /// Adds the comment; the post's comment count after it, or nil when the post is gone.
-    func add(_ comment: Comment, on photo: Photo, facts: @escaping @Sendable (Int) -> ChangePayload) async throws -> Int? {
+    package func add(_ comment: Comment, on photo: Photo, facts: @escaping @Sendable (Int) -> ChangePayload) async throws -> Int? {
         let kind = database.kind
         return try await database.transaction { db in
             guard let count = try await PhotoRepository.count(.comments, by: 1, on: photo.id, in: db) else { return nil }
@@ -60,7 +62,7 @@ struct GuestbookRepository: Sendable {
 
     /// Removes the comment and logs it; false when it was gone already.
     @discardableResult
-    func remove(_ comment: Comment, of photo: Photo, now: Date) async throws -> Bool {
+    package func remove(_ comment: Comment, of photo: Photo, now: Date) async throws -> Bool {
         let kind = database.kind
         return try await database.transaction { db in try await Self.remove(comment, of: photo, now: now, kind: kind, in: db) }
     }
@@ -76,7 +78,7 @@ struct GuestbookRepository: Sendable {
 
     /// Sets or clears one person's like (idempotent); the post's like count after it, nil when the post is gone. The
     /// post's author is told of a new like, and the notice goes again with the like.
-    func setLike(_ liked: Bool, on photo: Photo, by likerID: String, name likerName: String, now: Date) async throws -> Int? {
+    package func setLike(_ liked: Bool, on photo: Photo, by likerID: String, name likerName: String, now: Date) async throws -> Int? {
         let kind = database.kind
         return try await database.transaction { db in
             let changed =
@@ -111,7 +113,7 @@ struct GuestbookRepository: Sendable {
     }
 
     /// Which of these posts `likerID` likes.
-    func liked(by likerID: String, among photoIDs: [String]) async throws -> Set<String> {
+    package func liked(by likerID: String, among photoIDs: [String]) async throws -> Set<String> {
         guard !photoIDs.isEmpty else { return [] }
         return try await database.read { db in
             Set(
@@ -123,7 +125,7 @@ struct GuestbookRepository: Sendable {
     /// Everything one person wrote or liked in an event, taken back (a guest removed, or erasing their data):
     /// each comment and like as if they had removed it, so counts and live viewers follow; and what they were told
     /// there.
-    func removeAll(by authorID: String, eventID: String, now: Date) async throws {
+    package func removeAll(by authorID: String, eventID: String, now: Date) async throws {
         let kind = database.kind
         try await database.transaction { db in
             let comments = try await db.raw("SELECT * FROM comments WHERE event_id = \(bind: eventID) AND author_id = \(bind: authorID)")
@@ -148,11 +150,11 @@ struct GuestbookRepository: Sendable {
     }
 
     /// A guest's corrected name on their comments, in the caller's transaction (the guest's rename).
-    static func renameAuthor(_ authorID: String, eventID: String, to name: String, in db: any SQLDatabase) async throws {
+    package static func renameAuthor(_ authorID: String, eventID: String, to name: String, in db: any SQLDatabase) async throws {
         try await db.raw("UPDATE comments SET author_name = \(bind: name) WHERE author_id = \(bind: authorID) AND event_id = \(bind: eventID)").run()
     }
 
-    static func comment(from row: any SQLRow) throws -> Comment {
+    package static func comment(from row: any SQLRow) throws -> Comment {
         Comment(
             id: try row.decode(column: "id", as: String.self),
             photoID: try row.decode(column: "photo_id", as: String.self),

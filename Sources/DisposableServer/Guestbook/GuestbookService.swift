@@ -1,25 +1,27 @@
 import Crypto
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// The guestbook (SOC-1, SOC-2): notes in the event feed, comments and likes on every post. Who may see a post
 /// is the photos' rule (`PhotoService.photo`, `PhotoVisibility`): whoever sees a post may like and comment on it,
 /// and nobody else learns it exists.
-struct GuestbookService: Sendable {
-    let photos: PhotoService
-    let rows: GuestbookRepository
-    let limiter: RateLimiter
+package struct GuestbookService: Sendable {
+    package let photos: PhotoService
+    package let rows: GuestbookRepository
+    package let limiter: RateLimiter
     /// Rings the notification streams on this instance when a like or comment told someone something.
-    let bell: StreamWaker
+    package let bell: StreamWaker
 
-    var clock: any AppClock { photos.clock }
+    package var clock: any AppClock { photos.clock }
 
     // MARK: Notes
 
     /// SOC-1: a guestbook message, posted like a photo while the event is live: in the feed in order with the
     /// photos, developing until the reveal, waiting for approval where the organizer approves photos, and a
     /// shot only where the event says posts count as shots.
-    func postNote(_ input: NoteInput, into eventID: String, for identity: Identity?) async throws -> PhotoJSON {
+    package func postNote(_ input: NoteInput, into eventID: String, for identity: Identity?) async throws -> PhotoJSON {
         let shooting = try await photos.shooting(into: eventID, for: identity)
         try await limit(shooting.uploader.id)
         let text = try Guestbook.text(input.text, field: "text", max: Guestbook.maxNote, lines: true, what: "a note")
@@ -45,7 +47,7 @@ struct GuestbookService: Sendable {
     }
 
     /// The event's notes the caller may see, newest first.
-    func notes(eventID: String, cursor raw: String?, limit: Int, for identity: Identity?) async throws -> NotePage {
+    package func notes(eventID: String, cursor raw: String?, limit: Int, for identity: Identity?) async throws -> NotePage {
         guard let identity else { throw Problem.unauthorized }
         let (event, role) = try await photos.events.event(eventID, for: identity)
         let viewerID = try await photos.events.viewerID(in: event, role: role, identity: identity)
@@ -60,7 +62,7 @@ struct GuestbookService: Sendable {
 
     // MARK: Comments
 
-    func comments(on photoID: String, cursor raw: String?, limit: Int, for identity: Identity?) async throws -> CommentPage {
+    package func comments(on photoID: String, cursor raw: String?, limit: Int, for identity: Identity?) async throws -> CommentPage {
         let grant = try await photos.photo(photoID, for: identity)
         let page = try await rows.comments(photoID: grant.photo.id, after: try cursor(raw), limit: limit)
         let pictures = try await photos.pictures.inEvent(grant.event.id)
@@ -68,7 +70,7 @@ struct GuestbookService: Sendable {
     }
 
     /// SOC-2: anyone who sees the post says something under it; everyone who sees the post sees it, live.
-    func addComment(_ input: CommentInput, on photoID: String, for identity: Identity?) async throws -> CommentJSON {
+    package func addComment(_ input: CommentInput, on photoID: String, for identity: Identity?) async throws -> CommentJSON {
         guard let identity else { throw Problem.unauthorized }
         let grant = try await photos.photo(photoID, for: identity)
         let author = try await photos.uploader(event: grant.event, role: grant.role, identity: identity)
@@ -95,7 +97,7 @@ struct GuestbookService: Sendable {
     }
 
     /// The author takes their comment down, or the organizer any.
-    func deleteComment(_ id: String, for identity: Identity?) async throws {
+    package func deleteComment(_ id: String, for identity: Identity?) async throws {
         guard identity != nil else { throw Problem.unauthorized }
         let notFound = Problem.notFound("There is no comment with this id, or you cannot see it.")
         guard id.utf8.count <= 64, let comment = try await rows.comment(id: id) else { throw notFound }
@@ -117,7 +119,7 @@ struct GuestbookService: Sendable {
     // MARK: Likes
 
     /// SOC-2: one like per person per post; liking twice, or taking back a like one never gave, changes nothing.
-    func setLike(_ liked: Bool, on photoID: String, for identity: Identity?) async throws -> LikeState {
+    package func setLike(_ liked: Bool, on photoID: String, for identity: Identity?) async throws -> LikeState {
         let grant = try await photos.photo(photoID, for: identity)
         guard let identity else { throw Problem.unauthorized }
         let liker = try await photos.uploader(event: grant.event, role: grant.role, identity: identity)
@@ -131,7 +133,7 @@ struct GuestbookService: Sendable {
     }
 
     /// Which of these posts the viewer likes (gallery pages).
-    func liked(by viewerID: String, among photoIDs: [String]) async throws -> Set<String> {
+    package func liked(by viewerID: String, among photoIDs: [String]) async throws -> Set<String> {
         try await rows.liked(by: viewerID, among: photoIDs)
     }
 

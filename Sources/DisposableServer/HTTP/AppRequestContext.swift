@@ -1,14 +1,16 @@
+import DisposableCore
+import DisposablePlatform
 import Hummingbird
 import NIOCore
 
 /// Per-request data: who is asking (if anyone) and from where.
-public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
+public struct AppRequestContext: ClientRequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     /// The connection's event loop: long downloads pace themselves on it (`PacedWriter`).
-    let eventLoop: any EventLoop
+    package let eventLoop: any EventLoop
     /// Set by `AuthenticationMiddleware` from a bearer token or the session cookie.
-    var identity: Identity?
+    package var identity: Identity?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -19,12 +21,12 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 
     /// The key rate limits count against: the client's IP address, the socket's unless a trusted proxy
     /// forwarded the request (`ClientAddressMiddleware`).
-    var clientAddress: String
+    package var clientAddress: String
     /// The socket's peer is a trusted proxy: whatever its headers say, the request came from elsewhere.
-    var viaTrustedProxy = false
+    package var viaTrustedProxy = false
 
     /// The signed-in user, or 401 / 403 for anyone else.
-    func requireUser() throws -> User {
+    package func requireUser() throws -> User {
         switch identity {
         case .user(let user, _): return user
         case .guest:
@@ -36,7 +38,7 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     }
 
     /// The instance's admin, or 401 / 403.
-    func requireAdmin() throws -> User {
+    package func requireAdmin() throws -> User {
         let user = try requireUser()
         guard user.isAdmin else {
             throw Problem(.forbidden, "admin-only", title: "Admin only", detail: "Only the administrator of this instance can see this.")
@@ -45,7 +47,7 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     }
 
     /// Anyone with a valid token, or 401.
-    func requireIdentity() throws -> Identity {
+    package func requireIdentity() throws -> Identity {
         guard let identity else { throw Problem.unauthorized }
         return identity
     }

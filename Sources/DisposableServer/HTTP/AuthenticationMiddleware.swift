@@ -1,12 +1,15 @@
+import DisposableCore
+import DisposablePlatform
 import Hummingbird
 
 /// Finds who is asking from `Authorization: Bearer …` or the session cookie.
 /// A bearer token that is unknown is an error (the client must sign in again); a stale cookie is just ignored.
-struct AuthenticationMiddleware: RouterMiddleware {
+package struct AuthenticationMiddleware: RouterMiddleware {
     /// Who holds a token; `isRead` for GET and HEAD, which may be answered from memory (`RememberedReads`).
-    let identity: @Sendable (_ token: String, _ isRead: Bool) async throws -> Identity?
+    package let identity: @Sendable (_ token: String, _ isRead: Bool) async throws -> Identity?
 
-    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response
+    package func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
+        -> Response
     {
         let isRead = request.method == .get || request.method == .head
         var context = context
@@ -24,14 +27,14 @@ struct AuthenticationMiddleware: RouterMiddleware {
     }
 
     /// The token the request sends, as `identity` is asked for it: the bearer token, or else the session cookie.
-    static func sentToken(_ request: Request) -> String? {
+    package static func sentToken(_ request: Request) -> String? {
         if let authorization = request.headers[.authorization] { return bearerToken(authorization) }
         return request.cookies[SessionCookie.name]?.value
     }
 
     /// The token of `Bearer <token>` (the scheme in any case, spaces around the token ignored); nil for any
     /// other scheme. Byte by byte: Foundation's `lowercased` and `trimmingCharacters` were 3 % of a gallery read.
-    static func bearerToken(_ authorization: String) -> String? {
+    package static func bearerToken(_ authorization: String) -> String? {
         let scheme = "bearer ".utf8
         let bytes = authorization.utf8
         guard bytes.count > scheme.count, bytes.hasPrefixIgnoringCase(scheme) else { return nil }

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -7,15 +9,15 @@ import NIOHTTPTypes
 
 /// Hummingbird's HTTP/1.1 channel with the connection guard around it (`ConnectionGuard`) and, optionally,
 /// the media fast path's `RequestShortcut` in front of its decoder.
-struct GuardedHTTP1Channel: HTTPChannelHandler {
-    typealias Value = HTTP1Channel.Value
+package struct GuardedHTTP1Channel: HTTPChannelHandler {
+    package typealias Value = HTTP1Channel.Value
 
     private let http1: HTTP1Channel
     private let answers: (@Sendable () -> any ShortcutAnswers)?
     private let limits: ConnectionLimits
     private let clients: ConnectionGuard.ClientCounts
 
-    init(
+    package init(
         responder: @escaping HTTPChannelHandler.Responder, limits: ConnectionLimits, clients: ConnectionGuard.ClientCounts,
         answers: (@Sendable () -> any ShortcutAnswers)?
     ) {
@@ -25,9 +27,9 @@ struct GuardedHTTP1Channel: HTTPChannelHandler {
         self.http1 = HTTP1Channel(responder: responder)
     }
 
-    var responder: HTTPChannelHandler.Responder { http1.responder }
+    package var responder: HTTPChannelHandler.Responder { http1.responder }
 
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+    package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let address = channel.remoteAddress?.ipAddress ?? "local"
         guard clients.admit(address) else {
             channel.close(promise: nil)
@@ -54,7 +56,7 @@ struct GuardedHTTP1Channel: HTTPChannelHandler {
         return connection.setup(channel: channel, logger: logger)
     }
 
-    func handle(value: Value, logger: Logger) async {
+    package func handle(value: Value, logger: Logger) async {
         await http1.handle(value: value, logger: logger)
     }
 
@@ -63,13 +65,13 @@ struct GuardedHTTP1Channel: HTTPChannelHandler {
     /// Idle and small requests stay on small buffers, as the allocator shrinks back.
     private static let reads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 256 * 1024)
 
-    struct TooManyConnections: Error {}
+    package struct TooManyConnections: Error {}
 }
 
 extension HTTPServerBuilder {
     /// HTTP/1.1 behind the connection guard, with `answers` (made once per connection) answering what it can
     /// from the channel when the media fast path is on.
-    static func guardedHTTP1(
+    package static func guardedHTTP1(
         limits: ConnectionLimits, trustedProxies: TrustedProxies, shortcut answers: (@Sendable () -> any ShortcutAnswers)?
     ) -> HTTPServerBuilder {
         let clients = ConnectionGuard.ClientCounts(limit: limits.perClient, exempt: trustedProxies)

@@ -1,32 +1,34 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import NIOPosix
 
 /// What every target shows of a stored original (MED-1): a picture's preview and thumbnail, or a video's — made from
 /// its poster frame — with the copy browsers play. The event's and the library's renderers differ only in what they
 /// do around this (the event transcodes every video, the library only those browsers cannot play, within a budget).
-struct Derivatives: Sendable {
-    let blobs: any BlobStore
-    let images: any ImageProcessor
+package struct Derivatives: Sendable {
+    package let blobs: any BlobStore
+    package let images: any ImageProcessor
     /// Nil where ffmpeg is not installed: a stored video then fails to render.
-    let videos: VideoProcessor?
+    package let videos: VideoProcessor?
     /// Where ffmpeg writes (the staging folder: on the local store's filesystem, so storing a copy is a rename).
-    let scratch: URL
+    package let scratch: URL
 
-    struct Video: Sendable {
+    package struct Video: Sendable {
         /// The poster frame rendered like a photo.
-        let poster: RenderedImage
-        let info: VideoInfo
+        package let poster: RenderedImage
+        package let info: VideoInfo
     }
 
     /// A picture's renders (both, or one phase of an event photo's).
-    func picture(key: String, format: ImageFormat, parts: RenderParts = .both) async throws -> RenderedImage {
+    package func picture(key: String, format: ImageFormat, parts: RenderParts = .both) async throws -> RenderedImage {
         try await blobs.withLocalFile(key: key) { path in try await images.render(path, format: format, parts: parts) }
     }
 
     /// A video's renders. `admit` may step back before ffmpeg runs (`RenderLater`); `transcode` makes a playable copy
     /// even of a video browsers play as it is; `keep` stores that copy (sealed: its SHA-256 and size) while it exists.
     /// A file ffprobe or ffmpeg cannot read is `UndecodableImage`, as a broken picture is.
-    func video(
+    package func video(
         key: String, limits: VideoLimits, transcode: Bool, lane: VideoTool.Lane,
         admit: (VideoInfo) async throws -> Void = { _ in },
         keep: (_ copy: URL, _ sha256: String, _ size: Int64) async throws -> Void

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// The phone's own small picture of the photo it sends (UP-1): made from the canvas it already holds, it lets
@@ -6,19 +8,19 @@ import Foundation
 ///
 /// It is hostile input like any other: a JPEG only, within `maxBytes` and `maxSide`, with no metadata, of the
 /// photo's shape as displayed, read to its end; what is kept is a new file the server writes from its coefficients.
-struct FirstLook: Sendable {
-    let image: FirstLookImage
+package struct FirstLook: Sendable {
+    package let image: FirstLookImage
 
-    static let maxBytes = 100 * 1024
-    static let maxSide = 640
+    package static let maxBytes = 100 * 1024
+    package static let maxSide = 640
     /// Enough to compare it with the server's thumbnail (the comparison reads a 9 × 8 miniature).
-    static let minSide = 16
+    package static let minSide = 16
     /// How far its width-to-height ratio may stray from the photo's as displayed (rounding a 640 px side moves it
     /// by well under one percent).
-    static let aspectTolerance = 0.03
+    package static let aspectTolerance = 0.03
 
     /// `jpeg` checked against the photo it stands for (`photo`: its header, as the original's was read).
-    static func check(_ jpeg: Data, for photo: ImageHeader, images: any ImageProcessor) async throws -> FirstLook {
+    package static func check(_ jpeg: Data, for photo: ImageHeader, images: any ImageProcessor) async throws -> FirstLook {
         let image = try await checkAlone(jpeg, images: images)
         let shown = photo.displayed
         let photoRatio = Double(shown.width) / Double(shown.height)
@@ -31,7 +33,7 @@ struct FirstLook: Sendable {
     }
 
     /// Everything but its shape, which needs the photo: a resumable upload's first look arrives before its last byte.
-    static func checkAlone(_ jpeg: Data, images: any ImageProcessor) async throws -> FirstLookImage {
+    package static func checkAlone(_ jpeg: Data, images: any ImageProcessor) async throws -> FirstLookImage {
         guard jpeg.count <= maxBytes else { throw FirstLookRefusal("it is larger than \(maxBytes / 1024) KB") }
         guard jpeg.starts(with: [0xFF, 0xD8, 0xFF]) else { throw FirstLookRefusal("it is not a JPEG") }
         let image: FirstLookImage
@@ -57,7 +59,7 @@ struct FirstLook: Sendable {
     /// `miniature`: their cells correlate (Pearson) at `sameScene` or more. Two copies of one picture — re-encoded,
     /// resized, another colour profile — correlate at 0.99 and above; two different scenes, even of similar texture,
     /// far less. Where either is flat (a white wall, the night) there is nothing to compare: taken as the same.
-    static func matches(miniature: [UInt8], _ server: PhotoSignals?) -> Bool {
+    package static func matches(miniature: [UInt8], _ server: PhotoSignals?) -> Bool {
         guard let server, server.miniature.count == miniature.count, !miniature.isEmpty else { return true }
         let (a, b) = (miniature.map(Double.init), server.miniature.map(Double.init))
         let count = Double(a.count)
@@ -73,21 +75,21 @@ struct FirstLook: Sendable {
         return covariance / (varianceA * varianceB).squareRoot() >= sameScene
     }
 
-    static let sameScene = 0.9
+    package static let sameScene = 0.9
     /// A miniature whose cells deviate less than this (grey levels) is flat.
-    static let flatDeviation = 2.0
+    package static let flatDeviation = 2.0
 }
 
 /// Why a first look was refused, in a few words ("it is not a JPEG"): each entry point says what follows from it.
-struct FirstLookRefusal: Error {
-    let reason: String
+package struct FirstLookRefusal: Error {
+    package let reason: String
 
-    init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String) { self.reason = reason }
 }
 
 extension Problem {
     /// The shutter's form: the photo goes with its first look or not at all.
-    static func firstLookRefused(_ reason: String) -> Problem {
+    package static func firstLookRefused(_ reason: String) -> Problem {
         Problem(
             .unprocessableContent, "first-look-refused", title: "First look refused",
             detail: "The small picture sent with this photo was refused: \(reason). Nothing was kept; send the photo again "
@@ -95,18 +97,18 @@ extension Problem {
     }
 
     /// A resumable upload's first look: the upload goes on without it.
-    static func firstLookRefusedBeside(_ reason: String) -> Problem {
+    package static func firstLookRefusedBeside(_ reason: String) -> Problem {
         Problem(
             .unprocessableContent, "first-look-refused", title: "First look refused",
             detail: "The small picture sent for this upload was refused: \(reason). The upload goes on: send its bytes, "
                 + "with a JPEG of at most \(FirstLook.maxSide) pixels on a side without metadata first, or without one.")
     }
 
-    static let firstLookOnlyForPhotos = Problem(
+    package static let firstLookOnlyForPhotos = Problem(
         .unprocessableContent, "first-look-refused", title: "First look refused",
         detail: "A first look goes with a photo, not with a video: send the video without one.")
 
-    static let imagesUnavailable = Problem(
+    package static let imagesUnavailable = Problem(
         .serviceUnavailable, "images-unavailable", title: "Photos cannot be checked right now",
         detail: "The server cannot read photos at the moment. Your photo was not kept; please try again later.")
 }

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Logging
 import NIOPosix
@@ -5,18 +7,18 @@ import NIOPosix
 /// The check `Ingest` makes of every picture before anything decodes it — event photos, library assets, profile
 /// pictures: a format we accept, recognised from its bytes; a whole file; at most
 /// `maxPixels`, all frames together; and, for a large picture, enough bytes to be a real photo.
-struct ImageCheck: Sendable {
-    let images: any ImageProcessor
-    let maxPixels: Int
-    let logger: Logger
+package struct ImageCheck: Sendable {
+    package let images: any ImageProcessor
+    package let maxPixels: Int
+    package let logger: Logger
 
     /// Up to this many pixels, any file size is fine (screenshots, drawings, scans compress well).
-    static let pixelsAlwaysAccepted = 24_000_000
+    package static let pixelsAlwaysAccepted = 24_000_000
     /// Beyond, at least one byte of file per this many pixels: real photos have 2–8.
-    static let pixelsPerByte: Int64 = 16
+    package static let pixelsPerByte: Int64 = 16
 
     /// The format from the bytes, and the size from the header — before anything is decoded (MED-3).
-    func validate(_ staged: StagedUpload) async throws -> (ImageFormat, ImageHeader) {
+    package func validate(_ staged: StagedUpload) async throws -> (ImageFormat, ImageHeader) {
         guard staged.byteSize > 0 else { throw Problem.emptyFile }
         guard let format = ImageFormat(sniffing: staged.head) else { throw Problem.picturesOnly }
         let broken = Problem(

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import Logging
@@ -8,25 +10,25 @@ import Logging
 /// ffprobe) → **store** it durably (a pending write begun before, abandoned on failure) → and the target's own
 /// service records it (`PhotoService.record`, `LibraryService.record`, `ProfileService.setAvatar`,
 /// `CapsuleService.setClip`), which ends the pending write in the transaction that names the file.
-struct Ingest: Sendable {
-    let staging: UploadStaging
-    let images: any ImageProcessor
+package struct Ingest: Sendable {
+    package let staging: UploadStaging
+    package let images: any ImageProcessor
     /// ffprobe and ffmpeg; nil where ffmpeg is not installed (videos and sounds are then refused).
-    let videos: VideoProcessor?
-    let blobs: any BlobStore
-    let pendingWrites: PendingWrites
-    let logger: Logger
+    package let videos: VideoProcessor?
+    package let blobs: any BlobStore
+    package let pendingWrites: PendingWrites
+    package let logger: Logger
 
-    struct Identified: Sendable {
-        let format: MediaFormat
+    package struct Identified: Sendable {
+        package let format: MediaFormat
         /// What ffprobe read of a video.
-        let video: VideoInfo?
+        package let video: VideoInfo?
         /// What a picture's header says.
-        var header: ImageHeader? = nil
+        package var header: ImageHeader? = nil
     }
 
     /// Files that a row will vouch for once recorded (REL-1).
-    enum PendingWrite: Sendable {
+    package enum PendingWrite: Sendable {
         case eventPhoto(eventID: String, photoID: String)
         /// A library asset's revision: its original, then its derivatives.
         case libraryRevision(LibraryFiles)
@@ -35,19 +37,19 @@ struct Ingest: Sendable {
     }
 
     /// The largest body worth receiving under `policy` on this server (no video's size where ffmpeg is missing).
-    func maxBytes(under policy: IngestPolicy) -> Int64 {
+    package func maxBytes(under policy: IngestPolicy) -> Int64 {
         videos == nil ? policy.maxImageBytes : policy.maxBytes
     }
 
     /// 413 before a byte is read when the client says how long its body is.
-    func admit(declaredLength: Int64?, under policy: IngestPolicy) throws {
+    package func admit(declaredLength: Int64?, under policy: IngestPolicy) throws {
         let limit = maxBytes(under: policy)
         if let length = declaredLength, length > limit { throw Problem.photoTooLarge(limit) }
     }
 
     /// The body to a staging file under `policy`'s size (413 past it, 507 on a full disk). With `room` (what the
     /// owner's quota has left, when less), `overQuota` is thrown as soon as the body passes it, while it streams.
-    func stage(
+    package func stage(
         _ body: some AsyncSequence<ByteBuffer, any Error>, declaredLength: Int64?, under policy: IngestPolicy, room: Int64? = nil,
         overQuota: @Sendable () async throws -> Problem = { Problem.storageFull }
     ) async throws -> StagedUpload {
@@ -62,7 +64,7 @@ struct Ingest: Sendable {
     }
 
     /// A body this server made itself (a copy of a stored photo), whatever its size.
-    func stage(_ body: some AsyncSequence<ByteBuffer, any Error>, limit: Int64) async throws -> StagedUpload {
+    package func stage(_ body: some AsyncSequence<ByteBuffer, any Error>, limit: Int64) async throws -> StagedUpload {
         let receiving = ContinuousClock.now
         defer { Metric.ingest(.receive, since: receiving) }
         do {
@@ -74,7 +76,7 @@ struct Ingest: Sendable {
 
     /// What the staged bytes are under `policy`: a picture `ImageCheck` accepts, or a video ffprobe reads within the
     /// policy's bounds — 415 for anything else, 413 for a picture past the picture limit, 422 for a broken file.
-    func identify(_ staged: StagedUpload, under policy: IngestPolicy) async throws -> Identified {
+    package func identify(_ staged: StagedUpload, under policy: IngestPolicy) async throws -> Identified {
         guard staged.byteSize > 0 else { throw Problem.emptyFile }
         if let container = VideoFormat(sniffing: staged.head) {
             switch policy.videos {
@@ -91,7 +93,7 @@ struct Ingest: Sendable {
     }
 
     /// A sound file ffprobe reads (the song clip's policy); 415 otherwise, 503 without ffmpeg.
-    func identifySound(_ staged: StagedUpload) async throws -> AudioClip {
+    package func identifySound(_ staged: StagedUpload) async throws -> AudioClip {
         guard let videos else { throw Problem.soundsUnavailable }
         let clip = AudioClip(tool: videos.tool)
         try await clip.check(staged.file.path)
@@ -101,7 +103,7 @@ struct Ingest: Sendable {
     /// The staged file under `key`, durably, recorded first as a pending write: should the process die before the
     /// row that names it commits, `PendingWrites.reconcile` removes it. 507 on a full disk, 503 when the store is out
     /// of reach; nothing is left behind either way.
-    func store(_ staged: StagedUpload, key: String, as write: PendingWrite) async throws {
+    package func store(_ staged: StagedUpload, key: String, as write: PendingWrite) async throws {
         let storing = ContinuousClock.now
         defer { Metric.ingest(.store, since: storing) }
         try await begin(write)
@@ -110,7 +112,7 @@ struct Ingest: Sendable {
 
     /// A small file made at ingest (an event photo's first look) beside the original stored under `write`: on
     /// failure, the whole write is abandoned.
-    func store(_ data: Data, key: String, beside write: PendingWrite) async throws {
+    package func store(_ data: Data, key: String, beside write: PendingWrite) async throws {
         try await abandoningOnFailure(write) { try await blobs.put(data: data, key: key) }
     }
 
@@ -127,7 +129,7 @@ struct Ingest: Sendable {
     }
 
     /// The target refused to record what was stored (a limit reached meanwhile, a race lost): its files go.
-    func abandon(_ write: PendingWrite) async throws {
+    package func abandon(_ write: PendingWrite) async throws {
         switch write {
         case .eventPhoto(let eventID, let photoID): try await pendingWrites.abandon(eventID: eventID, photoID: photoID)
         case .libraryRevision(let files): try await pendingWrites.abandon(files)
@@ -139,7 +141,7 @@ struct Ingest: Sendable {
 
     /// The file is named by a committed row: forget the pending write (for targets whose record step is not a
     /// transaction of its own — the event photo and library inserts end it inside theirs).
-    func settle(_ write: PendingWrite) async throws {
+    package func settle(_ write: PendingWrite) async throws {
         let id =
             switch write {
             case .eventPhoto(_, let photoID): photoID
@@ -157,20 +159,16 @@ struct Ingest: Sendable {
 }
 
 extension Problem {
-    static let notPhotoOrVideo = Problem(
+    package static let notPhotoOrVideo = Problem(
         .unsupportedMediaType, "unsupported-format", title: "Unsupported format",
         detail: "This file is not a photo or video we accept. Send JPEG, PNG, HEIC/HEIF, WebP, AVIF or GIF photos, "
             + "or MP4, QuickTime or WebM videos.")
 
-    static let soundsUnavailable = Problem(
+    package static let soundsUnavailable = Problem(
         .serviceUnavailable, "clips-unavailable", title: "Sound clips unavailable",
         detail: "This server cannot read sound files (ffmpeg is not installed).")
 
-    static let storageUnavailable = Problem(
-        .serviceUnavailable, "storage-unavailable", title: "Storage unavailable",
-        detail: "The server cannot reach its photo storage just now: nothing was saved. Please try again in a moment.")
-
-    static let storageFull = Problem(
+    package static let storageFull = Problem(
         .init(code: 507, reasonPhrase: "Insufficient Storage"), "storage-full", title: "Storage full",
         detail: "The server's storage is full, so this photo could not be saved. Keep it on your phone and try again later.")
 }

@@ -1,4 +1,6 @@
 import Crypto
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
@@ -6,20 +8,20 @@ import NIOPosix
 
 /// An upload body written to a staging file while its SHA-256 is computed and its JPEG structure walked — never
 /// held whole in memory, never read back for either.
-struct StagedUpload {
-    let file: URL
-    let sha256: String
-    let byteSize: Int64
+package struct StagedUpload {
+    package let file: URL
+    package let sha256: String
+    package let byteSize: Int64
     /// The first bytes, to recognise the format.
-    let head: [UInt8]
+    package let head: [UInt8]
     /// Whether the bytes are a JPEG whose every segment is in place up to its end-of-image marker (`JPEGStructure`).
-    let isWholeJPEG: Bool
+    package let isWholeJPEG: Bool
 
     /// Streams `body` to a new file in `directory`; 413 past `maxBytes`. The file is fsynced when `sync` (a store
     /// that renames it into place, which is also written past the page cache: `StagingWriter`); a store that copies
     /// it makes the copy durable instead, so one sync is paid, not two. On any failure (a dropped connection, a full
     /// disk) the partial file is removed.
-    static func receive(
+    package static func receive(
         _ body: some AsyncSequence<ByteBuffer, any Error>, into directory: URL, maxBytes: Int64, sync: Bool
     ) async throws -> StagedUpload {
         let file = directory.appendingPathComponent(UUID().uuidString)
@@ -55,15 +57,15 @@ struct StagedUpload {
         }
     }
 
-    func discard() {
+    package func discard() {
         unlink(file.path)
     }
 }
 
 extension Problem {
-    static let emptyFile = Problem(.unprocessableContent, "empty-file", title: "Empty file", detail: "The file is empty.")
+    package static let emptyFile = Problem(.unprocessableContent, "empty-file", title: "Empty file", detail: "The file is empty.")
 
-    static func photoTooLarge(_ maxBytes: Int64) -> Problem {
+    package static func photoTooLarge(_ maxBytes: Int64) -> Problem {
         Problem(
             .contentTooLarge, "photo-too-large", title: "Photo too large",
             detail: "This photo is too large: the limit is \(maxBytes / 1_048_576) MB.")

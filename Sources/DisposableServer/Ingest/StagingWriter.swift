@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import NIOCore
 import NIOPosix
@@ -10,9 +12,9 @@ import NIOPosix
 /// syncing a 12 MP photo went from 1.6 ms of the server's CPU to 0.7 on the way from its arrival to everyone seeing it.
 /// The server's renders, which follow when the machine has time, read the original from the disk instead of the cache.
 /// A filesystem without direct writes, or one refusing a write, gets ordinary writes.
-final class StagingWriter: @unchecked Sendable {
+package final class StagingWriter: @unchecked Sendable {
     /// Bytes gathered before each write, so the thread pool is asked once per half megabyte, not per packet.
-    static let batchSize = 512 * 1024
+    package static let batchSize = 512 * 1024
     /// What direct writes are aligned to: a page, which every filesystem's block size divides.
     private static let alignment = 4096
 
@@ -22,7 +24,7 @@ final class StagingWriter: @unchecked Sendable {
     private var direct: Bool
 
     /// `fd` is left open: the caller closes it.
-    init(fd: Int32, direct: Bool) {
+    package init(fd: Int32, direct: Bool) {
         self.fd = fd
         batch = .allocate(byteCount: Self.batchSize, alignment: Self.alignment)
         // Set on the open file, where the filesystem says whether it can: opening with the flag could fail after
@@ -33,7 +35,7 @@ final class StagingWriter: @unchecked Sendable {
     deinit { batch.deallocate() }
 
     /// Takes `chunk`'s bytes, writing each batch as it fills.
-    func append(_ chunk: ByteBuffer) async throws {
+    package func append(_ chunk: ByteBuffer) async throws {
         var chunk = chunk
         while chunk.readableBytes > 0 {
             let taken = min(chunk.readableBytes, batch.count - count)
@@ -45,7 +47,7 @@ final class StagingWriter: @unchecked Sendable {
     }
 
     /// Writes what is left, then fsyncs the file when `sync`.
-    func finish(sync: Bool) async throws {
+    package func finish(sync: Bool) async throws {
         try await NIOThreadPool.singleton.runIfActive {
             let aligned = self.direct ? self.count / Self.alignment * Self.alignment : self.count
             try self.write(UnsafeRawBufferPointer(rebasing: self.batch[0..<aligned]))

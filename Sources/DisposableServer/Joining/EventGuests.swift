@@ -1,19 +1,21 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// ORG-3: the organizer's view of who joined, and removing someone — their sessions end at once (open pages
 /// and live streams within seconds), their place is freed, their comments and likes go, and their photos go too
 /// if the organizer asks.
-struct EventGuests: Sendable {
-    let events: EventService
-    let guests: GuestRepository
-    let photos: PhotoService
+package struct EventGuests: Sendable {
+    package let events: EventService
+    package let guests: GuestRepository
+    package let photos: PhotoService
 
     /// Enough for any party; the list is for a person to read.
-    static let listLimit = 5000
-    static let unknownGuest = Problem.notFound("This guest is not in the event (they may have left or been removed already).")
+    package static let listLimit = 5000
+    package static let unknownGuest = Problem.notFound("This guest is not in the event (they may have left or been removed already).")
 
-    func list(eventID: String, for identity: Identity?) async throws -> EventGuestList {
+    package func list(eventID: String, for identity: Identity?) async throws -> EventGuestList {
         let event = try await events.organizedEvent(eventID, for: identity)
         let roster = try await guests.roster(eventID: event.id, limit: Self.listLimit)
         let pictures = try await photos.pictures.inEvent(event.id)
@@ -28,7 +30,7 @@ struct EventGuests: Sendable {
     /// Removes a guest of an event the caller organizes; returns how many of their photos were deleted.
     /// Photos first: if the removal is cut short, the guest is still listed and the organizer can try again.
     @discardableResult
-    func remove(guestID: String, eventID: String, withPhotos: Bool, for identity: Identity?) async throws -> Int {
+    package func remove(guestID: String, eventID: String, withPhotos: Bool, for identity: Identity?) async throws -> Int {
         let event = try await events.organizedEvent(eventID, for: identity)
         guard guestID.utf8.count <= 64, let guest = try await guests.find(id: guestID), guest.eventID == event.id, guest.leftAt == nil else {
             throw Self.unknownGuest

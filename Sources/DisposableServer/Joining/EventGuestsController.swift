@@ -1,21 +1,23 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// ORG-3's API: the organizer lists an event's guests and removes one (`?photos=true`: with their photos).
-struct EventGuestsController {
-    let guests: EventGuests
+package struct EventGuestsController {
+    package let guests: EventGuests
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/events/:id/guests", use: list)
         router.delete("/api/v1/events/:id/guests/:guest", use: remove)
     }
 
-    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await guests.list(eventID: try context.parameters.require("id"), for: context.identity))
     }
 
-    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         let withPhotos: Bool
         switch request.uri.queryParameters.get("photos") {
         case nil, "false": withPhotos = false

@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Someone who joined one event with a display name; no account needed.
@@ -12,11 +14,11 @@ public struct Guest: Sendable, Equatable {
     public let shotsUsed: Int
 
     /// The film left: what the event gives each guest, less what they took (never below nothing).
-    func shotsLeft(of shotsPerGuest: Int) -> Int { max(0, shotsPerGuest - shotsUsed) }
+    package func shotsLeft(of shotsPerGuest: Int) -> Int { max(0, shotsPerGuest - shotsUsed) }
 }
 
 extension GuestJSON {
-    init(_ guest: Guest, shotsPerGuest: Int) {
+    package init(_ guest: Guest, shotsPerGuest: Int) {
         self.init(
             id: guest.id, eventId: guest.eventID, name: guest.name, joinedAt: guest.joinedAt, shotsUsed: guest.shotsUsed,
             shotsLeft: guest.shotsLeft(of: shotsPerGuest))

@@ -1,10 +1,12 @@
+import DisposableCore
+import DisposablePlatform
 import SQLKit
 
 /// The film (`ShotLimit`): a guest's shots taken and held, by guarded updates inside the caller's transaction.
 extension GuestRepository {
     /// Takes one shot; the guest's running number for it, or nil when none is left (shots held by resumable uploads
     /// under way count as used).
-    static func takeShot(guestID: String, shotsPerGuest: Int, in db: any SQLDatabase) async throws -> Int? {
+    package static func takeShot(guestID: String, shotsPerGuest: Int, in db: any SQLDatabase) async throws -> Int? {
         try await db.raw(
             """
             UPDATE guests SET shots_used = shots_used + 1
@@ -14,7 +16,7 @@ extension GuestRepository {
     }
 
     /// Holds one shot for a resumable upload (UP-4) from its creation; false when none is left.
-    static func reserveShot(guestID: String, shotsPerGuest: Int, in db: any SQLDatabase) async throws -> Bool {
+    package static func reserveShot(guestID: String, shotsPerGuest: Int, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(
             """
             UPDATE guests SET shots_reserved = shots_reserved + 1
@@ -24,7 +26,7 @@ extension GuestRepository {
     }
 
     /// The held shot becomes the photo's: its running number.
-    static func takeReservedShot(guestID: String, in db: any SQLDatabase) async throws -> Int? {
+    package static func takeReservedShot(guestID: String, in db: any SQLDatabase) async throws -> Int? {
         try await db.raw(
             """
             UPDATE guests SET shots_used = shots_used + 1, shots_reserved = shots_reserved - 1
@@ -34,7 +36,7 @@ extension GuestRepository {
     }
 
     /// Gives a held shot back (the upload was ended, expired, or turned out to be a photo already there).
-    static func releaseShot(guestID: String, in db: any SQLDatabase) async throws {
+    package static func releaseShot(guestID: String, in db: any SQLDatabase) async throws {
         try await db.raw("UPDATE guests SET shots_reserved = shots_reserved - 1 WHERE id = \(bind: guestID) AND shots_reserved > 0").run()
     }
 }

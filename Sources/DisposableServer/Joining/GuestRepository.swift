@@ -1,14 +1,16 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// Guests of events in the database.
-struct GuestRepository: Sendable {
-    let database: Database
+package struct GuestRepository: Sendable {
+    package let database: Database
 
     /// The name as it will show in the event: a second "Maggie" becomes "Maggie 2", so that everyone can tell
     /// whose photo is whose. Chosen in the joining transaction.
-    static func distinctName(_ name: String, eventID: String, in db: any SQLDatabase) async throws -> String {
+    package static func distinctName(_ name: String, eventID: String, in db: any SQLDatabase) async throws -> String {
         let taken = Set(
             try await db.raw("SELECT name FROM guests WHERE event_id = \(bind: eventID) AND left_at IS NULL").all()
                 .map { try $0.decode(column: "name", as: String.self).lowercased() })
@@ -18,7 +20,7 @@ struct GuestRepository: Sendable {
         return "\(name) \(number)"
     }
 
-    func insert(_ guest: Guest, in db: any SQLDatabase) async throws {
+    package func insert(_ guest: Guest, in db: any SQLDatabase) async throws {
         try await db.raw(
             """
             INSERT INTO guests (id, event_id, user_id, name, joined_at, shots_used)
@@ -29,7 +31,7 @@ struct GuestRepository: Sendable {
     }
 
     /// The current membership of an account in an event, if it joined as a guest.
-    func activeMembership(userID: String, eventID: String) async throws -> Guest? {
+    package func activeMembership(userID: String, eventID: String) async throws -> Guest? {
         try await database.read { db in
             try await db.raw(
                 "SELECT * FROM guests WHERE user_id = \(bind: userID) AND event_id = \(bind: eventID) AND left_at IS NULL"
@@ -39,7 +41,7 @@ struct GuestRepository: Sendable {
 
     /// Marks the guest as gone, revokes their tokens — all but `keptTokenHash`, the one the browser that left
     /// sets aside to come back with — and frees their place. Their photos stay (JN-3).
-    func leave(_ guest: Guest, now: Date, keepingTokenHash keptTokenHash: String? = nil) async throws {
+    package func leave(_ guest: Guest, now: Date, keepingTokenHash keptTokenHash: String? = nil) async throws {
         try await database.transaction { db in
             let left = try await db.raw(
                 "UPDATE guests SET left_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: guest.id) AND left_at IS NULL RETURNING id"
@@ -52,7 +54,7 @@ struct GuestRepository: Sendable {
 
     /// The guest's corrected name everywhere at once — the roster, their posts, their comments — in one
     /// transaction; another guest's name is made distinct as at joining. Returns the guest as renamed.
-    func rename(_ guest: Guest, to name: String, now: Date) async throws -> Guest {
+    package func rename(_ guest: Guest, to name: String, now: Date) async throws -> Guest {
         let kind = database.kind
         return try await database.transaction { db in
             let others = try await db.raw(
@@ -72,7 +74,7 @@ struct GuestRepository: Sendable {
     }
 
     /// Gives an account's guest of no account to that account, unless the account is a guest of that event already.
-    static func link(guestID: String, toAccount userID: String, in db: any SQLDatabase) async throws {
+    package static func link(guestID: String, toAccount userID: String, in db: any SQLDatabase) async throws {
         try await db.raw(
             """
             UPDATE guests SET user_id = \(bind: userID)
@@ -85,7 +87,7 @@ struct GuestRepository: Sendable {
     }
 
     /// The account's latest guest in an event, whether still in or gone: joining again is that guest again.
-    func latestMembership(userID: String, eventID: String) async throws -> Guest? {
+    package func latestMembership(userID: String, eventID: String) async throws -> Guest? {
         try await database.read { db in
             try await db.raw(
                 """
@@ -98,7 +100,7 @@ struct GuestRepository: Sendable {
 
     /// A guest who left comes back in, with their name and the shots they had left, if there is a place for them.
     /// Returns the guest as they are now, or nil when the event is full.
-    func comeBack(_ guest: Guest) async throws -> Guest? {
+    package func comeBack(_ guest: Guest) async throws -> Guest? {
         guard guest.leftAt != nil else { return guest }
         return try await database.transaction { db in
             guard try await EventRepository.claimGuestPlace(eventID: guest.eventID, in: db) else { return nil }
@@ -109,7 +111,7 @@ struct GuestRepository: Sendable {
 
     /// Stores a personal link (JN-5) by the hash of its token, in place of the guest's earlier ones: a guest has
     /// one live link at a time, so links do not pile up and the last one shown is the only one that works.
-    func storeLink(tokenHash: String, guestID: String, now: Date, expires: Date) async throws {
+    package func storeLink(tokenHash: String, guestID: String, now: Date, expires: Date) async throws {
         try await database.transaction { db in
             try await db.raw("DELETE FROM guest_links WHERE guest_id = \(bind: guestID)").run()
             try await db.raw(
@@ -122,21 +124,21 @@ struct GuestRepository: Sendable {
     }
 
     /// Revokes the guest's personal link, if there is one; returns whether there was.
-    func revokeLinks(guestID: String) async throws -> Bool {
+    package func revokeLinks(guestID: String) async throws -> Bool {
         try await database.sql { db in
             try await db.raw("DELETE FROM guest_links WHERE guest_id = \(bind: guestID) RETURNING token_hash").all().count > 0
         }
     }
 
     /// Deletes links past their expiry; returns how many.
-    func purgeExpiredLinks(now: Date) async throws -> Int {
+    package func purgeExpiredLinks(now: Date) async throws -> Int {
         try await database.sql { db in
             try await db.raw("DELETE FROM guest_links WHERE expires_at <= \(bind: now.millisecondsSince1970) RETURNING token_hash").all().count
         }
     }
 
     /// The guest a link would sign in as, without using it (the confirmation page).
-    func linkGuest(tokenHash: String, now: Date) async throws -> Guest? {
+    package func linkGuest(tokenHash: String, now: Date) async throws -> Guest? {
         try await database.sql { db in
             guard
                 let row = try await db.raw(
@@ -149,7 +151,7 @@ struct GuestRepository: Sendable {
     }
 
     /// Removes a personal link and returns its guest, if the link was valid and the guest is still in.
-    static func takeLink(tokenHash: String, now: Date, in db: any SQLDatabase) async throws -> Guest? {
+    package static func takeLink(tokenHash: String, now: Date, in db: any SQLDatabase) async throws -> Guest? {
         guard
             let row = try await db.raw("DELETE FROM guest_links WHERE token_hash = \(bind: tokenHash) RETURNING guest_id, expires_at").first(),
             try row.decode(column: "expires_at", as: Int64.self) > now.millisecondsSince1970,
@@ -159,14 +161,14 @@ struct GuestRepository: Sendable {
         return guest
     }
 
-    static func recordTerms(guestID: String, version: String, at time: Date, in db: any SQLDatabase) async throws {
+    package static func recordTerms(guestID: String, version: String, at time: Date, in db: any SQLDatabase) async throws {
         try await db.raw(
             "UPDATE guests SET terms_version = \(bind: version), terms_accepted_at = \(bind: time.millisecondsSince1970) WHERE id = \(bind: guestID)"
         ).run()
     }
 
     /// The guests still in an event, in the order they joined, each with how many photos they have in it.
-    func roster(eventID: String, limit: Int) async throws -> [(guest: Guest, photos: Int)] {
+    package func roster(eventID: String, limit: Int) async throws -> [(guest: Guest, photos: Int)] {
         try await database.sql { db in
             try await db.raw(
                 """
@@ -178,16 +180,16 @@ struct GuestRepository: Sendable {
         }
     }
 
-    func find(id: String) async throws -> Guest? {
+    package func find(id: String) async throws -> Guest? {
         try await database.sql { db in try await Self.find(id: id, in: db) }
     }
 
-    static func find(id: String, in db: any SQLDatabase) async throws -> Guest? {
+    package static func find(id: String, in db: any SQLDatabase) async throws -> Guest? {
         try await db.raw("SELECT * FROM guests WHERE id = \(bind: id)").first().map { try guest(from: $0) }
     }
 
     /// A guest from a row of `guests`, or from columns named `prefix` + column in a join.
-    static func guest(from row: any SQLRow, prefix: String = "") throws -> Guest {
+    package static func guest(from row: any SQLRow, prefix: String = "") throws -> Guest {
         Guest(
             id: try row.decode(column: prefix + "id", as: String.self),
             eventID: try row.decode(column: prefix + "event_id", as: String.self),
@@ -202,7 +204,7 @@ struct GuestRepository: Sendable {
     }
 
     /// Every guest row an account joined events with (the account is being erased).
-    static func deleteMemberships(userID: String, in db: any SQLDatabase) async throws {
+    package static func deleteMemberships(userID: String, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM guests WHERE user_id = \(bind: userID)").run()
     }
 }

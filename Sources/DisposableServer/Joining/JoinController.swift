@@ -1,13 +1,15 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// Joining an event by its code as a guest, leaving it, and a personal link for another phone (JN-1..5).
-struct JoinController {
-    let joining: JoinService
-    let events: EventService
+package struct JoinController {
+    package let joining: JoinService
+    package let events: EventService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/api/v1/join", use: join)
         router.delete("/api/v1/events/:id/membership", use: leave)
         router.patch("/api/v1/events/:id/membership", use: rename)
@@ -15,7 +17,7 @@ struct JoinController {
         router.delete("/api/v1/events/:id/membership/link", use: revokePersonalLink)
     }
 
-    @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(JoinRequest.self)
         let joined = try await joining.join(
             code: body.code, key: body.key, name: body.name, password: body.password, termsVersion: body.acceptedTerms,
@@ -27,7 +29,7 @@ struct JoinController {
             status: .created)
     }
 
-    @Sendable func leave(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func leave(_ request: Request, context: AppRequestContext) async throws -> Response {
         let eventID = try context.parameters.require("id")
         let (_, role) = try await events.event(eventID, for: context.identity)
         guard EventAccess(role).isGuest, let guest = try await joining.guest(of: context.identity, in: eventID) else {
@@ -40,7 +42,7 @@ struct JoinController {
     }
 
     /// A guest corrects their name; everything they posted shows the new one.
-    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
         let eventID = try context.parameters.require("id")
         let (event, role) = try await events.event(eventID, for: context.identity)
         guard EventAccess(role).isGuest, let guest = try await joining.guest(of: context.identity, in: eventID) else {
@@ -51,7 +53,7 @@ struct JoinController {
         return try jsonResponse(GuestJSON(renamed, shotsPerGuest: event.shotsPerGuest))
     }
 
-    @Sendable func personalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func personalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (_, role) = try await events.event(try context.parameters.require("id"), for: context.identity)
         guard EventAccess(role).isGuest, case .guest(let guest, _) = context.identity else {
             throw Problem(
@@ -63,7 +65,7 @@ struct JoinController {
     }
 
     /// Stops the guest's personal link (a new one replaces it anyway); 204 whether or not there was one.
-    @Sendable func revokePersonalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func revokePersonalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (_, role) = try await events.event(try context.parameters.require("id"), for: context.identity)
         guard EventAccess(role).isGuest, case .guest(let guest, _) = context.identity else {
             throw Problem(.conflict, "not-a-guest", title: "Not a guest", detail: "Only a guest who joined without an account has a personal link.")
@@ -74,9 +76,9 @@ struct JoinController {
 }
 
 extension JoinRequest: JSONBody {
-    static let fields: Set<String> = ["code", "key", "name", "password", "acceptedTerms"]
+    package static let fields: Set<String> = ["code", "key", "name", "password", "acceptedTerms"]
 }
 
 extension MembershipPatch: JSONBody {
-    static let fields: Set<String> = ["name"]
+    package static let fields: Set<String> = ["name"]
 }

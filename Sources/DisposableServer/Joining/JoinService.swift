@@ -1,44 +1,46 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Joining an event as a guest, leaving it, and carrying on from another phone (JN-1..5). Owns the guess
 /// limiter that the API and the join form share.
-struct JoinService: Sendable {
-    let transactions: Transactions
-    let events: EventRepository
-    let guests: GuestRepository
-    let tokens: AccessTokenRepository
-    let passwords: PasswordHasher
-    let clock: any AppClock
-    let links: InstanceLinks
+package struct JoinService: Sendable {
+    package let transactions: Transactions
+    package let events: EventRepository
+    package let guests: GuestRepository
+    package let tokens: AccessTokenRepository
+    package let passwords: PasswordHasher
+    package let clock: any AppClock
+    package let links: InstanceLinks
     /// Unknown codes per address; wrong event passwords per address and event, and per event. Correct joins
     /// cost nothing, and joins with the QR code's key never meet it, so a whole wedding behind one venue
     /// Wi-Fi address joins at once even while someone there guesses codes.
-    let guessLimiter: RateLimiter
+    package let guessLimiter: RateLimiter
     /// Renames per guest: five at once, then one every ten minutes.
-    let renameLimiter = RateLimiter([.target: RateLimit(burst: 5, refillEvery: .seconds(600))])
+    package let renameLimiter = RateLimiter([.target: RateLimit(burst: 5, refillEvery: .seconds(600))])
 
-    static func guessLimiter(perAddress: RateLimit, perEvent: RateLimit) -> RateLimiter {
+    package static func guessLimiter(perAddress: RateLimit, perEvent: RateLimit) -> RateLimiter {
         RateLimiter([.address: perAddress, .pair: perAddress, .target: perEvent])
     }
 
-    struct Joined: Sendable {
-        let token: String
-        let guest: Guest
-        let event: Event
+    package struct Joined: Sendable {
+        package let token: String
+        package let guest: Guest
+        package let event: Event
     }
 
     /// The event a code names, for someone who is not (yet) in it. Every lookup that reveals whether a code
     /// exists comes here: with the event's key it is free; otherwise it takes a token from the address before
     /// looking, and gives it back when the code exists, so only unknown codes count and a throttled address
     /// learns nothing more.
-    func lookUp(code rawCode: String?, key: String?, client: String) async throws -> Event? {
+    package func lookUp(code rawCode: String?, key: String?, client: String) async throws -> Event? {
         var found: Event? = nil
         if let code = rawCode.flatMap(EventCode.init(typed:)) { found = try await events.find(code: code) }
         return try await admit(found, key: key, client: client)
     }
 
     /// `lookUp` for an event already read (or not found) by the caller, who is a stranger to it.
-    func admit(_ event: Event?, key: String?, client: String) async throws -> Event? {
+    package func admit(_ event: Event?, key: String?, client: String) async throws -> Event? {
         let found = event.flatMap { clock.now < $0.deletesAt(retention: links.retention) ? $0 : nil }
         if let found, found.opens(withKey: key) { return found }
         let ticket = try await guessLimiter.take([.address(client)])
@@ -48,7 +50,7 @@ struct JoinService: Sendable {
     }
 
     /// Checks the code (or its key), name and password, takes a place and returns the new guest's token.
-    func join(
+    package func join(
         code rawCode: String?, key: String? = nil, name rawName: String?, password: String?, termsVersion: String?,
         identity: Identity?, client: String
     ) async throws -> Joined {
@@ -100,7 +102,7 @@ struct JoinService: Sendable {
     }
 
     /// The guest an identity is in this event, if it joined it as one.
-    func guest(of identity: Identity?, in eventID: String) async throws -> Guest? {
+    package func guest(of identity: Identity?, in eventID: String) async throws -> Guest? {
         switch identity {
         case .guest(let guest, _): guest.eventID == eventID ? guest : nil
         case .user(let user, _): try await guests.activeMembership(userID: user.id, eventID: eventID)
@@ -110,13 +112,13 @@ struct JoinService: Sendable {
 
     /// Leaves the event on every phone: marks the guest as gone, revokes their tokens and frees their place; their
     /// photos stay (JN-3). `keepingTokenHash` is the leaving browser's own token, kept so that it can come back.
-    func leave(_ guest: Guest, keepingTokenHash: String? = nil) async throws {
+    package func leave(_ guest: Guest, keepingTokenHash: String? = nil) async throws {
         try await guests.leave(guest, now: clock.now, keepingTokenHash: keepingTokenHash)
     }
 
     /// A guest corrects the name they joined under (GDPR rectification): shown at once on their
     /// photos, notes and comments, in every open gallery.
-    func rename(_ guest: Guest, to rawName: String?) async throws -> Guest {
+    package func rename(_ guest: Guest, to rawName: String?) async throws -> Guest {
         let name = try DisplayName.validate(rawName)
         guard name != guest.name else { return guest }
         // Each rename rewrites every post of theirs in every open gallery: a few in a row fix a typo, a loop floods.
@@ -127,7 +129,7 @@ struct JoinService: Sendable {
     /// A browser joining an event it left (on this phone or on every phone) under the same name comes back as the
     /// same guest, with the shots they had left: the shot limit holds across leaving. `setAside`
     /// are the tokens the browser kept when it left. Nil when none of them is this event's guest by that name.
-    func comeBack(to event: Event, name rawName: String?, setAside: [String]) async throws -> Joined? {
+    package func comeBack(to event: Event, name rawName: String?, setAside: [String]) async throws -> Joined? {
         guard let name = try? DisplayName.validate(rawName) else { return nil }
         for token in setAside {
             guard let id = try await tokens.heldGuestID(token: token), let guest = try await guests.find(id: id),
@@ -139,14 +141,14 @@ struct JoinService: Sendable {
         return nil
     }
 
-    static func full(_ event: Event) -> Problem {
+    package static func full(_ event: Event) -> Problem {
         Problem(
             .conflict, "event-full", title: "Event full",
             detail: "This event is full: it already has the \(event.maxGuests ?? 0) guests the organizer allowed.")
     }
 
     /// "Maggie" typed again finds "Maggie" and the "Maggie 2" the event made of a second Maggie.
-    static func sameName(_ shown: String, typed: String) -> Bool {
+    package static func sameName(_ shown: String, typed: String) -> Bool {
         let (shown, typed) = (shown.lowercased(), typed.lowercased())
         guard shown != typed else { return true }
         guard shown.hasPrefix(typed + " ") else { return false }
@@ -154,12 +156,12 @@ struct JoinService: Sendable {
     }
 
     /// The event a guest is in (a page listing a browser's memberships names them).
-    func event(of guest: Guest) async throws -> Event? {
+    package func event(of guest: Guest) async throws -> Event? {
         try await events.find(id: guest.eventID)
     }
 
     /// Who holds each token of this browser's list, among those still valid.
-    func memberships(_ joined: JoinedEvents) async throws -> [(token: String, guest: Guest)] {
+    package func memberships(_ joined: JoinedEvents) async throws -> [(token: String, guest: Guest)] {
         var found: [(String, Guest)] = []
         for token in joined.tokens {
             if case .guest(let guest, _) = try await tokens.identity(for: token) { found.append((token, guest)) }
@@ -171,9 +173,9 @@ struct JoinService: Sendable {
 
     /// "Continue on another phone": a one-time link that signs a second device in as the same guest, with the
     /// same name and the same shots left. Valid for a day, used once, stored as a hash.
-    static let personalLinkLifetime: TimeInterval = 24 * 3600
+    package static let personalLinkLifetime: TimeInterval = 24 * 3600
 
-    func personalLink(for guest: Guest) async throws -> (url: String, expiresAt: Date) {
+    package func personalLink(for guest: Guest) async throws -> (url: String, expiresAt: Date) {
         let token = SecretToken.generate()
         let now = clock.now
         let expires = now + Self.personalLinkLifetime
@@ -183,17 +185,17 @@ struct JoinService: Sendable {
 
     /// Stops the guest's personal link before anyone uses it; returns whether there was one.
     @discardableResult
-    func revokePersonalLink(of guest: Guest) async throws -> Bool {
+    package func revokePersonalLink(of guest: Guest) async throws -> Bool {
         try await guests.revokeLinks(guestID: guest.id)
     }
 
     /// Who a link would sign in as, without using it up (the second phone confirms first).
-    func guest(ofPersonalLink token: String) async throws -> Guest? {
+    package func guest(ofPersonalLink token: String) async throws -> Guest? {
         try await guests.linkGuest(tokenHash: SecretToken.hash(token), now: clock.now)
     }
 
     /// Uses the link up: a new session token for its guest, or nil when it is unknown, used or expired.
-    func redeem(personalLink token: String) async throws -> (token: String, guest: Guest)? {
+    package func redeem(personalLink token: String) async throws -> (token: String, guest: Guest)? {
         let now = clock.now
         let tokens = tokens
         return try await transactions.transaction { db in

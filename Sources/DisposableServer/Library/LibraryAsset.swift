@@ -1,55 +1,57 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// One asset of a user's own library (LIB-1): the original as sent, byte for byte, and its derivatives.
-struct LibraryAsset: Sendable, Equatable {
-    let id: String
-    let userID: String
-    let sha256: String
-    let format: MediaFormat
-    let byteSize: Int64
-    let derivativeBytes: Int64
-    let width: Int?
-    let height: Int?
+package struct LibraryAsset: Sendable, Equatable {
+    package let id: String
+    package let userID: String
+    package let sha256: String
+    package let format: MediaFormat
+    package let byteSize: Int64
+    package let derivativeBytes: Int64
+    package let width: Int?
+    package let height: Int?
     /// EXIF DateTimeOriginal (floating time, read as UTC), else `X-Taken-At`, else the upload time.
-    let takenAt: Date
+    package let takenAt: Date
     /// The wall clock where it was taken (read as UTC) and its offset east of UTC in seconds, when its EXIF said:
     /// the offset is nil for a floating time (no `OffsetTimeOriginal`), and both for a time from anywhere else.
-    var takenLocal: Date? = nil
-    var takenOffset: Int? = nil
+    package var takenLocal: Date? = nil
+    package var takenOffset: Int? = nil
     /// `takenAt` came from the client (`X-Taken-At`, an import's sidecar, the event photo it was saved from).
-    let takenAtGiven: Bool
-    let uploadedAt: Date
-    let fileName: String
-    let status: PhotoStatus
+    package let takenAtGiven: Bool
+    package let uploadedAt: Date
+    package let fileName: String
+    package let status: PhotoStatus
     /// 1, then one more with each edit: its files are in a folder of their own.
-    let fileRevision: Int
+    package let fileRevision: Int
     /// The library counter's value at its last change (LIB-4).
-    let revision: Int64
-    let lastChange: LibraryChangeKind
-    let trashedAt: Date?
-    let deletedAt: Date?
+    package let revision: Int64
+    package let lastChange: LibraryChangeKind
+    package let trashedAt: Date?
+    package let deletedAt: Date?
     /// A live photo's motion (LIB-3), or a video's playable copy.
-    let motion: Motion?
+    package let motion: Motion?
     /// A video's length, once rendered.
-    let durationMilliseconds: Int64?
+    package let durationMilliseconds: Int64?
     /// The words it came with (an Instagram post's caption).
-    let caption: String?
+    package let caption: String?
 
     /// The bytes it counts against the quota: the original, and a live photo's video stored beside it.
-    var chargedBytes: Int64 { byteSize + (motion?.kind == .file ? motion!.size : 0) }
+    package var chargedBytes: Int64 { byteSize + (motion?.kind == .file ? motion!.size : 0) }
 
-    var files: LibraryFiles { .revision(user: userID, asset: id, fileRevision: fileRevision) }
+    package var files: LibraryFiles { .revision(user: userID, asset: id, fileRevision: fileRevision) }
 
     /// `2023-05`, the timeline's month: where it was taken when known.
-    var month: String {
+    package var month: String {
         let days = Int64(((takenLocal ?? takenAt).timeIntervalSince1970 / 86_400).rounded(.down))
         let (year, month, _) = civilDate(daysSince1970: days)
         return String(format: "%04d-%02d", year, month)
     }
 
-    static func from(_ row: any SQLRow) throws -> LibraryAsset {
+    package static func from(_ row: any SQLRow) throws -> LibraryAsset {
         let column = ColumnReader(row)
         return LibraryAsset(
             id: try column("id", as: String.self),
@@ -82,7 +84,7 @@ struct LibraryAsset: Sendable, Equatable {
             caption: try column.optional("caption", as: String.self))
     }
 
-    var json: LibraryAssetJSON {
+    package var json: LibraryAssetJSON {
         let base = "/api/v1/library/assets/\(id)"
         // The revision in the derivatives' links: an edit makes new links, so they may be cached for good.
         return LibraryAssetJSON(
@@ -99,18 +101,18 @@ struct LibraryAsset: Sendable, Equatable {
     }
 
     /// `+09:00`, `-03:30`.
-    static func offsetText(_ seconds: Int) -> String {
+    package static func offsetText(_ seconds: Int) -> String {
         String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
     }
 
-    var change: LibraryChange {
+    package var change: LibraryChange {
         LibraryChange(revision: revision, kind: lastChange, assetId: id, asset: lastChange == .deleted ? nil : json)
     }
 }
 
 /// Year, month and day of a day count since 1970-01-01 (proleptic Gregorian; Howard Hinnant's algorithm) — no
 /// Calendar per asset on a page of 200.
-func civilDate(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
+package func civilDate(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097
@@ -124,26 +126,26 @@ func civilDate(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
 
 /// Where a library asset's files live: `library/<user>/<asset>/<file revision>/`. An edit writes a new folder,
 /// so the files of the revision the row names are never overwritten in place.
-struct LibraryFiles: Sendable, Equatable {
+package struct LibraryFiles: Sendable, Equatable {
     /// Names the write in `pending_writes`: `<asset>@<file revision>`, or `<asset>@all` for the whole asset.
-    let writeID: String
-    let prefix: String
+    package let writeID: String
+    package let prefix: String
 
-    static func revision(user: String, asset: String, fileRevision: Int) -> LibraryFiles {
+    package static func revision(user: String, asset: String, fileRevision: Int) -> LibraryFiles {
         LibraryFiles(writeID: "\(asset)@\(fileRevision)", prefix: "library/\(user)/\(asset)/\(fileRevision)/")
     }
 
     /// Every file of an asset (it is being deleted).
-    static func all(user: String, asset: String) -> LibraryFiles {
+    package static func all(user: String, asset: String) -> LibraryFiles {
         LibraryFiles(writeID: "\(asset)@all", prefix: "library/\(user)/\(asset)/")
     }
 
     /// Every file of a user's library (the account is being deleted).
-    static func library(of user: String) -> String { "library/\(user)/" }
+    package static func library(of user: String) -> String { "library/\(user)/" }
 
-    var original: String { prefix + "original" }
+    package var original: String { prefix + "original" }
     /// An Apple Live Photo's video, or a video's playable copy.
-    var motion: String { prefix + "motion" }
-    var preview: String { prefix + "preview.jpg" }
-    var thumbnail: String { prefix + "thumbnail.jpg" }
+    package var motion: String { prefix + "motion" }
+    package var preview: String { prefix + "preview.jpg" }
+    package var thumbnail: String { prefix + "thumbnail.jpg" }
 }

@@ -1,22 +1,24 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
 
 /// `/api/v1/library/…` (LIB-1, LIB-2, LIB-4, UP-7) and `POST /api/v1/photos/{id}/save-to-library` (LIB-6). Accounts
 /// only: a guest's token gets 403, someone else's asset 404.
-struct LibraryController {
-    let library: LibraryService
+package struct LibraryController {
+    package let library: LibraryService
     /// How often an idle stream sends a comment line.
-    let heartbeat: Duration
-    let streams: LiveStreamSlots
+    package let heartbeat: Duration
+    package let streams: LiveStreamSlots
     /// Whether the stream's session still stands (signed out, deleted): checked after writes that may end it
     /// (`EventStream`).
-    let stillValid: @Sendable (Identity) async throws -> Bool
+    package let stillValid: @Sendable (Identity) async throws -> Bool
     /// Counts the writes that may end a grant (`EventStream`).
-    let writes: @Sendable () -> UInt64
+    package let writes: @Sendable () -> UInt64
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/api/v1/library/assets", use: upload)
         router.get("/api/v1/library/assets", use: timeline)
         router.get("/api/v1/library/assets/:id", use: metadata)
@@ -35,7 +37,7 @@ struct LibraryController {
         router.post("/api/v1/photos/:id/save-to-library", use: save)
     }
 
-    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         try UploadController.checkDeclaredType(request, videos: true)
         let upload = LibraryService.UploadRequest(
@@ -86,11 +88,11 @@ struct LibraryController {
         return try LibraryService.caption(text)
     }
 
-    @Sendable func timeline(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func timeline(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await page(.timeline, request, context)
     }
 
-    @Sendable func trash(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func trash(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await page(.trash, request, context)
     }
 
@@ -101,24 +103,24 @@ struct LibraryController {
         return try jsonResponse(try await library.page(listing, for: user, cursor: query.get("cursor"), limit: limit))
     }
 
-    @Sendable func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await library.asset(try context.parameters.require("id"), for: try context.requireUser()).json)
     }
 
-    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await library.delete(try context.parameters.require("id"), for: try context.requireUser())
         return Response(status: .noContent)
     }
 
-    @Sendable func restore(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func restore(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await library.restore(try context.parameters.require("id"), for: try context.requireUser()).json)
     }
 
-    @Sendable func emptyTrash(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func emptyTrash(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(TrashEmptied(deleted: try await library.emptyTrash(for: try context.requireUser())))
     }
 
-    @Sendable func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         try UploadController.checkDeclaredType(request, videos: true)
         let asset = try await library.replace(
@@ -126,17 +128,17 @@ struct LibraryController {
         return try jsonResponse(asset.json)
     }
 
-    @Sendable func check(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func check(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let body = try await request.decodeJSON(HashCheckRequest.self)
         return try jsonResponse(try await library.check(hashes: body.sha256, for: user))
     }
 
-    @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func save(_ request: Request, context: AppRequestContext) async throws -> Response {
         try created(try await library.save(photoID: try context.parameters.require("id"), for: context.identity))
     }
 
-    @Sendable func attachVideo(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func attachVideo(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let asset = try await library.attachVideo(
             to: try context.parameters.require("id"), for: user, body: request.body,
@@ -146,11 +148,11 @@ struct LibraryController {
 
     // MARK: Bytes
 
-    @Sendable func preview(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func preview(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await derivative(request, context, \.preview)
     }
 
-    @Sendable func thumbnail(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func thumbnail(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await derivative(request, context, \.thumbnail)
     }
 
@@ -166,7 +168,7 @@ struct LibraryController {
     }
 
     /// The original, byte for byte, as it was sent (it is the owner's own file: nothing is taken out). Supports Range.
-    @Sendable func original(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func original(_ request: Request, context: AppRequestContext) async throws -> Response {
         let asset = try await library.asset(try context.parameters.require("id"), for: try context.requireUser())
         return try await bytes(
             request, context, key: asset.files.original, start: 0, total: asset.byteSize, etag: "\"\(asset.sha256)\"",
@@ -177,7 +179,7 @@ struct LibraryController {
 
     /// LIB-3: a live photo's motion — a motion photo's MP4 (a range of its original) or the video stored beside the
     /// still. Supports Range (video players ask for it).
-    @Sendable func video(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func video(_ request: Request, context: AppRequestContext) async throws -> Response {
         let asset = try await library.asset(try context.parameters.require("id"), for: try context.requireUser())
         guard let motion = asset.motion else { throw Problem.notFound("This photo has no motion.") }
         let key = motion.kind == .embedded ? asset.files.original : asset.files.motion
@@ -199,7 +201,7 @@ struct LibraryController {
     // MARK: The change feed (LIB-4)
 
     /// JSON pages after `since` for sync clients; with `Accept: text/event-stream`, the same entries as they happen.
-    @Sendable func changes(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func changes(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let query = request.uri.queryParameters
         let resumeFrom = request.headers[.init("Last-Event-ID")!] ?? query.get("since")
@@ -219,17 +221,17 @@ struct LibraryController {
 }
 
 /// A library's changes as they happen, after a revision.
-struct LibraryChangeSource: EventStreamSource {
-    let library: LibraryService
-    let user: User
-    var last: Int64
-    let stillValid: @Sendable () async throws -> Bool
+package struct LibraryChangeSource: EventStreamSource {
+    package let library: LibraryService
+    package let user: User
+    package var last: Int64
+    package let stillValid: @Sendable () async throws -> Bool
 
-    func revoked() async throws -> String? {
+    package func revoked() async throws -> String? {
         try await stillValid() ? nil : ""
     }
 
-    mutating func next() async throws -> EventStream.Next {
+    package mutating func next() async throws -> EventStream.Next {
         let page = try await library.changes(for: user, since: last, limit: 200)
         guard !page.items.isEmpty else { return .idle }
         var text = ""
@@ -241,7 +243,7 @@ struct LibraryChangeSource: EventStreamSource {
         return .send(text)
     }
 
-    func wait(timeout: Duration) async {
+    package func wait(timeout: Duration) async {
         await library.feed.wait(user.id, timeout: timeout)
     }
 }

@@ -1,22 +1,24 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Makes a library asset's preview and thumbnail (the MED-1 pipeline; for a video, from its poster frame, with a copy
 /// browsers play unless the original plays as it is) and marks it ready; a file that cannot be decoded stays in the
 /// library as it was sent, marked failed.
-struct LibraryRenderer: Sendable {
-    let assets: LibraryRepository
-    let blobs: any BlobStore
-    let derivatives: Derivatives
-    let pendingWrites: PendingWrites
-    let feed: StreamWaker
-    let jobs: JobQueue
+package struct LibraryRenderer: Sendable {
+    package let assets: LibraryRepository
+    package let blobs: any BlobStore
+    package let derivatives: Derivatives
+    package let pendingWrites: PendingWrites
+    package let feed: StreamWaker
+    package let jobs: JobQueue
     /// Library videos' bounds (their length, `--max-library-video-minutes`) and their daily transcoding.
-    var videoLimits = VideoLimits(maxSeconds: 900)
-    var budget: TranscodeBudget? = nil
+    package var videoLimits = VideoLimits(maxSeconds: 900)
+    package var budget: TranscodeBudget? = nil
     /// The owner's time zone (their account's), in which a photo's floating EXIF time is read; UTC when unset.
-    var ownerZone: @Sendable (_ userID: String) async throws -> TimeZone = { _ in .gmt }
+    package var ownerZone: @Sendable (_ userID: String) async throws -> TimeZone = { _ in .gmt }
 
-    func render(assetID: String, jobID: String) async throws {
+    package func render(assetID: String, jobID: String) async throws {
         guard let asset = try await assets.find(id: assetID), asset.status == .processing, asset.deletedAt == nil else {
             try await jobs.complete(jobID)
             return
@@ -80,9 +82,25 @@ struct LibraryRenderer: Sendable {
     }
 
     /// Gave up after many tries (storage trouble): the asset stays, marked failed, its original kept.
-    func fail(assetID: String, jobID: String) async throws {
+    package func fail(assetID: String, jobID: String) async throws {
         guard let asset = try await assets.find(id: assetID) else { return try await jobs.complete(jobID) }
         _ = try await assets.markFailed(asset, jobID: jobID)
         await feed.changed(asset.userID)
+    }
+}
+
+extension JobQueue.Kind {
+    /// A library asset's derivatives.
+    package static let renderAsset = Self(rawValue: "render-asset")
+}
+
+extension LibraryRenderer {
+    /// The library's jobs, as the workers run them.
+    package var jobHandlers: [JobQueue.Kind: JobHandler] {
+        [
+            .renderAsset: JobHandler(
+                run: { job in try await render(assetID: job.subjectID, jobID: job.id) },
+                giveUp: { job in try? await fail(assetID: job.subjectID, jobID: job.id) })
+        ]
     }
 }

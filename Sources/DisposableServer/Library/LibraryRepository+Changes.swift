@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
@@ -6,7 +8,7 @@ import SQLKit
 /// rendered or failed — each taking the next revision of the owner's library.
 extension LibraryRepository {
     /// Moves an asset to the trash, or back (`trashedAt` nil); nil when it is not where it should be.
-    func setTrashed(_ asset: LibraryAsset, at trashedAt: Date?) async throws -> LibraryAsset? {
+    package func setTrashed(_ asset: LibraryAsset, at trashedAt: Date?) async throws -> LibraryAsset? {
         try await database.transaction { db in
             let revision = try await Self.nextRevision(userID: asset.userID, in: db)
             let kind: LibraryChangeKind = trashedAt == nil ? .restored : .trashed
@@ -27,7 +29,7 @@ extension LibraryRepository {
     /// Deletes an asset for good: the row becomes a tombstone, its bytes leave the quota, and its files are
     /// recorded as pending removal in the same transaction (the caller removes them; a crash leaves them to
     /// `PendingWrites.reconcile`). False when it was deleted already.
-    func purge(_ asset: LibraryAsset, now: Date, instance: String) async throws -> Bool {
+    package func purge(_ asset: LibraryAsset, now: Date, instance: String) async throws -> Bool {
         do {
             try await database.transaction { db in
                 let revision = try await Self.nextRevision(userID: asset.userID, in: db)
@@ -52,7 +54,7 @@ extension LibraryRepository {
     }
 
     /// Assets in the trash since before `date` (the sweeper's), a batch at a time.
-    func trashed(before date: Date, limit: Int) async throws -> [LibraryAsset] {
+    package func trashed(before date: Date, limit: Int) async throws -> [LibraryAsset] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -63,14 +65,14 @@ extension LibraryRepository {
         }
     }
 
-    func trashed(userID: String) async throws -> [LibraryAsset] {
+    package func trashed(userID: String) async throws -> [LibraryAsset] {
         try await database.read { db in
             try await db.raw("SELECT * FROM library_assets WHERE user_id = \(bind: userID) AND trashed_at IS NOT NULL AND deleted_at IS NULL")
                 .all().map(LibraryAsset.from)
         }
     }
 
-    enum ReplaceOutcome: Sendable {
+    package enum ReplaceOutcome: Sendable {
         case replaced(LibraryAsset)
         case quotaExceeded
         /// Another asset holds this content.
@@ -81,7 +83,7 @@ extension LibraryRepository {
 
     /// An edit (LIB-2): the same asset at the next file revision, processing again. The old revision's files are
     /// recorded as pending removal; the new ones' pending write ends.
-    func replace(
+    package func replace(
         _ asset: LibraryAsset, sha256: String, format: MediaFormat, byteSize: Int64, motion: Motion?, now: Date, instance: String
     ) async throws -> ReplaceOutcome {
         do {
@@ -129,14 +131,14 @@ extension LibraryRepository {
         return text.contains("unique") || text.contains("duplicate key")
     }
 
-    enum MotionOutcome: Sendable {
+    package enum MotionOutcome: Sendable {
         case attached(LibraryAsset)
         case quotaExceeded
         case gone
     }
 
     /// LIB-3: an Apple Live Photo's video, stored (`LibraryFiles.motion`) beside the revision it belongs to.
-    func attach(_ motion: Motion, to asset: LibraryAsset) async throws -> MotionOutcome {
+    package func attach(_ motion: Motion, to asset: LibraryAsset) async throws -> MotionOutcome {
         do {
             return try await database.transaction { db in
                 let revision = try await Self.nextRevision(userID: asset.userID, in: db)
@@ -163,7 +165,7 @@ extension LibraryRepository {
 
     /// Records the derivatives of the revision that was rendered; nil when the asset changed meanwhile (edited,
     /// deleted). The capture time read from the file wins over one the client gave.
-    func markReady(
+    package func markReady(
         _ asset: LibraryAsset, jobID: String, width: Int, height: Int, takenAt: CapturedAt?, derivativeBytes: Int64,
         video: RenderedVideoFacts? = nil, signals: PhotoSignals? = nil
     ) async throws -> LibraryAsset? {
@@ -178,16 +180,16 @@ extension LibraryRepository {
     }
 
     /// A capture time read from the file: the moment, and the clock where it was taken.
-    struct CapturedAt: Sendable {
-        let instant: Date
-        let local: Date
-        let offset: Int?
+    package struct CapturedAt: Sendable {
+        package let instant: Date
+        package let local: Date
+        package let offset: Int?
     }
 
     /// A video's playable copy and length, recorded with its derivatives.
-    struct RenderedVideoFacts: Sendable {
-        let playable: Motion
-        let durationMilliseconds: Int64?
+    package struct RenderedVideoFacts: Sendable {
+        package let playable: Motion
+        package let durationMilliseconds: Int64?
     }
 
     private func ready(
@@ -222,7 +224,7 @@ extension LibraryRepository {
     }
 
     /// The file could not be decoded: the asset stays (with its original — it is the user's file) as failed.
-    func markFailed(_ asset: LibraryAsset, jobID: String) async throws -> LibraryAsset? {
+    package func markFailed(_ asset: LibraryAsset, jobID: String) async throws -> LibraryAsset? {
         try await database.transaction { db in
             try await JobRepository.complete(jobID, in: db)
             let revision = try await Self.nextRevision(userID: asset.userID, in: db)
@@ -239,7 +241,7 @@ extension LibraryRepository {
 
 extension LibraryRepository.CapturedAt {
     /// What the file says, a clock without an offset placed in the owner's zone (`zone`).
-    init?(_ time: CaptureTime?, zone: TimeZone) {
+    package init?(_ time: CaptureTime?, zone: TimeZone) {
         guard let time else { return nil }
         self.init(instant: time.instant(floatingIn: zone), local: time.wallClock, offset: time.offset)
     }

@@ -1,31 +1,33 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// Library assets in the database. Every change takes the next number of the user's library counter
 /// (`library_sequences`) in its own transaction, so the change feed is the assets ordered by `revision`.
-struct LibraryRepository: Sendable {
-    let database: Database
+package struct LibraryRepository: Sendable {
+    package let database: Database
 
-    struct NewAsset: Sendable {
-        let id: String
-        let userID: String
-        let idempotencyKey: String?
-        let sha256: String
-        let format: MediaFormat
-        let byteSize: Int64
-        let takenAt: Date?
-        let fileName: String
-        let uploadedAt: Date
-        var sourcePhotoID: String? = nil
+    package struct NewAsset: Sendable {
+        package let id: String
+        package let userID: String
+        package let idempotencyKey: String?
+        package let sha256: String
+        package let format: MediaFormat
+        package let byteSize: Int64
+        package let takenAt: Date?
+        package let fileName: String
+        package let uploadedAt: Date
+        package var sourcePhotoID: String? = nil
         /// A Google motion photo's MP4, found in the original.
-        var motion: Motion? = nil
-        var caption: String? = nil
+        package var motion: Motion? = nil
+        package var caption: String? = nil
         /// The picture's own capture time, read from its header at upload; its render reads the same.
-        var captured: CapturedAt? = nil
+        package var captured: CapturedAt? = nil
     }
 
-    enum InsertOutcome: Sendable {
+    package enum InsertOutcome: Sendable {
         case inserted(LibraryAsset)
         case quotaExceeded
         /// The idempotency key or the content is already there (the caller looks up which).
@@ -34,7 +36,7 @@ struct LibraryRepository: Sendable {
 
     /// Records an asset whose original is stored: charges the quota, inserts the row and its render job, ends the
     /// pending write — one transaction.
-    func insert(_ new: NewAsset) async throws -> InsertOutcome {
+    package func insert(_ new: NewAsset) async throws -> InsertOutcome {
         do {
             return try await database.transaction { db in
                 let revision = try await Self.nextRevision(userID: new.userID, in: db)
@@ -67,31 +69,31 @@ struct LibraryRepository: Sendable {
         }
     }
 
-    enum RollBack: Error {
+    package enum RollBack: Error {
         case conflict, quotaExceeded, gone
     }
 
     /// What the account counts against its quota, and may (`Quota`).
-    func usage(userID: String) async throws -> Quota.Usage? {
+    package func usage(userID: String) async throws -> Quota.Usage? {
         try await database.read { db in try await UserRepository.usage(userID: userID, in: db) }
     }
 
-    static func nextRevision(userID: String, in db: any SQLDatabase) async throws -> Int64 {
+    package static func nextRevision(userID: String, in db: any SQLDatabase) async throws -> Int64 {
         guard let revision = try await Self.counted(userID: userID, in: db) else {
             throw Problem.unauthorized  // the account was deleted meanwhile
         }
         return revision
     }
 
-    func find(id: String) async throws -> LibraryAsset? {
+    package func find(id: String) async throws -> LibraryAsset? {
         try await database.read { db in try await Self.find(id: id, in: db) }
     }
 
-    static func find(id: String, in db: any SQLDatabase) async throws -> LibraryAsset? {
+    package static func find(id: String, in db: any SQLDatabase) async throws -> LibraryAsset? {
         try await db.raw("SELECT * FROM library_assets WHERE id = \(bind: id)").first().map(LibraryAsset.from)
     }
 
-    func find(userID: String, idempotencyKey: String) async throws -> LibraryAsset? {
+    package func find(userID: String, idempotencyKey: String) async throws -> LibraryAsset? {
         try await database.sql { db in
             try await db.raw("SELECT * FROM library_assets WHERE user_id = \(bind: userID) AND idempotency_key = \(bind: idempotencyKey)")
                 .first().map(LibraryAsset.from)
@@ -99,7 +101,7 @@ struct LibraryRepository: Sendable {
     }
 
     /// The asset holding this content, in the timeline or the trash.
-    func find(userID: String, sha256: String) async throws -> LibraryAsset? {
+    package func find(userID: String, sha256: String) async throws -> LibraryAsset? {
         try await database.sql { db in
             try await db.raw(
                 "SELECT * FROM library_assets WHERE user_id = \(bind: userID) AND sha256 = \(bind: sha256) AND deleted_at IS NULL"
@@ -107,7 +109,7 @@ struct LibraryRepository: Sendable {
         }
     }
 
-    func existingHashes(userID: String, among hashes: [String]) async throws -> Set<String> {
+    package func existingHashes(userID: String, among hashes: [String]) async throws -> Set<String> {
         guard !hashes.isEmpty else { return [] }
         return try await database.read { db in
             Set(
@@ -120,17 +122,17 @@ struct LibraryRepository: Sendable {
         }
     }
 
-    enum Listing: Sendable {
+    package enum Listing: Sendable {
         /// The timeline: newest capture first.
         case timeline
         /// The trash: latest deleted first.
         case trash
 
-        var column: String { self == .timeline ? "taken_at" : "trashed_at" }
-        var condition: String { self == .timeline ? "trashed_at IS NULL" : "trashed_at IS NOT NULL" }
+        package var column: String { self == .timeline ? "taken_at" : "trashed_at" }
+        package var condition: String { self == .timeline ? "trashed_at IS NULL" : "trashed_at IS NOT NULL" }
     }
 
-    func page(userID: String, _ listing: Listing, after cursor: GalleryCursor?, limit: Int) async throws -> (
+    package func page(userID: String, _ listing: Listing, after cursor: GalleryCursor?, limit: Int) async throws -> (
         items: [LibraryAsset], next: GalleryCursor?
     ) {
         try await database.read { db in
@@ -146,7 +148,7 @@ struct LibraryRepository: Sendable {
     }
 
     /// The feed: assets changed after `revision`, oldest change first (tombstones included).
-    func changes(userID: String, after revision: Int64, limit: Int) async throws -> [LibraryAsset] {
+    package func changes(userID: String, after revision: Int64, limit: Int) async throws -> [LibraryAsset] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -157,14 +159,14 @@ struct LibraryRepository: Sendable {
         }
     }
 
-    func latestRevision(userID: String) async throws -> Int64 {
+    package func latestRevision(userID: String) async throws -> Int64 {
         try await database.read { db in
             try await db.raw("SELECT seq FROM library_sequences WHERE user_id = \(bind: userID)").first()?.decode(column: "seq", as: Int64.self) ?? 0
         }
     }
 
     /// Whether a row vouches for these files: the asset exists, not deleted, at this file revision.
-    static func isRecorded(_ files: LibraryFiles, in db: any SQLDatabase) async throws -> Bool {
+    package static func isRecorded(_ files: LibraryFiles, in db: any SQLDatabase) async throws -> Bool {
         let parts = files.writeID.split(separator: "@")
         guard parts.count == 2, let fileRevision = Int(parts[1]) else { return false }
         return try await db.raw(
@@ -175,14 +177,14 @@ struct LibraryRepository: Sendable {
         ).first() != nil
     }
 
-    func isRecorded(_ files: LibraryFiles) async throws -> Bool {
+    package func isRecorded(_ files: LibraryFiles) async throws -> Bool {
         try await database.read { db in try await Self.isRecorded(files, in: db) }
     }
 }
 
 extension LibraryRepository {
     /// The account's library change counter, moved on by one; nil when the account is gone.
-    static func counted(userID: String, in db: any SQLDatabase) async throws -> Int64? {
+    package static func counted(userID: String, in db: any SQLDatabase) async throws -> Int64? {
         try await db.raw(
             """
             INSERT INTO library_sequences (user_id, seq) SELECT id, 1 FROM users WHERE id = \(bind: userID)

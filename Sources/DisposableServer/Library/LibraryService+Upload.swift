@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import Logging
@@ -10,7 +12,7 @@ import NIOPosix
 extension LibraryService {
     // MARK: Adding
 
-    func upload(_ request: UploadRequest, for user: User, body: RequestBody) async throws -> Uploaded {
+    package func upload(_ request: UploadRequest, for user: User, body: RequestBody) async throws -> Uploaded {
         if let key = request.idempotencyKey, let existing = try await assets.find(userID: user.id, idempotencyKey: key) {
             return .existing(existing)
         }
@@ -23,10 +25,10 @@ extension LibraryService {
     }
 
     /// The largest upload: a video's limit where videos are taken.
-    var maxBytes: Int64 { ingest.maxBytes(under: policy) }
+    package var maxBytes: Int64 { ingest.maxBytes(under: policy) }
 
     /// The bytes are whole on disk: check, store, record, enqueue the derivatives.
-    func record(_ staged: StagedUpload, _ request: UploadRequest, for userID: String, sourcePhotoID: String? = nil) async throws -> Uploaded {
+    package func record(_ staged: StagedUpload, _ request: UploadRequest, for userID: String, sourcePhotoID: String? = nil) async throws -> Uploaded {
         let identified = try await ingest.identify(staged, under: policy)
         let (format, video) = (identified.format, identified.video)
         if let existing = try await assets.find(userID: userID, sha256: staged.sha256) { throw Problem.alreadyInLibrary(existing) }
@@ -71,31 +73,31 @@ extension LibraryService {
     }
 
     /// A Google motion photo's MP4 after its JPEG (LIB-3).
-    func embeddedMotion(_ staged: StagedUpload, format: MediaFormat) async throws -> Motion? {
+    package func embeddedMotion(_ staged: StagedUpload, format: MediaFormat) async throws -> Motion? {
         guard format == .image(.jpeg) else { return nil }
         let file = staged.file
         return try await NIOThreadPool.singleton.runIfActive { Motion.embedded(in: try Data(contentsOf: file, options: .alwaysMapped)) }
     }
 
-    func checkQuota(of userID: String, adding bytes: Int64) async throws {
+    package func checkQuota(of userID: String, adding bytes: Int64) async throws {
         guard let usage = try await assets.usage(userID: userID), !usage.fits(bytes) else { return }
         throw Quota.exceeded(usage, byOrganizer: true)
     }
 
     /// What the account's quota has left; nil without one.
-    func quotaRoom(of userID: String) async throws -> Int64? {
+    package func quotaRoom(of userID: String) async throws -> Int64? {
         try await assets.usage(userID: userID).map { max(0, $0.allowed - $0.used) }
     }
 
-    func quotaExceeded(_ userID: String) async throws -> Problem {
+    package func quotaExceeded(_ userID: String) async throws -> Problem {
         Quota.exceeded(try await assets.usage(userID: userID) ?? .init(used: 0, allowed: 0, own: nil), byOrganizer: true)
     }
 
     /// Instagram's own limit for a caption: an imported post keeps all of it.
-    static let maxCaption = 2200
+    package static let maxCaption = 2200
 
     /// A caption sent with a file (`X-Caption`, tus's `caption`): lines of text, no control characters; none when blank.
-    static func caption(_ raw: String?) throws -> String? {
+    package static func caption(_ raw: String?) throws -> String? {
         guard let raw, !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         return try Guestbook.text(raw, field: "caption", max: maxCaption, lines: true, what: "a caption")
     }
@@ -103,7 +105,7 @@ extension LibraryService {
     /// The name sent (its last path component, printable, at most 200 characters), or `IMG_20230514_183000.jpg`.
     /// Control, format (bidirectional overrides, invisible marks) and line-separating characters are dropped: a
     /// name shows as it reads, `photo\u{202E}gpj.exe` cannot pass for a JPEG.
-    static func fileName(_ given: String?, format: MediaFormat, takenAt: Date) -> String {
+    package static func fileName(_ given: String?, format: MediaFormat, takenAt: Date) -> String {
         if let given {
             let last = given.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
             let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned]
@@ -116,7 +118,7 @@ extension LibraryService {
     }
 
     /// Which of these SHA-256 the library already holds (timeline or trash), so a client skips them (UP-7).
-    func check(hashes raw: [String], for user: User) async throws -> HashCheckResult {
+    package func check(hashes raw: [String], for user: User) async throws -> HashCheckResult {
         guard raw.count <= 1000 else { throw Problem.invalidField("sha256", "Ask about at most 1000 hashes at a time.") }
         let hashes = raw.map { $0.lowercased() }
         guard hashes.allSatisfy({ $0.count == 64 && $0.allSatisfy(\.isHexDigit) }) else {
@@ -127,7 +129,7 @@ extension LibraryService {
     }
 
     /// LIB-6: a copy of an event photo the caller may download, as their own asset — it outlives the event.
-    func save(photoID: String, for identity: Identity?) async throws -> Uploaded {
+    package func save(photoID: String, for identity: Identity?) async throws -> Uploaded {
         guard let identity else { throw Problem.unauthorized }
         guard case .user(let user, _) = identity else {
             throw Problem(
@@ -164,7 +166,7 @@ extension LibraryService {
 extension LibraryService {
     /// LIB-3: an Apple Live Photo's video (MP4 or QuickTime, whole files only: playlists and lists of files are not
     /// videos), kept byte for byte beside its still.
-    func attachVideo(to id: String, for user: User, body: RequestBody, declaredLength: Int64?) async throws -> LibraryAsset {
+    package func attachVideo(to id: String, for user: User, body: RequestBody, declaredLength: Int64?) async throws -> LibraryAsset {
         let asset = try await asset(id, for: user)
         guard !asset.format.isVideo else {
             throw Problem.conflict("asset-is-video", "This asset is a video: only a photo takes a live photo's motion.")
@@ -203,7 +205,7 @@ extension LibraryService {
 
 extension Problem {
     /// UP-6 for the library: the same bytes are already there (perhaps in the trash), with their id.
-    static func alreadyInLibrary(_ asset: LibraryAsset) -> Problem {
+    package static func alreadyInLibrary(_ asset: LibraryAsset) -> Problem {
         var problem = Problem(
             .conflict, "already-exists", title: "Media already exists",
             detail: asset.trashedAt == nil

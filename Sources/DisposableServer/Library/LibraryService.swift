@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import Logging
@@ -7,42 +9,42 @@ import NIOPosix
 
 /// A user's own library (LIB-1, LIB-2, LIB-4, LIB-6, UP-6/7): uploads, the timeline, edits, the trash and the change
 /// feed. An asset is its owner's alone: anyone else — another account, a guest, the admin — gets 404.
-struct LibraryService: Sendable {
+package struct LibraryService: Sendable {
     /// Which of the library a page lists (the timeline, the trash, …).
-    typealias Listing = LibraryRepository.Listing
+    package typealias Listing = LibraryRepository.Listing
 
-    let assets: LibraryRepository
+    package let assets: LibraryRepository
     /// Event photos' grants (saving one to the library).
-    let photos: PhotoService
-    let blobs: any BlobStore
+    package let photos: PhotoService
+    package let blobs: any BlobStore
     /// Files come in through it, under `policy`.
-    let ingest: Ingest
+    package let ingest: Ingest
     /// What the library takes: photos within the server's limits, videos up to `--max-library-video-minutes`.
-    let policy: IngestPolicy
+    package let policy: IngestPolicy
     /// A deleted or replaced asset's files go as an abandoned write's do.
-    let pendingWrites: PendingWrites
-    let newWork: WorkSignal
-    let feed: StreamWaker
-    let clock: any AppClock
-    let logger: Logger
+    package let pendingWrites: PendingWrites
+    package let newWork: WorkSignal
+    package let feed: StreamWaker
+    package let clock: any AppClock
+    package let logger: Logger
     /// The zone a capture time without an offset is read in: the owner's.
-    var ownerZone: @Sendable (_ userID: String) async throws -> TimeZone = { _ in .gmt }
+    package var ownerZone: @Sendable (_ userID: String) async throws -> TimeZone = { _ in .gmt }
     /// How long the trash keeps an asset (LIB-2), counted from its deletion.
-    static let trashDays = 30
+    package static let trashDays = 30
 
-    static let notFound = Problem.notFound("There is no asset with this id in your library.")
+    package static let notFound = Problem.notFound("There is no asset with this id in your library.")
 
-    struct UploadRequest: Sendable {
-        let idempotencyKey: String?
+    package struct UploadRequest: Sendable {
+        package let idempotencyKey: String?
         /// `X-Taken-At`: when the file itself does not say.
-        let takenAt: Date?
-        let fileName: String?
-        let declaredLength: Int64?
+        package let takenAt: Date?
+        package let fileName: String?
+        package let declaredLength: Int64?
         /// `X-Caption`: the words an import brings with the file.
-        var caption: String? = nil
+        package var caption: String? = nil
     }
 
-    enum Uploaded: Sendable {
+    package enum Uploaded: Sendable {
         case created(LibraryAsset)
         /// The same idempotency key was sent before: the asset it made.
         case existing(LibraryAsset)
@@ -51,22 +53,22 @@ struct LibraryService: Sendable {
     // MARK: Reading
 
     /// The caller's own asset (timeline or trash), or 404.
-    func asset(_ id: String, for user: User) async throws -> LibraryAsset {
+    package func asset(_ id: String, for user: User) async throws -> LibraryAsset {
         guard let asset = try await assets.find(id: id), asset.userID == user.id, asset.deletedAt == nil else { throw Self.notFound }
         return asset
     }
 
     /// The asset an uploader's idempotency key made, if any (a retried upload gets it back).
-    func asset(uploaderID: String, idempotencyKey: String) async throws -> LibraryAsset? {
+    package func asset(uploaderID: String, idempotencyKey: String) async throws -> LibraryAsset? {
         try await assets.find(userID: uploaderID, idempotencyKey: idempotencyKey)
     }
 
     /// The feed's position now: a page's live updates start there.
-    func latestRevision(for user: User) async throws -> Int64 {
+    package func latestRevision(for user: User) async throws -> Int64 {
         try await assets.latestRevision(userID: user.id)
     }
 
-    func page(_ listing: LibraryRepository.Listing, for user: User, cursor token: String?, limit: Int) async throws -> LibraryPage {
+    package func page(_ listing: LibraryRepository.Listing, for user: User, cursor token: String?, limit: Int) async throws -> LibraryPage {
         var cursor: GalleryCursor? = nil
         if let token {
             guard let parsed = GalleryCursor(token: token) else {
@@ -79,7 +81,7 @@ struct LibraryService: Sendable {
     }
 
     /// The feed after `since`, oldest change first.
-    func changes(for user: User, since: Int64, limit: Int) async throws -> LibraryChangesPage {
+    package func changes(for user: User, since: Int64, limit: Int) async throws -> LibraryChangesPage {
         let changed = try await assets.changes(userID: user.id, after: since, limit: limit + 1)
         let items = changed.prefix(limit).map(\.change)
         return LibraryChangesPage(items: items, next: items.last?.revision ?? since, hasMore: changed.count > limit)
@@ -88,7 +90,7 @@ struct LibraryService: Sendable {
     // MARK: Changing
 
     /// DELETE: into the trash; from the trash, for good.
-    func delete(_ id: String, for user: User) async throws {
+    package func delete(_ id: String, for user: User) async throws {
         let asset = try await asset(id, for: user)
         if asset.trashedAt != nil {
             try await purge(asset)
@@ -97,7 +99,7 @@ struct LibraryService: Sendable {
         }
     }
 
-    func restore(_ id: String, for user: User) async throws -> LibraryAsset {
+    package func restore(_ id: String, for user: User) async throws -> LibraryAsset {
         let asset = try await asset(id, for: user)
         guard asset.trashedAt != nil else { return asset }
         guard let restored = try await assets.setTrashed(asset, at: nil) else { throw Self.notFound }
@@ -105,14 +107,14 @@ struct LibraryService: Sendable {
         return restored
     }
 
-    func emptyTrash(for user: User) async throws -> Int {
+    package func emptyTrash(for user: User) async throws -> Int {
         var deleted = 0
         for asset in try await assets.trashed(userID: user.id) where try await purge(asset) { deleted += 1 }
         return deleted
     }
 
     /// Assets in the trash for more than 30 days, deleted for good (the retention sweeper's round).
-    func purgeExpiredTrash() async throws -> Int {
+    package func purgeExpiredTrash() async throws -> Int {
         let before = clock.now - TimeInterval(Self.trashDays * 86_400)
         var purged = 0
         while true {
@@ -133,7 +135,7 @@ struct LibraryService: Sendable {
     }
 
     /// LIB-2: an edited version replaces the asset's file — same id, next file revision, new derivatives.
-    func replace(_ id: String, for user: User, body: RequestBody, declaredLength: Int64?) async throws -> LibraryAsset {
+    package func replace(_ id: String, for user: User, body: RequestBody, declaredLength: Int64?) async throws -> LibraryAsset {
         let asset = try await asset(id, for: user)
         guard asset.trashedAt == nil else {
             throw Problem.conflict("asset-in-trash", "This asset is in the trash: restore it before replacing it.")
@@ -144,7 +146,7 @@ struct LibraryService: Sendable {
     }
 
     /// The same with the new bytes staged already (a WebDAV client writing over a path).
-    func replace(_ asset: LibraryAsset, with staged: StagedUpload, for user: User) async throws -> LibraryAsset {
+    package func replace(_ asset: LibraryAsset, with staged: StagedUpload, for user: User) async throws -> LibraryAsset {
         let format = try await ingest.identify(staged, under: policy).format
         if staged.sha256 == asset.sha256 { return asset }  // nothing changed
         if let other = try await assets.find(userID: user.id, sha256: staged.sha256) { throw Problem.alreadyInLibrary(other) }

@@ -1,15 +1,17 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Resumable uploads into the uploader's own library (LIB-1, `target` `library`): a signed-in account only, no shot to
 /// hold; the finished file becomes an asset through the same path as a plain upload (`LibraryService.record`).
-struct LibraryUploads: UploadTarget {
-    let library: LibraryService
+package struct LibraryUploads: UploadTarget {
+    package let library: LibraryService
 
-    var name: String { "library" }
-    var maxBytes: Int64 { library.maxBytes }
+    package var name: String { "library" }
+    package var maxBytes: Int64 { library.maxBytes }
 
-    func admit(length: Int64, placeID: String, metadata: UploadMetadata, for identity: Identity?) async throws -> UploadAdmission {
+    package func admit(length: Int64, placeID: String, metadata: UploadMetadata, for identity: Identity?) async throws -> UploadAdmission {
         guard let identity else { throw Problem.unauthorized }
         guard case .user(let user, _) = identity else {
             throw Problem(
@@ -23,12 +25,12 @@ struct LibraryUploads: UploadTarget {
         return UploadAdmission(uploaderID: user.id, accountID: user.id, byOrganizer: true, source: .library, heldShot: nil)
     }
 
-    func mayContinue(_ upload: ResumableUpload, as identity: Identity) async -> Bool {
+    package func mayContinue(_ upload: ResumableUpload, as identity: Identity) async -> Bool {
         if case .user(let user, _) = identity { return user.id == upload.uploaderID }
         return false
     }
 
-    func finish(_ upload: ResumableUpload, as identity: Identity, firstLook: Data?, stage: () async throws -> StagedUpload) async throws
+    package func finish(_ upload: ResumableUpload, as identity: Identity, firstLook: Data?, stage: () async throws -> StagedUpload) async throws
         -> UploadFinish
     {
         if let key = upload.idempotencyKey, let existing = try await library.asset(uploaderID: upload.uploaderID, idempotencyKey: key) {
@@ -46,5 +48,5 @@ struct LibraryUploads: UploadTarget {
         }
     }
 
-    func location(of madeID: String) -> String { "/api/v1/library/assets/\(madeID)" }
+    package func location(of madeID: String) -> String { "/api/v1/library/assets/\(madeID)" }
 }

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// How much transcoding one account's library videos may cost a day: a 276 KB WebM of three
@@ -5,16 +7,16 @@ import Foundation
 /// keep the machine busy with them. Counted in seconds of video at 1080p or less (a larger picture counts in
 /// proportion); a video past the budget waits, processing, until the day's transcodes make room — never refused,
 /// never lost. What was transcoded is kept in `transcode_usage` (`TranscodeUsageRepository`).
-struct TranscodeBudget: Sendable {
-    let usage: TranscodeUsageRepository
-    let clock: any AppClock
+package struct TranscodeBudget: Sendable {
+    package let usage: TranscodeUsageRepository
+    package let clock: any AppClock
     /// 1080p-equivalent seconds an account's library videos may be transcoded in any 24 hours.
-    let secondsPerDay: Int64
+    package let secondsPerDay: Int64
 
-    static let window: TimeInterval = 24 * 3600
+    package static let window: TimeInterval = 24 * 3600
 
     /// What transcoding `info` costs: its length (the cap when the file does not say) by its size against 1080p.
-    static func cost(_ info: VideoInfo, maxSeconds: Double?) -> Int64 {
+    package static func cost(_ info: VideoInfo, maxSeconds: Double?) -> Int64 {
         let seconds = min(info.duration ?? maxSeconds ?? 600, maxSeconds ?? .greatestFiniteMagnitude)
         let factor = max(1, Double(info.width * info.height) / Double(1920 * 1080))
         return max(1, Int64((seconds * factor).rounded(.up)))
@@ -22,7 +24,7 @@ struct TranscodeBudget: Sendable {
 
     /// Takes `cost` from the account's budget now, before the transcode, or says how long to wait: two transcodes
     /// admitted at once cannot both take what is left. A transcode that then fails keeps what it took (a day at most).
-    func reserve(for userID: String, cost: Int64) async throws -> TimeInterval? {
+    package func reserve(for userID: String, cost: Int64) async throws -> TimeInterval? {
         let now = clock.now
         let since = now - Self.window
         let budget = secondsPerDay
@@ -31,9 +33,4 @@ struct TranscodeBudget: Sendable {
             return max(60, (oldest ?? now).timeIntervalSince(since))
         }
     }
-}
-
-/// A render that should run later, not fail: its job goes back to the queue for `delay` seconds, no attempt counted.
-struct RenderLater: Error {
-    let delay: TimeInterval
 }

@@ -1,15 +1,17 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The `transcode_usage` table: the seconds of library video transcoded per account (`TranscodeBudget` holds the rule).
-struct TranscodeUsageRepository: Sendable {
-    let database: Database
+package struct TranscodeUsageRepository: Sendable {
+    package let database: Database
 
     /// Takes `seconds` of the budget at once when they fit — `fits` is told what was used since `since` and when the
     /// oldest of it was — so that two transcodes admitted at the same moment cannot both take what is left: the check
     /// and the record are one transaction, serialized per account (SQLite has one writer; PostgreSQL takes a lock on
     /// the account's key for the transaction). Returns nil when taken, else what `fits` refused with.
-    func reserve(
+    package func reserve(
         _ seconds: Int64, for userID: String, at now: Date, since: Date, forgettingBefore cutoff: Date,
         fits: @escaping @Sendable (_ used: Int64, _ oldest: Date?) -> TimeInterval?
     ) async throws -> TimeInterval? {

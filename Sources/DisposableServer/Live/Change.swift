@@ -1,15 +1,17 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// An event's feed moved, by a write that changed nothing else of the event's row (a photo added or rendered).
-struct FeedMove: Sendable, Equatable {
+package struct FeedMove: Sendable, Equatable {
     /// The position the write started from, and the one it left.
-    let from: Int64
-    let to: Int64
+    package let from: Int64
+    package let to: Int64
 }
 
 /// What the `ChangeHub` heard of an event, told to what remembers event rows (`RecentReads.heard`).
-enum EventNews: Sendable, Equatable {
+package enum EventNews: Sendable, Equatable {
     /// Something changed: a row read before may be out of date.
     case changed
     /// A write here only moved the feed: a row read just before it moves along.

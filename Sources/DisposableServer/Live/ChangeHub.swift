@@ -1,10 +1,12 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Fans an event's new changes out to the subscribers of this instance. The database is the source of
 /// truth: on news (a local commit, a PostgreSQL notification, or a periodic check) the hub reads what
 /// is new once, keeps the latest entries in memory, and wakes everyone waiting on that event — so a
 /// thousand phones cost one query, and a missed notification only delays, never loses, a change.
-actor ChangeHub {
+package actor ChangeHub {
     private let log: ChangeLogRepository
     /// Told of every news, with its event and what it is (a row of the event read before it may be out of date): what
     /// keeps answers in memory forgets them, or moves them along, here.
@@ -29,7 +31,7 @@ actor ChangeHub {
     /// Events found deleted: their streams end.
     private var deleted: Set<String> = []
 
-    init(
+    package init(
         log: ChangeLogRepository, onNews: @escaping @Sendable (_ eventID: String, EventNews) -> Void = { _, _ in },
         onDeletion: @escaping @Sendable () -> Void = {}
     ) {
@@ -40,21 +42,21 @@ actor ChangeHub {
 
     /// An event deleted on this instance, by a request or in the background: its streams end, and what keeps answers
     /// in memory forgets who its guests were.
-    func deleted(_ eventID: String) async {
+    package func deleted(_ eventID: String) async {
         onDeletion()
         await refresh(eventID)
     }
 
     /// Tells the other instances a request wrote here, once it is done (`PostgresChangeListener`); a failure only
     /// leaves their remembered reads to expire.
-    nonisolated func announceWrite() {
+    package nonisolated func announceWrite() {
         Task { [log] in try? await log.announceWrite() }
     }
 
     /// A commit told through PostgreSQL: `payload` is the event's id and the position the commit left (only the id from
     /// an older instance). Every commit is told to every instance, the one that made it too, which reads its entries
     /// anyway: reading the log again for it, and forgetting the event's row, doubled the queries of a busy night.
-    func notified(_ payload: String) async {
+    package func notified(_ payload: String) async {
         let parts = payload.split(separator: " ", maxSplits: 1)
         guard let first = parts.first else { return }
         let eventID = String(first)
@@ -68,7 +70,7 @@ actor ChangeHub {
     /// Reads an event's entries past what the hub has, and wakes its subscribers if there are any.
     /// Without `force` (a subscriber's periodic catch-up) it reads at most every two seconds per event. `moved`: the
     /// news is a write here that only moved the event's feed.
-    func refresh(_ eventID: String, force: Bool = true, moved: FeedMove? = nil) async {
+    package func refresh(_ eventID: String, force: Bool = true, moved: FeedMove? = nil) async {
         if let moved {
             if writtenHere.count >= 4096 { writtenHere.removeAll() }
             writtenHere[eventID] = max(writtenHere[eventID] ?? 0, moved.to)
@@ -99,7 +101,7 @@ actor ChangeHub {
     }
 
     /// Entries after `seq`: from memory when the hub has them all, else from the database.
-    func changes(_ eventID: String, after seq: Int64, limit: Int = 500) async throws -> [Change] {
+    package func changes(_ eventID: String, after seq: Int64, limit: Int = 500) async throws -> [Change] {
         if let entries = recent[eventID], let first = entries.first, first.seq <= seq + 1 {
             // The entries are in `seq` order: halve to the first one past `seq`. Every open stream asks after every
             // change, so looking at each kept entry instead cost hundreds of streams × 512 entries per photo — on
@@ -115,23 +117,23 @@ actor ChangeHub {
     }
 
     /// Starts following an event from `seq`, so that later refreshes know where to read from.
-    func follow(_ eventID: String, from seq: Int64) {
+    package func follow(_ eventID: String, from seq: Int64) {
         if latest[eventID] == nil || recent[eventID] == nil {
             latest[eventID] = max(latest[eventID] ?? 0, seq)
             recent[eventID] = recent[eventID] ?? []
         }
     }
 
-    func isDeleted(_ eventID: String) -> Bool { deleted.contains(eventID) }
+    package func isDeleted(_ eventID: String) -> Bool { deleted.contains(eventID) }
 
     /// The newest entry's number of an event (0 when nothing happened yet).
-    func latest(_ eventID: String) async throws -> Int64 {
+    package func latest(_ eventID: String) async throws -> Int64 {
         try await log.latest(eventID: eventID) ?? 0
     }
 
     /// Returns when the event has entries past `seq` (or is deleted), or after `timeout` (give or take a tenth of a
     /// second: waits ending together are ended at once).
-    func wait(_ eventID: String, after seq: Int64, timeout: Duration) async {
+    package func wait(_ eventID: String, after seq: Int64, timeout: Duration) async {
         if (latest[eventID] ?? 0) > seq || deleted.contains(eventID) { return }
         let id = nextWaiter
         nextWaiter += 1
@@ -174,7 +176,7 @@ actor ChangeHub {
     }
 
     /// Events someone on this instance follows (for catching up after a lost notification channel).
-    var followedEvents: [String] { Array(recent.keys) }
+    package var followedEvents: [String] { Array(recent.keys) }
 
     private func wake(_ eventID: String) {
         guard let waiting = waiters.removeValue(forKey: eventID) else { return }

@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
@@ -6,53 +8,59 @@ import SQLKit
 /// without its entry and no entry without its change. Numbers come from a per-event counter taken
 /// with `UPDATE … RETURNING`, which serialises writers of one event on both engines. Reads them back for the
 /// live hub (`ChangeHub`).
-struct ChangeLogRepository: Sendable {
-    let database: Database
+package struct ChangeLogRepository: Sendable {
+    package let database: Database
 
     /// The newest sequence number of an event and its entries after `seq` (nil and none when it is gone).
-    func latestAndChanges(eventID: String, after seq: Int64, limit: Int) async throws -> (Int64?, [Change]) {
+    package func latestAndChanges(eventID: String, after seq: Int64, limit: Int) async throws -> (Int64?, [Change]) {
         try await database.sql { db in
             (try await Self.latest(eventID: eventID, in: db), try await Self.changes(eventID: eventID, after: seq, limit: limit, in: db))
         }
     }
 
-    func changes(eventID: String, after seq: Int64, limit: Int) async throws -> [Change] {
+    package func changes(eventID: String, after seq: Int64, limit: Int) async throws -> [Change] {
         try await database.sql { db in try await Self.changes(eventID: eventID, after: seq, limit: limit, in: db) }
     }
 
-    func latest(eventID: String) async throws -> Int64? {
+    package func latest(eventID: String) async throws -> Int64? {
         try await database.sql { db in try await Self.latest(eventID: eventID, in: db) }
     }
 
     /// PostgreSQL channel that tells other instances an event has news; the payload is the event id and the position of
     /// an entry, with a space between (`ChangeHub.notified`).
-    static let channel = "disposable_changes"
+    package static let channel = "disposable_changes"
 
     /// PostgreSQL channel that tells every instance a request wrote something other than an upload (a sign-out, a
     /// guest removed, a setting changed): what they remember for reads may be out of date (`RecentReads`).
-    static let writesChannel = "disposable_writes"
+    package static let writesChannel = "disposable_writes"
 
     /// Says a write committed, on PostgreSQL; nothing on SQLite, whose one instance forgot already.
-    func announceWrite() async throws {
+    package func announceWrite() async throws {
         guard database.kind == .postgres else { return }
         try await database.sql { db in try await db.raw("SELECT pg_notify(\(bind: Self.writesChannel), '')").run() }
     }
 
     /// Logs a change to a photo (added, ready, failed, removed).
     @discardableResult
-    static func append(_ kind: ChangeKind, photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws -> Int64 {
+    package static func append(_ kind: ChangeKind, photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws
+        -> Int64
+    {
         try await append([kind], photo: photo, now: now, kindOfDatabase: kindOfDatabase, in: db)
     }
 
     /// Logs changes to a photo that change nothing else of its event's row (`FeedMove`; nil when the event is gone).
-    static func move(_ kinds: [ChangeKind], photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws -> FeedMove? {
+    package static func move(_ kinds: [ChangeKind], photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws
+        -> FeedMove?
+    {
         let last = try await append(kinds, photo: photo, now: now, kindOfDatabase: kindOfDatabase, in: db)
         return last > 0 ? FeedMove(from: last - Int64(kinds.count), to: last) : nil
     }
 
     /// Logs changes to a photo under consecutive numbers, in one go (a photo added and ready at once).
     @discardableResult
-    static func append(_ kinds: [ChangeKind], photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws -> Int64 {
+    package static func append(_ kinds: [ChangeKind], photo: Photo, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase) async throws
+        -> Int64
+    {
         let facts = kinds.map { kind in
             kind == .photoRemoved
                 ? ChangePayload(kind: kind, photoId: photo.id) : ChangePayload(kind: kind, photo: PhotoJSON(photo, viewerID: nil, links: nil))
@@ -61,7 +69,7 @@ struct ChangeLogRepository: Sendable {
     }
 
     @discardableResult
-    static func append(
+    package static func append(
         _ facts: ChangePayload, eventID: String, photo: Photo? = nil, now: Date, kindOfDatabase: DatabaseKind, in db: any SQLDatabase
     ) async throws -> Int64 {
         try await append([facts], eventID: eventID, photo: photo, now: now, kindOfDatabase: kindOfDatabase, in: db)
@@ -119,12 +127,12 @@ struct ChangeLogRepository: Sendable {
     }
 
     /// Tells other instances the event has news; delivered at commit, and only if the transaction commits.
-    static func notify(eventID: String, in db: any SQLDatabase) async throws {
+    package static func notify(eventID: String, in db: any SQLDatabase) async throws {
         try await db.raw("SELECT pg_notify(\(bind: channel), \(bind: eventID))").run()
     }
 
     /// Changes of an event after `seq`, oldest first. Each payload is read once here, not per subscriber.
-    static func changes(eventID: String, after seq: Int64, limit: Int, in db: any SQLDatabase) async throws -> [Change] {
+    package static func changes(eventID: String, after seq: Int64, limit: Int, in db: any SQLDatabase) async throws -> [Change] {
         let decoder = JSONDecoder.api
         return try await db.raw(
             """
@@ -144,7 +152,7 @@ struct ChangeLogRepository: Sendable {
     }
 
     /// The newest sequence number of an event (0 when nothing happened yet), or nil when it is gone.
-    static func latest(eventID: String, in db: any SQLDatabase) async throws -> Int64? {
+    package static func latest(eventID: String, in db: any SQLDatabase) async throws -> Int64? {
         try await db.raw("SELECT change_seq FROM events WHERE id = \(bind: eventID)").first()?.decode(column: "change_seq", as: Int64.self)
     }
 }

@@ -1,25 +1,27 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import NIOConcurrencyHelpers
 
 /// Turns a stored change into what one subscriber may see (`PhotoVisibility.disclosure`): `mine` set for their
 /// own photos, photo links signed, and no photo content that is not theirs to see yet.
-struct ChangeViewer: Sendable {
-    let role: EventRole
-    let viewerID: String
-    let clock: any AppClock
-    let signer: MediaSigner
+package struct ChangeViewer: Sendable {
+    package let role: EventRole
+    package let viewerID: String
+    package let clock: any AppClock
+    package let signer: MediaSigner
     /// Shooters' pictures beside their photos; nil for the venue wall, which has no session to fetch them with.
-    let pictures: ShooterPictures?
+    package let pictures: ShooterPictures?
 
     /// The event's shooters' pictures, as `text` and `payload` take them.
-    func pictures(of event: Event) async throws -> [String: String] {
+    package func pictures(of event: Event) async throws -> [String: String] {
         try await pictures?.inEvent(event.id) ?? [:]
     }
 
     /// The change as this viewer's JSON text (an SSE `data:` line). A change has only a few variants
     /// (hidden, someone else's, mine; organizer or guest), so a thousand subscribers share the work.
-    func text(_ change: Change, event: Event, pictures: [String: String], cache: RenderedChanges) throws -> String {
+    package func text(_ change: Change, event: Event, pictures: [String: String], cache: RenderedChanges) throws -> String {
         let links = signer.links(now: clock.now)
         let visibility = visibility(event)
         let isMine = change.uploaderID == viewerID
@@ -34,7 +36,7 @@ struct ChangeViewer: Sendable {
 
     /// The change for this viewer, photo links signed with `links` (stored facts hold unsigned ones), the
     /// shooter's picture as it is now (stored facts hold none).
-    func payload(_ change: Change, event: Event, links: MediaLinks?, pictures: [String: String]) -> ChangePayload {
+    package func payload(_ change: Change, event: Event, links: MediaLinks?, pictures: [String: String]) -> ChangePayload {
         var payload = change.facts
         if [.commentAdded, .commentRemoved, .likesChanged].contains(change.kind) {
             // News about a post the viewer may not see yet tells them nothing (not even which post).
@@ -83,13 +85,13 @@ struct ChangeViewer: Sendable {
 }
 
 /// Change payloads as sent, shared by every stream of this instance; bounded, emptied when full.
-final class RenderedChanges: Sendable {
+package final class RenderedChanges: Sendable {
     private let entries = NIOLockedValueBox<[String: String]>([:])
     private let limit = 20_000
 
-    func get(_ key: String) -> String? { entries.withLockedValue { $0[key] } }
+    package func get(_ key: String) -> String? { entries.withLockedValue { $0[key] } }
 
-    func set(_ key: String, _ text: String) {
+    package func set(_ key: String, _ text: String) {
         entries.withLockedValue { entries in
             if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
             entries[key] = text

@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
@@ -7,31 +9,31 @@ import ServiceLifecycle
 
 /// `GET /api/v1/events/{id}/changes`: the change feed as Server-Sent Events (LIVE-1), resumable with
 /// `Last-Event-ID`; or, with `Accept: application/json` and `?since=N`, as JSON pages for sync clients (LIVE-3).
-struct ChangesController {
-    let events: EventService
-    let hub: ChangeHub
-    let signer: MediaSigner
-    let pictures: ShooterPictures
-    let clock: any AppClock
+package struct ChangesController {
+    package let events: EventService
+    package let hub: ChangeHub
+    package let signer: MediaSigner
+    package let pictures: ShooterPictures
+    package let clock: any AppClock
     /// How often an idle stream sends a comment line, so proxies and phones keep it open.
-    let heartbeat: Duration
+    package let heartbeat: Duration
     /// Payloads rendered once per variant, shared by every stream.
-    let rendered = RenderedChanges()
+    package let rendered = RenderedChanges()
     /// Whether the stream's token still opens the event in the same role: checked after writes that may end it
     /// (`writes`, `EventStream.recheck`).
-    let stillValid: @Sendable (Identity, _ eventID: String, EventRole) async throws -> Bool
+    package let stillValid: @Sendable (Identity, _ eventID: String, EventRole) async throws -> Bool
     /// Counts the writes that may end a grant (`RecentReads.writesThatMayRevoke`).
-    let writes: @Sendable () -> UInt64
+    package let writes: @Sendable () -> UInt64
     /// Live streams open per token, so one client cannot hold thousands.
-    let streams: LiveStreamSlots
-    let walls: VenueWall
+    package let streams: LiveStreamSlots
+    package let walls: VenueWall
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/events/:id/changes", use: changes)
         router.get("/api/v1/walls/:key/changes", use: wallChanges)
     }
 
-    @Sendable func changes(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func changes(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let (event, role) = try await events.event(try context.parameters.require("id"), for: identity)
         let viewer = ChangeViewer(
@@ -45,7 +47,7 @@ struct ChangesController {
     }
 
     /// The venue wall's feed (GAL-5): what a guest who shot nothing sees, for as long as the wall link stands.
-    @Sendable func wallChanges(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func wallChanges(_ request: Request, context: AppRequestContext) async throws -> Response {
         let key = try context.parameters.require("key")
         let event = try await walls.event(key: key)
         let viewer = ChangeViewer(role: .guest, viewerID: VenueWall.viewerID, clock: clock, signer: signer, pictures: nil)
@@ -105,30 +107,30 @@ struct ChangesController {
 }
 
 /// An event's changes as one viewer sees them, from a position on.
-struct EventChangeSource: EventStreamSource {
-    let hub: ChangeHub
-    let events: EventService
-    let rendered: RenderedChanges
-    let viewer: ChangeViewer
-    var event: Event
-    var last: Int64
-    let stillValid: @Sendable () async throws -> Bool
+package struct EventChangeSource: EventStreamSource {
+    package let hub: ChangeHub
+    package let events: EventService
+    package let rendered: RenderedChanges
+    package let viewer: ChangeViewer
+    package var event: Event
+    package var last: Int64
+    package let stillValid: @Sendable () async throws -> Bool
 
     /// Said when the event is deleted: deleting it takes its guests' tokens too, so this comes before the end.
-    static let deleted: String = {
+    package static let deleted: String = {
         let payload = String(decoding: try! JSONEncoder.sorted.encode(ChangePayload(kind: .eventDeleted)), as: UTF8.self)
         return "event: event-deleted\ndata: \(payload)\n\n"
     }()
 
     /// A guest who left, a signed-out session, a deleted account, a wall link turned off: the stream ends with its
     /// grant — telling of a deleted event first.
-    func revoked() async throws -> String? {
+    package func revoked() async throws -> String? {
         guard try await !stillValid() else { return nil }
         await hub.refresh(event.id, force: true)
         return await hub.isDeleted(event.id) ? Self.deleted : ""
     }
 
-    mutating func next() async throws -> EventStream.Next {
+    package mutating func next() async throws -> EventStream.Next {
         let batch = try await hub.changes(event.id, after: last)
         if batch.isEmpty { return await hub.isDeleted(event.id) ? .end(Self.deleted) : .idle }
         var text = ""
@@ -144,7 +146,7 @@ struct EventChangeSource: EventStreamSource {
         return .send(text)
     }
 
-    func wait(timeout: Duration) async {
+    package func wait(timeout: Duration) async {
         await hub.wait(event.id, after: last, timeout: timeout)
         // The database is the source of truth: catch up on anything a notification missed.
         await hub.refresh(event.id, force: false)
@@ -152,21 +154,21 @@ struct EventChangeSource: EventStreamSource {
 }
 
 /// How many live streams each token holds open (one guest held 2,000). A browser needs one per tab.
-final class LiveStreamSlots: Sendable {
-    let perToken: Int
+package final class LiveStreamSlots: Sendable {
+    package let perToken: Int
     private let open = NIOLockedValueBox<[String: Int]>([:])
 
-    init(perToken: Int) {
+    package init(perToken: Int) {
         self.perToken = perToken
     }
 
-    struct Slot: Sendable {
-        let slots: LiveStreamSlots
-        let tokenHash: String
-        func close() { slots.release(tokenHash) }
+    package struct Slot: Sendable {
+        package let slots: LiveStreamSlots
+        package let tokenHash: String
+        package func close() { slots.release(tokenHash) }
     }
 
-    func open(for tokenHash: String) throws -> Slot {
+    package func open(for tokenHash: String) throws -> Slot {
         let taken = open.withLockedValue { counts -> Bool in
             guard counts[tokenHash, default: 0] < perToken else { return false }
             counts[tokenHash, default: 0] += 1
@@ -187,8 +189,8 @@ final class LiveStreamSlots: Sendable {
         }
     }
 
-    func count(for tokenHash: String) -> Int { open.withLockedValue { $0[tokenHash] ?? 0 } }
+    package func count(for tokenHash: String) -> Int { open.withLockedValue { $0[tokenHash] ?? 0 } }
 
     /// Every stream open on this instance (`/metrics`).
-    var total: Int { open.withLockedValue { $0.values.reduce(0, +) } }
+    package var total: Int { open.withLockedValue { $0.values.reduce(0, +) } }
 }

@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Logging
 import SQLKit
@@ -7,23 +9,23 @@ import ServiceLifecycle
 /// Emits the changes that only the clock causes (GAL-2 timing): `event-revealed` when a reveal time
 /// passes and `event-ended` when an event runs out — even if nothing else happens. Every instance runs
 /// it; the guarded UPDATE makes exactly one of them announce each moment.
-struct ClockAnnouncer: Service {
-    let transactions: Transactions
-    let events: EventRepository
-    let changes: ChangeHub
-    let clock: any AppClock
-    let started: StartupGate
-    let logger: Logger
+package struct ClockAnnouncer: Service {
+    package let transactions: Transactions
+    package let events: EventRepository
+    package let changes: ChangeHub
+    package let clock: any AppClock
+    package let started: StartupGate
+    package let logger: Logger
     /// How long an event is kept after it ends: the "deleted on …" notice goes out `EventView.deletionWarning` before.
-    let retention: TimeInterval
+    package let retention: TimeInterval
     /// How often the clock is read: subscribers hear of a reveal within this much (plus delivery).
-    var interval: Duration = .milliseconds(250)
+    package var interval: Duration = .milliseconds(250)
 
-    func run() async throws {
+    package func run() async throws {
         await runPeriodically(started, logger: logger, every: interval, what: "Announcing reveals and ends") { try await announceDueMoments() }
     }
 
-    func announceDueMoments() async throws {
+    package func announceDueMoments() async throws {
         let now = clock.now
         let databaseKind = transactions.kind
         for id in try await events.dueReveals(now: now) {

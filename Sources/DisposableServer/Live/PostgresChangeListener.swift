@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Logging
 import PostgresNIO
@@ -7,14 +9,14 @@ import ServiceLifecycle
 /// wakes this instance's subscribers; and for their other writes (`ChangeLogRepository.announceWrite`), after which
 /// what this instance remembers for reads is forgotten. If the connection drops, it forgets that too, reconnects
 /// and re-reads every followed event, so a lost notification only costs a little delay.
-struct PostgresChangeListener: Service {
-    let url: String
-    let hub: ChangeHub
+package struct PostgresChangeListener: Service {
+    package let url: String
+    package let hub: ChangeHub
     /// Another instance wrote (or this one cannot tell, having lost the channel).
-    let onWriteElsewhere: @Sendable () -> Void
-    let logger: Logger
+    package let onWriteElsewhere: @Sendable () -> Void
+    package let logger: Logger
 
-    func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {

@@ -1,18 +1,20 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Wakes the streams waiting on one key (a user's library, the notifications) when something changes on this
 /// instance. Other instances' changes are found by the streams' periodic look at the database (every two
 /// seconds), so nothing is ever missed.
-actor StreamWaker {
+package actor StreamWaker {
     private var waiters: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
     private var next = 0
 
-    func changed(_ key: String) {
+    package func changed(_ key: String) {
         for waiter in (waiters.removeValue(forKey: key) ?? [:]).values { waiter.resume() }
     }
 
     /// Returns at the user's next change here, or after `timeout`.
-    func wait(_ key: String, timeout: Duration) async {
+    package func wait(_ key: String, timeout: Duration) async {
         let id = next
         next += 1
         await withTaskGroup(of: Void.self) { group in

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
@@ -5,25 +7,26 @@ import Hummingbird
 /// on the same machine — never a request relayed by a trusted proxy, whatever its headers say), the
 /// `--metrics-token` bearer, or an admin's session; anyone else gets 403. On the separate
 /// `--metrics-port` listener (`open`), whoever reaches the port may read: the operator keeps it to their network.
-struct MetricsController {
-    let statistics: InstanceStatistics
-    let liveStreams: LiveStreamSlots
-    let accounts: AccountService
-    let token: String?
-    var open = false
+package struct MetricsController {
+    package let statistics: InstanceStatistics
+    package let liveStreams: LiveStreamSlots
+    package let accounts: AccountService
+    package let token: String?
+    package var open = false
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/metrics", use: metrics)
     }
 
-    @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
         let allowed = try await open ? true : mayRead(request, context: context)
         guard allowed else {
             throw Problem(
                 .forbidden, "metrics-forbidden", title: "Not for you",
                 detail: "Metrics are for this machine, the metrics token, or an admin's session.")
         }
-        let text = try await InstanceMetrics.scrape(statistics: statistics, liveStreams: liveStreams)
+        let (stored, queued) = try await statistics.storage()
+        let text = InstanceMetrics.scrape(stored: stored, queued: queued, live: liveStreams.total)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: text)))
@@ -31,7 +34,7 @@ struct MetricsController {
 
     private func mayRead(_ request: Request, context: AppRequestContext) async throws -> Bool {
         // This machine may read them, unless the request came through a proxy (trusted or not): then anyone could.
-        if !context.viaTrustedProxy, !ClientAddressMiddleware.isForwarded(request), let peer = context.remoteAddress?.ipAddress,
+        if !context.viaTrustedProxy, !ClientAddressMiddleware<AppRequestContext>.isForwarded(request), let peer = context.remoteAddress?.ipAddress,
             Self.isLoopback(peer)
         {
             return true
@@ -43,7 +46,7 @@ struct MetricsController {
         return false
     }
 
-    static func isLoopback(_ address: String) -> Bool {
+    package static func isLoopback(_ address: String) -> Bool {
         address.hasPrefix("127.") || address == "::1" || address == "::ffff:127.0.0.1"
     }
 }

@@ -1,14 +1,16 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The `moments` table (`MomentService` holds the rules); the year's recap notice is marked on the person, with the
 /// notice, in one transaction.
-struct MomentRepository: Sendable {
-    let database: Database
+package struct MomentRepository: Sendable {
+    package let database: Database
 
     /// Inserts the moment unless its owner has `limit` already; false then, and how many they have.
-    func insert(_ moment: MomentJSON, userID: String, limit: Int) async throws -> (inserted: Bool, count: Int) {
+    package func insert(_ moment: MomentJSON, userID: String, limit: Int) async throws -> (inserted: Bool, count: Int) {
         try await database.transaction { db in
             let count = try await db.raw("SELECT COUNT(*) AS n FROM moments WHERE user_id = \(bind: userID)").first()!.decode(
                 column: "n", as: Int.self)
@@ -24,14 +26,14 @@ struct MomentRepository: Sendable {
     }
 
     /// False when the owner has no such moment.
-    func delete(_ id: String, userID: String) async throws -> Bool {
+    package func delete(_ id: String, userID: String) async throws -> Bool {
         try await database.sql { db in
             try await db.raw("DELETE FROM moments WHERE id = \(bind: id) AND user_id = \(bind: userID) RETURNING id").first() != nil
         }
     }
 
     /// The owner's moments written in `from..<to`, oldest first.
-    func between(_ from: Date, _ to: Date, userID: String) async throws -> [MomentJSON] {
+    package func between(_ from: Date, _ to: Date, userID: String) async throws -> [MomentJSON] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -44,7 +46,7 @@ struct MomentRepository: Sendable {
     }
 
     /// The quarter hours (since 1970, UTC) in which the owner wrote moments, each once.
-    func quarterHours(userID: String) async throws -> [Int64] {
+    package func quarterHours(userID: String) async throws -> [Int64] {
         try await database.read { db in
             try await db.raw("SELECT DISTINCT created_at / 900000 AS quarter FROM moments WHERE user_id = \(bind: userID)").all()
                 .map { try $0.decode(column: "quarter", as: Int64.self) }
@@ -52,7 +54,7 @@ struct MomentRepository: Sendable {
     }
 
     /// Accounts with moments not told of their recap up to `latest`: id, time zone, the last year they were told of.
-    func accountsToTell(upTo latest: Int) async throws -> [(id: String, zone: String?, told: Int?)] {
+    package func accountsToTell(upTo latest: Int) async throws -> [(id: String, zone: String?, told: Int?)] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -72,7 +74,7 @@ struct MomentRepository: Sendable {
 
     /// Marks `year`'s recap told and, if the year has moments (`from..<to`), writes the notice — in one transaction,
     /// only for the one caller that marked it. True when a notice was written.
-    func tellRecap(year: Int, from: Date, to: Date, userID: String, now: Date) async throws -> Bool {
+    package func tellRecap(year: Int, from: Date, to: Date, userID: String, now: Date) async throws -> Bool {
         try await database.transaction { db in
             guard
                 try await Self.markRecapTold(year: year, userID: userID, in: db),
@@ -89,7 +91,7 @@ struct MomentRepository: Sendable {
     }
 
     /// A `moments` row as the API shows it (also read by the data export).
-    static func moment(from row: any SQLRow) throws -> MomentJSON {
+    package static func moment(from row: any SQLRow) throws -> MomentJSON {
         MomentJSON(
             id: try row.decode(column: "id", as: String.self), text: try row.decode(column: "text", as: String.self),
             createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
@@ -98,7 +100,7 @@ struct MomentRepository: Sendable {
 
 extension MomentRepository {
     /// Marks `year`'s recap told to the account unless it already was (here or by another instance); whether this call did.
-    static func markRecapTold(year: Int, userID: String, in db: any SQLDatabase) async throws -> Bool {
+    package static func markRecapTold(year: Int, userID: String, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw(
             """
             INSERT INTO moments_recaps (user_id, year) SELECT id, \(bind: year) FROM users WHERE id = \(bind: userID)

@@ -1,19 +1,21 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// CAP-3: moments — short dated notes of one's own — by year in the owner's time zone, and the year's recap once
 /// that year is over there. Accounts only; nobody else ever sees them.
-struct MomentService: Sendable {
-    let rows: MomentRepository
-    let clock: any AppClock
-    let limiter: RateLimiter
-    let profiles: ProfileService
+package struct MomentService: Sendable {
+    package let rows: MomentRepository
+    package let clock: any AppClock
+    package let limiter: RateLimiter
+    package let profiles: ProfileService
 
-    static let maxLength = 280
+    package static let maxLength = 280
     /// A lifetime of days, several a day: a bound, not a quota anyone meets.
-    static let maxPerUser = 20_000
+    package static let maxPerUser = 20_000
 
-    func add(_ raw: String, for user: User) async throws -> MomentJSON {
+    package func add(_ raw: String, for user: User) async throws -> MomentJSON {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty, text.count <= Self.maxLength else {
             throw Problem.invalidField("text", "A moment is 1 to \(Self.maxLength) characters.")
@@ -30,13 +32,13 @@ struct MomentService: Sendable {
         return moment
     }
 
-    func delete(_ id: String, for user: User) async throws {
+    package func delete(_ id: String, for user: User) async throws {
         let removed = try await rows.delete(id, userID: user.id)
         guard removed else { throw Problem.notFound("There is no such moment of yours.") }
     }
 
     /// A year's moments, newest first (this year, where the owner is, when none is asked).
-    func page(year: Int?, for user: User) async throws -> MomentPage {
+    package func page(year: Int?, for user: User) async throws -> MomentPage {
         let zone = try await timeZone(of: user)
         let calendar = calendar(zone)
         let thisYear = calendar.component(.year, from: clock.now)
@@ -48,7 +50,7 @@ struct MomentService: Sendable {
         return MomentPage(year: year, count: moments.count, items: moments.reversed(), years: years.sorted(by: >))
     }
 
-    func recap(year: Int, for user: User) async throws -> MomentsRecapJSON {
+    package func recap(year: Int, for user: User) async throws -> MomentsRecapJSON {
         let zone = try await timeZone(of: user)
         let moments = try await inYear(year, zone: zone, user: user)
         let calendar = calendar(zone)
@@ -62,7 +64,7 @@ struct MomentService: Sendable {
 
     /// Once a year is over where its owner lives, tells them its moments' recap is ready — once, by whichever instance
     /// gets there first, in the transaction that marks it told. A year without moments is marked without a notice.
-    func announceYearsDue(bell: StreamWaker) async throws {
+    package func announceYearsDue(bell: StreamWaker) async throws {
         let now = clock.now
         let latest = calendar(.gmt).component(.year, from: now + CapsuleService.furthestAhead) - 1
         let accounts = try await rows.accountsToTell(upTo: latest)
@@ -77,7 +79,7 @@ struct MomentService: Sendable {
     }
 
     /// The user's zone (set with `PATCH /api/v1/me`), UTC until they say.
-    func timeZone(of user: User) async throws -> TimeZone {
+    package func timeZone(of user: User) async throws -> TimeZone {
         try await profiles.timeZone(of: user.id).flatMap(TimeZone.init(identifier:)) ?? .gmt
     }
 
@@ -94,12 +96,12 @@ struct MomentService: Sendable {
         return calendar
     }
 
-    static func start(of year: Int, in calendar: Calendar) -> Date {
+    package static func start(of year: Int, in calendar: Calendar) -> Date {
         calendar.date(from: DateComponents(year: year, month: 1, day: 1))!
     }
 
     /// Control characters and bidirectional overrides: a note shows as written, never reorders the page.
-    static func refused(_ scalar: Unicode.Scalar) -> Bool {
+    package static func refused(_ scalar: Unicode.Scalar) -> Bool {
         (scalar.properties.generalCategory == .control && scalar != "\n") || (0x202A...0x202E).contains(scalar.value)
             || (0x2066...0x2069).contains(scalar.value)
     }

@@ -1,18 +1,20 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// A self-hosted Maloja scrobbler, through its native API (`/apis/mlj_1/…`): whether an API key is one of its own,
 /// and a month's most played track. The address is the person's, so every call goes through `OutboundHTTP` (public
 /// addresses only, no redirect, answers up to 1 MB), and what goes wrong is said without what the far end answered
 /// (a link is not a way to probe a network).
-struct Maloja: Sendable {
-    let outbound: OutboundHTTP
+package struct Maloja: Sendable {
+    package let outbound: OutboundHTTP
 
-    struct Track: Sendable, Equatable {
-        let title: String
-        let artists: [String]
+    package struct Track: Sendable, Equatable {
+        package let title: String
+        package let artists: [String]
     }
 
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// Nothing answered, or not as Maloja does.
         case unreachable
         /// Maloja answered that the key is not one of its own.
@@ -20,7 +22,7 @@ struct Maloja: Sendable {
     }
 
     /// Checks that `base` is a Maloja server and `key` one of its API keys.
-    func check(_ base: URL, key: String) async throws {
+    package func check(_ base: URL, key: String) async throws {
         var query = URLComponents()
         query.queryItems = [URLQueryItem(name: "key", value: key)]
         let (status, body) = try await get(base, "test", query: query.percentEncodedQuery ?? "")
@@ -30,7 +32,7 @@ struct Maloja: Sendable {
 
     /// The track played most from the first to the last day given (Maloja counts days in its own time zone), or nil
     /// when none was.
-    func topTrack(_ base: URL, from: DateComponents, to: DateComponents) async throws -> Track? {
+    package func topTrack(_ base: URL, from: DateComponents, to: DateComponents) async throws -> Track? {
         let day = { (date: DateComponents) in String(format: "%04d/%02d/%02d", date.year ?? 0, date.month ?? 0, date.day ?? 0) }
         let (status, body) = try await get(base, "charts/tracks", query: "from=\(day(from))&to=\(day(to))")
         guard status == 200, let list = body["list"] as? [[String: Any]] else { throw Failure.unreachable }

@@ -1,12 +1,14 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The scrobbler each account links (the `scrobblers` table's owner): one at most.
-struct ScrobblerRepository: Sendable {
-    let database: Database
+package struct ScrobblerRepository: Sendable {
+    package let database: Database
 
     /// Links `url` for the account, replacing the one linked before.
-    func replace(userID: String, url: URL, apiKey: String, at now: Date) async throws {
+    package func replace(userID: String, url: URL, apiKey: String, at now: Date) async throws {
         try await database.transaction { db in
             try await db.raw("DELETE FROM scrobblers WHERE user_id = \(bind: userID)").run()
             try await db.raw(
@@ -18,11 +20,11 @@ struct ScrobblerRepository: Sendable {
         }
     }
 
-    func remove(userID: String) async throws {
+    package func remove(userID: String) async throws {
         try await database.sql { db in try await db.raw("DELETE FROM scrobblers WHERE user_id = \(bind: userID)").run() }
     }
 
-    func find(userID: String) async throws -> (kind: String, url: URL, linkedAt: Date)? {
+    package func find(userID: String) async throws -> (kind: String, url: URL, linkedAt: Date)? {
         try await database.read { db in
             guard let row = try await db.raw("SELECT kind, url, linked_at FROM scrobblers WHERE user_id = \(bind: userID)").first(),
                 let url = URL(string: try row.decode(column: "url", as: String.self))

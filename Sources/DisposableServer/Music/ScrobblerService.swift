@@ -1,21 +1,23 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Logging
 
 /// The month's song from a scrobbler the person runs — a self-hosted Maloja linked on My account (its
 /// address and an API key). The capsule takes the month's most played track as its song; the person may change it.
 /// Spotify's own API is not used: it needs an app registered with Spotify by whoever runs the instance.
-struct ScrobblerService: Sendable {
-    let rows: ScrobblerRepository
-    let maloja: Maloja
-    let limiter: RateLimiter
-    let clock: any AppClock
-    let logger: Logger
+package struct ScrobblerService: Sendable {
+    package let rows: ScrobblerRepository
+    package let maloja: Maloja
+    package let limiter: RateLimiter
+    package let clock: any AppClock
+    package let logger: Logger
 
-    static let maxURL = 500
-    static let maxKey = 200
+    package static let maxURL = 500
+    package static let maxKey = 200
 
-    func link(_ input: ScrobblerInput, for user: User) async throws -> ScrobblerJSON {
+    package func link(_ input: ScrobblerInput, for user: User) async throws -> ScrobblerJSON {
         guard input.kind == "maloja" else { throw Problem.invalidField("kind", "Only a Maloja server can be linked (kind \"maloja\").") }
         let url = try Self.address(input.url)
         if let refused = maloja.outbound.policy.check(url) { throw Problem.invalidField("url", refused.dropLast() + " (url).") }
@@ -37,18 +39,18 @@ struct ScrobblerService: Sendable {
         return ScrobblerJSON(kind: "maloja", url: url.absoluteString, linkedAt: Date(millisecondsSince1970: now.millisecondsSince1970))
     }
 
-    func linked(for user: User) async throws -> ScrobblerJSON {
+    package func linked(for user: User) async throws -> ScrobblerJSON {
         guard let row = try await rows.find(userID: user.id) else { throw Problem.notFound("No scrobbler is linked to your account.") }
         return ScrobblerJSON(kind: row.kind, url: row.url.absoluteString, linkedAt: row.linkedAt)
     }
 
-    func unlink(for user: User) async throws {
+    package func unlink(for user: User) async throws {
         try await rows.remove(userID: user.id)
     }
 
     /// `month`'s most played track, from the first to the last day of the month, or nil: nothing linked, nothing
     /// played, or the scrobbler away (a capsule never waits for it).
-    func song(of userID: String, in month: CapsuleMonth) async -> (title: String, artist: String?)? {
+    package func song(of userID: String, in month: CapsuleMonth) async -> (title: String, artist: String?)? {
         do {
             guard let row = try await rows.find(userID: userID) else { return nil }
             var last = DateComponents(year: month.year, month: month.month)
@@ -69,7 +71,7 @@ struct ScrobblerService: Sendable {
     }
 
     /// An http or https address with a host, no credentials, query or fragment; without its trailing slash.
-    static func address(_ raw: String) throws -> URL {
+    package static func address(_ raw: String) throws -> URL {
         let text = raw.trimmingCharacters(in: .whitespaces)
         guard text.utf8.count <= maxURL, let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty, parts.user == nil, parts.password == nil,

@@ -1,27 +1,29 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// What a notice says — in the bell, in the API (`message`, `link`) and on a phone's lock screen — in the reader's
 /// language: its sentence (`js_notice_*` of the catalogues), the event or the app as the title, and the page it
 /// opens. Worded only here: `Static/bell.js` shows what it is given.
-enum NoticeWords {
+package enum NoticeWords {
     /// Who reads: their language (the one chosen on the pages, else the browser's) and the zone times are told in
     /// (the account's, else the browser's as the pages' script keeps it, else UTC).
-    struct Reader: Sendable {
-        let language: WebLanguage
-        let zone: TimeZone
+    package struct Reader: Sendable {
+        package let language: WebLanguage
+        package let zone: TimeZone
     }
 
-    struct Words: Codable, Equatable {
-        let title: String
-        let body: String
+    package struct Words: Codable, Equatable {
+        package let title: String
+        package let body: String
         /// The page a tap opens (same-origin path).
-        let url: String
+        package let url: String
         /// One notice replaces another of the same tag on the phone.
-        let tag: String
+        package let tag: String
     }
 
-    static func words(_ notice: NotificationJSON, language: WebLanguage, zone: TimeZone) -> Words {
+    package static func words(_ notice: NotificationJSON, language: WebLanguage, zone: TimeZone) -> Words {
         let strings = WebResources.shared.catalogues[language] ?? [:]
         func t(_ key: String, _ values: [String: String]) -> String {
             var text = strings["js_\(key)"] ?? key
@@ -48,7 +50,7 @@ enum NoticeWords {
     }
 
     /// The page the bell links to for the notice.
-    static func url(_ notice: NotificationJSON) -> String {
+    package static func url(_ notice: NotificationJSON) -> String {
         let escape = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/", "?", "#"])) ?? "" }
         switch notice.kind {
         case .capsule: return "/capsules/\(escape(notice.period ?? ""))"

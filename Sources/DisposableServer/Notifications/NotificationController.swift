@@ -1,23 +1,25 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `GET /api/v1/notifications` (a page, or with `Accept: text/event-stream` the new ones as they come and the unread
 /// count as it moves: one stream per tab, across all the person's events) and `POST /api/v1/notifications/read`.
-struct NotificationController {
-    let notifications: NotificationService
-    let streams: NotificationStreams
-    let heartbeat: Duration
-    let stillValid: @Sendable (Identity) async throws -> Bool
+package struct NotificationController {
+    package let notifications: NotificationService
+    package let streams: NotificationStreams
+    package let heartbeat: Duration
+    package let stillValid: @Sendable (Identity) async throws -> Bool
     /// Counts the writes that may end a grant (`EventStream`).
-    let writes: @Sendable () -> UInt64
+    package let writes: @Sendable () -> UInt64
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/notifications", use: list)
         router.post("/api/v1/notifications/read", use: markRead)
     }
 
-    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         let page = WebRequest(request, context: context)
         let reader = NoticeWords.Reader(language: page.language, zone: page.timeZone)
@@ -36,12 +38,12 @@ struct NotificationController {
         return EventStream.response(source, opening: "notifications", heartbeat: heartbeat, writes: writes) { slot.close() }
     }
 
-    @Sendable func markRead(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func markRead(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await request.decodeJSON(NotificationsRead.self)
         return try jsonResponse(try await notifications.markRead(input, for: context.identity))
     }
 }
 
 extension NotificationsRead: JSONBody {
-    static let fields: Set<String> = ["ids"]
+    package static let fields: Set<String> = ["ids"]
 }

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
@@ -5,7 +7,7 @@ extension NotificationRepository {
     /// Notices not yet handed to the push sender, oldest first, marked handed over as they are taken (so that one
     /// instance takes each), with whom each is for: the account (a notice to a guest goes to the account that guest
     /// is, if any) and the guest.
-    func claimUnpushed(limit: Int, now: Date) async throws -> [PushRecipient] {
+    package func claimUnpushed(limit: Int, now: Date) async throws -> [PushRecipient] {
         try await database.transaction { db in
             let waiting = try await db.raw(
                 "SELECT id FROM notifications WHERE pushed_at IS NULL ORDER BY created_at, id LIMIT \(unsafeRaw: String(limit))"
@@ -34,15 +36,15 @@ extension NotificationRepository {
 }
 
 /// A notice for the push sender, and whose browsers it goes to.
-struct PushRecipient: Sendable {
-    let notice: NotificationRepository.Notice
-    let accountID: String?
-    let guestID: String?
+package struct PushRecipient: Sendable {
+    package let notice: NotificationRepository.Notice
+    package let accountID: String?
+    package let guestID: String?
 }
 
 extension NotificationService {
     /// The notices not yet sent to phones, each taken once (`PushService`).
-    func forPush(limit: Int) async throws -> [PushRecipient] {
+    package func forPush(limit: Int) async throws -> [PushRecipient] {
         try await rows.claimUnpushed(limit: limit, now: clock.now)
     }
 }

@@ -1,31 +1,33 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// Notifications in the database (SOC-3). They are written in the transaction of what they tell (a like, a
 /// comment, a reveal), so nobody is told of something that did not happen, nor misses something that did.
-struct NotificationRepository: Sendable {
-    let database: Database
+package struct NotificationRepository: Sendable {
+    package let database: Database
 
-    typealias Cursor = GalleryCursor
+    package typealias Cursor = GalleryCursor
 
-    struct Notice: Sendable {
-        let id: String
-        let kind: NotificationJSON.Kind
+    package struct Notice: Sendable {
+        package let id: String
+        package let kind: NotificationJSON.Kind
         /// Nil for a notice about no event (a capsule, a year of moments).
-        let event: (id: String, name: String, code: String, endsAt: Date)?
-        let period: String?
-        let photoID: String?
-        let actorName: String?
-        let text: String?
-        let createdAt: Date
-        let read: Bool
+        package let event: (id: String, name: String, code: String, endsAt: Date)?
+        package let period: String?
+        package let photoID: String?
+        package let actorName: String?
+        package let text: String?
+        package let createdAt: Date
+        package let read: Bool
     }
 
     // MARK: Written with what they tell
 
     /// Someone reacted to a post: its author is told, unless they reacted to their own.
-    static func reacted(
+    package static func reacted(
         _ kind: NotificationJSON.Kind, to photo: Photo, by actorID: String, actorName: String, commentID: String? = nil, text: String? = nil,
         now: Date, in db: any SQLDatabase
     ) async throws {
@@ -40,7 +42,7 @@ struct NotificationRepository: Sendable {
     }
 
     /// A like taken back takes its notification with it (a comment's goes with the comment's row).
-    static func likeTakenBack(photoIDs: [String], by actorID: String, in db: any SQLDatabase) async throws {
+    package static func likeTakenBack(photoIDs: [String], by actorID: String, in db: any SQLDatabase) async throws {
         guard !photoIDs.isEmpty else { return }
         try await db.raw(
             "DELETE FROM notifications WHERE kind = 'liked' AND actor_id = \(bind: actorID) AND photo_id IN (\(binds: photoIDs))"
@@ -48,7 +50,7 @@ struct NotificationRepository: Sendable {
     }
 
     /// Everyone in the event — its guests still in it, its owner and its co-organizers — is told the same thing.
-    static func toEveryone(_ kind: NotificationJSON.Kind, eventID: String, now: Date, in db: any SQLDatabase) async throws {
+    package static func toEveryone(_ kind: NotificationJSON.Kind, eventID: String, now: Date, in db: any SQLDatabase) async throws {
         let (kindText, at) = (kind.rawValue, now.millisecondsSince1970)
         let recipients = try await db.raw(
             """
@@ -69,7 +71,7 @@ struct NotificationRepository: Sendable {
 
     /// A notice about no event, to one account: its capsule of `period` (a month), its year of moments, or what
     /// another account (`actor`) did — a friend request, a yes.
-    static func toAccount(
+    package static func toAccount(
         _ kind: NotificationJSON.Kind, userID: String, period: String? = nil, actor: (id: String, name: String)? = nil, text: String? = nil,
         now: Date, in db: any SQLDatabase
     ) async throws {
@@ -83,14 +85,14 @@ struct NotificationRepository: Sendable {
     }
 
     /// A person leaving an event (removed, or erasing their data) takes what they were told there with them.
-    static func forget(recipientID: String, eventID: String, in db: any SQLDatabase) async throws {
+    package static func forget(recipientID: String, eventID: String, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM notifications WHERE recipient_id = \(bind: recipientID) AND event_id = \(bind: eventID)").run()
     }
 
     // MARK: Read
 
     /// The ids a person is told under: a guest's own, or a user's and those of the guests they became.
-    func recipients(of identity: Identity) async throws -> [String] {
+    package func recipients(of identity: Identity) async throws -> [String] {
         switch identity {
         case .guest(let guest, _): return [guest.id]
         case .user(let user, _):
@@ -102,7 +104,7 @@ struct NotificationRepository: Sendable {
     }
 
     /// Newest first, before `cursor`.
-    func page(for recipients: [String], before cursor: Cursor?, limit: Int) async throws -> (items: [Notice], next: Cursor?) {
+    package func page(for recipients: [String], before cursor: Cursor?, limit: Int) async throws -> (items: [Notice], next: Cursor?) {
         try await database.read { db in
             var sql = Self.select(recipients)
             if let cursor { sql += " AND (n.created_at, n.id) < (\(bind: cursor.time), \(bind: cursor.id))" }
@@ -115,7 +117,7 @@ struct NotificationRepository: Sendable {
     }
 
     /// Oldest first, after `cursor`: what a stream has not sent yet.
-    func newer(for recipients: [String], after cursor: Cursor, limit: Int) async throws -> [Notice] {
+    package func newer(for recipients: [String], after cursor: Cursor, limit: Int) async throws -> [Notice] {
         try await database.read { db in
             var sql = Self.select(recipients)
             sql += " AND (n.created_at, n.id) > (\(bind: cursor.time), \(bind: cursor.id))"
@@ -125,7 +127,7 @@ struct NotificationRepository: Sendable {
     }
 
     /// Where a stream starts: after the newest notification there is now.
-    func latest(for recipients: [String]) async throws -> Cursor {
+    package func latest(for recipients: [String]) async throws -> Cursor {
         try await database.read { db in
             let row = try await db.raw(
                 "SELECT created_at, id FROM notifications WHERE recipient_id IN (\(binds: recipients)) ORDER BY created_at DESC, id DESC LIMIT 1"
@@ -134,7 +136,7 @@ struct NotificationRepository: Sendable {
         }
     }
 
-    func unreadCount(for recipients: [String]) async throws -> Int {
+    package func unreadCount(for recipients: [String]) async throws -> Int {
         try await database.read { db in
             try await db.raw(
                 "SELECT COUNT(*) AS unread FROM notifications WHERE recipient_id IN (\(binds: recipients)) AND read_at IS NULL"
@@ -143,7 +145,7 @@ struct NotificationRepository: Sendable {
     }
 
     /// Marks these (or all) of the person's notifications read; others' ids are ignored.
-    func markRead(_ ids: [String]?, for recipients: [String], now: Date) async throws {
+    package func markRead(_ ids: [String]?, for recipients: [String], now: Date) async throws {
         try await database.transaction { db in
             var sql = SQLQueryString(
                 "UPDATE notifications SET read_at = \(bind: now.millisecondsSince1970) WHERE recipient_id IN (\(binds: recipients)) AND read_at IS NULL"
@@ -153,7 +155,7 @@ struct NotificationRepository: Sendable {
         }
     }
 
-    static func select(_ recipients: [String]) -> SQLQueryString {
+    package static func select(_ recipients: [String]) -> SQLQueryString {
         """
         SELECT n.*, e.name AS event_name, e.code AS event_code, e.ends_at AS event_ends_at
         FROM notifications n LEFT JOIN events e ON e.id = n.event_id
@@ -161,7 +163,7 @@ struct NotificationRepository: Sendable {
         """
     }
 
-    static func notice(from row: any SQLRow) throws -> Notice {
+    package static func notice(from row: any SQLRow) throws -> Notice {
         Notice(
             id: try row.decode(column: "id", as: String.self),
             kind: NotificationJSON.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .revealed,
@@ -181,7 +183,7 @@ struct NotificationRepository: Sendable {
 
     /// What an account was told (notices name their recipient, not reference it), and what others were told of it as a
     /// friend (its name in "… wants to be your friend", its comments): the account is being erased.
-    static func erase(userID: String, in db: any SQLDatabase) async throws {
+    package static func erase(userID: String, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM notifications WHERE recipient_id = \(bind: userID)").run()
         try await db.raw(
             """

@@ -1,19 +1,21 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// SOC-3: what a person is told — a like or a comment on their post, the photos revealed, an event about to be
 /// deleted — across every event they are in, read and marked read from one place.
-struct NotificationService: Sendable {
-    let rows: NotificationRepository
+package struct NotificationService: Sendable {
+    package let rows: NotificationRepository
     /// Wakes the streams on this instance when a notification is written here (key `Self.anyone`).
-    let bell: StreamWaker
-    let clock: any AppClock
-    let retention: TimeInterval
+    package let bell: StreamWaker
+    package let clock: any AppClock
+    package let retention: TimeInterval
 
-    static let anyone = "*"
-    static let maxIDs = 500
+    package static let anyone = "*"
+    package static let maxIDs = 500
 
-    func page(cursor raw: String?, limit: Int, for identity: Identity?, reader: NoticeWords.Reader) async throws -> NotificationPage {
+    package func page(cursor raw: String?, limit: Int, for identity: Identity?, reader: NoticeWords.Reader) async throws -> NotificationPage {
         guard let identity else { throw Problem.unauthorized }
         let recipients = try await rows.recipients(of: identity)
         let cursor = try raw.map { raw in
@@ -28,7 +30,7 @@ struct NotificationService: Sendable {
     }
 
     /// A live stream of `identity`'s notices after `resume` (its Last-Event-ID), or from now.
-    func liveSource(
+    package func liveSource(
         for identity: Identity, reader: NoticeWords.Reader, resume: String?, stillValid: @escaping @Sendable () async throws -> Bool
     ) async throws -> NoticeSource {
         let recipients = try await rows.recipients(of: identity)
@@ -37,7 +39,7 @@ struct NotificationService: Sendable {
         return NoticeSource(notifications: self, recipients: recipients, reader: reader, last: start, stillValid: stillValid)
     }
 
-    func markRead(_ input: NotificationsRead, for identity: Identity?) async throws -> UnreadCount {
+    package func markRead(_ input: NotificationsRead, for identity: Identity?) async throws -> UnreadCount {
         guard let identity else { throw Problem.unauthorized }
         if let ids = input.ids {
             guard ids.count <= Self.maxIDs, ids.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 64 }) else {
@@ -50,7 +52,7 @@ struct NotificationService: Sendable {
         return UnreadCount(unreadCount: try await rows.unreadCount(for: recipients))
     }
 
-    func json(_ notice: NotificationRepository.Notice) -> NotificationJSON {
+    package func json(_ notice: NotificationRepository.Notice) -> NotificationJSON {
         NotificationJSON(
             id: notice.id, kind: notice.kind, eventId: notice.event?.id, eventName: notice.event?.name, eventCode: notice.event?.code,
             photoId: notice.photoID, actorName: notice.actorName, text: notice.text,
@@ -59,7 +61,7 @@ struct NotificationService: Sendable {
     }
 
     /// The notice with its sentence and page for `reader`: worded here once, for the bell, the API and phones alike.
-    func json(_ notice: NotificationRepository.Notice, for reader: NoticeWords.Reader) -> NotificationJSON {
+    package func json(_ notice: NotificationRepository.Notice, for reader: NoticeWords.Reader) -> NotificationJSON {
         var json = json(notice)
         let words = NoticeWords.words(json, language: reader.language, zone: reader.zone)
         json.message = words.body
@@ -69,17 +71,17 @@ struct NotificationService: Sendable {
 }
 
 /// The bell's live stream: new notices as they come, and the unread count as it moves.
-struct NoticeSource: EventStreamSource {
-    let notifications: NotificationService
-    let recipients: [String]
-    let reader: NoticeWords.Reader
-    var last: NotificationRepository.Cursor
-    var unread = -1
-    let stillValid: @Sendable () async throws -> Bool
+package struct NoticeSource: EventStreamSource {
+    package let notifications: NotificationService
+    package let recipients: [String]
+    package let reader: NoticeWords.Reader
+    package var last: NotificationRepository.Cursor
+    package var unread = -1
+    package let stillValid: @Sendable () async throws -> Bool
     /// The session's newest streams win (`NotificationStreams`): this one ends once it is no longer among them.
-    var slot: NotificationStreams.Stream?
+    package var slot: NotificationStreams.Stream?
 
-    init(
+    package init(
         notifications: NotificationService, recipients: [String], reader: NoticeWords.Reader, last: NotificationRepository.Cursor,
         stillValid: @escaping @Sendable () async throws -> Bool
     ) {
@@ -90,13 +92,13 @@ struct NoticeSource: EventStreamSource {
         self.stillValid = stillValid
     }
 
-    var isCurrent: Bool { slot?.current ?? true }
+    package var isCurrent: Bool { slot?.current ?? true }
 
-    func revoked() async throws -> String? {
+    package func revoked() async throws -> String? {
         try await stillValid() ? nil : ""
     }
 
-    mutating func next() async throws -> EventStream.Next {
+    package mutating func next() async throws -> EventStream.Next {
         let rows = notifications.rows
         // The count first: a notice written meanwhile is then sent before the count that includes it.
         let count = try await rows.unreadCount(for: recipients)
@@ -113,7 +115,7 @@ struct NoticeSource: EventStreamSource {
         return text.isEmpty ? .idle : .send(text)
     }
 
-    func wait(timeout: Duration) async {
+    package func wait(timeout: Duration) async {
         await notifications.bell.wait(NotificationService.anyone, timeout: timeout)
     }
 }

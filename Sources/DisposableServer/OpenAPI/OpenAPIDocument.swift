@@ -1,11 +1,13 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Yams
 
 /// The OpenAPI 3.1 description of the public API. The committed `openapi.yaml` beside this file is the
 /// contract — the SDK is generated from it and the tests check the server against it — and this serves it as JSON.
-enum OpenAPIDocument {
+package enum OpenAPIDocument {
     /// The document as JSON bytes, converted once.
-    static func json() throws -> Data { try converted.get() }
+    package static func json() throws -> Data { try converted.get() }
 
     private static let converted: Result<Data, any Error> = Result {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
@@ -16,7 +18,7 @@ enum OpenAPIDocument {
     }
 
     /// `{event}`, `{id}`… in a path template.
-    static func pathParameters(_ path: String) -> [String] {
+    package static func pathParameters(_ path: String) -> [String] {
         path.split(separator: "/").filter { $0.hasPrefix("{") && $0.hasSuffix("}") }.map { String($0.dropFirst().dropLast()) }
     }
 }

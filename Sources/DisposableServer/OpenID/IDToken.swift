@@ -1,37 +1,39 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import JWTKit
 
 /// The ID token of OpenID Connect Core §2: who the provider says signed in, for which client, until when.
 /// Its signature is checked by jwt-kit against the provider's keys; its claims by `checked`, against this instance's
 /// settings, the attempt's nonce and the app's clock.
-struct IDToken: JWTPayload {
-    let iss: String
-    let sub: String
-    let aud: AudienceClaim
-    let exp: ExpirationClaim
-    let azp: String?
-    let nonce: String?
-    let email: String?
+package struct IDToken: JWTPayload {
+    package let iss: String
+    package let sub: String
+    package let aud: AudienceClaim
+    package let exp: ExpirationClaim
+    package let azp: String?
+    package let nonce: String?
+    package let email: String?
     /// A boolean, or "true"/"false" as some providers write it.
-    let emailVerified: BoolClaim?
-    let name: String?
+    package let emailVerified: BoolClaim?
+    package let name: String?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case iss, sub, aud, exp, azp, nonce, email, name
         case emailVerified = "email_verified"
     }
 
     /// Claims are checked in `checked`, where the settings and the clock are known.
-    func verify(using _: some JWTAlgorithm) throws {}
+    package func verify(using _: some JWTAlgorithm) throws {}
 
     /// Why a token is refused. Each case is a test.
-    enum Rejection: Error, Equatable {
+    package enum Rejection: Error, Equatable {
         case signature, issuer, audience, expired, nonce, subject
     }
 
     /// A token whose signature is one of the provider's keys and whose claims are this sign-in's; else a `Rejection`.
     /// A minute of leeway on `exp` for clocks a little apart.
-    static func checked(
+    package static func checked(
         _ token: String, keys: JWTKeyCollection, settings: OpenIDSettings, nonce: String, now: Date
     ) async throws -> IDToken {
         let payload: IDToken
@@ -56,7 +58,7 @@ struct IDToken: JWTPayload {
     }
 
     /// The e-mail when the provider says it checked it belongs to this person.
-    var verifiedEmail: String? {
+    package var verifiedEmail: String? {
         emailVerified?.value == true ? email : nil
     }
 }

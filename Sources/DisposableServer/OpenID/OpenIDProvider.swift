@@ -1,22 +1,24 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import JWTKit
 
 /// The provider, as its discovery document describes it (OpenID Connect Discovery 1.0): where to send people, where
 /// to trade a code for tokens, and the keys its ID tokens are signed with. Fetched at first use and kept an hour;
 /// the keys again when a token's signature matches none of them (the provider rotated them), at most once a minute.
-actor OpenIDProvider {
-    let settings: OpenIDSettings
+package actor OpenIDProvider {
+    package let settings: OpenIDSettings
     private let outbound: OutboundHTTP
     private var discovered: (document: Discovery, at: Date)?
     private var keys: (collection: JWTKeyCollection, at: Date)?
 
-    struct Discovery: Decodable, Sendable {
-        let issuer: String
-        let authorizationEndpoint: String
-        let tokenEndpoint: String
-        let jwksURI: String
+    package struct Discovery: Decodable, Sendable {
+        package let issuer: String
+        package let authorizationEndpoint: String
+        package let tokenEndpoint: String
+        package let jwksURI: String
 
-        enum CodingKeys: String, CodingKey {
+        package enum CodingKeys: String, CodingKey {
             case issuer
             case authorizationEndpoint = "authorization_endpoint"
             case tokenEndpoint = "token_endpoint"
@@ -25,19 +27,19 @@ actor OpenIDProvider {
     }
 
     /// What goes wrong with the provider, said to the person without what it answered.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// It did not answer, or not as a provider does.
         case unreachable
         /// It refused the code: used already, expired, or not ours.
         case codeRefused
     }
 
-    init(settings: OpenIDSettings, outbound: OutboundHTTP) {
+    package init(settings: OpenIDSettings, outbound: OutboundHTTP) {
         self.settings = settings
         self.outbound = outbound
     }
 
-    func discovery(now: Date = Date()) async throws -> Discovery {
+    package func discovery(now: Date = Date()) async throws -> Discovery {
         if let discovered, now.timeIntervalSince(discovered.at) < 3600 { return discovered.document }
         let (status, body) = try await get(settings.issuer + "/.well-known/openid-configuration")
         guard status == 200, let document = try? JSONDecoder().decode(Discovery.self, from: body) else { throw Failure.unreachable }
@@ -53,7 +55,7 @@ actor OpenIDProvider {
     }
 
     /// The provider's signing keys; `refresh` fetches them again unless they were fetched in the last minute.
-    func signingKeys(refresh: Bool = false, now: Date = Date()) async throws -> JWTKeyCollection {
+    package func signingKeys(refresh: Bool = false, now: Date = Date()) async throws -> JWTKeyCollection {
         if let keys, now.timeIntervalSince(keys.at) < (refresh ? 60 : 3600) { return keys.collection }
         let (status, body) = try await get(try await discovery(now: now).jwksURI)
         guard status == 200, let set = try? JSONSerialization.jsonObject(with: body) as? [String: Any], let list = set["keys"] as? [Any]
@@ -77,7 +79,7 @@ actor OpenIDProvider {
     }
 
     /// Trades an authorization code for the ID token (RFC 6749 §4.1.3, with the PKCE verifier of RFC 7636).
-    func idToken(code: String, verifier: String, redirectURI: String) async throws -> String {
+    package func idToken(code: String, verifier: String, redirectURI: String) async throws -> String {
         let endpoint = try await discovery().tokenEndpoint
         var form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)]
         guard let url = URL(string: endpoint) else { throw Failure.unreachable }
@@ -113,19 +115,19 @@ actor OpenIDProvider {
         }
     }
 
-    static func trimmed(_ url: String) -> String {
+    package static func trimmed(_ url: String) -> String {
         var url = url
         while url.hasSuffix("/") { url.removeLast() }
         return url
     }
 
     /// https, or http on this machine (a provider run by the tests).
-    static func isSafeEndpoint(_ raw: String) -> Bool {
+    package static func isSafeEndpoint(_ raw: String) -> Bool {
         guard let url = URL(string: raw), let host = url.host, !host.isEmpty else { return false }
         return url.scheme == "https" || (url.scheme == "http" && OpenIDSettings.isLoopback(host))
     }
 
-    static func formEncoded(_ value: String) -> String {
+    package static func formEncoded(_ value: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""

@@ -1,26 +1,28 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The `openid_links` and `openid_attempts` tables.
-struct OpenIDRepository: Sendable {
-    let database: Database
+package struct OpenIDRepository: Sendable {
+    package let database: Database
 
-    struct Attempt: Sendable {
-        let nonce: String
-        let verifier: String
+    package struct Attempt: Sendable {
+        package let nonce: String
+        package let verifier: String
         /// The account being linked; nil for a sign-in.
-        let userID: String?
-        let next: String
+        package let userID: String?
+        package let next: String
     }
 
-    struct Link: Sendable {
-        let userID: String
-        let email: String?
-        let linkedAt: Date
+    package struct Link: Sendable {
+        package let userID: String
+        package let email: String?
+        package let linkedAt: Date
     }
 
     /// Keeps an attempt until `expires`, and forgets those whose time is past.
-    func save(_ attempt: Attempt, stateHash: String, expires: Date, now: Date) async throws {
+    package func save(_ attempt: Attempt, stateHash: String, expires: Date, now: Date) async throws {
         try await database.sql { db in
             try await db.raw("DELETE FROM openid_attempts WHERE expires_at < \(bind: now.millisecondsSince1970)").run()
             try await db.raw(
@@ -34,7 +36,7 @@ struct OpenIDRepository: Sendable {
     }
 
     /// The attempt of this state, taken: a second callback with it finds nothing.
-    func take(stateHash: String, now: Date) async throws -> Attempt? {
+    package func take(stateHash: String, now: Date) async throws -> Attempt? {
         try await database.sql { db in
             guard
                 let row = try await db.raw(
@@ -49,14 +51,14 @@ struct OpenIDRepository: Sendable {
     }
 
     /// The account this provider's person signs in to.
-    func account(issuer: String, subject: String) async throws -> String? {
+    package func account(issuer: String, subject: String) async throws -> String? {
         try await database.read { db in
             try await db.raw("SELECT user_id FROM openid_links WHERE issuer = \(bind: issuer) AND subject = \(bind: subject)").first()?
                 .decode(column: "user_id", as: String.self)
         }
     }
 
-    func link(of userID: String, issuer: String) async throws -> Link? {
+    package func link(of userID: String, issuer: String) async throws -> Link? {
         try await database.read { db in
             try await db.raw("SELECT user_id, email, linked_at FROM openid_links WHERE user_id = \(bind: userID) AND issuer = \(bind: issuer)")
                 .first().map(Self.link(from:))
@@ -64,7 +66,7 @@ struct OpenIDRepository: Sendable {
     }
 
     /// Links the account, replacing a link it had with the same provider.
-    func insert(issuer: String, subject: String, userID: String, email: String?, now: Date, in db: any SQLDatabase) async throws {
+    package func insert(issuer: String, subject: String, userID: String, email: String?, now: Date, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM openid_links WHERE user_id = \(bind: userID) AND issuer = \(bind: issuer)").run()
         try await db.raw(
             """
@@ -74,7 +76,7 @@ struct OpenIDRepository: Sendable {
         ).run()
     }
 
-    func delete(userID: String, issuer: String) async throws {
+    package func delete(userID: String, issuer: String) async throws {
         try await database.sql { db in
             try await db.raw("DELETE FROM openid_links WHERE user_id = \(bind: userID) AND issuer = \(bind: issuer)").run()
         }

@@ -1,5 +1,7 @@
 import Crypto
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Logging
 
@@ -7,18 +9,18 @@ import Logging
 /// that say which account a provider's person opens. A person is known by the provider's issuer and subject, never
 /// by an e-mail alone: an e-mail matches an existing account only when the provider says it verified it, and then
 /// the two are linked for good. Registration closed, the provider opens no new account.
-struct OpenIDService: Sendable {
-    let settings: OpenIDSettings
-    let provider: OpenIDProvider
-    let transactions: Transactions
-    let clock: any AppClock
-    let accounts: AccountService
-    let links: OpenIDRepository
-    let logger: Logger
+package struct OpenIDService: Sendable {
+    package let settings: OpenIDSettings
+    package let provider: OpenIDProvider
+    package let transactions: Transactions
+    package let clock: any AppClock
+    package let accounts: AccountService
+    package let links: OpenIDRepository
+    package let logger: Logger
     /// Where the provider sends people back: `/login/openid/callback` under the public URL, as registered there.
-    let redirectURI: String
+    package let redirectURI: String
 
-    init(
+    package init(
         settings: OpenIDSettings, outbound: OutboundHTTP, transactions: Transactions, links: OpenIDRepository, clock: any AppClock,
         accounts: AccountService,
         publicBaseURL: String, logger: Logger
@@ -34,19 +36,19 @@ struct OpenIDService: Sendable {
     }
 
     /// Ten minutes to sign in at the provider.
-    static let attemptLifetime: TimeInterval = 600
+    package static let attemptLifetime: TimeInterval = 600
 
     /// Where to send the browser, and the `state` it must bring back in its cookie.
-    struct Start: Sendable {
-        let url: String
-        let state: String
+    package struct Start: Sendable {
+        package let url: String
+        package let state: String
     }
 
     /// Sign-ins begun per address: each keeps a row for ten minutes.
-    let starts = RateLimiter(RateLimit(burst: 20, refillEvery: .seconds(15)))
+    package let starts = RateLimiter(RateLimit(burst: 20, refillEvery: .seconds(15)))
 
     /// A sign-in (or, with `linking`, a link to a signed-in account) sent to the provider.
-    func start(next: String, linking user: User? = nil, client: String) async throws -> Start {
+    package func start(next: String, linking user: User? = nil, client: String) async throws -> Start {
         try await starts.take(address: client)
         let discovery = try await reach { try await provider.discovery(now: clock.now) }
         let state = SecretToken.generate()
@@ -69,14 +71,14 @@ struct OpenIDService: Sendable {
     }
 
     /// What the callback came to.
-    enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         case signedIn(token: String, next: String)
         case linked
     }
 
     /// The provider's answer: `state` must be the one this browser holds (`cookieState`) and not used before, the
     /// code must trade for an ID token signed by the provider, for this client, with this attempt's nonce.
-    func finish(
+    package func finish(
         state: String?, cookieState: String?, code: String?, error: String?, current: User?, continuing identity: Identity? = nil,
         client: String, device: String?
     ) async throws -> Outcome {
@@ -195,7 +197,7 @@ struct OpenIDService: Sendable {
     }
 
     /// The provider as a signed-in person sees it: linked or not, and how the button reads.
-    func status(of user: User) async throws -> OpenIDStatusJSON {
+    package func status(of user: User) async throws -> OpenIDStatusJSON {
         let link = try await links.link(of: user.id, issuer: settings.issuer)
         return OpenIDStatusJSON(
             issuer: settings.issuer, buttonLabel: settings.buttonLabel, linked: link != nil, email: link?.email, linkedAt: link?.linkedAt,
@@ -203,7 +205,7 @@ struct OpenIDService: Sendable {
     }
 
     /// Unlinks the provider — unless it is the only way into the account.
-    func unlink(_ user: User) async throws {
+    package func unlink(_ user: User) async throws {
         guard try await accounts.hasPassword(user) else {
             throw Problem.conflict(
                 "openid-only-way-in",
@@ -213,7 +215,7 @@ struct OpenIDService: Sendable {
         try await links.delete(userID: user.id, issuer: settings.issuer)
     }
 
-    static let unreachable = Problem(
+    package static let unreachable = Problem(
         .badGateway, "openid-unreachable", title: "Provider unreachable",
         detail: "The sign-in provider could not be reached or answered oddly. Try again in a moment, or sign in with your password.")
 
@@ -222,7 +224,7 @@ struct OpenIDService: Sendable {
     }
 
     /// PKCE's S256 challenge: the verifier's SHA-256, URL-safe base64 without padding (RFC 7636 §4.2).
-    static func challenge(_ verifier: String) -> String {
+    package static func challenge(_ verifier: String) -> String {
         Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }

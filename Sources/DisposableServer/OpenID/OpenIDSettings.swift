@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// "Sign in with OpenID Connect": the provider an instance trusts — Google, Authentik, Keycloak,
@@ -37,22 +39,22 @@ public struct OpenIDSettings: Sendable, Equatable {
     }
 
     /// The issuer's scheme, host and port: the sign-in page sends browsers there (its `form-action`).
-    var origin: String {
+    package var origin: String {
         Self.origin(of: issuer) ?? issuer
     }
 
-    static func origin(of address: String) -> String? {
+    package static func origin(of address: String) -> String? {
         guard let url = URLComponents(string: address), let scheme = url.scheme, let host = url.host else { return nil }
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
-    static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
     }
 
     /// A setting that cannot be used, said in a sentence.
     public struct SettingError: Error, CustomStringConvertible {
         public let description: String
-        init(_ description: String) { self.description = description }
+        package init(_ description: String) { self.description = description }
     }
 }

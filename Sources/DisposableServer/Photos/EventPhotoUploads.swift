@@ -1,15 +1,17 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Resumable uploads into an event (UP-4): a member's shot while the event is live, held from the creation for a
 /// guest; the finished file becomes a photo through the shutter's own path (`PhotoService.record`).
-struct EventPhotoUploads: UploadTarget {
-    let photos: PhotoService
+package struct EventPhotoUploads: UploadTarget {
+    package let photos: PhotoService
 
-    var name: String { "event" }
-    var maxBytes: Int64 { photos.limits.maxBytes }
+    package var name: String { "event" }
+    package var maxBytes: Int64 { photos.limits.maxBytes }
 
-    func admit(length: Int64, placeID: String, metadata: UploadMetadata, for identity: Identity?) async throws -> UploadAdmission {
+    package func admit(length: Int64, placeID: String, metadata: UploadMetadata, for identity: Identity?) async throws -> UploadAdmission {
         let source = try metadata.values["source"].map { raw in
             // Drawings are small and sent whole (`POST …/photos` with `X-Photo-Source: drawing`).
             guard let source = PhotoSource(rawValue: raw), source != .drawing else {
@@ -28,15 +30,15 @@ struct EventPhotoUploads: UploadTarget {
             source: source ?? .library, heldShot: heldShot)
     }
 
-    func mayContinue(_ upload: ResumableUpload, as identity: Identity) async -> Bool {
+    package func mayContinue(_ upload: ResumableUpload, as identity: Identity) async -> Bool {
         (try? await photos.shooting(into: upload.placeID, for: identity))?.uploader.id == upload.uploaderID
     }
 
-    func checkFirstLook(_ jpeg: Data) async throws {
+    package func checkFirstLook(_ jpeg: Data) async throws {
         _ = try await FirstLook.checkAlone(jpeg, images: photos.ingest.images)
     }
 
-    func finish(_ upload: ResumableUpload, as identity: Identity, firstLook: Data?, stage: () async throws -> StagedUpload) async throws
+    package func finish(_ upload: ResumableUpload, as identity: Identity, firstLook: Data?, stage: () async throws -> StagedUpload) async throws
         -> UploadFinish
     {
         if let key = upload.idempotencyKey, let existing = try await photos.photo(uploaderID: upload.uploaderID, idempotencyKey: key) {
@@ -60,5 +62,5 @@ struct EventPhotoUploads: UploadTarget {
         }
     }
 
-    func location(of madeID: String) -> String { "/api/v1/photos/\(madeID)" }
+    package func location(of madeID: String) -> String { "/api/v1/photos/\(madeID)" }
 }

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import NIOCore
 
@@ -5,17 +7,17 @@ import NIOCore
 /// chunks that brought them — never gathered, never copied but for the few bytes that might begin a boundary at a
 /// chunk's end. The boundary is looked for with `memchr` and `memcmp`, a chunk at a time: MultipartKit's parser, tried first,
 /// walked the bytes one by one and was the largest cost on the way from arrival to visible (BENCHMARKS.md).
-struct FormParser {
-    enum Event {
+package struct FormParser {
+    package enum Event {
         case part(headers: [(name: String, value: String)])
         case bytes(ByteBuffer)
         case partEnd
     }
 
-    struct Malformed: Error {}
+    package struct Malformed: Error {}
 
     /// A part's headers are a few lines; more than this is not a form a browser or the SDK sends.
-    static let maxHeaderBytes = 8 * 1024
+    package static let maxHeaderBytes = 8 * 1024
 
     private enum State { case preamble, afterDelimiter, headers, body, epilogue }
 
@@ -26,16 +28,16 @@ struct FormParser {
     /// Bytes received and not yet given out: at most a delimiter's length but for one, except while reading headers.
     private var pending = ByteBuffer()
 
-    init(boundary: String) {
+    package init(boundary: String) {
         delimiter = Array("\r\n--\(boundary)".utf8)
         // The first boundary may open the body, with no line break before it.
         pending.writeString("\r\n")
     }
 
     /// Whether the closing boundary has been read.
-    var isComplete: Bool { state == .epilogue }
+    package var isComplete: Bool { state == .epilogue }
 
-    mutating func feed(_ chunk: ByteBuffer, _ emit: (Event) throws -> Void) throws {
+    package mutating func feed(_ chunk: ByteBuffer, _ emit: (Event) throws -> Void) throws {
         var data: ByteBuffer
         if pending.readableBytes == 0 {
             data = chunk

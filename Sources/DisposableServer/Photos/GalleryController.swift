@@ -1,18 +1,20 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// The general gallery, "My shots" (GAL-1..3) and the organizer's stats (ORG-2).
-struct GalleryController {
-    let gallery: GalleryService
+package struct GalleryController {
+    package let gallery: GalleryService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/events/:id/photos", use: list)
         router.get("/api/v1/events/:id/stats", use: stats)
         router.get("/api/v1/me/photos", use: myPhotos)
     }
 
-    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let eventID = try context.parameters.require("id")
         let query = request.uri.queryParameters
@@ -27,13 +29,13 @@ struct GalleryController {
     }
 
     /// JN-6: every photo I shot, in every event I am still in, newest first.
-    @Sendable func myPhotos(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func myPhotos(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         return try jsonResponse(
             try await gallery.myPhotos(for: context.identity, cursor: query.get("cursor"), limit: try Self.limit(query.get("limit"))))
     }
 
-    static func limit(_ raw: String?) throws -> Int {
+    package static func limit(_ raw: String?) throws -> Int {
         guard let raw else { return 50 }
         guard let limit = Int(raw), (1...100).contains(limit) else {
             throw Problem.invalidField("limit", "limit must be a whole number from 1 to 100.")
@@ -42,7 +44,7 @@ struct GalleryController {
     }
 
     /// The organizer's numbers: photos, guests, photos per guest, storage used, uploads over time.
-    @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await gallery.stats(eventID: try context.parameters.require("id"), for: context.identity))
     }
 }

@@ -1,24 +1,26 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// How a gallery is sorted.
-enum GalleryOrder: String, Sendable {
+package enum GalleryOrder: String, Sendable {
     /// Newest upload first (the live gallery).
     case uploaded
     /// Latest capture time first.
     case taken
 
-    var column: String { self == .uploaded ? "uploaded_at" : "taken_at" }
+    package var column: String { self == .uploaded ? "uploaded_at" : "taken_at" }
 }
 
 /// A position in a gallery: the sort time and id of the last item seen. New photos sort before
 /// any cursor, so paging stays stable while people keep shooting.
-struct GalleryCursor: Sendable {
-    let time: Int64
-    let id: String
+package struct GalleryCursor: Sendable {
+    package let time: Int64
+    package let id: String
 
     /// Base64url without padding. Read and written byte by byte: `replacingOccurrences` goes through
     /// NSString on Linux, and decoding the cursor that way was 9 % of a deep page's CPU.
-    var token: String {
+    package var token: String {
         let base64 = Data("\(time):\(id)".utf8).base64EncodedData()
         return String(
             decoding: base64.lazy.filter { $0 != UInt8(ascii: "=") }.map { byte -> UInt8 in
@@ -30,12 +32,12 @@ struct GalleryCursor: Sendable {
             }, as: UTF8.self)
     }
 
-    init(time: Int64, id: String) {
+    package init(time: Int64, id: String) {
         self.time = time
         self.id = id
     }
 
-    init?(token: String) {
+    package init?(token: String) {
         guard token.utf8.count <= 256 else { return nil }
         var base64 = token.utf8.map { byte -> UInt8 in
             switch byte {

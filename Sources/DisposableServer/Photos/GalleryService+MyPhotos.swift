@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// JN-6: all my shots. Whoever joins signed in is that guest, so an account's shots of every event it is still in —
@@ -6,7 +8,7 @@ import Foundation
 /// always see (before the reveal, awaiting approval); an event they left or were removed from, or one past its
 /// deletion, is not in it.
 extension GalleryService {
-    func myPhotos(for identity: Identity?, cursor raw: String?, limit: Int) async throws -> MyPhotosPage {
+    package func myPhotos(for identity: Identity?, cursor raw: String?, limit: Int) async throws -> MyPhotosPage {
         guard let identity else { throw Problem.unauthorized }
         let cursor = try raw.map { raw in
             guard let cursor = GalleryCursor(token: raw) else {

@@ -1,33 +1,35 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import NIOCore
 
 /// The general gallery, "My shots" (GAL-1..3), the organizer's numbers (ORG-2) and what a ZIP holds (DL-2).
-struct GalleryService: Sendable {
+package struct GalleryService: Sendable {
     /// How a gallery page is sorted.
-    typealias Order = GalleryOrder
+    package typealias Order = GalleryOrder
 
-    let photos: PhotoRepository
-    let events: EventService
-    let signer: MediaSigner
-    let pictures: ShooterPictures
-    let clock: any AppClock
+    package let photos: PhotoRepository
+    package let events: EventService
+    package let signer: MediaSigner
+    package let pictures: ShooterPictures
+    package let clock: any AppClock
     /// Which posts the viewer likes (SOC-2).
-    let likes: GuestbookRepository
+    package let likes: GuestbookRepository
     /// Pages written lately, reused while their event stands still (PERF-2).
-    let pages = GalleryPageCache()
+    package let pages = GalleryPageCache()
 
-    struct PageRequest: Sendable {
-        let eventID: String
-        let mine: Bool
-        let order: GalleryOrder
+    package struct PageRequest: Sendable {
+        package let eventID: String
+        package let mine: Bool
+        package let order: GalleryOrder
         /// As the client sent it (a cursor we gave out).
-        let cursor: String?
-        let limit: Int
+        package let cursor: String?
+        package let limit: Int
     }
 
     /// One page as the response body: written once, shared by every answer while the event stands still.
-    func page(_ request: PageRequest, for identity: Identity?) async throws -> ByteBuffer {
+    package func page(_ request: PageRequest, for identity: Identity?) async throws -> ByteBuffer {
         guard let identity else { throw Problem.unauthorized }
         // The event row carries the change feed's position, read before the page, so that nothing committed
         // in between is missed by a subscriber starting there.
@@ -37,7 +39,7 @@ struct GalleryService: Sendable {
     }
 
     /// The page as `viewerID`, in `role`, sees it (the venue wall sees it as a guest who shot nothing).
-    func page(_ request: PageRequest, in event: Event, role: EventRole, viewerID: String) async throws -> ByteBuffer {
+    package func page(_ request: PageRequest, in event: Event, role: EventRole, viewerID: String) async throws -> ByteBuffer {
         let cursor = try request.cursor.map { raw in
             guard let cursor = GalleryCursor(token: raw) else {
                 throw Problem.invalidField("cursor", "This cursor is not one we gave out; start again without it.")
@@ -105,7 +107,7 @@ struct GalleryService: Sendable {
     /// The newest posts with a picture that a signed-in person sees in one of their events, with a thumbnail address
     /// each: the dashboard's strip under every event, so that their photos of all events are in one place (seed 000:
     /// "personal gallery organized by event"). Nothing before the reveal, as in the gallery.
-    func newest(in event: Event, role: EventRole, identity: Identity, limit: Int) async throws -> [(photo: Photo, thumbnail: String)] {
+    package func newest(in event: Event, role: EventRole, identity: Identity, limit: Int) async throws -> [(photo: Photo, thumbnail: String)] {
         let viewerID = try await events.viewerID(in: event, role: role, identity: identity)
         let now = clock.now
         let visibility = PhotoVisibility(event: event, role: role, viewerID: viewerID, now: now)
@@ -128,7 +130,7 @@ struct GalleryService: Sendable {
 
     /// The organizer's numbers: photos, guests (and how many of them shot), photos per guest, storage used, uploads
     /// over time, downloads.
-    func stats(eventID: String, for identity: Identity?) async throws -> EventStats {
+    package func stats(eventID: String, for identity: Identity?) async throws -> EventStats {
         let event = try await events.organizedEvent(eventID, for: identity)
         let photos = try await photos.all(eventID: event.id).filter { $0.status != .failed }
         let downloads = try await events.downloads(of: event)
@@ -150,13 +152,13 @@ struct GalleryService: Sendable {
     }
 
     /// A ZIP of the event is on its way: one more download in the organizers' numbers.
-    func countArchive(of event: Event) async throws {
+    package func countArchive(of event: Event) async throws {
         try await events.countDownload(eventID: event.id, .zip)
     }
 
     /// What a ZIP of the event holds for this caller (DL-2): the ready photos they may see, or the chosen
     /// ones among them; the originals without GPS unless they are the caller's own.
-    func archive(eventID: String, only wanted: Set<String>?, for identity: Identity?) async throws -> (
+    package func archive(eventID: String, only wanted: Set<String>?, for identity: Identity?) async throws -> (
         Event, [Photo], notes: [Photo], viewerID: String
     ) {
         guard let identity else { throw Problem.unauthorized }

@@ -1,19 +1,21 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
 
 /// Thumbnails and previews behind signed links (see `MediaSigner`): the link is the grant, so a request
 /// costs a signature check and one file read — no session, no database.
-struct MediaController {
-    let signer: MediaSigner
-    let blobs: any BlobStore
-    let clock: any AppClock
+package struct MediaController {
+    package let signer: MediaSigner
+    package let blobs: any BlobStore
+    package let clock: any AppClock
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/media/:event/:id/:file", use: serve)
     }
 
-    @Sendable func serve(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func serve(_ request: Request, context: AppRequestContext) async throws -> Response {
         let eventID = try context.parameters.require("event")
         let photoID = try context.parameters.require("id")
         let query = request.uri.queryParameters
@@ -45,23 +47,23 @@ struct MediaController {
     }
 
     /// What a served file's response says about it (`MediaShortcut` writes the same pieces).
-    static func headers(photoID: String, file: MediaLinks.File, until: Int64, now: Date) -> HTTPFields {
+    package static func headers(photoID: String, file: MediaLinks.File, until: Int64, now: Date) -> HTTPFields {
         [.contentType: contentType, .eTag: eTag(photoID: photoID, file: file), .cacheControl: cacheControl(until: until, now: now)]
     }
 
-    static let contentType = "image/jpeg"
+    package static let contentType = "image/jpeg"
 
-    static func eTag(photoID: String, file: MediaLinks.File) -> String {
+    package static func eTag(photoID: String, file: MediaLinks.File) -> String {
         "\"\(photoID)-\(file.rawValue.dropLast(4))\""
     }
 
     /// Private: a shared cache must not hand one guest's link to everyone behind it.
-    static func cacheControl(until: Int64, now: Date) -> String {
+    package static func cacheControl(until: Int64, now: Date) -> String {
         "private, max-age=\(max(0, until - Int64(now.timeIntervalSince1970))), immutable"
     }
 
     /// Our ids are letters, digits and dashes; anything else cannot have been signed by us.
-    static func isID(_ text: String) -> Bool {
+    package static func isID(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 64
             && text.utf8.allSatisfy { byte in
                 switch byte {
@@ -73,7 +75,7 @@ struct MediaController {
             }
     }
 
-    static let forged = Problem(
+    package static let forged = Problem(
         .forbidden, "media-link-invalid", title: "Invalid link",
         detail: "This photo link is not valid. Open the photo from the gallery.")
 }

@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// One post of an event's feed: a photo, a drawing (a photo whose source is `drawing`) or a note (SOC-1).
@@ -11,7 +13,7 @@ public struct Photo: Sendable, Equatable {
     /// The shooter's own running number: their 1st, 2nd… shot (for `<Name><N>.<ext>`).
     public let shooterNumber: Int
     public let sha256: String
-    let format: MediaFormat
+    package let format: MediaFormat
     public let source: PhotoSource
     public let byteSize: Int64
     public let width: Int?

@@ -1,13 +1,15 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
 
 /// One photo: its metadata, its bytes (DL-1, MED-2), its deletion (GAL-3, ORG-3) and its approval (ORG-4).
-struct PhotoController {
-    let photos: PhotoService
+package struct PhotoController {
+    package let photos: PhotoService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/photos/:id", use: metadata)
         router.delete("/api/v1/photos/:id", use: delete)
         router.patch("/api/v1/photos/:id", use: edit)
@@ -18,30 +20,30 @@ struct PhotoController {
         router.get("/api/v1/photos/:id/video", use: video)
     }
 
-    @Sendable func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
         let grant = try await photos.photo(try context.parameters.require("id"), for: context.identity)
         return try jsonResponse(try await photos.json(grant.photo, viewerID: grant.viewerID))
     }
 
-    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await photos.delete(try context.parameters.require("id"), for: context.identity)
         return Response(status: .noContent)
     }
 
-    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func edit(_ request: Request, context: AppRequestContext) async throws -> Response {
         let edit = try await request.decodeJSON(PhotoEdit.self)
         return try jsonResponse(try await photos.setCaption(edit.caption, of: try context.parameters.require("id"), for: context.identity))
     }
 
-    @Sendable func approve(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func approve(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await photos.approve(try context.parameters.require("id"), for: context.identity))
     }
 
-    @Sendable func preview(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func preview(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await derivative(request, context, key: BlobKey.preview, name: "preview")
     }
 
-    @Sendable func thumbnail(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func thumbnail(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await derivative(request, context, key: BlobKey.thumbnail, name: "thumbnail")
     }
 
@@ -73,7 +75,7 @@ struct PhotoController {
 
     /// SOC-4: a video post's playable copy (H.264/AAC MP4, no metadata), for whoever sees the post. Supports Range:
     /// players ask for it.
-    @Sendable func video(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func video(_ request: Request, context: AppRequestContext) async throws -> Response {
         let grant = try await photos.photo(try context.parameters.require("id"), for: context.identity)
         guard grant.photo.kind == .video else { throw Problem.notFound("This post is not a video.") }
         guard grant.photo.status == .ready, let total = grant.photo.videoBytes else { throw Problem.notReady(grant.photo.status) }
@@ -88,7 +90,7 @@ struct PhotoController {
 
     /// The original, byte for byte — except GPS, removed for anyone but the shooter (MED-2). Supports Range.
     /// `?download`: a download link (counted once, on its first bytes), not the viewer showing it.
-    @Sendable func original(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func original(_ request: Request, context: AppRequestContext) async throws -> Response {
         let range = request.headers[.range]
         let saving = request.uri.queryParameters.get("download") != nil && (range == nil || range?.hasPrefix("bytes=0-") == true)
         let (grant, source) = try await photos.original(try context.parameters.require("id"), for: context.identity, saving: saving)
@@ -106,20 +108,20 @@ struct PhotoController {
 
 /// A stored original as served: as stored to its shooter; to anyone else with its location taken out
 /// (`LocationRedactor`), same length, so ranges and the ZIP's sizes hold.
-struct OriginalSource: Sendable {
-    let blobs: any BlobStore
-    let photo: Photo
+package struct OriginalSource: Sendable {
+    package let blobs: any BlobStore
+    package let photo: Photo
     /// Nil for the shooter.
-    let redactions: LocationRedactions?
+    package let redactions: LocationRedactions?
 
-    var stripGPS: Bool { redactions != nil }
+    package var stripGPS: Bool { redactions != nil }
 
     /// Works out (and keeps) where the location sits in the file, for a download to anyone but the shooter.
-    func prepare() async throws {
+    package func prepare() async throws {
         if let redactions { _ = try await redactions.redaction(of: photo, in: blobs) }
     }
 
-    func stream(range: ClosedRange<Int64>?, _ write: (ByteBuffer) async throws -> Void) async throws {
+    package func stream(range: ClosedRange<Int64>?, _ write: (ByteBuffer) async throws -> Void) async throws {
         guard photo.byteSize > 0 else { return }
         let key = BlobKey.original(photo.eventID, photo.id)
         let range = range ?? 0...(photo.byteSize - 1)
@@ -136,12 +138,12 @@ struct OriginalSource: Sendable {
 }
 
 /// `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266).
-func contentDisposition(_ name: String) -> String {
+package func contentDisposition(_ name: String) -> String {
     let ascii = String(name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
     let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: ".-_"))) ?? ascii
     return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
 }
 
 extension PhotoEdit: JSONBody {
-    static let fields: Set<String> = ["caption"]
+    package static let fields: Set<String> = ["caption"]
 }

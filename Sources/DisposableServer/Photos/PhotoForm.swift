@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
@@ -7,14 +9,14 @@ import NIOCore
 /// to the staging file, never whole in memory; the first look is gathered, up to its limit, whichever part comes first.
 ///
 /// Iterated once, as the photo's body; `firstLook` is complete when the iteration has ended.
-final class PhotoForm: PhotoBody {
-    typealias Element = ByteBuffer
+package final class PhotoForm: PhotoBody {
+    package typealias Element = ByteBuffer
 
     private let body: RequestBody
     private var parser: FormParser
     private let maxPhotoBytes: Int64
 
-    private(set) var firstLook: Data?
+    package private(set) var firstLook: Data?
     private var received: Int64 = 0
     private var part: Part = .none
     private var partName: String?
@@ -26,7 +28,7 @@ final class PhotoForm: PhotoBody {
     private enum Part { case none, photo, firstLook }
 
     /// Nil when `contentType` is not a form with a usable boundary.
-    init?(_ body: RequestBody, contentType: String, maxPhotoBytes: Int64) {
+    package init?(_ body: RequestBody, contentType: String, maxPhotoBytes: Int64) {
         guard let boundary = Self.boundary(contentType) else { return nil }
         self.body = body
         self.parser = FormParser(boundary: boundary)
@@ -34,7 +36,7 @@ final class PhotoForm: PhotoBody {
     }
 
     /// Whether the request declares a form (whose boundary `init` then reads).
-    static func isForm(_ contentType: String?) -> Bool {
+    package static func isForm(_ contentType: String?) -> Bool {
         contentType?.lowercased().split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "multipart/form-data"
     }
 
@@ -140,11 +142,11 @@ final class PhotoForm: PhotoBody {
 
     private lazy var upstream = body.makeAsyncIterator()
 
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let form: PhotoForm
+    package struct AsyncIterator: AsyncIteratorProtocol {
+        package let form: PhotoForm
 
-        mutating func next() async throws -> ByteBuffer? { try await form.nextPhotoBytes() }
+        package mutating func next() async throws -> ByteBuffer? { try await form.nextPhotoBytes() }
     }
 
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(form: self) }
+    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(form: self) }
 }

@@ -1,11 +1,13 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 extension PhotoJSON {
     /// With `links`, the thumbnail and preview are signed links (fast, no session needed); without,
     /// the session-checked API addresses (change-log payloads, signed when they are sent). `pictures`: the
     /// event's `ShooterPictures`.
-    init(_ photo: Photo, viewerID: String?, links: MediaLinks?, pictures: [String: String] = [:], likedByMe: Bool? = nil) {
+    package init(_ photo: Photo, viewerID: String?, links: MediaLinks?, pictures: [String: String] = [:], likedByMe: Bool? = nil) {
         let isNote = photo.kind == .note
         self.init(
             id: photo.id, eventId: photo.eventID,
@@ -27,14 +29,14 @@ extension PhotoJSON {
 
     /// A video's length as players show it: whole seconds, rounded down (4.6 s reads "0:04" in the player, so
     /// the label says 4 s, not 5), at least 1; within 50 ms of the next second it is that one.
-    static func wholeSeconds(_ duration: Double) -> Int { max(1, Int((duration + 0.05).rounded(.down))) }
+    package static func wholeSeconds(_ duration: Double) -> Int { max(1, Int((duration + 0.05).rounded(.down))) }
 }
 
 extension PhotoJSON.URLs {
     /// `previewPending`: the preview is not made yet; the thumbnail stands in for it, so that no client shows a
     /// broken picture. `firstLook`: neither is made yet, and the phone's first look stands in for both — under its own
     /// address, so that no browser keeps it as the thumbnail once the server's exists.
-    init(photoID: String, eventID: String, links: MediaLinks?, video: Bool = false, previewPending: Bool = false, firstLook: Bool = false) {
+    package init(photoID: String, eventID: String, links: MediaLinks?, video: Bool = false, previewPending: Bool = false, firstLook: Bool = false) {
         let base = "/api/v1/photos/\(photoID)"
         var (thumbnail, preview) = links?.paths(eventID: eventID, photoID: photoID) ?? (base + "/thumbnail", base + "/preview")
         if firstLook { thumbnail = links?.firstLookPath(eventID: eventID, photoID: photoID) ?? base + "/thumbnail?first-look" }
@@ -46,7 +48,7 @@ extension PhotoJSON.URLs {
 extension PhotoJSON {
     /// The same JSON as `JSONEncoder.sorted` gives, written directly (keys in sorted order): the gallery is the
     /// busiest read. `TextFormatsTests` checks it byte for byte against the `Codable` encoding.
-    func write(to json: inout JSONText) {
+    package func write(to json: inout JSONText) {
         json.object { json in
             json.field("approved", approved)
             json.field("byteSize", byteSize)
@@ -92,7 +94,7 @@ extension PhotoJSON {
 
 extension GalleryPage {
     /// A page around its `items` array, written before (see `PhotoJSON.write`).
-    static func json(
+    package static func json(
         items: [UInt8], nextCursor: String?, revealed: Bool, revealAt: Date?, developingCount: Int?,
         changeSeq: Int64
     ) -> JSONText {
@@ -110,7 +112,7 @@ extension GalleryPage {
     }
 
     /// The whole page written directly.
-    var json: JSONText {
+    package var json: JSONText {
         var items = JSONText(capacity: self.items.count * 700)
         items.array(self.items) { item, json in item.write(to: &json) }
         return Self.json(

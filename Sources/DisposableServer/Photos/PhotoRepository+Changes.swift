@@ -1,18 +1,20 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// What happens to photos after their upload (deleted, rendered or failed, approved, captioned), and an event's totals.
 extension PhotoRepository {
     /// A photo's renders recorded, and how that moved its event's feed (nil when the event is gone).
-    struct Rendered: Sendable {
-        let photo: Photo
-        let moved: FeedMove?
+    package struct Rendered: Sendable {
+        package let photo: Photo
+        package let moved: FeedMove?
     }
 
     /// Deletes the row and logs it; its files are then pending removal (`PendingWrites`), so a crash before the
     /// caller removes them leaves nothing behind (GAL-3: not recoverable).
-    func delete(_ photo: Photo, now: Date) async throws {
+    package func delete(_ photo: Photo, now: Date) async throws {
         let kind = database.kind
         try await database.transaction { db in
             try await JobRepository.cancel(subjectID: photo.id, in: db)
@@ -27,7 +29,7 @@ extension PhotoRepository {
 
     /// Records the derivatives and marks the photo ready, with its render job done; nil when the photo was
     /// deleted meanwhile (or is not processing any more).
-    func markReady(
+    package func markReady(
         _ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, video: RenderedVideoFacts? = nil,
         signals: PhotoSignals? = nil, now: Date
     ) async throws -> Rendered? {
@@ -55,7 +57,7 @@ extension PhotoRepository {
 
     /// Records a shown photo's preview, with its job done; open galleries swap it in (`photo-updated`).
     /// Nil when the photo was deleted meanwhile.
-    func markPreviewed(_ photoID: String, jobID: String, previewBytes: Int64, now: Date) async throws -> Rendered? {
+    package func markPreviewed(_ photoID: String, jobID: String, previewBytes: Int64, now: Date) async throws -> Rendered? {
         let kind = database.kind
         return try await database.transaction { db in
             try await JobRepository.complete(jobID, in: db)
@@ -78,7 +80,7 @@ extension PhotoRepository {
     /// Records the server's thumbnail and preview of a photo shown by its first look, with its job done; open
     /// galleries swap them in (`photo-updated`). `refuted`: the first look was another picture. Nil when the photo was
     /// deleted meanwhile.
-    func markRendered(
+    package func markRendered(
         _ photoID: String, jobID: String, width: Int, height: Int, takenAt: Date, derivativeBytes: Int64, signals: PhotoSignals?, refuted: Bool,
         now: Date
     ) async throws -> Rendered? {
@@ -104,14 +106,14 @@ extension PhotoRepository {
     }
 
     /// Whether a first look of this uploader's turned out to be another picture than its photo.
-    func hasRefutedFirstLook(uploaderID: String) async throws -> Bool {
+    package func hasRefutedFirstLook(uploaderID: String) async throws -> Bool {
         try await database.read { db in
             try await db.raw("SELECT 1 AS found FROM photos WHERE uploader_id = \(bind: uploaderID) AND first_look_refuted LIMIT 1").first() != nil
         }
     }
 
     /// Marks the photo failed (its files are removed by the caller), with its render job done.
-    func markFailed(_ photoID: String, jobID: String, reason: String, now: Date) async throws -> Photo? {
+    package func markFailed(_ photoID: String, jobID: String, reason: String, now: Date) async throws -> Photo? {
         let kind = database.kind
         return try await database.transaction { db in
             try await JobRepository.complete(jobID, in: db)
@@ -124,7 +126,7 @@ extension PhotoRepository {
 
     /// Lets a photo into the gallery (ORG-4); nil when it was approved already. Guests hear of it now, as if it
     /// had just become ready (a photo still processing is announced when it is).
-    func approve(_ photoID: String, now: Date) async throws -> Photo? {
+    package func approve(_ photoID: String, now: Date) async throws -> Photo? {
         let kind = database.kind
         return try await database.transaction { db in
             let changed = try await db.raw("UPDATE photos SET approved = \(bind: true) WHERE id = \(bind: photoID) AND NOT approved RETURNING id")
@@ -136,7 +138,7 @@ extension PhotoRepository {
     }
 
     /// SOC-1: the shooter's caption (nil removes it), and its news in the event's change log.
-    func setCaption(_ photoID: String, _ caption: String?, now: Date) async throws -> Photo? {
+    package func setCaption(_ photoID: String, _ caption: String?, now: Date) async throws -> Photo? {
         let kind = database.kind
         return try await database.transaction { db in
             try await db.raw("UPDATE photos SET caption = \(bind: caption) WHERE id = \(bind: photoID)").run()
@@ -148,7 +150,7 @@ extension PhotoRepository {
 
     /// A guest's corrected name on everything they posted, each post logged as changed so that open galleries show
     /// it at once; in the caller's transaction (the guest's rename).
-    static func renameShooter(uploaderID: String, to name: String, now: Date, kind: DatabaseKind, in db: any SQLDatabase) async throws {
+    package static func renameShooter(uploaderID: String, to name: String, now: Date, kind: DatabaseKind, in db: any SQLDatabase) async throws {
         let renamed = try await db.raw("UPDATE photos SET shooter_name = \(bind: name) WHERE uploader_id = \(bind: uploaderID) RETURNING *")
             .all().map(Self.photo(from:))
         for photo in renamed where photo.status == .ready {
@@ -157,7 +159,7 @@ extension PhotoRepository {
     }
 
     /// An event's photos (failed ones aside) and the bytes recorded for all of them, for its deletion record.
-    func totals(eventID: String) async throws -> (photos: Int, bytes: Int64) {
+    package func totals(eventID: String) async throws -> (photos: Int, bytes: Int64) {
         try await database.sql { db in
             let row = try await db.raw(
                 """
@@ -171,22 +173,22 @@ extension PhotoRepository {
     }
 
     /// Cancels the render jobs of an event's photos, in the transaction that deletes the event.
-    static func cancelJobs(eventID: String, in db: any SQLDatabase) async throws {
+    package static func cancelJobs(eventID: String, in db: any SQLDatabase) async throws {
         try await JobRepository.cancelEventJobs(eventID: eventID, in: db)
     }
 
     /// Removes every photo of an event in the caller's transaction; the bytes they held.
-    static func deleteAll(eventID: String, in db: any SQLDatabase) async throws -> Int64 {
+    package static func deleteAll(eventID: String, in db: any SQLDatabase) async throws -> Int64 {
         try await db.raw("DELETE FROM photos WHERE event_id = \(bind: eventID) RETURNING byte_size").all()
             .reduce(Int64(0)) { $0 + (try $1.decode(column: "byte_size", as: Int64.self)) }
     }
 
     /// The counters a post's row keeps of what others did to it (SOC-2), so pages never count rows.
-    enum Counter: String { case comments = "comment_count", likes = "like_count" }
+    package enum Counter: String { case comments = "comment_count", likes = "like_count" }
 
     /// Moves a post's counter by `delta` (0 reads it) in the caller's transaction; the count after it, nil when the
     /// post is gone.
-    static func count(_ counter: Counter, by delta: Int, on photoID: String, in db: any SQLDatabase) async throws -> Int? {
+    package static func count(_ counter: Counter, by delta: Int, on photoID: String, in db: any SQLDatabase) async throws -> Int? {
         try await db.raw(
             "UPDATE photos SET \(unsafeRaw: counter.rawValue) = \(unsafeRaw: counter.rawValue) + \(bind: delta) WHERE id = \(bind: photoID) RETURNING \(unsafeRaw: counter.rawValue)"
         ).first()?.decode(column: counter.rawValue, as: Int.self)

@@ -1,14 +1,16 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// Gallery pages and counts.
 extension PhotoRepository {
-    typealias Order = GalleryOrder
-    typealias Cursor = GalleryCursor
+    package typealias Order = GalleryOrder
+    package typealias Cursor = GalleryCursor
 
     /// Which photos a gallery lists.
-    enum Listing: Sendable {
+    package enum Listing: Sendable {
         /// "My shots": everything one shooter took, in any state.
         case mine(uploaderID: String)
         /// The shared gallery: ready photos the viewer may see.
@@ -16,7 +18,7 @@ extension PhotoRepository {
     }
 
     /// One page of an event's posts (or of one kind of them), newest first.
-    func page(
+    package func page(
         eventID: String, _ listing: Listing, kind: PostKind? = nil, order: Order, after cursor: Cursor?, limit: Int
     ) async throws -> (items: [Photo], next: Cursor?) {
         try await database.read { db in
@@ -52,7 +54,7 @@ extension PhotoRepository {
 
     /// What these shooters took in these events — photos, drawings and videos, not notes; not failed — newest first,
     /// in pages: a person's shots across their events.
-    func shots(
+    package func shots(
         uploaderIDs: [String], eventIDs: [String], after cursor: Cursor?, limit: Int
     ) async throws -> (items: [Photo], next: Cursor?) {
         guard !uploaderIDs.isEmpty, !eventIDs.isEmpty else { return ([], nil) }
@@ -68,7 +70,7 @@ extension PhotoRepository {
 
     /// The ready posts a viewer may see, oldest first, for the event's download: its photos and videos (files), or
     /// with `notes` its guestbook's notes (no file: the download writes them out as text).
-    func visible(eventID: String, to visibility: PhotoVisibility, notes: Bool = false) async throws -> [Photo] {
+    package func visible(eventID: String, to visibility: PhotoVisibility, notes: Bool = false) async throws -> [Photo] {
         try await database.sql { db in
             var sql = SQLQueryString("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND ")
             sql.appendInterpolation(unsafeRaw: notes ? "kind = 'note' AND " : "kind <> 'note' AND ")
@@ -79,7 +81,7 @@ extension PhotoRepository {
     }
 
     /// Everything these uploaders sent that is kept (not failed), oldest first: a person's export and erasure.
-    func kept(uploadedBy uploaderIDs: [String]) async throws -> [Photo] {
+    package func kept(uploadedBy uploaderIDs: [String]) async throws -> [Photo] {
         guard !uploaderIDs.isEmpty else { return [] }
         return try await database.read { db in
             try await db.raw(
@@ -90,7 +92,7 @@ extension PhotoRepository {
 
     /// What a recap chooses from (CAP-1): the photos every guest of the event sees — ready, approved, taken with a
     /// camera or sent from a library (not notes, drawings or videos) — with their measures.
-    func recapCandidates(eventID: String) async throws -> [(photo: Photo, signals: PhotoSignals?)] {
+    package func recapCandidates(eventID: String) async throws -> [(photo: Photo, signals: PhotoSignals?)] {
         try await database.read { db in
             try await db.raw("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND \(Self.recapCondition)").all().map { row in
                 (try Self.photo(from: row), PhotoSignals(stored: try row.decode(column: "signals", as: String?.self)))
@@ -99,7 +101,7 @@ extension PhotoRepository {
     }
 
     /// Whether the event has one photo its recap could show (`ClockAnnouncer` tells everyone only then).
-    static func hasRecapPhotos(eventID: String, in db: any SQLDatabase) async throws -> Bool {
+    package static func hasRecapPhotos(eventID: String, in db: any SQLDatabase) async throws -> Bool {
         try await db.raw("SELECT 1 AS one FROM photos WHERE event_id = \(bind: eventID) AND \(recapCondition) LIMIT 1").first() != nil
     }
 
@@ -108,7 +110,7 @@ extension PhotoRepository {
     }
 
     /// Photos waiting for the reveal: everything stored that did not fail.
-    func developingCount(eventID: String) async throws -> Int {
+    package func developingCount(eventID: String) async throws -> Int {
         try await database.read { db in
             try await db.raw("SELECT COUNT(*) AS n FROM photos WHERE event_id = \(bind: eventID) AND status <> 'failed'")
                 .first()!.decode(column: "n", as: Int.self)
@@ -117,7 +119,7 @@ extension PhotoRepository {
 
     /// Who has a ready photo or note awaiting the organizer's approval (ORG-4): they see it in the gallery, nobody
     /// else does.
-    func uploadersAwaitingApproval(eventID: String) async throws -> Set<String> {
+    package func uploadersAwaitingApproval(eventID: String) async throws -> Set<String> {
         try await database.read { db in
             Set(
                 try await db.raw("SELECT DISTINCT uploader_id FROM photos WHERE event_id = \(bind: eventID) AND status = 'ready' AND NOT approved")
@@ -126,14 +128,14 @@ extension PhotoRepository {
     }
 
     /// The raw facts behind the organizer's stats (ORG-2).
-    func all(eventID: String) async throws -> [Photo] {
+    package func all(eventID: String) async throws -> [Photo] {
         try await database.sql { db in
             try await db.raw("SELECT * FROM photos WHERE event_id = \(bind: eventID) ORDER BY uploaded_at, id").all().map(Self.photo(from:))
         }
     }
 
     /// How many of the event's guests took at least one photo (organizers' own shots aside).
-    func guestsWhoShot(eventID: String) async throws -> Int {
+    package func guestsWhoShot(eventID: String) async throws -> Int {
         try await database.read { db in
             try await db.raw(
                 """
@@ -144,7 +146,7 @@ extension PhotoRepository {
         }
     }
 
-    func storedBytes(eventID: String) async throws -> Int64 {
+    package func storedBytes(eventID: String) async throws -> Int64 {
         try await database.sql { db in
             try await db.raw(
                 "SELECT CAST(COALESCE(SUM(byte_size + derivative_bytes), 0) AS BIGINT) AS bytes FROM photos WHERE event_id = \(bind: eventID) AND status <> 'failed'"

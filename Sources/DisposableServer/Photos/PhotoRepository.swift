@@ -1,39 +1,41 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// Photos in the database.
 public struct PhotoRepository: Sendable {
-    let database: Database
+    package let database: Database
     /// How long the server's renders of a photo shown by its first look wait at least (tests only: zero otherwise).
-    var firstLookRenderDelay: TimeInterval = 0
+    package var firstLookRenderDelay: TimeInterval = 0
 
     /// Who is uploading: a guest (limited shots) or the organizer (no limit).
-    enum Uploader: Sendable {
+    package enum Uploader: Sendable {
         case guest(Guest, shotsPerGuest: Int)
         case organizer(userID: String, name: String)
 
-        var id: String {
+        package var id: String {
             switch self {
             case .guest(let guest, _): guest.id
             case .organizer(let userID, _): userID
             }
         }
 
-        var name: String {
+        package var name: String {
             switch self {
             case .guest(let guest, _): guest.name
             case .organizer(_, let name): name
             }
         }
 
-        var isOrganizer: Bool {
+        package var isOrganizer: Bool {
             if case .organizer = self { return true }
             return false
         }
     }
 
-    enum InsertOutcome: Sendable {
+    package enum InsertOutcome: Sendable {
         /// With how the event's feed moved (nil when the event was gone).
         case inserted(Photo, moved: FeedMove?)
         case shotLimitReached
@@ -46,37 +48,37 @@ public struct PhotoRepository: Sendable {
     }
 
     /// What a video's render adds to its row (SOC-4).
-    struct RenderedVideoFacts: Sendable {
-        let bytes: Int64
-        let duration: Double?
+    package struct RenderedVideoFacts: Sendable {
+        package let bytes: Int64
+        package let duration: Double?
     }
 
-    struct NewPhoto: Sendable {
-        let id: String
-        let eventID: String
-        let idempotencyKey: String?
-        let sha256: String
-        let format: MediaFormat
-        let source: PhotoSource
-        let byteSize: Int64
-        let uploadedAt: Date
+    package struct NewPhoto: Sendable {
+        package let id: String
+        package let eventID: String
+        package let idempotencyKey: String?
+        package let sha256: String
+        package let format: MediaFormat
+        package let source: PhotoSource
+        package let byteSize: Int64
+        package let uploadedAt: Date
         /// False when the event holds guests' photos for approval (ORG-4).
-        var approved = true
+        package var approved = true
         /// A resumable upload held the guest's shot since its creation: the photo takes that one.
-        var shotReserved = false
+        package var shotReserved = false
         /// SOC-1: notes, and drawings, take a shot only where the event says so.
-        var takesShot = true
-        var kind = PostKind.photo
+        package var takesShot = true
+        package var kind = PostKind.photo
         /// A note's words.
-        var text: String? = nil
+        package var text: String? = nil
         /// Shown at once by the phone's first look, stored beside the original (`FirstLook`).
-        var firstLook: ShownFirstLook? = nil
+        package var firstLook: ShownFirstLook? = nil
         /// The event had a photo when the request read it: its first photo's time is set, never to change again.
-        var eventHadPhotos = false
+        package var eventHadPhotos = false
 
         /// The server's render it waits for, if any: a photo seen already by its first look waits behind every
         /// photo nobody sees yet; a note has none.
-        var render: (kind: JobQueue.Kind, priority: JobQueue.Priority)? {
+        package var render: (kind: JobQueue.Kind, priority: JobQueue.Priority)? {
             if firstLook != nil { return (.renderPreview, .seen) }
             if kind == .note { return nil }
             if case .video = format { return (.renderPhoto, .video) }
@@ -86,17 +88,17 @@ public struct PhotoRepository: Sendable {
 
     /// What a photo shown by its first look has from the start: its size and capture time from the original's
     /// header, the first look's bytes and grey miniature.
-    struct ShownFirstLook: Sendable {
-        let width: Int
-        let height: Int
-        let takenAt: Date
-        let bytes: Int64
-        let miniature: [UInt8]
+    package struct ShownFirstLook: Sendable {
+        package let width: Int
+        package let height: Int
+        package let takenAt: Date
+        package let bytes: Int64
+        package let miniature: [UInt8]
     }
 
     /// Records an upload whose original is already stored: takes a shot (`ShotLimit`), inserts the row and its
     /// processing job, locks the event's settings and logs the change — all in one transaction (UP-2, EV-2).
-    func insert(_ new: NewPhoto, by uploader: Uploader) async throws -> InsertOutcome {
+    package func insert(_ new: NewPhoto, by uploader: Uploader) async throws -> InsertOutcome {
         let kind = database.kind
         do {
             return try await database.transaction { db in
@@ -169,26 +171,26 @@ public struct PhotoRepository: Sendable {
     }
 
     /// What the account counts against its quota, and may (`Quota`).
-    func usage(userID: String) async throws -> Quota.Usage? {
+    package func usage(userID: String) async throws -> Quota.Usage? {
         try await database.read { db in try await UserRepository.usage(userID: userID, in: db) }
     }
 
-    func find(id: String) async throws -> Photo? {
+    package func find(id: String) async throws -> Photo? {
         try await database.read { db in try await Self.find(id: id, in: db) }
     }
 
-    static func find(id: String, in db: any SQLDatabase) async throws -> Photo? {
+    package static func find(id: String, in db: any SQLDatabase) async throws -> Photo? {
         try await db.raw("SELECT * FROM photos WHERE id = \(bind: id)").first().map(photo(from:))
     }
 
-    func find(uploaderID: String, idempotencyKey: String) async throws -> Photo? {
+    package func find(uploaderID: String, idempotencyKey: String) async throws -> Photo? {
         try await database.sql { db in
             try await db.raw("SELECT * FROM photos WHERE uploader_id = \(bind: uploaderID) AND idempotency_key = \(bind: idempotencyKey)")
                 .first().map(Self.photo(from:))
         }
     }
 
-    func find(eventID: String, sha256: String) async throws -> Photo? {
+    package func find(eventID: String, sha256: String) async throws -> Photo? {
         try await database.sql { db in
             try await db.raw("SELECT * FROM photos WHERE event_id = \(bind: eventID) AND sha256 = \(bind: sha256)")
                 .first().map(Self.photo(from:))
@@ -196,7 +198,7 @@ public struct PhotoRepository: Sendable {
     }
 
     /// Which of `hashes` the event has among the photos `visibility` lets the viewer see (UP-7).
-    func existingHashes(eventID: String, among hashes: [String], visibleTo visibility: PhotoVisibility) async throws -> Set<String> {
+    package func existingHashes(eventID: String, among hashes: [String], visibleTo visibility: PhotoVisibility) async throws -> Set<String> {
         guard !hashes.isEmpty else { return [] }
         return try await database.read { db in
             var sql = SQLQueryString("SELECT sha256 FROM photos WHERE event_id = \(bind: eventID) AND sha256 IN (\(binds: hashes)) AND ")
@@ -205,7 +207,7 @@ public struct PhotoRepository: Sendable {
         }
     }
 
-    static func photo(from row: any SQLRow) throws -> Photo {
+    package static func photo(from row: any SQLRow) throws -> Photo {
         let column = ColumnReader(row)
         return Photo(
             id: try column("id", as: String.self),

@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
@@ -8,27 +10,27 @@ import NIOPosix
 /// enqueue, answer. Derivatives are a job (`PhotoRenderer`).
 extension PhotoService {
     /// Who shoots into which event: checked before the request's headers are even read.
-    struct Shooting: Sendable {
-        let event: Event
-        let uploader: PhotoRepository.Uploader
+    package struct Shooting: Sendable {
+        package let event: Event
+        package let uploader: PhotoRepository.Uploader
     }
 
     /// What the controller read from the request besides its body.
-    struct UploadRequest: Sendable {
-        let source: PhotoSource
+    package struct UploadRequest: Sendable {
+        package let source: PhotoSource
         /// A client-generated id (UP-3): a retry with it gets the same photo back, never a second shot.
-        let idempotencyKey: String?
-        let declaredLength: Int64?
+        package let idempotencyKey: String?
+        package let declaredLength: Int64?
     }
 
-    enum Uploaded: Sendable {
+    package enum Uploaded: Sendable {
         case created(PhotoJSON)
         /// The same idempotency key was sent before: the photo it made.
         case existing(PhotoJSON)
     }
 
     /// The caller may shoot into this event now: a member, while the event is live.
-    func shooting(into eventID: String, for identity: Identity?) async throws -> Shooting {
+    package func shooting(into eventID: String, for identity: Identity?) async throws -> Shooting {
         guard let identity else { throw Problem.unauthorized }
         let (event, role) = try await events.event(eventID, for: identity)
         let uploader = try await uploader(event: event, role: role, identity: identity)
@@ -40,7 +42,7 @@ extension PhotoService {
         return Shooting(event: event, uploader: uploader)
     }
 
-    func upload(_ request: UploadRequest, _ shooting: Shooting, body: some PhotoBody) async throws -> Uploaded {
+    package func upload(_ request: UploadRequest, _ shooting: Shooting, body: some PhotoBody) async throws -> Uploaded {
         let (event, uploader) = (shooting.event, shooting.uploader)
         try checkSource(request.source, shooting)
         if let key = request.idempotencyKey, let existing = try await photos.find(uploaderID: uploader.id, idempotencyKey: key) {
@@ -60,7 +62,7 @@ extension PhotoService {
     /// The rest of the shutter once the bytes are whole on disk — a plain upload's body, or a resumable upload
     /// finished (`shotReserved`: it has held the guest's shot since it began): check, store, record, enqueue.
     /// With the phone's `firstLook` (`FirstLook`), the photo is shown to everyone at once.
-    func record(
+    package func record(
         _ staged: StagedUpload, _ request: UploadRequest, _ shooting: Shooting, shotReserved: Bool, firstLook jpeg: Data? = nil
     ) async throws -> Uploaded {
         let (event, uploader) = (shooting.event, shooting.uploader)
@@ -148,19 +150,19 @@ extension PhotoService {
 
     /// What an event takes in: photos within the server's limits, and videos of at most 30 seconds where the
     /// organizer allows them (SOC-4).
-    func ingestPolicy(for event: Event) -> IngestPolicy {
+    package func ingestPolicy(for event: Event) -> IngestPolicy {
         IngestPolicy(
             maxImageBytes: limits.maxBytes, maxPixels: limits.maxPixels,
             videos: event.allowVideos ? .accepted(IngestPolicy.eventVideoLimits, maxBytes: limits.maxVideoBytes) : .refused(.videosNotAllowed))
     }
 
     /// A drawing is a guestbook post (SOC-1): it takes a shot only where the organizer says so.
-    func takesShot(_ source: PhotoSource, in event: Event) -> Bool {
+    package func takesShot(_ source: PhotoSource, in event: Event) -> Bool {
         source != .drawing || event.postsCountAsShots
     }
 
     /// Guests may send photos from their library only where the organizer allows it.
-    func checkSource(_ source: PhotoSource, _ shooting: Shooting) throws {
+    package func checkSource(_ source: PhotoSource, _ shooting: Shooting) throws {
         if source == .library, case .guest = shooting.uploader, !shooting.event.allowLibraryUploads {
             throw Problem(
                 .forbidden, "library-uploads-disabled", title: "Camera only",
@@ -169,12 +171,12 @@ extension PhotoService {
     }
 
     /// Refuses at once when the organizer's quota has no room for `bytes` more (the recording transaction decides).
-    func checkQuota(of event: Event, uploader: PhotoRepository.Uploader, adding bytes: Int64) async throws {
+    package func checkQuota(of event: Event, uploader: PhotoRepository.Uploader, adding bytes: Int64) async throws {
         guard let usage = try await photos.usage(userID: event.organizerID), !usage.fits(bytes) else { return }
         throw Quota.exceeded(usage, byOrganizer: uploader.isOrganizer)
     }
 
-    func uploader(event: Event, role: EventRole, identity: Identity) async throws -> PhotoRepository.Uploader {
+    package func uploader(event: Event, role: EventRole, identity: Identity) async throws -> PhotoRepository.Uploader {
         switch (identity, role) {
         case (.user(let user, _), .organizer): return .organizer(userID: user.id, name: user.name)
         case (.guest(let guest, _), _): return .guest(guest, shotsPerGuest: event.shotsPerGuest)
@@ -188,7 +190,7 @@ extension PhotoService {
 extension Problem {
     /// The same bytes are in the event already. Their id is given only to whoever sent them: another guest's photo
     /// may be hidden from this one (waiting for approval, or for the reveal), and its id would open it.
-    static func alreadyExists(_ duplicate: Photo?, uploaderID: String) -> Problem {
+    package static func alreadyExists(_ duplicate: Photo?, uploaderID: String) -> Problem {
         var problem = Problem(
             .conflict, "already-exists", title: "Media already exists", detail: "Media already exists: this photo is already in the event.")
         if let duplicate, duplicate.uploaderID == uploaderID { problem.extensions["existingId"] = duplicate.id }
@@ -197,11 +199,11 @@ extension Problem {
 }
 
 /// A photo's bytes as they arrive, and the phone's first look of it (`FirstLook`), known once they have all arrived.
-protocol PhotoBody: AsyncSequence<ByteBuffer, any Error> {
+package protocol PhotoBody: AsyncSequence<ByteBuffer, any Error> {
     var firstLook: Data? { get }
 }
 
 /// A raw body: the photo alone.
 extension RequestBody: PhotoBody {
-    var firstLook: Data? { nil }
+    package var firstLook: Data? { nil }
 }

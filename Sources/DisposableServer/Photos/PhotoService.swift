@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import Logging
@@ -6,63 +8,63 @@ import NIOPosix
 
 /// Photos (UP-1..7, GAL-3, ORG-3, ORG-4, DL-1, MED-2): the shutter, who may see or change a photo, deleting,
 /// approving, and originals as served. Controllers only parse, ask here, and render.
-struct PhotoService: Sendable {
-    let photos: PhotoRepository
-    let events: EventService
-    let joining: JoinService
-    let blobs: any BlobStore
+package struct PhotoService: Sendable {
+    package let photos: PhotoRepository
+    package let events: EventService
+    package let joining: JoinService
+    package let blobs: any BlobStore
     /// Originals served to others lose their location (MED-2).
-    let redactions: LocationRedactions
+    package let redactions: LocationRedactions
     /// Files come in through it (`ingestPolicy(for:)` says what an event takes).
-    let ingest: Ingest
+    package let ingest: Ingest
     /// A deleted photo's files go as an abandoned write's do (and after a crash, through its reconciliation).
-    let pendingWrites: PendingWrites
-    let signer: MediaSigner
-    let pictures: ShooterPictures
-    let changes: ChangeHub
+    package let pendingWrites: PendingWrites
+    package let signer: MediaSigner
+    package let pictures: ShooterPictures
+    package let changes: ChangeHub
     /// Wakes the media workers as soon as a photo is stored.
-    let newWork: WorkSignal
-    let clock: any AppClock
-    let limits: UploadLimits
+    package let newWork: WorkSignal
+    package let clock: any AppClock
+    package let limits: UploadLimits
     /// Comments and likes on the posts (SOC-2): whether a caller likes one, and taking a person's back.
-    let likes: GuestbookRepository
+    package let likes: GuestbookRepository
 
-    struct UploadLimits: Sendable {
-        let maxBytes: Int64
-        let maxPixels: Int
+    package struct UploadLimits: Sendable {
+        package let maxBytes: Int64
+        package let maxPixels: Int
         /// A video's largest file, where the event takes videos.
-        var maxVideoBytes: Int64 = 1 << 30
+        package var maxVideoBytes: Int64 = 1 << 30
     }
 
     /// A photo as one caller may see it.
-    struct Grant: Sendable {
-        let photo: Photo
-        let event: Event
-        let role: EventRole
-        let visibility: PhotoVisibility
+    package struct Grant: Sendable {
+        package let photo: Photo
+        package let event: Event
+        package let role: EventRole
+        package let visibility: PhotoVisibility
         /// The caller's uploader id in this event (guest id, or user id for the organizer).
-        var viewerID: String { visibility.viewerID }
-        var isOwner: Bool { photo.uploaderID == viewerID }
+        package var viewerID: String { visibility.viewerID }
+        package var isOwner: Bool { photo.uploaderID == viewerID }
     }
 
-    static let notFound = Problem.notFound("There is no photo with this id, or you cannot see it.")
+    package static let notFound = Problem.notFound("There is no photo with this id, or you cannot see it.")
 
     /// Signed thumbnail and preview links for a response made now.
-    var mediaLinks: MediaLinks? { signer.links(now: clock.now) }
+    package var mediaLinks: MediaLinks? { signer.links(now: clock.now) }
 
     /// Records a post that has no file (a guestbook note), under the same shot, post and approval rules as a photo.
-    func insert(_ post: PhotoRepository.NewPhoto, by uploader: PhotoRepository.Uploader) async throws -> PhotoRepository.InsertOutcome {
+    package func insert(_ post: PhotoRepository.NewPhoto, by uploader: PhotoRepository.Uploader) async throws -> PhotoRepository.InsertOutcome {
         try await photos.insert(post, by: uploader)
     }
 
     /// A page of one kind of post (`.note` for the guestbook) as `visibility` allows.
-    func page(
+    package func page(
         eventID: String, kind: PostKind, visibleTo visibility: PhotoVisibility, after cursor: GalleryCursor?, limit: Int
     ) async throws -> (items: [Photo], next: GalleryCursor?) {
         try await photos.page(eventID: eventID, .gallery(visibility), kind: kind, order: .uploaded, after: cursor, limit: limit)
     }
 
-    func json(_ photo: Photo, viewerID: String?) async throws -> PhotoJSON {
+    package func json(_ photo: Photo, viewerID: String?) async throws -> PhotoJSON {
         var liked: Bool? = nil
         if let viewerID { liked = photo.likeCount > 0 ? try await likes.liked(by: viewerID, among: [photo.id]).contains(photo.id) : false }
         return PhotoJSON(photo, viewerID: viewerID, links: mediaLinks, pictures: try await pictures.inEvent(photo.eventID), likedByMe: liked)
@@ -72,11 +74,11 @@ struct PhotoService: Sendable {
 
     /// The photo if the caller may see it now (`PhotoVisibility`); 404 otherwise.
     /// The photo an uploader's idempotency key made, if any (a retried upload gets it back).
-    func photo(uploaderID: String, idempotencyKey: String) async throws -> Photo? {
+    package func photo(uploaderID: String, idempotencyKey: String) async throws -> Photo? {
         try await photos.find(uploaderID: uploaderID, idempotencyKey: idempotencyKey)
     }
 
-    func photo(_ id: String, for identity: Identity?) async throws -> Grant {
+    package func photo(_ id: String, for identity: Identity?) async throws -> Grant {
         guard let identity else { throw Problem.unauthorized }
         guard let photo = try await photos.find(id: id) else { throw Self.notFound }
         let (event, role): (Event, EventRole)
@@ -92,7 +94,7 @@ struct PhotoService: Sendable {
     }
 
     /// Deleting: the shooter, or the event's organizer (GAL-3, ORG-3). Not recoverable.
-    func delete(_ id: String, for identity: Identity?) async throws {
+    package func delete(_ id: String, for identity: Identity?) async throws {
         let grant = try await photo(id, for: identity)
         guard EventAccess(grant.role).mayDelete(photoBy: grant.photo.uploaderID, viewerID: grant.viewerID) else {
             throw Problem(
@@ -106,7 +108,7 @@ struct PhotoService: Sendable {
 
     /// ORG-3: every photo one person took in an event, gone (the organizer removing a guest with their photos).
     /// Each goes as a single deletion does: row, change entry, then its files. Returns how many.
-    func deleteAll(by uploaderID: String, in event: Event) async throws -> Int {
+    package func deleteAll(by uploaderID: String, in event: Event) async throws -> Int {
         let theirs = try await photos.all(eventID: event.id).filter { $0.uploaderID == uploaderID }
         for photo in theirs {
             try await photos.delete(photo, now: clock.now)
@@ -117,7 +119,7 @@ struct PhotoService: Sendable {
     }
 
     /// ORG-4: the organizer lets a guest's photo into the gallery. Refusing one is deleting it.
-    func approve(_ id: String, for identity: Identity?) async throws -> PhotoJSON {
+    package func approve(_ id: String, for identity: Identity?) async throws -> PhotoJSON {
         let grant = try await photo(id, for: identity)
         try EventAccess(grant.role).requireOrganizer(
             Problem(.forbidden, "organizer-only", title: "Organizer only", detail: "Only the organizer of this event can approve photos."))
@@ -127,12 +129,12 @@ struct PhotoService: Sendable {
     }
 
     /// The longest caption (SOC-1): a line under a photo, not a letter.
-    static let maxCaption = 300
+    package static let maxCaption = 300
 
     /// SOC-1: the photo's shooter captions it (or removes the caption with nil or blanks); everyone who sees the
     /// photo sees the caption, live. Control characters and line breaks are refused; the text is kept as typed and
     /// escaped wherever it is shown.
-    func setCaption(_ raw: String?, of id: String, for identity: Identity?) async throws -> PhotoJSON {
+    package func setCaption(_ raw: String?, of id: String, for identity: Identity?) async throws -> PhotoJSON {
         let grant = try await photo(id, for: identity)
         guard grant.isOwner else {
             throw Problem(.forbidden, "shooter-only", title: "Not your photo", detail: "Only the person who took this photo can caption it.")
@@ -152,7 +154,7 @@ struct PhotoService: Sendable {
     /// The original as this caller gets it: GPS removed for anyone but the shooter (MED-2); 403 when the
     /// organizer turned downloads off.
     /// `saving`: the person is saving it (a download link), not looking at it: counted in the organizers' numbers.
-    func original(_ id: String, for identity: Identity?, saving: Bool = false) async throws -> (Grant, OriginalSource) {
+    package func original(_ id: String, for identity: Identity?, saving: Bool = false) async throws -> (Grant, OriginalSource) {
         let grant = try await photo(id, for: identity)
         guard grant.visibility.mayDownloadOriginal(of: grant.photo, in: grant.event) else { throw Problem.downloadsDisabled }
         guard grant.photo.status != .failed else { throw Problem.notReady(.failed) }
@@ -163,7 +165,7 @@ struct PhotoService: Sendable {
 
     /// Which of these SHA-256 the event already has, so a client skips sending them (UP-7) — among the photos
     /// the caller may see: the check tells no more than the gallery does.
-    func check(hashes raw: [String], inEvent eventID: String, for identity: Identity) async throws -> HashCheckResult {
+    package func check(hashes raw: [String], inEvent eventID: String, for identity: Identity) async throws -> HashCheckResult {
         let (event, role) = try await events.event(eventID, for: identity)
         guard raw.count <= 1000 else { throw Problem.invalidField("sha256", "Ask about at most 1000 hashes at a time.") }
         let hashes = raw.map { $0.lowercased() }
@@ -178,11 +180,11 @@ struct PhotoService: Sendable {
 }
 
 extension Problem {
-    static let downloadsDisabled = Problem(
+    package static let downloadsDisabled = Problem(
         .forbidden, "downloads-disabled", title: "Downloads disabled",
         detail: "The organizer has turned off downloading photos in this event.")
 
-    static func notReady(_ status: PhotoStatus) -> Problem {
+    package static func notReady(_ status: PhotoStatus) -> Problem {
         status == .failed
             ? Problem(
                 .gone, "photo-failed", title: "Photo could not be processed",

@@ -1,18 +1,20 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `POST /api/v1/events/{id}/photos` — the shutter: the photo as the body, or a form with the photo and the phone's
 /// first look (`PhotoForm`) — and the check by hash (UP-7). Reads the request's headers; the rules are `PhotoService`'s.
-struct UploadController {
-    let photos: PhotoService
+package struct UploadController {
+    package let photos: PhotoService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/api/v1/events/:id/photos", use: upload)
         router.post("/api/v1/events/:id/photos/check", use: check)
     }
 
-    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         do {
             let response = try await receive(request, context: context)
             Metric.upload(response.status == .created ? "accepted" : "repeated")
@@ -56,7 +58,7 @@ struct UploadController {
     /// The body is an image's bytes: a request that declares something else (an HTML page, a JSON
     /// document, a form) is refused before anything is read. The format itself is sniffed from the bytes.
     /// `videos`: a video's type is welcome too (the library).
-    static func checkDeclaredType(_ request: Request, videos: Bool = false) throws {
+    package static func checkDeclaredType(_ request: Request, videos: Bool = false) throws {
         guard let declared = request.headers[.contentType]?.lowercased() else { return }
         let type = declared.split(separator: ";")[0].trimmingCharacters(in: .whitespaces)
         guard type.hasPrefix("image/") || (videos && type.hasPrefix("video/")) || type == "application/octet-stream" || type.isEmpty else {
@@ -79,7 +81,7 @@ struct UploadController {
     }
 
     /// A client-generated id (UP-3): 1 to 128 visible ASCII characters.
-    static func idempotencyKey(_ request: Request) throws -> String? {
+    package static func idempotencyKey(_ request: Request) throws -> String? {
         guard let key = request.headers[.init("Idempotency-Key")!] else { return nil }
         guard (1...128).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw Problem.badRequest("Idempotency-Key must be 1 to 128 visible ASCII characters.", field: "Idempotency-Key")
@@ -88,7 +90,7 @@ struct UploadController {
     }
 
     /// Which of these SHA-256 the event already has, so a client skips sending them (UP-7).
-    @Sendable func check(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func check(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         let eventID = try context.parameters.require("id")
         let body = try await request.decodeJSON(HashCheckRequest.self)
@@ -97,5 +99,5 @@ struct UploadController {
 }
 
 extension HashCheckRequest: JSONBody {
-    static let fields: Set<String> = ["sha256"]
+    package static let fields: Set<String> = ["sha256"]
 }

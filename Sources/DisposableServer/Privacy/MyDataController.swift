@@ -1,20 +1,22 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
 
 /// SUP-4: `GET /api/v1/me/export` (a streamed ZIP: `data.json`, my own photos and my library as I sent them) and
 /// `DELETE /api/v1/me` (an account with everything in it, its e-mail typed again; a guest's photos).
-struct MyDataController {
-    let myData: MyDataService
-    let blobs: any BlobStore
+package struct MyDataController {
+    package let myData: MyDataService
+    package let blobs: any BlobStore
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/me/export", use: export)
         router.delete("/api/v1/me", use: erase)
     }
 
-    @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func export(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (data, files) = try await myData.collect(for: context.identity)
         let json = ByteBuffer(data: try JSONEncoder.sorted.encode(data))
         let now = data.exportedAt
@@ -50,7 +52,7 @@ struct MyDataController {
             })
     }
 
-    @Sendable func erase(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func erase(_ request: Request, context: AppRequestContext) async throws -> Response {
         let identity = try context.requireIdentity()
         var confirm: String? = nil
         if case .user = identity { confirm = try await request.decodeJSON(DeleteMeRequest.self).confirmEmail }
@@ -60,5 +62,5 @@ struct MyDataController {
 }
 
 extension DeleteMeRequest: JSONBody {
-    static let fields: Set<String> = ["confirmEmail"]
+    package static let fields: Set<String> = ["confirmEmail"]
 }

@@ -1,34 +1,36 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// "My data" (SUP-4): what is stored about the person asking, their export (their own photos, as they sent
 /// them, and `data.json`), and erasing it — an account with everything in it, or a guest's photos in their event.
-struct MyDataService: Sendable {
+package struct MyDataService: Sendable {
     /// What is read and erased of a person across the tables (`PersonalDataRepository`).
-    let rows: PersonalDataRepository
-    let accounts: AccountService
+    package let rows: PersonalDataRepository
+    package let accounts: AccountService
     /// The account's devices' passwords (their names and last uses; never the secrets).
-    let appPasswords: AppPasswordService
-    let profiles: ProfileService
-    let events: EventService
-    let photos: PhotoService
-    let photoRows: PhotoRepository
-    let deletion: EventDeletion
-    let pendingWrites: PendingWrites
-    let blobs: any BlobStore
-    let changes: ChangeHub
-    let clock: any AppClock
+    package let appPasswords: AppPasswordService
+    package let profiles: ProfileService
+    package let events: EventService
+    package let photos: PhotoService
+    package let photoRows: PhotoRepository
+    package let deletion: EventDeletion
+    package let pendingWrites: PendingWrites
+    package let blobs: any BlobStore
+    package let changes: ChangeHub
+    package let clock: any AppClock
 
     /// A stored file of the export: where it is, and its name, size and time in the ZIP.
-    struct ExportFile: Sendable {
-        let key: String
-        let name: String
-        let size: Int64
-        let modified: Date
+    package struct ExportFile: Sendable {
+        package let key: String
+        package let name: String
+        package let size: Int64
+        package let modified: Date
     }
 
     /// What is stored, and the files to put beside it in the export: my own photos and my library, as I sent them.
-    func collect(for identity: Identity?) async throws -> (data: MyData, files: [ExportFile]) {
+    package func collect(for identity: Identity?) async throws -> (data: MyData, files: [ExportFile]) {
         switch identity {
         case nil: throw Problem.unauthorized
         case .guest(let guest, _):
@@ -92,7 +94,7 @@ struct MyDataService: Sendable {
 
     /// Erases the person asking: an account (its e-mail typed again) with its events, its photos, comments and likes
     /// anywhere, its memberships, tickets and sessions; a guest's photos, comments and likes in their event.
-    func erase(for identity: Identity?, confirmEmail: String?) async throws {
+    package func erase(for identity: Identity?, confirmEmail: String?) async throws {
         guard let identity else { throw Problem.unauthorized }
         switch identity {
         case .guest(let guest, _):
@@ -109,7 +111,7 @@ struct MyDataService: Sendable {
     }
 
     /// An account and every file and row of it (also the admin's "delete user", ADM-4).
-    func eraseAccount(_ userID: String) async throws {
+    package func eraseAccount(_ userID: String) async throws {
         try await accounts.stepDownBeforeErasing(userID)
         let organized = try await rows.organizedEventIDs(of: userID)
         for event in organized { try await deletion.delete(eventID: event, reason: .accountDeleted) }

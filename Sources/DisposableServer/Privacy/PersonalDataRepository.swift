@@ -1,14 +1,16 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The statements "My data" (SUP-4) needs across tables: what is stored about a person, for their export, and the rows
 /// erased with their account. The rules — who may export or erase what, files before rows — are `MyDataService`'s.
-struct PersonalDataRepository: Sendable {
-    let database: Database
+package struct PersonalDataRepository: Sendable {
+    package let database: Database
 
     /// The guest rows an account joined events with.
-    func memberships(of userID: String) async throws -> [(id: String, eventID: String)] {
+    package func memberships(of userID: String) async throws -> [(id: String, eventID: String)] {
         try await database.read { db in
             try await db.raw("SELECT id, event_id FROM guests WHERE user_id = \(bind: userID)").all().map {
                 (id: try $0.decode(column: "id", as: String.self), eventID: try $0.decode(column: "event_id", as: String.self))
@@ -16,14 +18,14 @@ struct PersonalDataRepository: Sendable {
         }
     }
 
-    func organizedEventIDs(of userID: String) async throws -> [String] {
+    package func organizedEventIDs(of userID: String) async throws -> [String] {
         try await database.read { db in
             try await db.raw("SELECT id FROM events WHERE organizer_id = \(bind: userID)").all().map { try $0.decode(column: "id", as: String.self) }
         }
     }
 
     /// The account's library (trash included), oldest first.
-    func libraryAssets(of userID: String) async throws -> [LibraryAsset] {
+    package func libraryAssets(of userID: String) async throws -> [LibraryAsset] {
         try await database.read { db in
             try await db.raw("SELECT * FROM library_assets WHERE user_id = \(bind: userID) AND deleted_at IS NULL ORDER BY taken_at, id")
                 .all().map(LibraryAsset.from)
@@ -31,7 +33,7 @@ struct PersonalDataRepository: Sendable {
     }
 
     /// The linked scrobbler, without its key.
-    func scrobbler(of userID: String) async throws -> ScrobblerJSON? {
+    package func scrobbler(of userID: String) async throws -> ScrobblerJSON? {
         try await database.read { db in
             try await db.raw("SELECT kind, url, linked_at FROM scrobblers WHERE user_id = \(bind: userID)").first().map { row in
                 ScrobblerJSON(
@@ -41,14 +43,14 @@ struct PersonalDataRepository: Sendable {
         }
     }
 
-    func moments(of userID: String) async throws -> [MomentJSON] {
+    package func moments(of userID: String) async throws -> [MomentJSON] {
         try await database.read { db in
             try await db.raw("SELECT id, text, created_at FROM moments WHERE user_id = \(bind: userID) ORDER BY created_at, id").all()
                 .map(MomentRepository.moment(from:))
         }
     }
 
-    func memberships(guestIDs: [String]) async throws -> [MyData.Membership] {
+    package func memberships(guestIDs: [String]) async throws -> [MyData.Membership] {
         guard !guestIDs.isEmpty else { return [] }
         return try await database.read { db in
             try await db.raw(
@@ -67,7 +69,7 @@ struct PersonalDataRepository: Sendable {
         }
     }
 
-    func organized(by userID: String) async throws -> [MyData.Event] {
+    package func organized(by userID: String) async throws -> [MyData.Event] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -85,7 +87,7 @@ struct PersonalDataRepository: Sendable {
         }
     }
 
-    func coOrganized(by userID: String) async throws -> [MyData.CoOrganized] {
+    package func coOrganized(by userID: String) async throws -> [MyData.CoOrganized] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -100,7 +102,7 @@ struct PersonalDataRepository: Sendable {
         }
     }
 
-    func tickets(of userID: String) async throws -> [MyData.Ticket] {
+    package func tickets(of userID: String) async throws -> [MyData.Ticket] {
         try await database.read { db in
             try await db.raw("SELECT id, subject, status, created_at FROM support_tickets WHERE user_id = \(bind: userID) ORDER BY created_at")
                 .all().map { row in
@@ -114,7 +116,7 @@ struct PersonalDataRepository: Sendable {
 
     /// The account's rows that do not go with its events and files: jobs, memberships, tickets, notices, then the
     /// account (friendships, capsules, moments and library rows go with it by cascade).
-    func eraseRows(of userID: String) async throws {
+    package func eraseRows(of userID: String) async throws {
         try await database.transaction { db in
             try await JobRepository.cancelLibraryJobs(userID: userID, in: db)
             try await GuestRepository.deleteMemberships(userID: userID, in: db)

@@ -1,14 +1,16 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `GET /api/v1/push`, `POST /api/v1/push/subscriptions`, `DELETE /api/v1/push/subscriptions/{id}`,
 /// `PUT /api/v1/push/kinds` — the phones subscribed to an account's or a guest's notices; each sees only its own.
 /// Choosing kinds is an account's (a guest gets every kind its bell shows).
-struct PushController {
-    let push: PushService
+package struct PushController {
+    package let push: PushService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/push", use: settings)
         router.post("/api/v1/push/subscriptions", use: subscribe)
         router.delete("/api/v1/push/subscriptions/:id", use: remove)
@@ -20,11 +22,11 @@ struct PushController {
         return PushSubscriptions.Owner(identity)
     }
 
-    @Sendable func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
         try jsonResponse(try await push.settings(for: try signedIn(context)))
     }
 
-    @Sendable func subscribe(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func subscribe(_ request: Request, context: AppRequestContext) async throws -> Response {
         let owner = try signedIn(context)
         let input = try await request.decodeJSON(PushSubscriptionInput.self)
         let language = WebLanguage.of(cookie: request.cookies[WebLanguage.cookieName]?.value, acceptLanguage: request.headers[.acceptLanguage])
@@ -33,21 +35,21 @@ struct PushController {
         return try jsonResponse(device, status: .created)
     }
 
-    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await push.remove(try context.parameters.require("id"), for: try signedIn(context))
         return Response(status: .noContent)
     }
 
-    @Sendable func kinds(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func kinds(_ request: Request, context: AppRequestContext) async throws -> Response {
         let user = try context.requireUser()
         return try jsonResponse(try await push.setKinds(try await request.decodeJSON(PushKindsInput.self).kinds, for: user))
     }
 }
 
 extension PushSubscriptionInput: JSONBody {
-    static let fields: Set<String> = ["endpoint", "expirationTime", "keys"]
+    package static let fields: Set<String> = ["endpoint", "expirationTime", "keys"]
 }
 
 extension PushKindsInput: JSONBody {
-    static let fields: Set<String> = ["kinds"]
+    package static let fields: Set<String> = ["kinds"]
 }

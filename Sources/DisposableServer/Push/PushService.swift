@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Logging
 import NIOCore
@@ -9,32 +11,32 @@ import ServiceLifecycle
 /// all, as its bell shows them all); every notice written anywhere is
 /// taken by one instance's `PushSender` loop, worded in each browser's language and sent encrypted to its push service.
 /// A subscription the push service says is gone (404, 410) is forgotten.
-struct PushService: Sendable {
-    let subscriptions: PushSubscriptions
-    let notifications: NotificationService
-    let profiles: ProfileService
+package struct PushService: Sendable {
+    package let subscriptions: PushSubscriptions
+    package let notifications: NotificationService
+    package let profiles: ProfileService
     /// Push services are addressed by browsers, so by anyone: every message goes through the outbound rules.
-    let outbound: OutboundHTTP
+    package let outbound: OutboundHTTP
     /// VAPID's `sub`: how the push service may reach whoever runs this server.
-    let contact: String
-    let clock: any AppClock
-    let logger: Logger
+    package let contact: String
+    package let clock: any AppClock
+    package let logger: Logger
 
-    func settings(for owner: PushSubscriptions.Owner) async throws -> PushSettingsJSON {
+    package func settings(for owner: PushSubscriptions.Owner) async throws -> PushSettingsJSON {
         PushSettingsJSON(
             publicKey: WebPushMessage.base64URL(try await subscriptions.signingKey().publicKey.x963Representation),
             kinds: try await kinds(of: owner), devices: try await subscriptions.devices(owner))
     }
 
-    func subscribe(_ input: PushSubscriptionInput, for owner: PushSubscriptions.Owner, language: WebLanguage, device: String?) async throws
+    package func subscribe(_ input: PushSubscriptionInput, for owner: PushSubscriptions.Owner, language: WebLanguage, device: String?) async throws
         -> PushDeviceJSON
     {
         try await subscriptions.subscribe(input, owner: owner, language: language, device: device, policy: outbound.policy)
     }
 
-    func remove(_ id: String, for owner: PushSubscriptions.Owner) async throws { try await subscriptions.remove(id, owner: owner) }
+    package func remove(_ id: String, for owner: PushSubscriptions.Owner) async throws { try await subscriptions.remove(id, owner: owner) }
 
-    func setKinds(_ kinds: [String], for user: User) async throws -> PushSettingsJSON {
+    package func setKinds(_ kinds: [String], for user: User) async throws -> PushSettingsJSON {
         try await subscriptions.setKinds(kinds, userID: user.id)
         return try await settings(for: .user(user.id))
     }
@@ -49,7 +51,7 @@ struct PushService: Sendable {
 
     /// Sends the notices written since the last call (each by one instance); says how many messages went out.
     @discardableResult
-    func sendDue() async throws -> Int {
+    package func sendDue() async throws -> Int {
         var sent = 0
         for due in try await notifications.forPush(limit: 100) {
             let targets = try await subscriptions.targets(accountID: due.accountID, guestID: due.guestID, kind: due.notice.kind.rawValue)
@@ -100,13 +102,13 @@ struct PushService: Sendable {
 }
 
 /// Every few seconds, the notices written since: to the phones they are for.
-struct PushSender: Service {
-    let push: PushService
-    let started: StartupGate
-    let logger: Logger
-    var interval: Duration = .seconds(2)
+package struct PushSender: Service {
+    package let push: PushService
+    package let started: StartupGate
+    package let logger: Logger
+    package var interval: Duration = .seconds(2)
 
-    func run() async throws {
+    package func run() async throws {
         await runPeriodically(started, logger: logger, every: interval, waitFirst: true, what: "Sending push notifications") {
             _ = try await push.sendDue()
         }

@@ -1,14 +1,16 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The `push_subscriptions` table, an account's chosen kinds (on `users`) and the push key (in the instance's
 /// settings): `PushSubscriptions` holds the rules.
-struct PushSubscriptionRepository: Sendable {
-    let database: Database
+package struct PushSubscriptionRepository: Sendable {
+    package let database: Database
 
     /// The server's VAPID key as stored (base64url), after storing `candidate` if none was (nil: only read).
-    func vapidKey(candidate: String?) async throws -> String? {
+    package func vapidKey(candidate: String?) async throws -> String? {
         try await database.sql { db in
             if let candidate { try await InstanceSettingsRepository.keep("vapid_private_key", candidate: candidate, in: db) }
             return try await InstanceSettingsRepository.value("vapid_private_key", in: db)
@@ -16,7 +18,7 @@ struct PushSubscriptionRepository: Sendable {
     }
 
     /// Stores a browser's subscription, replacing any of the same endpoint; false when the owner has `owner.limit`.
-    func insert(
+    package func insert(
         _ device: PushDeviceJSON, owner: PushSubscriptions.Owner, endpoint: String, p256dh: String, auth: String, language: String
     ) async throws -> Bool {
         try await database.transaction { db in
@@ -38,7 +40,7 @@ struct PushSubscriptionRepository: Sendable {
     }
 
     /// Removes one of the owner's browsers; false when it is not theirs.
-    func remove(_ id: String, owner: PushSubscriptions.Owner) async throws -> Bool {
+    package func remove(_ id: String, owner: PushSubscriptions.Owner) async throws -> Bool {
         try await database.sql { db in
             try await db.raw(
                 "DELETE FROM push_subscriptions WHERE id = \(bind: id) AND \(unsafeRaw: owner.column) = \(bind: owner.id) RETURNING id"
@@ -46,16 +48,16 @@ struct PushSubscriptionRepository: Sendable {
         }
     }
 
-    func forget(_ id: String) async throws {
+    package func forget(_ id: String) async throws {
         try await database.sql { db in try await db.raw("DELETE FROM push_subscriptions WHERE id = \(bind: id)").run() }
     }
 
-    func devices(_ owner: PushSubscriptions.Owner) async throws -> [PushDeviceJSON] {
+    package func devices(_ owner: PushSubscriptions.Owner) async throws -> [PushDeviceJSON] {
         try await database.read { db in try await Self.devices(owner, in: db) }
     }
 
     /// The owner's browsers, newest first (also read by the data export).
-    static func devices(_ owner: PushSubscriptions.Owner, in db: any SQLDatabase) async throws -> [PushDeviceJSON] {
+    package static func devices(_ owner: PushSubscriptions.Owner, in db: any SQLDatabase) async throws -> [PushDeviceJSON] {
         try await db.raw(
             """
             SELECT id, device, created_at FROM push_subscriptions WHERE \(unsafeRaw: owner.column) = \(bind: owner.id)
@@ -69,13 +71,13 @@ struct PushSubscriptionRepository: Sendable {
     }
 
     /// The kinds an account chose, as stored (JSON), or nil.
-    func kinds(userID: String) async throws -> String? {
+    package func kinds(userID: String) async throws -> String? {
         try await database.read { db in
             try await db.raw("SELECT kinds FROM push_settings WHERE user_id = \(bind: userID)").first()?.decode(column: "kinds", as: String.self)
         }
     }
 
-    func setKinds(_ json: String, userID: String) async throws {
+    package func setKinds(_ json: String, userID: String) async throws {
         try await database.sql { db in
             try await db.raw(
                 """
@@ -87,7 +89,7 @@ struct PushSubscriptionRepository: Sendable {
     }
 
     /// The browsers of an account or a guest.
-    func subscriptions(accountID: String?, guestID: String?) async throws -> [PushSubscriptions.Subscription] {
+    package func subscriptions(accountID: String?, guestID: String?) async throws -> [PushSubscriptions.Subscription] {
         try await database.read { db in
             try await db.raw(
                 "SELECT * FROM push_subscriptions WHERE user_id = \(bind: accountID ?? "") OR guest_id = \(bind: guestID ?? "")"

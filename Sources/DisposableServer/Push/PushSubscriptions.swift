@@ -1,45 +1,47 @@
 import Crypto
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// The browsers an account or a guest subscribed to their notifications (Web Push), an account's choice of
 /// kinds, and the server's VAPID key — made at first use, kept in the instance's settings, the same for every instance.
-struct PushSubscriptions: Sendable {
-    let rows: PushSubscriptionRepository
-    let clock: any AppClock
+package struct PushSubscriptions: Sendable {
+    package let rows: PushSubscriptionRepository
+    package let clock: any AppClock
 
     /// Browsers per account: phones, tablets and computers, with room to spare; a guest has a phone or two.
-    static let maxPerUser = 20
-    static let maxPerGuest = 5
-    static let maxEndpoint = 1_000
+    package static let maxPerUser = 20
+    package static let maxPerGuest = 5
+    package static let maxEndpoint = 1_000
 
     /// Whose notices a browser gets: an account's, or a guest's (who may have none).
-    enum Owner: Sendable, Equatable {
+    package enum Owner: Sendable, Equatable {
         case user(String)
         case guest(String)
 
         /// Whoever asks: the account signed in, or the guest.
-        init(_ identity: Identity) {
+        package init(_ identity: Identity) {
             switch identity {
             case .user(let user, _): self = .user(user.id)
             case .guest(let guest, _): self = .guest(guest.id)
             }
         }
 
-        var column: String {
+        package var column: String {
             switch self {
             case .user: "user_id"
             case .guest: "guest_id"
             }
         }
 
-        var id: String {
+        package var id: String {
             switch self {
             case .user(let id), .guest(let id): id
             }
         }
 
-        var limit: Int {
+        package var limit: Int {
             switch self {
             case .user: PushSubscriptions.maxPerUser
             case .guest: PushSubscriptions.maxPerGuest
@@ -47,17 +49,17 @@ struct PushSubscriptions: Sendable {
         }
     }
 
-    struct Subscription: Sendable {
-        let id: String
-        let endpoint: URL
-        let p256dh: Data
-        let auth: Data
-        let language: WebLanguage
+    package struct Subscription: Sendable {
+        package let id: String
+        package let endpoint: URL
+        package let p256dh: Data
+        package let auth: Data
+        package let language: WebLanguage
     }
 
     // MARK: The key
 
-    func signingKey() async throws -> P256.Signing.PrivateKey {
+    package func signingKey() async throws -> P256.Signing.PrivateKey {
         if let key = try await rows.vapidKey(candidate: nil).flatMap(Self.key) { return key }
         // Another instance may have made one first: theirs is everyone's.
         let made = WebPushMessage.base64URL(P256.Signing.PrivateKey().rawRepresentation)
@@ -73,7 +75,7 @@ struct PushSubscriptions: Sendable {
 
     // MARK: Subscriptions
 
-    func subscribe(_ input: PushSubscriptionInput, owner: Owner, language: WebLanguage, device: String?, policy: AddressPolicy) async throws
+    package func subscribe(_ input: PushSubscriptionInput, owner: Owner, language: WebLanguage, device: String?, policy: AddressPolicy) async throws
         -> PushDeviceJSON
     {
         let endpoint = try Self.endpoint(input.endpoint, policy: policy)
@@ -96,38 +98,38 @@ struct PushSubscriptions: Sendable {
 
     /// A push service's address: https, a public server's name (the tests' push service runs on this machine, over
     /// http, under the test-only loopback exception). A name is not looked up here: it is, at each message.
-    static func endpoint(_ raw: String, policy: AddressPolicy) throws -> URL {
+    package static func endpoint(_ raw: String, policy: AddressPolicy) throws -> URL {
         guard raw.utf8.count <= maxEndpoint, let url = URL(string: raw), url.scheme == "https" || policy.allowsLoopback,
             policy.check(url) == nil
         else { throw Problem.invalidField("endpoint", "endpoint is the push service's https address the browser gave, on a public server.") }
         return url
     }
 
-    func remove(_ id: String, owner: Owner) async throws {
+    package func remove(_ id: String, owner: Owner) async throws {
         let gone = try await rows.remove(id, owner: owner)
         guard gone else { throw Problem.notFound("There is no such device among yours.") }
     }
 
     /// The push service said the subscription is gone (404, 410).
-    func forget(_ id: String) async throws {
+    package func forget(_ id: String) async throws {
         try await rows.forget(id)
     }
 
-    func devices(_ owner: Owner) async throws -> [PushDeviceJSON] {
+    package func devices(_ owner: Owner) async throws -> [PushDeviceJSON] {
         try await rows.devices(owner)
     }
 
     // MARK: Kinds
 
-    static let allKinds: [String] = NotificationJSON.Kind.allCases.map(\.rawValue)
+    package static let allKinds: [String] = NotificationJSON.Kind.allCases.map(\.rawValue)
 
-    func kinds(userID: String) async throws -> [String] {
+    package func kinds(userID: String) async throws -> [String] {
         let stored = try await rows.kinds(userID: userID)
         guard let stored, let kinds = try? JSONDecoder().decode([String].self, from: Data(stored.utf8)) else { return Self.allKinds }
         return Self.allKinds.filter(kinds.contains)
     }
 
-    func setKinds(_ kinds: [String], userID: String) async throws {
+    package func setKinds(_ kinds: [String], userID: String) async throws {
         guard kinds.count <= Self.allKinds.count, kinds.allSatisfy(Self.allKinds.contains) else {
             throw Problem.invalidField("kinds", "kinds lists notice kinds among: \(Self.allKinds.joined(separator: ", ")).")
         }
@@ -137,7 +139,7 @@ struct PushSubscriptions: Sendable {
 
     /// The browsers a notice of `kind` goes to: its account's (if it chose that kind) and, for a notice to a guest,
     /// the guest's own.
-    func targets(accountID: String?, guestID: String?, kind: String) async throws -> [Subscription] {
+    package func targets(accountID: String?, guestID: String?, kind: String) async throws -> [Subscription] {
         if let accountID, try await !kinds(userID: accountID).contains(kind) { return [] }
         return try await rows.subscriptions(accountID: accountID, guestID: guestID)
     }

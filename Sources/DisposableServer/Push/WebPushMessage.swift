@@ -1,15 +1,17 @@
 import Crypto
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// A Web Push message as the push service takes it: the payload encrypted for one browser (RFC 8291, `aes128gcm`
 /// of RFC 8188 in one record) and the server's VAPID signature (RFC 8292). swift-crypto does the cryptography; only
 /// the framing is written here (no listed package does Web Push).
-enum WebPushMessage {
+package enum WebPushMessage {
     /// One record holds the whole payload: 4096 bytes, less the tag, the delimiter and some room.
-    static let maxPayload = 3_800
+    package static let maxPayload = 3_800
 
     /// `payload` encrypted for the subscription's `p256dh` public key and `auth` secret.
-    static func encrypt(
+    package static func encrypt(
         _ payload: Data, p256dh: Data, auth: Data, salt: Data = randomBytes(16), serverKey: P256.KeyAgreement.PrivateKey = .init()
     ) throws -> Data {
         let browserKey = try P256.KeyAgreement.PublicKey(x963Representation: p256dh)
@@ -33,7 +35,7 @@ enum WebPushMessage {
     }
 
     /// `Authorization: vapid t=…, k=…` for a push service at `endpoint`'s origin, valid 12 hours.
-    static func vapid(_ key: P256.Signing.PrivateKey, endpoint: URL, subject: String, now: Date) throws -> String {
+    package static func vapid(_ key: P256.Signing.PrivateKey, endpoint: URL, subject: String, now: Date) throws -> String {
         guard let scheme = endpoint.scheme, let host = endpoint.host else { throw URLError(.badURL) }
         let origin = "\(scheme)://\(host)" + (endpoint.port.map { ":\($0)" } ?? "")
         let header = base64URL(Data(#"{"typ":"JWT","alg":"ES256"}"#.utf8))
@@ -45,18 +47,18 @@ enum WebPushMessage {
         return "vapid t=\(signingInput).\(base64URL(signature)),k=\(base64URL(key.publicKey.x963Representation))"
     }
 
-    static func base64URL(_ data: Data) -> String {
+    package static func base64URL(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func fromBase64URL(_ text: String) -> Data? {
+    package static func fromBase64URL(_ text: String) -> Data? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         return Data(base64Encoded: base64)
     }
 
-    static func randomBytes(_ count: Int) -> Data {
+    package static func randomBytes(_ count: Int) -> Data {
         var generator = SystemRandomNumberGenerator()
         return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }

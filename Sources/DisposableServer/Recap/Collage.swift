@@ -1,17 +1,19 @@
 import Crypto
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// A collage image of stored pictures — a recap's (CAP-1), a capsule's (CAP-2) — titled, 1080 px wide. Made once for
 /// each set of pictures and words, kept beside what it shows (so it goes with it), then read back.
-struct Collage: Sendable {
-    let blobs: any BlobStore
-    let images: any ImageProcessor
+package struct Collage: Sendable {
+    package let blobs: any BlobStore
+    package let images: any ImageProcessor
 
-    static let width = 1080
+    package static let width = 1080
 
     /// The collage of the previews at `previews` (missing ones left out), kept in `folder`; nil when none is left.
     /// The fingerprint (what it shows, hashed) names the file and serves as its ETag.
-    func image(previews: [String], title: String, subtitle: String, folder: String) async throws -> (Data, fingerprint: String)? {
+    package func image(previews: [String], title: String, subtitle: String, folder: String) async throws -> (Data, fingerprint: String)? {
         let fingerprint = SHA256.hash(data: Data(([title, subtitle] + previews).joined(separator: "\n").utf8))
             .prefix(12).map { String(format: "%02x", $0) }.joined()
         let key = folder + "collage-\(fingerprint).jpg"
@@ -33,5 +35,5 @@ struct Collage: Sendable {
     }
 
     /// Rows as full as can be: three photos side by side, four as a square, up to nine in threes, then fours.
-    static func columns(for count: Int) -> Int { count <= 3 ? count : count == 4 ? 2 : count <= 9 ? 3 : 4 }
+    package static func columns(for count: Int) -> Int { count <= 3 ? count : count == 4 ? 2 : count <= 9 ? 3 : 4 }
 }

@@ -1,23 +1,25 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// CAP-1: `GET /api/v1/events/{id}/recap` and its collage image.
-struct RecapController {
-    let recaps: RecapService
+package struct RecapController {
+    package let recaps: RecapService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/api/v1/events/:id/recap", use: recap)
         router.get("/api/v1/events/:id/recap/collage.jpg", use: collage)
     }
 
-    @Sendable func recap(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func recap(_ request: Request, context: AppRequestContext) async throws -> Response {
         let count = try Self.count(request.uri.queryParameters.get("count"))
         return try jsonResponse(try await recaps.recap(eventID: try context.parameters.require("id"), count: count, for: context.identity))
     }
 
     /// The collage, titled in the reader's language and time zone (the pages' cookies, else the browser's languages).
-    @Sendable func collage(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func collage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let count = try Self.count(request.uri.queryParameters.get("count"))
         let web = WebRequest(request, context: context)
         let format = Date.FormatStyle(date: .long, time: .omitted, locale: web.language.locale, timeZone: web.timeZone)
@@ -32,7 +34,7 @@ struct RecapController {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: image)))
     }
 
-    static func count(_ raw: String?) throws -> Int {
+    package static func count(_ raw: String?) throws -> Int {
         guard let raw else { return RecapService.defaultCount }
         guard let count = Int(raw), RecapService.counts.contains(count) else {
             throw Problem.invalidField("count", "count must be a whole number from 1 to 24.")

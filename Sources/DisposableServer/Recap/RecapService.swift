@@ -1,23 +1,25 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// CAP-1: an event's recap — the best of what every guest can see, chosen by `Selection` — and its collage.
 /// Everyone in the event sees it once the event has ended (and its photos are revealed); the organizer may look
 /// before. Nothing is stored but the collage image, under the event's folder, so it goes with the event.
-struct RecapService: Sendable {
-    let events: EventService
-    let photos: PhotoRepository
-    let blobs: any BlobStore
-    let images: any ImageProcessor
-    let signer: MediaSigner
-    let pictures: ShooterPictures
-    let clock: any AppClock
+package struct RecapService: Sendable {
+    package let events: EventService
+    package let photos: PhotoRepository
+    package let blobs: any BlobStore
+    package let images: any ImageProcessor
+    package let signer: MediaSigner
+    package let pictures: ShooterPictures
+    package let clock: any AppClock
 
-    static let defaultCount = 9
-    static let counts = 1...24
+    package static let defaultCount = 9
+    package static let counts = 1...24
 
     /// The recap as `identity` sees it now.
-    func recap(eventID: String, count: Int, for identity: Identity?) async throws -> RecapJSON {
+    package func recap(eventID: String, count: Int, for identity: Identity?) async throws -> RecapJSON {
         let (event, status, chosen) = try await chosen(eventID: eventID, count: count, for: identity)
         let links = signer.links(now: clock.now)
         let pictures = try await pictures.inEvent(event.id)
@@ -28,7 +30,7 @@ struct RecapService: Sendable {
     }
 
     /// The collage of the recap's photos (JPEG), titled with the event's name and `date` (in the reader's words).
-    func collage(eventID: String, count: Int, for identity: Identity?, date: (Date) -> String) async throws -> (Data, etag: String) {
+    package func collage(eventID: String, count: Int, for identity: Identity?, date: (Date) -> String) async throws -> (Data, etag: String) {
         let (event, _, chosen) = try await chosen(eventID: eventID, count: count, for: identity)
         guard
             let made = try await Collage(blobs: blobs, images: images).image(
@@ -41,7 +43,7 @@ struct RecapService: Sendable {
     }
 
     /// Guests see the recap once the event has ended and its gallery is open, whichever comes last.
-    static func readyAt(_ event: Event) -> Date { max(event.endsAt, event.revealsAt) }
+    package static func readyAt(_ event: Event) -> Date { max(event.endsAt, event.revealsAt) }
 
     private func chosen(eventID: String, count: Int, for identity: Identity?) async throws -> (Event, RecapJSON.Status, [Photo]) {
         guard let identity else { throw Problem.unauthorized }

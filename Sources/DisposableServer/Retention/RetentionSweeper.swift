@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -7,22 +9,22 @@ import ServiceLifecycle
 /// start-up, before serving, and then every `interval`. Safe on several instances at once and after a crash.
 /// It also settles storage writes that never got their row (`PendingWrites`), and forgets sessions and
 /// personal links that can no longer be used.
-struct RetentionSweeper: Service {
-    let deletion: EventDeletion
-    let pendingWrites: PendingWrites
-    let tokens: AccessTokenRepository
-    let guests: GuestRepository
-    let uploads: ResumableUploadService
+package struct RetentionSweeper: Service {
+    package let deletion: EventDeletion
+    package let pendingWrites: PendingWrites
+    package let tokens: AccessTokenRepository
+    package let guests: GuestRepository
+    package let uploads: ResumableUploadService
     /// Its trash is emptied of what has been there 30 days (LIB-2).
-    let library: LibraryService
-    let retention: TimeInterval
-    let clock: any AppClock
-    let logger: Logger
-    let started: StartupGate
-    let interval: Duration
+    package let library: LibraryService
+    package let retention: TimeInterval
+    package let clock: any AppClock
+    package let logger: Logger
+    package let started: StartupGate
+    package let interval: Duration
 
     /// The first sweep runs at start-up, before serving (see `buildApplication`); this is every one after.
-    func run() async throws {
+    package func run() async throws {
         await runPeriodically(started, logger: logger, every: interval, waitFirst: true, what: "Retention sweep") {
             try await sweep()
             try await pendingWrites.reconcile(atStart: false)
@@ -32,7 +34,7 @@ struct RetentionSweeper: Service {
 
     /// Deletes every expired event, and every event whose deletion was begun; returns how many.
     @discardableResult
-    func sweep() async throws -> Int {
+    package func sweep() async throws -> Int {
         let due = try await deletion.due(endedBy: clock.now - retention)
         for eventID in due {
             try await deletion.delete(eventID: eventID, reason: .expired)

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// One photo the selection may choose.
@@ -48,14 +50,14 @@ public enum Selection {
     }
 
     /// Whether two photos show the same moment.
-    static func isDuplicate(_ a: SelectionCandidate, _ b: SelectionCandidate) -> Bool {
+    package static func isDuplicate(_ a: SelectionCandidate, _ b: SelectionCandidate) -> Bool {
         if a.shooter == b.shooter && abs(a.takenAt.timeIntervalSince(b.takenAt)) <= burstWindow { return true }
         guard let first = a.signals, let second = b.signals else { return false }
         return first.distance(to: second) <= duplicateDistance
     }
 
     /// The best photo of each group of duplicates (groups are closed under "is a duplicate of").
-    static func representatives(of candidates: [SelectionCandidate], quality: [String: Double]) -> [SelectionCandidate] {
+    package static func representatives(of candidates: [SelectionCandidate], quality: [String: Double]) -> [SelectionCandidate] {
         let sorted = candidates.sorted { ($0.takenAt, $0.id) < ($1.takenAt, $1.id) }
         var parent = Array(sorted.indices)
         func root(_ i: Int) -> Int {
@@ -82,7 +84,7 @@ public enum Selection {
 
     /// A photo's own worth, about 0 … 1: its sharpness rank among these photos, less its exposure faults, plus
     /// a little for each like.
-    static func qualities(_ candidates: [SelectionCandidate]) -> [String: Double] {
+    package static func qualities(_ candidates: [SelectionCandidate]) -> [String: Double] {
         let ranked = candidates.compactMap { candidate in candidate.signals.map { (candidate.id, $0.sharpness) } }.sorted { $0.1 < $1.1 }
         var rank: [String: Double] = [:]
         for (position, (id, _)) in ranked.enumerated() { rank[id] = ranked.count > 1 ? Double(position) / Double(ranked.count - 1) : 1 }
@@ -97,7 +99,7 @@ public enum Selection {
 
     /// Picks `count` photos one at a time, each the best once photos near an already chosen one in time, and
     /// shooters already chosen, count against it: the recap tells the whole day, and everyone is in it.
-    static func spread(_ count: Int, _ candidates: [SelectionCandidate], quality: [String: Double]) -> [SelectionCandidate] {
+    package static func spread(_ count: Int, _ candidates: [SelectionCandidate], quality: [String: Double]) -> [SelectionCandidate] {
         guard candidates.count > count else { return candidates }
         let span = max(1, (candidates.last!.takenAt.timeIntervalSince(candidates.first!.takenAt)))
         let closeness = span / Double(count)

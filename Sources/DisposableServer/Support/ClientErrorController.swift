@@ -1,28 +1,30 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `POST /api/v1/client-errors` (anyone, rate-limited) and `GET /api/v1/admin/client-errors` (the admin).
-struct ClientErrorController {
-    let clientErrors: ClientErrorService
+package struct ClientErrorController {
+    package let clientErrors: ClientErrorService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/api/v1/client-errors", use: report)
         router.get("/api/v1/admin/client-errors", use: recent)
     }
 
-    @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func report(_ request: Request, context: AppRequestContext) async throws -> Response {
         let report = try await request.decodeJSON(ClientErrorReport.self)
         try await clientErrors.report(report, userAgent: request.headers[.userAgent], client: context.clientAddress)
         return Response(status: .noContent)
     }
 
-    @Sendable func recent(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func recent(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireAdmin()
         return try jsonResponse(try await clientErrors.recent())
     }
 }
 
 extension ClientErrorReport: JSONBody {
-    static let fields: Set<String> = ["message", "page", "stack"]
+    package static let fields: Set<String> = ["message", "page", "stack"]
 }

@@ -1,12 +1,14 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The `client_errors` table: the last browser errors, at most `keep` of them.
-struct ClientErrorRepository: Sendable {
-    let database: Database
+package struct ClientErrorRepository: Sendable {
+    package let database: Database
 
-    func insert(_ error: ClientErrorJSON, keep: Int) async throws {
+    package func insert(_ error: ClientErrorJSON, keep: Int) async throws {
         try await database.transaction { db in
             try await db.raw(
                 """
@@ -24,7 +26,7 @@ struct ClientErrorRepository: Sendable {
     }
 
     /// The newest first.
-    func recent(limit: Int) async throws -> [ClientErrorJSON] {
+    package func recent(limit: Int) async throws -> [ClientErrorJSON] {
         try await database.read { db in
             try await db.raw("SELECT * FROM client_errors ORDER BY at DESC, id DESC LIMIT \(bind: limit)").all().map { row in
                 let column = ColumnReader(row)

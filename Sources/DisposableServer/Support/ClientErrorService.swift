@@ -1,22 +1,24 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Crash reports: an error a page meets in a browser is sent here (by `app.js`), counted in `/metrics`
 /// (`disposable_client_errors_total`) and kept for the admin's panel — the last 100, with the page and the browser.
 /// Nothing goes to a third party; anyone may report (guests' pages fail too), within a rate per address.
-struct ClientErrorService: Sendable {
-    let rows: ClientErrorRepository
-    let clock: any AppClock
+package struct ClientErrorService: Sendable {
+    package let rows: ClientErrorRepository
+    package let clock: any AppClock
     /// Reports per client address.
-    let limiter: RateLimiter
+    package let limiter: RateLimiter
 
     /// 20 reports at once from an address, then one every 30 seconds: a page failing in a loop cannot flood the table.
-    static let perAddress = RateLimit(burst: 20, refillEvery: .seconds(30))
-    static let kept = 100
-    static let messageLimit = 1000
-    static let stackLimit = 4000
+    package static let perAddress = RateLimit(burst: 20, refillEvery: .seconds(30))
+    package static let kept = 100
+    package static let messageLimit = 1000
+    package static let stackLimit = 4000
 
-    func report(_ report: ClientErrorReport, userAgent: String?, client: String) async throws {
+    package func report(_ report: ClientErrorReport, userAgent: String?, client: String) async throws {
         let message = Self.clean(report.message, max: Self.messageLimit)
         guard !message.isEmpty else { throw Problem.invalidField("message", "Say what went wrong in “message”.") }
         // A path of ours, without its query or fragment: those may hold a join key or a personal link.
@@ -33,12 +35,12 @@ struct ClientErrorService: Sendable {
         Metric.clientError()
     }
 
-    func recent() async throws -> [ClientErrorJSON] {
+    package func recent() async throws -> [ClientErrorJSON] {
         try await rows.recent(limit: Self.kept)
     }
 
     /// Printable text (line breaks kept), cut at `max` characters: a long stack is shortened, not refused.
-    static func clean(_ text: String, max: Int) -> String {
+    package static func clean(_ text: String, max: Int) -> String {
         let kept = text.unicodeScalars.filter { $0 == "\n" || $0.properties.generalCategory != .control }
         return String(String(String.UnicodeScalarView(kept)).trimmingCharacters(in: .whitespacesAndNewlines).prefix(max))
     }

@@ -1,29 +1,31 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// Support tickets (SUP-2): anyone writes; the admin reads, answers and closes.
-struct SupportController {
-    let support: SupportService
+package struct SupportController {
+    package let support: SupportService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/api/v1/support/tickets", use: open)
         router.get("/api/v1/admin/tickets", use: list)
         router.patch("/api/v1/admin/tickets/:id", use: update)
     }
 
-    @Sendable func open(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func open(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(NewTicketRequest.self)
         let ticket = try await support.open(body, from: context.identity, client: context.clientAddress)
         return try jsonResponse(ticket, status: .created)
     }
 
-    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireAdmin()
         return try jsonResponse(TicketList(items: try await support.tickets(status: request.uri.queryParameters.get("status"))))
     }
 
-    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try context.requireAdmin()
         let patch = try await request.decodeJSON(TicketPatch.self)
         return try jsonResponse(try await support.update(try context.parameters.require("id"), with: patch))
@@ -31,9 +33,9 @@ struct SupportController {
 }
 
 extension NewTicketRequest: JSONBody {
-    static let fields: Set<String> = ["email", "subject", "message"]
+    package static let fields: Set<String> = ["email", "subject", "message"]
 }
 
 extension TicketPatch: JSONBody {
-    static let fields: Set<String> = ["status", "answer"]
+    package static let fields: Set<String> = ["status", "answer"]
 }

@@ -1,12 +1,14 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// Support tickets in the database (the `support_tickets` table's owner).
-struct SupportRepository: Sendable {
-    let database: Database
+package struct SupportRepository: Sendable {
+    package let database: Database
 
-    func insert(_ ticket: TicketJSON, userID: String?, email: String?, message: String) async throws {
+    package func insert(_ ticket: TicketJSON, userID: String?, email: String?, message: String) async throws {
         try await database.sql { db in
             try await db.raw(
                 """
@@ -19,7 +21,7 @@ struct SupportRepository: Sendable {
     }
 
     /// Open ones first when `status` is nil, else only that status; the newest first.
-    func list(status: String?) async throws -> [TicketJSON] {
+    package func list(status: String?) async throws -> [TicketJSON] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -30,13 +32,13 @@ struct SupportRepository: Sendable {
         }
     }
 
-    func find(_ id: String) async throws -> TicketJSON? {
+    package func find(_ id: String) async throws -> TicketJSON? {
         try await database.read { db in
             try await db.raw("SELECT * FROM support_tickets WHERE id = \(bind: id)").first().map(Self.ticket(from:))
         }
     }
 
-    func setAnswer(_ id: String, _ answer: String, at now: Date) async throws {
+    package func setAnswer(_ id: String, _ answer: String, at now: Date) async throws {
         try await database.sql { db in
             try await db.raw(
                 "UPDATE support_tickets SET answer = \(bind: answer), answered_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: id)"
@@ -44,7 +46,7 @@ struct SupportRepository: Sendable {
         }
     }
 
-    func setStatus(_ id: String, _ status: String, closedAt: Date?) async throws {
+    package func setStatus(_ id: String, _ status: String, closedAt: Date?) async throws {
         try await database.sql { db in
             try await db.raw(
                 "UPDATE support_tickets SET status = \(bind: status), closed_at = \(bind: closedAt?.millisecondsSince1970) WHERE id = \(bind: id)"
@@ -63,7 +65,7 @@ struct SupportRepository: Sendable {
     }
 
     /// An account's tickets (the account is being erased).
-    static func deleteTickets(userID: String, in db: any SQLDatabase) async throws {
+    package static func deleteTickets(userID: String, in db: any SQLDatabase) async throws {
         try await db.raw("DELETE FROM support_tickets WHERE user_id = \(bind: userID)").run()
     }
 }

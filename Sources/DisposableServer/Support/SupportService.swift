@@ -1,21 +1,23 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// Support tickets (SUP-2, ADM-6): anyone writes to the admin through a contact form — guests and visitors
 /// too, an e-mail address optional — within a rate limit; the admin reads them in the panel, answers by
 /// e-mail when the instance has a mail server, and closes them.
-struct SupportService: Sendable {
-    let rows: SupportRepository
-    let mailer: (any Mailer)?
-    let clock: any AppClock
+package struct SupportService: Sendable {
+    package let rows: SupportRepository
+    package let mailer: (any Mailer)?
+    package let clock: any AppClock
     /// Tickets per client address (by default 5, then one more every 10 minutes).
-    let limiter: RateLimiter
+    package let limiter: RateLimiter
 
-    static let subjectLimit = 120
-    static let messageLimit = 5000
+    package static let subjectLimit = 120
+    package static let messageLimit = 5000
 
     /// Stores a ticket; a signed-in user's account address is used when they give none.
-    func open(_ request: NewTicketRequest, from identity: Identity?, client: String) async throws -> TicketJSON {
+    package func open(_ request: NewTicketRequest, from identity: Identity?, client: String) async throws -> TicketJSON {
         let subject = try Self.text(request.subject, field: "subject", label: "subject", max: Self.subjectLimit, lines: false)
         let message = try Self.text(request.message, field: "message", label: "message", max: Self.messageLimit, lines: true)
         var email = try request.email.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try Credentials.email($0) }
@@ -32,7 +34,7 @@ struct SupportService: Sendable {
     }
 
     /// The admin's list: open ones first when `status` is nil, else only that status; the newest first.
-    func tickets(status: String?) async throws -> [TicketJSON] {
+    package func tickets(status: String?) async throws -> [TicketJSON] {
         if let status, !["open", "closed"].contains(status) {
             throw Problem.invalidField("status", "The status must be “open” or “closed”.")
         }
@@ -40,7 +42,7 @@ struct SupportService: Sendable {
     }
 
     /// Answers by e-mail (then the ticket is answered) and/or closes or reopens it.
-    func update(_ id: String, with patch: TicketPatch) async throws -> TicketJSON {
+    package func update(_ id: String, with patch: TicketPatch) async throws -> TicketJSON {
         guard var ticket = try await rows.find(id) else { throw Problem.notFound("There is no ticket with this id.") }
         if let status = patch.status, !["open", "closed"].contains(status) {
             throw Problem.invalidField("status", "The status must be “open” or “closed”.")
@@ -73,7 +75,7 @@ struct SupportService: Sendable {
 
     /// Trimmed, not empty, not too long, and no control or invisible formatting characters (line breaks and
     /// tabs allowed where `lines`).
-    static func text(_ raw: String?, field: String, label: String, max: Int, lines: Bool) throws -> String {
+    package static func text(_ raw: String?, field: String, label: String, max: Int, lines: Bool) throws -> String {
         let text = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw Problem.invalidField(field, "Please write a \(label).") }
         guard text.count <= max else { throw Problem.invalidField(field, "The \(label) must be at most \(max) characters long.") }

@@ -1,44 +1,46 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// One tus upload (UP-4) as stored: who sends what where, its length, and how much of it is durable.
-struct ResumableUpload: Sendable {
-    let id: String
+package struct ResumableUpload: Sendable {
+    package let id: String
     /// Which `UploadTarget` it goes to (`event`, `library`).
-    let target: String
+    package let target: String
     /// Where in it: the event's id; empty for one's library.
-    let placeID: String
+    package let placeID: String
     /// The account or guest sending it (`PhotoRepository.Uploader.id`).
-    let uploaderID: String
+    package let uploaderID: String
     /// Set when a guest's shot is held for it.
-    let guestID: String?
-    let length: Int64
+    package let guestID: String?
+    package let length: Int64
     /// Bytes fsynced so far: the offset a client resumes from.
-    let received: Int64
-    let idempotencyKey: String?
-    let source: PhotoSource
+    package let received: Int64
+    package let idempotencyKey: String?
+    package let source: PhotoSource
     /// `Upload-Metadata` as it was sent, given back by HEAD.
-    let metadata: String
-    let createdAt: Date
-    let expiresAt: Date
+    package let metadata: String
+    package let createdAt: Date
+    package let expiresAt: Date
     /// The bytes it may have on the server's disk: an allowance until its first bytes, then what it received, or a PATCH's grant.
-    let held: Int64
+    package let held: Int64
     /// The sender's network, for its cap.
-    let network: String
+    package let network: String
     /// A PATCH began (its bytes may still be arriving, none recorded yet).
-    let patched: Bool
+    package let patched: Bool
     /// The photo (or library asset) it became, once complete.
-    let photoID: String?
+    package let photoID: String?
 
-    var isComplete: Bool { received == length }
+    package var isComplete: Bool { received == length }
 
     /// Announced, then no byte began to arrive within `ResumableUploadService.idleLimit`: given up.
-    func isAbandoned(at now: Date) -> Bool {
+    package func isAbandoned(at now: Date) -> Bool {
         photoID == nil && received == 0 && !patched && createdAt.addingTimeInterval(ResumableUploadService.idleLimit) <= now
     }
 
-    init(row: any SQLRow) throws {
+    package init(row: any SQLRow) throws {
         id = try row.decode(column: "id", as: String.self)
         target = try row.decode(column: "target", as: String.self)
         placeID = try row.decode(column: "event_id", as: String.self)
@@ -59,10 +61,10 @@ struct ResumableUpload: Sendable {
 }
 
 /// `Upload-Metadata`: comma-separated `key base64value` pairs (tus 1.0, creation extension).
-struct UploadMetadata {
-    let values: [String: String]
+package struct UploadMetadata {
+    package let values: [String: String]
 
-    init(header: String?) throws {
+    package init(header: String?) throws {
         var values: [String: String] = [:]
         for pair in (header ?? "").split(separator: ",") {
             let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)

@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -6,14 +8,14 @@ import Hummingbird
 /// tus 1.0 at `/api/v1/uploads` (UP-4): core, creation, creation-with-upload, checksum, termination, expiration.
 /// Translates the protocol's headers; the rules are `ResumableUploadService`'s. Errors stay problem+json, with the
 /// status codes tus clients act on (409 offset, 412 version, 415 media type, 423 locked, 460 checksum).
-struct ResumableUploadController {
-    let uploads: ResumableUploadService
+package struct ResumableUploadController {
+    package let uploads: ResumableUploadService
 
-    static let version = "1.0.0"
-    static let extensions = "creation,creation-with-upload,checksum,termination,expiration"
-    static let offsetStream = "application/offset+octet-stream"
+    package static let version = "1.0.0"
+    package static let extensions = "creation,creation-with-upload,checksum,termination,expiration"
+    package static let offsetStream = "application/offset+octet-stream"
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.on("/api/v1/uploads", method: .options, use: options)
         router.post("/api/v1/uploads", use: create)
         router.head("/api/v1/uploads/:id", use: head)
@@ -23,7 +25,7 @@ struct ResumableUploadController {
     }
 
     /// What the server supports: no session needed.
-    @Sendable func options(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func options(_ request: Request, context: AppRequestContext) async throws -> Response {
         var response = Response(status: .noContent)
         response.headers[.tusVersion] = Self.version
         response.headers[.tusExtension] = Self.extensions
@@ -33,7 +35,7 @@ struct ResumableUploadController {
         return response
     }
 
-    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         try checkVersion(request)
         let identity = try context.requireIdentity()
         if request.headers[.uploadDeferLength] != nil {
@@ -60,7 +62,7 @@ struct ResumableUploadController {
     }
 
     /// Where the upload stands: its offset is what the server has kept (a PATCH still running is stopped first).
-    @Sendable func head(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func head(_ request: Request, context: AppRequestContext) async throws -> Response {
         try checkVersion(request)
         let upload = try await uploads.current(try context.parameters.require("id"), for: context.identity)
         var response = Response(status: .ok)
@@ -79,7 +81,7 @@ struct ResumableUploadController {
         return response
     }
 
-    @Sendable func append(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func append(_ request: Request, context: AppRequestContext) async throws -> Response {
         try checkVersion(request)
         let identity = try context.requireIdentity()
         guard isOffsetStream(request) else {
@@ -99,7 +101,7 @@ struct ResumableUploadController {
     }
 
     /// An event photo's first look (`FirstLook`), sent before its last byte: a JPEG body of at most 100 KB.
-    @Sendable func firstLook(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func firstLook(_ request: Request, context: AppRequestContext) async throws -> Response {
         try checkVersion(request)
         let identity = try context.requireIdentity()
         let tooLarge = Problem.firstLookRefusedBeside("it is larger than \(FirstLook.maxBytes / 1024) KB")
@@ -116,7 +118,7 @@ struct ResumableUploadController {
         return response
     }
 
-    @Sendable func terminate(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func terminate(_ request: Request, context: AppRequestContext) async throws -> Response {
         try checkVersion(request)
         try await uploads.terminate(try context.parameters.require("id"), for: try context.requireIdentity())
         var response = Response(status: .noContent)
@@ -153,25 +155,25 @@ struct ResumableUploadController {
 }
 
 extension HTTPField.Name {
-    static let tusResumable = Self("Tus-Resumable")!
-    static let tusVersion = Self("Tus-Version")!
-    static let tusExtension = Self("Tus-Extension")!
-    static let tusMaxSize = Self("Tus-Max-Size")!
-    static let tusChecksumAlgorithm = Self("Tus-Checksum-Algorithm")!
-    static let uploadLength = Self("Upload-Length")!
-    static let uploadOffset = Self("Upload-Offset")!
-    static let uploadMetadata = Self("Upload-Metadata")!
-    static let uploadExpires = Self("Upload-Expires")!
-    static let uploadChecksum = Self("Upload-Checksum")!
-    static let uploadDeferLength = Self("Upload-Defer-Length")!
-    static let photoID = Self("X-Photo-ID")!
+    package static let tusResumable = Self("Tus-Resumable")!
+    package static let tusVersion = Self("Tus-Version")!
+    package static let tusExtension = Self("Tus-Extension")!
+    package static let tusMaxSize = Self("Tus-Max-Size")!
+    package static let tusChecksumAlgorithm = Self("Tus-Checksum-Algorithm")!
+    package static let uploadLength = Self("Upload-Length")!
+    package static let uploadOffset = Self("Upload-Offset")!
+    package static let uploadMetadata = Self("Upload-Metadata")!
+    package static let uploadExpires = Self("Upload-Expires")!
+    package static let uploadChecksum = Self("Upload-Checksum")!
+    package static let uploadDeferLength = Self("Upload-Defer-Length")!
+    package static let photoID = Self("X-Photo-ID")!
     /// SPEC's name for what the upload became (a photo or a library asset); `X-Photo-ID` stays for older clients.
-    static let mediaID = Self("Disposable-Media-Id")!
+    package static let mediaID = Self("Disposable-Media-Id")!
 }
 
 /// `Upload-Expires` is an HTTP date (RFC 9110), e.g. `Wed, 25 Jun 2026 18:30:00 GMT`.
-enum HTTPDate {
-    static func format(_ date: Date) -> String {
+package enum HTTPDate {
+    package static func format(_ date: Date) -> String {
         date.formatted(
             Date.VerbatimFormatStyle(
                 format:

@@ -1,48 +1,50 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The `resumable_uploads` table (`ResumableUploadService` holds the rules): unfinished uploads, what each holds on
 /// the staging disk, and the shot a guest's upload holds — taken and given back with the rows that hold it.
-struct ResumableUploadRepository: Sendable {
-    let database: Database
+package struct ResumableUploadRepository: Sendable {
+    package let database: Database
 
     /// A new upload's row.
-    struct NewUpload: Sendable {
-        let id: String
-        let placeID: String
-        let uploaderID: String
-        let guestID: String?
-        let length: Int64
-        let idempotencyKey: String?
-        let source: String
-        let metadata: String
-        let createdAt: Date
-        let expiresAt: Date
-        let target: String
-        let held: Int64
-        let network: String
+    package struct NewUpload: Sendable {
+        package let id: String
+        package let placeID: String
+        package let uploaderID: String
+        package let guestID: String?
+        package let length: Int64
+        package let idempotencyKey: String?
+        package let source: String
+        package let metadata: String
+        package let createdAt: Date
+        package let expiresAt: Date
+        package let target: String
+        package let held: Int64
+        package let network: String
     }
 
     /// What unfinished uploads hold, on the whole disk and by one sender, network and event, and by that network in
     /// that event.
-    struct Held: Sendable {
-        let instance: Int64
-        let sender: Int64
-        let network: Int64
-        let event: Int64
-        let networkInEvent: Int64
+    package struct Held: Sendable {
+        package let instance: Int64
+        package let sender: Int64
+        package let network: Int64
+        package let event: Int64
+        package let networkInEvent: Int64
     }
 
     /// Admissions and grants one at a time until the caller's transaction ends (PostgreSQL: an advisory lock; SQLite's
     /// single writer is alone already), so parallel ones cannot all see the same free room.
-    func takeTurn(in db: any SQLDatabase) async throws {
+    package func takeTurn(in db: any SQLDatabase) async throws {
         if database.kind == .postgres { try await db.raw("SELECT pg_advisory_xact_lock(74042028)").run() }
     }
 
     /// Rows of unfinished uploads still under way at `now`: not finished, not expired, begun or young, and sent by
     /// a guest still in the event. An upload no PATCH began `idle` after its creation is given up; a removed guest's
     /// hold nothing from the moment they are removed.
-    static func live(_ now: Date, idle: TimeInterval) -> SQLQueryString {
+    package static func live(_ now: Date, idle: TimeInterval) -> SQLQueryString {
         let ms = now.millisecondsSince1970
         return """
             r.photo_id IS NULL AND r.expires_at > \(bind: ms)
@@ -51,13 +53,13 @@ struct ResumableUploadRepository: Sendable {
             """
     }
 
-    static func unfinishedCount(uploaderID: String, live: SQLQueryString, in db: any SQLDatabase) async throws -> Int {
+    package static func unfinishedCount(uploaderID: String, live: SQLQueryString, in db: any SQLDatabase) async throws -> Int {
         try await db.raw("SELECT COUNT(*) AS n FROM resumable_uploads r WHERE r.uploader_id = \(bind: uploaderID) AND \(live)")
             .first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
     /// The lengths announced by an account's unfinished uploads (to its library, or to events it organises).
-    static func announcedLength(accountID: String, live: SQLQueryString, in db: any SQLDatabase) async throws -> Int64 {
+    package static func announcedLength(accountID: String, live: SQLQueryString, in db: any SQLDatabase) async throws -> Int64 {
         try await db.raw(
             """
             SELECT CAST(COALESCE(SUM(r.length), 0) AS BIGINT) AS n FROM resumable_uploads r LEFT JOIN events e ON e.id = r.event_id
@@ -67,12 +69,12 @@ struct ResumableUploadRepository: Sendable {
     }
 
     /// What the account uses of its quota, read in the admission's transaction.
-    static func usage(accountID: String, in db: any SQLDatabase) async throws -> Quota.Usage? {
+    package static func usage(accountID: String, in db: any SQLDatabase) async throws -> Quota.Usage? {
         try await UserRepository.usage(userID: accountID, in: db)
     }
 
     /// What unfinished uploads hold now, besides `id`.
-    static func held(
+    package static func held(
         besides id: String?, uploaderID: String, network: String, eventID: String, live: SQLQueryString, in db: any SQLDatabase
     ) async throws -> Held {
         let row = try await db.raw(
@@ -94,11 +96,11 @@ struct ResumableUploadRepository: Sendable {
     }
 
     /// Holds one of the guest's shots for the upload; false when none is left.
-    static func reserveShot(guestID: String, shotsPerGuest: Int, in db: any SQLDatabase) async throws -> Bool {
+    package static func reserveShot(guestID: String, shotsPerGuest: Int, in db: any SQLDatabase) async throws -> Bool {
         try await GuestRepository.reserveShot(guestID: guestID, shotsPerGuest: shotsPerGuest, in: db)
     }
 
-    static func insert(_ upload: NewUpload, in db: any SQLDatabase) async throws {
+    package static func insert(_ upload: NewUpload, in db: any SQLDatabase) async throws {
         try await db.raw(
             """
             INSERT INTO resumable_uploads (id, event_id, uploader_id, guest_id, length, received, idempotency_key, source,
@@ -112,7 +114,7 @@ struct ResumableUploadRepository: Sendable {
     }
 
     /// What the upload holds from now, since when its bytes began to arrive, and until when it waits for them.
-    static func setHeld(_ id: String, held: Int64, now: Date, expiresAt: Date, in db: any SQLDatabase) async throws {
+    package static func setHeld(_ id: String, held: Int64, now: Date, expiresAt: Date, in db: any SQLDatabase) async throws {
         try await db.raw(
             """
             UPDATE resumable_uploads SET held = \(bind: held), patched_at = COALESCE(patched_at, \(bind: now.millisecondsSince1970)),
@@ -123,7 +125,7 @@ struct ResumableUploadRepository: Sendable {
     }
 
     /// Records what is durable (fsynced), what the upload holds from now, and until when it waits for more.
-    func recordReceived(_ id: String, received: Int64, held: Int64, expiresAt: Date) async throws {
+    package func recordReceived(_ id: String, received: Int64, held: Int64, expiresAt: Date) async throws {
         try await database.sql { db in
             try await db.raw(
                 """
@@ -136,26 +138,26 @@ struct ResumableUploadRepository: Sendable {
     }
 
     /// Moves the upload's expiry while its bytes arrive.
-    func extend(_ id: String, until expiresAt: Date) async throws {
+    package func extend(_ id: String, until expiresAt: Date) async throws {
         try await database.sql { db in
             try await db.raw("UPDATE resumable_uploads SET expires_at = \(bind: expiresAt.millisecondsSince1970) WHERE id = \(bind: id)").run()
         }
     }
 
     /// What the upload became; the shot it held is the photo's now.
-    func markFinished(_ id: String, madeID: String) async throws {
+    package func markFinished(_ id: String, madeID: String) async throws {
         try await database.sql { db in
             try await db.raw("UPDATE resumable_uploads SET photo_id = \(bind: madeID), guest_id = NULL WHERE id = \(bind: id)").run()
         }
     }
 
     /// Gives a held shot back (the upload turned out to be a photo already there).
-    func releaseShot(guestID: String) async throws {
+    package func releaseShot(guestID: String) async throws {
         try await database.sql { db in try await GuestRepository.releaseShot(guestID: guestID, in: db) }
     }
 
     /// Removes the upload's row and gives back the shot it held, in one transaction.
-    func remove(_ id: String) async throws {
+    package func remove(_ id: String) async throws {
         try await database.transaction { db in
             let removed = try await db.raw("DELETE FROM resumable_uploads WHERE id = \(bind: id) RETURNING guest_id").first()
             if let guestID = try removed?.decode(column: "guest_id", as: String?.self) {
@@ -166,7 +168,7 @@ struct ResumableUploadRepository: Sendable {
 
     /// Uploads past their expiry, those left empty since before `idleSince`, and unfinished ones of guests who left
     /// or were removed.
-    func due(now: Date, idleSince: Date) async throws -> [ResumableUpload] {
+    package func due(now: Date, idleSince: Date) async throws -> [ResumableUpload] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -181,13 +183,13 @@ struct ResumableUploadRepository: Sendable {
         }
     }
 
-    func find(_ id: String) async throws -> ResumableUpload? {
+    package func find(_ id: String) async throws -> ResumableUpload? {
         try await database.sql { db in
             try await db.raw("SELECT * FROM resumable_uploads WHERE id = \(bind: id)").first().map(ResumableUpload.init(row:))
         }
     }
 
-    func unfinished(uploaderID: String, idempotencyKey: String) async throws -> ResumableUpload? {
+    package func unfinished(uploaderID: String, idempotencyKey: String) async throws -> ResumableUpload? {
         try await database.sql { db in
             try await db.raw(
                 """

@@ -1,5 +1,7 @@
 import Crypto
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
@@ -11,7 +13,7 @@ extension ResumableUploadService {
     /// Appends a PATCH's body at `offset`: one PATCH at a time (423), at the offset the server has (409), checked
     /// against `checksum` when given (460, nothing kept). Bytes are fsynced before the new offset is recorded; a body
     /// cut short keeps what arrived (without a checksum). The last byte makes the photo.
-    func append(_ id: String, offset: Int64, body: RequestBody, checksum: Checksum?, for identity: Identity?) async throws -> Progress {
+    package func append(_ id: String, offset: Int64, body: RequestBody, checksum: Checksum?, for identity: Identity?) async throws -> Progress {
         let (upload, destination) = try await owned(id, by: identity)
         let stopper = Stopper()
         guard let token = await locks.acquire(id, stop: stopper.stop) else {
@@ -155,7 +157,7 @@ extension ResumableUploadService {
 
     /// The whole file, hashed, as a staged upload (moved into the staging folder, beside the store; opened there
     /// for the ingest when sealed, as a plain upload's body is staged).
-    func stage(_ upload: ResumableUpload) async throws -> StagedUpload {
+    package func stage(_ upload: ResumableUpload) async throws -> StagedUpload {
         let source = file(upload.id).path
         let target = staging.directory.appendingPathComponent(UUID().uuidString)
         let keySealing = sealing

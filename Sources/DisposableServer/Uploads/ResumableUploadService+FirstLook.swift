@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import NIOPosix
 
@@ -5,7 +7,7 @@ import NIOPosix
 /// last byte. Checked at once as far as it can be without the photo, kept beside the upload's bytes, and handed to
 /// its target with them; its shape is checked against the photo when the last byte is in.
 extension ResumableUploadService {
-    func setFirstLook(_ id: String, jpeg: Data, for identity: Identity?) async throws {
+    package func setFirstLook(_ id: String, jpeg: Data, for identity: Identity?) async throws {
         let (upload, destination) = try await owned(id, by: identity)
         guard upload.photoID == nil, !upload.isComplete else {
             throw Problem(
@@ -27,7 +29,7 @@ extension ResumableUploadService {
     }
 
     /// The first look sent for an upload, if any.
-    func firstLook(of id: String) -> Data? {
+    package func firstLook(of id: String) -> Data? {
         guard let stored = try? Data(contentsOf: firstLookFile(id)) else { return nil }
         guard let sealing else { return stored }
         return try? SealedBlob.opened(Array(stored), storageKey: sealing.storageKey, key: Self.firstLookKey(id))
@@ -35,5 +37,5 @@ extension ResumableUploadService {
 
     private static func firstLookKey(_ id: String) -> String { "resumable/\(id).first-look" }
 
-    func firstLookFile(_ id: String) -> URL { directory.appendingPathComponent(id + ".first-look") }
+    package func firstLookFile(_ id: String) -> URL { directory.appendingPathComponent(id + ".first-look") }
 }

@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import NIOPosix
 import SQLKit
@@ -10,13 +12,13 @@ import SQLKit
 /// so that one guest's or one network's announcements cannot refuse everyone else's uploads.
 extension ResumableUploadService {
     /// What an upload may hold beyond what it received before a PATCH asks for more.
-    static let allowance: Int64 = 16 << 20
+    package static let allowance: Int64 = 16 << 20
     /// An upload no PATCH began this long after its creation is given up (its shot back, its room free).
-    static let idleLimit: TimeInterval = 300
+    package static let idleLimit: TimeInterval = 300
 
     /// Before a new upload: the same file begun again (a client that crashed before it remembered where its upload
     /// was) gives way, with its held shot, rather than holding it for a day.
-    func makeRoom(uploaderID: String, idempotencyKey key: String?) async throws {
+    package func makeRoom(uploaderID: String, idempotencyKey key: String?) async throws {
         if let key, let previous = try await unfinished(uploaderID: uploaderID, idempotencyKey: key) {
             await locks.stopHolder(previous.id)
             try await end(previous)
@@ -24,26 +26,26 @@ extension ResumableUploadService {
     }
 
     /// What a new upload asks for.
-    struct Room: Sendable {
-        let uploaderID: String
-        let accountID: String
+    package struct Room: Sendable {
+        package let uploaderID: String
+        package let accountID: String
         /// The event it goes to; empty for a library.
-        let eventID: String
+        package let eventID: String
         /// The sender's network (`IPAddress.network`).
-        let network: String
-        let length: Int64
+        package let network: String
+        package let length: Int64
     }
 
     /// What unfinished uploads may hold on the staging disk at once: all of them (`--max-staged-gb`), one sender's,
     /// one network's, one event's. A sender may always hold one file of the largest size taken (up to a quarter of
     /// the whole).
-    struct StagingCaps: Sendable {
-        let instance: Int64
-        let sender: Int64
-        let network: Int64
-        let event: Int64
+    package struct StagingCaps: Sendable {
+        package let instance: Int64
+        package let sender: Int64
+        package let network: Int64
+        package let event: Int64
 
-        init(maxStaged: Int64, largestFile: Int64) {
+        package init(maxStaged: Int64, largestFile: Int64) {
             instance = maxStaged
             sender = max(maxStaged / 10, min(largestFile + ResumableUploadService.allowance, maxStaged / 4))
             network = max(maxStaged / 5, sender)
@@ -51,13 +53,13 @@ extension ResumableUploadService {
         }
     }
 
-    var caps: StagingCaps { StagingCaps(maxStaged: maxStagedBytes, largestFile: maxBytes) }
+    package var caps: StagingCaps { StagingCaps(maxStaged: maxStagedBytes, largestFile: maxBytes) }
 
     /// Admits a new upload in the transaction that inserts it: a sender has at most 20 under way; the announced
     /// lengths of an account's unfinished uploads count against its quota as if stored (uploads left one byte short
     /// cannot hold more than the quota); its first allowance must fit every staging cap. On PostgreSQL the
     /// admissions take turns (an advisory lock), so parallel creations cannot all see the same free room.
-    func admit(_ room: Room, byOrganizer: Bool, now: Date, in db: any SQLDatabase) async throws {
+    package func admit(_ room: Room, byOrganizer: Bool, now: Date, in db: any SQLDatabase) async throws {
         try await rows.takeTurn(in: db)
         let live = ResumableUploadRepository.live(now, idle: Self.idleLimit)
         let unfinished = try await ResumableUploadRepository.unfinishedCount(uploaderID: room.uploaderID, live: live, in: db)
@@ -77,7 +79,7 @@ extension ResumableUploadService {
 
     /// Before a PATCH's bytes: raises what the upload holds to as much of its length as the caps leave free (in a
     /// transaction that takes turns with admissions); the PATCH may write up to what it then holds.
-    func grant(_ upload: ResumableUpload) async throws -> Int64 {
+    package func grant(_ upload: ResumableUpload) async throws -> Int64 {
         let now = clock.now
         let caps = caps
         return try await transactions.transaction { [rows] db in
@@ -108,20 +110,20 @@ extension ResumableUploadService {
 
     /// What one network may hold of an event's room: half of what the other networks leave. However many networks
     /// (or guests behind them) announce uploads, the last half of the free room stays for a network that has none.
-    static func networkShare(in eventRoom: Int64, held: ResumableUploadRepository.Held) -> Int64 {
+    package static func networkShare(in eventRoom: Int64, held: ResumableUploadRepository.Held) -> Int64 {
         (eventRoom - (held.event - held.networkInEvent)) / 2
     }
 
-    static let stagingFull = Problem(
+    package static let stagingFull = Problem(
         .init(code: 507, reasonPhrase: "Insufficient Storage"), "staging-full", title: "Server busy",
         detail: "The server is receiving too many large uploads right now. Try again later; nothing was kept.")
 
-    static let ownShareFull = Problem(
+    package static let ownShareFull = Problem(
         .init(code: 507, reasonPhrase: "Insufficient Storage"), "staging-full", title: "Too much under way",
         detail: "Too many large uploads from you, your network or this event are under way: let some finish, then try again.")
 
     /// The upload's empty file, durably, before its row: a row never points at a file that cannot be.
-    func createFile(_ id: String) async throws -> String {
+    package func createFile(_ id: String) async throws -> String {
         let path = file(id).path
         try await NIOThreadPool.singleton.runIfActive {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

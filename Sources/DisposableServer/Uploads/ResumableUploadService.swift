@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import NIOPosix
 
@@ -7,36 +9,36 @@ import NIOPosix
 /// it a photo or an asset through the same path as a plain upload. A guest's shot is held from the creation
 /// (`ResumableUploadRepository.reserveShot`) and given back when the upload is ended, expires or turns out to be
 /// there already, so the shot limit (UP-2) stays exact with uploads under way.
-struct ResumableUploadService: Sendable {
-    let transactions: Transactions
-    let rows: ResumableUploadRepository
+package struct ResumableUploadService: Sendable {
+    package let transactions: Transactions
+    package let rows: ResumableUploadRepository
     /// By name (`UploadTarget.name`).
-    let targets: [String: any UploadTarget]
+    package let targets: [String: any UploadTarget]
     /// Where a finished file is handed over (the staging folder, beside the store).
-    let staging: UploadStaging
-    let directory: URL
-    let locks: UploadLocks
-    let clock: any AppClock
+    package let staging: UploadStaging
+    package let directory: URL
+    package let locks: UploadLocks
+    package let clock: any AppClock
     /// What unfinished uploads may hold on the staging disk, all senders together.
-    let maxStagedBytes: Int64
+    package let maxStagedBytes: Int64
     /// Set with the storage key: unfinished uploads' bytes are sealed on disk.
-    let sealing: StagedSealing?
+    package let sealing: StagedSealing?
     /// How long an upload may take, from its creation: bytes trickled in never extend it.
-    static let lifetime: TimeInterval = 24 * 3600
+    package static let lifetime: TimeInterval = 24 * 3600
     /// An upload that receives nothing this long is given up (its room and shot free again): each PATCH moves its
     /// expiry, within `lifetime`. A phone that slept longer starts the file again.
-    static let stallLimit: TimeInterval = 15 * 60
+    package static let stallLimit: TimeInterval = 15 * 60
 
     /// When an upload that made progress at `now` expires.
-    static func expiry(createdAt: Date, now: Date) -> Date { min(createdAt + lifetime, now + stallLimit) }
+    package static func expiry(createdAt: Date, now: Date) -> Date { min(createdAt + lifetime, now + stallLimit) }
     /// Uploads one sender may have under way at once: each holds a file (and maybe a shot) for up to a day.
-    static let maxUnfinished = 20
+    package static let maxUnfinished = 20
 
-    enum Checksum: Sendable {
+    package enum Checksum: Sendable {
         case sha1(Data), sha256(Data)
 
         /// `Upload-Checksum: sha1 BASE64` (or sha256).
-        init?(header: String) throws {
+        package init?(header: String) throws {
             let parts = header.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, let digest = Data(base64Encoded: String(parts[1])) else {
                 throw Problem.badRequest("Upload-Checksum must be an algorithm and a base64 digest.", field: "Upload-Checksum")
@@ -50,19 +52,19 @@ struct ResumableUploadService: Sendable {
     }
 
     /// What a PATCH (or a creation with its first bytes) ended with.
-    struct Progress: Sendable {
-        let upload: ResumableUpload
+    package struct Progress: Sendable {
+        package let upload: ResumableUpload
         /// The photo or library asset, once the last byte made one.
-        let made: Made?
+        package let made: Made?
     }
 
-    struct Made: Sendable {
-        let id: String
+    package struct Made: Sendable {
+        package let id: String
         /// Its address in the API.
-        let location: String
+        package let location: String
     }
 
-    init(
+    package init(
         transactions: Transactions, rows: ResumableUploadRepository, targets: [any UploadTarget], staging: UploadStaging, directory: URL,
         maxStagedBytes: Int64 = 10_000_000_000, storageKey: StorageKey? = nil, clock: any AppClock
     ) throws {
@@ -79,7 +81,7 @@ struct ResumableUploadService: Sendable {
     }
 
     /// The largest upload this server takes (a library video's limit, where videos are kept).
-    var maxBytes: Int64 { targets.values.map(\.maxBytes).max() ?? 0 }
+    package var maxBytes: Int64 { targets.values.map(\.maxBytes).max() ?? 0 }
 
     /// `target`: `event:<id>` or `library` (the older `event` key names an event too): the target and the place in it.
     private func target(of metadata: UploadMetadata) throws -> (any UploadTarget, placeID: String) {
@@ -103,7 +105,7 @@ struct ResumableUploadService: Sendable {
 
     /// Creates an upload of `length` bytes into what its metadata names (`target`: `event:<id>` or `library`;
     /// `idempotencyKey`, `source`, `filename` optional), holding a guest's shot for it.
-    func create(length: Int64, metadataHeader: String?, for identity: Identity?, client: String) async throws -> ResumableUpload {
+    package func create(length: Int64, metadataHeader: String?, for identity: Identity?, client: String) async throws -> ResumableUpload {
         let metadata = try UploadMetadata(header: metadataHeader)
         let (target, placeID) = try target(of: metadata)
         let key = metadata.values["idempotencyKey"]
@@ -141,7 +143,7 @@ struct ResumableUploadService: Sendable {
     }
 
     /// What a finished upload became, and where it lives in the API.
-    func made(_ upload: ResumableUpload) -> Made? {
+    package func made(_ upload: ResumableUpload) -> Made? {
         guard let id = upload.photoID, let target = targets[upload.target] else { return nil }
         return Made(id: id, location: target.location(of: id))
     }
@@ -149,7 +151,7 @@ struct ResumableUploadService: Sendable {
     // MARK: - Reading where it stands
 
     /// The caller's upload, after stopping a PATCH that may still hold it (HEAD).
-    func current(_ id: String, for identity: Identity?) async throws -> ResumableUpload {
+    package func current(_ id: String, for identity: Identity?) async throws -> ResumableUpload {
         let (upload, _) = try await owned(id, by: identity)
         await locks.stopHolder(id)
         return try await find(id) ?? upload
@@ -160,7 +162,7 @@ struct ResumableUploadService: Sendable {
     /// The last byte is in: the file becomes what its target makes of it, like a plain upload's body would; the
     /// held shot is the photo's, or given back when it was there already. Refused (not a photo, a duplicate, over
     /// quota), the upload is over and its shot given back.
-    func finish(_ upload: ResumableUpload, _ destination: Destination) async throws -> Progress {
+    package func finish(_ upload: ResumableUpload, _ destination: Destination) async throws -> Progress {
         let done: UploadFinish
         do {
             done = try await destination.target.finish(upload, as: destination.identity, firstLook: firstLook(of: upload.id)) {
@@ -177,7 +179,7 @@ struct ResumableUploadService: Sendable {
     }
 
     /// Records what the upload became and removes its bytes.
-    func finished(_ upload: ResumableUpload, as made: Made) async throws -> Progress {
+    package func finished(_ upload: ResumableUpload, as made: Made) async throws -> Progress {
         try await rows.markFinished(upload.id, madeID: made.id)
         unlink(file(upload.id).path)
         unlink(firstLookFile(upload.id).path)
@@ -187,13 +189,13 @@ struct ResumableUploadService: Sendable {
     // MARK: - Ending
 
     /// Termination (DELETE): the bytes are removed and the held shot given back.
-    func terminate(_ id: String, for identity: Identity?) async throws {
+    package func terminate(_ id: String, for identity: Identity?) async throws {
         let (upload, _) = try await owned(id, by: identity)
         await locks.stopHolder(id)
         try await end(upload)
     }
 
-    func end(_ upload: ResumableUpload) async throws {
+    package func end(_ upload: ResumableUpload) async throws {
         try await rows.remove(upload.id)
         unlink(file(upload.id).path)
         unlink(firstLookFile(upload.id).path)
@@ -202,7 +204,7 @@ struct ResumableUploadService: Sendable {
     /// Drops uploads that waited past their expiry or were left empty (their shots given back), and finished ones
     /// kept for a late HEAD.
     @discardableResult
-    func sweep() async throws -> Int {
+    package func sweep() async throws -> Int {
         let now = clock.now
         let due = try await rows.due(now: now, idleSince: now - Self.idleLimit)
         for upload in due { try await end(upload) }
@@ -211,16 +213,16 @@ struct ResumableUploadService: Sendable {
 
     // MARK: - Helpers
 
-    func find(_ id: String) async throws -> ResumableUpload? {
+    package func find(_ id: String) async throws -> ResumableUpload? {
         try await rows.find(id)
     }
 
-    func unfinished(uploaderID: String, idempotencyKey: String) async throws -> ResumableUpload? {
+    package func unfinished(uploaderID: String, idempotencyKey: String) async throws -> ResumableUpload? {
         try await rows.unfinished(uploaderID: uploaderID, idempotencyKey: idempotencyKey)
     }
 
     /// The upload, when it is the caller's and not expired; 404 otherwise (others learn nothing of it).
-    func owned(_ id: String, by identity: Identity?) async throws -> (ResumableUpload, Destination) {
+    package func owned(_ id: String, by identity: Identity?) async throws -> (ResumableUpload, Destination) {
         guard let identity else { throw Problem.unauthorized }
         guard let upload = try await find(id), upload.expiresAt > clock.now, !upload.isAbandoned(at: clock.now), let target = targets[upload.target],
             await target.mayContinue(upload, as: identity)
@@ -229,16 +231,16 @@ struct ResumableUploadService: Sendable {
     }
 
     /// An upload's target, and who goes on with it.
-    struct Destination: Sendable {
-        let target: any UploadTarget
-        let identity: Identity
+    package struct Destination: Sendable {
+        package let target: any UploadTarget
+        package let identity: Identity
     }
 
-    func file(_ id: String) -> URL { directory.appendingPathComponent(id) }
+    package func file(_ id: String) -> URL { directory.appendingPathComponent(id) }
 }
 
 extension Problem {
-    static let uploadGone = Problem(
+    package static let uploadGone = Problem(
         .notFound, "upload-not-found", title: "No such upload",
         detail:
             "This upload does not exist, or it expired (a day after it began, or minutes after its last bytes). Start it again from the beginning."

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 #if canImport(Glibc)
@@ -9,17 +11,17 @@ import Foundation
 /// most one segment with a salt of its own, bound to the upload and to where its bytes start — so bytes appended
 /// later are never sealed twice under one key and nonce, a record moved or cut off does not open, and what follows
 /// the last acknowledged byte can be found and dropped.
-struct StagedSealing: Sendable {
-    let storageKey: StorageKey
+package struct StagedSealing: Sendable {
+    package let storageKey: StorageKey
 
     /// `plain` (at most a segment) as the record that holds the upload's bytes from `offset`.
-    func record(_ plain: some DataProtocol, uploadID: String, offset: Int64) throws -> Data {
+    package func record(_ plain: some DataProtocol, uploadID: String, offset: Int64) throws -> Data {
         let (blob, header) = SealedBlob.new(storageKey: storageKey, key: Self.key(uploadID, offset), length: Int64(plain.count))
         return Data(header) + (try blob.seal(plain, index: 0))
     }
 
     /// `plain` as records from `offset`, one per segment.
-    func records(_ plain: Data, uploadID: String, offset: Int64) throws -> Data {
+    package func records(_ plain: Data, uploadID: String, offset: Int64) throws -> Data {
         var sealed = Data()
         var start = plain.startIndex
         while start < plain.endIndex {
@@ -31,7 +33,7 @@ struct StagedSealing: Sendable {
     }
 
     /// Where in the file the upload's byte `offset` begins (after the records that hold the bytes before it).
-    func fileOffset(of offset: Int64, in fd: Int32) throws -> Int64 {
+    package func fileOffset(of offset: Int64, in fd: Int32) throws -> Int64 {
         var (plain, position): (Int64, Int64) = (0, 0)
         while plain < offset {
             let header = try SealedBlob.read(fd, at: position, SealedBlob.headerSize)
@@ -46,7 +48,7 @@ struct StagedSealing: Sendable {
     }
 
     /// Opens the first `length` bytes of the upload, record by record, in order.
-    func open(_ fd: Int32, uploadID: String, length: Int64, _ consume: (Data) throws -> Void) throws {
+    package func open(_ fd: Int32, uploadID: String, length: Int64, _ consume: (Data) throws -> Void) throws {
         var (plain, position): (Int64, Int64) = (0, 0)
         while plain < length {
             let header = try SealedBlob.read(fd, at: position, SealedBlob.headerSize)
@@ -62,7 +64,7 @@ struct StagedSealing: Sendable {
 
     /// The sealing for an upload's file: none without a key, nor for bytes begun in the clear before the key was set
     /// (they finish as they began).
-    static func of(_ fd: Int32, received: Int64, _ sealing: StagedSealing?) -> StagedSealing? {
+    package static func of(_ fd: Int32, received: Int64, _ sealing: StagedSealing?) -> StagedSealing? {
         guard let sealing, received > 0 else { return sealing }
         return (try? SealedBlob.read(fd, at: 0, SealedBlob.magic.count)) == SealedBlob.magic ? sealing : nil
     }

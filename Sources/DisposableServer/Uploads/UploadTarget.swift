@@ -1,11 +1,13 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// A kind of place a resumable upload goes — an event's photos (`EventPhotoUploads`), one's own library
 /// (`LibraryUploads`). `ResumableUploadService` owns the bytes (the file, offsets, locks, expiry, the room all
 /// unfinished uploads may take); a target owns its rules: who may send there and how much, and what the finished
 /// file becomes, through the same path as a plain upload of that kind.
-protocol UploadTarget: Sendable {
+package protocol UploadTarget: Sendable {
     /// Its name in an upload's row, and in `Upload-Metadata`'s `target` (`library`, `event:<id>`).
     var name: String { get }
     /// The largest file it takes.
@@ -27,26 +29,26 @@ protocol UploadTarget: Sendable {
 }
 
 /// What an admitted upload records and holds until it ends.
-struct UploadAdmission: Sendable {
-    let uploaderID: String
+package struct UploadAdmission: Sendable {
+    package let uploaderID: String
     /// Whose storage its announced length counts against (the event's organizer, the library's owner).
-    let accountID: String
+    package let accountID: String
     /// Whether the sender is that account (a quota refusal then says "your storage").
-    let byOrganizer: Bool
-    let source: PhotoSource
+    package let byOrganizer: Bool
+    package let source: PhotoSource
     /// A guest's shot, held from the creation so the shot limit stays exact with uploads under way (UP-2).
-    let heldShot: (guestID: String, shotsPerGuest: Int)?
+    package let heldShot: (guestID: String, shotsPerGuest: Int)?
 }
 
 /// What a finished upload became.
-struct UploadFinish: Sendable {
-    let madeID: String
+package struct UploadFinish: Sendable {
+    package let madeID: String
     /// It was there already (the same idempotency key): a held shot goes back.
-    let existed: Bool
+    package let existed: Bool
 }
 
 extension UploadTarget {
-    func checkFirstLook(_ jpeg: Data) async throws {
+    package func checkFirstLook(_ jpeg: Data) async throws {
         throw FirstLookRefusal("only an event's photos go with one")
     }
 }

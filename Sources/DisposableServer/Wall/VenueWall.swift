@@ -1,20 +1,22 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import NIOCore
 
 /// GAL-5: the wall a venue screen shows. Its link (`/w/KEY`) opens without signing in, so a laptop on a
 /// projector needs no account; it shows what every guest may see (approved, revealed photos) and nothing
 /// else. The organizer makes the link, replaces it (the old one stops working at once) or turns it off.
-struct VenueWall: Sendable {
-    let events: EventService
-    let gallery: GalleryService
+package struct VenueWall: Sendable {
+    package let events: EventService
+    package let gallery: GalleryService
 
     /// Whom the wall's photos are shown as: a guest who shot nothing.
-    static let viewerID = "wall"
-    static let unknownLink = Problem.notFound("This wall link does not exist or was turned off. Ask the organizer for a new one.")
+    package static let viewerID = "wall"
+    package static let unknownLink = Problem.notFound("This wall link does not exist or was turned off. Ask the organizer for a new one.")
 
     /// The wall link of an event the caller organizes, made on first use; `renew` replaces it with a new one.
-    func link(eventID: String, for identity: Identity?, renew: Bool = false) async throws -> String {
+    package func link(eventID: String, for identity: Identity?, renew: Bool = false) async throws -> String {
         let event = try await events.organizedEvent(eventID, for: identity)
         if let key = event.wallKey, !renew { return url(key) }
         try await events.setWallKey(eventID: event.id, Self.newKey(), replacing: renew)
@@ -24,13 +26,13 @@ struct VenueWall: Sendable {
     }
 
     /// Turns the wall link off: screens showing it stop within seconds (their feed checks it).
-    func turnOff(eventID: String, for identity: Identity?) async throws {
+    package func turnOff(eventID: String, for identity: Identity?) async throws {
         let event = try await events.organizedEvent(eventID, for: identity)
         try await events.setWallKey(eventID: event.id, nil, replacing: true)
     }
 
     /// The event a wall key opens, while both are valid.
-    func event(key: String) async throws -> Event {
+    package func event(key: String) async throws -> Event {
         guard Self.isWellFormed(key), let event = try await events.find(wallKey: key), events.isKept(event) else {
             throw Self.unknownLink
         }
@@ -38,24 +40,24 @@ struct VenueWall: Sendable {
     }
 
     /// Whether `key` still opens `eventID` (a live wall checks every few seconds).
-    func opens(key: String, eventID: String) async throws -> Bool {
+    package func opens(key: String, eventID: String) async throws -> Bool {
         (try? await event(key: key))?.id == eventID
     }
 
     /// The newest photos every guest may see, as a gallery page (the change feed's position included).
-    func photos(key: String, limit: Int, cursor: String?) async throws -> ByteBuffer {
+    package func photos(key: String, limit: Int, cursor: String?) async throws -> ByteBuffer {
         let event = try await event(key: key)
         return try await gallery.page(
             .init(eventID: event.id, mine: false, order: .uploaded, cursor: cursor, limit: limit), in: event, role: .guest,
             viewerID: Self.viewerID)
     }
 
-    func url(_ key: String) -> String { "\(events.links.publicBaseURL)/w/\(key)" }
+    package func url(_ key: String) -> String { "\(events.links.publicBaseURL)/w/\(key)" }
 
     private static func newKey() -> String { SecretToken.generate() }
 
     /// Keys we hand out are 43 URL-safe base64 characters; anything else is not looked up.
-    static func isWellFormed(_ key: String) -> Bool {
+    package static func isWellFormed(_ key: String) -> Bool {
         key.utf8.count == 43 && key.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }
 }

@@ -1,23 +1,25 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `/account`, the profile page: name, picture, username and appearance (light, dark or the device's), the password,
 /// the sessions — device, last seen — with signing out the others (ADM-3), and links to what
 /// lives here. Calls the services, like the API.
-struct AccountPages {
-    let accounts: AccountService
-    let profiles: ProfileService
+package struct AccountPages {
+    package let accounts: AccountService
+    package let profiles: ProfileService
     /// The capsule's song from a Maloja server.
-    let scrobblers: ScrobblerService
+    package let scrobblers: ScrobblerService
     /// Linking a scrobbler fills the songs of capsules that came out without one.
-    let capsules: CapsuleService
+    package let capsules: CapsuleService
     /// The phones notices go to.
-    let push: PushService
+    package let push: PushService
     /// Sign in with an OpenID Connect provider, when the instance has one.
-    let openID: OpenIDService?
+    package let openID: OpenIDService?
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/account", use: page)
         router.post("/account/password", use: changePassword)
         router.post("/account/name", use: rename)
@@ -39,7 +41,7 @@ struct AccountPages {
 
     private static let toLogin = WebRequest.redirect("/login?next=/account")
 
-    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func page(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let (user, hash) = signedIn(context) else { return Self.toLogin }
         let done = request.uri.queryParameters.get("done")
         let notice = [
@@ -59,7 +61,7 @@ struct AccountPages {
     }
 
     /// "Safari on iPhone" as `DeviceName` stores it, in the reader's language ("Safari sur iPhone").
-    static func device(_ stored: String, _ web: WebRequest) -> String {
+    package static func device(_ stored: String, _ web: WebRequest) -> String {
         guard let range = stored.range(of: " on ") else { return stored }
         return web.t("account_device", ["browser": String(stored[..<range.lowerBound]), "system": String(stored[range.upperBound...])])
     }
@@ -106,7 +108,7 @@ struct AccountPages {
             status: status)
     }
 
-    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let (user, hash) = signedIn(context) else { return Self.toLogin }
         let web = WebRequest(request, context: context)
         let form = try await WebForm.read(request)
@@ -123,15 +125,15 @@ struct AccountPages {
         }
     }
 
-    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await saveProfile(request, context, done: "name") { user, form in try await profiles.rename(user, to: form["name"]) }
     }
 
-    @Sendable func setUsername(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func setUsername(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await saveProfile(request, context, done: "username") { user, form in try await profiles.setUsername(of: user, to: form["username"]) }
     }
 
-    @Sendable func setAppearance(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func setAppearance(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await saveProfile(request, context, done: "appearance") { user, form in
             try await profiles.setAppearance(of: user, to: form["appearance"] ?? "")
         }
@@ -143,7 +145,7 @@ struct AccountPages {
         return [own] + ProfileService.timeZones
     }
 
-    @Sendable func setTimeZone(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func setTimeZone(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await saveProfile(request, context, done: "time-zone") { user, form in
             let zone = form["timeZone"] ?? ""
             try await profiles.setTimeZone(of: user, to: zone.isEmpty ? nil : zone)
@@ -166,7 +168,7 @@ struct AccountPages {
     }
 
     /// A refusal (a wrong key, an address that does not answer) is said beside the form, the address kept in it.
-    @Sendable func linkScrobbler(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func linkScrobbler(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let (user, hash) = signedIn(context) else { return Self.toLogin }
         let form = try await WebForm.read(request)
         let url = form["url"] ?? ""
@@ -180,22 +182,22 @@ struct AccountPages {
         }
     }
 
-    @Sendable func unlinkScrobbler(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func unlinkScrobbler(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await saveProfile(request, context, done: "scrobbler-unlinked") { user, _ in try await scrobblers.unlink(for: user) }
     }
 
-    @Sendable func setPushKinds(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func setPushKinds(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await saveProfile(request, context, done: "push") { user, form in
             _ = try await push.setKinds(PushSubscriptions.allKinds.filter { form.isOn("kind-\($0)") }, for: user)
         }
     }
 
-    @Sendable func removePushDevice(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func removePushDevice(_ request: Request, context: AppRequestContext) async throws -> Response {
         let device = try context.parameters.require("device")
         return try await saveProfile(request, context, done: "push-removed") { user, _ in try await push.remove(device, for: .user(user.id)) }
     }
 
-    @Sendable func endSession(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func endSession(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let (user, hash) = signedIn(context) else { return Self.toLogin }
         do {
             try await accounts.endSession(try context.parameters.require("session"), of: user)
@@ -206,63 +208,63 @@ struct AccountPages {
         }
     }
 
-    @Sendable func endOthers(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func endOthers(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let (user, hash) = signedIn(context) else { return Self.toLogin }
         try await accounts.endOtherSessions(of: user, keeping: hash)
         return WebRequest.redirect("/account?done=others#sessions")
     }
 }
 
-struct AccountPage: Sendable {
-    struct Session: Sendable {
-        let id: String
-        let device: String
-        let since: TimeText
-        let lastSeen: TimeText
-        let current: Bool
+package struct AccountPage: Sendable {
+    package struct Session: Sendable {
+        package let id: String
+        package let device: String
+        package let since: TimeText
+        package let lastSeen: TimeText
+        package let current: Bool
     }
 
-    struct Device: Sendable {
-        let id: String
-        let name: String
-        let since: TimeText
+    package struct Device: Sendable {
+        package let id: String
+        package let name: String
+        package let since: TimeText
     }
 
-    struct OpenID: Sendable {
-        let label: String
-        let linked: Bool
-        let providerEmail: String?
+    package struct OpenID: Sendable {
+        package let label: String
+        package let linked: Bool
+        package let providerEmail: String?
         /// An account the provider opened has no password: unlinking would lock it.
-        let canUnlink: Bool
+        package let canUnlink: Bool
     }
 
-    struct Choice: Sendable {
-        let value: String
-        let label: String
-        let checked: Bool
+    package struct Choice: Sendable {
+        package let value: String
+        package let label: String
+        package let checked: Bool
     }
 
-    let name: String
-    let email: String
-    let avatarURL: String?
-    let username: String?
-    let appearances: [Choice]
+    package let name: String
+    package let email: String
+    package let avatarURL: String?
+    package let username: String?
+    package let appearances: [Choice]
     /// "This device's" first, then every zone this server knows.
-    let timeZones: [Choice]
+    package let timeZones: [Choice]
     /// The linked Maloja server's address.
-    let scrobblerURL: String?
+    package let scrobblerURL: String?
     /// A link refused: what was typed, kept, and why, said beside the form.
-    var musicURL: String? = nil
-    var musicError: String? = nil
+    package var musicURL: String? = nil
+    package var musicError: String? = nil
     /// Which notices go to the phones, and the phones.
-    let pushKinds: [Choice]
-    let pushDevices: [Device]
-    let hasPushDevices: Bool
+    package let pushKinds: [Choice]
+    package let pushDevices: [Device]
+    package let hasPushDevices: Bool
     /// False for an account its OpenID provider opened: it chooses a password without a current one.
-    let hasPassword: Bool
-    let openID: OpenID?
-    let notice: String?
-    let error: String?
-    let sessions: [Session]
-    let hasOthers: Bool
+    package let hasPassword: Bool
+    package let openID: OpenID?
+    package let notice: String?
+    package let error: String?
+    package let sessions: [Session]
+    package let hasOthers: Bool
 }

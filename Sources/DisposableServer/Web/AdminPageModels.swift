@@ -1,96 +1,98 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// `/admin`: what the panel shows, worded for the reader (ADM-4..6).
-struct AdminPage: Sendable {
-    struct Account: Sendable {
-        let id: String
-        let email: String
-        let name: String
-        let isAdmin: Bool
+package struct AdminPage: Sendable {
+    package struct Account: Sendable {
+        package let id: String
+        package let email: String
+        package let name: String
+        package let isAdmin: Bool
         /// Signs in with the instance's OpenID Connect provider.
-        let usesOpenID: Bool
-        let isMe: Bool
+        package let usesOpenID: Bool
+        package let isMe: Bool
         /// "50 GB", "2 GB (own)".
-        let quotaText: String
+        package let quotaText: String
         /// The quota field's value in GB; empty when the account follows the default.
-        let quotaGB: String
+        package let quotaGB: String
         /// "1.2 GB used (2 %)".
-        let usedText: String
-        let percent: Int
-        let nearlyFull: Bool
-        let confirmTitle: String
-        let face: Face
+        package let usedText: String
+        package let percent: Int
+        package let nearlyFull: Bool
+        package let confirmTitle: String
+        package let face: Face
     }
 
-    struct Bar: Sendable {
-        let x: Int
-        let y: Int
-        let height: Int
-        let title: String
+    package struct Bar: Sendable {
+        package let x: Int
+        package let y: Int
+        package let height: Int
+        package let title: String
     }
 
-    struct ResetLink: Sendable {
-        let text: String
-        let url: String
+    package struct ResetLink: Sendable {
+        package let text: String
+        package let url: String
     }
 
-    struct Record: Sendable {
-        let when: TimeText
-        let text: String
+    package struct Record: Sendable {
+        package let when: TimeText
+        package let text: String
     }
 
     /// An open support ticket (SUP-2).
-    struct Ticket: Sendable {
-        let id: String
-        let subject: String
-        let from: String
-        let when: TimeText
-        let message: String
-        let canAnswer: Bool
+    package struct Ticket: Sendable {
+        package let id: String
+        package let subject: String
+        package let from: String
+        package let when: TimeText
+        package let message: String
+        package let canAnswer: Bool
     }
 
-    let notice: String?
-    let error: String?
-    let figures: [String]
-    let bars: [Bar]
-    let chartLabel: String
-    let firstDay: String
-    let lastDay: String
-    let registrationEnabled: Bool
-    let defaultQuotaGB: String
-    let accounts: [Account]
-    let nextURL: String?
-    let records: [Record]
-    let hasRecords: Bool
-    let formEmail: String
-    let formName: String
-    let resetLink: ResetLink?
-    let tickets: [Ticket]
-    let hasTickets: Bool
+    package let notice: String?
+    package let error: String?
+    package let figures: [String]
+    package let bars: [Bar]
+    package let chartLabel: String
+    package let firstDay: String
+    package let lastDay: String
+    package let registrationEnabled: Bool
+    package let defaultQuotaGB: String
+    package let accounts: [Account]
+    package let nextURL: String?
+    package let records: [Record]
+    package let hasRecords: Bool
+    package let formEmail: String
+    package let formName: String
+    package let resetLink: ResetLink?
+    package let tickets: [Ticket]
+    package let hasTickets: Bool
     /// The latest closed tickets, to look back at or reopen.
-    let closedTickets: [Ticket]
-    let hasClosedTickets: Bool
-    static let closedTicketsShown = 50
-    let canAnswer: Bool
+    package let closedTickets: [Ticket]
+    package let hasClosedTickets: Bool
+    package static let closedTicketsShown = 50
+    package let canAnswer: Bool
     /// Forwarding headers arrive from this machine and no proxy is trusted.
-    let proxyWarning: String?
+    package let proxyWarning: String?
     /// The last errors browsers met on the pages.
-    let clientErrors: [ClientError]
-    let hasClientErrors: Bool
+    package let clientErrors: [ClientError]
+    package let hasClientErrors: Bool
 
-    struct ClientError: Sendable {
-        let message: String
-        let page: String
-        let browser: String
-        let when: TimeText
-        let stack: String?
+    package struct ClientError: Sendable {
+        package let message: String
+        package let page: String
+        package let browser: String
+        package let when: TimeText
+        package let stack: String?
     }
 
-    static let chartWidth = 300
-    static let chartHeight = 80
+    package static let chartWidth = 300
+    package static let chartHeight = 80
 
-    init(
+    package init(
         web: WebRequest, me: String, stats: InstanceStats, settings: InstanceSettingsJSON, users: AdminUserList, records: [DeletionRecord],
         notice: String?, error: String?, form: [String: String], resetLink: ResetLink? = nil, tickets: [TicketJSON] = [],
         closedTickets: [TicketJSON] = [], canAnswer: Bool = false, proxyWarning: String? = nil, clientErrors: [ClientErrorJSON] = []
@@ -175,7 +177,7 @@ struct AdminPage: Sendable {
     }
 
     /// The message a redirect's `done=` names.
-    static func notice(_ done: String) -> String? {
+    package static func notice(_ done: String) -> String? {
         [
             "settings": "admin_saved", "added": "admin_added", "quota": "admin_quota_saved", "deleted": "admin_deleted",
             "ticket": "admin_ticket_saved",
@@ -184,7 +186,7 @@ struct AdminPage: Sendable {
 
     /// "50", "2.5": the quota fields speak gigabytes.
     /// Bytes as gigabytes to the byte ("0.015", "2.5", "50"): the field saved again unchanged keeps the quota exactly.
-    static func gigabytes(_ bytes: Int64) -> String {
+    package static func gigabytes(_ bytes: Int64) -> String {
         let (whole, part) = bytes.quotientAndRemainder(dividingBy: 1_000_000_000)
         guard part != 0 else { return String(whole) }
         var digits = String(part)
@@ -194,7 +196,7 @@ struct AdminPage: Sendable {
     }
 
     /// A typed number of gigabytes ("2", "2.5", "2,5") as bytes.
-    static func bytes(gigabytes text: String, field: String) throws -> Int64 {
+    package static func bytes(gigabytes text: String, field: String) throws -> Int64 {
         let normalized = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
         // Read as a decimal, not a binary fraction: "0.015" is 15,000,000 bytes, not one byte less.
         guard normalized.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), normalized.filter({ $0 == "." }).count <= 1,
@@ -210,7 +212,7 @@ struct AdminPage: Sendable {
 }
 
 /// The delete confirmation as a page of its own, for a browser without scripts.
-struct AdminConfirmPage: Sendable {
-    let id: String
-    let email: String
+package struct AdminConfirmPage: Sendable {
+    package let id: String
+    package let email: String
 }

@@ -1,18 +1,20 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// The admin panel (ADM-4..6, P-I-220/230): the instance's numbers, its switches, its accounts with their quotas
 /// and used space, adding and deleting accounts, and the deletion records. Calls `AdminService`, like the API.
-struct AdminPages {
-    let admin: AdminService
-    let resets: PasswordResetService
-    let support: SupportService
-    let clientErrors: ClientErrorService
-    let deletion: EventDeletion
-    let untrustedProxy: UntrustedProxyNotice
+package struct AdminPages {
+    package let admin: AdminService
+    package let resets: PasswordResetService
+    package let support: SupportService
+    package let clientErrors: ClientErrorService
+    package let deletion: EventDeletion
+    package let untrustedProxy: UntrustedProxyNotice
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/admin", use: panel)
         router.post("/admin/settings", use: saveSettings)
         router.post("/admin/users", use: addUser)
@@ -35,7 +37,7 @@ struct AdminPages {
         return (user, nil)
     }
 
-    @Sendable func panel(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func panel(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (user, refusal) = signedInAdmin(request, context: context)
         guard let me = user else { return refusal! }
         let query = request.uri.queryParameters
@@ -62,7 +64,7 @@ struct AdminPages {
         return web.page("admin", title: web.t("admin_title"), model: model, status: problem?.status ?? .ok)
     }
 
-    @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (user, refusal) = signedInAdmin(request, context: context)
         guard let me = user else { return refusal! }
         let web = WebRequest(request, context: context)
@@ -78,7 +80,7 @@ struct AdminPages {
         }
     }
 
-    @Sendable func addUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func addUser(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (user, refusal) = signedInAdmin(request, context: context)
         guard let me = user else { return refusal! }
         let web = WebRequest(request, context: context)
@@ -93,7 +95,7 @@ struct AdminPages {
         }
     }
 
-    @Sendable func changeQuota(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func changeQuota(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (user, refusal) = signedInAdmin(request, context: context)
         guard let me = user else { return refusal! }
         let web = WebRequest(request, context: context)
@@ -109,7 +111,7 @@ struct AdminPages {
     }
 
     /// ADM-3 without a mail server: the admin hands a one-time link to the person.
-    @Sendable func resetLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func resetLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (user, refusal) = signedInAdmin(request, context: context)
         guard let me = user else { return refusal! }
         let web = WebRequest(request, context: context)
@@ -125,7 +127,7 @@ struct AdminPages {
 
     /// P-I-230's double confirmation: the panel's dialog sends `confirmed=1`; without it (no script), this asks
     /// once more on a page of its own before anything is deleted.
-    @Sendable func deleteUser(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func deleteUser(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (user, refusal) = signedInAdmin(request, context: context)
         guard let me = user else { return refusal! }
         let web = WebRequest(request, context: context)

@@ -1,18 +1,20 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// CAP-2 pages: `/capsules` — the countdown to the next capsule and the history of past ones — and
 /// `/capsules/{yyyy-mm}`, one capsule to look at, enlarge, share, and edit (`capsule.js`, through the API).
-struct CapsulePages {
-    let capsules: CapsuleService
+package struct CapsulePages {
+    package let capsules: CapsuleService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/capsules", use: history)
         router.get("/capsules/:month", use: capsule)
     }
 
-    @Sendable func history(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func history(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return WebRequest.redirect("/login?next=/capsules") }
         let web = WebRequest(request, context: context)
         let list = try await capsules.list(for: user)
@@ -31,7 +33,7 @@ struct CapsulePages {
                 items: items, hasItems: !items.isEmpty))
     }
 
-    @Sendable func capsule(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func capsule(_ request: Request, context: AppRequestContext) async throws -> Response {
         let raw = try context.parameters.require("month")
         guard case .user(let user, _) = context.identity else {
             return WebRequest.redirect("/login?next=/capsules" + (CapsuleMonth(raw).map { "/" + $0.text } ?? ""))
@@ -64,57 +66,57 @@ struct CapsulePages {
 }
 
 /// The history page: when the next capsule comes, and the past ones, newest first.
-struct CapsulesView: Sendable {
-    struct Item: Sendable {
-        let month: String
-        let title: String
-        let quote: String
-        let thumbnails: [String]
-        let count: String
+package struct CapsulesView: Sendable {
+    package struct Item: Sendable {
+        package let month: String
+        package let title: String
+        package let quote: String
+        package let thumbnails: [String]
+        package let count: String
     }
 
-    let next: TimeText
-    let nextLead: String
-    let items: [Item]
-    let hasItems: Bool
+    package let next: TimeText
+    package let nextLead: String
+    package let items: [Item]
+    package let hasItems: Bool
 }
 
 /// One capsule, and what its edit form starts from.
-struct CapsuleView: Sendable {
-    struct Photo: Sendable {
-        let id: String
-        let index: Int
-        let thumbnail: String
-        let preview: String
-        let alt: String
+package struct CapsuleView: Sendable {
+    package struct Photo: Sendable {
+        package let id: String
+        package let index: Int
+        package let thumbnail: String
+        package let preview: String
+        package let alt: String
         /// "2019": a photo of the same month in an earlier year, filling a quiet month.
-        let earlierYear: String?
+        package let earlierYear: String?
     }
 
-    struct Moment: Sendable {
-        let text: String
-        let date: TimeText
+    package struct Moment: Sendable {
+        package let text: String
+        package let date: TimeText
     }
 
-    let month: String
-    let title: String
+    package let month: String
+    package let title: String
     /// What shows: the owner's words, or the app's line for the month.
-    let quote: String
+    package let quote: String
     /// The owner's own words, for the form (empty when none).
-    let ownQuote: String
-    let songTitle: String?
-    let songArtist: String?
+    package let ownQuote: String
+    package let songTitle: String?
+    package let songArtist: String?
     /// The song's clip, played from the page.
-    let clipURL: String?
-    let photos: [Photo]
+    package let clipURL: String?
+    package let photos: [Photo]
     /// The month's moments, oldest first.
-    let moments: [Moment]
+    package let moments: [Moment]
     /// Read by the template (computed properties are not seen there).
-    let hasMoments: Bool
-    let count: Int
-    let collageURL: String?
-    let released: TimeText
+    package let hasMoments: Bool
+    package let count: Int
+    package let collageURL: String?
+    package let released: TimeText
     /// Last month's: it may go on the Story Board.
-    let shareable: Bool
-    let shared: Bool
+    package let shareable: Bool
+    package let shared: Bool
 }

@@ -1,16 +1,18 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `/account/devices`: the app passwords a phone's backup app or a computer's file manager opens the library over
 /// WebDAV with — made (the password shown this once), listed with their last use, revoked — and the settings to
 /// type into those apps.
-struct DevicePages {
-    let appPasswords: AppPasswordService
+package struct DevicePages {
+    package let appPasswords: AppPasswordService
     /// `https://HOST/dav/`, the address the apps are given.
-    let davAddress: String
+    package let davAddress: String
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/account/devices", use: page)
         router.post("/account/devices", use: create)
         router.post("/account/devices/:device/revoke", use: revoke)
@@ -18,14 +20,14 @@ struct DevicePages {
 
     private static let toLogin = WebRequest.redirect("/login?next=/account/devices")
 
-    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func page(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return Self.toLogin }
         let web = WebRequest(request, context: context)
         let notice = request.uri.queryParameters.get("done") == "revoked" ? web.t("devices_revoked") : nil
         return try await render(web, user: user, notice: notice)
     }
 
-    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return Self.toLogin }
         let web = WebRequest(request, context: context)
         let form = try await WebForm.read(request)
@@ -39,7 +41,7 @@ struct DevicePages {
         }
     }
 
-    @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return Self.toLogin }
         do {
             try await appPasswords.revoke(try context.parameters.require("device"), for: user)
@@ -70,30 +72,30 @@ struct DevicePages {
     }
 }
 
-struct DevicesPage: Sendable {
-    struct Password: Sendable {
-        let id: String
-        let name: String
-        let created: TimeText
-        let lastUsed: TimeText?
-        let lastAddress: String?
+package struct DevicesPage: Sendable {
+    package struct Password: Sendable {
+        package let id: String
+        package let name: String
+        package let created: TimeText
+        package let lastUsed: TimeText?
+        package let lastAddress: String?
     }
 
-    struct Made: Sendable {
-        let name: String
-        let password: String
+    package struct Made: Sendable {
+        package let name: String
+        package let password: String
     }
 
-    let davAddress: String
-    let email: String
+    package let davAddress: String
+    package let email: String
     /// The password just made: shown this once.
-    let made: Made?
-    let passwords: [Password]
-    let hasPasswords: Bool
+    package let made: Made?
+    package let passwords: [Password]
+    package let hasPasswords: Bool
     /// The account's password is asked before a new one is made (an account with none is not asked).
-    let asksPassword: Bool
+    package let asksPassword: Bool
     /// The account has as many as it may.
-    let full: Bool
-    let notice: String?
-    let error: String?
+    package let full: Bool
+    package let notice: String?
+    package let error: String?
 }

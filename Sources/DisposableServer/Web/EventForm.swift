@@ -1,20 +1,22 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// The create/settings form of an event: form fields ↔ the API's settings, and errors shown by their field.
-struct EventForm {
-    let web: WebRequest
-    let values: [String: String]
+package struct EventForm {
+    package let web: WebRequest
+    package let values: [String: String]
     /// Settings that cannot change once the first photo is in (EV-2) are shown but disabled.
-    let locked: Bool
+    package let locked: Bool
 
-    init(web: WebRequest, values: [String: String], locked: Bool) {
+    package init(web: WebRequest, values: [String: String], locked: Bool) {
         self.web = web
         self.values = values
         self.locked = locked
     }
 
-    init(web: WebRequest, event: Event) {
+    package init(web: WebRequest, event: Event) {
         var values: [String: String] = [
             "name": event.name, "description": event.description, "startsAt": web.localInputValue(event.startsAt),
             "endsAt": web.localInputValue(event.endsAt), "shotsPerGuest": "\(event.shotsPerGuest)", "revealMode": event.revealMode.rawValue,
@@ -32,7 +34,7 @@ struct EventForm {
 
     /// The form as API settings. Against an existing event, times that did not change at the form's
     /// minute precision are left out, so an untouched form never trips the EV-2 lock.
-    func input(comparedTo original: Event?) throws -> EventSettingsInput {
+    package func input(comparedTo original: Event?) throws -> EventSettingsInput {
         var input = EventSettingsInput()
         input.name = .value(values["name"] ?? "")
         input.description = .value(values["description"] ?? "")
@@ -84,22 +86,22 @@ struct EventForm {
     }
 
     /// What the form template shows: the values as typed, the switches, and each error by its field.
-    struct View: Sendable {
-        var name, description, startsAt, endsAt, shotsPerGuest, revealAt, maxGuests: String?
+    package struct View: Sendable {
+        package var name, description, startsAt, endsAt, shotsPerGuest, revealAt, maxGuests: String?
         /// The event's name as typed to confirm its deletion.
-        var confirm: String?
-        var allowLibraryUploads = false, allowGuestDownloads = false, requireApproval = false, postsCountAsShots = false, allowVideos = false
-        var revealNow = false, revealAtEnd = false, revealAt_mode = false
-        var locked = false
-        var error_name, error_description, error_startsAt, error_endsAt, error_shotsPerGuest, error_revealAt: String?
-        var error_maxGuests, error_password, error_allowLibraryUploads, error_allowGuestDownloads, error_confirm: String?
+        package var confirm: String?
+        package var allowLibraryUploads = false, allowGuestDownloads = false, requireApproval = false, postsCountAsShots = false, allowVideos = false
+        package var revealNow = false, revealAtEnd = false, revealAt_mode = false
+        package var locked = false
+        package var error_name, error_description, error_startsAt, error_endsAt, error_shotsPerGuest, error_revealAt: String?
+        package var error_maxGuests, error_password, error_allowLibraryUploads, error_allowGuestDownloads, error_confirm: String?
         /// A problem no field owns.
-        var error: String?
-        var hasError = false
-        var errorSummary: String?
+        package var error: String?
+        package var hasError = false
+        package var errorSummary: String?
     }
 
-    func view(error: Problem?) -> View {
+    package func view(error: Problem?) -> View {
         var view = View(
             name: values["name"], description: values["description"], startsAt: values["startsAt"], endsAt: values["endsAt"],
             shotsPerGuest: values["shotsPerGuest"], revealAt: values["revealAt"], maxGuests: values["maxGuests"], confirm: values["confirm"])

@@ -1,48 +1,50 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// What the event pages and their scripts show of an event, for one viewer.
-struct EventView: Sendable {
+package struct EventView: Sendable {
     /// RET-3: guests are warned in the last days before everything disappears.
-    static let deletionWarning: TimeInterval = 3 * 86_400
+    package static let deletionWarning: TimeInterval = 3 * 86_400
 
-    let id: String
-    let code: String
-    let name: String
-    let description: String?
+    package let id: String
+    package let code: String
+    package let name: String
+    package let description: String?
     /// The QR code's and share's link, with the join key.
-    let joinURL: String
+    package let joinURL: String
     /// The short link people type, without the key.
-    let typedURL: String
-    let status: String
-    let statusText: String
-    let isLive: Bool
-    let isEnded: Bool
-    let isScheduled: Bool
-    let startsAt: TimeText
-    let endsAt: TimeText
-    let deletesAt: TimeText
-    let revealsAt: TimeText
-    let isOrganizer: Bool
-    let isGuest: Bool
-    let allowLibraryUploads: Bool
+    package let typedURL: String
+    package let status: String
+    package let statusText: String
+    package let isLive: Bool
+    package let isEnded: Bool
+    package let isScheduled: Bool
+    package let startsAt: TimeText
+    package let endsAt: TimeText
+    package let deletesAt: TimeText
+    package let revealsAt: TimeText
+    package let isOrganizer: Bool
+    package let isGuest: Bool
+    package let allowLibraryUploads: Bool
     /// SOC-4: the camera records short videos too.
-    let allowVideos: Bool
-    let allowGuestDownloads: Bool
-    let deletionSoon: Bool
-    let deletionCountdown: String
+    package let allowVideos: Bool
+    package let allowGuestDownloads: Bool
+    package let deletionSoon: Bool
+    package let deletionCountdown: String
     /// CAP-1: the gallery links to the recap — for guests once it is ready, for the organizer always (a preview).
-    let recapOpen: Bool
-    let guestName: String?
-    let shotsLeft: Int?
+    package let recapOpen: Bool
+    package let guestName: String?
+    package let shotsLeft: Int?
     /// The organizer's ready-made invitation (QR-2).
-    var shareText: String?
+    package var shareText: String?
     /// The venue wall's link, on the organizer's page while there is one (GAL-5).
-    var wallURL: String?
+    package var wallURL: String?
     /// The same facts as JSON for the page's scripts, safe inside `<script type="application/json">`.
-    let config: String
+    package let config: String
 
-    init(event: Event, role: EventRole, guest: Guest?, now: Date, links: InstanceLinks, web: WebRequest) {
+    package init(event: Event, role: EventRole, guest: Guest?, now: Date, links: InstanceLinks, web: WebRequest) {
         let status = event.status(at: now)
         let deletesAt = event.deletesAt(retention: links.retention)
         let shotsLeft = guest.map { $0.shotsLeft(of: event.shotsPerGuest) }
@@ -83,30 +85,30 @@ struct EventView: Sendable {
     }
 
     /// What the scripts read (`#event-config`).
-    struct Config: Encodable {
-        let id, code, name: String
-        let role: EventRole
-        let status: EventStatus
-        let revealed: Bool
-        let revealsAt, startsAt, endsAt: String
-        let allowLibraryUploads, allowGuestDownloads, allowVideos: Bool
-        let shotsPerGuest: Int
-        let shotsLeft: Int?
-        let guestId: String?
+    package struct Config: Encodable {
+        package let id, code, name: String
+        package let role: EventRole
+        package let status: EventStatus
+        package let revealed: Bool
+        package let revealsAt, startsAt, endsAt: String
+        package let allowLibraryUploads, allowGuestDownloads, allowVideos: Bool
+        package let shotsPerGuest: Int
+        package let shotsLeft: Int?
+        package let guestId: String?
         /// Signed in with an account: the viewer offers to keep a photo in the library (LIB-6).
-        let hasAccount: Bool
+        package let hasAccount: Bool
         /// What the server takes as a photo's first look: the phone makes its own within these.
-        let firstLook: FirstLookLimits
+        package let firstLook: FirstLookLimits
     }
 
-    struct FirstLookLimits: Encodable {
-        let side, bytes: Int
+    package struct FirstLookLimits: Encodable {
+        package let side, bytes: Int
     }
 }
 
 /// JSON for a page's `<script type="application/json">`: no `<` inside, so no `</script>` can end it early.
-enum ScriptJSON {
-    static func text(_ value: some Encodable) -> String {
+package enum ScriptJSON {
+    package static func text(_ value: some Encodable) -> String {
         let data = (try? JSONEncoder.sorted.encode(value)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }

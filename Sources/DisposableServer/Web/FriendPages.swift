@@ -1,13 +1,15 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `/friends` (the capsule seed's story 10): ask someone by username or e-mail address, answer requests, see and
 /// remove friends. Plain forms through `FriendService`, like the API.
-struct FriendPages {
-    let friends: FriendService
+package struct FriendPages {
+    package let friends: FriendService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/friends", use: page)
         router.post("/friends", use: request)
         router.post("/friends/:id/accept", use: accept)
@@ -16,7 +18,7 @@ struct FriendPages {
 
     private static let toLogin = WebRequest.redirect("/login?next=/friends")
 
-    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func page(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return Self.toLogin }
         let web = WebRequest(request, context: context)
         let notice = ["asked": "friends_asked", "emailed": "friends_asked_email", "accepted": "friends_accepted", "removed": "friends_removed"][
@@ -24,7 +26,7 @@ struct FriendPages {
         return try await render(web, user: user, notice: notice.map { web.t($0) })
     }
 
-    @Sendable func request(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func request(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return Self.toLogin }
         let form = try await WebForm.read(request)
         let who = (form["who"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -34,13 +36,13 @@ struct FriendPages {
         }
     }
 
-    @Sendable func accept(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func accept(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return Self.toLogin }
         let id = try context.parameters.require("id")
         return try await act(request, context, user, done: { _ in "accepted" }) { try await friends.accept(id, for: user).id }
     }
 
-    @Sendable func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func remove(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return Self.toLogin }
         let id = try context.parameters.require("id")
         return try await act(request, context, user, done: { _ in "removed" }) {
@@ -79,23 +81,23 @@ struct FriendPages {
     }
 }
 
-struct FriendsView: Sendable {
-    struct Person: Sendable {
-        let id: String
-        let name: String
-        let username: String?
-        let avatarURL: String?
-        let initial: String
-        let since: TimeText
+package struct FriendsView: Sendable {
+    package struct Person: Sendable {
+        package let id: String
+        package let name: String
+        package let username: String?
+        package let avatarURL: String?
+        package let initial: String
+        package let since: TimeText
     }
 
-    let notice: String?
-    let error: String?
+    package let notice: String?
+    package let error: String?
     /// Mine, to tell friends (nil: the page suggests choosing one). Not `username`: a friend without one would show
     /// mine, as mustache looks up a missing key in the enclosing context.
-    let myUsername: String?
-    let friends: [Person]
-    let incoming: [Person]
-    let outgoing: [Person]
-    let none: Bool
+    package let myUsername: String?
+    package let friends: [Person]
+    package let incoming: [Person]
+    package let outgoing: [Person]
+    package let none: Bool
 }

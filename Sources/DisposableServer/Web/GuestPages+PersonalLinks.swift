@@ -1,4 +1,6 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
@@ -6,7 +8,7 @@ import Hummingbird
 /// stopping the link.
 extension GuestPages {
     /// JN-5: a personal link and its QR code, to carry on with the same name and shots on another phone.
-    @Sendable func continueElsewhere(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func continueElsewhere(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let raw = try context.parameters.require("code")
         let (event, membership): (Event, Membership?)
@@ -41,7 +43,7 @@ extension GuestPages {
     }
 
     /// "Stop this link": the guest changed their mind, or showed the code to the wrong person.
-    @Sendable func stopPersonalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func stopPersonalLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let raw = try context.parameters.require("code")
         let (event, membership) = try await membership(request, context: context, code: raw)
         guard let event, let membership, let guest = membership.guest, EventAccess(membership.role).isGuest else { return WebRequest.redirect("/") }
@@ -51,7 +53,7 @@ extension GuestPages {
 
     /// Opening a personal link on the second phone: who it signs in as, and a button to go on. Nothing changes
     /// until the button (a POST): a link opened by a preview bot or by someone signed in does not swap sessions.
-    @Sendable func confirmLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func confirmLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let token = try context.parameters.require("token")
         guard let guest = try await joining.guest(ofPersonalLink: token), let event = try await events.find(id: guest.eventID) else {
@@ -64,7 +66,7 @@ extension GuestPages {
     }
 
     /// The confirmation's button: the link is used up and this browser becomes the guest.
-    @Sendable func redeemLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func redeemLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard let (token, guest) = try await joining.redeem(personalLink: try context.parameters.require("token")),
             let event = try await events.find(id: guest.eventID)
@@ -79,7 +81,7 @@ extension GuestPages {
     }
 
     /// A guest corrects the name they joined under: everything they posted shows the new one.
-    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
         let raw = try context.parameters.require("code")
         let (event, membership) = try await membership(request, context: context, code: raw)
         guard let event, let membership, let guest = membership.guest, EventAccess(membership.role).isGuest else { return WebRequest.redirect("/") }

@@ -1,17 +1,19 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// The pages guests use: home, join by QR or code, camera, galleries, wall, leaving, a second phone.
-struct GuestPages {
-    let events: EventService
-    let joining: JoinService
-    let walls: VenueWall
+package struct GuestPages {
+    package let events: EventService
+    package let joining: JoinService
+    package let walls: VenueWall
     /// Whether the home page offers to create an account (only while registration is open).
-    let registrationOpen: @Sendable () async throws -> Bool
-    let secure: Bool
+    package let registrationOpen: @Sendable () async throws -> Bool
+    package let secure: Bool
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/", use: home)
         router.get("/join", use: joinByCode)
         router.get("/e/:code", use: event)
@@ -28,7 +30,7 @@ struct GuestPages {
         router.post("/c/:token", use: redeemLink)
     }
 
-    @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func home(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let joined = try await joinedEvents(request, web: web)
         let page = HomePage(
@@ -54,7 +56,7 @@ struct GuestPages {
     }
 
     /// The home page's "type the code" form (JN-2).
-    @Sendable func joinByCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func joinByCode(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let raw = request.uri.queryParameters.get("code"), let code = EventCode(typed: raw) else {
             // Back to the form with what was typed, to correct rather than type again.
             let typed = String((request.uri.queryParameters.get("code") ?? "").prefix(20))
@@ -65,17 +67,17 @@ struct GuestPages {
     }
 
     /// Who the caller is in this event, switching the session to a joined guest of it when the browser has one.
-    struct Membership {
-        let event: Event
-        let role: EventRole
-        let guest: Guest?
-        var cookies: [Cookie] = []
+    package struct Membership {
+        package let event: Event
+        package let role: EventRole
+        package let guest: Guest?
+        package var cookies: [Cookie] = []
     }
 
     /// The event and the caller's place in it. Members and the organizer never meet the guess limiter; for
     /// anyone else the page reveals whether the code exists, so it goes through it (unless the QR link's key
     /// is in the address) and throws 429 when the address has guessed too much.
-    func membership(_ request: Request, context: AppRequestContext, code raw: String) async throws -> (Event?, Membership?) {
+    package func membership(_ request: Request, context: AppRequestContext, code raw: String) async throws -> (Event?, Membership?) {
         var found: Event? = nil
         if let code = EventCode(typed: raw) { found = try await events.event(code: code) }
         if let event = found, let membership = try await membership(request, context: context, in: event) { return (event, membership) }
@@ -99,12 +101,12 @@ struct GuestPages {
     }
 
     /// An event page's lookup: the event and the caller's place in it, or the page to answer instead.
-    enum Lookup {
+    package enum Lookup {
         case event(Event, Membership?)
         case answer(Response)
     }
 
-    func lookUp(_ request: Request, context: AppRequestContext, web: WebRequest, code raw: String) async throws -> Lookup {
+    package func lookUp(_ request: Request, context: AppRequestContext, web: WebRequest, code raw: String) async throws -> Lookup {
         do {
             let (event, membership) = try await membership(request, context: context, code: raw)
             guard let event else { return .answer(unknownEvent(web)) }
@@ -123,20 +125,20 @@ struct GuestPages {
     }
 
     /// `/e/CODE`, the QR code's target: the join form, or the gallery for those who joined.
-    @Sendable func event(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func event(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await memberPage(request, context: context, template: "gallery", tabs: .init(tabAll: true))
     }
 
-    @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func mine(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await memberPage(request, context: context, template: "gallery", tabs: .init(tabMine: true, mine: true))
     }
 
     /// CAP-1: the best photos as a slideshow and a collage (the page asks the API whether it is ready).
-    @Sendable func recap(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func recap(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await memberPage(request, context: context, template: "recap", tabs: .init(tabAll: true))
     }
 
-    @Sendable func camera(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func camera(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await memberPage(
             request, context: context, template: "camera",
             tabs: .init(tabCamera: true, welcome: request.uri.queryParameters.get("welcome") != nil))
@@ -144,7 +146,7 @@ struct GuestPages {
 
     /// The organizer's way to the venue wall: its link (made on first use), which opens on screens that are
     /// not signed in too. Guests have the gallery.
-    @Sendable func wall(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func wall(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         switch try await lookUp(request, context: context, web: web, code: try context.parameters.require("code")) {
         case .answer(let response):
@@ -187,7 +189,7 @@ struct GuestPages {
     }
 
     /// The join form's submission (JN-1): name, terms, password → a guest session, then the camera.
-    @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let raw = try context.parameters.require("code")
         let form = try await WebForm.read(request)
@@ -234,7 +236,7 @@ struct GuestPages {
     /// aside; the guest keeps their place and shots, on their other phones too. On every phone (`everywhere`):
     /// the place is freed and every other phone signed out. Either way the photos stay, and this browser may
     /// come back as the same guest under the same name.
-    @Sendable func leave(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func leave(_ request: Request, context: AppRequestContext) async throws -> Response {
         let raw = try context.parameters.require("code")
         let form = try await WebForm.read(request)
         let (_, membership) = try await membership(request, context: context, code: raw)
@@ -258,7 +260,7 @@ public enum TermsOfUse {
 
 extension WebRequest {
     /// A problem in the reader's language when the catalogue has it, else its English sentence.
-    func problemMessage(_ problem: Problem) -> String {
+    package func problemMessage(_ problem: Problem) -> String {
         if let text = strings["problem_\(problem.slug)"] { return text }
         // The API names its fields for developers ("(shotsPerGuest)"); a page's reader sees the field itself.
         let detail = problem.extensions["field"].map { problem.detail.replacingOccurrences(of: " (\($0))", with: "") } ?? problem.detail

@@ -1,15 +1,17 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
 
 /// Help, terms, privacy, the language switcher, the web app manifest and the static files.
-struct InfoPages {
-    let retention: TimeInterval
-    let secure: Bool
-    let resources = WebResources.shared
+package struct InfoPages {
+    package let retention: TimeInterval
+    package let secure: Bool
+    package let resources = WebResources.shared
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/help", use: help)
         router.get("/terms", use: terms)
         router.get("/privacy", use: privacy)
@@ -19,25 +21,25 @@ struct InfoPages {
         router.get("/sw.js", use: serviceWorker)
     }
 
-    @Sendable func help(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func help(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         return web.page("help", title: web.t("help_title"))
     }
 
-    @Sendable func terms(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func terms(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let days = Int(retention / 86_400)
         return web.page("terms", title: web.t("terms_title"), model: TermsPage(version: TermsOfUse.version, retentionDays: days))
     }
 
-    @Sendable func privacy(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func privacy(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let days = Int(retention / 86_400)
         return web.page("privacy", title: web.t("privacy_title"), model: PrivacyPage(retentionDays: days))
     }
 
     /// The switcher's links: remember the choice for a year and go back where the reader was.
-    @Sendable func language(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func language(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let language = WebLanguage(rawValue: try context.parameters.require("code")) else {
             return WebRequest.redirect("/")
         }
@@ -52,7 +54,7 @@ struct InfoPages {
     }
 
     /// UI-3: installable on the home screen, opening on the home page.
-    @Sendable func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let icon = { (name: String, size: String, type: String) in
             WebManifest.Icon(src: "/static/\(name)?v=\(resources.assetVersion)", sizes: size, type: type)
@@ -72,13 +74,13 @@ struct InfoPages {
     /// Static files; URLs carry the asset version, so they can be cached for a year.
     /// The service worker that shows notices sent to a closed page: at the root, so that it serves every page
     /// of the site; never cached, so that an upgrade reaches it.
-    @Sendable func serviceWorker(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func serviceWorker(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let file = resources.staticFiles["sw.js"] else { throw Problem.notFound("There is no such file.") }
         return Response(
             status: .ok, headers: [.contentType: file.contentType, .cacheControl: "no-cache"], body: .init(byteBuffer: ByteBuffer(data: file.data)))
     }
 
-    @Sendable func file(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func file(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let file = resources.staticFiles[try context.parameters.require("file")] else {
             throw Problem.notFound("There is no such file.")
         }
@@ -97,39 +99,39 @@ struct InfoPages {
 }
 
 /// The terms guests accept (SUP-3): their version and how long photos are kept.
-struct TermsPage: Sendable {
-    let version: String
-    let retentionDays: Int
+package struct TermsPage: Sendable {
+    package let version: String
+    package let retentionDays: Int
 }
 
-struct PrivacyPage: Sendable {
-    let retentionDays: Int
+package struct PrivacyPage: Sendable {
+    package let retentionDays: Int
 }
 
 /// The web app manifest (UI-3); member names as the standard spells them.
-struct WebManifest: Encodable {
-    struct Icon: Encodable {
-        let src, sizes, type: String
-        var purpose = "any maskable"
+package struct WebManifest: Encodable {
+    package struct Icon: Encodable {
+        package let src, sizes, type: String
+        package var purpose = "any maskable"
     }
 
     /// Android's share sheet offers the installed app for photos and videos: the service worker (`sw.js`) takes the
     /// shared files and the library page adds them, through the same queue as a picked file.
-    struct ShareTarget: Encodable {
-        struct Parameters: Encodable {
-            struct Files: Encodable {
-                let name: String
-                let accept: [String]
+    package struct ShareTarget: Encodable {
+        package struct Parameters: Encodable {
+            package struct Files: Encodable {
+                package let name: String
+                package let accept: [String]
             }
-            let files: [Files]
+            package let files: [Files]
         }
-        var action = "/library/shared", method = "POST", enctype = "multipart/form-data"
-        var params = Parameters(files: [.init(name: "photos", accept: ["image/*", "video/*"])])
+        package var action = "/library/shared", method = "POST", enctype = "multipart/form-data"
+        package var params = Parameters(files: [.init(name: "photos", accept: ["image/*", "video/*"])])
     }
 
-    let name, short_name, description: String
-    var start_url = "/", scope = "/", display = "standalone", background_color = "#1b1a17", theme_color = "#e2583e"
-    let lang: String
-    let icons: [Icon]
-    var share_target = ShareTarget()
+    package let name, short_name, description: String
+    package var start_url = "/", scope = "/", display = "standalone", background_color = "#1b1a17", theme_color = "#e2583e"
+    package let lang: String
+    package let icons: [Icon]
+    package var share_target = ShareTarget()
 }

@@ -1,30 +1,32 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `/library` (LIB-1: my photos, by month), `/library/trash` (LIB-2) and `/library/events` (JN-6: what I shot at
 /// events). The pages are shells: `library.js` and `eventshots.js` read the same API as the SDK and the CLI with the
 /// session cookie.
-struct LibraryPages {
-    let library: LibraryService
-    let capsules: CapsuleService
+package struct LibraryPages {
+    package let library: LibraryService
+    package let capsules: CapsuleService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/library", use: timeline)
         router.get("/library/trash", use: trash)
         router.get("/library/events", use: fromEvents)
     }
 
-    @Sendable func fromEvents(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func fromEvents(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user = context.identity else { return WebRequest.redirect("/login?next=/library/events") }
         let web = WebRequest(request, context: context)
         return web.page("my-shots", title: web.t("my_shots_title"), model: MyShotsView())
     }
 
-    @Sendable func timeline(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func timeline(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await page(request, context, trash: false)
     }
 
-    @Sendable func trash(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func trash(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await page(request, context, trash: true)
     }
 
@@ -41,14 +43,14 @@ struct LibraryPages {
 }
 
 /// What the library page is told: which view, and where the live feed starts.
-struct LibraryView: Sendable {
-    let trash: Bool
-    let revision: Int64
+package struct LibraryView: Sendable {
+    package let trash: Bool
+    package let revision: Int64
     /// CAP-2: the countdown to the next capsule, above the timeline.
-    let nextCapsule: TimeText
+    package let nextCapsule: TimeText
     /// The largest file the library takes: an export's larger ones are not unpacked in the browser.
-    let maxBytes: Int64
+    package let maxBytes: Int64
 }
 
 /// `/library/events` is a shell: its script reads `GET /api/v1/me/photos`.
-struct MyShotsView: Sendable {}
+package struct MyShotsView: Sendable {}

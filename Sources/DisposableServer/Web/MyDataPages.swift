@@ -1,20 +1,22 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `/my-data` (SUP-4): what is stored about me, the export, and erasing it — for an account or a guest.
-struct MyDataPages {
-    let myData: MyDataService
+package struct MyDataPages {
+    package let myData: MyDataService
     /// The other events this browser joined as a guest (each one its own guest).
-    let joining: JoinService
-    let secure: Bool
+    package let joining: JoinService
+    package let secure: Bool
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/my-data", use: page)
         router.post("/my-data/delete", use: erase)
     }
 
-    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func page(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard context.identity != nil else { return web.page("my-data", title: web.t("mydata_title"), model: MyDataPage.nothing) }
         let (data, _) = try await myData.collect(for: context.identity)
@@ -42,7 +44,7 @@ struct MyDataPages {
         return found
     }
 
-    @Sendable func erase(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func erase(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard let identity = context.identity else { return WebRequest.redirect("/my-data") }
         let form = try await WebForm.read(request)
@@ -70,34 +72,34 @@ struct MyDataPages {
     }
 }
 
-struct MyDataPage: Sendable {
-    var signedIn = true
-    var isUser = false
-    var facts: [String] = []
-    var notice: String? = nil
-    var error: String? = nil
-    var erased = false
+package struct MyDataPage: Sendable {
+    package var signedIn = true
+    package var isUser = false
+    package var facts: [String] = []
+    package var notice: String? = nil
+    package var error: String? = nil
+    package var erased = false
     /// The other events this browser is a guest of.
-    var otherEvents: [OtherEvent] = []
+    package var otherEvents: [OtherEvent] = []
 
-    struct OtherEvent: Sendable {
-        let text: String
-        let link: String
+    package struct OtherEvent: Sendable {
+        package let text: String
+        package let link: String
     }
 
-    static let nothing = MyDataPage(signedIn: false)
+    package static let nothing = MyDataPage(signedIn: false)
 
-    static func erased(_ web: WebRequest) -> MyDataPage {
+    package static func erased(_ web: WebRequest) -> MyDataPage {
         MyDataPage(signedIn: false, notice: web.t("mydata_account_deleted"), erased: true)
     }
 
-    init(signedIn: Bool = true, notice: String? = nil, erased: Bool = false) {
+    package init(signedIn: Bool = true, notice: String? = nil, erased: Bool = false) {
         self.signedIn = signedIn
         self.notice = notice
         self.erased = erased
     }
 
-    init(web: WebRequest, data: MyData, notice: String?) {
+    package init(web: WebRequest, data: MyData, notice: String?) {
         self.notice = notice
         isUser = data.kind == "user"
         if let account = data.account {

@@ -1,16 +1,18 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// The browser's side of "Sign in with OpenID Connect": the button's form sends the browser to the
 /// provider with a `state` cookie scoped to `/login/openid`, and the provider sends it back to the callback, which
 /// signs in (or links, when it started from My account). Calls `OpenIDService`, which owns the rules.
-struct OpenIDPages {
-    let openID: OpenIDService
-    let secure: Bool
+package struct OpenIDPages {
+    package let openID: OpenIDService
+    package let secure: Bool
 
-    static let stateCookie = "disposable_openid"
+    package static let stateCookie = "disposable_openid"
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/login/openid", use: signIn)
         router.get("/login/openid/callback", use: callback)
         router.post("/account/openid/link", use: link)
@@ -25,7 +27,7 @@ struct OpenIDPages {
             secure: secure, httpOnly: true, sameSite: .lax)
     }
 
-    @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await WebForm.read(request)
         let next = LocalPath.safe(form["next"]) ?? "/events"
         do {
@@ -36,7 +38,7 @@ struct OpenIDPages {
         }
     }
 
-    @Sendable func link(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func link(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return WebRequest.redirect("/login?next=/account") }
         do {
             let start = try await openID.start(next: "/account", linking: user, client: context.clientAddress)
@@ -46,7 +48,7 @@ struct OpenIDPages {
         }
     }
 
-    @Sendable func unlink(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func unlink(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return WebRequest.redirect("/login?next=/account") }
         do {
             try await openID.unlink(user)
@@ -56,7 +58,7 @@ struct OpenIDPages {
         }
     }
 
-    @Sendable func callback(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func callback(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         var current: User? = nil
         if case .user(let user, _) = context.identity { current = user }

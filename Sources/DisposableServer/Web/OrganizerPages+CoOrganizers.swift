@@ -1,18 +1,20 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// ORG-5 in the pages: the organizers on the event's page, an invitation link, removing or leaving, and the page an
 /// invitation opens in the co-organizer's browser.
 extension OrganizerPages {
-    func addCoOrganizerRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addCoOrganizerRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post("/events/:id/co-organizers/invite", use: inviteCoOrganizer)
         router.post("/events/:id/co-organizers/:organizer/remove", use: removeCoOrganizer)
         router.get("/co-organize/:token", use: invitation)
         router.post("/co-organize/:token", use: acceptInvitation)
     }
 
-    func organizersView(
+    package func organizersView(
         _ web: WebRequest, event: Event, invitation: CoOrganizerInvitation?, welcome: Bool, context: AppRequestContext
     ) async throws -> ManagePage.Organizers {
         let list = try await events.organizers(eventID: event.id, for: context.identity)
@@ -34,11 +36,11 @@ extension OrganizerPages {
             invitationExpires: invitation.map { web.time($0.expiresAt).text })
     }
 
-    func ownerOnlyPage(_ web: WebRequest) -> Response {
+    package func ownerOnlyPage(_ web: WebRequest) -> Response {
         web.errorPage(status: .forbidden, titleKey: "error_owner_only_title", messageKey: "error_owner_only_message")
     }
 
-    @Sendable func inviteCoOrganizer(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func inviteCoOrganizer(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         let web = WebRequest(request, context: context)
@@ -49,7 +51,7 @@ extension OrganizerPages {
             context: context)
     }
 
-    @Sendable func removeCoOrganizer(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func removeCoOrganizer(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         let userID = try context.parameters.require("organizer")
@@ -64,7 +66,7 @@ extension OrganizerPages {
 
     /// What an invitation link opens: whose event, and a button; nothing changes until the button (a POST), so a
     /// link opened by a preview bot makes nobody an organizer.
-    @Sendable func invitation(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func invitation(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let token = try context.parameters.require("token")
         guard let event = try await events.coOrganizerInvitation(token: token),
@@ -83,7 +85,7 @@ extension OrganizerPages {
                 registerURL: "/register?next=\(back)"))
     }
 
-    @Sendable func acceptInvitation(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func acceptInvitation(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let token = try context.parameters.require("token")
         guard case .user = context.identity else { return WebRequest.redirect("/login?next=/co-organize/\(token)") }

@@ -1,19 +1,21 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// The organizer's pages: accounts, the dashboard, creating and running an event (ORG-1..4).
-struct OrganizerPages {
-    let accounts: AccountService
-    let events: EventService
-    let gallery: GalleryService
-    let guests: EventGuests
-    let walls: VenueWall
-    let secure: Bool
+package struct OrganizerPages {
+    package let accounts: AccountService
+    package let events: EventService
+    package let gallery: GalleryService
+    package let guests: EventGuests
+    package let walls: VenueWall
+    package let secure: Bool
     /// Sign in with an OpenID Connect provider, when one is set.
-    let openID: OpenIDSettings?
+    package let openID: OpenIDSettings?
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/login", use: loginForm)
         router.post("/login", use: login)
         router.post("/logout", use: logout)
@@ -38,7 +40,7 @@ struct OrganizerPages {
 
     // MARK: Accounts
 
-    @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let reset = request.uri.queryParameters.get("reset") != nil
         return web.page(
@@ -48,7 +50,7 @@ struct OrganizerPages {
                 openID: LoginPage.button(openID, web), passwords: openID?.only != true))
     }
 
-    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let form = try await WebForm.read(request)
         do {
@@ -66,20 +68,20 @@ struct OrganizerPages {
         }
     }
 
-    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let identity = context.identity { try await accounts.signOut(identity) }
         return WebRequest.redirect("/", cookies: [SessionCookie.make("", secure: secure)])
     }
 
     // MARK: Dashboard and creation
 
-    func signedIn(_ request: Request, context: AppRequestContext) -> (User?, Response?) {
+    package func signedIn(_ request: Request, context: AppRequestContext) -> (User?, Response?) {
         if case .user(let user, _) = context.identity { return (user, nil) }
         let target = request.uri.path
         return (nil, WebRequest.redirect("/login?next=\(target.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? "/events")"))
     }
 
-    @Sendable func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func dashboard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (user, redirect) = signedIn(request, context: context)
         guard let user, let identity = context.identity else { return redirect! }
         let web = WebRequest(request, context: context)
@@ -110,7 +112,7 @@ struct OrganizerPages {
             model: DashboardPage(active: active, past: past, hasActive: !active.isEmpty, hasPast: !past.isEmpty, storage: storage))
     }
 
-    @Sendable func newEventForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func newEventForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (user, redirect) = signedIn(request, context: context)
         guard user != nil else { return redirect! }
         let web = WebRequest(request, context: context)
@@ -125,7 +127,7 @@ struct OrganizerPages {
         return web.page("event-new", title: web.t("create_title"), model: NewEventPage(form: form.view(error: nil)))
     }
 
-    @Sendable func createEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func createEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (user, redirect) = signedIn(request, context: context)
         guard let user else { return redirect! }
         let web = WebRequest(request, context: context)
@@ -141,7 +143,7 @@ struct OrganizerPages {
 
     // MARK: One event
 
-    func organized(_ request: Request, context: AppRequestContext) async throws -> (Event?, Response?) {
+    package func organized(_ request: Request, context: AppRequestContext) async throws -> (Event?, Response?) {
         let (user, redirect) = signedIn(request, context: context)
         guard user != nil else { return (nil, redirect) }
         let web = WebRequest(request, context: context)
@@ -155,7 +157,7 @@ struct OrganizerPages {
         }
     }
 
-    @Sendable func manage(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func manage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         let web = WebRequest(request, context: context)
@@ -165,7 +167,7 @@ struct OrganizerPages {
             created: query.get("created") != nil, removed: query.get("removed") != nil, welcome: query.get("welcome") != nil, context: context)
     }
 
-    func managePage(
+    package func managePage(
         _ web: WebRequest, event: Event, form: EventForm, error: Problem?, saved: Bool, created: Bool, removed: Bool = false,
         invitation: CoOrganizerInvitation? = nil, welcome: Bool = false, status: HTTPResponse.Status = .ok, context: AppRequestContext
     ) async throws -> Response {
@@ -194,7 +196,7 @@ struct OrganizerPages {
         return organized.count == 1 && organized.first?.0.id == event.id
     }
 
-    @Sendable func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func saveSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         let web = WebRequest(request, context: context)
@@ -209,14 +211,14 @@ struct OrganizerPages {
         }
     }
 
-    @Sendable func end(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func end(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         _ = try await events.end(event)
         return WebRequest.redirect("/events/\(event.id)")
     }
 
-    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         guard events.isOwner(of: event, context.identity) else { return ownerOnlyPage(WebRequest(request, context: context)) }
@@ -236,7 +238,7 @@ struct OrganizerPages {
     }
 
     /// ORG-3: the guest leaves the event now, with their photos if the box was ticked.
-    @Sendable func removeGuest(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func removeGuest(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         let form = try await WebForm.read(request)
@@ -250,14 +252,14 @@ struct OrganizerPages {
     }
 
     /// GAL-5: a wall link, or a new one in place of the old (which stops working on every screen).
-    @Sendable func newWallLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func newWallLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         _ = try await walls.link(eventID: event.id, for: context.identity, renew: true)
         return WebRequest.redirect("/events/\(event.id)#wall")
     }
 
-    @Sendable func turnOffWall(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func turnOffWall(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         try await walls.turnOff(eventID: event.id, for: context.identity)
@@ -265,7 +267,7 @@ struct OrganizerPages {
     }
 
     /// QR-3: a printable table card, A6 or A5.
-    @Sendable func card(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func card(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (found, failure) = try await organized(request, context: context)
         guard let event = found else { return failure! }
         let web = WebRequest(request, context: context)

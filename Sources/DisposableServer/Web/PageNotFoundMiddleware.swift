@@ -1,13 +1,15 @@
+import DisposableCore
+import DisposablePlatform
 import Hummingbird
 
 /// A browser that opens an address nothing answers gets a page in the app's look and its language, not the
 /// API's JSON. API paths and clients that do not ask for HTML keep problem+json.
-struct PageNotFoundMiddleware: RouterMiddleware {
+package struct PageNotFoundMiddleware: RouterMiddleware {
     /// Who the session cookie names: an address no route answers never met the session's middleware, and the
     /// page's menu is the signed-in one when someone is.
-    let identity: @Sendable (_ sessionToken: String) async throws -> Identity?
+    package let identity: @Sendable (_ sessionToken: String) async throws -> Identity?
 
-    func handle(
+    package func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         do {
@@ -22,7 +24,7 @@ struct PageNotFoundMiddleware: RouterMiddleware {
         }
     }
 
-    static func wantsPage(_ request: Request) -> Bool {
+    package static func wantsPage(_ request: Request) -> Bool {
         (request.method == .get || request.method == .head) && !request.uri.path.hasPrefix("/api/")
             && request.headers[.accept]?.contains("text/html") == true
     }

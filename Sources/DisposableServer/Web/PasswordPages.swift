@@ -1,24 +1,26 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// "Forgot password?" and the reset link's page (ADM-3, P-I-110), over `PasswordResetService`.
-struct PasswordPages {
-    let resets: PasswordResetService
+package struct PasswordPages {
+    package let resets: PasswordResetService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/forgot", use: forgotForm)
         router.post("/forgot", use: forgot)
         router.get("/reset/:token", use: resetForm)
         router.post("/reset/:token", use: reset)
     }
 
-    @Sendable func forgotForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func forgotForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         return web.page("forgot", title: web.t("forgot_title"), model: ForgotPage(sent: false, email: "", error: nil))
     }
 
     /// The same answer whether or not the account exists.
-    @Sendable func forgot(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func forgot(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let form = try await WebForm.read(request)
         do {
@@ -32,7 +34,7 @@ struct PasswordPages {
         }
     }
 
-    @Sendable func resetForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func resetForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let token = try context.parameters.require("token")
         guard try await resets.isValid(token: token) else {
@@ -41,7 +43,7 @@ struct PasswordPages {
         return web.page("reset", title: web.t("reset_title"), model: ResetPage(token: token, error: nil))
     }
 
-    @Sendable func reset(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func reset(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let token = try context.parameters.require("token")
         let form = try await WebForm.read(request)
@@ -62,13 +64,13 @@ struct PasswordPages {
     }
 }
 
-struct ForgotPage: Sendable {
-    let sent: Bool
-    let email: String
-    let error: String?
+package struct ForgotPage: Sendable {
+    package let sent: Bool
+    package let email: String
+    package let error: String?
 }
 
-struct ResetPage: Sendable {
-    let token: String
-    let error: String?
+package struct ResetPage: Sendable {
+    package let token: String
+    package let error: String?
 }

@@ -1,29 +1,31 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// Registering (ADM-3) and, with a mail server, the mailed link's page, over `SignUpService`.
-struct SignUpPages {
-    let signUps: SignUpService
-    let accounts: AccountService
-    let secure: Bool
+package struct SignUpPages {
+    package let signUps: SignUpService
+    package let accounts: AccountService
+    package let secure: Bool
     /// The OpenID Connect provider's button; with `only`, the password form is hidden.
-    let openID: OpenIDSettings?
+    package let openID: OpenIDSettings?
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/register", use: registerForm)
         router.post("/register", use: register)
         router.get("/register/confirm/:token", use: confirmForm)
         router.post("/register/confirm/:token", use: confirm)
     }
 
-    @Sendable func registerForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func registerForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard try await accounts.registrationEnabled() else { return closed(web) }
         return web.page(
             "register", title: web.t("register_title"), model: model(web, error: nil, next: request.uri.queryParameters.get("next")))
     }
 
-    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func register(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         guard try await accounts.registrationEnabled() else { return closed(web) }
         let form = try await WebForm.read(request)
@@ -53,14 +55,14 @@ struct SignUpPages {
     }
 
     /// A page with one button: mail scanners open links, and opening one must not make the account.
-    @Sendable func confirmForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func confirmForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let token = try context.parameters.require("token")
         guard try await signUps.isValid(token: token) else { return expired(web) }
         return web.page("register-confirm", title: web.t("register_confirm_title"), model: ConfirmSignUpPage(token: token, error: nil))
     }
 
-    @Sendable func confirm(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func confirm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let token = try context.parameters.require("token")
         do {
@@ -98,20 +100,20 @@ struct SignUpPages {
     }
 }
 
-struct RegisterPage: Sendable {
-    let email: String
-    let name: String
-    let error: String?
+package struct RegisterPage: Sendable {
+    package let email: String
+    package let name: String
+    package let error: String?
     /// With a mail server: the form is done, the link is on its way.
-    let sent: Bool
-    let openID: OpenIDButton?
-    let passwords: Bool
+    package let sent: Bool
+    package let openID: OpenIDButton?
+    package let passwords: Bool
     /// Where the new account goes once signed in.
-    let next: String
-    let termsVersion = TermsOfUse.version
+    package let next: String
+    package let termsVersion = TermsOfUse.version
 }
 
-struct ConfirmSignUpPage: Sendable {
-    let token: String
-    let error: String?
+package struct ConfirmSignUpPage: Sendable {
+    package let token: String
+    package let error: String?
 }

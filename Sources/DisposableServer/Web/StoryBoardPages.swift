@@ -1,16 +1,18 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `/board` (stories 20–23): this month's Story Board — friends' shared capsules, to enlarge, react to and comment on.
 /// The page is a shell: `board.js` reads and writes through `/api/v1/board` with the session cookie.
-struct StoryBoardPages {
-    let board: StoryBoardService
+package struct StoryBoardPages {
+    package let board: StoryBoardService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/board", use: page)
     }
 
-    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func page(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return WebRequest.redirect("/login?next=/board") }
         let web = WebRequest(request, context: context)
         let month = try await board.boardMonth(for: user)
@@ -21,7 +23,7 @@ struct StoryBoardPages {
     }
 }
 
-struct BoardView: Sendable {
-    let lead: String
-    let reactions: [String]
+package struct BoardView: Sendable {
+    package let lead: String
+    package let reactions: [String]
 }

@@ -1,23 +1,25 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `/support`: the contact form (SUP-2), for anyone; and the admin's answers from the panel.
-struct SupportPages {
-    let support: SupportService
+package struct SupportPages {
+    package let support: SupportService
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/support", use: form)
         router.post("/support", use: send)
         router.post("/admin/tickets/:id", use: update)
     }
 
-    @Sendable func form(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func form(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         return web.page("support", title: web.t("support_title"), model: SupportPage(email: web.user?.email ?? ""))
     }
 
-    @Sendable func send(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func send(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let form = try await WebForm.read(request)
         do {
@@ -35,7 +37,7 @@ struct SupportPages {
     }
 
     /// The panel's answer and close buttons.
-    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func update(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard case .user(let user, _) = context.identity else { return WebRequest.redirect("/login?next=/admin") }
         let web = WebRequest(request, context: context)
         guard user.isAdmin else { return web.errorPage(status: .forbidden, titleKey: "admin_only_title", messageKey: "admin_only_message") }
@@ -52,10 +54,10 @@ struct SupportPages {
     }
 }
 
-struct SupportPage: Sendable {
-    var sent = false
-    var email = ""
-    var subject = ""
-    var message = ""
-    var error: String? = nil
+package struct SupportPage: Sendable {
+    package var sent = false
+    package var email = ""
+    package var subject = ""
+    package var message = ""
+    package var error: String? = nil
 }

@@ -1,16 +1,18 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// GAL-5: the venue wall, `/w/KEY`, for a screen nobody signs in on. Its page carries what the screen shows
 /// around the photos (name, code, QR); the photos come from `/api/v1/walls/KEY/…`.
-struct WallPages {
-    let walls: VenueWall
+package struct WallPages {
+    package let walls: VenueWall
 
-    func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+    package func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/w/:key", use: wall)
     }
 
-    @Sendable func wall(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable package func wall(_ request: Request, context: AppRequestContext) async throws -> Response {
         let web = WebRequest(request, context: context)
         let key = try context.parameters.require("key")
         let event: Event
@@ -31,26 +33,26 @@ struct WallPages {
     }
 
     /// `photos.example.org/e/CODE`: what people type into a phone's address bar, read from across a room.
-    static func withoutScheme(_ url: String) -> String {
+    package static func withoutScheme(_ url: String) -> String {
         guard let range = url.range(of: "://") else { return url }
         return String(url[range.upperBound...])
     }
 }
 
-struct WallPage: Sendable {
-    let name: String
-    let code: String
+package struct WallPage: Sendable {
+    package let name: String
+    package let code: String
     /// The short address without `https://`.
-    let typedAddress: String
+    package let typedAddress: String
     /// After the end the corner no longer invites to shoot: the photos are there to see.
-    let ended: Bool
-    let qrSVG: String
+    package let ended: Bool
+    package let qrSVG: String
     /// `#wall-config` for the script, safe inside `<script type="application/json">`.
-    let config: String
+    package let config: String
 
-    struct Config: Encodable {
-        let key: String
-        let revealsAt: String
-        let revealed: Bool
+    package struct Config: Encodable {
+        package let key: String
+        package let revealsAt: String
+        package let revealed: Bool
     }
 }

@@ -1,17 +1,19 @@
 import DisposableAPI
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
 
 /// What every page knows about its request: language, time zone, who is asking.
-struct WebRequest: Sendable {
-    let language: WebLanguage
-    let timeZone: TimeZone
-    let identity: Identity?
-    let path: String
-    let resources: WebResources
+package struct WebRequest: Sendable {
+    package let language: WebLanguage
+    package let timeZone: TimeZone
+    package let identity: Identity?
+    package let path: String
+    package let resources: WebResources
 
-    init(_ request: Request, context: AppRequestContext, resources: WebResources = .shared) {
+    package init(_ request: Request, context: AppRequestContext, resources: WebResources = .shared) {
         language = WebLanguage.of(
             cookie: request.cookies[WebLanguage.cookieName]?.value,
             acceptLanguage: request.headers[.acceptLanguage])
@@ -26,35 +28,35 @@ struct WebRequest: Sendable {
         self.resources = resources
     }
 
-    var strings: [String: String] { resources.catalogues[language] ?? [:] }
+    package var strings: [String: String] { resources.catalogues[language] ?? [:] }
 
-    func t(_ key: String, _ values: [String: String] = [:]) -> String {
+    package func t(_ key: String, _ values: [String: String] = [:]) -> String {
         var text = strings[key] ?? key
         for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
         return text
     }
 
     /// `key_one` where the language says `n` is singular (English: 1; French: 0 and 1), else `key`; `{n}` filled.
-    func plural(_ key: String, _ n: Int) -> String {
+    package func plural(_ key: String, _ n: Int) -> String {
         let singular = language == .fr ? n < 2 : n == 1
         return t(singular && strings["\(key)_one"] != nil ? "\(key)_one" : key, ["n": String(n)])
     }
 
-    var user: User? {
+    package var user: User? {
         if case .user(let user, _) = identity { return user }
         return nil
     }
 
     /// "1.2 GB", "1,2 Go": a size in the reader's language.
-    func size(_ bytes: Int64) -> String { Quota.format(bytes, french: language == .fr) }
+    package func size(_ bytes: Int64) -> String { Quota.format(bytes, french: language == .fr) }
 
     /// "21 Nov 2026, 18:30" in the reader's language and time zone (UI-1).
-    func dateTime(_ date: Date) -> String { format(date, date: .medium, time: .short) }
+    package func dateTime(_ date: Date) -> String { format(date, date: .medium, time: .short) }
 
-    func date(_ date: Date) -> String { format(date, date: .long, time: .none) }
+    package func date(_ date: Date) -> String { format(date, date: .long, time: .none) }
 
     /// "26 Oct 2026" in the reader's language, in UTC (days the API counts in UTC).
-    func shortDate(_ date: Date) -> String {
+    package func shortDate(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = language.locale
         formatter.timeZone = .gmt
@@ -73,7 +75,7 @@ struct WebRequest: Sendable {
     }
 
     /// The value of an `<input type=datetime-local>` in the reader's time zone.
-    func localInputValue(_ date: Date) -> String {
+    package func localInputValue(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
@@ -82,7 +84,7 @@ struct WebRequest: Sendable {
     }
 
     /// An `<input type=datetime-local>` value read in the reader's time zone, as RFC 3339 for the API rules.
-    func rfc3339(fromLocalInput value: String) -> String? {
+    package func rfc3339(fromLocalInput value: String) -> String? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
@@ -94,12 +96,12 @@ struct WebRequest: Sendable {
     }
 
     /// A `<time>` element's data: the machine value and the server's rendering (the script re-renders it locally).
-    func time(_ date: Date) -> TimeText {
+    package func time(_ date: Date) -> TimeText {
         TimeText(iso: date.formatted(Date.ISO8601FormatStyle()), text: dateTime(date))
     }
 
     /// Renders a page template, with its view model, inside the layout.
-    func page(
+    package func page(
         _ template: String, title: String, model: any Sendable = NoPageData(), status: HTTPResponse.Status = .ok,
         headers: HTTPFields = [:]
     ) -> Response {
@@ -123,11 +125,11 @@ struct WebRequest: Sendable {
     }
 
     /// A friendly error page: what happened and what to do (never a raw problem document).
-    func errorPage(status: HTTPResponse.Status, titleKey: String, messageKey: String, values: [String: String] = [:]) -> Response {
+    package func errorPage(status: HTTPResponse.Status, titleKey: String, messageKey: String, values: [String: String] = [:]) -> Response {
         page("error", title: t(titleKey), model: ErrorPage(heading: t(titleKey), message: t(messageKey, values)), status: status)
     }
 
-    static func redirect(_ location: String, cookies: [Cookie] = []) -> Response {
+    package static func redirect(_ location: String, cookies: [Cookie] = []) -> Response {
         var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
         for cookie in cookies { response.setCookie(cookie) }
         return response
@@ -135,10 +137,10 @@ struct WebRequest: Sendable {
 }
 
 /// A form body (`application/x-www-form-urlencoded`), at most 64 KB.
-struct WebForm: Sendable {
-    let values: [String: String]
+package struct WebForm: Sendable {
+    package let values: [String: String]
 
-    static func read(_ request: Request) async throws -> WebForm {
+    package static func read(_ request: Request) async throws -> WebForm {
         let buffer = try await request.body.collect(upTo: 64 * 1024)
         var values: [String: String] = [:]
         for pair in String(buffer: buffer).split(separator: "&") {
@@ -151,13 +153,13 @@ struct WebForm: Sendable {
         return WebForm(values: values)
     }
 
-    subscript(_ key: String) -> String? { values[key] }
+    package subscript(_ key: String) -> String? { values[key] }
 
-    func isOn(_ key: String) -> Bool { ["on", "true", "1"].contains(values[key] ?? "") }
+    package func isOn(_ key: String) -> Bool { ["on", "true", "1"].contains(values[key] ?? "") }
 }
 
 /// The friendly error page.
-struct ErrorPage: Sendable {
-    let heading: String
-    let message: String
+package struct ErrorPage: Sendable {
+    package let heading: String
+    package let message: String
 }

@@ -1,31 +1,33 @@
 import Crypto
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Mustache
 
 /// The web app's templates, string catalogues and static files, read once from the bundle at start.
-struct WebResources: Sendable {
-    struct StaticFile: Sendable {
-        let data: Data
-        let contentType: String
-        let etag: String
+package struct WebResources: Sendable {
+    package struct StaticFile: Sendable {
+        package let data: Data
+        package let contentType: String
+        package let etag: String
     }
 
-    let templates: MustacheLibrary
+    package let templates: MustacheLibrary
     /// Each language's strings, English filling any gap.
-    let catalogues: [WebLanguage: [String: String]]
-    let staticFiles: [String: StaticFile]
+    package let catalogues: [WebLanguage: [String: String]]
+    package let staticFiles: [String: StaticFile]
     /// A hash of every static file: asset URLs carry it, so browsers may cache them forever.
-    let assetVersion: String
+    package let assetVersion: String
     /// `app_js` → `/static/app.js?v=…`, for the templates.
-    let assetURLs: [String: String]
+    package let assetURLs: [String: String]
     /// Each language's `js_*` strings as JSON safe inside a `<script type="application/json">`.
-    let scriptStrings: [WebLanguage: String]
+    package let scriptStrings: [WebLanguage: String]
 
-    static let shared: WebResources = {
+    package static let shared: WebResources = {
         do { return try load() } catch { fatalError("The web app's resources are missing from the bundle: \(error)") }
     }()
 
-    static func load() throws -> WebResources {
+    package static func load() throws -> WebResources {
         guard let root = Bundle.module.resourceURL else { throw CocoaError(.fileNoSuchFile) }
         let files = FileManager.default
         var library = MustacheLibrary()
@@ -79,7 +81,7 @@ struct WebResources: Sendable {
             assetURLs: assetURLs, scriptStrings: scriptStrings)
     }
 
-    static func contentType(_ name: String) -> String {
+    package static func contentType(_ name: String) -> String {
         switch (name as NSString).pathExtension {
         case "js": "text/javascript; charset=utf-8"
         case "css": "text/css; charset=utf-8"
@@ -95,11 +97,11 @@ struct WebResources: Sendable {
 public enum WebLanguage: String, CaseIterable, Sendable {
     case en, fr
 
-    static let cookieName = "disposable_lang"
+    package static let cookieName = "disposable_lang"
 
-    var locale: Locale { Locale(identifier: self == .fr ? "fr_FR" : "en_GB") }
+    package var locale: Locale { Locale(identifier: self == .fr ? "fr_FR" : "en_GB") }
     /// The BCP 47 tag the pages' scripts format with.
-    var scriptLocale: String { self == .fr ? "fr-FR" : "en-GB" }
+    package var scriptLocale: String { self == .fr ? "fr-FR" : "en-GB" }
 
     /// The language chosen with the switcher, else the browser's first supported one, else English.
     public static func of(cookie: String?, acceptLanguage: String?) -> WebLanguage {

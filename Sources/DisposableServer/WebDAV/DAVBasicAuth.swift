@@ -1,12 +1,14 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// HTTP Basic (RFC 7617) for WebDAV: the account's e-mail and one of its app passwords, on every request.
-enum DAVBasicAuth {
-    static let challenge = #"Basic realm="Disposable", charset="UTF-8""#
+package enum DAVBasicAuth {
+    package static let challenge = #"Basic realm="Disposable", charset="UTF-8""#
 
     /// The e-mail and password of an `Authorization: Basic …` header; nil when there is none or it is not Basic.
-    static func credentials(_ header: String?) -> (email: String, secret: String)? {
+    package static func credentials(_ header: String?) -> (email: String, secret: String)? {
         guard let header, header.count <= 1024 else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic",
@@ -17,13 +19,13 @@ enum DAVBasicAuth {
     }
 
     /// A 401 that asks for credentials again.
-    static func refusal(_ problem: Problem) -> Problem {
+    package static func refusal(_ problem: Problem) -> Problem {
         var problem = problem
         problem.headers[.wwwAuthenticate] = challenge
         return problem
     }
 
-    static let missing = refusal(
+    package static let missing = refusal(
         Problem(
             .unauthorized, "app-password-required", title: "App password required",
             detail: "Sign in with your account's email address and an app password made in My account → Devices."))

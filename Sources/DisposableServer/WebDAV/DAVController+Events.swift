@@ -1,9 +1,11 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 
 /// `/dav/events/…`: read-only — folders listed, originals read; anything else is refused.
 extension DAVController {
-    func events(_ segments: [String], _ request: Request, _ context: AppRequestContext, user: User) async throws -> Response {
+    package func events(_ segments: [String], _ request: Request, _ context: AppRequestContext, user: User) async throws -> Response {
         switch request.method.rawValue {
         case "PROPFIND":
             let depth = try Self.depth(request)

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
@@ -5,14 +7,14 @@ import NIOCore
 /// `/dav/`: the library over WebDAV (RFC 4918 class 1) for phones' backup apps, file managers and rclone. Signed in
 /// on every request with HTTP Basic — the account's e-mail and an app password, never the account's own password nor
 /// a session. Answered in front of the router, since WebDAV's methods and paths are its own.
-struct DAVController: RouterMiddleware {
-    let dav: DAVService
-    let events: DAVEvents
-    let appPasswords: AppPasswordService
+package struct DAVController: RouterMiddleware {
+    package let dav: DAVService
+    package let events: DAVEvents
+    package let appPasswords: AppPasswordService
 
-    static let allow = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE"
+    package static let allow = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, MKCOL, COPY, MOVE"
 
-    func handle(
+    package func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         let rawPath = request.uri.path
@@ -140,21 +142,21 @@ struct DAVController: RouterMiddleware {
         }
     }
 
-    static let folderPage = Response(
+    package static let folderPage = Response(
         status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
         body: .init(
             byteBuffer: ByteBuffer(
                 string: "This is a WebDAV folder of Disposable: open it with a WebDAV client (a phone's backup app, a file manager, rclone).\n")))
 
-    static func href(_ entry: DAVEntry) -> String { href(library: entry.path, folder: entry.isFolder) }
+    package static func href(_ entry: DAVEntry) -> String { href(library: entry.path, folder: entry.isFolder) }
 
-    static func href(library path: String, folder: Bool = false) -> String { DAVPath.href(library: path, folder: folder || path.isEmpty) }
+    package static func href(library path: String, folder: Bool = false) -> String { DAVPath.href(library: path, folder: folder || path.isEmpty) }
 
-    static func name(_ entry: DAVEntry) -> String { entry.path.isEmpty ? "library" : LibraryPath.name(entry.path) }
+    package static func name(_ entry: DAVEntry) -> String { entry.path.isEmpty ? "library" : LibraryPath.name(entry.path) }
 
     /// `Depth`: 0 or 1; infinity (also when absent) is refused, as RFC 4918 §9.1 allows: a whole library at once
     /// is not an answer anyone can wait for.
-    static func depth(_ request: Request) throws -> Int {
+    package static func depth(_ request: Request) throws -> Int {
         switch request.headers[.init("Depth")!]?.lowercased() {
         case "0": return 0
         case "1": return 1
@@ -165,18 +167,18 @@ struct DAVController: RouterMiddleware {
         }
     }
 
-    static func propfind(_ request: Request) async throws -> DAVPropfind {
+    package static func propfind(_ request: Request) async throws -> DAVPropfind {
         let body = try await xmlBody(request)
         do { return try DAVXML.propfind(body) } catch let malformed as DAVXML.Malformed { throw Problem.badRequest(malformed.reason) }
     }
 
-    static func proppatch(_ request: Request) async throws -> [DAVPropertyChange] {
+    package static func proppatch(_ request: Request) async throws -> [DAVPropertyChange] {
         let body = try await xmlBody(request)
         do { return try DAVXML.proppatch(body) } catch let malformed as DAVXML.Malformed { throw Problem.badRequest(malformed.reason) }
     }
 
     /// A PROPFIND or PROPPATCH body: 413 past 64 KB.
-    static func xmlBody(_ request: Request) async throws -> Data {
+    package static func xmlBody(_ request: Request) async throws -> Data {
         do {
             return Data(try await request.body.collect(upTo: DAVXML.maxBody).readableBytesView)
         } catch is NIOTooManyBytesError {
@@ -185,7 +187,7 @@ struct DAVController: RouterMiddleware {
     }
 
     /// The library path `Destination` names (an absolute address or a path, on this server, under `/dav/library/`).
-    static func destination(_ request: Request) throws -> String {
+    package static func destination(_ request: Request) throws -> String {
         guard let header = request.headers[.init("Destination")!], let url = URL(string: header) else {
             throw Problem.badRequest("COPY and MOVE need a Destination header.")
         }
@@ -202,7 +204,7 @@ struct DAVController: RouterMiddleware {
         }
     }
 
-    static func multistatus(_ answer: DAVMultistatus) -> Response {
+    package static func multistatus(_ answer: DAVMultistatus) -> Response {
         Response(
             status: .multiStatus, headers: [.contentType: "application/xml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: answer.finished())))

@@ -1,23 +1,25 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import HTTPTypes
 
 extension HTTPResponse.Status {
     /// WebDAV's answers (RFC 4918 §11) that HTTP's own list lacks.
-    static let multiStatus = HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status")
-    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+    package static let multiStatus = HTTPResponse.Status(code: 207, reasonPhrase: "Multi-Status")
+    package static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
 }
 
 /// A `207 Multi-Status` body (RFC 4918 §13): one response per resource, its properties grouped by status.
-struct DAVMultistatus {
+package struct DAVMultistatus {
     private var body = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n" + #"<D:multistatus xmlns:D="DAV:">"#
 
     /// A property as answered: its name and content (XML, already escaped); nil content for an empty element.
-    struct Property {
-        let name: DAVName
-        let xml: String?
+    package struct Property {
+        package let name: DAVName
+        package let xml: String?
     }
 
-    mutating func add(href: String, found: [Property], missing: [DAVName] = []) {
+    package mutating func add(href: String, found: [Property], missing: [DAVName] = []) {
         body += "<D:response><D:href>\(DAVXML.escape(href))</D:href>"
         if !found.isEmpty || missing.isEmpty { add(found.map { ($0.name, $0.xml) }, status: "200 OK") }
         if !missing.isEmpty { add(missing.map { ($0, nil) }, status: "404 Not Found") }
@@ -25,7 +27,7 @@ struct DAVMultistatus {
     }
 
     /// A PROPPATCH's answer: every property with the status its change got.
-    mutating func add(href: String, statuses: [(DAVName, String)]) {
+    package mutating func add(href: String, statuses: [(DAVName, String)]) {
         body += "<D:response><D:href>\(DAVXML.escape(href))</D:href>"
         var order: [String] = []
         var byStatus: [String: [DAVName]] = [:]
@@ -44,7 +46,7 @@ struct DAVMultistatus {
     }
 
     /// `<D:name>` for DAV's own, else an element declaring its namespace (none: `xmlns=""`).
-    static func element(_ name: DAVName, _ xml: String?, index: Int) -> String {
+    package static func element(_ name: DAVName, _ xml: String?, index: Int) -> String {
         let tag: String
         let declaration: String
         if name.namespace == "DAV:" {
@@ -58,5 +60,5 @@ struct DAVMultistatus {
         return "<\(tag)\(declaration)>\(xml)</\(tag)>"
     }
 
-    func finished() -> String { body + "</D:multistatus>" }
+    package func finished() -> String { body + "</D:multistatus>" }
 }

@@ -1,10 +1,12 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// A place under `/dav/`, checked: what a client may name. The raw request path is split and each segment
 /// percent-decoded once; a segment that decodes to a slash, `.` or `..`, a NUL or another control or invisible
 /// formatting character (a bidirectional override), or that is too long, refuses the request. Names are kept in
 /// Unicode's composed form (NFC): a Mac sends "é" decomposed, Windows and Linux composed, and both name one file.
-enum DAVPath: Equatable, Sendable {
+package enum DAVPath: Equatable, Sendable {
     /// `/dav/`: the two trees.
     case root
     /// `/dav/library/…`: the person's library; `path` is "" for the library itself, else "DCIM/Camera/IMG_1.jpg".
@@ -12,16 +14,16 @@ enum DAVPath: Equatable, Sendable {
     /// `/dav/events/…`: "" for the list, else the event's folder and a file in it.
     case events([String])
 
-    static let maxSegmentBytes = 255
-    static let maxPathBytes = 1024
-    static let maxDepth = 32
+    package static let maxSegmentBytes = 255
+    package static let maxPathBytes = 1024
+    package static let maxDepth = 32
 
-    struct Refused: Error, Equatable {
-        let reason: String
+    package struct Refused: Error, Equatable {
+        package let reason: String
     }
 
     /// `rawPath` as the request has it (still percent-encoded), starting with `/dav`.
-    init(rawPath: String) throws {
+    package init(rawPath: String) throws {
         guard rawPath == "/dav" || rawPath.hasPrefix("/dav/") else { throw Refused(reason: "This address is not under /dav/.") }
         let rest = rawPath.dropFirst(4)
         var segments: [String] = []
@@ -46,7 +48,7 @@ enum DAVPath: Equatable, Sendable {
         }
     }
 
-    struct NotFound: Error {}
+    package struct NotFound: Error {}
 
     private static func segment(_ raw: Substring) throws -> String {
         guard let decoded = raw.removingPercentEncoding?.precomposedStringWithCanonicalMapping else {
@@ -64,13 +66,13 @@ enum DAVPath: Equatable, Sendable {
     }
 
     /// The address of a library path, percent-encoded, as answers name it; folders end with a slash.
-    static func href(library path: String, folder: Bool) -> String {
+    package static func href(library path: String, folder: Bool) -> String {
         let encoded = path.split(separator: "/").map { String($0).addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? "" }
         let joined = (["/dav/library"] + encoded).joined(separator: "/")
         return folder ? joined + "/" : joined
     }
 
-    static func href(events segments: [String], folder: Bool) -> String {
+    package static func href(events segments: [String], folder: Bool) -> String {
         let encoded = segments.map { $0.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? "" }
         let joined = (["/dav/events"] + encoded).joined(separator: "/")
         return folder ? joined + "/" : joined
@@ -82,19 +84,19 @@ enum DAVPath: Equatable, Sendable {
 }
 
 /// Library paths: "" is the library itself.
-enum LibraryPath {
-    static func parent(_ path: String) -> String {
+package enum LibraryPath {
+    package static func parent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return String(path[..<slash])
     }
 
-    static func name(_ path: String) -> String {
+    package static func name(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
 
     /// `path` is `ancestor` or below it.
-    static func isWithin(_ path: String, _ ancestor: String) -> Bool {
+    package static func isWithin(_ path: String, _ ancestor: String) -> Bool {
         ancestor.isEmpty || path == ancestor || path.hasPrefix(ancestor + "/")
     }
 }

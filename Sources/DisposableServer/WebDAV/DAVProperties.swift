@@ -1,14 +1,18 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// The properties PROPFIND answers for a path: DAV's live ones (RFC 4918 §15) from what the server knows, and the
 /// ones clients set.
-enum DAVProperties {
-    static let live: [DAVName] = ["resourcetype", "displayname", "getcontentlength", "getcontenttype", "getetag", "getlastmodified", "creationdate"]
-        .map(DAVName.dav)
+package enum DAVProperties {
+    package static let live: [DAVName] = [
+        "resourcetype", "displayname", "getcontentlength", "getcontenttype", "getetag", "getlastmodified", "creationdate",
+    ]
+    .map(DAVName.dav)
 
     /// What `entry` has of `name`: nil when it has no such property, else its content as XML (nil content: an empty
     /// element, such as a file's `resourcetype`).
-    static func value(_ name: DAVName, of entry: DAVEntry, displayName: String) -> Found? {
+    package static func value(_ name: DAVName, of entry: DAVEntry, displayName: String) -> Found? {
         if name.namespace == "DAV:" {
             switch name.name {
             case "resourcetype": return Found(xml: entry.isFolder ? "<D:collection/>" : nil)
@@ -24,17 +28,17 @@ enum DAVProperties {
         return entry.properties.first { $0.name == name }.map { Found(xml: $0.value) }
     }
 
-    struct Found {
-        let xml: String?
+    package struct Found {
+        package let xml: String?
     }
 
     /// Every property name the entry has.
-    static func names(of entry: DAVEntry) -> [DAVName] {
+    package static func names(of entry: DAVEntry) -> [DAVName] {
         live.filter { entry.isFolder ? !["getcontentlength", "getcontenttype"].contains($0.name) : true } + entry.properties.map(\.name)
     }
 
     /// The answer for one path.
-    static func add(
+    package static func add(
         _ entry: DAVEntry, href: String, displayName: String, request: DAVPropfind, to multistatus: inout DAVMultistatus
     ) {
         switch request {

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
@@ -6,7 +8,7 @@ import SQLKit
 extension DAVRepository {
     /// Renames each path (and its folder's) to its composed form, unless another entry holds that form already (a
     /// client sent both forms before); returns how many were renamed and how many were left as they are.
-    func composeNames() async throws -> (renamed: Int, kept: Int) {
+    package func composeNames() async throws -> (renamed: Int, kept: Int) {
         // Only paths with a character past ASCII can change.
         let wider = database.kind == .postgres ? "length(path) <> octet_length(path)" : "length(path) <> length(CAST(path AS BLOB))"
         let rows = try await database.read { db in

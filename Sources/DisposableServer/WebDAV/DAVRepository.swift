@@ -1,13 +1,15 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import SQLKit
 
 /// The `dav_entries` table: the library's tree as WebDAV clients made it. An asset's entry reads the asset's size,
 /// hash and type from `library_assets` (and is hidden while the asset is in the trash); a plain file's quota is
 /// charged and given back here, in the transaction that adds or removes its entry.
-struct DAVRepository: Sendable {
-    let database: Database
+package struct DAVRepository: Sendable {
+    package let database: Database
 
-    enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         case done(replaced: [DAVEntry])
         case quotaExceeded
     }
@@ -21,7 +23,7 @@ struct DAVRepository: Sendable {
     /// Seen: not an asset in the trash (or gone).
     private static let visible: SQLQueryString = "(d.asset_id IS NULL OR (a.trashed_at IS NULL AND a.deleted_at IS NULL))"
 
-    func entry(userID: String, path: String) async throws -> DAVEntry? {
+    package func entry(userID: String, path: String) async throws -> DAVEntry? {
         try await database.read { db in try await Self.entry(userID: userID, path: path, in: db) }
     }
 
@@ -30,7 +32,7 @@ struct DAVRepository: Sendable {
     }
 
     /// What a folder holds, by name; at most `limit`.
-    func children(userID: String, of parent: String, limit: Int) async throws -> [DAVEntry] {
+    package func children(userID: String, of parent: String, limit: Int) async throws -> [DAVEntry] {
         try await database.read { db in
             try await db.raw(
                 """
@@ -42,7 +44,7 @@ struct DAVRepository: Sendable {
     }
 
     /// The entry at `path` and everything below it, hidden ones too, shallowest first.
-    func subtree(userID: String, at path: String) async throws -> [DAVEntry] {
+    package func subtree(userID: String, at path: String) async throws -> [DAVEntry] {
         try await database.read { db in try await Self.subtree(userID: userID, at: path, in: db) }
     }
 
@@ -58,7 +60,7 @@ struct DAVRepository: Sendable {
     }
 
     /// How many paths show this asset.
-    func placements(assetID: String) async throws -> Int {
+    package func placements(assetID: String) async throws -> Int {
         try await database.read { db in
             try await db.raw("SELECT COUNT(*) AS n FROM dav_entries WHERE asset_id = \(bind: assetID)").first()!.decode(column: "n", as: Int.self)
         }
@@ -66,7 +68,7 @@ struct DAVRepository: Sendable {
 
     /// Adds `entry` at its path, replacing what was there (and, for a folder given in `replacing`, what was below
     /// it): plain files' bytes charged or given back, removed files' folders recorded for removal after the commit.
-    func put(_ entry: DAVEntry, userID: String, replacing: Bool, endingWrite: LibraryFiles?, instance: String) async throws -> Outcome {
+    package func put(_ entry: DAVEntry, userID: String, replacing: Bool, endingWrite: LibraryFiles?, instance: String) async throws -> Outcome {
         let properties = try Self.encode(entry.properties)
         do {
             return try await database.transaction { db in
@@ -92,7 +94,7 @@ struct DAVRepository: Sendable {
     }
 
     /// Removes the entry at `path` and everything below it; returns what went.
-    func remove(userID: String, at path: String, instance: String) async throws -> [DAVEntry] {
+    package func remove(userID: String, at path: String, instance: String) async throws -> [DAVEntry] {
         try await database.transaction { db in try await Self.remove(userID: userID, at: path, instance: instance, in: db) }
     }
 
@@ -116,7 +118,7 @@ struct DAVRepository: Sendable {
     }
 
     /// Moves the entry at `from` and everything below it to `to`, after removing what was at `to`.
-    func move(userID: String, from: String, to: String, instance: String) async throws -> [DAVEntry] {
+    package func move(userID: String, from: String, to: String, instance: String) async throws -> [DAVEntry] {
         try await database.transaction { db in
             let replaced = try await Self.remove(userID: userID, at: to, instance: instance, in: db)
             let below = from + "/"
@@ -133,7 +135,7 @@ struct DAVRepository: Sendable {
         }
     }
 
-    func setProperties(_ properties: [DAVDeadProperty], userID: String, path: String) async throws {
+    package func setProperties(_ properties: [DAVDeadProperty], userID: String, path: String) async throws {
         let json = try Self.encode(properties)
         try await database.sql { db in
             try await db.raw("UPDATE dav_entries SET properties = \(bind: json) WHERE user_id = \(bind: userID) AND path = \(bind: path)").run()
@@ -141,7 +143,7 @@ struct DAVRepository: Sendable {
     }
 
     /// A plain file's folder, as a pending write names it (its id is never an asset's revision).
-    static func files(_ prefix: String) -> LibraryFiles {
+    package static func files(_ prefix: String) -> LibraryFiles {
         LibraryFiles(writeID: (prefix.split(separator: "/").last.map(String.init) ?? prefix) + "@0", prefix: prefix)
     }
 

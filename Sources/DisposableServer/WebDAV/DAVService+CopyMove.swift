@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
@@ -7,7 +9,7 @@ import NIOCore
 /// (replacing that folder would delete the source before it is read).
 extension DAVService {
     /// MOVE: one statement renames the path and everything below; true when the destination is new.
-    func move(_ from: String, to: String, overwrite: Bool, for user: User) async throws -> Bool {
+    package func move(_ from: String, to: String, overwrite: Bool, for user: User) async throws -> Bool {
         let existed = try await checkDestination(from, to, overwrite: overwrite, for: user)
         let replaced = try await entries.move(userID: user.id, from: from, to: to, instance: pendingWrites.instance)
         try await cleanUp(replaced, keeping: nil, for: user)
@@ -16,7 +18,7 @@ extension DAVService {
 
     /// COPY: folders made again, assets shown at the new paths too (no bytes copied), plain files copied; with
     /// `shallow` (Depth: 0) a folder without its members. True when the destination is new.
-    func copy(_ from: String, to: String, overwrite: Bool, shallow: Bool, for user: User) async throws -> Bool {
+    package func copy(_ from: String, to: String, overwrite: Bool, shallow: Bool, for user: User) async throws -> Bool {
         let existed = try await checkDestination(from, to, overwrite: overwrite, for: user)
         if existed { try await delete(to, for: user) }
         var sources = try await entries.subtree(userID: user.id, at: from)

@@ -1,13 +1,15 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 /// PROPPATCH (RFC 4918 §9.2): the properties clients keep on a path, changed all or nothing. DAV's own properties
 /// are the server's (403 each, the others then 424).
 extension DAVService {
-    static let maxProperties = 100
-    static let maxPropertyBytes = 16 * 1024
+    package static let maxProperties = 100
+    package static let maxPropertyBytes = 16 * 1024
 
     /// Each property with its status, in the order sent.
-    func changeProperties(_ changes: [DAVPropertyChange], at path: String, for user: User) async throws -> [(DAVName, String)] {
+    package func changeProperties(_ changes: [DAVPropertyChange], at path: String, for user: User) async throws -> [(DAVName, String)] {
         guard !path.isEmpty else { throw Self.notHere }
         guard let entry = try await entries.entry(userID: user.id, path: path) else { throw Self.nothingHere }
         let names = changes.map { change -> DAVName in

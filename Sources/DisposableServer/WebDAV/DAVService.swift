@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 import Hummingbird
 import NIOCore
@@ -6,42 +8,42 @@ import NIOCore
 /// at the paths clients put them (the same bytes stored once, however many names point at them), and plain files
 /// beside them (a phone app's `.nomedia`, Finder's `._*`), counted against the quota but never in the timeline.
 /// Deleting a path puts its asset in the trash once no other path shows it.
-struct DAVService: Sendable {
-    let entries: DAVRepository
-    let library: LibraryService
-    let ingest: Ingest
-    let blobs: any BlobStore
-    let pendingWrites: PendingWrites
-    let clock: any AppClock
+package struct DAVService: Sendable {
+    package let entries: DAVRepository
+    package let library: LibraryService
+    package let ingest: Ingest
+    package let blobs: any BlobStore
+    package let pendingWrites: PendingWrites
+    package let clock: any AppClock
 
     /// A folder lists at most this many members.
-    static let maxMembers = 20_000
+    package static let maxMembers = 20_000
 
     /// At start: names kept decomposed before the tree composed them are renamed, so they are found again.
-    func composeNames() async throws -> (renamed: Int, kept: Int) { try await entries.composeNames() }
+    package func composeNames() async throws -> (renamed: Int, kept: Int) { try await entries.composeNames() }
 
     // MARK: Reading
 
     /// What is at `path`; nil when nothing is.
-    func entry(_ path: String, for user: User) async throws -> DAVEntry? {
+    package func entry(_ path: String, for user: User) async throws -> DAVEntry? {
         path.isEmpty ? DAVEntry.libraryRoot(at: user.createdAt) : try await entries.entry(userID: user.id, path: path)
     }
 
-    func members(of folder: String, for user: User) async throws -> [DAVEntry] {
+    package func members(of folder: String, for user: User) async throws -> [DAVEntry] {
         try await entries.children(userID: user.id, of: folder, limit: Self.maxMembers)
     }
 
     /// Where a file's bytes are, to be served whole or by range.
-    struct Content: Sendable {
-        let key: String
-        let byteSize: Int64
-        let etag: String
-        let contentType: String
+    package struct Content: Sendable {
+        package let key: String
+        package let byteSize: Int64
+        package let etag: String
+        package let contentType: String
         /// A plain file: served as an attachment only, never as a page.
-        let isPlainFile: Bool
+        package let isPlainFile: Bool
     }
 
-    func content(of entry: DAVEntry, for user: User) async throws -> Content {
+    package func content(of entry: DAVEntry, for user: User) async throws -> Content {
         switch entry.kind {
         case .folder:
             throw Problem(.methodNotAllowed, "dav-folder", title: "A folder", detail: "This is a folder: list it with PROPFIND.")
@@ -61,7 +63,7 @@ struct DAVService: Sendable {
 
     /// PUT: the body kept at `path` — an asset when it is a photo or video, a plain file otherwise; true when the path
     /// is new. Answers once the bytes are durable and recorded.
-    func put(_ path: String, body: RequestBody, declaredLength: Int64?, for user: User) async throws -> Bool {
+    package func put(_ path: String, body: RequestBody, declaredLength: Int64?, for user: User) async throws -> Bool {
         guard !path.isEmpty else { throw Self.notHere }
         try await requireFolder(LibraryPath.parent(path), for: user)
         let existing = try await entries.entry(userID: user.id, path: path)
@@ -120,7 +122,7 @@ struct DAVService: Sendable {
     }
 
     /// MKCOL: a new folder; 405 when something is there, 409 without its parent.
-    func makeFolder(_ path: String, for user: User) async throws {
+    package func makeFolder(_ path: String, for user: User) async throws {
         guard !path.isEmpty else { throw Problem(.methodNotAllowed, "dav-exists", title: "Exists", detail: "The library exists.") }
         if try await entries.entry(userID: user.id, path: path) != nil {
             throw Problem(.methodNotAllowed, "dav-exists", title: "Exists", detail: "Something is at this path already.")
@@ -134,14 +136,14 @@ struct DAVService: Sendable {
     }
 
     /// DELETE: the path and all below it; assets no path shows any more go to the trash (restorable on the web).
-    func delete(_ path: String, for user: User) async throws {
+    package func delete(_ path: String, for user: User) async throws {
         guard !path.isEmpty else { throw Self.notHere }
         guard try await entries.entry(userID: user.id, path: path) != nil else { throw Self.nothingHere }
         try await cleanUp(try await entries.remove(userID: user.id, at: path, instance: pendingWrites.instance), keeping: nil, for: user)
     }
 
     /// After entries went: plain files' bytes removed, assets no longer shown anywhere trashed.
-    func cleanUp(_ gone: [DAVEntry], keeping kept: String?, for user: User) async throws {
+    package func cleanUp(_ gone: [DAVEntry], keeping kept: String?, for user: User) async throws {
         for entry in gone {
             switch entry.kind {
             case .folder: continue
@@ -154,13 +156,13 @@ struct DAVService: Sendable {
         }
     }
 
-    func requireFolder(_ path: String, for user: User) async throws {
+    package func requireFolder(_ path: String, for user: User) async throws {
         if path.isEmpty { return }
         guard try await entries.entry(userID: user.id, path: path)?.isFolder == true else {
             throw Problem(.conflict, "dav-no-parent", title: "No such folder", detail: "The folder this goes into does not exist: make it first.")
         }
     }
 
-    static let notHere = Problem(.forbidden, "dav-read-only", title: "Not here", detail: "Nothing can be written at this address.")
-    static let nothingHere = Problem.notFound("Nothing is at this path.")
+    package static let notHere = Problem(.forbidden, "dav-read-only", title: "Not here", detail: "Nothing can be written at this address.")
+    package static let nothingHere = Problem.notFound("Nothing is at this path.")
 }

@@ -1,3 +1,5 @@
+import DisposableCore
+import DisposablePlatform
 import Foundation
 
 #if canImport(FoundationXML)
@@ -5,22 +7,22 @@ import Foundation
 #endif
 
 /// A property's name: its namespace ("" for none) and local name.
-struct DAVName: Hashable, Sendable, Codable {
-    let namespace: String
-    let name: String
+package struct DAVName: Hashable, Sendable, Codable {
+    package let namespace: String
+    package let name: String
 
-    static func dav(_ name: String) -> DAVName { DAVName(namespace: "DAV:", name: name) }
+    package static func dav(_ name: String) -> DAVName { DAVName(namespace: "DAV:", name: name) }
 }
 
 /// What a PROPFIND asks for.
-enum DAVPropfind: Equatable, Sendable {
+package enum DAVPropfind: Equatable, Sendable {
     case allProperties
     case propertyNames
     case properties([DAVName])
 }
 
 /// One instruction of a PROPPATCH, in the order sent (the later wins).
-enum DAVPropertyChange: Equatable, Sendable {
+package enum DAVPropertyChange: Equatable, Sendable {
     /// `value` is the property's content as XML, namespaces declared where they are used.
     case set(DAVName, value: String)
     case remove(DAVName)
@@ -29,14 +31,14 @@ enum DAVPropertyChange: Equatable, Sendable {
 /// The bodies of PROPFIND and PROPPATCH, read with the platform's XML parser under limits: at most 64 KB, no
 /// document type declaration (so no entity can expand: "billion laughs" is refused before parsing), no external
 /// entity ever fetched, names well-formed under XML namespaces.
-enum DAVXML {
-    static let maxBody = 64 * 1024
+package enum DAVXML {
+    package static let maxBody = 64 * 1024
 
-    struct Malformed: Error {
-        let reason: String
+    package struct Malformed: Error {
+        package let reason: String
     }
 
-    static func propfind(_ body: Data) throws -> DAVPropfind {
+    package static func propfind(_ body: Data) throws -> DAVPropfind {
         guard !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return .allProperties }
         let root = try parse(body)
         guard root.name == .dav("propfind") else { throw Malformed(reason: "The body is not a DAV:propfind.") }
@@ -51,7 +53,7 @@ enum DAVXML {
         throw Malformed(reason: "A propfind names allprop, propname or prop.")
     }
 
-    static func proppatch(_ body: Data) throws -> [DAVPropertyChange] {
+    package static func proppatch(_ body: Data) throws -> [DAVPropertyChange] {
         let root = try parse(body)
         guard root.name == .dav("propertyupdate") else { throw Malformed(reason: "The body is not a DAV:propertyupdate.") }
         var changes: [DAVPropertyChange] = []
@@ -69,15 +71,15 @@ enum DAVXML {
     }
 
     /// An element as read: its name, children, and its content written back as XML.
-    final class Element {
-        let name: DAVName
-        var children: [Element] = []
-        var innerXML = ""
+    package final class Element {
+        package let name: DAVName
+        package var children: [Element] = []
+        package var innerXML = ""
 
-        init(name: DAVName) { self.name = name }
+        package init(name: DAVName) { self.name = name }
     }
 
-    static func parse(_ body: Data) throws -> Element {
+    package static func parse(_ body: Data) throws -> Element {
         guard body.count <= maxBody else { throw Malformed(reason: "The body is larger than 64 KB.") }
         // UTF-8 only (what every WebDAV client sends): in UTF-16 or UTF-7 a DTD would not look like one below, and
         // the parser would read it all the same.
@@ -167,7 +169,7 @@ enum DAVXML {
         }
     }
 
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text {

@@ -2,6 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// The CLI tests' server, configuration folder and runs of the real binary.
 extension CLITests {
     struct Run {

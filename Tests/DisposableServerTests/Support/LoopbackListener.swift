@@ -1,6 +1,9 @@
 import Foundation
 import NIOConcurrencyHelpers
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,5 +1,8 @@
 import Foundation
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// A real nginx in front of a test app, configured the usual way (`proxy_set_header X-Forwarded-For
 /// $proxy_add_x_forwarded_for`), on a free port of its own. It reaches the app from `upstreamSource`, so that the
 /// app can tell its connections from a client's on the same loopback.

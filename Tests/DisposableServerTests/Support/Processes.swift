@@ -1,6 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// A child process whose end is awaited, never blocked on.

@@ -1,5 +1,8 @@
 import Foundation
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 #if canImport(Glibc)
     import Glibc
 #endif

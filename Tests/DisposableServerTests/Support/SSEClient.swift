@@ -3,6 +3,9 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// One Server-Sent Event as received.
 struct ReceivedEvent: Sendable {
     let id: Int64?

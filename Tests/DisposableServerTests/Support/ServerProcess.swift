@@ -5,6 +5,9 @@ import NIOHTTP1
 import Synchronization
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// The environment for a `disposable serve` process on a fresh database and data folder, and its port.
 func serverEnvironment(_ engine: TestEngine, directory: URL) async throws -> ([String: String], Int) {
     let port = try freePort()

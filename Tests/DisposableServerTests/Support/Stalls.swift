@@ -7,6 +7,9 @@ import NIOCore
 import ServiceLifecycle
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// What the suite is waiting for, so that a hang names it. Each test app's phases (start-up, test body,
 /// shutdown), its services and every request are recorded while they last. A phase or request still running
 /// after `stallAfter` is printed once with its test, and with what else of its app is still running (which

@@ -9,6 +9,8 @@ import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// A decoded response: status, headers and the body as JSON (when it is JSON).

@@ -3,6 +3,9 @@ import HTTPTypes
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 extension TestApp {
     /// A WebDAV request signed in with HTTP Basic, as phones' backup apps and file managers send it.
     func dav(

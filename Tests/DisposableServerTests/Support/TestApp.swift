@@ -8,6 +8,8 @@ import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// A real application on a fresh database and a temporary data folder, driven through HTTP.

@@ -3,6 +3,9 @@ import Foundation
 import Logging
 import Testing
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// The two engines every repository-level test runs on.
 enum TestEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite, postgres

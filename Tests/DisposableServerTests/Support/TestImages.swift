@@ -1,6 +1,9 @@
 import Foundation
 import TestImageMaker
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// Real image files made for the tests with Debian's tools: `vips` (libvips-tools) and `exiftool`.
 enum TestImages {
     /// A photo-like JPEG (noise compresses like a photo) of the given size, optionally with EXIF set by exiftool

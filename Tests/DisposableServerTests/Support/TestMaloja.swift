@@ -1,5 +1,8 @@
 import Foundation
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// A real Maloja scrobbler (malojaserver from PyPI, which `scripts/install-deps test` installs), started on a free port
 /// with its own data folder and a known API key; stopped by `stop()`.
 struct TestMaloja {

@@ -2,6 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 
+@testable import DisposableCore
+@testable import DisposablePlatform
+
 /// A real OpenID Connect provider (oidc-provider-mock from PyPI, which `scripts/install-deps test` installs) started on
 /// a free port: discovery, JWKS, a login form where a subject is typed, and `PUT /users/{sub}` to set a person's
 /// claims. It requires a nonce, as a careful provider does. Stopped by `stop()`.

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import DisposableCore
+@testable import DisposablePlatform
 @testable import DisposableServer
 
 /// The private S3 endpoint `scripts/test` starts (moto): a fresh bucket per test.

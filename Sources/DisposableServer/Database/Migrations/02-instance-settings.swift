@@ -1,8 +1,0 @@
-/// Schema step 2: instance settings. Released steps are never edited.
-extension Migration {
-    static let v02InstanceSettings = Migration(
-        version: 2,
-        name: "instance settings",
-        statements: ["CREATE TABLE instance_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)"]
-    )
-}
