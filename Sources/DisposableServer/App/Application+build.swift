@@ -39,7 +39,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
         .add(middleware: ForgetRecentReadsMiddleware(recent: services.recentReads, tellOthers: services.changes.announceWrite))
         .add(middleware: AuthenticationMiddleware { try await identities.identity(for: $0, isRead: $1) })
     StatusController(
-        accounts: services.accounts, health: InstanceHealth(transactions: Transactions(services.database), blobs: services.blobs)
+        accounts: services.accounts, health: InstanceHealth(transactions: services.transactions, blobs: services.blobs)
     ).addRoutes(to: withSession)
     SetupController(admins: services.accounts).addRoutes(to: withSession)
     AccountsController(accounts: services.accounts, signUps: services.signUps, events: services.events, secureCookies: secure).addRoutes(
@@ -161,7 +161,7 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
             count: configuration.mediaWorkers, releaseLeasesAtStart: services.database.kind == .sqlite, idleWait: configuration.workerIdleWait,
             clock: services.clock, logger: services.logger),
         ClockAnnouncer(
-            transactions: Transactions(services.database), events: EventRepository(database: Database(services.database)), changes: services.changes,
+            transactions: services.transactions, events: EventRepository(database: services.rows), changes: services.changes,
             clock: services.clock, started: services.started,
             logger: services.logger, retention: configuration.retention, interval: configuration.clockInterval),
         PersonalAnnouncer(capsules: services.capsules, moments: services.moments, started: services.started, logger: services.logger),
