@@ -52,7 +52,6 @@ package struct EventParts: Sendable {
         guestbook = GuestbookService(
             photos: photos, rows: guestbookRows, limiter: RateLimiter([.target: configuration.limits.guestbookWrites]), bell: notifications.bell)
         renderer = PhotoRenderer(
-            photos: photoRows, blobs: blobs, derivatives: platform.derivatives, pendingWrites: platform.pendingWrites, changes: changes,
-            jobs: platform.jobs, clock: clock)
+            photos: photoRows, blobs: blobs, pendingWrites: platform.pendingWrites, changes: changes, clock: clock, pipeline: platform.renders)
     }
 }

@@ -40,8 +40,8 @@ package struct LibraryParts: Sendable {
             entries: DAVRepository(database: rows), library: library, ingest: platform.ingest, blobs: blobs,
             pendingWrites: platform.pendingWrites, clock: clock)
         libraryRenderer = LibraryRenderer(
-            assets: libraryRows, blobs: blobs, derivatives: platform.derivatives, pendingWrites: platform.pendingWrites, feed: libraryFeed,
-            jobs: platform.jobs, videoLimits: libraryVideos,
+            assets: libraryRows, blobs: blobs, pendingWrites: platform.pendingWrites, feed: libraryFeed, pipeline: platform.renders,
+            videoLimits: libraryVideos,
             budget: TranscodeBudget(
                 usage: TranscodeUsageRepository(database: rows), clock: clock, secondsPerDay: configuration.transcodeSecondsPerDay),
             ownerZone: ownerZone)

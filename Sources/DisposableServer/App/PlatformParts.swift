@@ -24,6 +24,8 @@ package struct PlatformParts: Sendable {
     package let videos: VideoProcessor?
     package let ingest: Ingest
     package let derivatives: Derivatives
+    /// The one way an original becomes what people see; features add the steps that follow a render.
+    package let renders: RenderPipeline
     package let outbound: OutboundHTTP
     package let mailer: (any Mailer)?
     package let links: InstanceLinks
@@ -61,6 +63,7 @@ package struct PlatformParts: Sendable {
         if videos == nil { logger.warning("ffmpeg and ffprobe were not found: videos will be refused.") }
         ingest = Ingest(staging: staging, images: images, videos: videos, blobs: blobs, pendingWrites: pendingWrites, logger: logger)
         derivatives = Derivatives(blobs: blobs, images: images, videos: videos, scratch: staging.directory)
+        renders = RenderPipeline(blobs: blobs, derivatives: derivatives, jobs: jobs)
         mailer = try configuration.smtpURL.map { url in
             let host = URL(string: configuration.publicBaseURL)?.host ?? "localhost"
             return SMTPMailer(settings: try SMTPSettings(url: url, from: configuration.mailFrom ?? "Disposable <disposable@\(host)>"), logger: logger)

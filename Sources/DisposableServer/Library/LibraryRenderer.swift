@@ -2,16 +2,15 @@ import DisposableCore
 import DisposablePlatform
 import Foundation
 
-/// Makes a library asset's preview and thumbnail (the MED-1 pipeline; for a video, from its poster frame, with a copy
-/// browsers play unless the original plays as it is) and marks it ready; a file that cannot be decoded stays in the
-/// library as it was sent, marked failed.
-package struct LibraryRenderer: Sendable {
+/// A library asset's renders (the MED-1 pipeline; for a video, from its poster frame, with a copy browsers play
+/// unless the original plays as it is), which make it ready; a file that cannot be decoded stays in the library as it
+/// was sent, marked failed. The steps are the `RenderPipeline`'s; this is what an asset tells it.
+package struct LibraryRenderer: RenderTarget {
     package let assets: LibraryRepository
     package let blobs: any BlobStore
-    package let derivatives: Derivatives
     package let pendingWrites: PendingWrites
     package let feed: StreamWaker
-    package let jobs: JobQueue
+    package let pipeline: RenderPipeline
     /// Library videos' bounds (their length, `--max-library-video-minutes`) and their daily transcoding.
     package var videoLimits = VideoLimits(maxSeconds: 900)
     package var budget: TranscodeBudget? = nil
@@ -19,36 +18,59 @@ package struct LibraryRenderer: Sendable {
     package var ownerZone: @Sendable (_ userID: String) async throws -> TimeZone = { _ in .gmt }
 
     package func render(assetID: String, jobID: String) async throws {
-        guard let asset = try await assets.find(id: assetID), asset.status == .processing, asset.deletedAt == nil else {
-            try await jobs.complete(jobID)
-            return
-        }
-        let rendered: RenderedImage
+        try await pipeline.run(self, subjectID: assetID, jobID: jobID)
+    }
+
+    package struct Made: Sendable {
+        let image: RenderedImage
         var video: LibraryRepository.RenderedVideoFacts? = nil
         var playableBytes: Int64 = 0
-        do {
-            switch asset.format {
-            case .image(let format):
-                rendered = try await derivatives.picture(key: asset.files.original, format: format)
-            case .video:
-                (rendered, video, playableBytes) = try await renderVideo(asset)
-            }
-        } catch is UndecodableImage {
-            _ = try await assets.markFailed(asset, jobID: jobID)
-            await feed.changed(asset.userID)
-            return
+    }
+
+    /// The event's render figures are the party's; a library's imports are not counted in them.
+    package var measured: Bool { false }
+
+    package func work(for assetID: String) async throws -> LibraryAsset? {
+        guard let asset = try await assets.find(id: assetID), asset.status == .processing, asset.deletedAt == nil else { return nil }
+        return asset
+    }
+
+    package func render(_ asset: LibraryAsset, with derivatives: Derivatives) async throws -> Made {
+        switch asset.format {
+        case .image(let format): return Made(image: try await derivatives.picture(key: asset.files.original, format: format))
+        case .video: return try await renderVideo(asset, with: derivatives)
         }
-        // Recorded before writing: should the asset be edited or deleted meanwhile and the process die, they go too.
-        try await pendingWrites.begin(asset.files)
-        try await blobs.put(data: rendered.preview, key: asset.files.preview)
-        try await blobs.put(data: rendered.thumbnail, key: asset.files.thumbnail)
-        let ready = try await assets.markReady(
-            asset, jobID: jobID, width: rendered.width, height: rendered.height,
-            takenAt: asset.format.isVideo ? nil : try await captured(rendered.takenAt, owner: asset.userID),
-            derivativeBytes: Int64(rendered.preview.count + rendered.thumbnail.count) + playableBytes, video: video,
-            signals: rendered.signals)
-        if ready == nil, try await !assets.isRecorded(asset.files) { try await pendingWrites.abandon(asset.files) }
+    }
+
+    package func undecodable(_ asset: LibraryAsset, jobID: String, error: UndecodableImage) async throws {
+        _ = try await assets.markFailed(asset, jobID: jobID)
         await feed.changed(asset.userID)
+    }
+
+    /// Recorded before writing: should the asset be edited or deleted meanwhile and the process die, they go too.
+    package func beginWrite(_ asset: LibraryAsset) async throws { try await pendingWrites.begin(asset.files) }
+
+    package func files(of asset: LibraryAsset, _ made: Made) -> [(key: String, data: Data)] {
+        [(key: asset.files.preview, data: made.image.preview), (key: asset.files.thumbnail, data: made.image.thumbnail)]
+    }
+
+    package func record(_ asset: LibraryAsset, _ made: Made, jobID: String) async throws -> LibraryAsset? {
+        let image = made.image
+        return try await assets.markReady(
+            asset, jobID: jobID, width: image.width, height: image.height,
+            takenAt: asset.format.isVideo ? nil : try await captured(image.takenAt, owner: asset.userID),
+            derivativeBytes: Int64(image.preview.count + image.thumbnail.count) + made.playableBytes, video: made.video,
+            signals: image.signals)
+    }
+
+    package func settleUnrecorded(_ asset: LibraryAsset) async throws {
+        if try await !assets.isRecorded(asset.files) { try await pendingWrites.abandon(asset.files) }
+    }
+
+    package func announce(_ asset: LibraryAsset, _ recorded: LibraryAsset?) async { await feed.changed(asset.userID) }
+
+    package func subject(of asset: LibraryAsset) -> RenderedSubject {
+        RenderedSubject(kind: .libraryAsset, id: asset.id, scope: asset.userID, previewKey: asset.files.preview)
     }
 
     /// The file's capture time: its moment (a floating time placed in the owner's zone, for the timeline's order)
@@ -59,7 +81,7 @@ package struct LibraryRenderer: Sendable {
     }
 
     /// A video's poster rendered like a photo, and its playable copy stored (when the original does not play as it is).
-    private func renderVideo(_ asset: LibraryAsset) async throws -> (RenderedImage, LibraryRepository.RenderedVideoFacts, Int64) {
+    private func renderVideo(_ asset: LibraryAsset, with derivatives: Derivatives) async throws -> Made {
         var playable = Motion(kind: .embedded, offset: 0, size: asset.byteSize, contentType: asset.format.mimeType)
         var cost: Int64 = 0
         let made = try await derivatives.video(
@@ -78,12 +100,12 @@ package struct LibraryRenderer: Sendable {
             })
         let facts = LibraryRepository.RenderedVideoFacts(
             playable: playable, durationMilliseconds: made.info.duration.map { Int64(($0 * 1000).rounded()) })
-        return (made.poster, facts, playable.kind == .derivative ? playable.size : 0)
+        return Made(image: made.poster, video: facts, playableBytes: playable.kind == .derivative ? playable.size : 0)
     }
 
     /// Gave up after many tries (storage trouble): the asset stays, marked failed, its original kept.
     package func fail(assetID: String, jobID: String) async throws {
-        guard let asset = try await assets.find(id: assetID) else { return try await jobs.complete(jobID) }
+        guard let asset = try await assets.find(id: assetID) else { return try await pipeline.jobs.complete(jobID) }
         _ = try await assets.markFailed(asset, jobID: jobID)
         await feed.changed(asset.userID)
     }
