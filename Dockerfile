@@ -21,7 +21,7 @@ COPY scripts/build-release ./scripts/
 RUN scripts/build-release \
  && mkdir /out \
  && cp .build/release/disposable .build/release/libDisposableVips.so /out/ \
- && cp -R .build/release/disposable_DisposableServer.resources /out/ \
+ && cp -R .build/release/disposable_DisposableFeatures.resources .build/release/disposable_DisposableWeb.resources /out/ \
  && strip /out/disposable && strip --strip-unneeded /out/libDisposableVips.so
 
 # The same files from a release build made on the host, stripped the same way: scripts/build-image puts them in

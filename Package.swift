@@ -83,9 +83,10 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // The features, the web and the composition root (`serve`).
+        // Features: each feature's service (its rules, public to the layers above as `package`), its repository
+        // (internal: no one above names it) and how it assembles itself (`Assembly/`).
         .target(
-            name: "DisposableServer",
+            name: "DisposableFeatures",
             dependencies: [
                 "DisposableCore",
                 "DisposablePlatform",
@@ -100,15 +101,48 @@ let package = Package(
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ],
-            resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("Web/Strings"), .copy("OpenAPI/openapi.yaml")]
+            resources: [.copy("Words/Strings")]
+        ),
+        // Web: controllers, pages, templates, static files and the API's document; sees services, never repositories.
+        .target(
+            name: "DisposableWeb",
+            dependencies: [
+                "DisposableCore",
+                "DisposablePlatform",
+                "DisposableFeatures",
+                "DisposableAPI",
+                "CQRencode",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("OpenAPI/openapi.yaml")]
+        ),
+        // The composition root and `serve`: builds every part and the application.
+        .target(
+            name: "DisposableServer",
+            dependencies: [
+                "DisposableCore",
+                "DisposablePlatform",
+                "DisposableFeatures",
+                "DisposableWeb",
+                "DisposableAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         .target(
             name: "DisposableClient",
@@ -125,6 +159,8 @@ let package = Package(
             dependencies: [
                 "DisposableCore",
                 "DisposablePlatform",
+                "DisposableFeatures",
+                "DisposableWeb",
                 "DisposableServer",
                 // The client commands (login, event, upload…) go through the SDK alone, like any app would.
                 "DisposableClient",
@@ -143,6 +179,8 @@ let package = Package(
                 "TestImageMaker",
                 "DisposableCore",
                 "DisposablePlatform",
+                "DisposableFeatures",
+                "DisposableWeb",
                 "DisposableServer",
                 "DisposableAPI",
                 "DisposableClient",

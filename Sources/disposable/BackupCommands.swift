@@ -1,7 +1,9 @@
 import ArgumentParser
 import DisposableCore
+import DisposableFeatures
 import DisposablePlatform
 import DisposableServer
+import DisposableWeb
 import Foundation
 
 /// OPS-5: `disposable backup --to DIR` while the server runs; `disposable restore --from DIR` into a new data folder.

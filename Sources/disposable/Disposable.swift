@@ -1,7 +1,9 @@
 import ArgumentParser
 import DisposableCore
+import DisposableFeatures
 import DisposablePlatform
 import DisposableServer
+import DisposableWeb
 import Foundation
 import Logging
 

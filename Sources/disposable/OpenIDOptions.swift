@@ -1,7 +1,9 @@
 import ArgumentParser
 import DisposableCore
+import DisposableFeatures
 import DisposablePlatform
 import DisposableServer
+import DisposableWeb
 
 /// Sign in with an OpenID Connect provider: Google, Authentik, Keycloak, Authelia, Microsoft…
 struct OpenIDOptions: ParsableArguments {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import DisposableCore
+import DisposableFeatures
 import DisposablePlatform
 import DisposableServer
+import DisposableWeb
 import Foundation
 
 /// `disposable storage encrypt`: photos stored before `--storage-key-file` was set, encrypted in place.

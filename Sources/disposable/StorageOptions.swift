@@ -1,7 +1,9 @@
 import ArgumentParser
 import DisposableCore
+import DisposableFeatures
 import DisposablePlatform
 import DisposableServer
+import DisposableWeb
 import Foundation
 
 /// Where photos are kept: the data folder by default, or an S3-compatible bucket (OPS-4).

@@ -1,6 +1,8 @@
 import DisposableCore
+import DisposableFeatures
 import DisposablePlatform
 import DisposableServer
+import DisposableWeb
 import Logging
 
 /// What only the test suites set, read from the environment by `serve`: never options, so `serve --help` offers

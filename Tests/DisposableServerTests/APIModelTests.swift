@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// The `DisposableAPI` models read what the server writes: the Swift SDK will decode the same bytes.
 @Suite("API models (DisposableAPI)")

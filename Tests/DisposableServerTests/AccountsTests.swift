@@ -7,7 +7,9 @@ import SQLKit
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 @Suite("Accounts (ADM-3, SEC-3)")
 struct AccountsTests {

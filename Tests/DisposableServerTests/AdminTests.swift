@@ -5,8 +5,10 @@ import SQLKit
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// ADM-4, ADM-6, P-I-220/230/250: the admin's accounts, switches and numbers, through the API.
 @Suite("Admin (ADM-4, ADM-6)")

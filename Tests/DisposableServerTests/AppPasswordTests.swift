@@ -4,8 +4,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// A device's own password for WebDAV: shown once, listed with its last use, revoked alone; it opens WebDAV and
 /// nothing else, and the account's password never opens WebDAV.

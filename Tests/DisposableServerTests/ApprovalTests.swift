@@ -5,7 +5,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// ORG-4: an event that holds guests' photos until the organizer approves them.
 @Suite("Approval queue (ORG-4)")

@@ -5,8 +5,10 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 extension AuthorizationTests {
     /// The matrix rows of events, joining, photos and the guestbook.

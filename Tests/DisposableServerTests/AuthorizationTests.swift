@@ -7,8 +7,10 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// SEC-1 for the routes of this stage: every route × every role, with the status each must get.
 @Suite("Authorization matrix (SEC-1)")

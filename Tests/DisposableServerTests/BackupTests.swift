@@ -4,7 +4,9 @@ import NIOConcurrencyHelpers
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// OPS-5: `disposable backup` while uploads run, then `disposable restore` into a fresh data folder — every
 /// photo acknowledged before the backup began is back, byte for byte, and no row comes back without its file.

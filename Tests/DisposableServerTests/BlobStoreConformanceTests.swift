@@ -4,8 +4,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// What every `BlobStore` must do, run against each implementation: the local folder, the same behind the
 /// memory cache, an S3 bucket (moto) with and without a key prefix, and both encrypted at rest.

@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// CLI-1: the real `disposable` binary's client commands against a real `disposable serve`.
 @Suite("The command-line client (CLI-1)")

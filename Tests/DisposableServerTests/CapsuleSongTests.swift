@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The month's song from a self-hosted Maloja, through HTTP against a real Maloja the test starts —
 /// linked on My account (checked by calling it), taken by the capsule, still the person's to change.

@@ -5,8 +5,10 @@ import SQLKit
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// CAP-2: monthly capsules through HTTP — released at midnight where their owner lives, once, with a notice; chosen
 /// without copies; edited, shared as a collage, the owner's alone; and the year's moments recap notice (CAP-3).

@@ -3,8 +3,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// SOC-1: a photo's shooter captions it; everyone who may see the photo sees the caption, live — and nobody else.
 @Suite("Captions (SOC-1)")

@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// When a photo was taken: the offset a camera writes beside its clock (`OffsetTimeOriginal`)
 /// makes the time exact; a clock without one is read in the owner's time zone, else as UTC.

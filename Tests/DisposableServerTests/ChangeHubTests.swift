@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Streams wait on the hub between changes: woken by a change at once, or let go after their timeout so that they
 /// send a heartbeat and look at the database.

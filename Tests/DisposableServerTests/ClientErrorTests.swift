@@ -4,8 +4,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Crash reports: errors browsers meet reach the admin, counted, capped and rate-limited, with nothing of a key.
 @Suite("Errors in browsers")

@@ -6,7 +6,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// ORG-5: an event organized by two. The owner's invitation makes a co-organizer, who runs the event with them;
 /// deleting it, inviting and removing stay the owner's; its storage stays on the owner's quota.

@@ -4,8 +4,10 @@ import SQLKit
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 @Suite("Rows read from the engines' cells")
 struct ColumnReaderTests {

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// OPS-1: every setting also from a file; a flag beats the environment, which beats the file, which beats
 /// the default; an unknown key is refused by name.

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Idle, slow-head and stalled-body connections are closed; one client's connections are
 /// capped; the server keeps answering others meanwhile.

@@ -4,8 +4,10 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 @Suite("Errors and the API contract (API-1)")
 struct ContractTests {

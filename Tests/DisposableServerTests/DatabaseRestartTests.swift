@@ -3,7 +3,9 @@ import NIOConcurrencyHelpers
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// REL-3: PostgreSQL goes down in the middle of an upload burst and comes back.
 @Suite("PostgreSQL restart (REL-3)", .serialized)

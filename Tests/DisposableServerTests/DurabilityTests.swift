@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// "An upload that got a 2xx survives kill -9" — the real binary, killed mid-burst, then restarted; on the
 /// embedded stack, on PostgreSQL, and on the scale-out stack (PostgreSQL + an S3 bucket, REL-1).

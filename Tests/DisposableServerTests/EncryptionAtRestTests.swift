@@ -3,8 +3,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Photos encrypted at rest (`--storage-key-file`): what lies in the folder or the bucket is not the photo, what
 /// comes back is, byte for byte — whole, by range, zipped — and a key that does not open them never yields bytes.

@@ -3,8 +3,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Turning encryption on for an instance that has photos, through the real binary: old photos stay readable, new
 /// ones are sealed, `disposable storage encrypt` seals the rest (killed midway, every file is whole; run again, it

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// On event night the render queue holds hundreds of photos, most already seen by their phone's first look; a photo
 /// sent without one (a script, a browser that could not decode its file) is made before them, in one decode.

@@ -3,8 +3,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// SOC-4: short videos in an event — one shot each, a poster, a web-playable copy of at most 30 seconds without the
 /// file's metadata, the original in the ZIP (its location taken out for others), and hostile files refused.

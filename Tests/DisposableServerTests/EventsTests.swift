@@ -6,7 +6,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 @Suite("Events (EV-1, EV-2, EV-3, EV-4)")
 struct EventsTests {

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// One guest's burst does not hold up everyone else's photos.
 @Suite("Fair processing queue")

@@ -4,8 +4,10 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The media fast path (`FastPath/`) is optional: with it or without it, a signed link gets the same answer.
 @Suite("Media fast path")

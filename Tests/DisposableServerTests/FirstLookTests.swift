@@ -4,8 +4,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The phone makes the first look: a photo sent with its own small JPEG is seen by everyone at its acknowledgement;
 /// the server's thumbnail and preview follow, replace it and are compared with it.

@@ -3,8 +3,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The shutter's form as the network cuts it: in two at every byte, and a byte at a time, the parts come out whole,
 /// even when a photo holds bytes that begin like the boundary.

@@ -3,8 +3,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The second review's first finding: behind a real nginx configured the usual way, the client's
 /// address is the one nginx saw, whatever headers the client adds — so guesses are counted, another client cannot be

@@ -5,8 +5,10 @@ import SQLKit
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Friends through HTTP (the capsule seed's stories 10–14, 46): asked by username or e-mail address, accepted or
 /// declined, taken back, removed; each side told; a friend never sees the other's e-mail address.

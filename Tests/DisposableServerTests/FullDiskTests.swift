@@ -5,8 +5,10 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// REL-2: the media folder on a small filesystem (a 4 MB tmpfs) that fills up.
 @Suite("Full disk (REL-2)")

@@ -5,7 +5,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 @Suite("Galleries and downloads (GAL-1..3, DL-1, DL-2, ORG-2, ORG-3)")
 struct GalleryTests {

@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// A guest corrects the name they joined under (GDPR rectification): the roster, their photos
 /// and their comments show the new one at once, and open galleries are told.

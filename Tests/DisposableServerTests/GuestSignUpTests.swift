@@ -4,8 +4,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// A guest who creates an account (or signs in) in the middle of an event goes on as the same guest: the same roll
 /// and the same shots, now the account's — never a fresh roll.

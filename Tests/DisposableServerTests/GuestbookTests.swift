@@ -3,8 +3,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// SOC-1, SOC-2: notes and drawings as posts of the event feed, comments and likes on every post — through HTTP,
 /// with the photos' rules of who sees what (reveal, approval, membership).

@@ -5,7 +5,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// MED-3: files made to hurt. Each gets a clear 4xx (or becomes a `failed` photo), the server stays up,
 /// and nothing stray is left in storage.

@@ -5,7 +5,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// SEC-2 beyond the broken files of MED-3: files that are valid images carrying something nasty, names and
 /// headers made to break out, wrong Content-Types. Each gets a clear 4xx or is stored defanged; the server

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// Instagram's export is read twice — by `disposable import --instagram` and by the web app's `instagram.js` — so
 /// both are run on the same exports (`Tests/fixtures/instagram`) and must find what `expected.json` says: the

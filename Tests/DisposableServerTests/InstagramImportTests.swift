@@ -4,8 +4,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// `disposable import --instagram` — Instagram's "Download your information" export (JSON), built here in
 /// both layouts found in the wild, through the real binary against a real server; and `X-Caption`'s limits.

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The whole-JPEG check reads uploads a chunk at a time: any split must give the same verdict.
 @Suite("JPEG structure check (MED-3)")

@@ -6,7 +6,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 @Suite("Joining (JN-1, JN-2, JN-3, JN-4)")
 struct JoinTests {

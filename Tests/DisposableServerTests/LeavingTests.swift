@@ -5,8 +5,10 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// JN-3 as a guest's phones see it: leaving on one phone leaves the others alone, leaving on
 /// every phone is a choice of its own, and coming back from the same browser under the same name is the same

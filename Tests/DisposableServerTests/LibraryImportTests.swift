@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// LIB-5 (P-I-211): `disposable import` — a Google Takeout archive (ZIP and folder) and an Apple Photos export folder,
 /// built here in their own layouts, through the real binary against a real server.

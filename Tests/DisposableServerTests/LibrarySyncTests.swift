@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// LIB-4 (P-I-120/170/270): `disposable sync DIR`, the real binary against a real server — two folders ("two
 /// phones") kept in step through one library, and runs killed halfway.

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import HTTPTypes
 import Testing
 
+@testable import DisposableFeatures
 @testable import DisposableServer
 
 /// The personal library (LIB-1/2/4/6, UP-6/7; P-I-130/150/190/200/212/260/290) through HTTP, both engines, and S3.

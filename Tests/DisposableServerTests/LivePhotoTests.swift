@@ -4,8 +4,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// LIB-3: live photos — a Google motion photo (JPEG + MP4) and an Apple Live Photo (a still, then its video).
 @Suite("Live photos in the library (LIB-3)")

@@ -3,8 +3,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// MED-2: the location leaves an original served to others wherever it was put — EXIF or
 /// XMP, in JPEG (also behind large segments, and in an image embedded after the first), PNG, WebP, HEIC and

@@ -3,8 +3,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The third review's corpus: blocks that carry the location in forms a careful reader accepts although no
 /// standard names them (exiftool reads 48.8584, 2.2945 from each). Nothing rewritten may reach others with them.

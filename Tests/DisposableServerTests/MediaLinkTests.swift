@@ -5,7 +5,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 @Suite("Signed thumbnail and preview links (PERF-3)")
 struct MediaLinkTests {

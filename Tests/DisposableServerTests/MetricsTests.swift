@@ -3,8 +3,10 @@ import Hummingbird
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// OPS-2: `/metrics` in Prometheus's text format, for this machine, the metrics token or an admin.
 @Suite("Metrics (OPS-2)")

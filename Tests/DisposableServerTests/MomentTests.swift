@@ -4,8 +4,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// CAP-3: moments through HTTP — counted by year where their owner lives, the year's recap once it is over there,
 /// one's own only, and refusals of what does not belong in a note.

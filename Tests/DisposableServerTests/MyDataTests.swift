@@ -5,8 +5,10 @@ import SQLKit
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// SUP-4: what is stored about me, its export (my photos as I sent them + data.json), and erasing it.
 @Suite("My data (SUP-4)")

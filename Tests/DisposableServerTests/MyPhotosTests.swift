@@ -6,7 +6,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// JN-6: all my shots. Joining signed in makes the account that guest: its shots of every event it is still in are
 /// one list, newest first — its own always (before the reveal too), nobody else's, nothing of an event it left.

@@ -4,8 +4,10 @@ import Logging
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// SOC-3: the bell — a like or a comment on my post, the reveal, the coming deletion (RET-3) — through HTTP, with
 /// who is told what, marking read, a guest's removal, and the one live stream per tab.

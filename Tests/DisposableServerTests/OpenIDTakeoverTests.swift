@@ -5,8 +5,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// An address anyone could type never hands its account to a provider's person: a stranger who registered the
 /// victim's address (no mail server checks sign-ups by default) does not receive the victim when they later sign

@@ -4,6 +4,7 @@ import HTTPTypes
 import NIOCore
 import Testing
 
+@testable import DisposableFeatures
 @testable import DisposableServer
 
 /// Sign in with OpenID Connect, through HTTP against a real provider (oidc-provider-mock) the test starts —

@@ -7,8 +7,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Hostile ID tokens: a provider run by the test (`Tests/tools/hostile_openid.py`) answers the code with
 /// whatever token the test made — signed by another key, for another client, expired, with another nonce or issuer,

@@ -6,7 +6,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// ORG-2's numbers as the organizers read them: guests who joined against those who shot, and downloads — whole
 /// ZIPs, and originals saved (a download link), not the viewer showing one.

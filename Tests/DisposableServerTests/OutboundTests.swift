@@ -3,8 +3,10 @@ import Logging
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Every call out of the server goes through one service that refuses this machine's and its network's addresses
 /// (the server is not a way into them), follows no redirect and says one sentence whatever went wrong.

@@ -4,8 +4,10 @@ import Hummingbird
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// ADM-3, P-I-110: "forgot password" through a real SMTP server (aiosmtpd), the one-time link, the admin's link
 /// when there is no mail server, and changing one's own password.

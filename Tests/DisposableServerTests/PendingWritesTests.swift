@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Files whose row never came (a crash between storing and recording) are found from the database's record of
 /// writes in progress, not by listing the store (REL-1).

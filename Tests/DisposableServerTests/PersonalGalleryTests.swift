@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// Seed 000's "personal gallery organized by event": a signed-in person finds the photos of all
 /// their events in one place — My events shows the newest of each, as that person may see them.

@@ -4,8 +4,10 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// JN-5 through the pages: a personal link opened on a second phone, confirmed by a button.
 @Suite("Personal links (JN-5)")

@@ -4,8 +4,10 @@ import Hummingbird
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// SOC-5: a display name and a picture, checked and re-encoded like photos; gone with the account.
 @Suite("Profiles (SOC-5)")

@@ -3,8 +3,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// What a request must be, and where a page may send the reader.
 @Suite("Protocol rules and redirects")

@@ -4,8 +4,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The bell's notices reach a phone with its pages closed (Web Push). A push service run by the test
 /// decrypts each message with http_ece and checks its VAPID signature with py_vapid (PyPI): what it reads back must be

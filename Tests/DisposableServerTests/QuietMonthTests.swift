@@ -3,8 +3,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// A quiet month still gets a capsule — completed from the same month in earlier years, with the month's
 /// moments; moments alone make one; nothing at all makes none, and no notice.

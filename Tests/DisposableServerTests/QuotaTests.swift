@@ -4,8 +4,10 @@ import SQLKit
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// ADM-5, P-I-260: event photos count against the organizer's quota; past it, uploads are refused with the
 /// numbers; deleting frees the space at once; parallel uploads near the limit never overshoot.

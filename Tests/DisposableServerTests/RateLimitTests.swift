@@ -4,8 +4,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// SEC-3, JN-4: limits key on the real client behind trusted proxies, on the account and
 /// the event as well as the address; QR holders are never slowed by others' guesses; every lookup that reveals

@@ -3,8 +3,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// CAP-1: an event's recap through HTTP — chosen without copies, waiting for the end for guests, previewed by the
 /// organizer, its collage a real JPEG, everyone told when it is ready, and gone with the event.

@@ -4,8 +4,10 @@ import NIOConcurrencyHelpers
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 @Suite("Identities and events remembered for reads (PERF-2)")
 struct RecentReadsTests {

@@ -3,7 +3,9 @@ import Glibc
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// The server's renders follow the phones' first looks at a low CPU priority: every thread that decodes or
 /// encodes pixels yields to the threads that answer requests.

@@ -1,8 +1,10 @@
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// `RequestShortcut` trusts `RequestHead` to find request boundaries exactly where the HTTP decoder does:
 /// whatever a lenient reader might cut differently must be refused (the connection then goes to the decoder).

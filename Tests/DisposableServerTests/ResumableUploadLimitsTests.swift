@@ -4,8 +4,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The second review's tus findings: uploads left one byte short cannot hold more than the
 /// quota, nor the server's disk; the expiry runs from the creation; the cap of 20 under way holds under a burst.

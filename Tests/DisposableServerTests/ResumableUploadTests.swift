@@ -6,8 +6,7 @@ import Hummingbird
 import NIOCore
 import Testing
 
-@testable import DisposableCore
-@testable import DisposablePlatform
+@testable import DisposableFeatures
 @testable import DisposableServer
 
 /// UP-4: tus 1.0 at /api/v1/uploads — every status code by raw requests, the held shot, expiry, the lock a HEAD

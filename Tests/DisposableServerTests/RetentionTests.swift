@@ -7,8 +7,10 @@ import SQLKit
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 @Suite("Retention (RET-1, RET-2, RET-3)")
 struct RetentionTests {

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Rules that are pure Swift, checked in milliseconds without a server; the end-to-end suites check them again
 /// through HTTP, where people meet them.

@@ -3,8 +3,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// OPS-4: the whole photo path on an S3 bucket (moto) — upload, derivatives, originals, the ZIP, deleting a
 /// photo and an event — on both databases.

@@ -7,8 +7,10 @@ import NIOConcurrencyHelpers
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// SDK-1: the Swift SDK (generated from the contract, with its hand-written layer) against a real server.
 @Suite("The Swift SDK against a live server (SDK-1)")
@@ -173,7 +175,7 @@ struct SDKTests {
     @Test("The SDK's generated code comes from the committed contract (run scripts/generate-sdk after changing it)")
     func generatedFromTheContract() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        var contract = try Data(contentsOf: root.appendingPathComponent("Sources/DisposableServer/OpenAPI/openapi.yaml"))
+        var contract = try Data(contentsOf: root.appendingPathComponent("Sources/DisposableWeb/OpenAPI/openapi.yaml"))
         contract.append(try Data(contentsOf: root.appendingPathComponent("Sources/DisposableClient/openapi-generator-config.yaml")))
         let digest = SHA256.hash(data: contract).map { String(format: "%02x", $0) }.joined()
         #expect(digest == DisposableClient.contractDigest, "openapi.yaml changed since the SDK was generated: run scripts/generate-sdk")

@@ -3,8 +3,10 @@ import SQLKit
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Choosing photos well (CAP-1, CAP-2): the measures libvips takes at ingest, and the selection built on them.
 /// Every picture is a real JPEG made with the `vips` tool and measured by the same renderer uploads go through.

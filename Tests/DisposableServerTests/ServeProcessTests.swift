@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// The real binary, as an operator runs it (issue: "Run"; ADM-2's `admin create`).
 @Suite("The disposable binary", .serialized)

@@ -4,8 +4,10 @@ import SQLKit
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Sessions end when unused, personal links can be stopped, and neither piles up.
 @Suite("Session lifetimes and personal links")

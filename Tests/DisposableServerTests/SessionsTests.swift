@@ -4,8 +4,10 @@ import Hummingbird
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// A user sees their sessions (device, last seen) and signs the others out.
 @Suite("My sessions")

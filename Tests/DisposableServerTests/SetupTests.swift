@@ -8,7 +8,9 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 @Suite("First run: setup wizard and admin command (ADM-2)")
 struct SetupTests {

@@ -5,7 +5,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// The gallery's first page is read once per change of the event and shared by every phone whose page it is; a
 /// viewer with marks of their own on it gets it written for them.

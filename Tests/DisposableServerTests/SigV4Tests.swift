@@ -3,8 +3,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The S3 client's signer against AWS's published SigV4 examples, at their fixed times. moto does
 /// not check signatures strictly, so these are what keeps the signer honest.

@@ -4,8 +4,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// With a mail server, registering answers alike whether or not the address has an account;
 /// the account is made only by the link mailed to the address, through a real SMTP server (aiosmtpd).

@@ -4,8 +4,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// An upload's body on its way to the staging file: whatever its length and however the network cut it, the file
 /// holds its bytes exactly, written past the page cache for a store that keeps the file and through it otherwise.

@@ -3,8 +3,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Unfinished resumable uploads hold what they received plus a bounded allowance, capped per sender, network and
 /// event: one guest's announcements cannot refuse another event's guests or a library backup.

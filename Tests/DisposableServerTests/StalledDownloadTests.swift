@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// Clients that open a download and stop reading must not make the server hold the file in
 /// memory. Measured on a real `disposable serve` process, so that no other test's memory counts.

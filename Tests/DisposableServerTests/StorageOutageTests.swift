@@ -3,8 +3,10 @@ import NIOConcurrencyHelpers
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// REL-3 for storage: the bucket out of reach — uploads get 503 at once, keep nothing and use no
 /// shot; reads say so too; when it is back, everything works again with nothing to repair.

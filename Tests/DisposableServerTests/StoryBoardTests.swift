@@ -4,8 +4,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The Story Board through HTTP (stories 20–23, 34, 47–48): last month's capsule shared; friends — and only
 /// friends — see it, its photos, react and comment; the owner is told; the board starts again each month.

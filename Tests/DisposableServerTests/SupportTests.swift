@@ -3,8 +3,10 @@ import Hummingbird
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// SUP-2: anyone writes to the admin; the admin reads the ticket in the panel, answers by e-mail through a real
 /// SMTP server, and closes it.

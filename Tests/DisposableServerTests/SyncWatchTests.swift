@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// `disposable sync DIR --watch`, a computer's automatic backup — the real binary left running against a
 /// real server that is stopped and started again under it.

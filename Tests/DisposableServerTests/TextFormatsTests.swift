@@ -4,8 +4,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The hand-written formats of the hot paths must say exactly what Foundation's formatters say.
 @Suite("Hand-written formats (times, hex, gallery JSON)")

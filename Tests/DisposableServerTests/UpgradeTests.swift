@@ -4,8 +4,10 @@ import SQLKit
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// A database as the release before this one left it, upgraded: nothing of what it held is lost.
 @Suite("Upgrading a database")

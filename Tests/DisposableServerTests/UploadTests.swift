@@ -5,7 +5,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 @Suite("Uploading (UP-1, UP-2, UP-5, UP-6, UP-7)")
 struct UploadTests {

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The second review's video findings: a library video's length is capped and its
 /// transcodes are budgeted per account; a party's videos have a lane of their own; every video stream is checked

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Videos made by ffmpeg for the tests: `lavfi` sources, so nothing is read from disk.
 enum TestVideos {

@@ -4,8 +4,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// Words a walk-through of the pages as a new user found wrong: each page says what a person needs, in their language.
 @Suite("Words the walk-through found")

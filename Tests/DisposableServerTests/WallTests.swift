@@ -5,7 +5,9 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// GAL-5: the venue wall opens on a screen nobody signs in on, shows what every guest may
 /// see — live — and stops when the organizer replaces or turns off its link.

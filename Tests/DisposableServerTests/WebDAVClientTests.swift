@@ -3,8 +3,10 @@ import Foundation
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The library over WebDAV as real clients use it, each started by the test: rclone (Debian) copying a phone's
 /// camera folder the way a backup app does, and litmus, the WebDAV conformance suite.

@@ -5,8 +5,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// What a WebDAV client could do to a library by mistake or on purpose: copy a file onto the folder that holds it,
 /// send a body in another encoding, name one file in two Unicode forms.

@@ -4,8 +4,10 @@ import HTTPTypes
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The library over WebDAV, spoken as clients speak it: folders made, photos put where the client wants them and
 /// found there again byte for byte, the same bytes kept once, plain files kept apart from the timeline, deletes into

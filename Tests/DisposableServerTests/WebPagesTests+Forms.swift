@@ -5,8 +5,10 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The pages' forms, their words and their escaping.
 extension WebPagesTests {
@@ -236,10 +238,12 @@ extension WebPagesTests {
 
     @Test("Every string a template uses exists in English and French, and French has every English string")
     func catalogues() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/DisposableServer/Web")
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources")
+        let root = sources.appendingPathComponent("DisposableWeb/Web")
         let decode = { (language: String) throws -> [String: String] in
-            try JSONDecoder().decode([String: String].self, from: Data(contentsOf: root.appendingPathComponent("Strings/\(language).json")))
+            try JSONDecoder().decode(
+                [String: String].self, from: Data(contentsOf: sources.appendingPathComponent("DisposableFeatures/Words/Strings/\(language).json")))
         }
         let english = try decode("en"), french = try decode("fr")
         #expect(Set(english.keys).subtracting(french.keys).isEmpty, "missing in French: \(Set(english.keys).subtracting(french.keys).sorted())")

@@ -5,8 +5,10 @@ import HummingbirdTesting
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The web app's pages at the HTTP level: who may open what, forms, cookies, escaping,
 /// CSRF and the catalogues. The browser-level behaviour is in Tests/web/test_web.py (real Chromium).

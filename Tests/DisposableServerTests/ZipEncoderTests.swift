@@ -3,8 +3,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 @Suite("ZIP encoder (DL-2)")
 struct ZipEncoderTests {

@@ -14,7 +14,7 @@ from ports import free_port  # noqa: E402
 binary = os.path.abspath(sys.argv[1])
 seconds = int(sys.argv[2]) if len(sys.argv) > 2 else 40
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-contract = os.path.join(root, "Sources/DisposableServer/OpenAPI/openapi.yaml")
+contract = os.path.join(root, "Sources/DisposableWeb/OpenAPI/openapi.yaml")
 
 def call(base, method, path, body=None, token=None):
     request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode() if body is not None else None)

@@ -94,7 +94,7 @@ def english_only(catalogues):
 
 
 def load_catalogues():
-    root = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "Sources", "DisposableServer", "Web", "Strings")
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "Sources", "DisposableFeatures", "Words", "Strings")
     return tuple(json.load(open(os.path.join(root, f"{language}.json"))) for language in ("en", "fr"))
 
 

@@ -3,7 +3,7 @@
 
   8. `Core/` is the bottom: its files name only types declared in `Core/` (and the libraries'), never a feature's
      or the composition root's (`App/`, which alone knows everyone).
-  9. A repository belongs to its feature: outside its folder, only `App/` (which builds it) and other repositories
+  9. A repository belongs to its feature: outside its folder, only `Assembly/` (which builds it) and other repositories
      (which join its table to read, or share its row decoding) name it; another feature's service asks the owner's
      service. Known reaches are listed in `allowed-reaches` (repository, file, reason), which only shrinks.
 
@@ -58,7 +58,7 @@ for number, line in enumerate((here / "allowed-reaches").read_text().splitlines(
 repositories = {name: owner for name, owner in folders.items() if name.endswith("Repository") and len(owner) == 1}
 used = set()
 for path, lines in files.items():
-    if path.parts[0] == "App" or REPOSITORY_FILE.search(path.name):
+    if path.parts[0] in ("App", "Assembly") or REPOSITORY_FILE.search(path.name):
         continue
     for number, line in enumerate(lines, 1):
         for name in set(NAME.findall(line)):

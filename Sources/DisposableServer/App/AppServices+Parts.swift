@@ -1,5 +1,7 @@
 import DisposableCore
+import DisposableFeatures
 import DisposablePlatform
+import DisposableWeb
 import Foundation
 
 /// Each service and shared part by name, as controllers, pages, background services and the CLI are handed them.

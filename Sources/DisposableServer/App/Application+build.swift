@@ -1,5 +1,7 @@
 import DisposableCore
+import DisposableFeatures
 import DisposablePlatform
+import DisposableWeb
 import Foundation
 import Hummingbird
 import Logging
@@ -62,8 +64,7 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     PhotoController(photos: services.photos).addRoutes(to: withSession)
     GuestbookController(guestbook: services.guestbook).addRoutes(to: withSession)
     ArchiveController(gallery: services.gallery, blobs: services.blobs, redactions: services.photos.redactions).addRoutes(to: withSession)
-    let guests = EventGuests(events: services.events, guests: services.joining.guests, photos: services.photos)
-    EventGuestsController(guests: guests).addRoutes(to: withSession)
+    EventGuestsController(guests: services.gatherings.eventGuests).addRoutes(to: withSession)
     let walls = VenueWall(events: services.events, gallery: services.gallery)
     WallController(walls: walls).addRoutes(to: withSession)
     ChangesController(
@@ -100,7 +101,8 @@ public func buildRouter(services: AppServices) -> Router<AppRequestContext> {
     SignUpPages(signUps: services.signUps, accounts: services.accounts, secure: secure, openID: services.configuration.openID).addRoutes(
         to: withSession)
     OrganizerPages(
-        accounts: services.accounts, events: services.events, gallery: services.gallery, guests: guests, walls: walls, secure: secure,
+        accounts: services.accounts, events: services.events, gallery: services.gallery, guests: services.gatherings.eventGuests, walls: walls,
+        secure: secure,
         openID: services.configuration.openID
     ).addRoutes(to: withSession)
     if let openID = services.openID { OpenIDPages(openID: openID, secure: secure).addRoutes(to: withSession) }
@@ -160,10 +162,8 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
             started: services.started,
             count: configuration.mediaWorkers, releaseLeasesAtStart: services.database.kind == .sqlite, idleWait: configuration.workerIdleWait,
             clock: services.clock, logger: services.logger),
-        ClockAnnouncer(
-            transactions: services.transactions, events: EventRepository(database: services.rows), changes: services.changes,
-            clock: services.clock, started: services.started,
-            logger: services.logger, retention: configuration.retention, interval: configuration.clockInterval),
+        services.gatherings.clockAnnouncer(
+            services.platform, started: services.started, retention: configuration.retention, interval: configuration.clockInterval),
         PersonalAnnouncer(capsules: services.capsules, moments: services.moments, started: services.started, logger: services.logger),
         PushSender(push: services.push, started: services.started, logger: services.logger),
         services.retention)
@@ -185,7 +185,7 @@ public func buildApplication(services: AppServices) -> some ApplicationProtocol 
         }
         // The wrong storage key, or none for encrypted photos: refuse to start rather than serve wrong bytes.
         try await checkStorageKey(configuration.storageKey, database: services.database)
-        try await services.signer.load(from: services.accounts.settings)
+        try await services.people.loadSigningKey(into: services.signer)
         try await services.retention.sweep()
         // Uploads in progress at a crash were never acknowledged.
         services.staging.clear()

@@ -1,5 +1,7 @@
 import DisposableCore
+import DisposableFeatures
 import DisposablePlatform
+import DisposableWeb
 
 #if canImport(Glibc)
     import Glibc

@@ -2,7 +2,9 @@ import Foundation
 import NIOConcurrencyHelpers
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,9 @@
 import Foundation
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// A real nginx in front of a test app, configured the usual way (`proxy_set_header X-Forwarded-For
 /// $proxy_add_x_forwarded_for`), on a free port of its own. It reaches the app from `upstreamSource`, so that the

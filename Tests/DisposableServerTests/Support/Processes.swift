@@ -2,8 +2,10 @@ import Foundation
 import NIOConcurrencyHelpers
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// A child process whose end is awaited, never blocked on.
 ///

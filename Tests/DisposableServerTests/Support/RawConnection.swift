@@ -1,7 +1,9 @@
 import Foundation
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 #if canImport(Glibc)
     import Glibc

@@ -4,7 +4,9 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// One Server-Sent Event as received.
 struct ReceivedEvent: Sendable {

@@ -6,7 +6,9 @@ import Synchronization
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// The environment for a `disposable serve` process on a fresh database and data folder, and its port.
 func serverEnvironment(_ engine: TestEngine, directory: URL) async throws -> ([String: String], Int) {

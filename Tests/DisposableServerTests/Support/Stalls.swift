@@ -8,7 +8,9 @@ import ServiceLifecycle
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// What the suite is waiting for, so that a hang names it. Each test app's phases (start-up, test body,
 /// shutdown), its services and every request are recorded while they last. A phase or request still running

@@ -10,8 +10,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// A decoded response: status, headers and the body as JSON (when it is JSON).
 struct APIResponse {

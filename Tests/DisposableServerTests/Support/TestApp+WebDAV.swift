@@ -4,7 +4,9 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 extension TestApp {
     /// A WebDAV request signed in with HTTP Basic, as phones' backup apps and file managers send it.

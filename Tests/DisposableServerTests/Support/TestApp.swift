@@ -9,8 +9,10 @@ import NIOCore
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// A real application on a fresh database and a temporary data folder, driven through HTTP.
 struct TestApp {

@@ -4,7 +4,9 @@ import Logging
 import Testing
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// The two engines every repository-level test runs on.
 enum TestEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {

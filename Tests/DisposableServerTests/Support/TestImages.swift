@@ -2,7 +2,9 @@ import Foundation
 import TestImageMaker
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// Real image files made for the tests with Debian's tools: `vips` (libvips-tools) and `exiftool`.
 enum TestImages {

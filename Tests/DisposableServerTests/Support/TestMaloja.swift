@@ -1,7 +1,9 @@
 import Foundation
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// A real Maloja scrobbler (malojaserver from PyPI, which `scripts/install-deps test` installs), started on a free port
 /// with its own data folder and a known API key; stopped by `stop()`.

@@ -3,7 +3,9 @@ import Foundation
 import NIOCore
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
+@testable import DisposableWeb
 
 /// A real OpenID Connect provider (oidc-provider-mock from PyPI, which `scripts/install-deps test` installs) started on
 /// a free port: discovery, JWKS, a login form where a subject is typed, and `PUT /users/{sub}` to set a person's

@@ -1,8 +1,10 @@
 import Foundation
 
 @testable import DisposableCore
+@testable import DisposableFeatures
 @testable import DisposablePlatform
 @testable import DisposableServer
+@testable import DisposableWeb
 
 /// The private S3 endpoint `scripts/test` starts (moto): a fresh bucket per test.
 enum TestS3 {

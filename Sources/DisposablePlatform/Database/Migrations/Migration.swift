@@ -11,13 +11,6 @@ package struct Migration: Sendable {
     package let statements: [String]
     package var postgresStatements: [String]? = nil
 
-    package init(version: Int, name: String, statements: [String], postgresStatements: [String]? = nil) {
-        self.version = version
-        self.name = name
-        self.statements = statements
-        self.postgresStatements = postgresStatements
-    }
-
     package func statements(for kind: DatabaseKind) -> [String] {
         kind == .postgres ? (postgresStatements ?? statements) : statements
     }
